@@ -1,0 +1,36 @@
+/*
+ * csum.h - Internet checksum (RFC 1071) helpers, exported because drivers
+ * and tests need them too.
+ *
+ * Sums are 32-bit ones'-complement accumulators in *memory byte order*
+ * (like Linux __wsum): add buffers with ofl_csum_partial(), fold with
+ * ofl_csum_fold() to get the 16-bit value to store in a header (already
+ * complemented, in memory order: store it with memcpy).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef OFL_CSUM_H
+#define OFL_CSUM_H
+
+#include "ofl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Add len bytes at buf (any alignment) to the accumulator sum.  If the
+ *  bytes are logically at an odd offset of the checksummed data, use
+ *  ofl_csum_add_at() instead. */
+OFL_API uint32_t ofl_csum_partial(const void *buf, size_t len, uint32_t sum);
+
+/** Add the sum of a block that starts at an odd (odd != 0) or even offset
+ *  of the checksummed data (for buffer chains). */
+OFL_API uint32_t ofl_csum_add_at(uint32_t sum, uint32_t block_sum, int odd);
+
+/** Fold to 16 bits and complement: the value to store, in memory order. */
+OFL_API uint16_t ofl_csum_fold(uint32_t sum);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,279 @@
+/*
+ * gro.h - Generic Receive Offload: coalesce same-flow TCP segments into one
+ * super-packet without copying payload, following the Linux kernel's merge
+ * and flush rules (net/core/gro.c, net/ipv4/tcp_offload.c, inet/ipv6 GRO).
+ *
+ * Data path (one context per RX queue or core; no locks inside):
+ *
+ *     for each poll:
+ *         for each received frame:  ofl_gro_receive(gro, &pkt, now_ns);
+ *         ofl_gro_poll_end(gro, work_done, now_ns, &deadline);
+ *         if (deadline) arm one timer; when it fires, poll again (a poll
+ *         with work_done 0 flushes everything).
+ *
+ * Everything leaves through the deliver callback (struct ofl_gro_config):
+ * lists of at most normal_batch packets (counted in segments, like the
+ * kernel's net.core.gro_normal_batch), plus whatever is pending at the end
+ * of a poll or flush.  A delivered packet is either
+ *   - NORMAL: a frame that GRO did not take, passed on untouched (hdr_len 0,
+ *     slices = its original buffers), or
+ *   - a GRO packet: one header (hdr, hdr_len; library memory, lengths and
+ *     IPv4 header checksum rewritten, FIN/PSH of all segments merged)
+ *     followed by the payload slices of every segment in order, pointing into
+ *     the caller's buffers.  seg_count 1 means it was held but nothing
+ *     joined it (its bytes are the original frame's, less Ethernet padding).
+ *
+ * Ownership: the bytes of every received frame stay owned by the library
+ * from ofl_gro_receive() until its cookie appears in a delivery; every
+ * cookie is delivered exactly once (a context destroyed with packets still
+ * held delivers them first).  The delivered structs and the header memory
+ * are valid only during the callback.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef OFL_GRO_H
+#define OFL_GRO_H
+
+#include "ofl.h"
+#include "pkt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest merged IP packet the library can build (512 KiB, BIG TCP). */
+#define OFL_GRO_MAX_SIZE_LIMIT (512u * 1024u)
+/** Longest L2+L3+L4 header GRO parses (longer: passed on as normal). */
+#define OFL_GRO_MAX_HDR 256u
+
+/** Result of ofl_gro_receive() (>= 0); errors are negative OFL_E*. */
+enum ofl_gro_result {
+	OFL_GRO_MERGED = 0, /**< joined a held packet */
+	OFL_GRO_HELD = 1,   /**< held as the first segment of a new flow entry */
+	OFL_GRO_NORMAL = 2, /**< not for GRO: queued for delivery untouched */
+};
+
+/** Why a held packet was completed (stats.flush[]). */
+enum ofl_gro_flush_reason {
+	OFL_GRO_FLUSH_FLAGS = 0,  /**< TCP flag word (flags, doff, window) differs */
+	OFL_GRO_FLUSH_ACK,        /**< ack_seq differs */
+	OFL_GRO_FLUSH_OPTIONS,    /**< TCP option bytes differ */
+	OFL_GRO_FLUSH_SEQ,        /**< not the next sequence number */
+	OFL_GRO_FLUSH_SIZE,       /**< segment larger than the first (> mss) */
+	OFL_GRO_FLUSH_TTL_TOS_DF, /**< IPv4 TTL/TOS/DF or IPv6 traffic class/hop limit */
+	OFL_GRO_FLUSH_IPID,       /**< IPv4 ID neither incrementing nor fixed as before */
+	OFL_GRO_FLUSH_IP6_EXT,    /**< IPv6 extension headers differ */
+	OFL_GRO_FLUSH_CSUM,       /**< a same-flow segment had a bad checksum */
+	OFL_GRO_FLUSH_NOT_GRO,    /**< a same-flow packet that GRO cannot take */
+	OFL_GRO_FLUSH_MAX_SIZE,   /**< the next segment would exceed max_size */
+	OFL_GRO_FLUSH_MAX_SEGS,   /**< max_segs or the slice capacity reached */
+	OFL_GRO_FLUSH_PSH,        /**< segment with PSH (train ends; never delayed) */
+	OFL_GRO_FLUSH_FIN_URG_RST_SYN, /**< segment with FIN, URG, RST or SYN */
+	OFL_GRO_FLUSH_SHORT,      /**< segment shorter than mss ends the train */
+	OFL_GRO_FLUSH_TABLE_FULL, /**< table full (flows or held bytes): oldest completed */
+	OFL_GRO_FLUSH_TIMEOUT,    /**< held longer than the flush timeout / given age */
+	OFL_GRO_FLUSH_POLL_END,   /**< end of a poll (no timeout, or no work done) */
+	OFL_GRO_FLUSH_EXPLICIT,   /**< ofl_gro_flush() or destroy */
+	OFL_GRO_FLUSH__COUNT
+};
+
+/** Why a packet was passed on untouched (stats.normal[]). */
+enum ofl_gro_normal_reason {
+	OFL_GRO_NORMAL_NOT_IP = 0,   /**< not IPv4/IPv6 (ARP, unknown EtherType...) */
+	OFL_GRO_NORMAL_NOT_TCP,      /**< IP but not TCP */
+	OFL_GRO_NORMAL_MALFORMED,    /**< truncated or inconsistent headers/lengths */
+	OFL_GRO_NORMAL_VLAN_DEPTH,   /**< three or more VLAN tags */
+	OFL_GRO_NORMAL_HDR_TOO_LONG, /**< headers longer than OFL_GRO_MAX_HDR */
+	OFL_GRO_NORMAL_IP_OPTIONS,   /**< IPv4 with options (IHL > 5) */
+	OFL_GRO_NORMAL_IP_CSUM,      /**< bad IPv4 header checksum */
+	OFL_GRO_NORMAL_FRAGMENT,     /**< IPv4 fragment or IPv6 fragment header */
+	OFL_GRO_NORMAL_IP6_EXT,      /**< IPv6 extension header GRO does not walk */
+	OFL_GRO_NORMAL_TCP_CSUM,     /**< bad TCP checksum */
+	OFL_GRO_NORMAL_NO_PAYLOAD,   /**< zero payload (pure ACK, SYN...): never held */
+	OFL_GRO_NORMAL_FLAGS,        /**< new flow whose first segment has PSH, FIN,
+	                                  URG, RST or SYN: nothing to wait for */
+	OFL_GRO_NORMAL__COUNT
+};
+
+/** Counters of one context.  Only appended to in later versions. */
+struct ofl_gro_stats {
+	uint64_t rx_pkts;        /**< packets handed to ofl_gro_receive() */
+	uint64_t rx_bytes;       /**< their bytes (all buffers) */
+	uint64_t merged;         /**< results OFL_GRO_MERGED */
+	uint64_t held;           /**< results OFL_GRO_HELD */
+	uint64_t normal;         /**< results OFL_GRO_NORMAL */
+	uint64_t out_pkts;       /**< packets delivered (super-packets count once) */
+	uint64_t out_gro_pkts;   /**< of which went through the table (seg_count >= 1) */
+	uint64_t out_segs;       /**< segments delivered (== rx_pkts once all is out) */
+	uint64_t out_lists;      /**< deliver callback invocations */
+	uint64_t padding_trimmed;/**< frames whose Ethernet padding was trimmed */
+	uint64_t csum_sw;        /**< TCP checksums verified in software */
+	uint64_t api_errors;     /**< calls refused with a negative OFL_E* code */
+	uint64_t flush[OFL_GRO_FLUSH__COUNT];
+	uint64_t normal_why[OFL_GRO_NORMAL__COUNT];
+	uint64_t lookup_probes;  /**< flow-table slots inspected by lookups */
+	uint64_t lookups;        /**< flow-table lookups */
+	uint32_t flows_held;     /**< flow entries held now (gauge) */
+	uint32_t bytes_held;     /**< payload bytes held now (gauge) */
+};
+
+/* ofl_gro_out.flags */
+#define OFL_GRO_OUT_F_CSUM_PARTIAL 0x01u /**< hdr's L4 checksum field holds the
+    pseudo-header sum; the full sum is folded from csum_start to the end
+    into csum_start + csum_offset (Linux CHECKSUM_PARTIAL) */
+#define OFL_GRO_OUT_F_CSUM_VERIFIED 0x02u /**< every segment's L4 checksum was
+    verified (by hardware or by us) */
+#define OFL_GRO_OUT_F_VLAN 0x04u /**< vlan_tci holds a hardware-stripped tag */
+#define OFL_GRO_OUT_F_HASH 0x08u /**< rx_hash is valid */
+
+/* ofl_gro_out.gso_type (bits as Linux SKB_GSO_* semantics, our values) */
+#define OFL_GSO_TCPV4 0x01u
+#define OFL_GSO_TCPV6 0x02u
+#define OFL_GSO_TCP_FIXEDID 0x04u /**< IPv4 ID fixed, not incrementing */
+#define OFL_GSO_TCP_ECN 0x08u     /**< CWR seen in the merged segments */
+
+/** One delivered packet.  Valid only during the deliver callback. */
+struct ofl_gro_out {
+	const uint8_t *hdr;            /**< rewritten headers (GRO packet) or NULL */
+	uint32_t hdr_len;              /**< 0 for NORMAL */
+	uint32_t nslices;
+	const struct ofl_slice *slices;/**< payload (GRO) or whole frame (NORMAL) */
+	uint32_t len;                  /**< hdr_len + sum of slice lengths */
+	uint16_t seg_count;            /**< 0 NORMAL, >= 1 GRO packet */
+	uint16_t seg_size;             /**< first segment's payload length (GRO) */
+	void *const *cookies;          /**< seg_count cookies (1 for NORMAL) */
+	uint16_t l3_off, l4_off;       /**< offsets in hdr (GRO packet only) */
+	uint16_t csum_start, csum_offset; /**< with OFL_GRO_OUT_F_CSUM_PARTIAL */
+	uint8_t flags;                 /**< OFL_GRO_OUT_F_* */
+	uint8_t gso_type;              /**< OFL_GSO_* (GRO packet with seg_count > 1) */
+	uint16_t vlan_tci;
+	uint32_t rx_hash;
+	uint64_t first_ns;             /**< receive time of the first segment */
+};
+
+/**
+ * Deliver callback: n packets (1 <= n <= normal_batch + 1) in delivery
+ * order; per-flow order is preserved across calls.  The callback must
+ * release (or take over) the cookies it is given and must not call back into
+ * the same context.
+ */
+typedef void (*ofl_gro_deliver_fn)(void *user, const struct ofl_gro_out *pkts, unsigned n);
+
+#define OFL_GRO_CONFIG_VERSION 1
+
+/** Configuration.  Fill with ofl_gro_config_default() first. */
+struct ofl_gro_config {
+	uint32_t version;      /**< OFL_GRO_CONFIG_VERSION (set by the default function) */
+	uint32_t max_flows;    /**< flow entries held at once; default 64 */
+	uint32_t max_held_bytes; /**< payload bytes held at once; default 4 MiB */
+	uint32_t max_size;     /**< largest merged IP packet (L3 header on); default
+	                            65535, up to OFL_GRO_MAX_SIZE_LIMIT; above 65535
+	                            IPv4 total length / IPv6 payload length are 0 */
+	uint16_t max_segs;     /**< segments per merged packet; default 128 (<= 65535) */
+	uint16_t max_bufs;     /**< buffers per input packet; default 17 */
+	uint16_t normal_batch; /**< delivery list size in segments; default 8 */
+	uint16_t reserved0;
+	uint64_t flush_timeout_ns; /**< like gro_flush_timeout; default 0 */
+	uint64_t hash_key[2];  /**< flow-hash key; 0,0 = derive one per context */
+	ofl_gro_deliver_fn deliver; /**< required */
+	void *user;            /**< passed to deliver */
+	const struct ofl_mem *mem; /**< NULL = malloc/free */
+};
+
+/** Fill cfg with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL. */
+OFL_API int ofl_gro_config_default(struct ofl_gro_config *cfg);
+
+struct ofl_gro;
+
+/**
+ * Create a context: every byte it will ever use is allocated here.
+ * Returns 0 and *out, or OFL_EINVAL (NULL, no deliver callback, a limit of 0,
+ * max_size < 1280 or > OFL_GRO_MAX_SIZE_LIMIT, normal_batch 0), OFL_ENOMEM.
+ */
+OFL_API int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out);
+
+/** Deliver everything still held or pending, then free the context (NULL ok). */
+OFL_API void ofl_gro_destroy(struct ofl_gro *gro);
+
+/**
+ * Offer one received frame.  Returns an enum ofl_gro_result (>= 0), or
+ * OFL_EINVAL (NULL, nbufs 0, a NULL buffer with non-zero length),
+ * OFL_E2BIG (more than max_bufs buffers), OFL_ESTATE (called from inside the
+ * deliver callback).  On error nothing was taken: the caller keeps the
+ * buffers and the cookie.  May call the deliver callback.
+ */
+OFL_API int ofl_gro_receive(struct ofl_gro *gro, const struct ofl_pkt *pkt, uint64_t now_ns);
+
+/** Offer n frames; returns how many were taken (stops at the first error,
+ *  whose code is stored in *err if err is non-NULL). */
+OFL_API unsigned ofl_gro_receive_burst(struct ofl_gro *gro, const struct ofl_pkt *pkts,
+                                       unsigned n, uint64_t now_ns, int *err);
+
+/**
+ * End of a poll (napi_complete_done).  With flush_timeout_ns 0, or work_done
+ * 0, everything held is completed and delivered and *deadline_ns is 0.
+ * Otherwise held packets older than the timeout are completed, the rest stay,
+ * and *deadline_ns is the time at which the caller must poll again (arm one
+ * timer), or 0 when nothing is held.  Pending deliveries always go out.
+ * Returns 0, OFL_EINVAL or OFL_ESTATE.  deadline_ns may be NULL.
+ */
+OFL_API int ofl_gro_poll_end(struct ofl_gro *gro, unsigned work_done, uint64_t now_ns,
+                             uint64_t *deadline_ns);
+
+/** Complete and deliver everything held and pending.  Returns 0, OFL_EINVAL, OFL_ESTATE. */
+OFL_API int ofl_gro_flush(struct ofl_gro *gro);
+
+/** Complete and deliver flow entries held for max_age_ns or longer (their first
+ *  segment arrived at or before now_ns - max_age_ns); pending deliveries go out.
+ *  Returns the number of entries completed, OFL_EINVAL or OFL_ESTATE. */
+OFL_API int ofl_gro_flush_older(struct ofl_gro *gro, uint64_t now_ns, uint64_t max_age_ns);
+
+/** Copy the counters (a consistent snapshot).  Returns 0 or OFL_EINVAL. */
+OFL_API int ofl_gro_get_stats(const struct ofl_gro *gro, struct ofl_gro_stats *st);
+
+/** Names for the reasons ("flags", "ack", ...; "?" when out of range). */
+OFL_API const char *ofl_gro_flush_reason_name(unsigned reason);
+OFL_API const char *ofl_gro_normal_reason_name(unsigned reason);
+
+/** Checksum form for ofl_gro_linearize(). */
+enum ofl_csum_mode {
+	OFL_CSUM_MODE_FULL = 0,    /**< write the complete L4 checksum */
+	OFL_CSUM_MODE_PARTIAL = 1, /**< leave the pseudo-header sum (see csum_start/offset) */
+};
+
+/**
+ * Copy one delivered packet into one caller buffer (for a TUN device or a
+ * pcap file).  For a GRO packet with seg_count > 1 the L4 checksum is
+ * written in the given mode; NORMAL packets and seg_count 1 are copied
+ * byte for byte.  Returns the length written, or OFL_EINVAL, OFL_ENOSPC
+ * (cap < out->len; nothing written).
+ */
+OFL_API int ofl_gro_linearize(const struct ofl_gro_out *out, void *buf, size_t cap,
+                              enum ofl_csum_mode mode);
+
+/** Linux struct virtio_net_hdr (10 bytes, little-endian fields as on x86/ARM
+ *  with VIRTIO 1.0 / IFF_VNET_LE). */
+struct ofl_virtio_net_hdr {
+	uint8_t flags;       /**< 1 = VIRTIO_NET_HDR_F_NEEDS_CSUM, 2 = DATA_VALID */
+	uint8_t gso_type;    /**< 0 NONE, 1 TCPV4, 4 TCPV6, 5 UDP_L4, | 0x80 ECN */
+	uint16_t hdr_len;
+	uint16_t gso_size;
+	uint16_t csum_start;
+	uint16_t csum_offset;
+};
+
+/**
+ * Fill a virtio_net_hdr for a delivered packet linearized with
+ * OFL_CSUM_MODE_PARTIAL (GRO packets with seg_count > 1: GSO type, size,
+ * NEEDS_CSUM; others: no GSO, DATA_VALID when the checksum was verified).
+ * l2_strip: bytes of Ethernet header the caller removes before writing (14 for
+ * a TUN device, 0 for a TAP device); offsets are adjusted by it.
+ * Returns 0, or OFL_EINVAL.
+ */
+OFL_API int ofl_gro_vnet_hdr(const struct ofl_gro_out *out, unsigned l2_strip,
+                             struct ofl_virtio_net_hdr *vh);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OFL_GRO_H */

@@ -1,0 +1,76 @@
+/*
+ * pkt.h - the packet model shared by GRO, GSO and DSA.
+ *
+ * A packet is a list of caller-owned buffers (struct ofl_buf: pointer and
+ * length) plus metadata (struct ofl_pkt).  One buffer is the common case;
+ * several are allowed (XDP multi-buffer, header split, page fragments, a
+ * chain like lwIP's pbufs).  The bytes of the packet are the concatenation
+ * of its buffers; a buffer of length 0 is allowed and skipped.
+ *
+ * What the library hands back is a struct ofl_slice list: pointers into the
+ * caller's buffers (never copies of payload), each tagged with the index of
+ * the input packet and buffer it points into, so a driver knows which
+ * buffers are still referenced.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef OFL_PKT_H
+#define OFL_PKT_H
+
+#include "ofl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One caller-owned buffer of a packet. */
+struct ofl_buf {
+	const uint8_t *data;
+	uint32_t len;
+};
+
+/** Checksum status reported by the hardware (Linux ip_summed). */
+enum ofl_csum_status {
+	OFL_CSUM_NONE = 0,        /**< nothing verified: GRO verifies in software */
+	OFL_CSUM_UNNECESSARY = 1, /**< the NIC verified the L4 checksum */
+	OFL_CSUM_COMPLETE = 2,    /**< csum holds the NIC's 16-bit ones'-complement
+	                               sum of every byte after the 14-byte Ethernet
+	                               header to the end of the frame (in-band VLAN
+	                               tags, L3, L4 and any padding included) */
+};
+
+/** ofl_pkt.flags */
+#define OFL_PKT_F_VLAN 0x1u   /**< vlan_tci holds a tag stripped by hardware */
+#define OFL_PKT_F_HASH 0x2u   /**< rx_hash holds the NIC's RX hash */
+
+/**
+ * A received frame (Ethernet II, starting at the destination MAC).
+ * The struct and the bufs array are read during the call only and may be
+ * reused by the caller as soon as it returns; the *bytes* the buffers point
+ * to belong to the library until the packet's cookie is handed back.
+ */
+struct ofl_pkt {
+	const struct ofl_buf *bufs; /**< nbufs buffers, in order */
+	uint16_t nbufs;             /**< >= 1 */
+	uint8_t csum_status;        /**< enum ofl_csum_status */
+	uint8_t flags;              /**< OFL_PKT_F_* */
+	uint16_t vlan_tci;          /**< with OFL_PKT_F_VLAN (802.1Q TCI) */
+	uint16_t csum;              /**< with OFL_CSUM_COMPLETE */
+	uint32_t rx_hash;           /**< with OFL_PKT_F_HASH */
+	void *cookie;               /**< opaque, handed back exactly once */
+};
+
+/** A piece of payload handed back by the library: points into a buffer
+ *  the caller handed in; never a copy. */
+struct ofl_slice {
+	const uint8_t *data;
+	uint32_t len;
+	uint16_t pkt;  /**< index of the input packet (segment) it belongs to,
+	                    counted within the delivered packet */
+	uint16_t buf;  /**< index of the buffer within that input packet */
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OFL_PKT_H */

@@ -1,0 +1,91 @@
+/* flowtab.c - see flowtab.h. */
+#include "core/flowtab.h"
+
+#include <stdint.h>
+
+size_t ofl_flowtab_size(uint32_t max_entries, uint32_t *nslots)
+{
+	uint32_t n = 8;
+	while (n < 2u * max_entries && n < (1u << 30))
+		n <<= 1;
+	*nslots = n;
+	return (size_t)n * 2 * sizeof(uint32_t);
+}
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void ofl_flowtab_init(struct ofl_flowtab *t, void *mem, uint32_t nslots, const uint64_t seed[2])
+{
+	uint64_t s = seed[0] ^ (seed[1] * 0x9e3779b97f4a7c15ull);
+	unsigned i;
+	t->slot = mem;
+	t->slot_hash = t->slot + nslots;
+	t->mask = nslots - 1;
+	t->count = 0;
+	memset(mem, 0, (size_t)nslots * 2 * sizeof(uint32_t));
+	for (i = 0; i <= OFL_KEY_WORDS; i++)
+		t->k[i] = splitmix64(&s);
+}
+
+uint32_t ofl_flowtab_find(const struct ofl_flowtab *t, uint32_t hash, const struct ofl_flow_key *key,
+                          ofl_flowtab_key_fn keyof, void *ctx, uint64_t *probes)
+{
+	uint32_t i = hash & t->mask, n = 0;
+	for (;;) {
+		uint32_t v = t->slot[i];
+		n++;
+		if (v == 0)
+			break;
+		if (t->slot_hash[i] == hash && ofl_flow_key_eq(keyof(ctx, v - 1), key)) {
+			*probes += n;
+			return v - 1;
+		}
+		i = (i + 1) & t->mask;
+	}
+	*probes += n;
+	return UINT32_MAX;
+}
+
+void ofl_flowtab_insert(struct ofl_flowtab *t, uint32_t hash, uint32_t value)
+{
+	uint32_t i = hash & t->mask;
+	while (t->slot[i])
+		i = (i + 1) & t->mask;
+	t->slot[i] = value + 1;
+	t->slot_hash[i] = hash;
+	t->count++;
+}
+
+int ofl_flowtab_remove(struct ofl_flowtab *t, uint32_t hash, uint32_t value)
+{
+	uint32_t i = hash & t->mask, j;
+	while (t->slot[i] != value + 1) {
+		if (!t->slot[i])
+			return -1;
+		i = (i + 1) & t->mask;
+	}
+	/* Backward-shift deletion keeps every probe chain unbroken. */
+	j = i;
+	for (;;) {
+		uint32_t home;
+		j = (j + 1) & t->mask;
+		if (!t->slot[j])
+			break;
+		home = t->slot_hash[j] & t->mask;
+		/* Move j into the hole at i unless its home lies in (i, j]. */
+		if (((j - home) & t->mask) >= ((j - i) & t->mask)) {
+			t->slot[i] = t->slot[j];
+			t->slot_hash[i] = t->slot_hash[j];
+			i = j;
+		}
+	}
+	t->slot[i] = 0;
+	t->count--;
+	return 0;
+}

@@ -1,0 +1,113 @@
+/*
+ * parse.h - one bounds-checked pass over L2/L3/L4 headers, shared by GRO,
+ * GSO and DSA.  Works on a contiguous view of the first bytes of a packet:
+ * the first buffer itself when it holds the headers, otherwise a bounded
+ * scratch copy of at most OFL_PARSE_MAX_HDR bytes (the payload is never
+ * copied).  Every offset is from the start of the frame.
+ */
+#ifndef OFL_CORE_PARSE_H
+#define OFL_CORE_PARSE_H
+
+#include <ofl/pkt.h>
+#include <stdbool.h>
+#include <string.h>
+
+#define OFL_PARSE_MAX_HDR 256u
+#define OFL_ETH_HLEN 14u
+#define OFL_ETH_ZLEN 60u
+
+/* Outcome of ofl_parse(): OK, or why the frame is not TCP that GRO/GSO can
+ * take.  Values match enum ofl_gro_normal_reason where they overlap. */
+enum ofl_parse_status {
+	OFL_PARSE_NOT_IP = 0,
+	OFL_PARSE_NOT_TCP,
+	OFL_PARSE_MALFORMED,
+	OFL_PARSE_VLAN_DEPTH,
+	OFL_PARSE_HDR_TOO_LONG,
+	OFL_PARSE_IP_OPTIONS,
+	OFL_PARSE_IP_CSUM,
+	OFL_PARSE_FRAGMENT,
+	OFL_PARSE_IP6_EXT,
+	OFL_PARSE_OK = 100,
+};
+
+/* What one pass learns.  l4_ok says whether the TCP ports (and so a flow
+ * identity) are known even when status is not OK. */
+struct ofl_hdrs {
+	uint8_t status;       /* enum ofl_parse_status */
+	uint8_t l3;           /* 4, 6 or 0 */
+	uint8_t l4proto;      /* IPPROTO_* of the transport header */
+	uint8_t nvlan;        /* in-band VLAN tags (0..2) */
+	uint8_t l4_ok;        /* TCP header present and sane */
+	uint8_t trimmed;      /* Ethernet padding after the IP packet ignored */
+	uint16_t l2_len;      /* MAC header incl. VLAN tags (= l3_off) */
+	uint16_t l3_off, l4_off, hdr_len; /* hdr_len = payload offset */
+	uint16_t ip6_ext_len; /* IPv6 extension header bytes before TCP */
+	uint16_t vlan_tpid[2], vlan_tci[2];
+	uint32_t l3_end;      /* frame offset where the IP packet ends */
+	uint32_t frame_len;   /* all buffers */
+	uint32_t payload_len; /* l3_end - hdr_len */
+};
+
+/* Contiguous view of a packet's first bytes. */
+struct ofl_view {
+	const uint8_t *p;
+	uint32_t len;         /* bytes valid at p (<= frame length) */
+};
+
+/* Total length of a packet's buffers (UINT32_MAX on overflow). */
+static inline uint32_t ofl_pkt_len(const struct ofl_buf *b, unsigned n)
+{
+	uint64_t t = 0;
+	unsigned i;
+	for (i = 0; i < n; i++)
+		t += b[i].len;
+	return t > 0xffffffffu ? 0xffffffffu : (uint32_t)t;
+}
+
+/* View of the first min(want, total) bytes: the first buffer itself when
+ * it is long enough, else a copy gathered into scratch (>= want bytes). */
+static inline struct ofl_view ofl_view_make(const struct ofl_buf *b, unsigned n, uint32_t total,
+                                            uint8_t *scratch, uint32_t want)
+{
+	struct ofl_view v;
+	if (n == 1 || b[0].len >= want || b[0].len >= total) {
+		v.p = b[0].data;
+		v.len = b[0].len;
+		return v;
+	}
+	{
+		uint32_t got = 0;
+		unsigned i;
+		for (i = 0; i < n && got < want; i++) {
+			uint32_t c = b[i].len;
+			if (c > want - got)
+				c = want - got;
+			if (c)
+				memcpy(scratch + got, b[i].data, c);
+			got += c;
+		}
+		v.p = scratch;
+		v.len = got;
+	}
+	return v;
+}
+
+/* Parse Ethernet II, up to two 802.1Q/802.1ad tags, IPv4 or IPv6 (with the
+ * extension headers GRO walks: hop-by-hop, routing, destination options),
+ * and TCP.  frame_len is the packet's full length; v covers its start.
+ * Verifies the IPv4 header checksum.  Always fills h; returns h->status. */
+int ofl_parse(const struct ofl_view *v, uint32_t frame_len, struct ofl_hdrs *h);
+
+static inline uint16_t ofl_get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static inline uint32_t ofl_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline void ofl_put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static inline void ofl_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+#endif

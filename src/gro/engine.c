@@ -1,0 +1,661 @@
+/*
+ * engine.c - the GRO context: receive, hold, merge, complete, batched
+ * delivery, flushes and the flush timer.  The per-protocol rules live in
+ * ipv4.h, ipv6.h and tcp.h; completion in ipv4.c, ipv6.c and tcp.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/mem.h"
+#include "gro/gro_int.h"
+#include "gro/ipv4.h"
+#include "gro/ipv6.h"
+#include "gro/tcp.h"
+
+#include <ofl/csum.h>
+
+int ofl_gro_config_default(struct ofl_gro_config *cfg)
+{
+	if (!cfg)
+		return OFL_EINVAL;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->version = OFL_GRO_CONFIG_VERSION;
+	cfg->max_flows = 64;
+	cfg->max_held_bytes = 4u << 20;
+	cfg->max_size = 65535;
+	cfg->max_segs = 128;
+	cfg->max_bufs = 17;
+	cfg->normal_batch = 8;
+	return 0;
+}
+
+/* ---- entry lists -------------------------------------------------------- */
+
+static uint32_t item_alloc(struct ofl_gro *g)
+{
+	uint32_t i = g->free_head;
+	/* The pool is sized so this never fails: max_flows held plus at most
+	 * normal_batch pending, plus one. */
+	g->free_head = g->items[i].next;
+	return i;
+}
+
+static void age_unlink(struct ofl_gro *g, struct gro_item *it)
+{
+	if (it->prev != GRO_NONE)
+		g->items[it->prev].next = it->next;
+	else
+		g->age_head = it->next;
+	if (it->next != GRO_NONE)
+		g->items[it->next].prev = it->prev;
+	else
+		g->age_tail = it->prev;
+}
+
+static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
+{
+	struct gro_item *it = &g->items[idx];
+	memset(o, 0, sizeof(*o));
+	o->slices = gro_slices(g, idx);
+	o->nslices = it->nslices;
+	o->cookies = gro_cookies(g, idx);
+	o->flags = it->out_flags;
+	o->vlan_tci = it->vlan_tci;
+	o->rx_hash = it->rx_hash;
+	o->first_ns = it->first_ns;
+	if (it->nsegs == 0) {
+		o->len = it->frame_len;
+		return;
+	}
+	o->hdr = it->hdr;
+	o->hdr_len = it->hdr_len;
+	o->len = it->hdr_len + it->payload;
+	o->seg_count = it->nsegs;
+	o->seg_size = it->seg_size;
+	o->l3_off = it->l3_off;
+	o->l4_off = it->l4_off;
+	if (it->nsegs > 1) {
+		o->flags |= OFL_GRO_OUT_F_CSUM_PARTIAL;
+		o->csum_start = it->l4_off;
+		o->csum_offset = 16;
+		o->gso_type = (uint8_t)((it->l3 == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
+		                        (it->l3 == 4 && it->fixedid ? OFL_GSO_TCP_FIXEDID : 0) |
+		                        (it->cwr ? OFL_GSO_TCP_ECN : 0));
+	}
+}
+
+/* Hand the delivery list to the caller and recycle its entries. */
+static void deliver_pending(struct ofl_gro *g)
+{
+	uint32_t i, n = 0, segs = 0;
+	if (g->pend_head == GRO_NONE)
+		return;
+	for (i = g->pend_head; i != GRO_NONE; i = g->items[i].next) {
+		fill_out(g, i, &g->outs[n]);
+		segs += g->items[i].nsegs ? g->items[i].nsegs : 1u;
+		if (g->items[i].nsegs)
+			g->st.out_gro_pkts++;
+		n++;
+	}
+	g->st.out_pkts += n;
+	g->st.out_segs += segs;
+	g->st.out_lists++;
+	g->in_cb = 1;
+	g->cfg.deliver(g->cfg.user, g->outs, n);
+	g->in_cb = 0;
+	for (i = g->pend_head; i != GRO_NONE;) {
+		uint32_t nx = g->items[i].next;
+		g->items[i].state = GRO_FREE;
+		g->items[i].next = g->free_head;
+		g->free_head = i;
+		i = nx;
+	}
+	g->pend_head = g->pend_tail = GRO_NONE;
+	g->pend_segs = g->pend_n = 0;
+}
+
+/* Append to the delivery list; a list of normal_batch segments goes out. */
+static void pend_push(struct ofl_gro *g, uint32_t idx)
+{
+	struct gro_item *it = &g->items[idx];
+	it->state = GRO_PENDING;
+	it->next = GRO_NONE;
+	if (g->pend_tail == GRO_NONE)
+		g->pend_head = idx;
+	else
+		g->items[g->pend_tail].next = idx;
+	g->pend_tail = idx;
+	g->pend_n++;
+	g->pend_segs += it->nsegs ? it->nsegs : 1u;
+	if (g->pend_segs >= g->cfg.normal_batch)
+		deliver_pending(g);
+}
+
+/* Complete a held entry: rewrite its header and queue it for delivery. */
+static void complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
+{
+	struct gro_item *it = &g->items[idx];
+	ofl_flowtab_remove(&g->tab, it->hash, idx);
+	age_unlink(g, it);
+	g->held_bytes -= it->payload;
+	g->st.flush[reason]++;
+	if (g->last == idx)
+		g->last = GRO_NONE;
+	if (it->nsegs > 1) {
+		if (it->l3 == 4)
+			gro_ipv4_complete(it);
+		else
+			gro_ipv6_complete(it);
+		gro_tcp_complete(it);
+	}
+	pend_push(g, idx);
+}
+
+static void flush_all(struct ofl_gro *g, unsigned reason)
+{
+	while (g->age_head != GRO_NONE)
+		complete(g, g->age_head, reason);
+	deliver_pending(g);
+}
+
+/* ---- create / destroy --------------------------------------------------- */
+
+static void derive_key(const struct ofl_gro *g, uint64_t key[2])
+{
+	FILE *f = fopen("/dev/urandom", "rb");
+	size_t got = 0;
+	if (f) {
+		got = fread(key, 1, 2 * sizeof(uint64_t), f);
+		fclose(f);
+	}
+	if (got != 2 * sizeof(uint64_t)) {
+		/* No entropy source: still differ per context and per run. */
+		key[0] = (uint64_t)(uintptr_t)g * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)&got;
+		key[1] = (uint64_t)(uintptr_t)key ^ 0x2545f4914f6cdd1dull;
+	}
+}
+
+int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
+{
+	struct ofl_gro *g;
+	uint32_t nslots, i, nitems, max_slices;
+	size_t sz_items, sz_slices, sz_cookies, sz_outs, sz_tab;
+	uint64_t key[2];
+	if (!cfg || !out || !cfg->deliver || cfg->version != OFL_GRO_CONFIG_VERSION ||
+	    cfg->max_flows == 0 || cfg->max_flows > (1u << 24) || cfg->max_segs == 0 ||
+	    cfg->max_bufs == 0 || cfg->normal_batch == 0 || cfg->max_size < 1280 ||
+	    cfg->max_size > OFL_GRO_MAX_SIZE_LIMIT || cfg->max_held_bytes == 0)
+		return OFL_EINVAL;
+	if (cfg->mem && (!cfg->mem->alloc || !cfg->mem->free))
+		return OFL_EINVAL;
+	*out = NULL;
+	nitems = cfg->max_flows + cfg->normal_batch + 1u;
+	max_slices = 2u * cfg->max_segs + cfg->max_bufs;
+	sz_items = ofl_mul_size(nitems, sizeof(struct gro_item));
+	sz_slices = ofl_mul_size(ofl_mul_size(nitems, max_slices), sizeof(struct ofl_slice));
+	sz_cookies = ofl_mul_size(ofl_mul_size(nitems, cfg->max_segs), sizeof(void *));
+	sz_outs = ofl_mul_size(cfg->normal_batch + 1u, sizeof(struct ofl_gro_out));
+	sz_tab = ofl_flowtab_size(cfg->max_flows, &nslots);
+	g = ofl_mem_zalloc(cfg->mem, sizeof(*g), 64);
+	if (!g)
+		return OFL_ENOMEM;
+	g->cfg = *cfg;
+	g->alloc_size = sizeof(*g);
+	g->items = ofl_mem_zalloc(cfg->mem, sz_items, 64);
+	g->slices = ofl_mem_zalloc(cfg->mem, sz_slices, 64);
+	g->cookies = ofl_mem_zalloc(cfg->mem, sz_cookies, 64);
+	g->outs = ofl_mem_zalloc(cfg->mem, sz_outs, 64);
+	g->tab_mem = ofl_mem_zalloc(cfg->mem, sz_tab, 64);
+	g->tab_size = sz_tab;
+	if (!g->items || !g->slices || !g->cookies || !g->outs || !g->tab_mem) {
+		ofl_mem_free(cfg->mem, g->items, sz_items);
+		ofl_mem_free(cfg->mem, g->slices, sz_slices);
+		ofl_mem_free(cfg->mem, g->cookies, sz_cookies);
+		ofl_mem_free(cfg->mem, g->outs, sz_outs);
+		ofl_mem_free(cfg->mem, g->tab_mem, sz_tab);
+		ofl_mem_free(cfg->mem, g, sizeof(*g));
+		return OFL_ENOMEM;
+	}
+	g->nitems = nitems;
+	g->max_slices = max_slices;
+	for (i = 0; i < nitems; i++)
+		g->items[i].next = i + 1 < nitems ? i + 1 : GRO_NONE;
+	g->free_head = 0;
+	g->age_head = g->age_tail = g->pend_head = g->pend_tail = g->last = GRO_NONE;
+	if (cfg->hash_key[0] || cfg->hash_key[1]) {
+		key[0] = cfg->hash_key[0];
+		key[1] = cfg->hash_key[1];
+	} else {
+		derive_key(g, key);
+	}
+	ofl_flowtab_init(&g->tab, g->tab_mem, nslots, key);
+	*out = g;
+	return 0;
+}
+
+void ofl_gro_destroy(struct ofl_gro *g)
+{
+	const struct ofl_mem *mem;
+	size_t nitems;
+	if (!g || g->in_cb)
+		return;
+	flush_all(g, OFL_GRO_FLUSH_EXPLICIT);
+	mem = g->cfg.mem;
+	nitems = g->nitems;
+	ofl_mem_free(mem, g->items, nitems * sizeof(struct gro_item));
+	ofl_mem_free(mem, g->slices, nitems * g->max_slices * sizeof(struct ofl_slice));
+	ofl_mem_free(mem, g->cookies, nitems * g->cfg.max_segs * sizeof(void *));
+	ofl_mem_free(mem, g->outs, (g->cfg.normal_batch + 1u) * sizeof(struct ofl_gro_out));
+	ofl_mem_free(mem, g->tab_mem, g->tab_size);
+	ofl_mem_free(mem, g, sizeof(*g));
+}
+
+/* ---- receive ------------------------------------------------------------ */
+
+static const struct ofl_flow_key *key_of(void *ctx, uint32_t v)
+{
+	return &((struct ofl_gro *)ctx)->items[v].key;
+}
+
+static void build_key(const struct ofl_pkt *pkt, const uint8_t *p, const struct ofl_hdrs *h,
+                      struct ofl_flow_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	memcpy(k->mac, p, 12);
+	k->vlan[0] = h->vlan_tci[0];
+	k->vlan[1] = h->vlan_tci[1];
+	if (pkt->flags & OFL_PKT_F_VLAN) {
+		k->hw_vlan = pkt->vlan_tci;
+		k->l2flags = 1;
+	}
+	k->l2flags |= (uint8_t)(h->nvlan << 1 | (h->vlan_tpid[0] == 0x88a8) << 3 |
+	                        (h->vlan_tpid[1] == 0x88a8) << 4);
+	k->l3 = h->l3;
+	if (h->l3 == 4) {
+		memcpy(k->addr, p + h->l3_off + 12, 8);
+	} else {
+		const uint8_t *ip = p + h->l3_off;
+		memcpy(k->addr, ip + 8, 32);
+		k->v6_label = ofl_get32(ip) & 0xf00fffffu;
+		if (h->ip6_ext_len)
+			k->v6_ext = (uint32_t)h->ip6_ext_len << 16 ^
+			            ofl_csum_partial(ip + 40, h->ip6_ext_len, 0);
+	}
+	memcpy(k->ports, p + h->l4_off, 4);
+}
+
+static uint32_t lookup(struct ofl_gro *g, const struct ofl_flow_key *k, uint32_t *hash)
+{
+	if (g->last != GRO_NONE && ofl_flow_key_eq(&g->items[g->last].key, k)) {
+		*hash = g->items[g->last].hash;
+		return g->last;
+	}
+	*hash = ofl_flow_hash(&g->tab, k);
+	g->st.lookups++;
+	return ofl_flowtab_find(&g->tab, *hash, k, key_of, g, &g->st.lookup_probes);
+}
+
+/* Record the payload bytes [off, off + len) of the packet as slices. */
+static int add_slices(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t off,
+                      uint32_t len, uint16_t seg)
+{
+	struct gro_item *it = &g->items[idx];
+	struct ofl_slice *s = gro_slices(g, idx);
+	uint32_t n = it->nslices;
+	unsigned b;
+	for (b = 0; b < pkt->nbufs && len; b++) {
+		uint32_t bl = pkt->bufs[b].len, take;
+		if (off >= bl) {
+			off -= bl;
+			continue;
+		}
+		take = bl - off < len ? bl - off : len;
+		if (n == g->max_slices)
+			return -1;
+		s[n].data = pkt->bufs[b].data + off;
+		s[n].len = take;
+		s[n].pkt = seg;
+		s[n].buf = (uint16_t)b;
+		n++;
+		len -= take;
+		off = 0;
+	}
+	it->nslices = (uint16_t)n;
+	return 0;
+}
+
+/* Count of payload slices a packet needs (the buffers it spans). */
+static uint32_t count_slices(const struct ofl_pkt *pkt, uint32_t off, uint32_t len)
+{
+	uint32_t n = 0;
+	unsigned b;
+	if (pkt->nbufs == 1)
+		return len ? 1 : 0;
+	for (b = 0; b < pkt->nbufs && len; b++) {
+		uint32_t bl = pkt->bufs[b].len, take;
+		if (off >= bl) {
+			off -= bl;
+			continue;
+		}
+		take = bl - off < len ? bl - off : len;
+		n++;
+		len -= take;
+		off = 0;
+	}
+	return n;
+}
+
+static int pass_normal(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
+                       unsigned why, uint64_t now)
+{
+	uint32_t idx = item_alloc(g);
+	struct gro_item *it = &g->items[idx];
+	struct ofl_slice *s = gro_slices(g, idx);
+	unsigned b;
+	it->nsegs = 0;
+	it->frame_len = total;
+	it->nslices = pkt->nbufs;
+	it->out_flags = (uint8_t)((pkt->csum_status == OFL_CSUM_UNNECESSARY ? OFL_GRO_OUT_F_CSUM_VERIFIED : 0) |
+	                          (pkt->flags & OFL_PKT_F_VLAN ? OFL_GRO_OUT_F_VLAN : 0) |
+	                          (pkt->flags & OFL_PKT_F_HASH ? OFL_GRO_OUT_F_HASH : 0));
+	it->vlan_tci = pkt->vlan_tci;
+	it->rx_hash = pkt->rx_hash;
+	it->first_ns = now;
+	for (b = 0; b < pkt->nbufs; b++) {
+		s[b].data = pkt->bufs[b].data;
+		s[b].len = pkt->bufs[b].len;
+		s[b].pkt = 0;
+		s[b].buf = (uint16_t)b;
+	}
+	gro_cookies(g, idx)[0] = pkt->cookie;
+	g->st.normal++;
+	g->st.normal_why[why]++;
+	pend_push(g, idx);
+	return OFL_GRO_NORMAL;
+}
+
+/* Make room for a new entry: the table holds max_flows and max_held_bytes. */
+static void make_room(struct ofl_gro *g, uint32_t payload)
+{
+	while (g->age_head != GRO_NONE &&
+	       (g->tab.count >= g->cfg.max_flows || g->held_bytes + payload > g->cfg.max_held_bytes))
+		complete(g, g->age_head, OFL_GRO_FLUSH_TABLE_FULL);
+}
+
+static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_view *v,
+                    const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash,
+                    uint64_t now)
+{
+	uint32_t idx;
+	struct gro_item *it;
+	const uint8_t *th = v->p + h->l4_off;
+	make_room(g, h->payload_len);
+	idx = item_alloc(g);
+	it = &g->items[idx];
+	it->key = *k;
+	it->hash = hash;
+	it->l3 = h->l3;
+	it->hdr_len = h->hdr_len;
+	it->l3_off = h->l3_off;
+	it->l4_off = h->l4_off;
+	memcpy(it->hdr, v->p, h->hdr_len);
+	it->seg_size = (uint16_t)(h->payload_len > 0xffffu ? 0xffffu : h->payload_len);
+	it->nsegs = 1;
+	it->nslices = 0;
+	it->payload = h->payload_len;
+	it->l3_len = h->l3_end - h->l3_off;
+	it->next_seq = ofl_get32(th + 4) + h->payload_len;
+	it->id0 = h->l3 == 4 ? ofl_get16(v->p + h->l3_off + 4) : 0;
+	it->fixedid = 0;
+	it->fin_psh = 0;
+	it->cwr = (th[13] & TCP_CWR) != 0;
+	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED |
+	                          (pkt->flags & OFL_PKT_F_VLAN ? OFL_GRO_OUT_F_VLAN : 0) |
+	                          (pkt->flags & OFL_PKT_F_HASH ? OFL_GRO_OUT_F_HASH : 0));
+	it->vlan_tci = pkt->vlan_tci;
+	it->rx_hash = pkt->rx_hash;
+	it->first_ns = now;
+	it->state = GRO_HELD;
+	add_slices(g, idx, pkt, h->hdr_len, h->payload_len, 0);
+	gro_cookies(g, idx)[0] = pkt->cookie;
+	/* age list: newest at the tail */
+	it->next = GRO_NONE;
+	it->prev = g->age_tail;
+	if (g->age_tail == GRO_NONE)
+		g->age_head = idx;
+	else
+		g->items[g->age_tail].next = idx;
+	g->age_tail = idx;
+	ofl_flowtab_insert(&g->tab, hash, idx);
+	g->held_bytes += h->payload_len;
+	g->last = idx;
+	g->st.held++;
+	return OFL_GRO_HELD;
+}
+
+static unsigned first_reason(uint32_t nm)
+{
+	return (unsigned)__builtin_ctz(nm);
+}
+
+static int check_args(struct ofl_gro *g, const struct ofl_pkt *pkt)
+{
+	unsigned b;
+	if (!pkt || !pkt->bufs || pkt->nbufs == 0)
+		return OFL_EINVAL;
+	if (g->in_cb)
+		return OFL_ESTATE;
+	if (pkt->nbufs > g->cfg.max_bufs)
+		return OFL_E2BIG;
+	for (b = 0; b < pkt->nbufs; b++)
+		if (!pkt->bufs[b].data && pkt->bufs[b].len)
+			return OFL_EINVAL;
+	return 0;
+}
+
+int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
+{
+	struct ofl_hdrs h;
+	struct ofl_view v;
+	struct ofl_flow_key k;
+	uint32_t total, idx, hash, nm = 0, len;
+	const uint8_t *th;
+	uint8_t flags;
+	int err;
+	if (!g)
+		return OFL_EINVAL;
+	err = check_args(g, pkt);
+	if (err) {
+		g->st.api_errors++;
+		return err;
+	}
+	total = pkt->nbufs == 1 ? pkt->bufs[0].len : ofl_pkt_len(pkt->bufs, pkt->nbufs);
+	g->st.rx_pkts++;
+	g->st.rx_bytes += total;
+	v = ofl_view_make(pkt->bufs, pkt->nbufs, total, g->scratch, OFL_GRO_MAX_HDR);
+	if (ofl_parse(&v, total, &h) != OFL_PARSE_OK || h.hdr_len > OFL_GRO_MAX_HDR) {
+		unsigned why = h.status == OFL_PARSE_OK ? (unsigned)OFL_GRO_NORMAL_HDR_TOO_LONG : h.status;
+		if (h.l4_ok && h.hdr_len <= OFL_GRO_MAX_HDR) {
+			/* Same flow as a held packet: that one goes first. */
+			build_key(pkt, v.p, &h, &k);
+			idx = lookup(g, &k, &hash);
+			if (idx != GRO_NONE)
+				complete(g, idx, OFL_GRO_FLUSH_NOT_GRO);
+		}
+		return pass_normal(g, pkt, total, why, now);
+	}
+	len = h.payload_len;
+	th = v.p + h.l4_off;
+	flags = th[13];
+	build_key(pkt, v.p, &h, &k);
+	if (len && !gro_tcp_csum_ok(pkt, &v, &h)) {
+		idx = lookup(g, &k, &hash);
+		if (idx != GRO_NONE)
+			complete(g, idx, OFL_GRO_FLUSH_CSUM);
+		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_TCP_CSUM, now);
+	}
+	if (h.trimmed)
+		g->st.padding_trimmed++;
+	if (g->held_bytes + len > g->cfg.max_held_bytes)
+		make_room(g, len);
+	idx = lookup(g, &k, &hash);
+	if (idx != GRO_NONE) {
+		struct gro_item *it = &g->items[idx];
+		nm = gro_tcp_nomerge(th, it, len);
+		if (h.l3 == 4)
+			nm |= gro_ipv4_nomerge(v.p + h.l3_off, it);
+		else
+			nm |= gro_ipv6_nomerge(v.p + h.l3_off, it, h.ip6_ext_len);
+		if (!nm) {
+			if (it->l3_len + len > g->cfg.max_size)
+				nm = NM(OFL_GRO_FLUSH_MAX_SIZE);
+			else if (it->nsegs == g->cfg.max_segs ||
+			         it->nslices + count_slices(pkt, h.hdr_len, len) > g->max_slices)
+				nm = NM(OFL_GRO_FLUSH_MAX_SEGS);
+		}
+		if (!nm) {
+			add_slices(g, idx, pkt, h.hdr_len, len, it->nsegs);
+			gro_cookies(g, idx)[it->nsegs] = pkt->cookie;
+			it->nsegs++;
+			it->payload += len;
+			it->l3_len += len;
+			it->next_seq += len;
+			it->fin_psh |= flags & (TCP_FIN | TCP_PSH);
+			g->held_bytes += len;
+			g->last = idx;
+			g->st.merged++;
+			/* A short segment, or PSH/FIN/URG/RST/SYN, ends the train. */
+			if (flags & TCP_PSH)
+				complete(g, idx, OFL_GRO_FLUSH_PSH);
+			else if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN))
+				complete(g, idx, OFL_GRO_FLUSH_FIN_URG_RST_SYN);
+			else if (len < it->seg_size)
+				complete(g, idx, OFL_GRO_FLUSH_SHORT);
+			return OFL_GRO_MERGED;
+		}
+		complete(g, idx, first_reason(nm));
+	}
+	/* New flow entry (the kernel's mss = 1 path). */
+	if (len == 0)
+		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_NO_PAYLOAD, now);
+	if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH))
+		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_FLAGS, now);
+	return hold_new(g, pkt, &v, &h, &k, hash, now);
+}
+
+unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
+                               uint64_t now, int *err)
+{
+	unsigned i;
+	if (err)
+		*err = 0;
+	if (!pkts && n) {
+		if (g)
+			g->st.api_errors++;
+		if (err)
+			*err = OFL_EINVAL;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		int r = ofl_gro_receive(g, &pkts[i], now);
+		if (r < 0) {
+			if (err)
+				*err = r;
+			break;
+		}
+	}
+	return i;
+}
+
+/* ---- flushes and the timer ---------------------------------------------- */
+
+static int check_ctx(struct ofl_gro *g)
+{
+	if (!g)
+		return OFL_EINVAL;
+	if (g->in_cb) {
+		g->st.api_errors++;
+		return OFL_ESTATE;
+	}
+	return 0;
+}
+
+static int flush_older(struct ofl_gro *g, uint64_t now, uint64_t age)
+{
+	int n = 0;
+	while (g->age_head != GRO_NONE) {
+		uint64_t t = g->items[g->age_head].first_ns;
+		if (t > now || now - t < age)
+			break;
+		complete(g, g->age_head, OFL_GRO_FLUSH_TIMEOUT);
+		n++;
+	}
+	return n;
+}
+
+int ofl_gro_flush(struct ofl_gro *g)
+{
+	int err = check_ctx(g);
+	if (err)
+		return err;
+	flush_all(g, OFL_GRO_FLUSH_EXPLICIT);
+	return 0;
+}
+
+int ofl_gro_flush_older(struct ofl_gro *g, uint64_t now, uint64_t max_age)
+{
+	int n, err = check_ctx(g);
+	if (err)
+		return err;
+	n = flush_older(g, now, max_age);
+	deliver_pending(g);
+	return n;
+}
+
+int ofl_gro_poll_end(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64_t *deadline)
+{
+	uint64_t t = g ? g->cfg.flush_timeout_ns : 0;
+	int err = check_ctx(g);
+	if (deadline)
+		*deadline = 0;
+	if (err)
+		return err;
+	if (t == 0 || work_done == 0) {
+		flush_all(g, OFL_GRO_FLUSH_POLL_END);
+		return 0;
+	}
+	flush_older(g, now, t);
+	deliver_pending(g);
+	if (deadline && g->age_head != GRO_NONE)
+		*deadline = g->items[g->age_head].first_ns + t;
+	return 0;
+}
+
+int ofl_gro_get_stats(const struct ofl_gro *g, struct ofl_gro_stats *st)
+{
+	if (!g || !st)
+		return OFL_EINVAL;
+	*st = g->st;
+	st->flows_held = g->tab.count;
+	st->bytes_held = g->held_bytes;
+	return 0;
+}
+
+const char *ofl_gro_flush_reason_name(unsigned r)
+{
+	static const char *const names[OFL_GRO_FLUSH__COUNT] = {
+		"flags", "ack", "options", "seq", "size", "ttl_tos_df", "ip_id", "ip6_ext", "csum",
+		"not_gro", "max_size", "max_segs", "psh", "fin_urg_rst_syn", "short", "table_full",
+		"timeout", "poll_end", "explicit",
+	};
+	return r < OFL_GRO_FLUSH__COUNT ? names[r] : "?";
+}
+
+const char *ofl_gro_normal_reason_name(unsigned r)
+{
+	static const char *const names[OFL_GRO_NORMAL__COUNT] = {
+		"not_ip", "not_tcp", "malformed", "vlan_depth", "hdr_too_long", "ip_options",
+		"ip_csum", "fragment", "ip6_ext", "tcp_csum", "no_payload", "flags",
+	};
+	return r < OFL_GRO_NORMAL__COUNT ? names[r] : "?";
+}

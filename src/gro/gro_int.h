@@ -1,0 +1,86 @@
+/*
+ * gro_int.h - GRO engine internals: the context and the held-packet entry.
+ *
+ * Entries live in one array allocated at create time.  An entry is FREE,
+ * HELD (in the flow table and on the age list, oldest first) or PENDING
+ * (completed, or a NORMAL packet, waiting on the delivery list).  Each entry
+ * owns a fixed slice array and cookie array in two pools.
+ */
+#ifndef OFL_GRO_INT_H
+#define OFL_GRO_INT_H
+
+#include <ofl/gro.h>
+
+#include "core/flowtab.h"
+#include "core/parse.h"
+
+#define GRO_NONE UINT32_MAX
+
+enum gro_state { GRO_FREE = 0, GRO_HELD, GRO_PENDING };
+
+struct gro_item {
+	struct ofl_flow_key key;
+	uint32_t hash;
+	uint32_t next_seq;    /* sequence number the next segment must carry */
+	uint32_t l3_len;      /* merged IP packet length, IP header on */
+	uint32_t payload;     /* merged TCP payload bytes */
+	uint16_t seg_size;    /* first segment's payload (the mss) */
+	uint16_t nsegs;       /* 0 = a NORMAL packet */
+	uint16_t nslices;
+	uint16_t hdr_len, l3_off, l4_off;
+	uint16_t id0;         /* IPv4 ID of the first segment */
+	uint8_t state, l3, fin_psh, fixedid;
+	uint8_t out_flags;    /* OFL_GRO_OUT_F_* */
+	uint8_t cwr;
+	uint16_t vlan_tci;
+	uint32_t rx_hash;
+	uint32_t frame_len;   /* NORMAL: the frame's length */
+	uint32_t prev, next;  /* age list (HELD) or delivery list (PENDING) */
+	uint64_t first_ns;
+	uint8_t hdr[OFL_GRO_MAX_HDR];
+};
+
+struct ofl_gro {
+	struct ofl_gro_config cfg;
+	struct ofl_gro_stats st;
+	struct ofl_flowtab tab;
+	struct gro_item *items;
+	struct ofl_slice *slices;  /* nitems * max_slices */
+	void **cookies;            /* nitems * max_segs */
+	struct ofl_gro_out *outs;  /* normal_batch + 1 */
+	uint32_t nitems, max_slices;
+	uint32_t free_head;        /* free list through .next */
+	uint32_t age_head, age_tail;
+	uint32_t pend_head, pend_tail;
+	uint32_t pend_segs, pend_n;
+	uint32_t last;             /* entry of the last merge (lookup cache) */
+	uint32_t held_bytes;
+	int in_cb;
+	size_t alloc_size;
+	void *tab_mem;
+	size_t tab_size;
+	uint8_t scratch[OFL_GRO_MAX_HDR];
+};
+
+static inline struct ofl_slice *gro_slices(struct ofl_gro *g, uint32_t i)
+{
+	return g->slices + (size_t)i * g->max_slices;
+}
+static inline void **gro_cookies(struct ofl_gro *g, uint32_t i)
+{
+	return g->cookies + (size_t)i * g->cfg.max_segs;
+}
+
+/* Nomerge bits: one per enum ofl_gro_flush_reason. */
+#define NM(r) (1u << (r))
+
+/* Completion, walking outwards (ipv4.c, ipv6.c, tcp.c). */
+void gro_ipv4_complete(struct gro_item *it);
+void gro_ipv6_complete(struct gro_item *it);
+void gro_tcp_complete(struct gro_item *it);
+/* Pseudo-header sum of the item's L3 header for an L4 length (memory order). */
+uint32_t gro_pseudo_sum(const uint8_t *hdr, unsigned l3, unsigned l3_off, uint32_t l4_len);
+/* TCP checksum of a received packet: 1 valid, 0 bad (tcp.c). */
+int gro_tcp_csum_ok(const struct ofl_pkt *pkt, const struct ofl_view *v, const struct ofl_hdrs *h);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * ipv4.h - the kernel's IPv4 rules for a held flow (include/net/gro.h
+ * inet_gro_flush): TTL, TOS (ECN included) and DF must be equal; the IP ID
+ * either increments by one per segment or, decided on the second segment,
+ * stays fixed; switching between the two ends the flow.  Since 2025 a fixed
+ * ID is accepted with DF clear too.
+ */
+#ifndef OFL_GRO_IPV4_H
+#define OFL_GRO_IPV4_H
+
+#include "gro/gro_int.h"
+
+static inline uint32_t gro_ipv4_nomerge(const uint8_t *ip, struct gro_item *it)
+{
+	const uint8_t *ip2 = it->hdr + it->l3_off;
+	uint16_t id_off;
+	if (ip[1] != ip2[1] || ip[8] != ip2[8] || ((ip[6] ^ ip2[6]) & 0x40))
+		return NM(OFL_GRO_FLUSH_TTL_TOS_DF);
+	id_off = (uint16_t)(ofl_get16(ip + 4) - it->id0);
+	if (it->nsegs == 1 && id_off == 0)
+		it->fixedid = 1;
+	if (id_off != (uint16_t)(it->fixedid ? 0u : it->nsegs))
+		return NM(OFL_GRO_FLUSH_IPID);
+	return 0;
+}
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * ipv6.h - the kernel's IPv6 rules for a held flow (net/ipv6/ip6_offload.c
+ * ipv6_gro_receive, include/net/gro.h): version and flow label, next header
+ * and addresses are part of the flow key; traffic class or hop limit changes
+ * flush; the extension headers must be byte-identical.
+ */
+#ifndef OFL_GRO_IPV6_H
+#define OFL_GRO_IPV6_H
+
+#include "gro/gro_int.h"
+
+static inline uint32_t gro_ipv6_nomerge(const uint8_t *ip, const struct gro_item *it,
+                                        uint32_t ext_len)
+{
+	const uint8_t *ip2 = it->hdr + it->l3_off;
+	uint32_t nm = 0;
+	if (((ip[0] ^ ip2[0]) & 0x0f) || ((ip[1] ^ ip2[1]) & 0xf0) || ip[7] != ip2[7])
+		nm |= NM(OFL_GRO_FLUSH_TTL_TOS_DF);
+	if (ext_len && memcmp(ip + 40, ip2 + 40, ext_len) != 0)
+		nm |= NM(OFL_GRO_FLUSH_IP6_EXT);
+	return nm;
+}
+
+#endif

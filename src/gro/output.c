@@ -1,0 +1,34 @@
+/* output.c - copy a delivered packet into one buffer, finishing the L4
+ * checksum when asked (for TUN devices, pcap files, tests). */
+#include <ofl/csum.h>
+
+#include "gro/gro_int.h"
+
+int ofl_gro_linearize(const struct ofl_gro_out *o, void *buf, size_t cap,
+                      enum ofl_csum_mode mode)
+{
+	uint8_t *d = buf;
+	size_t pos = 0;
+	uint32_t i;
+	if (!o || (!buf && o->len) || o->len > (uint32_t)0x7fffffff ||
+	    (mode != OFL_CSUM_MODE_FULL && mode != OFL_CSUM_MODE_PARTIAL))
+		return OFL_EINVAL;
+	if (cap < o->len)
+		return OFL_ENOSPC;
+	if (o->hdr_len) {
+		memcpy(d, o->hdr, o->hdr_len);
+		pos = o->hdr_len;
+	}
+	for (i = 0; i < o->nslices; i++) {
+		if (o->slices[i].len)
+			memcpy(d + pos, o->slices[i].data, o->slices[i].len);
+		pos += o->slices[i].len;
+	}
+	if (mode == OFL_CSUM_MODE_FULL && (o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL) &&
+	    o->csum_start + o->csum_offset + 2u <= pos) {
+		/* The field holds the pseudo-header sum: sum over it and the rest. */
+		uint16_t c = ofl_csum_fold(ofl_csum_partial(d + o->csum_start, pos - o->csum_start, 0));
+		memcpy(d + o->csum_start + o->csum_offset, &c, 2);
+	}
+	return (int)pos;
+}

@@ -1,0 +1,71 @@
+/*
+ * tcp.c - TCP checksum validation on receive (tcp4/6_gro_receive:
+ * skb_gro_checksum_validate) and completion (tcp_gro_complete).
+ */
+#include <ofl/csum.h>
+
+#include "gro/tcp.h"
+
+/* Sum of the bytes [from, to) of a packet's buffers, as if contiguous and
+ * starting at an even offset. */
+static uint32_t sum_range(const struct ofl_pkt *pkt, uint32_t from, uint32_t to)
+{
+	uint32_t s = 0, pos = 0, done = 0;
+	unsigned b;
+	for (b = 0; b < pkt->nbufs && pos < to; b++) {
+		uint32_t bl = pkt->bufs[b].len, lo, hi;
+		if (pos + bl <= from) {
+			pos += bl;
+			continue;
+		}
+		lo = from > pos ? from - pos : 0;
+		hi = to - pos < bl ? to - pos : bl;
+		if (hi > lo) {
+			uint32_t part = ofl_csum_partial(pkt->bufs[b].data + lo, hi - lo, 0);
+			s = ofl_csum_add_at(s, part, (int)(done & 1));
+			done += hi - lo;
+		}
+		pos += bl;
+	}
+	return s;
+}
+
+int gro_tcp_csum_ok(const struct ofl_pkt *pkt, const struct ofl_view *v, const struct ofl_hdrs *h)
+{
+	uint32_t l4_len = h->l3_end - h->l4_off, s;
+	if (pkt->csum_status == OFL_CSUM_UNNECESSARY)
+		return 1;
+	s = gro_pseudo_sum(v->p, h->l3, h->l3_off, l4_len);
+	if (pkt->csum_status == OFL_CSUM_COMPLETE) {
+		/* The NIC summed everything after the 14-byte Ethernet header:
+		 * take away the VLAN tags and IP header, and any padding. */
+		uint16_t hw = pkt->csum, pre;
+		uint32_t t = hw;
+		pre = (uint16_t)~ofl_csum_fold(ofl_csum_partial(v->p + OFL_ETH_HLEN,
+		                                                h->l4_off - OFL_ETH_HLEN, 0));
+		t = ofl_csum_add_at(t, (uint16_t)~pre, 0);
+		if (h->l3_end < h->frame_len && h->frame_len <= v->len) {
+			uint16_t pad = (uint16_t)~ofl_csum_fold(
+				ofl_csum_partial(v->p + h->l3_end, h->frame_len - h->l3_end, 0));
+			t = ofl_csum_add_at(t, (uint16_t)~pad, (int)((h->l3_end - OFL_ETH_HLEN) & 1));
+		}
+		s = ofl_csum_add_at(s, t, 0);
+	} else {
+		if (pkt->nbufs == 1)
+			s = ofl_csum_partial(v->p + h->l4_off, l4_len, s);
+		else
+			s = ofl_csum_add_at(s, sum_range(pkt, h->l4_off, h->l3_end), 0);
+	}
+	return ofl_csum_fold(s) == 0;
+}
+
+void gro_tcp_complete(struct gro_item *it)
+{
+	uint8_t *th = it->hdr + it->l4_off;
+	uint16_t c;
+	th[13] |= it->fin_psh;
+	/* CHECKSUM_PARTIAL: the field holds the folded pseudo-header sum. */
+	c = (uint16_t)~ofl_csum_fold(gro_pseudo_sum(it->hdr, it->l3, it->l3_off,
+	                                            it->l3_len - (uint32_t)(it->l4_off - it->l3_off)));
+	memcpy(th + 16, &c, 2);
+}

@@ -1,0 +1,48 @@
+/*
+ * tcp.h - the kernel's TCP merge rules (net/ipv4/tcp_offload.c
+ * tcp_gro_receive), as one function that ORs a named bit per failed rule.
+ */
+#ifndef OFL_GRO_TCP_H
+#define OFL_GRO_TCP_H
+
+#include "gro/gro_int.h"
+
+#define TCP_FIN 0x01u
+#define TCP_SYN 0x02u
+#define TCP_RST 0x04u
+#define TCP_PSH 0x08u
+#define TCP_ACK 0x10u
+#define TCP_URG 0x20u
+#define TCP_ECE 0x40u
+#define TCP_CWR 0x80u
+
+/*
+ * th: the new segment's TCP header; it: the held entry (its header copy).
+ * len: the new segment's payload.
+ *  - the flag word (data offset, reserved/AE bits, every flag but FIN and
+ *    PSH, and the window) must be equal: since the 2026 AccECN change CWR is
+ *    compared like the rest, so CWR segments merge with each other;
+ *  - ack_seq equal; option bytes equal (timestamps included);
+ *  - a segment larger than the first never merges ((len - 1) >= mss, which
+ *    also refuses len 0);
+ *  - strictly the next sequence number.
+ */
+static inline uint32_t gro_tcp_nomerge(const uint8_t *th, const struct gro_item *it, uint32_t len)
+{
+	const uint8_t *th2 = it->hdr + it->l4_off;
+	uint32_t nm = 0, thl = (uint32_t)(th[12] >> 4) * 4u;
+	if (th[12] != th2[12] || ((th[13] ^ th2[13]) & ~(TCP_FIN | TCP_PSH)) || th[14] != th2[14] ||
+	    th[15] != th2[15])
+		nm |= NM(OFL_GRO_FLUSH_FLAGS);
+	else if (thl > 20 && memcmp(th + 20, th2 + 20, thl - 20) != 0)
+		nm |= NM(OFL_GRO_FLUSH_OPTIONS);
+	if (memcmp(th + 8, th2 + 8, 4) != 0)
+		nm |= NM(OFL_GRO_FLUSH_ACK);
+	if (len - 1u >= it->seg_size)
+		nm |= NM(OFL_GRO_FLUSH_SIZE);
+	if (ofl_get32(th + 4) != it->next_seq)
+		nm |= NM(OFL_GRO_FLUSH_SEQ);
+	return nm;
+}
+
+#endif

@@ -1,0 +1,202 @@
+/* gen.c - synthetic frames for tests and benchmarks (see gen.h). */
+#include "gen.h"
+
+#include <string.h>
+
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+
+uint16_t gen_csum_fold(const uint8_t *p, size_t n, uint32_t init)
+{
+	uint64_t s = init;
+	size_t i;
+	for (i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+void gen_tcp_init(struct gen_tcp *g, int l3)
+{
+	static const uint8_t dmac[6] = {0x02, 0, 0, 0, 0, 2}, smac[6] = {0x02, 0, 0, 0, 0, 1};
+	memset(g, 0, sizeof(*g));
+	g->l3 = l3;
+	memcpy(g->dst_mac, dmac, 6);
+	memcpy(g->src_mac, smac, 6);
+	if (l3 == 4) {
+		const uint8_t s[4] = {10, 0, 0, 1}, d[4] = {10, 0, 0, 2};
+		memcpy(g->saddr, s, 4);
+		memcpy(g->daddr, d, 4);
+	} else {
+		g->saddr[0] = g->daddr[0] = 0xfd;
+		g->saddr[15] = 1;
+		g->daddr[15] = 2;
+	}
+	g->sport = 1500;
+	g->dport = 8000;
+	g->seq = 100;
+	g->ack = 100;
+	g->flags = GEN_ACK;
+	g->window = 65535;
+	g->ttl = 64;
+	g->df = true;
+	g->payload_len = 100;
+}
+
+void gen_opt_ts(struct gen_tcp *g, uint32_t tsval, uint32_t tsecr)
+{
+	uint8_t *o = g->opts + g->optlen;
+	o[0] = 1;
+	o[1] = 1;
+	o[2] = 8;
+	o[3] = 10;
+	put32(o + 4, tsval);
+	put32(o + 8, tsecr);
+	g->optlen = (uint8_t)(g->optlen + 12);
+}
+
+static size_t l3_hlen(const struct gen_tcp *g)
+{
+	return g->l3 == 4 ? 20u + g->ip_optlen : 40u + g->extlen;
+}
+
+size_t gen_tcp_len(const struct gen_tcp *g)
+{
+	size_t n = 14u + 4u * g->nvlan + l3_hlen(g) + 20u + g->optlen + g->payload_len;
+	return n < g->pad_to ? g->pad_to : n;
+}
+
+size_t gen_tcp_frame(const struct gen_tcp *g, uint8_t *buf, size_t cap)
+{
+	size_t len = gen_tcp_len(g), off = 12, l3, l4, i;
+	size_t thl = 20u + g->optlen, l4len = thl + g->payload_len;
+	uint32_t sum;
+	if (len > cap)
+		return 0;
+	memset(buf, 0, len);
+	memcpy(buf, g->dst_mac, 6);
+	memcpy(buf + 6, g->src_mac, 6);
+	for (i = 0; i < g->nvlan; i++) {
+		put16(buf + off, g->vlan_tpid[i] ? g->vlan_tpid[i] : 0x8100);
+		put16(buf + off + 2, g->vlan_tci[i]);
+		off += 4;
+	}
+	put16(buf + off, g->l3 == 4 ? 0x0800 : 0x86dd);
+	l3 = off + 2;
+	l4 = l3 + l3_hlen(g);
+	if (g->l3 == 4) {
+		uint8_t *ip = buf + l3;
+		ip[0] = (uint8_t)(0x40 | ((20u + g->ip_optlen) / 4));
+		ip[1] = g->tos;
+		put16(ip + 2, (uint16_t)(20u + g->ip_optlen + l4len + g->ip_len_delta));
+		put16(ip + 4, g->ip_id);
+		put16(ip + 6, (uint16_t)((g->df ? 0x4000 : 0) | g->frag));
+		ip[8] = g->ttl;
+		ip[9] = 6;
+		memcpy(ip + 12, g->saddr, 4);
+		memcpy(ip + 16, g->daddr, 4);
+		memcpy(ip + 20, g->ip_opts, g->ip_optlen);
+		put16(ip + 10, (uint16_t)~gen_csum_fold(ip, 20u + g->ip_optlen, 0));
+		if (g->bad_ip_csum)
+			ip[10] ^= 0x5a;
+		sum = gen_csum_fold(ip + 12, 8, 0) + 6 + (uint32_t)l4len;
+	} else {
+		uint8_t *ip = buf + l3;
+		put32(ip, 0x60000000u | (uint32_t)g->tos << 20 | (g->flowlabel & 0xfffff));
+		put16(ip + 4, (uint16_t)(g->extlen + l4len + g->ip_len_delta));
+		ip[6] = g->extlen ? g->ext_nh : 6;
+		ip[7] = g->ttl;
+		memcpy(ip + 8, g->saddr, 16);
+		memcpy(ip + 24, g->daddr, 16);
+		memcpy(ip + 40, g->ext, g->extlen);
+		sum = gen_csum_fold(ip + 8, 32, 0) + 6 + (uint32_t)l4len;
+	}
+	{
+		uint8_t *th = buf + l4;
+		put16(th, g->sport);
+		put16(th + 2, g->dport);
+		put32(th + 4, g->seq);
+		put32(th + 8, g->ack);
+		th[12] = (uint8_t)((thl / 4) << 4 | (g->res & 0xf));
+		th[13] = g->flags;
+		put16(th + 14, g->window);
+		memcpy(th + 20, g->opts, g->optlen);
+		for (i = 0; i < g->payload_len; i++)
+			th[thl + i] = gen_payload_byte(g->flow_salt, g->seq + (uint32_t)i);
+		put16(th + 16, (uint16_t)~gen_csum_fold(th, l4len, sum));
+		if (g->bad_tcp_csum)
+			th[16] ^= 0x33;
+	}
+	return len;
+}
+
+bool gen_frame_csums_ok(const uint8_t *f, size_t len)
+{
+	size_t off = 12;
+	uint16_t et;
+	uint32_t sum;
+	while (off + 2 <= len && (get16(f + off) == 0x8100 || get16(f + off) == 0x88a8))
+		off += 4;
+	if (off + 2 > len)
+		return false;
+	et = get16(f + off);
+	off += 2;
+	if (et == 0x0800) {
+		size_t ihl, tot;
+		if (off + 20 > len)
+			return false;
+		ihl = (f[off] & 0xfu) * 4u;
+		tot = get16(f + off + 2);
+		if (tot == 0) /* BIG TCP: length from the frame */
+			tot = len - off;
+		if (ihl < 20 || off + tot > len || tot < ihl + 20)
+			return false;
+		if (gen_csum_fold(f + off, ihl, 0) != 0xffff)
+			return false;
+		sum = gen_csum_fold(f + off + 12, 8, 0) + 6 + (uint32_t)(tot - ihl);
+		return gen_csum_fold(f + off + ihl, tot - ihl, sum) == 0xffff;
+	}
+	if (et == 0x86dd) {
+		size_t pl;
+		if (off + 40 > len || f[off + 6] != 6)
+			return false;
+		pl = get16(f + off + 4);
+		if (pl == 0)
+			pl = len - off - 40;
+		if (off + 40 + pl > len)
+			return false;
+		sum = gen_csum_fold(f + off + 8, 32, 0) + 6 + (uint32_t)pl;
+		return gen_csum_fold(f + off + 40, pl, sum) == 0xffff;
+	}
+	return false;
+}
+
+size_t gen_bulk(int l3, unsigned nflows, unsigned nseg, uint32_t mss, uint8_t *frames,
+                size_t stride, uint32_t *lens)
+{
+	struct gen_tcp g;
+	size_t n = 0;
+	unsigned s, f;
+	gen_tcp_init(&g, l3);
+	g.payload_len = mss;
+	for (s = 0; s < nseg; s++) {
+		for (f = 0; f < nflows; f++) {
+			g.sport = (uint16_t)(1000 + f);
+			g.saddr[l3 == 4 ? 2 : 13] = (uint8_t)(f >> 16);
+			g.saddr[l3 == 4 ? 1 : 12] = (uint8_t)(f >> 24);
+			g.flow_salt = f;
+			g.seq = 1000 + s * mss;
+			g.ip_id = (uint16_t)(s + f);
+			lens[n] = (uint32_t)gen_tcp_frame(&g, frames + n * stride, stride);
+			n++;
+		}
+	}
+	return n;
+}

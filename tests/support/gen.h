@@ -1,0 +1,89 @@
+/*
+ * gen.h - synthetic traffic of our own for tests and benchmarks: Ethernet
+ * (802.1Q/802.1ad tags) + IPv4/IPv6 (options, extension headers) + TCP
+ * frames with every header field settable, valid checksums unless asked
+ * otherwise, and a payload whose bytes are a function of the flow and the
+ * sequence number, so merged payload can be checked byte by byte.
+ */
+#ifndef OFL_TEST_GEN_H
+#define OFL_TEST_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GEN_FIN 0x01
+#define GEN_SYN 0x02
+#define GEN_RST 0x04
+#define GEN_PSH 0x08
+#define GEN_ACK 0x10
+#define GEN_URG 0x20
+#define GEN_ECE 0x40
+#define GEN_CWR 0x80
+
+struct gen_tcp {
+	int l3;                 /* 4 or 6 */
+	uint8_t dst_mac[6], src_mac[6];
+	uint8_t nvlan;          /* in-band tags, 0..3 */
+	uint16_t vlan_tpid[3];  /* 0x8100 / 0x88a8 */
+	uint16_t vlan_tci[3];
+	uint8_t saddr[16], daddr[16]; /* IPv4 uses the first 4 bytes */
+	uint16_t sport, dport;
+	uint32_t seq, ack;
+	uint8_t flags;          /* GEN_* */
+	uint8_t res;            /* the 4 reserved/AE bits of byte 12 */
+	uint16_t window;
+	uint8_t opts[40];
+	uint8_t optlen;         /* multiple of 4 */
+	uint8_t ttl, tos;       /* IPv4 TTL/TOS, IPv6 hop limit/traffic class */
+	uint16_t ip_id;
+	bool df;
+	uint16_t frag;          /* IPv4 frag_off bits other than DF (MF | offset) */
+	uint8_t ip_opts[40];
+	uint8_t ip_optlen;      /* multiple of 4 */
+	uint32_t flowlabel;
+	uint8_t ext[64];        /* IPv6 extension headers, chained by ext_nh */
+	uint8_t extlen;
+	uint8_t ext_nh;         /* next header of the fixed IPv6 header when extlen */
+	uint32_t payload_len;
+	uint32_t flow_salt;     /* mixed into the payload bytes */
+	bool bad_tcp_csum, bad_ip_csum;
+	uint32_t pad_to;        /* pad the frame with zeros to at least this */
+	uint32_t ip_len_delta;  /* added to the IP length field (malformed tests) */
+};
+
+/* Defaults: IPv4 or IPv6, 10.0.0.1:1500 -> 10.0.0.2:8000 (fd00::1 / fd00::2),
+ * seq 100, ack 100, ACK, window 65535, TTL 64, DF, payload 100. */
+void gen_tcp_init(struct gen_tcp *g, int l3);
+
+/* Frame length gen_tcp_frame() will write. */
+size_t gen_tcp_len(const struct gen_tcp *g);
+
+/* Write the frame; returns its length, 0 if cap is too small. */
+size_t gen_tcp_frame(const struct gen_tcp *g, uint8_t *buf, size_t cap);
+
+/* Payload byte at sequence number seq of the flow identified by salt. */
+static inline uint8_t gen_payload_byte(uint32_t salt, uint32_t seq)
+{
+	uint32_t x = (seq + salt * 0x9e3779b9u) * 2654435761u;
+	return (uint8_t)(x >> 24);
+}
+
+/* Append the timestamp option (NOP, NOP, TS) to g->opts. */
+void gen_opt_ts(struct gen_tcp *g, uint32_t tsval, uint32_t tsecr);
+
+/* Independent RFC 1071 checksum used to verify what the library emits:
+ * returns the folded ones'-complement sum (not inverted). */
+uint16_t gen_csum_fold(const uint8_t *p, size_t n, uint32_t init);
+
+/* Verify the IPv4 header checksum and the TCP checksum of a linear frame.
+ * Returns true when both (or the TCP one for IPv6) are valid. */
+bool gen_frame_csums_ok(const uint8_t *frame, size_t len);
+
+/* Bulk traffic: nflows flows, nseg segments each, interleaved round-robin,
+ * each frame written at frames + i * stride, lengths in lens[]. Flow f uses
+ * sport 1000+f and salt f. Returns the number of frames. */
+size_t gen_bulk(int l3, unsigned nflows, unsigned nseg, uint32_t mss,
+                uint8_t *frames, size_t stride, uint32_t *lens);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * harness.h - drive a GRO context from tests and check conservation.
+ *
+ * The harness owns a copy of every frame it feeds (so buffers stay valid
+ * until delivery), optionally split over several buffers, uses the frame
+ * index as the cookie, records every delivered packet linearized with full
+ * checksums, and at h_finish() asserts (Check ck_assert) that:
+ *   - every cookie came back exactly once;
+ *   - per flow (addresses, ports), the TCP payload bytes delivered equal the
+ *     payload bytes fed, in the same order;
+ *   - NORMAL packets are byte-identical to their input;
+ *   - every GRO packet with seg_count > 1 cut at seg_size gives back the
+ *     payloads of the segments whose cookies it carries, in order, and its
+ *     linearized frame has valid checksums.
+ */
+#ifndef OFL_TEST_HARNESS_H
+#define OFL_TEST_HARNESS_H
+
+#include <ofl/gro.h>
+#include <stdbool.h>
+
+#define H_MAX_IN 4096
+#define H_MAX_OUT 4096
+
+/* Split modes for h->split. */
+enum h_split {
+	H_SPLIT_NONE = 0,
+	H_SPLIT_HDR,      /* headers / payload (header split) */
+	H_SPLIT_FOUR,     /* four buffers: 14 | rest of headers | half payload | rest */
+	H_SPLIT_BYTES,    /* first 80 bytes one byte per buffer (up to max_bufs-1) */
+	H_SPLIT_EMPTY,    /* zero-length buffers between the pieces of H_SPLIT_HDR */
+};
+
+struct h_out {
+	uint8_t *frame;      /* linearized, full checksums */
+	uint32_t len;
+	uint16_t seg_count;  /* 0 = NORMAL */
+	uint16_t seg_size;
+	uint32_t payload;    /* TCP payload bytes (0 for non-TCP) */
+	uint32_t first_cookie;
+	uint8_t flags, gso_type;
+	unsigned list;       /* index of the deliver call */
+};
+
+struct harness {
+	struct ofl_gro *gro;
+	struct ofl_gro_config cfg;
+	int split;
+	unsigned nin;
+	uint8_t *in[H_MAX_IN];
+	uint32_t in_len[H_MAX_IN];
+	struct ofl_buf bufs[H_MAX_IN][20];
+	unsigned nbufs[H_MAX_IN];
+	unsigned seen[H_MAX_IN];
+	unsigned out_of[H_MAX_IN]; /* output index that carried cookie i */
+	unsigned nout;
+	struct h_out out[H_MAX_OUT];
+	unsigned nlists;
+	unsigned list_pkts[H_MAX_OUT];
+	unsigned list_segs[H_MAX_OUT];
+	uint8_t csum_status;       /* given to every packet */
+	int last_result;
+};
+
+/* cfg may be NULL for defaults; cfg->deliver/user are replaced. */
+void h_init(struct harness *h, const struct ofl_gro_config *cfg, int split);
+/* Feed one frame (copied). Returns ofl_gro_receive()'s result. */
+int h_rx(struct harness *h, const uint8_t *frame, size_t len, uint64_t now);
+/* Feed a generated frame. */
+struct gen_tcp;
+int h_rx_gen(struct harness *h, const struct gen_tcp *g, uint64_t now);
+/* Flush all, destroy the context, check conservation. */
+void h_finish(struct harness *h);
+void h_free(struct harness *h);
+/* TCP payload lengths of the deliveries in order, as a string "200,100"
+ * (NORMAL and GRO alike; only frames of TCP flows). */
+const char *h_payloads(struct harness *h, char *buf, size_t cap);
+
+#endif
