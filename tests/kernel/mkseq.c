@@ -1,0 +1,689 @@
+/*
+ * mkseq.c - write the input captures of the kernel GRO fixtures.
+ *
+ *     mkseq OUTDIR            writes OUTDIR/<name>/IN.pcap for every sequence
+ *     mkseq OUTDIR NAME...    only the named sequences
+ *     mkseq -l                lists the names
+ *
+ * Every sequence is our own synthetic traffic (tests/support/gen.c): classic
+ * pcap, Ethernet, microsecond timestamps 1 us apart, fewer than 100 frames so
+ * that the kernel oracle delivers it to GRO as one burst, every frame at most
+ * 1514 bytes (the oracle's veth has MTU 1500).  tests/kernel/make-fixtures.sh
+ * runs this and then the real kernel on each capture; the outputs are
+ * committed under tests/fixtures/kernel/ and compared by
+ * tests/kernel/kernel_fixture_test.c.
+ *
+ * Unless a sequence says otherwise: IPv4 10.0.0.1:1500 -> 10.0.0.2:8000,
+ * DF, TTL 64, IP ID +1 per segment, window 501, ack 5000, TCP timestamps
+ * (NOP, NOP, TS) constant, 1448-byte segments (1500-byte IP packets);
+ * IPv6 fd00::1 -> fd00::2 with 1428-byte segments.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gen.h"
+
+#define MSS4 1448u
+#define MSS6 1428u
+
+static const char *outdir;
+static FILE *pf;
+static unsigned nframes;
+static char cur[64];
+static uint8_t frame[2048];
+
+static void le16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void le32(uint8_t *p, uint32_t v)
+{
+	le16(p, (uint16_t)v);
+	le16(p + 2, (uint16_t)(v >> 16));
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "mkseq: %s: %s: %s\n", cur, what, strerror(errno));
+	exit(1);
+}
+
+static void begin(const char *name)
+{
+	char path[1024];
+	uint8_t gh[24];
+	snprintf(cur, sizeof(cur), "%s", name);
+	snprintf(path, sizeof(path), "%s/%s", outdir, name);
+	if (mkdir(path, 0777) != 0 && errno != EEXIST)
+		die("mkdir");
+	snprintf(path, sizeof(path), "%s/%s/IN.pcap", outdir, name);
+	pf = fopen(path, "wb");
+	if (!pf)
+		die("open");
+	le32(gh, 0xa1b2c3d4u);
+	le16(gh + 4, 2);
+	le16(gh + 6, 4);
+	le32(gh + 8, 0);
+	le32(gh + 12, 0);
+	le32(gh + 16, 65535);
+	le32(gh + 20, 1); /* LINKTYPE_ETHERNET */
+	if (fwrite(gh, 1, sizeof(gh), pf) != sizeof(gh))
+		die("write");
+	nframes = 0;
+}
+
+static void emit(const struct gen_tcp *g)
+{
+	uint8_t rh[16];
+	size_t n = gen_tcp_frame(g, frame, sizeof(frame));
+	if (n == 0 || n > 1514) {
+		fprintf(stderr, "mkseq: %s: frame %u has %zu bytes\n", cur, nframes, n);
+		exit(1);
+	}
+	le32(rh, 1700000000u);
+	le32(rh + 4, nframes);
+	le32(rh + 8, (uint32_t)n);
+	le32(rh + 12, (uint32_t)n);
+	if (fwrite(rh, 1, sizeof(rh), pf) != sizeof(rh) || fwrite(frame, 1, n, pf) != n)
+		die("write");
+	nframes++;
+}
+
+static void end(void)
+{
+	if (fclose(pf) != 0)
+		die("close");
+	if (nframes >= 100) {
+		fprintf(stderr, "mkseq: %s: %u frames (must stay under 100)\n", cur, nframes);
+		exit(1);
+	}
+	printf("%s %u\n", cur, nframes);
+}
+
+/* Emit one segment and step to the next: seq += payload, IP ID + 1. */
+static void seg(struct gen_tcp *g)
+{
+	emit(g);
+	g->seq += g->payload_len;
+	g->ip_id++;
+}
+
+static void segs(struct gen_tcp *g, unsigned n)
+{
+	while (n--)
+		seg(g);
+}
+
+static void init4(struct gen_tcp *g)
+{
+	gen_tcp_init(g, 4);
+	g->seq = 1000;
+	g->ack = 5000;
+	g->window = 501;
+	g->ip_id = 100;
+	gen_opt_ts(g, 7000, 9000);
+	g->payload_len = MSS4;
+}
+
+static void init6(struct gen_tcp *g)
+{
+	gen_tcp_init(g, 6);
+	g->seq = 1000;
+	g->ack = 5000;
+	g->window = 501;
+	gen_opt_ts(g, 7000, 9000);
+	g->payload_len = MSS6;
+}
+
+/* --- the sequences ------------------------------------------------------ */
+
+/* 90 in-order segments, PSH on the last: 64 KiB limit and poll boundary. */
+static void s_bulk_v4(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 89);
+	g.flags |= GEN_PSH;
+	seg(&g);
+}
+
+static void s_bulk_v6(void)
+{
+	struct gen_tcp g;
+	init6(&g);
+	segs(&g, 89);
+	g.flags |= GEN_PSH;
+	seg(&g);
+}
+
+/* 12 segments, PSH on the 5th. */
+static void s_psh_mid(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 4);
+	g.flags |= GEN_PSH;
+	seg(&g);
+	g.flags &= (uint8_t)~GEN_PSH;
+	segs(&g, 7);
+}
+
+/* Receive window changes from the 6th segment on. */
+static void s_window_change(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 5);
+	g.window = 509;
+	segs(&g, 7);
+}
+
+/* Acknowledgment number advances from the 6th segment on. */
+static void s_ack_change(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 5);
+	g.ack += 1000;
+	segs(&g, 7);
+}
+
+/* TS value ticks every 4 segments (as a sender's clock would). */
+static void s_ts_change(void)
+{
+	struct gen_tcp g;
+	unsigned i;
+	init4(&g);
+	for (i = 0; i < 12; i++) {
+		g.optlen = 0;
+		gen_opt_ts(&g, 7000 + i / 4, 9000);
+		seg(&g);
+	}
+}
+
+/* The 6th segment is lost: sequence gap. */
+static void s_seq_gap(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 5);
+	g.seq += g.payload_len;
+	segs(&g, 6);
+}
+
+/* Segments 6 and 7 swapped. */
+static void s_out_of_order(void)
+{
+	struct gen_tcp g, g6;
+	init4(&g);
+	segs(&g, 5);
+	g6 = g;
+	g.seq += g.payload_len;
+	g.ip_id++;
+	seg(&g);
+	emit(&g6);
+	segs(&g, 5);
+}
+
+/* The 6th segment has a bad TCP checksum. */
+static void s_bad_tcp_csum(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 5);
+	g.bad_tcp_csum = true;
+	seg(&g);
+	g.bad_tcp_csum = false;
+	segs(&g, 4);
+}
+
+/* The 6th segment has a bad IPv4 header checksum. */
+static void s_bad_ip_csum(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 5);
+	g.bad_ip_csum = true;
+	seg(&g);
+	g.bad_ip_csum = false;
+	segs(&g, 4);
+}
+
+/* The 6th segment carries an IPv4 option (router alert). */
+static void s_ip_options(void)
+{
+	static const uint8_t ra[4] = {0x94, 0x04, 0x00, 0x00};
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 5);
+	memcpy(g.ip_opts, ra, 4);
+	g.ip_optlen = 4;
+	g.payload_len -= 4;
+	seg(&g);
+	g.ip_optlen = 0;
+	g.payload_len = MSS4;
+	segs(&g, 4);
+}
+
+/* The 6th segment is an IPv4 first fragment (MF). */
+static void s_ip_fragment(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 5);
+	g.frag = 0x2000;
+	g.df = false;
+	seg(&g);
+	g.frag = 0;
+	g.df = true;
+	segs(&g, 4);
+}
+
+/* All IP IDs equal (DF=1): fixed-ID mode merges. */
+static void s_ipid_fixed(void)
+{
+	struct gen_tcp g;
+	unsigned i;
+	init4(&g);
+	for (i = 0; i < 12; i++) {
+		g.ip_id = 4242;
+		seg(&g);
+	}
+}
+
+/* IP IDs: 4 incrementing, 4 fixed, 4 incrementing. */
+static void s_ipid_switch(void)
+{
+	struct gen_tcp g;
+	unsigned i;
+	init4(&g);
+	segs(&g, 4);
+	for (i = 0; i < 4; i++) {
+		g.ip_id = 300;
+		seg(&g);
+	}
+	g.ip_id = 400;
+	segs(&g, 4);
+}
+
+/* DF=0 with fixed IP IDs (coalesced since the 2025 rule). */
+static void s_ipid_df0_fixed(void)
+{
+	struct gen_tcp g;
+	unsigned i;
+	init4(&g);
+	g.df = false;
+	for (i = 0; i < 10; i++) {
+		g.ip_id = 77;
+		seg(&g);
+	}
+}
+
+/* TTL changes from the 6th segment on. */
+static void s_ttl_change(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 5);
+	g.ttl = 63;
+	segs(&g, 5);
+}
+
+/* ECT(0) traffic, the 6th segment marked CE. */
+static void s_tos_ecn(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	g.tos = 0x02;
+	segs(&g, 5);
+	g.tos = 0x03;
+	seg(&g);
+	g.tos = 0x02;
+	segs(&g, 4);
+}
+
+/* DSCP changes (AF11 -> CS0) from the 6th segment on. */
+static void s_tos_dscp(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	g.tos = 0x28;
+	segs(&g, 5);
+	g.tos = 0;
+	segs(&g, 5);
+}
+
+/* IPv6 traffic class changes from the 6th segment on. */
+static void s_v6_tclass(void)
+{
+	struct gen_tcp g;
+	init6(&g);
+	segs(&g, 5);
+	g.tos = 0xb8;
+	segs(&g, 5);
+}
+
+/* IPv6 hop limit changes from the 6th segment on. */
+static void s_v6_hoplimit(void)
+{
+	struct gen_tcp g;
+	init6(&g);
+	segs(&g, 5);
+	g.ttl = 63;
+	segs(&g, 5);
+}
+
+/* IPv6 flow label changes from the 6th segment on (a different flow). */
+static void s_v6_flowlabel(void)
+{
+	struct gen_tcp g;
+	init6(&g);
+	g.flowlabel = 0x12345;
+	segs(&g, 5);
+	g.flowlabel = 0x54321;
+	segs(&g, 5);
+}
+
+static void dstopts(struct gen_tcp *g, uint8_t v)
+{
+	/* Destination options: next header TCP, length 0 (8 bytes), one
+	 * option of the experimental type 0x1e (skip if unknown), 4 bytes. */
+	const uint8_t d[8] = {6, 0, 0x1e, 4, 0, 0, 0, v};
+	memcpy(g->ext, d, 8);
+	g->extlen = 8;
+	g->ext_nh = 60;
+	g->payload_len = MSS6 - 8;
+}
+
+/* Identical destination options header on every segment. */
+static void s_v6_ext_same(void)
+{
+	struct gen_tcp g;
+	init6(&g);
+	dstopts(&g, 1);
+	segs(&g, 10);
+}
+
+/* The destination option's value changes from the 6th segment on. */
+static void s_v6_ext_diff(void)
+{
+	struct gen_tcp g;
+	init6(&g);
+	dstopts(&g, 1);
+	segs(&g, 5);
+	dstopts(&g, 2);
+	segs(&g, 5);
+}
+
+/* The 6th segment is an IPv6 first fragment (fragment header, M=1). */
+static void s_v6_fragment(void)
+{
+	static const uint8_t fh[8] = {6, 0, 0x00, 0x01, 0, 0, 0x12, 0x34};
+	struct gen_tcp g;
+	init6(&g);
+	segs(&g, 5);
+	memcpy(g.ext, fh, 8);
+	g.extlen = 8;
+	g.ext_nh = 44;
+	g.payload_len = MSS6 - 8;
+	seg(&g);
+	g.extlen = 0;
+	g.payload_len = MSS6;
+	segs(&g, 4);
+}
+
+static void flow_of(struct gen_tcp *g, unsigned f, int l3)
+{
+	if (l3 == 4)
+		init4(g);
+	else
+		init6(g);
+	g->sport = (uint16_t)(40000 + f);
+	g->flow_salt = f;
+	g->seq = 1000 + 77777u * f;
+	g->ip_id = (uint16_t)(1000 * f);
+}
+
+/* 4 flows, 12 segments each, interleaved round robin. */
+static void s_flows4(void)
+{
+	struct gen_tcp g[4];
+	unsigned f, i;
+	for (f = 0; f < 4; f++)
+		flow_of(&g[f], f, 4);
+	for (i = 0; i < 12; i++)
+		for (f = 0; f < 4; f++)
+			seg(&g[f]);
+}
+
+/* 9 flows, 7 segments each, interleaved: more flows than the kernel's
+ * one-bucket, 8-packet limit on this veth. */
+static void s_flows9(void)
+{
+	struct gen_tcp g[9];
+	unsigned f, i;
+	for (f = 0; f < 9; f++)
+		flow_of(&g[f], f, 4);
+	for (i = 0; i < 7; i++)
+		for (f = 0; f < 9; f++)
+			seg(&g[f]);
+}
+
+/* The same 63 frames as flows9, grouped flow by flow: what the kernel does
+ * with it is what flows9 should give with a proper flow table. */
+static void s_flows9_grouped(void)
+{
+	struct gen_tcp g;
+	unsigned f;
+	for (f = 0; f < 9; f++) {
+		flow_of(&g, f, 4);
+		segs(&g, 7);
+	}
+}
+
+/* Data interleaved with the reverse direction's pure ACKs, and one
+ * zero-payload duplicate ACK of the data flow itself after segment 6. */
+static void s_pure_acks(void)
+{
+	struct gen_tcp g, r, d;
+	unsigned i;
+	init4(&g);
+	gen_tcp_init(&r, 4);
+	memcpy(r.saddr, g.daddr, 4);
+	memcpy(r.daddr, g.saddr, 4);
+	r.sport = 8000;
+	r.dport = 1500;
+	r.seq = 5000;
+	r.ack = 1000;
+	r.window = 2000;
+	r.ip_id = 9000;
+	r.payload_len = 0;
+	gen_opt_ts(&r, 9000, 7000);
+	for (i = 0; i < 12; i++) {
+		seg(&g);
+		if (i % 2 == 1) {
+			r.ack = g.seq;
+			seg(&r);
+		}
+		if (i == 5) {
+			d = g;
+			d.payload_len = 0;
+			seg(&d);
+			g.ip_id = d.ip_id;
+		}
+	}
+}
+
+/* 3 segments, 3 with CWR, 3 without. */
+static void s_cwr(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 3);
+	g.flags |= GEN_CWR;
+	segs(&g, 3);
+	g.flags &= (uint8_t)~GEN_CWR;
+	segs(&g, 3);
+}
+
+/* 6 full segments, a 500-byte one, 6 full ones. */
+static void s_small_tail(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 6);
+	g.payload_len = 500;
+	seg(&g);
+	g.payload_len = MSS4;
+	segs(&g, 6);
+}
+
+/* 45 x 1448 + 323 bytes: the merged IP packet is exactly 65535 bytes. */
+static void s_boundary64k_fit(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 45);
+	g.payload_len = 65535 - 52 - 45 * MSS4;
+	seg(&g);
+}
+
+/* 45 x 1448 + 324 bytes: one byte too many, the tail stays alone. */
+static void s_boundary64k_over(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 45);
+	g.payload_len = 65536 - 52 - 45 * MSS4;
+	seg(&g);
+}
+
+/* 12 segments in an 802.1Q tag (VLAN 100). */
+static void s_vlan(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	g.nvlan = 1;
+	g.vlan_tpid[0] = 0x8100;
+	g.vlan_tci[0] = 100;
+	g.payload_len = MSS4 - 4;
+	segs(&g, 12);
+}
+
+/* The same traffic untagged (what vlan should merge like). */
+static void s_vlan_untagged(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	g.payload_len = MSS4 - 4;
+	segs(&g, 12);
+}
+
+/* 8 segments, the last with FIN (and data). */
+static void s_fin_end(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 7);
+	g.flags |= GEN_FIN;
+	seg(&g);
+}
+
+/* 100-byte segments without options and a 1-byte tail padded to 60. */
+static void s_pad_tail(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	g.optlen = 0;
+	g.payload_len = 100;
+	segs(&g, 4);
+	g.payload_len = 1;
+	g.pad_to = 60;
+	seg(&g);
+}
+
+/* A SYN-less mid-stream RST after 4 segments, then 4 more. */
+static void s_rst_mid(void)
+{
+	struct gen_tcp g, r;
+	init4(&g);
+	segs(&g, 4);
+	r = g;
+	r.flags = GEN_RST | GEN_ACK;
+	r.payload_len = 0;
+	seg(&r);
+	g.ip_id = r.ip_id;
+	segs(&g, 4);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} seqs[] = {
+	{"bulk_v4", s_bulk_v4},
+	{"bulk_v6", s_bulk_v6},
+	{"psh_mid", s_psh_mid},
+	{"window_change", s_window_change},
+	{"ack_change", s_ack_change},
+	{"ts_change", s_ts_change},
+	{"seq_gap", s_seq_gap},
+	{"out_of_order", s_out_of_order},
+	{"bad_tcp_csum", s_bad_tcp_csum},
+	{"bad_ip_csum", s_bad_ip_csum},
+	{"ip_options", s_ip_options},
+	{"ip_fragment", s_ip_fragment},
+	{"ipid_fixed", s_ipid_fixed},
+	{"ipid_switch", s_ipid_switch},
+	{"ipid_df0_fixed", s_ipid_df0_fixed},
+	{"ttl_change", s_ttl_change},
+	{"tos_ecn", s_tos_ecn},
+	{"tos_dscp", s_tos_dscp},
+	{"v6_tclass", s_v6_tclass},
+	{"v6_hoplimit", s_v6_hoplimit},
+	{"v6_flowlabel", s_v6_flowlabel},
+	{"v6_ext_same", s_v6_ext_same},
+	{"v6_ext_diff", s_v6_ext_diff},
+	{"v6_fragment", s_v6_fragment},
+	{"flows4", s_flows4},
+	{"flows9", s_flows9},
+	{"flows9_grouped", s_flows9_grouped},
+	{"pure_acks", s_pure_acks},
+	{"cwr", s_cwr},
+	{"small_tail", s_small_tail},
+	{"boundary64k_fit", s_boundary64k_fit},
+	{"boundary64k_over", s_boundary64k_over},
+	{"vlan", s_vlan},
+	{"vlan_untagged", s_vlan_untagged},
+	{"fin_end", s_fin_end},
+	{"pad_tail", s_pad_tail},
+	{"rst_mid", s_rst_mid},
+};
+
+int main(int argc, char **argv)
+{
+	size_t i;
+	int a;
+	if (argc == 2 && strcmp(argv[1], "-l") == 0) {
+		for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++)
+			printf("%s\n", seqs[i].name);
+		return 0;
+	}
+	if (argc < 2) {
+		fprintf(stderr, "usage: mkseq OUTDIR [NAME...] | mkseq -l\n");
+		return 2;
+	}
+	outdir = argv[1];
+	for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++) {
+		int want = argc == 2;
+		for (a = 2; a < argc; a++)
+			if (strcmp(argv[a], seqs[i].name) == 0)
+				want = 1;
+		if (!want)
+			continue;
+		begin(seqs[i].name);
+		seqs[i].fn();
+		end();
+	}
+	return 0;
+}
