@@ -7,11 +7,18 @@ static uint16_t g16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 
 bool c_parse(const uint8_t *f, size_t len, struct c_flow *cf)
 {
-	size_t off = 12, l4, iplen;
+	size_t off = 12, l4, iplen, nv = 0;
 	uint8_t proto;
 	memset(cf, 0, sizeof(*cf));
-	while (off + 2 <= len && (g16(f + off) == 0x8100 || g16(f + off) == 0x88a8))
+	if (len >= 12)
+		memcpy(cf->key + 37, f, 12);
+	while (off + 4 <= len && (g16(f + off) == 0x8100 || g16(f + off) == 0x88a8)) {
+		if (nv < 3)
+			memcpy(cf->key + 49 + 2 * nv, f + off + 2, 2);
+		nv++;
 		off += 4;
+	}
+	cf->key[56] = (uint8_t)nv;
 	if (off + 2 > len)
 		return false;
 	if (g16(f + off) == 0x0800) {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 struct c_flow {
-	uint8_t key[40];    /* l3, addresses, ports */
+	uint8_t key[64];    /* l3, addresses, ports, VLAN tags, MACs */
 	bool tcp;
 	uint32_t seq;
 	size_t payload_off; /* TCP payload offset in the frame */

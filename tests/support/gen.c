@@ -164,16 +164,29 @@ bool gen_frame_csums_ok(const uint8_t *f, size_t len)
 		return gen_csum_fold(f + off + ihl, tot - ihl, sum) == 0xffff;
 	}
 	if (et == 0x86dd) {
-		size_t pl;
-		if (off + 40 > len || f[off + 6] != 6)
+		size_t pl, l4;
+		uint8_t nh;
+		if (off + 40 > len)
 			return false;
 		pl = get16(f + off + 4);
 		if (pl == 0)
 			pl = len - off - 40;
 		if (off + 40 + pl > len)
 			return false;
+		nh = f[off + 6];
+		l4 = off + 40;
+		while (nh == 0 || nh == 43 || nh == 60) {
+			size_t el = (f[l4 + 1] + 1u) * 8u;
+			if (el > pl)
+				return false;
+			nh = f[l4];
+			l4 += el;
+			pl -= el;
+		}
+		if (nh != 6)
+			return false;
 		sum = gen_csum_fold(f + off + 8, 32, 0) + 6 + (uint32_t)pl;
-		return gen_csum_fold(f + off + 40, pl, sum) == 0xffff;
+		return gen_csum_fold(f + l4, pl, sum) == 0xffff;
 	}
 	return false;
 }

@@ -176,7 +176,7 @@ int h_rx_gen(struct harness *h, const struct gen_tcp *g, uint64_t now)
 }
 
 struct hflow {
-	uint8_t key[40];
+	uint8_t key[64];
 	uint8_t *in, *out;
 	size_t nin, nout, cap_in, cap_out;
 };
@@ -196,10 +196,10 @@ static struct hflow *find_flow(struct hflow *fl, unsigned *nfl, const uint8_t *k
 {
 	unsigned i;
 	for (i = 0; i < *nfl; i++)
-		if (memcmp(fl[i].key, key, 40) == 0)
+		if (memcmp(fl[i].key, key, 64) == 0)
 			return &fl[i];
 	memset(&fl[*nfl], 0, sizeof(fl[0]));
-	memcpy(fl[*nfl].key, key, 40);
+	memcpy(fl[*nfl].key, key, 64);
 	return &fl[(*nfl)++];
 }
 

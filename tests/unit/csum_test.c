@@ -1,0 +1,105 @@
+/* csum_test.c - the checksum routine against an independent byte-wise
+ * reference, every length, alignment and odd-offset chain. */
+#include <check.h>
+#include <ofl/csum.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+static uint8_t buf[9100];
+
+static void fill(unsigned seed)
+{
+	unsigned i;
+	for (i = 0; i < sizeof(buf); i++) {
+		seed = seed * 1103515245u + 12345u;
+		buf[i] = (uint8_t)(seed >> 16);
+	}
+}
+
+/* our result as the big-endian folded sum the reference gives */
+static uint16_t ours(const uint8_t *p, size_t n)
+{
+	uint16_t c = (uint16_t)~ofl_csum_fold(ofl_csum_partial(p, n, 0));
+	uint8_t b[2];
+	memcpy(b, &c, 2);
+	return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+START_TEST(lengths_and_alignments)
+{
+	size_t n, a;
+	fill(1);
+	for (a = 0; a < 8; a++)
+		for (n = 0; n < 300; n++) {
+			uint16_t r = gen_csum_fold(buf + a, n, 0);
+			uint16_t o = ours(buf + a, n);
+			/* 0x0000 and 0xffff are both ones'-complement zero */
+			if (!((r == 0xffff && o == 0) || (r == 0 && o == 0xffff)))
+				ck_assert_uint_eq(r, o);
+		}
+	for (n = 1400; n < 9001; n += 797)
+		ck_assert_uint_eq(gen_csum_fold(buf + 3, n, 0), ours(buf + 3, n));
+}
+END_TEST
+
+START_TEST(all_ones)
+{
+	memset(buf, 0xff, sizeof(buf));
+	ck_assert_uint_eq(ours(buf, 9000), gen_csum_fold(buf, 9000, 0));
+	memset(buf, 0, sizeof(buf));
+	ck_assert_uint_eq(ours(buf, 9000), 0);
+}
+END_TEST
+
+START_TEST(chain_at_odd_offsets)
+{
+	/* Sum of a buffer cut into pieces of every size equals the whole. */
+	size_t cut1, cut2, n = 257;
+	fill(7);
+	for (cut1 = 0; cut1 <= 20; cut1++)
+		for (cut2 = cut1; cut2 <= 40; cut2 += 3) {
+			uint32_t s = 0;
+			s = ofl_csum_add_at(s, ofl_csum_partial(buf, cut1, 0), 0);
+			s = ofl_csum_add_at(s, ofl_csum_partial(buf + cut1, cut2 - cut1, 0), (int)(cut1 & 1));
+			s = ofl_csum_add_at(s, ofl_csum_partial(buf + cut2, n - cut2, 0), (int)(cut2 & 1));
+			ck_assert_uint_eq(ofl_csum_fold(s), ofl_csum_fold(ofl_csum_partial(buf, n, 0)));
+		}
+}
+END_TEST
+
+START_TEST(ipv4_header_example)
+{
+	/* RFC 1071-style known header: checksum 0xb861 */
+	static const uint8_t ip[20] = {0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11,
+	                               0x00, 0x00, 0xc0, 0xa8, 0x00, 0x01, 0xc0, 0xa8, 0x00, 0xc7};
+	uint16_t c = ofl_csum_fold(ofl_csum_partial(ip, 20, 0));
+	uint8_t b[2];
+	memcpy(b, &c, 2);
+	ck_assert_uint_eq(b[0], 0xb8);
+	ck_assert_uint_eq(b[1], 0x61);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("csum");
+	TCase *tc = tcase_create("csum");
+	tcase_add_test(tc, lengths_and_alignments);
+	tcase_add_test(tc, all_ones);
+	tcase_add_test(tc, chain_at_odd_offsets);
+	tcase_add_test(tc, ipv4_header_example);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
