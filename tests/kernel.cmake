@@ -1,0 +1,13 @@
+# Kernel GRO fixtures (tests/kernel/, tests/fixtures/kernel/).
+#
+# kernel_fixture_test compares our GRO with the real Linux kernel's output on
+# the committed captures; it never runs the kernel.  The captures are made by
+# tests/kernel/make-fixtures.sh (root), from the sequences of ofl_mkseq.
+ofl_add_check_test(kernel_fixture_test kernel/kernel_fixture_test.c)
+target_compile_definitions(kernel_fixture_test PRIVATE
+  OFL_KERNEL_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures/kernel")
+
+# The sequence generator (make-fixtures.sh builds its own copy; this one
+# keeps it compiling with the project's warnings).
+add_executable(ofl_mkseq kernel/mkseq.c support/gen.c)
+target_include_directories(ofl_mkseq PRIVATE support)
