@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Install what building and testing libofl needs on Debian 12 (run as root).
+# Skips apt-get when everything is already there.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config check libsubunit-dev libpcap-dev clang llvm
+      libclang-rt-14-dev tcpdump valgrind)
+if [ "${1:-}" = "--bench" ]; then
+  pkgs+=(libbenchmark-dev hyperfine gnuplot dpdk-dev)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

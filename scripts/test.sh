@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Every test: install what is missing, then build and run the whole suite
+# with gcc and with clang (-Wall -Wextra -Werror), under AddressSanitizer +
+# UndefinedBehaviorSanitizer, once under valgrind memcheck, and the fuzz
+# targets briefly.  Exits non-zero on the first failure.
+#   QUICK=1 scripts/test.sh    gcc build and ctest only
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+bash "$top/scripts/deps.sh"
+out=${BUILD_ROOT:-$top/build-test}
+jobs=$(nproc)
+export OFL_CORPORA=${OFL_CORPORA:-$top/../shared/corpora}
+
+stage() { echo; echo "=== $* ==="; }
+
+stage "gcc: build and ctest"
+CC=gcc cmake -S "$top" -B "$out/gcc" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_BUILD_BENCH=OFF >/dev/null
+cmake --build "$out/gcc" -j"$jobs"
+ctest --test-dir "$out/gcc" --output-on-failure -j"$jobs"
+[ "${QUICK:-0}" = 1 ] && exit 0
+
+stage "clang: build (warnings are errors) and ctest"
+CC=clang CXX=clang++ cmake -S "$top" -B "$out/clang" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_BUILD_BENCH=OFF >/dev/null
+cmake --build "$out/clang" -j"$jobs"
+ctest --test-dir "$out/clang" --output-on-failure -j"$jobs"
+
+for s in sanitize valgrind fuzz; do
+  if [ -x "$top/.ci/$s.sh" ] || [ -f "$top/.ci/$s.sh" ]; then
+    stage "$s"
+    bash "$top/.ci/$s.sh" "$out/$s"
+  fi
+done
+stage "all stages passed"
