@@ -107,7 +107,7 @@ struct ofl_gro_stats {
 	uint64_t out_segs;       /**< segments delivered (== rx_pkts once all is out) */
 	uint64_t out_lists;      /**< deliver callback invocations */
 	uint64_t padding_trimmed;/**< frames whose Ethernet padding was trimmed */
-	uint64_t csum_sw;        /**< TCP checksums verified in software */
+	uint64_t csum_sw;        /**< TCP checksums we checked (status NONE or COMPLETE) */
 	uint64_t api_errors;     /**< calls refused with a negative OFL_E* code */
 	uint64_t flush[OFL_GRO_FLUSH__COUNT];
 	uint64_t normal_why[OFL_GRO_NORMAL__COUNT];

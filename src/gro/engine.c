@@ -488,6 +488,8 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 	th = v.p + h.l4_off;
 	flags = th[13];
 	build_key(pkt, v.p, &h, &k);
+	if (len && pkt->csum_status != OFL_CSUM_UNNECESSARY)
+		g->st.csum_sw++;
 	if (len && !gro_tcp_csum_ok(pkt, &v, &h)) {
 		idx = lookup(g, &k, &hash);
 		if (idx != GRO_NONE)
