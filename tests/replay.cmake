@@ -1,0 +1,21 @@
+# offload-replay: pcap I/O, command line, corpus replay, end to end.
+# Included by tests/CMakeLists.txt; every test name starts with "replay".
+if(TARGET offload-replay)
+  ofl_add_check_test(replay_pcapio_test replay/pcapio_test.c LIBS ofl_pcapio)
+
+  # The key test: every Ethernet capture of the corpus through the replay core.
+  ofl_add_check_test(replay_corpus_test replay/corpus_test.c replay/frame_check.c
+                     LIBS ofl_replaycore)
+  set_tests_properties(replay_corpus_test PROPERTIES TIMEOUT 900)
+
+  ofl_add_check_test(replay_e2e_test replay/e2e_test.c replay/frame_check.c
+                     LIBS ofl_replaycore)
+  target_compile_definitions(replay_e2e_test PRIVATE
+    OFFLOAD_REPLAY_BIN="$<TARGET_FILE:offload-replay>"
+    REPLAY_TMPDIR="${CMAKE_CURRENT_BINARY_DIR}")
+  add_dependencies(replay_e2e_test offload-replay)
+
+  add_test(NAME replay_cli_test
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/replay/cli_test.sh
+                   $<TARGET_FILE:offload-replay> ${OFL_CORPORA_DEFAULT} ${CMAKE_CURRENT_BINARY_DIR})
+endif()

@@ -1,0 +1,128 @@
+/*
+ * e2e_test.c - run the built offload-replay binary on a corpus capture and
+ * check its output file: exit 0, fewer frames, the same TCP payload bytes in
+ * the same order per flow, time stamps that never go back, and no more bad
+ * checksums than the input had (merged packets carry full checksums).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frame_check.h"
+#include "replay.h"
+
+#define CAPTURE "tcp-bulk/suricata-verify__bug-4663.pcap"
+#define MAX_FLOWS 4096
+
+struct flow_sum {
+	uint8_t key[FC_KEY_LEN];
+	uint64_t bytes;
+	uint64_t hash; /* FNV-1a over the payload stream, in order */
+};
+
+struct summary {
+	struct flow_sum flows[MAX_FLOWS];
+	unsigned nflows;
+	uint64_t payload, bad_csums;
+};
+
+static struct flow_sum *flow_of(struct summary *s, const uint8_t *key)
+{
+	for (unsigned i = 0; i < s->nflows; i++)
+		if (memcmp(s->flows[i].key, key, FC_KEY_LEN) == 0)
+			return &s->flows[i];
+	ck_assert_uint_lt(s->nflows, MAX_FLOWS);
+	struct flow_sum *f = &s->flows[s->nflows++];
+	memcpy(f->key, key, FC_KEY_LEN);
+	f->hash = 1469598103934665603ull;
+	return f;
+}
+
+static void summarize(const struct replay_capture *c, struct summary *s)
+{
+	memset(s, 0, sizeof *s);
+	for (size_t i = 0; i < c->nframes; i++) {
+		const struct replay_frame *fr = &c->frames[i];
+		struct fc_tcp t;
+		if (!fc_parse_tcp(fr->data, fr->caplen, &t))
+			continue;
+		if (t.csum_checkable && !fc_csums_ok(fr->data, &t))
+			s->bad_csums++;
+		struct flow_sum *f = flow_of(s, t.key);
+		for (uint32_t b = 0; b < t.payload_len; b++)
+			f->hash = (f->hash ^ fr->data[t.payload_off + b]) * 1099511628211ull;
+		f->bytes += t.payload_len;
+		s->payload += t.payload_len;
+	}
+}
+
+static void run_case(const char *extra)
+{
+	char in[4096], out[4096], cmd[12288], err[REPLAY_ERRLEN];
+	const char *corpora = getenv("OFL_CORPORA");
+	struct replay_capture ci, co;
+	struct summary *si = malloc(sizeof *si), *so = malloc(sizeof *so);
+
+	ck_assert_ptr_nonnull(si);
+	ck_assert_ptr_nonnull(so);
+	ck_assert_msg(corpora && *corpora, "OFL_CORPORA is not set");
+	snprintf(in, sizeof in, "%s/%s", corpora, CAPTURE);
+	snprintf(out, sizeof out, "%s/replay_e2e_out.pcap", REPLAY_TMPDIR);
+	snprintf(cmd, sizeof cmd, "'%s' gro '%s' '%s' %s > '%s/replay_e2e_stats.txt'", OFFLOAD_REPLAY_BIN,
+	         in, out, extra, REPLAY_TMPDIR);
+	ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
+
+	ck_assert_msg(replay_capture_read(&ci, in, 0, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(replay_capture_read(&co, out, 0, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(co.linktype, PCAPIO_LINKTYPE_ETHERNET);
+	ck_assert_int_eq(co.format, PCAPIO_FMT_PCAP);
+	ck_assert_int_eq(co.nano, ci.nano);
+	ck_assert_msg(co.nframes < ci.nframes, "%zu frames out of %zu: nothing merged", co.nframes,
+	              ci.nframes);
+	for (size_t i = 1; i < co.nframes; i++)
+		ck_assert_uint_ge(co.frames[i].ts_ns, co.frames[i - 1].ts_ns);
+
+	summarize(&ci, si);
+	summarize(&co, so);
+	ck_assert_uint_gt(si->payload, 0);
+	ck_assert_uint_eq(so->payload, si->payload);
+	ck_assert_uint_eq(so->nflows, si->nflows);
+	for (unsigned i = 0; i < si->nflows; i++) {
+		struct flow_sum *f = flow_of(so, si->flows[i].key);
+		ck_assert_uint_eq(f->bytes, si->flows[i].bytes);
+		ck_assert_msg(f->hash == si->flows[i].hash, "flow %u: payload stream differs", i);
+	}
+	ck_assert_uint_le(so->bad_csums, si->bad_csums);
+	replay_capture_free(&ci);
+	replay_capture_free(&co);
+	free(si);
+	free(so);
+}
+
+START_TEST(gro_default)
+{
+	run_case("");
+}
+END_TEST
+
+START_TEST(gro_one_poll_timeout)
+{
+	run_case("--burst 0 --flush-timeout-ns 1000000 --stats json");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("replay_e2e");
+	TCase *tc = tcase_create("e2e");
+	tcase_add_test(tc, gro_default);
+	tcase_add_test(tc, gro_one_poll_timeout);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_set_fork_status(sr, CK_NOFORK); /* one output file: run in order */
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

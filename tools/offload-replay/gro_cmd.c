@@ -1,0 +1,332 @@
+/*
+ * gro_cmd.c - `offload-replay gro IN OUT [options]`: feed the frames of a
+ * capture to the GRO engine in NAPI-like polls, with the capture's time
+ * stamps as the clock, write every delivered packet as one frame and print
+ * what happened.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <ofl/gro.h>
+
+#include "cli.h"
+#include "gro_report.h"
+#include "replay.h"
+
+/* Output is written to the file whenever this much is buffered. */
+#define OUT_DRAIN_BYTES (1u << 20)
+
+enum {
+	OPT_HELP = 1,
+	OPT_BURST,
+	OPT_TIMEOUT,
+	OPT_BATCH,
+	OPT_MAX_SIZE,
+	OPT_FLOWS,
+	OPT_CSUM,
+	OPT_STATS,
+	OPT_LAX_SNAPLEN,
+};
+
+static const struct cli_opt gro_opts[] = {
+	{ "help", 'h', 0, OPT_HELP },
+	{ "burst", 0, 1, OPT_BURST },
+	{ "flush-timeout-ns", 0, 1, OPT_TIMEOUT },
+	{ "batch", 0, 1, OPT_BATCH },
+	{ "max-size", 0, 1, OPT_MAX_SIZE },
+	{ "flows", 0, 1, OPT_FLOWS },
+	{ "csum", 0, 1, OPT_CSUM },
+	{ "stats", 0, 1, OPT_STATS },
+	{ "lax-snaplen", 0, 0, OPT_LAX_SNAPLEN },
+	{ NULL, 0, 0, 0 },
+};
+
+void gro_cmd_usage(FILE *fp)
+{
+	fprintf(fp,
+	        "usage: %s gro IN OUT [options]\n"
+	        "  Feeds the frames of IN (pcap or pcapng, Ethernet) to the GRO engine in polls,\n"
+	        "  with the capture's time stamps as the clock, and writes every delivered packet\n"
+	        "  as one frame, in delivery order, time-stamped with the clock at delivery, to\n"
+	        "  OUT (classic pcap, same link type; nanosecond time stamps if IN had them).\n"
+	        "  OUT '-' writes no capture (statistics only).  Frames cut by the snap length\n"
+	        "  are fed as captured (GRO passes them on as malformed) and counted.\n"
+	        "  --burst N             frames per poll (default 64, like NAPI; 0 = one poll\n"
+	        "                        for the whole capture)\n"
+	        "  --flush-timeout-ns T  gro_flush_timeout: keep packets held across polls up to\n"
+	        "                        T ns; the flush timer fires when the next frame is not\n"
+	        "                        earlier than the deadline (default 0)\n"
+	        "  --batch N             delivery list size in segments (gro_normal_batch, default 8)\n"
+	        "  --max-size B          largest merged IP packet, 1280..%u (default 65535)\n"
+	        "  --flows N             flow entries held at once (default 64)\n"
+	        "  --csum full|partial   checksums of merged packets in OUT: complete (default), or\n"
+	        "                        the pseudo-header sum as CHECKSUM_PARTIAL leaves it\n"
+	        "  --stats text|json     statistics on standard output as aligned text (default)\n"
+	        "                        or one JSON object (names as in struct ofl_gro_stats)\n"
+	        "  --lax-snaplen         accept frames longer than the file's snap length\n"
+	        "  -h, --help            this help\n",
+	        CLI_PROG, OFL_GRO_MAX_SIZE_LIMIT);
+}
+
+struct gro_cmd {
+	const char *in_path;
+	const char *out_path; /* NULL: none */
+	struct replay_gro_opts opts;
+	enum ofl_csum_mode csum;
+	int json;
+	unsigned pcap_flags;
+};
+
+/* Parse the command line; returns -1 (usage error), 0, or 1 (help shown). */
+static int parse_args(struct gro_cmd *g, int argc, char **argv)
+{
+	struct cli_parser p;
+	struct ofl_gro_config def;
+	const char *arg, *pos[2];
+	unsigned npos = 0;
+	uint64_t v;
+	int id;
+
+	memset(g, 0, sizeof *g);
+	replay_gro_opts_default(&g->opts);
+	ofl_gro_config_default(&def);
+	g->opts.batch = def.normal_batch;
+	g->opts.max_size = def.max_size;
+	g->opts.flows = def.max_flows;
+	g->csum = OFL_CSUM_MODE_FULL;
+	cli_parser_init(&p, argc, argv, gro_opts, "gro");
+	while ((id = cli_next(&p, &arg)) != CLI_OPT_END) {
+		switch (id) {
+		case CLI_OPT_ERROR:
+			return -1;
+		case CLI_OPT_POSITIONAL:
+			if (npos == 2) {
+				fprintf(stderr, "%s gro: unexpected argument '%s'\n", CLI_PROG, arg);
+				return -1;
+			}
+			pos[npos++] = arg;
+			break;
+		case OPT_HELP:
+			gro_cmd_usage(stdout);
+			return 1;
+		case OPT_BURST:
+			if (cli_u64("--burst", arg, 0, UINT32_MAX, &v) < 0)
+				return -1;
+			g->opts.burst = (unsigned)v;
+			break;
+		case OPT_TIMEOUT:
+			if (cli_u64("--flush-timeout-ns", arg, 0, UINT64_MAX, &v) < 0)
+				return -1;
+			g->opts.flush_timeout_ns = v;
+			break;
+		case OPT_BATCH:
+			if (cli_u64("--batch", arg, 1, UINT16_MAX, &v) < 0)
+				return -1;
+			g->opts.batch = (unsigned)v;
+			break;
+		case OPT_MAX_SIZE:
+			if (cli_u64("--max-size", arg, 1280, OFL_GRO_MAX_SIZE_LIMIT, &v) < 0)
+				return -1;
+			g->opts.max_size = (uint32_t)v;
+			break;
+		case OPT_FLOWS:
+			if (cli_u64("--flows", arg, 1, UINT32_MAX, &v) < 0)
+				return -1;
+			g->opts.flows = (uint32_t)v;
+			break;
+		case OPT_CSUM:
+			if (strcmp(arg, "full") == 0) {
+				g->csum = OFL_CSUM_MODE_FULL;
+			} else if (strcmp(arg, "partial") == 0) {
+				g->csum = OFL_CSUM_MODE_PARTIAL;
+			} else {
+				fprintf(stderr, "%s gro: --csum wants full or partial, not '%s'\n", CLI_PROG, arg);
+				return -1;
+			}
+			break;
+		case OPT_STATS:
+			if (strcmp(arg, "json") == 0) {
+				g->json = 1;
+			} else if (strcmp(arg, "text") == 0) {
+				g->json = 0;
+			} else {
+				fprintf(stderr, "%s gro: --stats wants text or json, not '%s'\n", CLI_PROG, arg);
+				return -1;
+			}
+			break;
+		case OPT_LAX_SNAPLEN:
+			g->pcap_flags |= PCAPIO_F_LAX_SNAPLEN;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (npos != 2) {
+		fprintf(stderr, "%s gro: needs IN and OUT\n", CLI_PROG);
+		return -1;
+	}
+	g->in_path = pos[0];
+	g->out_path = strcmp(pos[1], "-") == 0 ? NULL : pos[1];
+	return 0;
+}
+
+/* Where delivered packets go: linearized straight into the pcap buffer. */
+struct gro_sink {
+	const struct replay_capture *cap;
+	struct pcapio_writer w;
+	FILE *fp;
+	const char *path;
+	enum ofl_csum_mode csum;
+	int failed;
+	char err[REPLAY_ERRLEN];
+};
+
+static void sink_drain(struct gro_sink *s)
+{
+	if (s->w.len && !s->failed && fwrite(s->w.buf, 1, s->w.len, s->fp) != s->w.len) {
+		snprintf(s->err, sizeof s->err, "%s: write error", s->path);
+		s->failed = 1;
+	}
+	s->w.len = 0;
+}
+
+static void sink_packet(void *user, const struct ofl_gro_out *out, uint64_t now_ns)
+{
+	struct gro_sink *s = user;
+	uint32_t wire = out->len;
+	uint8_t *p;
+	int n;
+
+	if (s->failed || !s->fp)
+		return;
+	if (out->seg_count == 0) {
+		/* a NORMAL frame keeps the wire length of a frame cut by the snaplen */
+		const struct replay_frame *f = out->cookies[0];
+		if (f->len > wire)
+			wire = f->len;
+	}
+	p = pcapio_write_reserve(&s->w, now_ns, out->len, wire);
+	if (!p) {
+		snprintf(s->err, sizeof s->err, "%s: out of memory", s->path);
+		s->failed = 1;
+		return;
+	}
+	n = ofl_gro_linearize(out, p, out->len, s->csum);
+	if (n != (int)out->len) {
+		snprintf(s->err, sizeof s->err, "ofl_gro_linearize: %s (%d for a %u-byte packet)",
+		         n < 0 ? ofl_strerror(n) : "short", n, (unsigned)out->len);
+		s->failed = 1;
+		return;
+	}
+	if (s->w.len >= OUT_DRAIN_BYTES)
+		sink_drain(s);
+}
+
+/* Snap length of the output: the input's, raised to fit any merged packet. */
+static uint32_t out_snaplen(const struct replay_capture *cap, uint32_t max_size)
+{
+	uint32_t snap = cap->snaplen;
+
+	if (snap < max_size + OFL_GRO_MAX_HDR)
+		snap = max_size + OFL_GRO_MAX_HDR;
+	for (size_t i = 0; i < cap->nframes; i++)
+		if (cap->frames[i].caplen > snap)
+			snap = cap->frames[i].caplen;
+	return snap;
+}
+
+static int sink_open(struct gro_sink *s, const struct gro_cmd *g, const struct replay_capture *cap)
+{
+	memset(s, 0, sizeof *s);
+	s->cap = cap;
+	s->csum = g->csum;
+	s->path = g->out_path;
+	if (!g->out_path)
+		return 0;
+	if (pcapio_writer_init(&s->w, PCAPIO_FMT_PCAP, cap->linktype,
+	                       out_snaplen(cap, g->opts.max_size), cap->nano, 0) != PCAPIO_OK) {
+		fprintf(stderr, "%s gro: %s: out of memory\n", CLI_PROG, g->out_path);
+		return -1;
+	}
+	s->fp = fopen(g->out_path, "wb");
+	if (!s->fp) {
+		fprintf(stderr, "%s gro: %s: %s\n", CLI_PROG, g->out_path, strerror(errno));
+		pcapio_writer_free(&s->w);
+		return -1;
+	}
+	return 0;
+}
+
+/* Write what is left and close; returns -1 (message printed) on failure. */
+static int sink_close(struct gro_sink *s)
+{
+	int rc = 0;
+
+	if (s->fp) {
+		sink_drain(s);
+		if (fclose(s->fp) != 0 && !s->failed) {
+			snprintf(s->err, sizeof s->err, "%s: write error", s->path);
+			s->failed = 1;
+		}
+		s->fp = NULL;
+	}
+	if (s->failed) {
+		fprintf(stderr, "%s gro: %s\n", CLI_PROG, s->err);
+		rc = -1;
+	}
+	pcapio_writer_free(&s->w);
+	return rc;
+}
+
+int gro_cmd_run(int argc, char **argv)
+{
+	struct gro_cmd g;
+	struct replay_capture cap;
+	struct replay_gro_result res;
+	struct gro_sink sink;
+	char err[REPLAY_ERRLEN];
+	int rc = parse_args(&g, argc, argv);
+
+	if (rc != 0) {
+		if (rc < 0)
+			fprintf(stderr, "Try '%s gro --help'.\n", CLI_PROG);
+		return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	}
+	if (replay_capture_read(&cap, g.in_path, g.pcap_flags, err, sizeof err) < 0) {
+		fprintf(stderr, "%s gro: %s\n", CLI_PROG, err);
+		if (!(g.pcap_flags & PCAPIO_F_LAX_SNAPLEN) && strstr(err, "> snaplen"))
+			fprintf(stderr, "(--lax-snaplen accepts such frames)\n");
+		return CLI_EXIT_FAIL;
+	}
+	if (cap.linktype != PCAPIO_LINKTYPE_ETHERNET) {
+		fprintf(stderr, "%s gro: %s: link type %u is not supported (only Ethernet, 1)\n", CLI_PROG,
+		        g.in_path, (unsigned)cap.linktype);
+		replay_capture_free(&cap);
+		return CLI_EXIT_FAIL;
+	}
+	if (sink_open(&sink, &g, &cap) < 0) {
+		replay_capture_free(&cap);
+		return CLI_EXIT_FAIL;
+	}
+	rc = replay_gro(&cap, &g.opts, sink_packet, &sink, &res, err, sizeof err);
+	if (rc < 0)
+		fprintf(stderr, "%s gro: %s: %s\n", CLI_PROG, g.in_path, err);
+	if (sink_close(&sink) < 0)
+		rc = -1;
+	if (rc == 0) {
+		struct gro_report rep = {
+			.in_path = g.in_path, .out_path = g.out_path, .cap = &cap, .opts = &g.opts,
+			.csum = g.csum == OFL_CSUM_MODE_FULL ? "full" : "partial", .res = &res,
+		};
+		if (g.json)
+			gro_report_json(stdout, &rep);
+		else
+			gro_report_text(stdout, &rep);
+		if (fflush(stdout) != 0)
+			rc = -1;
+	}
+	replay_capture_free(&cap);
+	return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}

@@ -1,0 +1,266 @@
+/*
+ * replay.c - see replay.h.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "replay.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- loading ------------------------------------------------------------- */
+
+int replay_capture_parse(struct replay_capture *c, const void *data, size_t len,
+                         unsigned pcap_flags, char *err, size_t errlen)
+{
+	struct pcapio_reader *r;
+	struct pcapio_frame f;
+	size_t cap = 0;
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	r = malloc(sizeof *r); /* big (interface table): not on the stack */
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = pcapio_open(r, data, len, pcap_flags);
+	while (rc == PCAPIO_OK && (rc = pcapio_next(r, &f)) == PCAPIO_OK) {
+		if (c->nframes == 0) {
+			c->linktype = f.linktype;
+		} else if (f.linktype != c->linktype) {
+			snprintf(err, errlen, "frame %zu: link type %" PRIu32 " differs from the first frame's %" PRIu32,
+			         c->nframes + 1, f.linktype, c->linktype);
+			rc = PCAPIO_EFORMAT;
+			break;
+		}
+		if (c->nframes == cap) {
+			size_t ncap = cap ? cap * 2 : 1024;
+			struct replay_frame *nf = realloc(c->frames, ncap * sizeof *nf);
+			if (!nf) {
+				snprintf(err, errlen, "out of memory at frame %zu", c->nframes + 1);
+				rc = PCAPIO_ENOMEM;
+				break;
+			}
+			c->frames = nf;
+			cap = ncap;
+		}
+		c->frames[c->nframes++] = (struct replay_frame){
+			.data = f.data, .caplen = f.caplen, .len = f.len, .ts_ns = f.ts_ns,
+		};
+		if (f.caplen < f.len)
+			c->truncated++;
+	}
+	if (rc < 0 && r->err[0])
+		snprintf(err, errlen, "%s", r->err);
+	c->format = r->format;
+	if (c->nframes == 0)
+		c->linktype = r->linktype;
+	c->snaplen = r->snaplen;
+	c->nano = r->nano;
+	c->over_snaplen = r->over_snaplen;
+	free(r);
+	if (rc < 0) {
+		free(c->frames);
+		c->frames = NULL;
+		c->nframes = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/* Read a whole file (works for pipes and special files too). */
+static int read_all(const char *path, uint8_t **out, size_t *outlen, char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (!fp) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (len == cap) {
+			size_t ncap = cap ? cap * 2 : 1u << 16;
+			uint8_t *nb = ncap > cap ? realloc(buf, ncap) : NULL;
+			if (!nb) {
+				snprintf(err, errlen, "%s: out of memory", path);
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		size_t n = fread(buf + len, 1, cap - len, fp);
+		len += n;
+		if (n == 0) {
+			if (ferror(fp)) {
+				snprintf(err, errlen, "%s: read error", path);
+				break;
+			}
+			fclose(fp);
+			*out = buf;
+			*outlen = len;
+			return 0;
+		}
+	}
+	fclose(fp);
+	free(buf);
+	return -1;
+}
+
+int replay_capture_read(struct replay_capture *c, const char *path, unsigned pcap_flags,
+                        char *err, size_t errlen)
+{
+	uint8_t *bytes;
+	size_t n;
+	char msg[REPLAY_ERRLEN];
+
+	memset(c, 0, sizeof *c);
+	if (read_all(path, &bytes, &n, err, errlen) < 0)
+		return -1;
+	if (replay_capture_parse(c, bytes, n, pcap_flags, msg, sizeof msg) < 0) {
+		snprintf(err, errlen, "%s: %s", path, msg);
+		free(bytes);
+		return -1;
+	}
+	c->bytes = bytes;
+	c->nbytes = n;
+	return 0;
+}
+
+void replay_capture_free(struct replay_capture *c)
+{
+	if (!c)
+		return;
+	free(c->frames);
+	free(c->bytes);
+	memset(c, 0, sizeof *c);
+}
+
+/* ---- GRO replay ---------------------------------------------------------- */
+
+void replay_gro_opts_default(struct replay_gro_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->burst = 64;
+}
+
+size_t replay_cookie_index(const struct replay_capture *c, const void *cookie)
+{
+	return (size_t)((const struct replay_frame *)cookie - c->frames);
+}
+
+struct gro_run {
+	replay_gro_out_fn fn;
+	void *user;
+	uint64_t now;
+	struct replay_gro_result *res;
+};
+
+static void gro_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
+{
+	struct gro_run *run = user;
+	struct replay_gro_result *res = run->res;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct ofl_gro_out *o = &pkts[i];
+		res->out_pkts++;
+		res->out_bytes += o->len;
+		if (o->seg_count >= 1) {
+			res->gro_pkts++;
+			res->gro_segs += o->seg_count;
+		}
+		if (o->seg_count > 1) {
+			res->merged_pkts++;
+			res->merged_segs += o->seg_count;
+		}
+		if (run->fn)
+			run->fn(run->user, o, run->now);
+	}
+}
+
+/* The time stamp clock of the replay: never goes back. */
+static void clock_to(struct gro_run *run, uint64_t t)
+{
+	if (t > run->now)
+		run->now = t;
+}
+
+int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
+               replay_gro_out_fn fn, void *user, struct replay_gro_result *res, char *err,
+               size_t errlen)
+{
+	struct ofl_gro_config cfg;
+	struct ofl_gro *gro = NULL;
+	struct gro_run run = { .fn = fn, .user = user, .res = res };
+	uint64_t deadline = 0;
+	size_t i = 0;
+	int rc;
+
+	memset(res, 0, sizeof *res);
+	ofl_gro_config_default(&cfg);
+	cfg.flush_timeout_ns = o->flush_timeout_ns;
+	if (o->batch)
+		cfg.normal_batch = (uint16_t)o->batch;
+	if (o->max_size)
+		cfg.max_size = o->max_size;
+	if (o->flows)
+		cfg.max_flows = o->flows;
+	cfg.deliver = gro_deliver;
+	cfg.user = &run;
+	rc = ofl_gro_create(&cfg, &gro);
+	if (rc < 0) {
+		snprintf(err, errlen, "ofl_gro_create: %s", ofl_strerror(rc));
+		return -1;
+	}
+	if (c->nframes)
+		run.now = c->frames[0].ts_ns;
+	while (i < c->nframes) {
+		size_t end = o->burst && c->nframes - i > o->burst ? i + o->burst : c->nframes;
+		unsigned work = (unsigned)(end - i);
+
+		for (; i < end; i++) {
+			const struct replay_frame *f = &c->frames[i];
+			struct ofl_buf buf = { .data = f->data, .len = f->caplen };
+			struct ofl_pkt pkt = {
+				.bufs = &buf, .nbufs = 1, .csum_status = OFL_CSUM_NONE,
+				.cookie = (void *)(uintptr_t)f,
+			};
+			clock_to(&run, f->ts_ns);
+			rc = ofl_gro_receive(gro, &pkt, run.now);
+			if (rc < 0) {
+				snprintf(err, errlen, "frame %zu: ofl_gro_receive: %s", i + 1, ofl_strerror(rc));
+				goto fail;
+			}
+		}
+		rc = ofl_gro_poll_end(gro, work, run.now, &deadline);
+		if (rc < 0)
+			goto fail_poll;
+		res->polls++;
+		if (deadline && (i == c->nframes || c->frames[i].ts_ns >= deadline)) {
+			/* the flush timer fires before the next poll */
+			clock_to(&run, deadline);
+			rc = ofl_gro_poll_end(gro, 0, run.now, &deadline);
+			if (rc < 0)
+				goto fail_poll;
+			res->timer_fires++;
+		}
+	}
+	rc = ofl_gro_flush(gro);
+	if (rc < 0) {
+		snprintf(err, errlen, "ofl_gro_flush: %s", ofl_strerror(rc));
+		goto fail;
+	}
+	ofl_gro_get_stats(gro, &res->stats);
+	ofl_gro_destroy(gro);
+	return 0;
+fail_poll:
+	snprintf(err, errlen, "after frame %zu: ofl_gro_poll_end: %s", i, ofl_strerror(rc));
+fail:
+	ofl_gro_destroy(gro);
+	return -1;
+}

@@ -1,0 +1,104 @@
+/*
+ * replay.h - the replay core of offload-replay, also linked by the tests
+ * (static library ofl_replaycore): load a capture from memory into a frame
+ * table, and run the GRO engine over it with the capture's time stamps as
+ * the clock, like a NAPI driver would.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef OFL_REPLAY_REPLAY_H
+#define OFL_REPLAY_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ofl/gro.h>
+
+#include "pcapio.h"
+
+#define REPLAY_ERRLEN 256u
+
+/** One captured frame; data points into the capture's bytes. */
+struct replay_frame {
+	const uint8_t *data;
+	uint32_t caplen;   /**< bytes present (what is fed to the engine) */
+	uint32_t len;      /**< length on the wire */
+	uint64_t ts_ns;
+};
+
+/** A capture loaded into memory. */
+struct replay_capture {
+	uint8_t *bytes;              /**< file contents when read by replay_capture_read() */
+	size_t nbytes;
+	struct replay_frame *frames; /**< nframes, in file order */
+	size_t nframes;
+	enum pcapio_format format;
+	uint32_t linktype;           /**< every frame's (mixed link types are refused) */
+	uint32_t snaplen;
+	int nano;                    /**< time stamps finer than a microsecond */
+	uint64_t truncated;          /**< frames with caplen < len */
+	uint64_t over_snaplen;       /**< frames longer than the snaplen (PCAPIO_F_LAX_SNAPLEN) */
+};
+
+/**
+ * Parse a whole capture held in memory (not copied; must outlive c).
+ * pcap_flags: PCAPIO_F_*.  Returns 0, or -1 with a message in err.
+ */
+int replay_capture_parse(struct replay_capture *c, const void *data, size_t len,
+                         unsigned pcap_flags, char *err, size_t errlen);
+
+/** Read a file into memory and parse it; the message names the file. */
+int replay_capture_read(struct replay_capture *c, const char *path, unsigned pcap_flags,
+                        char *err, size_t errlen);
+
+void replay_capture_free(struct replay_capture *c);
+
+/** Options of a GRO replay (0 = the library's default where noted). */
+struct replay_gro_opts {
+	unsigned burst;            /**< frames per poll; 0 = one poll for the whole capture */
+	uint64_t flush_timeout_ns; /**< ofl_gro_config.flush_timeout_ns */
+	unsigned batch;            /**< ofl_gro_config.normal_batch; 0 = default */
+	uint32_t max_size;         /**< ofl_gro_config.max_size; 0 = default */
+	uint32_t flows;            /**< ofl_gro_config.max_flows; 0 = default */
+};
+
+/** Default replay options: burst 64 (like NAPI), library defaults otherwise. */
+void replay_gro_opts_default(struct replay_gro_opts *o);
+
+/** What a GRO replay did, besides the engine's own counters. */
+struct replay_gro_result {
+	struct ofl_gro_stats stats; /**< the engine's counters at the end */
+	uint64_t polls;             /**< ofl_gro_poll_end() calls with work done */
+	uint64_t timer_fires;       /**< simulated flush timers */
+	uint64_t out_pkts;          /**< delivered packets */
+	uint64_t out_bytes;         /**< their lengths (ofl_gro_out.len) */
+	uint64_t gro_pkts;          /**< of which GRO packets (seg_count >= 1) */
+	uint64_t gro_segs;          /**< segments in them */
+	uint64_t merged_pkts;       /**< GRO packets with seg_count > 1 */
+	uint64_t merged_segs;       /**< segments in them */
+};
+
+/**
+ * Called for every delivered packet, in delivery order, with the replay
+ * clock (ns) at delivery.  The cookie of every segment is the address of
+ * its struct replay_frame in the capture (use replay_cookie_index()).
+ */
+typedef void (*replay_gro_out_fn)(void *user, const struct ofl_gro_out *out, uint64_t now_ns);
+
+/**
+ * Replay the capture through a new GRO context.  Polls of o->burst frames:
+ * each frame is received at its time stamp (the clock never goes back),
+ * then ofl_gro_poll_end(work_done, time of the poll's last frame).  When a
+ * deadline is returned and the next frame is not earlier (or the capture
+ * ends), the timer fires: ofl_gro_poll_end(0, deadline).  At the end
+ * everything is flushed and the context destroyed.
+ * Returns 0, or -1 with a message in err (engine refused a call).
+ */
+int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
+               replay_gro_out_fn fn, void *user, struct replay_gro_result *res, char *err,
+               size_t errlen);
+
+/** Index in c->frames of the frame a delivered cookie stands for. */
+size_t replay_cookie_index(const struct replay_capture *c, const void *cookie);
+
+#endif /* OFL_REPLAY_REPLAY_H */
