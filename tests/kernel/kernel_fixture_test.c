@@ -315,7 +315,7 @@ static char fixdir[1024];
 static char *names[MAX_FIXTURES];
 static unsigned nnames;
 
-static const int split_modes[] = {H_SPLIT_NONE, H_SPLIT_FOUR};
+static const int split_modes[] = {H_SPLIT_NONE, H_SPLIT_FOUR, H_SPLIT_BYTES};
 #define NSPLIT (sizeof(split_modes) / sizeof(split_modes[0]))
 
 static struct harness H; /* large: keep it off the stack */

@@ -617,6 +617,103 @@ static void s_rst_mid(void)
 	segs(&g, 4);
 }
 
+/* Exactly 8 interleaved flows: the most the kernel's one bucket holds. */
+static void s_flows8(void)
+{
+	struct gen_tcp g[8];
+	unsigned f, i;
+	for (f = 0; f < 8; f++)
+		flow_of(&g[f], f, 4);
+	for (i = 0; i < 8; i++)
+		for (f = 0; f < 8; f++)
+			seg(&g[f]);
+}
+
+/* An IPv4 and an IPv6 flow interleaved. */
+static void s_mixed_v4_v6(void)
+{
+	struct gen_tcp g[2];
+	unsigned i;
+	flow_of(&g[0], 0, 4);
+	flow_of(&g[1], 1, 6);
+	for (i = 0; i < 12; i++) {
+		seg(&g[0]);
+		seg(&g[1]);
+	}
+}
+
+/* The 4th segment is sent again after the 6th (a retransmission). */
+static void s_dup_segment(void)
+{
+	struct gen_tcp g, r;
+	init4(&g);
+	segs(&g, 3);
+	r = g;
+	segs(&g, 3);
+	r.ip_id = g.ip_id++;
+	emit(&r);
+	segs(&g, 5);
+}
+
+/* Connection start: SYN, then data. */
+static void s_syn_data(void)
+{
+	struct gen_tcp g, s;
+	init4(&g);
+	s = g;
+	s.flags = GEN_SYN;
+	s.seq = g.seq - 1;
+	s.ack = 0;
+	s.payload_len = 0;
+	emit(&s);
+	g.ip_id++;
+	segs(&g, 8);
+}
+
+/* ECE on every segment (an ECN echo in progress): merges. */
+static void s_ece_all(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	g.flags |= GEN_ECE;
+	segs(&g, 10);
+}
+
+/* A SACK block appears from the 6th segment on (option length changes). */
+static void s_sack_mid(void)
+{
+	static const uint8_t sack[12] = {1, 1, 5, 10, 0, 0, 0x40, 0, 0, 0, 0x50, 0};
+	struct gen_tcp g;
+	init4(&g);
+	g.payload_len = MSS4 - 12;
+	segs(&g, 5);
+	memcpy(g.opts + g.optlen, sack, 12);
+	g.optlen = (uint8_t)(g.optlen + 12);
+	segs(&g, 5);
+}
+
+/* URG (with data) on the 5th segment. */
+static void s_urg_mid(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	segs(&g, 4);
+	g.flags |= GEN_URG;
+	seg(&g);
+	g.flags &= (uint8_t)~GEN_URG;
+	segs(&g, 4);
+}
+
+/* Small interactive writes: PSH on every segment. */
+static void s_psh_each(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	g.payload_len = 200;
+	g.flags |= GEN_PSH;
+	segs(&g, 6);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -658,6 +755,14 @@ static const struct {
 	{"fin_end", s_fin_end},
 	{"pad_tail", s_pad_tail},
 	{"rst_mid", s_rst_mid},
+	{"flows8", s_flows8},
+	{"mixed_v4_v6", s_mixed_v4_v6},
+	{"dup_segment", s_dup_segment},
+	{"syn_data", s_syn_data},
+	{"ece_all", s_ece_all},
+	{"sack_mid", s_sack_mid},
+	{"urg_mid", s_urg_mid},
+	{"psh_each", s_psh_each},
 };
 
 int main(int argc, char **argv)
