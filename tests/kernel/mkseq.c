@@ -714,6 +714,70 @@ static void s_psh_each(void)
 	segs(&g, 6);
 }
 
+/* A raw frame of our own (not TCP): written as is. */
+static void emit_raw(const uint8_t *f, size_t n)
+{
+	uint8_t rh[16];
+	le32(rh, 1700000000u);
+	le32(rh + 4, nframes);
+	le32(rh + 8, (uint32_t)n);
+	le32(rh + 12, (uint32_t)n);
+	if (fwrite(rh, 1, sizeof(rh), pf) != sizeof(rh) || fwrite(f, 1, n, pf) != n)
+		die("write");
+	nframes++;
+}
+
+static void put16be(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+
+/* IPv4 UDP datagram 10.0.0.1:5000 -> 10.0.0.2:6000 with a valid checksum. */
+static size_t udp4(uint8_t *f, uint16_t id, uint16_t len)
+{
+	static const uint8_t mac[12] = {2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1};
+	uint8_t *ip = f + 14, *u = f + 34;
+	uint32_t sum;
+	unsigned i;
+	memset(f, 0, 42u + len);
+	memcpy(f, mac, 12);
+	put16be(f + 12, 0x0800);
+	ip[0] = 0x45;
+	put16be(ip + 2, (uint16_t)(28 + len));
+	put16be(ip + 4, id);
+	put16be(ip + 6, 0x4000);
+	ip[8] = 64;
+	ip[9] = 17;
+	ip[12] = 10, ip[15] = 1;
+	ip[16] = 10, ip[19] = 2;
+	put16be(ip + 10, (uint16_t)~gen_csum_fold(ip, 20, 0));
+	put16be(u, 5000);
+	put16be(u + 2, 6000);
+	put16be(u + 4, (uint16_t)(8 + len));
+	for (i = 0; i < len; i++)
+		u[8 + i] = (uint8_t)(i * 7 + id);
+	sum = gen_csum_fold(ip + 12, 8, 0) + 17 + 8u + len;
+	put16be(u + 6, (uint16_t)~gen_csum_fold(u, 8u + len, sum));
+	return 42u + len;
+}
+
+/* A TCP flow interleaved with UDP datagrams and an ARP request. */
+static void s_udp_arp_mixed(void)
+{
+	static const uint8_t arp[42] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0, 1, 0x08, 0x06,
+		0, 1, 0x08, 0, 6, 4, 0, 1, 2, 0, 0, 0, 0, 1, 10, 0, 0, 1,
+		0, 0, 0, 0, 0, 0, 10, 0, 0, 9};
+	struct gen_tcp g;
+	uint8_t f[512];
+	unsigned i;
+	init4(&g);
+	for (i = 0; i < 10; i++) {
+		seg(&g);
+		if (i % 2 == 0)
+			emit_raw(f, udp4(f, (uint16_t)(500 + i), 200));
+		if (i == 5)
+			emit_raw(arp, sizeof(arp));
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -763,6 +827,7 @@ static const struct {
 	{"sack_mid", s_sack_mid},
 	{"urg_mid", s_urg_mid},
 	{"psh_each", s_psh_each},
+	{"udp_arp_mixed", s_udp_arp_mixed},
 };
 
 int main(int argc, char **argv)
