@@ -10,7 +10,7 @@
  */
 #include "core/parse.h"
 
-#include <ofl/csum.h>
+#include "core/csum_int.h"
 
 #define ETH_P_IP 0x0800u
 #define ETH_P_IPV6 0x86ddu
@@ -64,7 +64,7 @@ static int parse_ipv4(const struct ofl_view *v, struct ofl_hdrs *h, uint32_t off
 	note(h, check_end(h));
 	if (!have(v, h, off + ihl, &why))
 		return why;
-	if (ofl_csum_fold(ofl_csum_partial(ip, ihl, 0)) != 0)
+	if (ofl_csum_words_fold(ip, ihl / 4) != 0xffff)
 		note(h, OFL_PARSE_IP_CSUM);
 	if (ihl != 20)
 		note(h, OFL_PARSE_IP_OPTIONS);

@@ -257,31 +257,49 @@ static const struct ofl_flow_key *key_of(void *ctx, uint32_t v)
 	return &((struct ofl_gro *)ctx)->items[v].key;
 }
 
+static inline uint64_t ld64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+static inline uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* Build the flow key in registers (see flowtab.h for the packing). */
 static void build_key(const struct ofl_pkt *pkt, const uint8_t *p, const struct ofl_hdrs *h,
                       struct ofl_flow_key *k)
 {
-	memset(k, 0, sizeof(*k));
-	memcpy(k->mac, p, 12);
-	k->vlan[0] = h->vlan_tci[0];
-	k->vlan[1] = h->vlan_tci[1];
+	const uint8_t *ip = p + h->l3_off;
+	uint64_t l2 = (uint64_t)h->nvlan << 1 | (uint64_t)(h->vlan_tpid[0] == 0x88a8) << 3 |
+	              (uint64_t)(h->vlan_tpid[1] == 0x88a8) << 4;
+	uint64_t hwv = 0;
 	if (pkt->flags & OFL_PKT_F_VLAN) {
-		k->hw_vlan = pkt->vlan_tci;
-		k->l2flags = 1;
+		hwv = pkt->vlan_tci;
+		l2 |= 1;
 	}
-	k->l2flags |= (uint8_t)(h->nvlan << 1 | (h->vlan_tpid[0] == 0x88a8) << 3 |
-	                        (h->vlan_tpid[1] == 0x88a8) << 4);
-	k->l3 = h->l3;
+	k->w[0] = ld64(p);
+	k->w[1] = ld32(p + 8) | hwv << 32 | l2 << 48 | (uint64_t)h->l3 << 56;
+	k->w[2] = (uint64_t)h->vlan_tci[0] | (uint64_t)h->vlan_tci[1] << 16 |
+	          (uint64_t)ld32(p + h->l4_off) << 32;
+	k->w[8] = 0;
 	if (h->l3 == 4) {
-		memcpy(k->addr, p + h->l3_off + 12, 8);
+		k->w[3] = ld64(ip + 12);
+		k->w[4] = k->w[5] = k->w[6] = k->w[7] = 0;
 	} else {
-		const uint8_t *ip = p + h->l3_off;
-		memcpy(k->addr, ip + 8, 32);
-		k->v6_label = ofl_get32(ip) & 0xf00fffffu;
+		uint64_t ext = 0;
+		k->w[3] = ld64(ip + 8);
+		k->w[4] = ld64(ip + 16);
+		k->w[5] = ld64(ip + 24);
+		k->w[6] = ld64(ip + 32);
 		if (h->ip6_ext_len)
-			k->v6_ext = (uint32_t)h->ip6_ext_len << 16 ^
-			            ofl_csum_partial(ip + 40, h->ip6_ext_len, 0);
+			ext = (uint32_t)h->ip6_ext_len << 16 ^ ofl_csum_partial(ip + 40, h->ip6_ext_len, 0);
+		k->w[7] = (ofl_get32(ip) & 0xf00fffffu) | ext << 32;
 	}
-	memcpy(k->ports, p + h->l4_off, 4);
 }
 
 static uint32_t lookup(struct ofl_gro *g, const struct ofl_flow_key *k, uint32_t *hash)

@@ -16,6 +16,19 @@
 #define TCP_ECE 0x40u
 #define TCP_CWR 0x80u
 
+/* Compare n 32-bit words (option words, like the kernel's loop). */
+static inline int gro_words_eq(const uint8_t *a, const uint8_t *b, unsigned n)
+{
+	uint32_t d = 0, x, y;
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		memcpy(&x, a + 4 * i, 4);
+		memcpy(&y, b + 4 * i, 4);
+		d |= x ^ y;
+	}
+	return d == 0;
+}
+
 /*
  * th: the new segment's TCP header; it: the held entry (its header copy).
  * len: the new segment's payload.
@@ -34,9 +47,9 @@ static inline uint32_t gro_tcp_nomerge(const uint8_t *th, const struct gro_item 
 	if (th[12] != th2[12] || ((th[13] ^ th2[13]) & ~(TCP_FIN | TCP_PSH)) || th[14] != th2[14] ||
 	    th[15] != th2[15])
 		nm |= NM(OFL_GRO_FLUSH_FLAGS);
-	else if (thl > 20 && memcmp(th + 20, th2 + 20, thl - 20) != 0)
+	else if (thl > 20 && !gro_words_eq(th + 20, th2 + 20, (thl - 20) / 4))
 		nm |= NM(OFL_GRO_FLUSH_OPTIONS);
-	if (memcmp(th + 8, th2 + 8, 4) != 0)
+	if (!gro_words_eq(th + 8, th2 + 8, 1))
 		nm |= NM(OFL_GRO_FLUSH_ACK);
 	if (len - 1u >= it->seg_size)
 		nm |= NM(OFL_GRO_FLUSH_SIZE);

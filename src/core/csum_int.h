@@ -1,0 +1,27 @@
+/* csum_int.h - checksum helpers the packet path inlines. */
+#ifndef OFL_CORE_CSUM_INT_H
+#define OFL_CORE_CSUM_INT_H
+
+#include <stdint.h>
+#include <string.h>
+
+/* Ones'-complement sum of n 32-bit words (memory order), folded to 16 bits
+ * (0 and 0xffff both mean zero).  For IPv4 headers: valid when it is
+ * 0xffff. */
+static inline uint16_t ofl_csum_words_fold(const uint8_t *p, unsigned nwords)
+{
+	uint64_t s = 0;
+	unsigned i;
+	for (i = 0; i < nwords; i++) {
+		uint32_t w;
+		memcpy(&w, p + 4 * i, 4);
+		s += w;
+	}
+	s = (s & 0xffffffffu) + (s >> 32);
+	s = (s & 0xffffffffu) + (s >> 32);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+#endif
