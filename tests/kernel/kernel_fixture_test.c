@@ -315,8 +315,18 @@ static char fixdir[1024];
 static char *names[MAX_FIXTURES];
 static unsigned nnames;
 
-static const int split_modes[] = {H_SPLIT_NONE, H_SPLIT_FOUR, H_SPLIT_BYTES};
-#define NSPLIT (sizeof(split_modes) / sizeof(split_modes[0]))
+/* Each fixture runs in these buffer layouts and delivery batch sizes; the
+ * result must not depend on either. */
+static const struct {
+	int split;
+	uint16_t normal_batch; /* 0: default (8, like the kernel) */
+} modes[] = {
+	{H_SPLIT_NONE, 0},
+	{H_SPLIT_FOUR, 0},
+	{H_SPLIT_BYTES, 0},
+	{H_SPLIT_NONE, 1},
+};
+#define NSPLIT (sizeof(modes) / sizeof(modes[0]))
 
 static struct harness H; /* large: keep it off the stack */
 static struct capture in, kout, exp_out;
@@ -367,7 +377,7 @@ static void describe(char *buf, size_t cap, const struct capture *c)
 START_TEST(test_fixture)
 {
 	const char *name = names[(unsigned)_i / NSPLIT];
-	int split = split_modes[(unsigned)_i % NSPLIT];
+	int split = modes[(unsigned)_i % NSPLIT].split;
 	const struct special *sp = find_special(name);
 	struct ofl_gro_config cfg;
 	struct capture ours;
@@ -389,6 +399,8 @@ START_TEST(test_fixture)
 
 	ofl_gro_config_default(&cfg);
 	cfg.flush_timeout_ns = 0;
+	if (modes[(unsigned)_i % NSPLIT].normal_batch)
+		cfg.normal_batch = modes[(unsigned)_i % NSPLIT].normal_batch;
 	h_init(&H, &cfg, split);
 	feed(&H, &in);
 	h_finish(&H);
@@ -400,9 +412,9 @@ START_TEST(test_fixture)
 	}
 	describe(kbuf, sizeof(kbuf), &exp_out);
 	describe(obuf, sizeof(obuf), &ours);
-	ck_assert_msg(H.nout == exp_out.n, "%s (split %d%s%s): %u packets delivered, expected %u\n"
+	ck_assert_msg(H.nout == exp_out.n, "%s (mode %u%s%s): %u packets delivered, expected %u\n"
 	              "  expected len/payload: %s\n  ours:                 %s",
-	              name, split, sp ? ", " : "", sp ? sp->why : "", H.nout, exp_out.n, kbuf, obuf);
+	              name, (unsigned)_i % (unsigned)NSPLIT, sp ? ", " : "", sp ? sp->why : "", H.nout, exp_out.n, kbuf, obuf);
 	for (i = 0; i < H.nout; i++) {
 		const struct frame *e = &exp_out.f[i];
 		size_t k = 0;
@@ -410,9 +422,9 @@ START_TEST(test_fixture)
 			while (k < e->len && H.out[i].frame[k] == e->data[k])
 				k++;
 		ck_assert_msg(H.out[i].len == e->len && k == e->len,
-		              "%s (split %d): packet %u differs (len %u vs expected %u, first byte %zu)\n"
+		              "%s (mode %u): packet %u differs (len %u vs expected %u, first byte %zu)\n"
 		              "  expected len/payload: %s\n  ours:                 %s",
-		              name, split, i, H.out[i].len, e->len, k, kbuf, obuf);
+		              name, (unsigned)_i % (unsigned)NSPLIT, i, H.out[i].len, e->len, k, kbuf, obuf);
 		if (!sp) {
 			/* The kernel's virtio_net_hdr: merged packets are GSO. */
 			int kgso = strcmp(kmeta.gso_type[i], "none") != 0;
