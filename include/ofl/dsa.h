@@ -1,0 +1,399 @@
+/*
+ * dsa.h - DSA switch-tag codecs: the CPU-port tag formats of Linux DSA.
+ *
+ * A switch managed by Linux DSA marks every frame it exchanges with the
+ * host's Ethernet port (the "conduit") with a tag saying which front-panel
+ * port the frame came from or must go to.  This module reads and writes
+ * those tags for all 34 formats Linux knows, without the kernel:
+ *
+ *   decode   switch -> host (RX) or host -> switch (TX) frame: checks the
+ *            tag, fills struct ofl_dsa_meta (switch, port, priority, reason
+ *            ...) and struct ofl_dsa_view, a description of the untagged
+ *            frame.  Nothing is written; nothing is copied except at most
+ *            16 header bytes into the view.
+ *   strip    turns a writable single-buffer tagged frame into the untagged
+ *            frame in place by moving at most 16 bytes (the kernel's way).
+ *   untagged gives the untagged frame as 2 ofl_buf pieces, writing nothing.
+ *   encode   tags an untagged frame in place in a caller buffer that has
+ *            headroom/tailroom, applying the kernel's padding rules first.
+ *
+ * Each format is described by a const struct ofl_dsa_ops found by name
+ * (ofl_dsa_find, the string /sys/class/net/<conduit>/dsa/tagging shows) or
+ * by the kernel's DSA_TAG_PROTO_*_VALUE number (ofl_dsa_by_id).
+ *
+ * Directions.  OFL_DSA_RX is the switch-to-host layout, the one the
+ * kernel's .rcv parses; decoding it follows the kernel's rules exactly and
+ * refuses (OFL_EBADMSG) what .rcv drops for a reason visible in the bytes.
+ * OFL_DSA_TX is the host-to-switch layout the kernel's .xmit writes.
+ * Decoding TX frames is for captures and tests; encoding RX frames is for
+ * switch simulators and tests.  Many formats use different layouts in the
+ * two directions, so the caller always says which one it means.
+ *
+ * What the library cannot know (which ports exist, bridge state) it leaves
+ * to the caller: a decoded port number is what the tag says; the kernel
+ * would additionally drop frames for ports that have no user netdev.
+ *
+ * Threading: everything here is a pure function of its arguments; no
+ * global mutable state, no allocation.  All offsets and lengths are bytes.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef OFL_DSA_H
+#define OFL_DSA_H
+
+#include "ofl.h"
+#include "pkt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Where a format puts its tag. */
+enum ofl_dsa_place {
+	OFL_DSA_PLACE_NONE = 0,      /**< no tag at all ("none") */
+	OFL_DSA_PLACE_BEFORE_DA = 1, /**< prepended: tag | DA | SA | type */
+	OFL_DSA_PLACE_AFTER_SA = 2,  /**< DA | SA | tag | type (the tag often
+	                                  starts with its own EtherType) */
+	OFL_DSA_PLACE_TAIL = 3,      /**< DA | SA | type | ... | tag (before FCS) */
+	OFL_DSA_PLACE_VLAN = 4,      /**< an 802.1Q-shaped tag after SA whose
+	                                  VID encodes switch and port (tag_8021q) */
+};
+
+/** Which layout a frame uses. */
+enum ofl_dsa_dir {
+	OFL_DSA_RX = 0, /**< switch -> host (kernel .rcv) */
+	OFL_DSA_TX = 1, /**< host -> switch (kernel .xmit) */
+};
+
+/* struct ofl_dsa_ops.flags: properties, named for what they mean to a
+ * driver, so nobody has to switch on format ids. */
+#define OFL_DSA_F_PROMISC   0x0001u /**< the conduit must accept frames whose
+                                         DA it does not own: the tag shifts or
+                                         hides the destination MAC */
+#define OFL_DSA_F_SW_CSUM   0x0002u /**< TX: finish any pending L4 checksum
+                                         before encode (the tag is appended
+                                         after the payload, so NIC checksum
+                                         offload would cover it) */
+#define OFL_DSA_F_HIDES_L3  0x0004u /**< a plain Ethernet parser looking at the
+                                         tagged frame does not find the real
+                                         EtherType at offset 12 (or 12 after
+                                         802.1Q): strip or decode first */
+#define OFL_DSA_F_VAR_LEN   0x0008u /**< the RX tag length depends on the tag's
+                                         contents (timestamps, tag type) */
+#define OFL_DSA_F_TX_FCS    0x0010u /**< TX: encode appends the Ethernet FCS
+                                         of the untagged frame itself */
+#define OFL_DSA_F_NO_PORTS  0x0020u /**< the format carries no port at all */
+#define OFL_DSA_F_CTRL      0x0040u /**< RX may carry switch control frames
+                                         (OFL_DSA_MF_CONTROL) */
+
+struct ofl_dsa_codec; /* internal */
+
+/**
+ * A tag format.  All instances live in a const table inside the library;
+ * pointers to them stay valid for the life of the process.
+ *
+ * Lengths are upper bounds in bytes.  rx_head/tx_head count bytes before
+ * the untagged frame's EtherType that are not part of it (for AFTER_SA and
+ * VLAN formats they sit between SA and the EtherType, for BEFORE_DA before
+ * DA); rx_tail/tx_tail count bytes after the untagged frame.
+ */
+struct ofl_dsa_ops {
+	const char *name;   /**< the kernel tagger's .name, e.g. "brcm" */
+	const char *alias;  /**< a second accepted name, or NULL */
+	uint16_t id;        /**< DSA_TAG_PROTO_*_VALUE from include/net/dsa.h */
+	uint8_t place;      /**< enum ofl_dsa_place */
+	uint8_t rx_head;    /**< max tag bytes before the frame on RX */
+	uint8_t rx_tail;    /**< max tag bytes after the frame on RX */
+	uint8_t tx_head;    /**< headroom encode needs on TX */
+	uint8_t tx_tail;    /**< tailroom encode needs on TX, padding excluded */
+	uint8_t tx_min_len; /**< TX: the untagged frame is zero-padded to this
+	                         length before tagging (0: no padding) */
+	uint8_t rx_prios;   /**< RX: priorities 0 .. rx_prios-1 (0: none) */
+	uint8_t tx_prios;   /**< TX: priorities 0 .. tx_prios-1 (0: none) */
+	uint16_t rx_ports;  /**< RX: source port numbers the tag can express
+	                         are 0 .. rx_ports-1 (0: none) */
+	uint16_t tx_ports;  /**< TX: destination ports 0 .. tx_ports-1 */
+	uint32_t flags;     /**< OFL_DSA_F_* */
+	const struct ofl_dsa_codec *codec; /**< internal */
+};
+
+/** Number of formats in the registry (34). */
+OFL_API size_t ofl_dsa_count(void);
+
+/** The i-th format, 0 <= i < ofl_dsa_count(), in increasing id order (the
+ *  table is indexed by id: ofl_dsa_at(i)->id == i).  NULL when out of range. */
+OFL_API const struct ofl_dsa_ops *ofl_dsa_at(size_t i);
+
+/** Format by kernel name or alias (exact, case-sensitive): "brcm",
+ *  "a5psw" (alias "rzn1-a5psw"), "gsw1xx" ("mxl-gsw1xx"), "mxl862xx"
+ *  ("mxl862"), "nxp_netc" ("netc") ...  A trailing newline, as read from
+ *  sysfs, is ignored.  NULL if name is NULL or unknown. */
+OFL_API const struct ofl_dsa_ops *ofl_dsa_find(const char *name);
+
+/** Same as ofl_dsa_find(), as an int: 0 and *out set, or OFL_EINVAL (NULL
+ *  argument) or OFL_ENOENT (unknown name; *out set to NULL). */
+OFL_API int ofl_dsa_lookup(const char *name, const struct ofl_dsa_ops **out);
+
+/** Format by DSA_TAG_PROTO_*_VALUE; NULL if unknown. */
+OFL_API const struct ofl_dsa_ops *ofl_dsa_by_id(unsigned id);
+
+/* ------------------------------------------------------------------ */
+/* Switch-dependent parameters                                         */
+
+/* ofl_dsa_params.flags */
+#define OFL_DSA_P_BRCM_LEGACY_VLAN 0x1u /**< brcm-legacy(-fcs) RX: a VLAN tag
+                                             follows the Broadcom tag and is
+                                             removed with it (BCM63xx internal
+                                             switch below another DSA switch;
+                                             the kernel's netdev_uses_dsa()) */
+#define OFL_DSA_P_KSZ_PTP          0x2u /**< ksz9477/ksz9893/lan937x TX:
+                                             hardware timestamping is on, so a
+                                             4-byte timestamp field precedes
+                                             the tail tag (meta.tstamp, raw) */
+
+/**
+ * Bytes that depend on how the switch is wired, not on the frame.  Fill with
+ * ofl_dsa_params_default() and change what differs; pass NULL anywhere a
+ * params pointer is taken to use the defaults.
+ */
+struct ofl_dsa_params {
+	uint32_t flags;      /**< OFL_DSA_P_*; default 0 */
+	uint16_t tpid;       /**< tag_8021q formats: the TPID written on TX and
+	                          accepted on RX.  0 (default) = the kernel's:
+	                          0x8100, or 0xDADB (ETH_P_DSA_8021Q) for sja1105
+	                          and sja1110, which also accept 0x8100 on RX */
+	uint8_t cpu_port;    /**< mxl862xx: index of the CPU port the conduit
+	                          is attached to; default 0 */
+	uint8_t num_ports;   /**< ocelot/seville TX: the switch's port count,
+	                          written as the injection source port.  0
+	                          (default) = 6 for ocelot (VSC9959), 10 for
+	                          seville (VSC9953) */
+};
+
+/** Fill *p with the defaults documented above.  p must not be NULL. */
+OFL_API void ofl_dsa_params_default(struct ofl_dsa_params *p);
+
+/* ------------------------------------------------------------------ */
+/* Metadata                                                            */
+
+/* ofl_dsa_meta.valid: which fields hold something */
+#define OFL_DSA_M_PORT      0x0001u /**< port */
+#define OFL_DSA_M_PORT_MASK 0x0002u /**< port_mask */
+#define OFL_DSA_M_SWITCH    0x0004u /**< switch_id */
+#define OFL_DSA_M_PRIO      0x0008u /**< prio */
+#define OFL_DSA_M_CMD       0x0010u /**< cmd */
+#define OFL_DSA_M_CODE      0x0020u /**< code */
+#define OFL_DSA_M_AUX       0x0040u /**< aux */
+#define OFL_DSA_M_VLAN      0x0080u /**< vlan_tci */
+#define OFL_DSA_M_VBID      0x0100u /**< vbid */
+#define OFL_DSA_M_TSTAMP    0x0200u /**< tstamp */
+
+/* ofl_dsa_meta.flags: booleans (valid on their own) */
+#define OFL_DSA_MF_TRAPPED    0x0001u /**< RX: trapped to the host, not
+                                           forwarded by hardware: the kernel
+                                           would leave offload_fwd_mark clear */
+#define OFL_DSA_MF_TAGGED     0x0002u /**< dsa/edsa: the frame carried an
+                                           802.1Q tag, folded into the DSA
+                                           tag (vlan_tci); the untagged view
+                                           gets the 802.1Q header back */
+#define OFL_DSA_MF_TRUNK      0x0004u /**< dsa/edsa FORWARD: port is a trunk
+                                           (LAG) id, not a port */
+#define OFL_DSA_MF_OVERRIDE   0x0008u /**< TX: override port state/blocking
+                                           (ksz, lan9303: STP override);
+                                           ksz encode also sets it for
+                                           link-local destinations, as Linux */
+#define OFL_DSA_MF_LOOKUP     0x0010u /**< TX: let the switch look the
+                                           destination up (lan9303 ALR, ksz
+                                           lookup); no port is sent */
+#define OFL_DSA_MF_LEARN_DIS  0x0020u /**< TX: do not learn the SA */
+#define OFL_DSA_MF_CONTROL    0x0040u /**< RX: a switch control frame (qca MIB
+                                           or register ACK, sja1105/sja1110
+                                           timestamp meta frame) that the
+                                           kernel hands to the switch driver,
+                                           never to the stack */
+#define OFL_DSA_MF_LINK_LOCAL 0x0080u /**< sja1105/sja1110: management frame
+                                           (link-local DA); RX port came from
+                                           DA bytes 3-4 or the SJA1110 header */
+#define OFL_DSA_MF_HOST_ONLY  0x0100u /**< sja1110 RX: sent to the host only */
+#define OFL_DSA_MF_VLAN_S     0x0200u /**< ocelot RX: classified tag is an
+                                           S-tag (802.1ad); mtk TX: 0x88A8 */
+
+/** Marvell DSA commands (meta.cmd for dsa/edsa). */
+enum ofl_dsa_mv_cmd {
+	OFL_DSA_MV_TO_CPU = 0,
+	OFL_DSA_MV_FROM_CPU = 1,
+	OFL_DSA_MV_TO_SNIFFER = 2,
+	OFL_DSA_MV_FORWARD = 3,
+};
+
+/**
+ * What a tag says.  Decode sets exactly the bits of `valid` for fields it
+ * filled (others are zeroed); encode reads only the fields the format can
+ * carry and ignores the rest.  Field meaning per format is in the comments
+ * of src/dsa/<family>.c; the common ones:
+ *   port       RX: source port; TX: the single destination port (decode sets
+ *              it when the mask has exactly one bit)
+ *   port_mask  TX: destination port bitmap (encode uses it when
+ *              OFL_DSA_M_PORT_MASK is valid, otherwise 1 << port)
+ *   switch_id  device index in a cascade (dsa, edsa, tag_8021q, netc, sja)
+ *   prio       traffic class / priority / PCP
+ *   cmd        frame kind: Marvell cmd, Broadcom opcode, qca/ar9331 type,
+ *              netc type<<4|subtype, brcm-legacy type, ocelot rew_op
+ *   code       reason: Broadcom reason code, Marvell TO_CPU code, Realtek
+ *              reason, yt921x code
+ *   aux        Broadcom classification id, ocelot CPU queue mask
+ *   vlan_tci   the VLAN TCI a tag carries (dsa/edsa, mtk TX, ocelot, yt921x,
+ *              tag_8021q formats: the whole tag TCI)
+ *   vbid       tag_8021q virtual bridge id (no port when non-zero)
+ *   tstamp     a raw hardware timestamp exactly as the tag carries it
+ */
+struct ofl_dsa_meta {
+	uint32_t valid;     /**< OFL_DSA_M_* */
+	uint32_t flags;     /**< OFL_DSA_MF_* */
+	uint32_t port_mask;
+	uint8_t switch_id;
+	uint8_t port;
+	uint8_t prio;
+	uint8_t cmd;
+	uint16_t code;
+	uint16_t aux;
+	uint16_t vlan_tci;
+	uint16_t vbid;
+	uint64_t tstamp;
+};
+
+/* ------------------------------------------------------------------ */
+/* Decode                                                              */
+
+/**
+ * The untagged frame, described over the tagged one.  The untagged frame is
+ *
+ *     hdr[0 .. hdr_len)  followed by  frame[rest_off .. rest_off + rest_len)
+ *
+ * where hdr is 12 MAC bytes, plus up to 4 bytes (an 802.1Q header the
+ * kernel rebuilds from a dsa/edsa or mtk tag, in ins[]).  `hdr` points
+ * either into the tagged frame (at mac_off) or into this view's own buf[]
+ * (when bytes had to be rebuilt or, for the multi-buffer decode, copied):
+ * it is valid while both the frame and this struct are.  Do not copy the
+ * struct and use the copy's hdr; call ofl_dsa_untagged() on the original.
+ */
+struct ofl_dsa_view {
+	const uint8_t *hdr;  /**< 12 MAC bytes (+ ins_len rebuilt bytes) */
+	uint32_t hdr_len;    /**< 12 + ins_len */
+	uint32_t mac_off;    /**< offset of DA in the tagged frame */
+	uint32_t rest_off;   /**< where the untagged frame continues */
+	uint32_t rest_len;   /**< how much of it */
+	uint32_t tag_off;    /**< offset of the head tag (or of the tail tag
+	                          for TAIL formats) in the tagged frame */
+	uint16_t tag_len;    /**< head tag bytes (0 for none/tail) */
+	uint16_t tail_len;   /**< bytes cut from the end (tail tag, trailer,
+	                          timestamps, padding before a trailer) */
+	uint8_t ins_len;     /**< 0 or 2 or 4 */
+	uint8_t mac_patched; /**< 1 when the MACs differ from the frame's (sja1105
+	                          link-local RX: DA bytes 3-4 are cleared) */
+	uint8_t buf[16];     /**< backing store for hdr when needed */
+};
+
+/**
+ * Decode one tagged frame held in one contiguous buffer.
+ *
+ * ops     the format (not NULL).
+ * params  switch parameters or NULL for the defaults.
+ * dir     OFL_DSA_RX or OFL_DSA_TX: which layout to expect.
+ * frame   the tagged frame from the first byte (tag or DA) to the last byte
+ *         before the FCS; read only, only during the call (but view->hdr may
+ *         point into it afterwards).
+ * meta    out (not NULL): zeroed, then filled.
+ * view    out (may be NULL when only meta is wanted).
+ *
+ * Returns 0, or
+ *   OFL_EINVAL   ops, frame or meta NULL, or dir unknown;
+ *   OFL_EBADMSG  the frame is too short for the tag, or the tag is not what
+ *                the format requires (EtherType, version, opcode, reserved
+ *                code, trailer marker...).  Every read is bounds-checked.
+ * A frame that decodes but carries no port (tag_8021q bridge VID, "none")
+ * returns 0 without OFL_DSA_M_PORT in meta->valid.
+ */
+OFL_API int ofl_dsa_decode(const struct ofl_dsa_ops *ops,
+                           const struct ofl_dsa_params *params, int dir,
+                           const uint8_t *frame, uint32_t len,
+                           struct ofl_dsa_meta *meta, struct ofl_dsa_view *view);
+
+/**
+ * Decode a tagged frame split over nbufs buffers (as struct ofl_pkt holds
+ * it).  Reads the first and last bytes through a bounded scratch copy on
+ * the stack; the view's hdr always points into view->buf and rest_off/
+ * rest_len are offsets in the concatenated frame.  Same returns as
+ * ofl_dsa_decode(); OFL_EINVAL also for bufs NULL or nbufs 0, OFL_E2BIG
+ * if the total length does not fit in 32 bits.
+ */
+OFL_API int ofl_dsa_decode_bufs(const struct ofl_dsa_ops *ops,
+                                const struct ofl_dsa_params *params, int dir,
+                                const struct ofl_buf *bufs, unsigned nbufs,
+                                struct ofl_dsa_meta *meta,
+                                struct ofl_dsa_view *view);
+
+/**
+ * The untagged frame of a single-buffer decode as at most 2 pieces, writing
+ * nothing: out[0] = view->hdr (12 or 16 bytes), out[1] = the rest.  frame
+ * must be the buffer passed to ofl_dsa_decode().  Returns the number of
+ * pieces (2), or OFL_EINVAL for NULL arguments or a view that does not fit
+ * len.  The pieces point into frame and view.
+ */
+OFL_API int ofl_dsa_untagged(const uint8_t *frame, uint32_t len,
+                             const struct ofl_dsa_view *view,
+                             struct ofl_buf out[2]);
+
+/**
+ * Strip in place, as the kernel does: writes view->hdr (at most 16 bytes)
+ * right before frame[rest_off] and returns through *start and *out_len the
+ * untagged frame, which now starts at frame + *start.  Only the 16 bytes
+ * before rest_off are written.  Returns 0 or OFL_EINVAL (NULL arguments, or
+ * a view that does not fit len).
+ */
+OFL_API int ofl_dsa_strip(uint8_t *frame, uint32_t len,
+                          const struct ofl_dsa_view *view, uint32_t *start,
+                          uint32_t *out_len);
+
+/* ------------------------------------------------------------------ */
+/* Encode                                                              */
+
+/**
+ * Room encode needs for an untagged frame of len bytes: *head bytes before
+ * it, *tail bytes after it (padding + tail tag + FCS).  Either out pointer
+ * may be NULL.  Returns 0 or OFL_EINVAL.
+ */
+OFL_API int ofl_dsa_room(const struct ofl_dsa_ops *ops,
+                         const struct ofl_dsa_params *params, int dir,
+                         uint32_t len, uint32_t *head, uint32_t *tail);
+
+/**
+ * Tag an untagged Ethernet frame in place.
+ *
+ * buf[0 .. size) is the caller's buffer; the untagged frame (DA first, no
+ * FCS) is at buf[*off .. *off + *len).  Bytes before *off are headroom,
+ * bytes after the frame are tailroom; both are the caller's and encode may
+ * write all of them that it reports through ofl_dsa_room().  On success
+ * *off and *len describe the tagged frame.  TX first zero-pads to
+ * ops->tx_min_len (the kernel's rule), then writes the tag: after-SA tags
+ * move the 12 MAC bytes back, prepended tags go before DA, tail tags after
+ * the frame.  dsa/edsa fold an existing 802.1Q header at offset 12 into the
+ * tag and mtk overwrites its TPID, as Linux does.  meta is read only.
+ *
+ * Returns 0, or
+ *   OFL_EINVAL   NULL pointers, unknown dir, *off + *len > size, or a frame
+ *                shorter than 14 bytes;
+ *   OFL_ENOSPC   not enough headroom or tailroom (nothing was written);
+ *   OFL_ENOTSUP  meta asks for something the format cannot express in this
+ *                direction (port or switch out of range, empty port mask,
+ *                a bit the tag has no room for); nothing was written.
+ */
+OFL_API int ofl_dsa_encode(const struct ofl_dsa_ops *ops,
+                           const struct ofl_dsa_params *params, int dir,
+                           const struct ofl_dsa_meta *meta, uint8_t *buf,
+                           uint32_t size, uint32_t *off, uint32_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OFL_DSA_H */

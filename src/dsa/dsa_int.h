@@ -1,0 +1,259 @@
+/*
+ * dsa_int.h - internals shared by the DSA tag codecs.
+ *
+ * A codec sees a tagged frame through struct dsa_frame: the first head_len
+ * bytes and the last tail_len bytes are contiguous (for a single buffer both
+ * are the whole frame).  It never touches memory outside those two windows:
+ * every access goes through dsa_head()/dsa_tail(), which return NULL when
+ * the bytes are not there.
+ *
+ * Encoders work in place on struct dsa_tx and must check room and meta
+ * before writing anything (dsa_tx_check), so a failed encode leaves the
+ * caller's buffer as it was.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef OFL_SRC_DSA_INT_H
+#define OFL_SRC_DSA_INT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "ofl/dsa.h"
+
+#define DSA_ETH_ALEN 6u
+#define DSA_MACS_LEN 12u  /* DA + SA */
+#define DSA_ETH_HLEN 14u  /* DA + SA + EtherType */
+#define DSA_ETH_ZLEN 60u  /* minimum frame without FCS */
+#define DSA_VLAN_HLEN 4u
+
+#define DSA_ETH_P_8021Q 0x8100u
+#define DSA_ETH_P_8021AD 0x88A8u
+
+/* Largest window a codec ever needs at the head or the tail of a frame;
+ * the multi-buffer decode copies this much of each end. */
+#define DSA_HEAD_WINDOW 64u
+#define DSA_TAIL_WINDOW 32u
+
+struct dsa_frame {
+	const uint8_t *head; /* first head_len bytes of the frame */
+	const uint8_t *tail; /* last tail_len bytes of the frame */
+	uint32_t head_len;
+	uint32_t tail_len;
+	uint32_t len;        /* whole frame */
+	int scratch;         /* head/tail are copies that die with the call */
+};
+
+struct dsa_tx {
+	uint8_t *buf;
+	uint32_t size;
+	uint32_t off;        /* frame start in buf */
+	uint32_t len;        /* frame length */
+};
+
+typedef int (*dsa_decode_fn)(const struct ofl_dsa_ops *ops,
+                             const struct ofl_dsa_params *p, int dir,
+                             const struct dsa_frame *f,
+                             struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
+typedef int (*dsa_encode_fn)(const struct ofl_dsa_ops *ops,
+                             const struct ofl_dsa_params *p, int dir,
+                             const struct ofl_dsa_meta *m, struct dsa_tx *tx);
+
+struct ofl_dsa_codec {
+	dsa_decode_fn decode;
+	dsa_encode_fn encode;
+};
+
+/* --- byte access ---------------------------------------------------- */
+
+static inline uint16_t dsa_be16(const uint8_t *p)
+{
+	return (uint16_t)((unsigned)p[0] << 8 | p[1]);
+}
+
+static inline uint32_t dsa_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void dsa_put_be16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void dsa_put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* n bytes at offset off from the start, or NULL when out of the window */
+static inline const uint8_t *dsa_head(const struct dsa_frame *f, uint32_t off,
+                                      uint32_t n)
+{
+	if (off > f->head_len || n > f->head_len - off)
+		return NULL;
+	return f->head + off;
+}
+
+/* the last n bytes of the frame, or NULL */
+static inline const uint8_t *dsa_tail(const struct dsa_frame *f, uint32_t n)
+{
+	if (n > f->tail_len)
+		return NULL;
+	return f->tail + (f->tail_len - n);
+}
+
+/* n bytes ending `back` bytes before the end of the frame, or NULL */
+static inline const uint8_t *dsa_tail_at(const struct dsa_frame *f,
+                                         uint32_t back, uint32_t n)
+{
+	if (back > f->tail_len || n > f->tail_len - back)
+		return NULL;
+	return f->tail + (f->tail_len - back - n);
+}
+
+/* --- meta helpers --------------------------------------------------- */
+
+/* Destination ports requested by meta on TX: the mask if valid, else
+ * 1 << port; 0 when meta names no port or the port does not fit. */
+uint32_t dsa_meta_tx_mask(const struct ofl_dsa_meta *m);
+
+/* Record a TX destination mask in meta (and port when it has one bit). */
+void dsa_meta_set_mask(struct ofl_dsa_meta *m, uint32_t mask);
+
+/* Non-zero when the meta's mask is non-empty and below 1 << nports. */
+int dsa_mask_fits(uint32_t mask, unsigned nports);
+
+/* Priority from meta (0 when not valid); OFL_ENOTSUP via *err when it does
+ * not fit in nprios. */
+unsigned dsa_meta_prio(const struct ofl_dsa_meta *m, unsigned nprios, int *err);
+
+/* 01:80:C2:00:00:0X, the kernel's is_link_local_ether_addr() */
+int dsa_is_link_local(const uint8_t *da);
+
+/* --- views ---------------------------------------------------------- */
+
+/* Tag of tag_len bytes after SA: untagged = MACs at 0 + frame[12+tag_len..]. */
+int dsa_view_after_sa(const struct dsa_frame *f, uint32_t tag_len,
+                      struct ofl_dsa_view *v);
+/* Tag of tag_len bytes before DA. */
+int dsa_view_before_da(const struct dsa_frame *f, uint32_t tag_len,
+                       struct ofl_dsa_view *v);
+/* Tail tag of tail_len bytes. */
+int dsa_view_tail(const struct dsa_frame *f, uint32_t tail_len,
+                  struct ofl_dsa_view *v);
+/* Rebuild bytes (2 or 4) between the MACs and the rest (802.1Q header). */
+void dsa_view_insert(struct ofl_dsa_view *v, const uint8_t *ins, unsigned n);
+
+/* Minimum lengths the kernel's pskb_may_pull() enforces, written once:
+ * after SA: DA SA tag EtherType; before DA: tag DA SA EtherType; tail:
+ * DA SA EtherType tag. */
+static inline uint32_t dsa_min_after_sa(uint32_t tag_len)
+{
+	return DSA_MACS_LEN + tag_len + 2;
+}
+
+static inline uint32_t dsa_min_before_da(uint32_t tag_len)
+{
+	return tag_len + DSA_ETH_HLEN;
+}
+
+static inline uint32_t dsa_min_tail(uint32_t tag_len)
+{
+	return DSA_ETH_HLEN + tag_len;
+}
+
+/* --- in-place encode ------------------------------------------------ */
+
+/* Check that tx can take `head` bytes in front after padding to pad_to and
+ * `tail` bytes after: OFL_ENOSPC otherwise.  Writes nothing. */
+int dsa_tx_check(const struct dsa_tx *tx, uint32_t head, uint32_t pad_to,
+                 uint32_t tail);
+/* Zero-pad the frame to pad_to bytes (room checked before). */
+void dsa_tx_pad(struct dsa_tx *tx, uint32_t pad_to);
+/* Open n bytes between SA and EtherType; returns them. */
+uint8_t *dsa_tx_after_sa(struct dsa_tx *tx, uint32_t n);
+/* Open n bytes before DA; returns them. */
+uint8_t *dsa_tx_before_da(struct dsa_tx *tx, uint32_t n);
+/* Append n bytes; returns them. */
+uint8_t *dsa_tx_tail(struct dsa_tx *tx, uint32_t n);
+
+/* Where dsa_tx_put() writes. */
+enum { DSA_AT_AFTER_SA, DSA_AT_BEFORE_DA, DSA_AT_TAIL };
+
+/* The usual encode ending: pad as the format wants (TX), check room, open
+ * n bytes at `at` and copy the tag t there.  OFL_ENOSPC, nothing written,
+ * when the room is missing. */
+int dsa_tx_put(const struct ofl_dsa_ops *ops, int dir, struct dsa_tx *tx,
+               int at, const uint8_t *t, uint32_t n);
+
+/* Defines dsa_codec_<name> from two functions taking a format descriptor
+ * first: dec(&fmt, ops, p, dir, f, m, v) and enc(&fmt, ops, p, dir, m, tx). */
+#define DSA_CODEC_WITH(name, fmt, dec, enc)                                    \
+	static int name##_decode(const struct ofl_dsa_ops *ops,                \
+	                         const struct ofl_dsa_params *p, int dir,       \
+	                         const struct dsa_frame *f,                     \
+	                         struct ofl_dsa_meta *m, struct ofl_dsa_view *v) \
+	{                                                                      \
+		return dec(&fmt, ops, p, dir, f, m, v);                        \
+	}                                                                      \
+	static int name##_encode(const struct ofl_dsa_ops *ops,                \
+	                         const struct ofl_dsa_params *p, int dir,       \
+	                         const struct ofl_dsa_meta *m,                  \
+	                         struct dsa_tx *tx)                             \
+	{                                                                      \
+		return enc(&fmt, ops, p, dir, m, tx);                          \
+	}                                                                      \
+	const struct ofl_dsa_codec dsa_codec_##name = { name##_decode,         \
+	                                                name##_encode }
+
+/* The padding length the kernel uses on TX for this format. */
+uint32_t dsa_tx_pad_len(const struct ofl_dsa_ops *ops, int dir, uint32_t len);
+
+/* CRC-32 (IEEE 802.3), reflected, bitwise.  The Ethernet FCS of a buffer
+ * is ~dsa_crc32_update(0xFFFFFFFF, p, n); pieces chain through crc. */
+uint32_t dsa_crc32_update(uint32_t crc, const uint8_t *p, uint32_t n);
+
+/* --- per-family codecs (one file each) ------------------------------ */
+
+extern const struct ofl_dsa_codec dsa_codec_none;
+extern const struct ofl_dsa_codec dsa_codec_brcm;
+extern const struct ofl_dsa_codec dsa_codec_brcm_prepend;
+extern const struct ofl_dsa_codec dsa_codec_brcm_legacy;
+extern const struct ofl_dsa_codec dsa_codec_brcm_legacy_fcs;
+extern const struct ofl_dsa_codec dsa_codec_dsa;
+extern const struct ofl_dsa_codec dsa_codec_edsa;
+extern const struct ofl_dsa_codec dsa_codec_trailer;
+extern const struct ofl_dsa_codec dsa_codec_gswip;
+extern const struct ofl_dsa_codec dsa_codec_gsw1xx;
+extern const struct ofl_dsa_codec dsa_codec_mxl862xx;
+extern const struct ofl_dsa_codec dsa_codec_ksz8795;
+extern const struct ofl_dsa_codec dsa_codec_ksz9477;
+extern const struct ofl_dsa_codec dsa_codec_ksz9893;
+extern const struct ofl_dsa_codec dsa_codec_lan937x;
+extern const struct ofl_dsa_codec dsa_codec_lan9303;
+extern const struct ofl_dsa_codec dsa_codec_mtk;
+extern const struct ofl_dsa_codec dsa_codec_qca;
+extern const struct ofl_dsa_codec dsa_codec_ar9331;
+extern const struct ofl_dsa_codec dsa_codec_generic_8021q;
+extern const struct ofl_dsa_codec dsa_codec_ocelot_8021q;
+extern const struct ofl_dsa_codec dsa_codec_vsc73xx_8021q;
+extern const struct ofl_dsa_codec dsa_codec_sja1105;
+extern const struct ofl_dsa_codec dsa_codec_sja1110;
+extern const struct ofl_dsa_codec dsa_codec_ocelot;
+extern const struct ofl_dsa_codec dsa_codec_seville;
+extern const struct ofl_dsa_codec dsa_codec_rtl4a;
+extern const struct ofl_dsa_codec dsa_codec_rtl8_4;
+extern const struct ofl_dsa_codec dsa_codec_rtl8_4t;
+extern const struct ofl_dsa_codec dsa_codec_hellcreek;
+extern const struct ofl_dsa_codec dsa_codec_xrs700x;
+extern const struct ofl_dsa_codec dsa_codec_a5psw;
+extern const struct ofl_dsa_codec dsa_codec_yt921x;
+extern const struct ofl_dsa_codec dsa_codec_netc;
+
+#endif /* OFL_SRC_DSA_INT_H */

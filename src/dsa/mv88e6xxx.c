@@ -1,0 +1,319 @@
+/*
+ * mv88e6xxx.c - Marvell tags: dsa and edsa (net/dsa/tag_dsa.c) and the
+ * 88E6060 trailer (net/dsa/tag_trailer.c).
+ *
+ * DSA, 4 bytes where an 802.1Q tag would be:
+ *
+ *   | DA | SA | b0 b1 b2 b3 | type | ...
+ *     b0: cmd 7:6 | tagged 5 | device (switch) 4:0
+ *     b1: port 7:3 | TO_CPU code 2:1, FORWARD trunk 2 | CFI 0
+ *     b2: PCP 7:5 | TO_CPU code bit 0 at bit 4 (else CFI's 802.1Q place,
+ *         always 0) | VID 11:8 in 3:0
+ *     b3: VID 7:0
+ *
+ *   cmd: TO_CPU 0 (trapped/mirrored), FROM_CPU 1 (host sends to a port),
+ *   TO_SNIFFER 2, FORWARD 3 (normal traffic, either way).
+ *   TO_CPU code = b1 2:1 << 1 | b2 bit 4: MGMT_TRAP 0, FRAME2REG 1,
+ *   IGMP_MLD_TRAP 2, POLICY_TRAP 3, ARP_MIRROR 4, POLICY_MIRROR 5, 6-7
+ *   reserved.
+ *
+ * When "tagged" is set the frame had an 802.1Q header, which the switch
+ * folded into the tag: the untagged view gets 0x8100 + TCI back, the CFI
+ * moved from b1 bit 0 to TCI bit 12.  Linux RX accepts TO_CPU (except
+ * FRAME2REG and reserved codes) and FORWARD; traps are not forwarded by
+ * hardware.  Linux TX sends FROM_CPU (FORWARD when bridging offloads
+ * forwarding) and folds an existing 802.1Q header instead of inserting
+ * 4 bytes; an untagged frame gets VID 0 (standalone) or 4095 (bridge).
+ *
+ * EDSA prefixes the same 4 bytes with EtherType 0xDADA and two zero bytes:
+ *
+ *   | DA | SA | DA DA | 00 00 | b0 b1 b2 b3 | type | ...
+ *
+ * The kernel does not check 0xDADA on RX (the switch is programmed to
+ * send it); this library does, and reports the reserved bytes in aux.
+ *
+ * Trailer (88E6060), 4 bytes at the end:
+ *   TX: 80 | port mask | 10 | 00
+ *   RX: 80 | port 2:0 (7:3 zero) | bit 4 free, rest zero | 00
+ * padded to 60 bytes before tagging, like every tail tag.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "dsa/dsa_int.h"
+
+#define MV_DSA_LEN 4u
+#define MV_EDSA_LEN 8u
+#define MV_ETH_P_EDSA 0xDADAu
+#define MV_TAGGED 0x20u
+#define MV_DEV_MASK 0x1Fu
+#define MV_PORT_SHIFT 3
+#define MV_TRUNK 0x04u
+#define MV_CFI_B1 0x01u
+#define MV_CFI_B2 0x10u
+
+enum mv_code {
+	MV_CODE_MGMT_TRAP = 0,
+	MV_CODE_FRAME2REG = 1,
+	MV_CODE_IGMP_MLD_TRAP = 2,
+	MV_CODE_POLICY_TRAP = 3,
+	MV_CODE_ARP_MIRROR = 4,
+	MV_CODE_POLICY_MIRROR = 5,
+};
+
+/* The 4 DSA bytes at t; extra = bytes before them (0 dsa, 4 edsa). */
+static int mv_decode(int dir, const struct dsa_frame *f, const uint8_t *t,
+                     uint32_t extra, struct ofl_dsa_meta *m,
+                     struct ofl_dsa_view *v)
+{
+	unsigned cmd = t[0] >> 6;
+	unsigned tci;
+	int err;
+
+	m->cmd = (uint8_t)cmd;
+	m->switch_id = t[0] & MV_DEV_MASK;
+	m->port = (t[1] >> MV_PORT_SHIFT) & 0x1Fu;
+	m->valid = OFL_DSA_M_CMD | OFL_DSA_M_SWITCH | OFL_DSA_M_PORT |
+	           OFL_DSA_M_PRIO | OFL_DSA_M_VLAN;
+	if (dir == OFL_DSA_RX) {
+		if (cmd == OFL_DSA_MV_FORWARD) {
+			if (t[1] & MV_TRUNK)
+				m->flags |= OFL_DSA_MF_TRUNK;
+		} else if (cmd == OFL_DSA_MV_TO_CPU) {
+			unsigned code = (t[1] & 0x06u) | ((t[2] >> 4) & 1u);
+
+			switch (code) {
+			case MV_CODE_MGMT_TRAP:
+			case MV_CODE_IGMP_MLD_TRAP:
+			case MV_CODE_POLICY_TRAP:
+				m->flags |= OFL_DSA_MF_TRAPPED;
+				break;
+			case MV_CODE_ARP_MIRROR:
+			case MV_CODE_POLICY_MIRROR:
+				break;
+			default: /* FRAME2REG is not implemented; 6-7 reserved */
+				return OFL_EBADMSG;
+			}
+			m->code = (uint16_t)code;
+			m->valid |= OFL_DSA_M_CODE;
+		} else {
+			return OFL_EBADMSG;
+		}
+	} else if (cmd != OFL_DSA_MV_FROM_CPU && cmd != OFL_DSA_MV_FORWARD) {
+		return OFL_EBADMSG;
+	} else if (t[1] & 0x06u) {
+		return OFL_EBADMSG; /* xmit leaves these bits zero */
+	}
+	if (dir == OFL_DSA_TX)
+		dsa_meta_set_mask(m, 1u << m->port);
+
+	/* TCI as 802.1Q would carry it; for TO_CPU bit 12 is a code bit */
+	tci = (unsigned)(t[2] & ~MV_CFI_B2) << 8 | t[3];
+	if (t[1] & MV_CFI_B1)
+		tci |= (unsigned)MV_CFI_B2 << 8;
+	m->vlan_tci = (uint16_t)tci;
+	m->prio = t[2] >> 5;
+
+	if (!(t[0] & MV_TAGGED))
+		return dsa_view_after_sa(f, extra + MV_DSA_LEN, v);
+	m->flags |= OFL_DSA_MF_TAGGED;
+	err = dsa_view_after_sa(f, extra + MV_DSA_LEN, v);
+	if (!err && v) {
+		uint8_t q[4] = { 0x81, 0x00, (uint8_t)(tci >> 8), (uint8_t)tci };
+
+		dsa_view_insert(v, q, sizeof(q));
+	}
+	return err;
+}
+
+static int dsa_decode(const struct ofl_dsa_ops *ops,
+                      const struct ofl_dsa_params *p, int dir,
+                      const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                      struct ofl_dsa_view *v)
+{
+	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, MV_DSA_LEN);
+
+	(void)ops;
+	(void)p;
+	if (!t || f->len < dsa_min_after_sa(MV_DSA_LEN))
+		return OFL_EBADMSG;
+	return mv_decode(dir, f, t, 0, m, v);
+}
+
+static int edsa_decode(const struct ofl_dsa_ops *ops,
+                       const struct ofl_dsa_params *p, int dir,
+                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                       struct ofl_dsa_view *v)
+{
+	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, MV_EDSA_LEN);
+	int err;
+
+	(void)ops;
+	(void)p;
+	if (!t || f->len < dsa_min_after_sa(MV_EDSA_LEN) ||
+	    dsa_be16(t) != MV_ETH_P_EDSA)
+		return OFL_EBADMSG;
+	err = mv_decode(dir, f, t + 4, MV_EDSA_LEN - MV_DSA_LEN, m, v);
+	if (!err) {
+		m->aux = dsa_be16(t + 2);
+		m->valid |= OFL_DSA_M_AUX;
+	}
+	return err;
+}
+
+/* Writes the 4 DSA bytes; extra = 0 (dsa) or 4 (edsa prefix). */
+static int mv_encode(int dir, const struct ofl_dsa_meta *m, struct dsa_tx *tx,
+                     uint32_t extra)
+{
+	const uint8_t *fr = tx->buf + tx->off;
+	unsigned cmd, dev, port, code = 0, tci;
+	int fold, err = 0;
+	uint8_t *t;
+
+	if (dir == OFL_DSA_TX) {
+		uint32_t mask = dsa_meta_tx_mask(m);
+
+		cmd = (m->valid & OFL_DSA_M_CMD) ? m->cmd : OFL_DSA_MV_FROM_CPU;
+		if (cmd != OFL_DSA_MV_FROM_CPU && cmd != OFL_DSA_MV_FORWARD)
+			return OFL_ENOTSUP;
+		if (!mask || (mask & (mask - 1)))
+			return OFL_ENOTSUP;
+		for (port = 0; !(mask & 1u); port++)
+			mask >>= 1;
+	} else {
+		cmd = (m->valid & OFL_DSA_M_CMD) ? m->cmd : OFL_DSA_MV_FORWARD;
+		if (cmd != OFL_DSA_MV_FORWARD && cmd != OFL_DSA_MV_TO_CPU)
+			return OFL_ENOTSUP;
+		if (!(m->valid & OFL_DSA_M_PORT))
+			return OFL_ENOTSUP;
+		port = m->port;
+		if (cmd == OFL_DSA_MV_TO_CPU) {
+			code = (m->valid & OFL_DSA_M_CODE) ? m->code : MV_CODE_MGMT_TRAP;
+			if (code > 7)
+				return OFL_ENOTSUP;
+		}
+	}
+	dev = (m->valid & OFL_DSA_M_SWITCH) ? m->switch_id : 0;
+	if (port > 0x1Fu || dev > MV_DEV_MASK)
+		return OFL_ENOTSUP;
+
+	fold = dsa_be16(fr + DSA_MACS_LEN) == DSA_ETH_P_8021Q;
+	if (fold && tx->len < DSA_ETH_HLEN + DSA_VLAN_HLEN)
+		return OFL_EINVAL;
+	if (fold) {
+		tci = dsa_be16(fr + DSA_MACS_LEN + 2);
+	} else {
+		tci = (m->valid & OFL_DSA_M_VLAN) ? m->vlan_tci : 0;
+		if (m->valid & OFL_DSA_M_PRIO) {
+			unsigned prio = dsa_meta_prio(m, 8, &err);
+
+			tci = (tci & 0x1FFFu) | prio << 13;
+		}
+	}
+	if (err)
+		return err;
+	err = dsa_tx_check(tx, extra + (fold ? 0 : MV_DSA_LEN), 0, 0);
+	if (err)
+		return err;
+	if (fold)
+		t = extra ? dsa_tx_after_sa(tx, extra) + extra
+		          : tx->buf + tx->off + DSA_MACS_LEN;
+	else
+		t = dsa_tx_after_sa(tx, extra + MV_DSA_LEN) + extra;
+
+	t[0] = (uint8_t)(cmd << 6 | (fold ? MV_TAGGED : 0) | dev);
+	t[1] = (uint8_t)(port << MV_PORT_SHIFT);
+	t[2] = (uint8_t)(tci >> 8);
+	t[3] = (uint8_t)tci;
+	if (t[2] & MV_CFI_B2) {
+		/* the CFI lives in b1 bit 0; bit 4 of b2 is a code bit */
+		t[1] |= MV_CFI_B1;
+		t[2] &= (uint8_t)~MV_CFI_B2;
+	}
+	if (dir == OFL_DSA_RX && cmd == OFL_DSA_MV_TO_CPU) {
+		t[1] = (uint8_t)((t[1] & ~0x06u) | (code & 0x06u));
+		t[2] = (uint8_t)((t[2] & ~MV_CFI_B2) | ((code & 1u) << 4));
+	}
+	return 0;
+}
+
+static int dsa_encode(const struct ofl_dsa_ops *ops,
+                      const struct ofl_dsa_params *p, int dir,
+                      const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+{
+	(void)ops;
+	(void)p;
+	return mv_encode(dir, m, tx, 0);
+}
+
+static int edsa_encode(const struct ofl_dsa_ops *ops,
+                       const struct ofl_dsa_params *p, int dir,
+                       const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+{
+	int err;
+	uint8_t *e;
+
+	(void)ops;
+	(void)p;
+	err = mv_encode(dir, m, tx, MV_EDSA_LEN - MV_DSA_LEN);
+	if (err)
+		return err;
+	e = tx->buf + tx->off + DSA_MACS_LEN;
+	dsa_put_be16(e, MV_ETH_P_EDSA);
+	e[2] = 0;
+	e[3] = 0;
+	return 0;
+}
+
+/* --- trailer --------------------------------------------------------- */
+
+#define TRAILER_LEN 4u
+
+static int trailer_decode(const struct ofl_dsa_ops *ops,
+                          const struct ofl_dsa_params *p, int dir,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
+{
+	const uint8_t *t = dsa_tail(f, TRAILER_LEN);
+
+	(void)ops;
+	(void)p;
+	if (!t || f->len < dsa_min_tail(TRAILER_LEN) || t[0] != 0x80 || t[3] != 0)
+		return OFL_EBADMSG;
+	if (dir == OFL_DSA_RX) {
+		if ((t[1] & 0xF8u) || (t[2] & 0xEFu))
+			return OFL_EBADMSG;
+		m->port = t[1] & 7u;
+		m->valid = OFL_DSA_M_PORT;
+	} else {
+		if (t[2] != 0x10 || !t[1])
+			return OFL_EBADMSG;
+		dsa_meta_set_mask(m, t[1]);
+	}
+	return dsa_view_tail(f, TRAILER_LEN, v);
+}
+
+static int trailer_encode(const struct ofl_dsa_ops *ops,
+                          const struct ofl_dsa_params *p, int dir,
+                          const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+{
+	uint8_t t[TRAILER_LEN] = { 0x80, 0, 0, 0 };
+
+	(void)p;
+	if (dir == OFL_DSA_TX) {
+		uint32_t mask = dsa_meta_tx_mask(m);
+
+		if (!dsa_mask_fits(mask, 8))
+			return OFL_ENOTSUP;
+		t[1] = (uint8_t)mask;
+		t[2] = 0x10;
+	} else {
+		if (!(m->valid & OFL_DSA_M_PORT) || m->port > 7)
+			return OFL_ENOTSUP;
+		t[1] = m->port;
+	}
+	return dsa_tx_put(ops, dir, tx, DSA_AT_TAIL, t, TRAILER_LEN);
+}
+
+const struct ofl_dsa_codec dsa_codec_dsa = { dsa_decode, dsa_encode };
+const struct ofl_dsa_codec dsa_codec_edsa = { edsa_decode, edsa_encode };
+const struct ofl_dsa_codec dsa_codec_trailer = { trailer_decode, trailer_encode };

@@ -1,0 +1,36 @@
+/*
+ * none.c - the "none" format (net/dsa/tag_none.c): the switch adds no tag,
+ * so the host cannot tell ports apart.  Decode accepts any Ethernet frame
+ * (14 bytes or more) and reports no port; encode leaves the frame alone.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "dsa/dsa_int.h"
+
+static int none_decode(const struct ofl_dsa_ops *ops,
+                       const struct ofl_dsa_params *p, int dir,
+                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                       struct ofl_dsa_view *v)
+{
+	(void)ops;
+	(void)p;
+	(void)dir;
+	(void)m;
+	if (f->len < DSA_ETH_HLEN)
+		return OFL_EBADMSG;
+	return dsa_view_after_sa(f, 0, v);
+}
+
+static int none_encode(const struct ofl_dsa_ops *ops,
+                       const struct ofl_dsa_params *p, int dir,
+                       const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+{
+	(void)ops;
+	(void)p;
+	(void)dir;
+	(void)m;
+	(void)tx;
+	return 0;
+}
+
+const struct ofl_dsa_codec dsa_codec_none = { none_decode, none_encode };

@@ -1,0 +1,211 @@
+/*
+ * rtl.c - Realtek tags, EtherType 0x8899: rtl4a (net/dsa/tag_rtl4_a.c),
+ * rtl8_4 and rtl8_4t (net/dsa/tag_rtl8_4.c).
+ *
+ * rtl4a (RTL8366RB), 4 bytes after SA:
+ *
+ *   | DA | SA | 88 99 | protocol 15:12 = 0xA | ports 11:0 | type | ...
+ *   host -> switch: bits 11:0 a destination port mask; Linux pads to 60
+ *   switch -> host: bits 7:0 the source port number
+ *
+ * rtl8_4 (RTL8365MB), 8 bytes after SA; rtl8_4t puts the same 8 bytes at
+ * the end of the frame instead (Linux pads to 60 and finishes checksums):
+ *
+ *   | DA | SA | 88 99 | 04 | reason | w2 16 | w3 16 | type | ...
+ *     reason (switch -> host): 0 forwarded, 80 trapped
+ *     w2: FID_EN 15 | FID 13:12 | PRI_EN 11 | PRI 10:8 | KEEP 7 |
+ *         LEARN_DIS 5
+ *     w3: ALLOW 15 | switch -> host: source port 3:0;
+ *                    host -> switch: destination ports 10:0
+ *   Linux TX sets LEARN_DIS and the port mask, nothing else.
+ *
+ * The same EtherType carries other Realtek protocols (RRCP, loop
+ * detection): a frame whose protocol byte does not match is refused.
+ * Linux's rtl4a passes non-0x8899 frames through untouched; here they are
+ * refused too, since they carry no port.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "dsa/dsa_int.h"
+
+#define RTL_ETH_P_REALTEK 0x8899u
+
+#define RTL4A_HDR_LEN 4u
+#define RTL4A_PROTOCOL 0xAu
+#define RTL4A_TX_PORTS 12u
+
+#define RTL8_4_TAG_LEN 8u
+#define RTL8_4_PROTOCOL 0x04u
+#define RTL8_4_REASON_TRAP 80u
+#define RTL8_4_PRI_EN 0x0800u
+#define RTL8_4_PRI_SHIFT 8
+#define RTL8_4_LEARN_DIS 0x0020u
+#define RTL8_4_RX_PORT_MASK 0x000Fu
+#define RTL8_4_TX_PORTS 11u
+
+static int rtl4a_decode(const struct ofl_dsa_ops *ops,
+                        const struct ofl_dsa_params *p, int dir,
+                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                        struct ofl_dsa_view *v)
+{
+	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, RTL4A_HDR_LEN);
+	unsigned pp;
+
+	(void)ops;
+	(void)p;
+	if (!t || f->len < dsa_min_after_sa(RTL4A_HDR_LEN) ||
+	    dsa_be16(t) != RTL_ETH_P_REALTEK)
+		return OFL_EBADMSG;
+	pp = dsa_be16(t + 2);
+	if (pp >> 12 != RTL4A_PROTOCOL)
+		return OFL_EBADMSG;
+	if (dir == OFL_DSA_RX) {
+		m->port = (uint8_t)pp;
+		m->valid = OFL_DSA_M_PORT;
+	} else {
+		dsa_meta_set_mask(m, pp & ((1u << RTL4A_TX_PORTS) - 1u));
+	}
+	return dsa_view_after_sa(f, RTL4A_HDR_LEN, v);
+}
+
+static int rtl4a_encode(const struct ofl_dsa_ops *ops,
+                        const struct ofl_dsa_params *p, int dir,
+                        const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+{
+	unsigned pp = RTL4A_PROTOCOL << 12;
+	uint8_t t[RTL4A_HDR_LEN];
+
+	(void)p;
+	if (dir == OFL_DSA_TX) {
+		uint32_t mask = dsa_meta_tx_mask(m);
+
+		if (!dsa_mask_fits(mask, RTL4A_TX_PORTS))
+			return OFL_ENOTSUP;
+		pp |= mask;
+	} else {
+		if (!(m->valid & OFL_DSA_M_PORT))
+			return OFL_ENOTSUP;
+		pp |= m->port;
+	}
+	dsa_put_be16(t, RTL_ETH_P_REALTEK);
+	dsa_put_be16(t + 2, pp);
+	return dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, RTL4A_HDR_LEN);
+}
+
+/* The 8 bytes of an rtl8_4 tag wherever they are. */
+static int rtl8_4_read(int dir, const uint8_t *t, struct ofl_dsa_meta *m)
+{
+	unsigned w2, w3;
+
+	if (dsa_be16(t) != RTL_ETH_P_REALTEK || t[2] != RTL8_4_PROTOCOL)
+		return OFL_EBADMSG;
+	w2 = dsa_be16(t + 4);
+	w3 = dsa_be16(t + 6);
+	if (w2 & RTL8_4_PRI_EN) {
+		m->prio = (w2 >> RTL8_4_PRI_SHIFT) & 7u;
+		m->valid |= OFL_DSA_M_PRIO;
+	}
+	if (w2 & RTL8_4_LEARN_DIS)
+		m->flags |= OFL_DSA_MF_LEARN_DIS;
+	if (dir == OFL_DSA_RX) {
+		m->code = t[3];
+		m->port = w3 & RTL8_4_RX_PORT_MASK;
+		m->valid |= OFL_DSA_M_CODE | OFL_DSA_M_PORT;
+		if (t[3] == RTL8_4_REASON_TRAP)
+			m->flags |= OFL_DSA_MF_TRAPPED;
+	} else {
+		dsa_meta_set_mask(m, w3 & ((1u << RTL8_4_TX_PORTS) - 1u));
+	}
+	return 0;
+}
+
+static int rtl8_4_write(int dir, const struct ofl_dsa_meta *m, uint8_t t[8])
+{
+	unsigned w2 = 0, w3;
+	int err = 0;
+
+	if (dir == OFL_DSA_TX) {
+		uint32_t mask = dsa_meta_tx_mask(m);
+
+		if (!dsa_mask_fits(mask, RTL8_4_TX_PORTS))
+			return OFL_ENOTSUP;
+		w2 = RTL8_4_LEARN_DIS;
+		w3 = mask;
+		t[3] = 0;
+	} else {
+		if (!(m->valid & OFL_DSA_M_PORT) || m->port > RTL8_4_RX_PORT_MASK)
+			return OFL_ENOTSUP;
+		if ((m->valid & OFL_DSA_M_CODE) && m->code > 0xFF)
+			return OFL_ENOTSUP;
+		w3 = m->port;
+		t[3] = (m->valid & OFL_DSA_M_CODE) ? (uint8_t)m->code : 0;
+		if (m->flags & OFL_DSA_MF_LEARN_DIS)
+			w2 |= RTL8_4_LEARN_DIS;
+	}
+	if (m->valid & OFL_DSA_M_PRIO)
+		w2 |= RTL8_4_PRI_EN | dsa_meta_prio(m, 8, &err) << RTL8_4_PRI_SHIFT;
+	dsa_put_be16(t, RTL_ETH_P_REALTEK);
+	t[2] = RTL8_4_PROTOCOL;
+	dsa_put_be16(t + 4, w2);
+	dsa_put_be16(t + 6, w3);
+	return err;
+}
+
+static int rtl8_4_decode(const struct ofl_dsa_ops *ops,
+                         const struct ofl_dsa_params *p, int dir,
+                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                         struct ofl_dsa_view *v)
+{
+	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, RTL8_4_TAG_LEN);
+	int err;
+
+	(void)ops;
+	(void)p;
+	if (!t || f->len < dsa_min_after_sa(RTL8_4_TAG_LEN))
+		return OFL_EBADMSG;
+	err = rtl8_4_read(dir, t, m);
+	return err ? err : dsa_view_after_sa(f, RTL8_4_TAG_LEN, v);
+}
+
+static int rtl8_4_encode(const struct ofl_dsa_ops *ops,
+                         const struct ofl_dsa_params *p, int dir,
+                         const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+{
+	uint8_t t[RTL8_4_TAG_LEN];
+	int err = rtl8_4_write(dir, m, t);
+
+	(void)p;
+	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t,
+	                              RTL8_4_TAG_LEN);
+}
+
+static int rtl8_4t_decode(const struct ofl_dsa_ops *ops,
+                          const struct ofl_dsa_params *p, int dir,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
+{
+	const uint8_t *t = dsa_tail(f, RTL8_4_TAG_LEN);
+	int err;
+
+	(void)ops;
+	(void)p;
+	if (!t || f->len < dsa_min_tail(RTL8_4_TAG_LEN))
+		return OFL_EBADMSG;
+	err = rtl8_4_read(dir, t, m);
+	return err ? err : dsa_view_tail(f, RTL8_4_TAG_LEN, v);
+}
+
+static int rtl8_4t_encode(const struct ofl_dsa_ops *ops,
+                          const struct ofl_dsa_params *p, int dir,
+                          const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+{
+	uint8_t t[RTL8_4_TAG_LEN];
+	int err = rtl8_4_write(dir, m, t);
+
+	(void)p;
+	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_TAIL, t, RTL8_4_TAG_LEN);
+}
+
+const struct ofl_dsa_codec dsa_codec_rtl4a = { rtl4a_decode, rtl4a_encode };
+const struct ofl_dsa_codec dsa_codec_rtl8_4 = { rtl8_4_decode, rtl8_4_encode };
+const struct ofl_dsa_codec dsa_codec_rtl8_4t = { rtl8_4t_decode, rtl8_4t_encode };

@@ -1,0 +1,77 @@
+/*
+ * tail1.c - one-byte tail tags: hellcreek (Hirschmann, net/dsa/
+ * tag_hellcreek.c) and xrs700x (Arrow/Flexibilis, net/dsa/tag_xrs700x.c).
+ *
+ *   | DA | SA | type | ... | t |
+ *
+ *   host -> switch, both: t = destination port mask (xrs700x: Linux adds
+ *       the HSR/PRP partner port so the switch duplicates the frame)
+ *   switch -> host: hellcreek: source port = t 1:0
+ *                   xrs700x:   t is one-hot, source port = its lowest set
+ *                              bit (Linux: ffs(t) - 1); t = 0 is refused
+ *
+ * Padded to 60 bytes before tagging, like every tail tag.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "dsa/dsa_int.h"
+
+struct tail1_fmt {
+	uint8_t one_hot;  /* RX byte is a one-hot port bit (xrs700x) */
+	uint8_t rx_mask;  /* else: RX port = t & rx_mask (hellcreek) */
+};
+
+static const struct tail1_fmt hellcreek_fmt = { 0, 0x03 };
+static const struct tail1_fmt xrs700x_fmt = { 1, 0 };
+
+static int tail1_decode(const struct tail1_fmt *k, const struct ofl_dsa_ops *ops,
+                        const struct ofl_dsa_params *p, int dir,
+                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                        struct ofl_dsa_view *v)
+{
+	const uint8_t *t = dsa_tail(f, 1);
+
+	(void)ops;
+	(void)p;
+	if (!t || f->len < dsa_min_tail(1) || (k->one_hot && !t[0]))
+		return OFL_EBADMSG;
+	if (dir == OFL_DSA_TX) {
+		dsa_meta_set_mask(m, t[0]);
+	} else if (k->one_hot) {
+		unsigned port = 0;
+
+		while (!(t[0] & (1u << port)))
+			port++;
+		m->port = (uint8_t)port;
+		m->valid = OFL_DSA_M_PORT;
+	} else {
+		m->port = t[0] & k->rx_mask;
+		m->valid = OFL_DSA_M_PORT;
+	}
+	return dsa_view_tail(f, 1, v);
+}
+
+static int tail1_encode(const struct tail1_fmt *k, const struct ofl_dsa_ops *ops,
+                        const struct ofl_dsa_params *p, int dir,
+                        const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+{
+	uint32_t val;
+	uint8_t t;
+
+	(void)p;
+	if (dir == OFL_DSA_TX) {
+		val = dsa_meta_tx_mask(m);
+		if (!dsa_mask_fits(val, 8))
+			return OFL_ENOTSUP;
+	} else {
+		if (!(m->valid & OFL_DSA_M_PORT) ||
+		    m->port > (k->one_hot ? 7 : k->rx_mask))
+			return OFL_ENOTSUP;
+		val = k->one_hot ? 1u << m->port : m->port;
+	}
+	t = (uint8_t)val;
+	return dsa_tx_put(ops, dir, tx, DSA_AT_TAIL, &t, 1);
+}
+
+DSA_CODEC_WITH(hellcreek, hellcreek_fmt, tail1_decode, tail1_encode);
+DSA_CODEC_WITH(xrs700x, xrs700x_fmt, tail1_decode, tail1_encode);
