@@ -56,6 +56,9 @@ expect "--max-size 100" 2 - "--max-size wants" -- gro --max-size 100 "$TMP/empty
 expect "--batch 0" 2 - "--batch wants" -- gro --batch=0 "$TMP/empty.pcap" -
 expect "--csum maybe" 2 - "--csum wants" -- gro --csum maybe "$TMP/empty.pcap" -
 expect "--stats xml" 2 - "--stats wants" -- gro --stats xml "$TMP/empty.pcap" -
+expect "--rx-csum maybe" 2 - "--rx-csum wants" -- gro --rx-csum maybe "$TMP/empty.pcap" -
+expect "--split x" 2 - "--split wants" -- gro --split x "$TMP/empty.pcap" -
+expect "flag with a value" 2 - "takes no value" -- gro --lax-snaplen=1 "$TMP/empty.pcap" -
 expect "missing file" 1 - "/nonexistent/in.pcap" -- gro /nonexistent/in.pcap -
 expect "junk file" 1 - "junk.pcap: unknown file magic" -- gro "$TMP/junk.pcap" -
 expect "short header" 1 - "short.pcap: file header truncated" -- gro "$TMP/short.pcap" -
@@ -74,6 +77,7 @@ fi
 CAP="$CORPORA/tcp-bulk/suricata-verify__bug-4663.pcap"
 if [ -f "$CAP" ]; then
 	expect "corpus text" 0 "segments per GRO packet" - -- gro "$CAP" "$TMP/c.pcap" --flush-timeout-ns 1000000
+	expect "corpus rx-csum/split" 0 "rx checksum complete, split 60" - -- gro --rx-csum complete --split 60 "$CAP" -
 	expect "corpus json" 0 '"normal_why": {' - -- gro --stats=json --burst 0 --csum partial "$CAP" -
 	if command -v python3 >/dev/null 2>&1; then
 		if python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["rx_pkts"] == d["replay"]["frames_in"] > 0 and "poll_end" in d["flush"]' <"$TMP/out"; then

@@ -40,10 +40,31 @@
 struct config {
 	unsigned burst;
 	uint64_t timeout_ns;
+	uint8_t csum_status;  /* what the simulated NIC reports */
+	uint32_t split;       /* two buffers split here */
+	uint32_t flows, max_size;
+	unsigned batch;
+	int same_as;          /* >= 0: must decide exactly as that configuration */
 };
 
+#define MS 1000000ull
 static const struct config configs[] = {
-	{ 1, 0 }, { 64, 0 }, { 0, 0 }, { 1, 1000000 }, { 64, 1000000 }, { 0, 1000000 },
+	/* the matrix of the issue: bursts 1, 64, one poll; timeouts 0 and 1 ms */
+	{ 1, 0, .same_as = -1 },
+	{ 64, 0, .same_as = -1 },
+	{ 0, 0, .same_as = -1 },
+	{ 1, MS, .same_as = -1 },
+	{ 64, MS, .same_as = -1 },
+	{ 0, MS, .same_as = -1 },
+	/* the NIC's sum or split buffers must not change a single decision */
+	{ 64, MS, .csum_status = OFL_CSUM_COMPLETE, .same_as = 4 },
+	{ 64, MS, .split = 14, .same_as = 4 },
+	{ 64, MS, .split = 60, .csum_status = OFL_CSUM_COMPLETE, .same_as = 4 },
+	/* checksums trusted: sender-side captures merge too */
+	{ 64, MS, .csum_status = OFL_CSUM_UNNECESSARY, .same_as = -1 },
+	/* small limits: table full, max size, one-segment delivery lists */
+	{ 0, 100 * MS, .flows = 2, .batch = 1, .same_as = -1 },
+	{ 64, MS, .max_size = 3000, .same_as = -1 },
 };
 #define NCONFIGS (sizeof configs / sizeof configs[0])
 
@@ -63,8 +84,10 @@ struct run {
 	const struct replay_capture *cap;
 	const char *file;
 	const struct config *cfg;
+	char cfg_name[128];
 	unsigned *seen;         /* deliveries per frame */
 	struct fc_tcp *tcp;     /* parse of every input frame */
+	uint64_t *rx_ns;        /* the replay clock when each frame was received */
 	uint8_t *is_tcp;
 	struct flow_slot *flows;
 	size_t nflow_slots;     /* power of two */
@@ -92,9 +115,8 @@ static void violation(struct run *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	n = snprintf(r->report + r->report_len, r->report_cap - r->report_len,
-	             "%s [burst %u, timeout %" PRIu64 " ns]: %s\n", r->file, r->cfg->burst,
-	             r->cfg->timeout_ns, msg);
+	n = snprintf(r->report + r->report_len, r->report_cap - r->report_len, "%s [%s]: %s\n",
+	             r->file, r->cfg_name, msg);
 	if (n > 0 && (size_t)n < r->report_cap - r->report_len)
 		r->report_len += (size_t)n;
 }
@@ -260,7 +282,7 @@ static void check_gro(struct run *r, const struct ofl_gro_out *o)
 			violation(r, "frame %zu in a GRO packet is not a whole TCP segment", fi[j] + 1);
 			return;
 		}
-		if (t->csum_checkable && !fc_csums_ok(d, t))
+		if (r->cfg->csum_status != OFL_CSUM_UNNECESSARY && t->csum_checkable && !fc_csums_ok(d, t))
 			violation(r, "frame %zu has a bad checksum but went through GRO (segment %u of %u)",
 			          fi[j] + 1, j + 1, o->seg_count);
 		if (memcmp(t->key, t0->key, FC_KEY_LEN) != 0)
@@ -325,6 +347,11 @@ static void check_gro(struct run *r, const struct ofl_gro_out *o)
 		pos += t->payload_len;
 	}
 	r->payload_out += total;
+	if (o->first_ns != r->rx_ns[f0])
+		violation(r, "GRO packet of frames %zu..: first_ns %" PRIu64 ", received at %" PRIu64, f0 + 1,
+		          o->first_ns, r->rx_ns[f0]);
+	if (!(o->flags & OFL_GRO_OUT_F_CSUM_VERIFIED))
+		violation(r, "GRO packet of frames %zu..: flags 0x%x lack CSUM_VERIFIED", f0 + 1, o->flags);
 	if (o->seg_count == 1) {
 		/* held alone: the frame as it came, less Ethernet padding */
 		const uint8_t *in = r->cap->frames[f0].data;
@@ -378,19 +405,61 @@ static void check_stats(struct run *r, const struct replay_gro_result *res)
 		violation(r, "stats: normal %" PRIu64 " but reasons add to %" PRIu64 "; held %" PRIu64
 		             " but %" PRIu64 " GRO packets",
 		          st->normal, normal_why, st->held, res->gro_pkts);
+	unsigned batch = r->cfg->batch ? r->cfg->batch : 8;
+	if (res->max_list > batch + 1)
+		violation(r, "a deliver call with %u packets (normal_batch %u)", res->max_list, batch);
 	if (st->flows_held || st->bytes_held || st->api_errors)
 		violation(r, "stats: flows_held %u, bytes_held %u, api_errors %" PRIu64 " at the end",
 		          st->flows_held, st->bytes_held, st->api_errors);
 }
 
-/* One configuration over one capture; returns the violations. */
-static uint64_t run_config(struct run *r, const struct config *cfg, struct replay_gro_result *res)
+static void config_name(const struct config *c, char *buf, size_t cap)
+{
+	static const char *const csum[] = { "none", "unnecessary", "complete" };
+	int n = snprintf(buf, cap, "burst %u, timeout %" PRIu64 " ns, rx csum %s", c->burst,
+	                 c->timeout_ns, csum[c->csum_status]);
+
+	if (c->split && n > 0 && (size_t)n < cap)
+		n += snprintf(buf + n, cap - (size_t)n, ", split %" PRIu32, c->split);
+	if (c->flows && n > 0 && (size_t)n < cap)
+		n += snprintf(buf + n, cap - (size_t)n, ", flows %" PRIu32 ", batch %u", c->flows, c->batch);
+	if (c->max_size && n > 0 && (size_t)n < cap)
+		snprintf(buf + n, cap - (size_t)n, ", max size %" PRIu32, c->max_size);
+}
+
+/* Two runs must have taken the same decisions (merged/held/normal, reasons). */
+static void check_same(struct run *r, const struct replay_gro_result *a,
+                       const struct replay_gro_result *b, const struct config *bc)
+{
+	char bname[128];
+	const struct ofl_gro_stats *x = &a->stats, *y = &b->stats;
+
+	config_name(bc, bname, sizeof bname);
+	if (x->merged != y->merged || x->held != y->held || x->normal != y->normal ||
+	    a->out_pkts != b->out_pkts)
+		violation(r, "decided otherwise than [%s]: merged/held/normal/out %" PRIu64 "/%" PRIu64
+		             "/%" PRIu64 "/%" PRIu64 " there, %" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 " here",
+		          bname, y->merged, y->held, y->normal, b->out_pkts, x->merged, x->held, x->normal,
+		          a->out_pkts);
+	for (unsigned i = 0; i < OFL_GRO_FLUSH__COUNT; i++)
+		if (x->flush[i] != y->flush[i])
+			violation(r, "flush reason %s: %" PRIu64 " here, %" PRIu64 " with [%s]",
+			          ofl_gro_flush_reason_name(i), x->flush[i], y->flush[i], bname);
+	for (unsigned i = 0; i < OFL_GRO_NORMAL__COUNT; i++)
+		if (x->normal_why[i] != y->normal_why[i])
+			violation(r, "normal reason %s: %" PRIu64 " here, %" PRIu64 " with [%s]",
+			          ofl_gro_normal_reason_name(i), x->normal_why[i], y->normal_why[i], bname);
+}
+
+/* One configuration over one capture (violations counted in r). */
+static void run_config(struct run *r, const struct config *cfg, struct replay_gro_result *res)
 {
 	struct replay_gro_opts o;
 	char err[REPLAY_ERRLEN];
 	size_t n = r->cap->nframes;
 
 	r->cfg = cfg;
+	config_name(cfg, r->cfg_name, sizeof r->cfg_name);
 	r->violations = 0;
 	r->payload_in = r->payload_out = r->max_segs = 0;
 	memset(r->seen, 0, n * sizeof r->seen[0]);
@@ -398,6 +467,11 @@ static uint64_t run_config(struct run *r, const struct config *cfg, struct repla
 	replay_gro_opts_default(&o);
 	o.burst = cfg->burst;
 	o.flush_timeout_ns = cfg->timeout_ns;
+	o.csum_status = cfg->csum_status;
+	o.split = cfg->split;
+	o.flows = cfg->flows;
+	o.max_size = cfg->max_size;
+	o.batch = cfg->batch;
 	if (replay_gro(r->cap, &o, on_out, r, res, err, sizeof err) < 0)
 		violation(r, "replay failed: %s", err);
 	for (size_t i = 0; i < n; i++) {
@@ -408,7 +482,6 @@ static uint64_t run_config(struct run *r, const struct config *cfg, struct repla
 	if (r->payload_in != r->payload_out)
 		violation(r, "payload bytes: %" PRIu64 " in, %" PRIu64 " out", r->payload_in, r->payload_out);
 	check_stats(r, res);
-	return r->violations;
 }
 
 START_TEST(replay_file)
@@ -444,19 +517,28 @@ START_TEST(replay_file)
 	r->report = calloc(1, r->report_cap);
 	ck_assert(r->seen && r->tcp && r->is_tcp && r->flows && r->lin && r->lin2 && r->payload &&
 	          r->fi && r->report);
-	for (size_t i = 0; i < n; i++)
+	r->rx_ns = calloc(n + 1, sizeof *r->rx_ns);
+	ck_assert_ptr_nonnull(r->rx_ns);
+	for (size_t i = 0; i < n; i++) {
 		r->is_tcp[i] = (uint8_t)fc_parse_tcp(cap.frames[i].data, cap.frames[i].caplen, &r->tcp[i]);
+		/* the clock of the replay never goes back */
+		r->rx_ns[i] = i && r->rx_ns[i - 1] > cap.frames[i].ts_ns ? r->rx_ns[i - 1] : cap.frames[i].ts_ns;
+	}
 
 	uint64_t total = 0;
+	struct replay_gro_result *res = calloc(NCONFIGS, sizeof *res);
+	ck_assert_ptr_nonnull(res);
 	for (size_t c = 0; c < NCONFIGS; c++) {
-		struct replay_gro_result res;
-		total += run_config(r, &configs[c], &res);
-		printf("%s [burst %u, timeout %" PRIu64 "]: %zu frames -> %" PRIu64 " packets, %" PRIu64
-		       " merged packets of %" PRIu64 " segments (largest %" PRIu64 "), %" PRIu64
-		       " payload bytes, %" PRIu64 " violations\n",
-		       files[_i], configs[c].burst, configs[c].timeout_ns, n, res.out_pkts,
-		       res.merged_pkts, res.merged_segs, r->max_segs, r->payload_out, r->violations);
+		run_config(r, &configs[c], &res[c]);
+		if (configs[c].same_as >= 0)
+			check_same(r, &res[c], &res[configs[c].same_as], &configs[configs[c].same_as]);
+		total += r->violations;
+		printf("%s [%s]: %zu frames -> %" PRIu64 " packets, %" PRIu64 " merged packets of %" PRIu64
+		       " segments (largest %" PRIu64 "), %" PRIu64 " payload bytes, %" PRIu64 " violations\n",
+		       files[_i], r->cfg_name, n, res[c].out_pkts, res[c].merged_pkts, res[c].merged_segs,
+		       r->max_segs, r->payload_out, r->violations);
 	}
+	free(res);
 	fflush(stdout);
 	if (total) {
 		/* all of them on stderr; Check's own message must stay short */
@@ -469,6 +551,7 @@ START_TEST(replay_file)
 	free(r->seen);
 	free(r->tcp);
 	free(r->is_tcp);
+	free(r->rx_ns);
 	free(r->flows);
 	free(r->lin);
 	free(r->lin2);

@@ -28,6 +28,8 @@ enum {
 	OPT_CSUM,
 	OPT_STATS,
 	OPT_LAX_SNAPLEN,
+	OPT_RX_CSUM,
+	OPT_SPLIT,
 };
 
 static const struct cli_opt gro_opts[] = {
@@ -40,6 +42,8 @@ static const struct cli_opt gro_opts[] = {
 	{ "csum", 0, 1, OPT_CSUM },
 	{ "stats", 0, 1, OPT_STATS },
 	{ "lax-snaplen", 0, 0, OPT_LAX_SNAPLEN },
+	{ "rx-csum", 0, 1, OPT_RX_CSUM },
+	{ "split", 0, 1, OPT_SPLIT },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -65,6 +69,13 @@ void gro_cmd_usage(FILE *fp)
 	        "                        the pseudo-header sum as CHECKSUM_PARTIAL leaves it\n"
 	        "  --stats text|json     statistics on standard output as aligned text (default)\n"
 	        "                        or one JSON object (names as in struct ofl_gro_stats)\n"
+	        "  --rx-csum none|unnecessary|complete\n"
+	        "                        checksum status the simulated NIC reports: nothing\n"
+	        "                        verified (default; GRO checks in software), verified\n"
+	        "                        (sender-side captures with offloaded checksums merge),\n"
+	        "                        or the CHECKSUM_COMPLETE sum, computed by the replay\n"
+	        "  --split N             feed frames longer than N bytes as two buffers split at\n"
+	        "                        byte N (multi-buffer input; default: one buffer)\n"
 	        "  --lax-snaplen         accept frames longer than the file's snap length\n"
 	        "  -h, --help            this help\n",
 	        CLI_PROG, OFL_GRO_MAX_SIZE_LIMIT);
@@ -78,6 +89,23 @@ struct gro_cmd {
 	int json;
 	unsigned pcap_flags;
 };
+
+static const char *const rx_csum_names[] = {
+	[OFL_CSUM_NONE] = "none",
+	[OFL_CSUM_UNNECESSARY] = "unnecessary",
+	[OFL_CSUM_COMPLETE] = "complete",
+};
+
+static int parse_rx_csum(const char *arg, uint8_t *status)
+{
+	for (unsigned i = 0; i < sizeof rx_csum_names / sizeof rx_csum_names[0]; i++)
+		if (strcmp(arg, rx_csum_names[i]) == 0) {
+			*status = (uint8_t)i;
+			return 0;
+		}
+	fprintf(stderr, "%s gro: --rx-csum wants none, unnecessary or complete, not '%s'\n", CLI_PROG, arg);
+	return -1;
+}
 
 /* Parse the command line; returns -1 (usage error), 0, or 1 (help shown). */
 static int parse_args(struct gro_cmd *g, int argc, char **argv)
@@ -155,6 +183,15 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 				fprintf(stderr, "%s gro: --stats wants text or json, not '%s'\n", CLI_PROG, arg);
 				return -1;
 			}
+			break;
+		case OPT_RX_CSUM:
+			if (parse_rx_csum(arg, &g->opts.csum_status) < 0)
+				return -1;
+			break;
+		case OPT_SPLIT:
+			if (cli_u64("--split", arg, 0, UINT32_MAX, &v) < 0)
+				return -1;
+			g->opts.split = (uint32_t)v;
 			break;
 		case OPT_LAX_SNAPLEN:
 			g->pcap_flags |= PCAPIO_F_LAX_SNAPLEN;
@@ -318,7 +355,8 @@ int gro_cmd_run(int argc, char **argv)
 	if (rc == 0) {
 		struct gro_report rep = {
 			.in_path = g.in_path, .out_path = g.out_path, .cap = &cap, .opts = &g.opts,
-			.csum = g.csum == OFL_CSUM_MODE_FULL ? "full" : "partial", .res = &res,
+			.csum = g.csum == OFL_CSUM_MODE_FULL ? "full" : "partial",
+			.rx_csum = rx_csum_names[g.opts.csum_status], .res = &res,
 		};
 		if (g.json)
 			gro_report_json(stdout, &rep);

@@ -34,8 +34,9 @@ void gro_report_text(FILE *fp, const struct gro_report *r)
 
 	fprintf(fp, "offload-replay gro: %s -> %s\n", r->in_path, r->out_path ? r->out_path : "(none)");
 	fprintf(fp, "  burst %u, flush timeout %" PRIu64 " ns, batch %u, max size %" PRIu32
-	            ", flows %" PRIu32 ", checksums %s\n",
-	        o->burst, o->flush_timeout_ns, o->batch, o->max_size, o->flows, r->csum);
+	            ", flows %" PRIu32 ",\n  rx checksum %s, split %" PRIu32 ", output checksums %s\n",
+	        o->burst, o->flush_timeout_ns, o->batch, o->max_size, o->flows, r->rx_csum, o->split,
+	        r->csum);
 	fprintf(fp, "input (%s%s)\n", format_name(r->cap->format), r->cap->nano ? ", ns" : "");
 	line(fp, "frames in", r->cap->nframes);
 	line(fp, "cut by the snaplen", r->cap->truncated);
@@ -114,7 +115,8 @@ void gro_report_json(FILE *fp, const struct gro_report *r)
 	json_u64(fp, "batch", o->batch, 0);
 	json_u64(fp, "max_size", o->max_size, 0);
 	json_u64(fp, "flows", o->flows, 0);
-	fprintf(fp, "\"csum\": \"%s\"}, ", r->csum);
+	json_u64(fp, "split", o->split, 0);
+	fprintf(fp, "\"rx_csum\": \"%s\", \"csum\": \"%s\"}, ", r->rx_csum, r->csum);
 	fputs("\"replay\": {", fp);
 	json_u64(fp, "frames_in", r->cap->nframes, 0);
 	json_u64(fp, "frames_truncated", r->cap->truncated, 0);

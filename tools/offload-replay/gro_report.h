@@ -17,6 +17,7 @@ struct gro_report {
 	const struct replay_capture *cap;
 	const struct replay_gro_opts *opts;
 	const char *csum;                   /**< "full" or "partial" */
+	const char *rx_csum;                /**< "none", "unnecessary" or "complete" */
 	const struct replay_gro_result *res;
 };
 

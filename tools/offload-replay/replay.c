@@ -141,12 +141,34 @@ void replay_capture_free(struct replay_capture *c)
 	memset(c, 0, sizeof *c);
 }
 
+#define REPLAY_ETH_HLEN 14u
+
 /* ---- GRO replay ---------------------------------------------------------- */
 
 void replay_gro_opts_default(struct replay_gro_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->burst = 64;
+}
+
+uint16_t replay_complete_csum(const uint8_t *frame, uint32_t len)
+{
+	uint64_t s = 0;
+	uint16_t w;
+	uint32_t i = REPLAY_ETH_HLEN;
+
+	for (; i + 1 < len; i += 2) {
+		memcpy(&w, frame + i, 2);
+		s += w;
+	}
+	if (i < len) {
+		uint8_t last[2] = { frame[i], 0 };
+		memcpy(&w, last, 2);
+		s += w;
+	}
+	while (s >> 16)
+		s = (s & 0xffffu) + (s >> 16);
+	return (uint16_t)s;
 }
 
 size_t replay_cookie_index(const struct replay_capture *c, const void *cookie)
@@ -166,6 +188,8 @@ static void gro_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 	struct gro_run *run = user;
 	struct replay_gro_result *res = run->res;
 
+	if (n > res->max_list)
+		res->max_list = n;
 	for (unsigned i = 0; i < n; i++) {
 		const struct ofl_gro_out *o = &pkts[i];
 		res->out_pkts++;
@@ -225,11 +249,22 @@ int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
 
 		for (; i < end; i++) {
 			const struct replay_frame *f = &c->frames[i];
-			struct ofl_buf buf = { .data = f->data, .len = f->caplen };
+			struct ofl_buf bufs[2] = { { .data = f->data, .len = f->caplen } };
 			struct ofl_pkt pkt = {
-				.bufs = &buf, .nbufs = 1, .csum_status = OFL_CSUM_NONE,
+				.bufs = bufs, .nbufs = 1, .csum_status = o->csum_status,
 				.cookie = (void *)(uintptr_t)f,
 			};
+			if (o->split && f->caplen > o->split) {
+				bufs[0].len = o->split;
+				bufs[1] = (struct ofl_buf){ .data = f->data + o->split, .len = f->caplen - o->split };
+				pkt.nbufs = 2;
+			}
+			if (o->csum_status == OFL_CSUM_COMPLETE) {
+				if (f->caplen >= REPLAY_ETH_HLEN)
+					pkt.csum = replay_complete_csum(f->data, f->caplen);
+				else
+					pkt.csum_status = OFL_CSUM_NONE; /* no L3 to sum */
+			}
 			clock_to(&run, f->ts_ns);
 			rc = ofl_gro_receive(gro, &pkt, run.now);
 			if (rc < 0) {

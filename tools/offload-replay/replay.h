@@ -60,9 +60,15 @@ struct replay_gro_opts {
 	unsigned batch;            /**< ofl_gro_config.normal_batch; 0 = default */
 	uint32_t max_size;         /**< ofl_gro_config.max_size; 0 = default */
 	uint32_t flows;            /**< ofl_gro_config.max_flows; 0 = default */
+	uint8_t csum_status;       /**< what the simulated NIC reports for every frame:
+	                                OFL_CSUM_NONE (GRO verifies), OFL_CSUM_UNNECESSARY,
+	                                or OFL_CSUM_COMPLETE (the replay computes the sum) */
+	uint32_t split;            /**< feed frames longer than this as two buffers split
+	                                at this offset (multi-buffer input); 0 = one buffer */
 };
 
-/** Default replay options: burst 64 (like NAPI), library defaults otherwise. */
+/** Default replay options: burst 64 (like NAPI), OFL_CSUM_NONE, one buffer per
+ *  frame, library defaults otherwise. */
 void replay_gro_opts_default(struct replay_gro_opts *o);
 
 /** What a GRO replay did, besides the engine's own counters. */
@@ -76,6 +82,7 @@ struct replay_gro_result {
 	uint64_t gro_segs;          /**< segments in them */
 	uint64_t merged_pkts;       /**< GRO packets with seg_count > 1 */
 	uint64_t merged_segs;       /**< segments in them */
+	unsigned max_list;          /**< most packets in one deliver callback */
 };
 
 /**
@@ -97,6 +104,13 @@ typedef void (*replay_gro_out_fn)(void *user, const struct ofl_gro_out *out, uin
 int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
                replay_gro_out_fn fn, void *user, struct replay_gro_result *res, char *err,
                size_t errlen);
+
+/**
+ * The sum a NIC reporting CHECKSUM_COMPLETE gives for a frame (ofl_pkt.csum):
+ * the 16-bit ones'-complement sum of everything after the 14-byte Ethernet
+ * header, words taken in memory order (as Linux's skb->csum), folded.
+ */
+uint16_t replay_complete_csum(const uint8_t *frame, uint32_t len);
 
 /** Index in c->frames of the frame a delivered cookie stands for. */
 size_t replay_cookie_index(const struct replay_capture *c, const void *cookie);
