@@ -40,7 +40,8 @@ static int check_end(struct ofl_hdrs *h)
 	if (h->l3_end > h->frame_len)
 		return OFL_PARSE_MALFORMED;
 	if (h->l3_end < h->frame_len) {
-		if (h->frame_len > OFL_ETH_ZLEN + 4u * h->nvlan)
+		/* the untagged frame's length, whatever tag sits before it */
+		if (h->frame_len - h->et_off + 12u > OFL_ETH_ZLEN + 4u * h->nvlan)
 			return OFL_PARSE_MALFORMED;
 		h->trimmed = 1;
 	}
@@ -106,10 +107,24 @@ static int parse_ipv6(const struct ofl_view *v, struct ofl_hdrs *h, uint32_t off
 	}
 	if (l4 - off - 40 > 0xffffu)
 		return OFL_PARSE_HDR_TOO_LONG;
+	/* extension bytes GRO compares: those before any fragment header */
 	h->ip6_ext_len = (uint16_t)(l4 - off - 40);
+	if (nh == 44) {
+		/* Never merged; but a first fragment still names its flow, so
+		 * walk on to the transport header for the flow identity. */
+		uint16_t fo;
+		note(h, OFL_PARSE_FRAGMENT);
+		if (l4 + 8 > h->l3_end)
+			return OFL_PARSE_MALFORMED;
+		if (!have(v, h, l4 + 8, &why))
+			return why;
+		fo = ofl_get16(v->p + l4 + 2);
+		nh = v->p[l4];
+		l4 += 8;
+		if (fo & 0xfff8u)
+			return OFL_PARSE_FRAGMENT; /* not the first: no TCP header */
+	}
 	h->l4proto = nh;
-	if (nh == 44)
-		return OFL_PARSE_FRAGMENT;
 	if (nh == 51 || nh == 135 || nh == 139 || nh == 140)
 		return OFL_PARSE_IP6_EXT;
 	if (l4 > 0xffffu)
@@ -139,19 +154,25 @@ static int parse_tcp(const struct ofl_view *v, struct ofl_hdrs *h)
 
 int ofl_parse(const struct ofl_view *v, uint32_t frame_len, struct ofl_hdrs *h)
 {
-	uint32_t off = 12;
+	return ofl_parse_at(v, frame_len, 12, h);
+}
+
+int ofl_parse_at(const struct ofl_view *v, uint32_t frame_len, uint32_t et_off, struct ofl_hdrs *h)
+{
+	uint32_t off = et_off;
 	uint16_t et;
 	int st;
 	memset(h, 0, sizeof(*h));
 	h->status = OFL_PARSE_OK;
 	h->frame_len = frame_len;
-	if (v->len < OFL_ETH_HLEN || frame_len < OFL_ETH_HLEN)
+	h->et_off = et_off;
+	if (et_off > 0xffffu - 64 || v->len < et_off + 2 || frame_len < et_off + 2)
 		return h->status = OFL_PARSE_MALFORMED;
 	et = ofl_get16(v->p + off);
 	while (et == ETH_P_8021Q || et == ETH_P_8021AD) {
 		if (h->nvlan == 2)
 			return h->status = OFL_PARSE_VLAN_DEPTH;
-		if (off + 6 > v->len)
+		if (off + 6 > v->len || off + 6 > frame_len)
 			return h->status = OFL_PARSE_MALFORMED;
 		h->vlan_tpid[h->nvlan] = et;
 		h->vlan_tci[h->nvlan] = ofl_get16(v->p + off + 2);

@@ -45,7 +45,8 @@ struct ofl_hdrs {
 	uint16_t ip6_ext_len; /* IPv6 extension header bytes before TCP */
 	uint16_t vlan_tpid[2], vlan_tci[2];
 	uint32_t l3_end;      /* frame offset where the IP packet ends */
-	uint32_t frame_len;   /* all buffers */
+	uint32_t frame_len;   /* end of the (untagged) frame's content */
+	uint32_t et_off;      /* where the EtherType/VLAN tags start (12) */
 	uint32_t payload_len; /* l3_end - hdr_len */
 };
 
@@ -98,6 +99,12 @@ static inline struct ofl_view ofl_view_make(const struct ofl_buf *b, unsigned n,
  * and TCP.  frame_len is the packet's full length; v covers its start.
  * Verifies the IPv4 header checksum.  Always fills h; returns h->status. */
 int ofl_parse(const struct ofl_view *v, uint32_t frame_len, struct ofl_hdrs *h);
+
+/* The same for a frame whose Ethernet header is not at the start (behind a
+ * DSA tag): the EtherType (or first VLAN tag) is at et_off and the untagged
+ * frame's content ends at end; the MAC addresses are wherever the caller
+ * says.  Offsets in h are from the start of the view, like ofl_parse(). */
+int ofl_parse_at(const struct ofl_view *v, uint32_t end, uint32_t et_off, struct ofl_hdrs *h);
 
 static inline uint16_t ofl_get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 static inline uint32_t ofl_get32(const uint8_t *p)

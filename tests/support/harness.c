@@ -183,6 +183,8 @@ struct hflow {
 
 static void append(uint8_t **p, size_t *n, size_t *cap, const uint8_t *d, size_t len)
 {
+	if (!len)
+		return;
 	if (*n + len > *cap) {
 		*cap = (*n + len) * 2 + 64;
 		*p = realloc(*p, *cap);
