@@ -5,3 +5,4 @@ pkg_check_modules(PCAP REQUIRED IMPORTED_TARGET libpcap)
 
 ofl_add_check_test(dsa_corpus_test unit/dsa_corpus_test.c LIBS PkgConfig::PCAP)
 set_tests_properties(dsa_corpus_test PROPERTIES SKIP_RETURN_CODE 77)
+ofl_add_check_test(dsa_roundtrip_test unit/dsa_roundtrip_test.c)

@@ -67,7 +67,7 @@ static const struct ofl_dsa_ops dsa_table[] = {
 	  PROMISC | HIDES, &dsa_codec_seville },
 	{ "brcm-legacy", NULL, 22, AFTER, 10, 0, 6, 0, 66, 0, 0, 16, 16,
 	  HIDES, &dsa_codec_brcm_legacy },
-	{ "sja1110", NULL, 23, VLAN, 8, 28, 8, 4, 0, 8, 8, 16, 11,
+	{ "sja1110", NULL, 23, VLAN, 8, 28, 8, 4, 0, 8, 8, 16, 16,
 	  VARLEN | OFL_DSA_F_CTRL, &dsa_codec_sja1110 },
 	{ "rtl8_4", NULL, 24, AFTER, 8, 0, 8, 0, 0, 8, 8, 16, 11, HIDES,
 	  &dsa_codec_rtl8_4 },

@@ -403,6 +403,7 @@ static int q_decode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
                     struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	const uint8_t *h = dsa_head(f, DSA_MACS_LEN, 2);
+	int err;
 
 	(void)ops;
 	if (!h || f->len < DSA_ETH_HLEN)
@@ -415,7 +416,10 @@ static int q_decode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
 	}
 	if (q->kind == Q_SJA1105 && dir == OFL_DSA_RX)
 		return sja1105_rx(q, p, f, m, v);
-	return q_decode_plain(q, p, f, m, v);
+	err = q_decode_plain(q, p, f, m, v);
+	if (!err && dir == OFL_DSA_TX && (m->valid & OFL_DSA_M_PORT))
+		dsa_meta_set_mask(m, 1u << m->port);
+	return err;
 }
 
 static int q_encode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
