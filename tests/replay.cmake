@@ -4,9 +4,13 @@ if(TARGET offload-replay)
   ofl_add_check_test(replay_pcapio_test replay/pcapio_test.c LIBS ofl_pcapio)
 
   # The key test: every Ethernet capture of the corpus through the replay core.
-  ofl_add_check_test(replay_corpus_test replay/corpus_test.c replay/frame_check.c
+  ofl_add_check_test(replay_corpus_test replay/corpus_test.c replay/replay_check.c replay/frame_check.c
                      LIBS ofl_replaycore)
   set_tests_properties(replay_corpus_test PROPERTIES TIMEOUT 900)
+  # The same with damaged frames (header fields, truncation, reordering).
+  ofl_add_check_test(replay_mutate_test replay/mutate_test.c replay/replay_check.c replay/frame_check.c
+                     LIBS ofl_replaycore)
+  set_tests_properties(replay_mutate_test PROPERTIES TIMEOUT 900)
 
   ofl_add_check_test(replay_e2e_test replay/e2e_test.c replay/frame_check.c
                      LIBS ofl_replaycore)

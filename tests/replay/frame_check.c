@@ -68,6 +68,10 @@ int fc_parse_tcp(const uint8_t *f, uint32_t len, struct fc_tcp *t)
 			return 0;
 		proto = ip[6];
 		key_add(t, &k, ip + 8, 32);
+		/* the flow label is part of a flow's identity for GRO (Linux: a
+		 * different label is another flow, not a flush) */
+		uint8_t label[3] = { (uint8_t)(ip[1] & 0x0fu), ip[2], ip[3] };
+		key_add(t, &k, label, 3);
 		t->l4_off = t->l3_off + 40;
 		t->ip_end = t->l3_off + 40 + iplen;
 		while (proto == 0 || proto == 43 || proto == 60) {
@@ -98,18 +102,37 @@ int fc_parse_tcp(const uint8_t *f, uint32_t len, struct fc_tcp *t)
 	return 1;
 }
 
+/* Sum of the TCP pseudo-header. */
+static uint32_t pseudo_sum(const uint8_t *f, const struct fc_tcp *t)
+{
+	uint32_t tcplen = t->ip_end - t->l4_off;
+	uint32_t sum = t->ipv6 ? gen_csum_fold(f + t->l3_off + 8, 32, 0)
+	                       : gen_csum_fold(f + t->l3_off + 12, 8, 0);
+
+	return sum + 6u + (tcplen >> 16) + (tcplen & 0xffffu);
+}
+
 int fc_csums_ok(const uint8_t *f, const struct fc_tcp *t)
 {
-	uint32_t sum, tcplen = t->ip_end - t->l4_off;
+	if (!t->ipv6 && gen_csum_fold(f + t->l3_off, (f[t->l3_off] & 0xfu) * 4u, 0) != 0xffff)
+		return 0;
+	return gen_csum_fold(f + t->l4_off, t->ip_end - t->l4_off, pseudo_sum(f, t)) == 0xffff;
+}
 
+static void put_csum(uint8_t *p, uint16_t folded)
+{
+	uint16_t c = (uint16_t)~folded;
+	p[0] = (uint8_t)(c >> 8);
+	p[1] = (uint8_t)c;
+}
+
+void fc_fix_csums(uint8_t *f, const struct fc_tcp *t)
+{
 	if (!t->ipv6) {
-		const uint8_t *ip = f + t->l3_off;
-		if (gen_csum_fold(ip, (ip[0] & 0xfu) * 4u, 0) != 0xffff)
-			return 0;
-		sum = gen_csum_fold(ip + 12, 8, 0);
-	} else {
-		sum = gen_csum_fold(f + t->l3_off + 8, 32, 0);
+		uint8_t *ip = f + t->l3_off;
+		ip[10] = ip[11] = 0;
+		put_csum(ip + 10, gen_csum_fold(ip, (ip[0] & 0xfu) * 4u, 0));
 	}
-	sum += 6u + (tcplen >> 16) + (tcplen & 0xffffu);
-	return gen_csum_fold(f + t->l4_off, tcplen, sum) == 0xffff;
+	f[t->l4_off + 16] = f[t->l4_off + 17] = 0;
+	put_csum(f + t->l4_off + 16, gen_csum_fold(f + t->l4_off, t->ip_end - t->l4_off, pseudo_sum(f, t)));
 }

@@ -20,7 +20,8 @@ struct fc_tcp {
 	uint32_t seq;
 	uint8_t flags;            /**< TCP flags byte */
 	int csum_checkable;       /**< no IPv6 routing header (pseudo-header would differ) */
-	uint8_t key[FC_KEY_LEN];  /**< L2 header, addresses, ports: one direction of a flow */
+	uint8_t key[FC_KEY_LEN];  /**< L2 header, addresses, IPv6 flow label, ports: one
+	                               direction of a flow as GRO tells flows apart */
 };
 
 /**
@@ -34,5 +35,9 @@ int fc_parse_tcp(const uint8_t *f, uint32_t len, struct fc_tcp *t);
 /** 1 when the IPv4 header checksum (IPv4 only) and the TCP checksum of a
  *  parsed frame are valid. */
 int fc_csums_ok(const uint8_t *f, const struct fc_tcp *t);
+
+/** Rewrite the IPv4 header checksum (IPv4 only) and the TCP checksum of a
+ *  parsed frame so that both are valid. */
+void fc_fix_csums(uint8_t *f, const struct fc_tcp *t);
 
 #endif
