@@ -16,7 +16,8 @@
  * kernel's net.core.gro_normal_batch), plus whatever is pending at the end
  * of a poll or flush.  A delivered packet is either
  *   - NORMAL: a frame that GRO did not take, passed on untouched (hdr_len 0,
- *     slices = its original buffers), or
+ *     slices = its original buffers; with a DSA format and dsa_keep_tag 0,
+ *     the untagged frame as hdr + slices, see struct ofl_gro_config), or
  *   - a GRO packet: one header (hdr, hdr_len; library memory, lengths and
  *     IPv4 header checksum rewritten, FIN/PSH of all segments merged)
  *     followed by the payload slices of every segment in order, pointing into
@@ -34,6 +35,7 @@
 #ifndef OFL_GRO_H
 #define OFL_GRO_H
 
+#include "dsa.h"
 #include "ofl.h"
 #include "pkt.h"
 
@@ -92,6 +94,11 @@ enum ofl_gro_normal_reason {
 	OFL_GRO_NORMAL_NO_PAYLOAD,   /**< zero payload (pure ACK, SYN...): never held */
 	OFL_GRO_NORMAL_FLAGS,        /**< new flow whose first segment has PSH, FIN,
 	                                  URG, RST or SYN: nothing to wait for */
+	OFL_GRO_NORMAL_BAD_TAG,      /**< a DSA format is configured and the frame
+	                                  does not carry a valid tag (passed on
+	                                  tagged-as-received, dsa NULL) */
+	OFL_GRO_NORMAL_DSA_CONTROL,  /**< a switch control frame (OFL_DSA_MF_CONTROL):
+	                                  for the switch driver, never merged */
 	OFL_GRO_NORMAL__COUNT
 };
 
@@ -149,6 +156,9 @@ struct ofl_gro_out {
 	uint16_t vlan_tci;
 	uint32_t rx_hash;
 	uint64_t first_ns;             /**< receive time of the first segment */
+	const struct ofl_dsa_meta *dsa;/**< with a DSA format: what the (first
+	                                    segment's) tag said; NULL without a
+	                                    format or when the tag was invalid */
 };
 
 /**
@@ -178,6 +188,19 @@ struct ofl_gro_config {
 	ofl_gro_deliver_fn deliver; /**< required */
 	void *user;            /**< passed to deliver */
 	const struct ofl_mem *mem; /**< NULL = malloc/free */
+	/* GRO through a DSA tag (the frames come from a switch's CPU port): */
+	const struct ofl_dsa_ops *dsa; /**< tag format (ofl_dsa_find()); NULL = none */
+	struct ofl_dsa_params dsa_params; /**< its switch parameters (defaults
+	                            filled by ofl_gro_config_default()) */
+	uint8_t dsa_keep_tag;  /**< 0 (default): deliver untagged, with the tag's
+	                            metadata in ofl_gro_out.dsa (what a per-port
+	                            interface wants); NORMAL frames with a valid
+	                            tag are then given as hdr (the 12-16 MAC/VLAN
+	                            bytes) + slices (the rest), still no copy.
+	                            1: deliver as received: NORMAL frames
+	                            untouched, GRO packets with the first
+	                            segment's tag (head tags in hdr, a tail tag as
+	                            a last slice in library memory, buf 0xffff) */
 };
 
 /** Fill cfg with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL. */

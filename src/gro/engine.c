@@ -26,8 +26,16 @@ int ofl_gro_config_default(struct ofl_gro_config *cfg)
 	cfg->max_segs = 128;
 	cfg->max_bufs = 17;
 	cfg->normal_batch = 8;
+	ofl_dsa_params_default(&cfg->dsa_params);
 	return 0;
 }
+
+/* What the DSA tag of the frame in hand said (GRO through the tag). */
+struct rx_tag {
+	int has;
+	struct ofl_dsa_meta meta;
+	struct ofl_dsa_view view;
+};
 
 /* ---- entry lists -------------------------------------------------------- */
 
@@ -63,13 +71,18 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 	o->vlan_tci = it->vlan_tci;
 	o->rx_hash = it->rx_hash;
 	o->first_ns = it->first_ns;
+	o->dsa = it->has_meta ? &it->meta : NULL;
 	if (it->nsegs == 0) {
 		o->len = it->frame_len;
+		if (it->hdr_len) {
+			o->hdr = it->hdr;
+			o->hdr_len = it->hdr_len;
+		}
 		return;
 	}
 	o->hdr = it->hdr;
 	o->hdr_len = it->hdr_len;
-	o->len = it->hdr_len + it->payload;
+	o->len = it->hdr_len + it->payload + it->tail_len;
 	o->seg_count = it->nsegs;
 	o->seg_size = it->seg_size;
 	o->l3_off = it->l3_off;
@@ -148,6 +161,14 @@ static void complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
 			gro_ipv6_complete(it);
 		gro_tcp_complete(it);
 	}
+	if (it->tail_len) {
+		/* keep-tag mode with a tail tag: the first segment's tag ends it */
+		struct ofl_slice *sl = &gro_slices(g, idx)[it->nslices++];
+		sl->data = it->tailbuf;
+		sl->len = it->tail_len;
+		sl->pkt = 0;
+		sl->buf = 0xffff;
+	}
 	pend_push(g, idx);
 }
 
@@ -188,9 +209,11 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 		return OFL_EINVAL;
 	if (cfg->mem && (!cfg->mem->alloc || !cfg->mem->free))
 		return OFL_EINVAL;
+	if (cfg->dsa && (cfg->dsa_keep_tag > 1 || cfg->dsa->rx_tail > sizeof(((struct gro_item *)0)->tailbuf)))
+		return OFL_EINVAL;
 	*out = NULL;
 	nitems = cfg->max_flows + cfg->normal_batch + 1u;
-	max_slices = 2u * cfg->max_segs + cfg->max_bufs;
+	max_slices = 2u * cfg->max_segs + cfg->max_bufs + 1u; /* + a tail tag */
 	sz_items = ofl_mul_size(nitems, sizeof(struct gro_item));
 	sz_slices = ofl_mul_size(ofl_mul_size(nitems, max_slices), sizeof(struct ofl_slice));
 	sz_cookies = ofl_mul_size(ofl_mul_size(nitems, cfg->max_segs), sizeof(void *));
@@ -271,8 +294,8 @@ static inline uint32_t ld32(const uint8_t *p)
 }
 
 /* Build the flow key in registers (see flowtab.h for the packing). */
-static void build_key(const struct ofl_pkt *pkt, const uint8_t *p, const struct ofl_hdrs *h,
-                      struct ofl_flow_key *k)
+static void build_key(const struct ofl_pkt *pkt, const uint8_t *mac, const uint8_t *p,
+                      const struct ofl_hdrs *h, const struct rx_tag *tag, struct ofl_flow_key *k)
 {
 	const uint8_t *ip = p + h->l3_off;
 	uint64_t l2 = (uint64_t)h->nvlan << 1 | (uint64_t)(h->vlan_tpid[0] == 0x88a8) << 3 |
@@ -282,11 +305,20 @@ static void build_key(const struct ofl_pkt *pkt, const uint8_t *p, const struct 
 		hwv = pkt->vlan_tci;
 		l2 |= 1;
 	}
-	k->w[0] = ld64(p);
-	k->w[1] = ld32(p + 8) | hwv << 32 | l2 << 48 | (uint64_t)h->l3 << 56;
+	k->w[0] = ld64(mac);
+	k->w[1] = ld32(mac + 8) | hwv << 32 | l2 << 48 | (uint64_t)h->l3 << 56;
 	k->w[2] = (uint64_t)h->vlan_tci[0] | (uint64_t)h->vlan_tci[1] << 16 |
 	          (uint64_t)ld32(p + h->l4_off) << 32;
 	k->w[8] = 0;
+	if (tag && tag->has) {
+		/* switch and port are part of the flow: two ports never merge */
+		const struct ofl_dsa_meta *m = &tag->meta;
+		uint32_t valid = m->valid & (OFL_DSA_M_PORT | OFL_DSA_M_SWITCH | OFL_DSA_M_VLAN);
+		k->w[8] = 1ull << 63 | (uint64_t)valid << 40 |
+		          (uint64_t)(valid & OFL_DSA_M_VLAN ? m->vlan_tci : 0) << 16 |
+		          (uint64_t)(valid & OFL_DSA_M_SWITCH ? m->switch_id : 0) << 8 |
+		          (valid & OFL_DSA_M_PORT ? m->port : 0);
+	}
 	if (h->l3 == 4) {
 		k->w[3] = ld64(ip + 12);
 		k->w[4] = k->w[5] = k->w[6] = k->w[7] = 0;
@@ -363,31 +395,72 @@ static uint32_t count_slices(const struct ofl_pkt *pkt, uint32_t off, uint32_t l
 	return n;
 }
 
+/* Copy len bytes at offset off of a packet's buffers into dst. */
+static void copy_range(const struct ofl_pkt *pkt, uint32_t off, uint32_t len, uint8_t *dst)
+{
+	unsigned b;
+	for (b = 0; b < pkt->nbufs && len; b++) {
+		uint32_t bl = pkt->bufs[b].len, take;
+		if (off >= bl) {
+			off -= bl;
+			continue;
+		}
+		take = bl - off < len ? bl - off : len;
+		memcpy(dst, pkt->bufs[b].data + off, take);
+		dst += take;
+		len -= take;
+		off = 0;
+	}
+}
+
+static uint8_t pkt_out_flags(const struct ofl_pkt *pkt)
+{
+	return (uint8_t)((pkt->flags & OFL_PKT_F_VLAN ? OFL_GRO_OUT_F_VLAN : 0) |
+	                 (pkt->flags & OFL_PKT_F_HASH ? OFL_GRO_OUT_F_HASH : 0));
+}
+
+/* Queue a frame GRO does not take.  Untouched, except that with a DSA
+ * format in untagged mode a frame with a valid tag is described untagged:
+ * its 12-16 MAC/VLAN bytes in hdr, the rest as slices of its buffers. */
 static int pass_normal(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
-                       unsigned why, uint64_t now)
+                       unsigned why, uint64_t now, const struct rx_tag *tag)
 {
 	uint32_t idx = item_alloc(g);
 	struct gro_item *it = &g->items[idx];
 	struct ofl_slice *s = gro_slices(g, idx);
 	unsigned b;
 	it->nsegs = 0;
-	it->frame_len = total;
-	it->nslices = pkt->nbufs;
+	it->hdr_len = 0;
+	it->tail_len = 0;
 	it->out_flags = (uint8_t)((pkt->csum_status == OFL_CSUM_UNNECESSARY ? OFL_GRO_OUT_F_CSUM_VERIFIED : 0) |
-	                          (pkt->flags & OFL_PKT_F_VLAN ? OFL_GRO_OUT_F_VLAN : 0) |
-	                          (pkt->flags & OFL_PKT_F_HASH ? OFL_GRO_OUT_F_HASH : 0));
+	                          pkt_out_flags(pkt));
 	it->vlan_tci = pkt->vlan_tci;
 	it->rx_hash = pkt->rx_hash;
 	it->first_ns = now;
+	it->has_meta = tag && tag->has;
+	if (it->has_meta)
+		it->meta = tag->meta;
+	gro_cookies(g, idx)[0] = pkt->cookie;
+	g->st.normal++;
+	g->st.normal_why[why]++;
+	if (it->has_meta && !g->cfg.dsa_keep_tag) {
+		const struct ofl_dsa_view *dv = &tag->view;
+		memcpy(it->hdr, dv->hdr, dv->hdr_len);
+		it->hdr_len = (uint16_t)dv->hdr_len;
+		it->frame_len = dv->hdr_len + dv->rest_len;
+		it->nslices = 0;
+		add_slices(g, idx, pkt, dv->rest_off, dv->rest_len, 0);
+		pend_push(g, idx);
+		return OFL_GRO_NORMAL;
+	}
+	it->frame_len = total;
+	it->nslices = pkt->nbufs;
 	for (b = 0; b < pkt->nbufs; b++) {
 		s[b].data = pkt->bufs[b].data;
 		s[b].len = pkt->bufs[b].len;
 		s[b].pkt = 0;
 		s[b].buf = (uint16_t)b;
 	}
-	gro_cookies(g, idx)[0] = pkt->cookie;
-	g->st.normal++;
-	g->st.normal_why[why]++;
 	pend_push(g, idx);
 	return OFL_GRO_NORMAL;
 }
@@ -400,23 +473,48 @@ static void make_room(struct ofl_gro *g, uint32_t payload)
 		complete(g, g->age_head, OFL_GRO_FLUSH_TABLE_FULL);
 }
 
+/* Where the header copy of an entry starts, relative to the frame: the
+ * frame itself, or (untagged mode) the untagged frame. */
+static int32_t hdr_shift(const struct ofl_gro *g, const struct ofl_hdrs *h, const struct rx_tag *tag)
+{
+	if (!tag->has || g->cfg.dsa_keep_tag)
+		return 0;
+	return (int32_t)h->et_off - (int32_t)tag->view.hdr_len;
+}
+
 static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_view *v,
-                    const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash,
-                    uint64_t now)
+                    const struct ofl_hdrs *h, const struct rx_tag *tag,
+                    const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
 {
 	uint32_t idx;
 	struct gro_item *it;
 	const uint8_t *th = v->p + h->l4_off;
+	int32_t sh = hdr_shift(g, h, tag);
 	make_room(g, h->payload_len);
 	idx = item_alloc(g);
 	it = &g->items[idx];
 	it->key = *k;
 	it->hash = hash;
 	it->l3 = h->l3;
-	it->hdr_len = h->hdr_len;
-	it->l3_off = h->l3_off;
-	it->l4_off = h->l4_off;
-	memcpy(it->hdr, v->p, h->hdr_len);
+	it->hdr_len = (uint16_t)(h->hdr_len - sh);
+	it->l3_off = (uint16_t)(h->l3_off - sh);
+	it->l4_off = (uint16_t)(h->l4_off - sh);
+	if (sh || (tag->has && !g->cfg.dsa_keep_tag)) {
+		uint32_t mh = tag->view.hdr_len;
+		memcpy(it->hdr, tag->view.hdr, mh);
+		memcpy(it->hdr + mh, v->p + h->et_off, h->hdr_len - h->et_off);
+	} else {
+		memcpy(it->hdr, v->p, h->hdr_len);
+	}
+	it->tail_len = 0;
+	if (tag->has && g->cfg.dsa_keep_tag && tag->view.tail_len) {
+		it->tail_len = (uint8_t)tag->view.tail_len;
+		/* the tail tag follows the untagged frame's content */
+		copy_range(pkt, h->frame_len, it->tail_len, it->tailbuf);
+	}
+	it->has_meta = (uint8_t)tag->has;
+	if (tag->has)
+		it->meta = tag->meta;
 	it->seg_size = (uint16_t)(h->payload_len > 0xffffu ? 0xffffu : h->payload_len);
 	it->nsegs = 1;
 	it->nslices = 0;
@@ -427,9 +525,7 @@ static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct o
 	it->fixedid = 0;
 	it->fin_psh = 0;
 	it->cwr = (th[13] & TCP_CWR) != 0;
-	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED |
-	                          (pkt->flags & OFL_PKT_F_VLAN ? OFL_GRO_OUT_F_VLAN : 0) |
-	                          (pkt->flags & OFL_PKT_F_HASH ? OFL_GRO_OUT_F_HASH : 0));
+	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | pkt_out_flags(pkt));
 	it->vlan_tci = pkt->vlan_tci;
 	it->rx_hash = pkt->rx_hash;
 	it->first_ns = now;
@@ -471,13 +567,40 @@ static int check_args(struct ofl_gro *g, const struct ofl_pkt *pkt)
 	return 0;
 }
 
+/* Decode the frame's DSA tag once.  Returns -1 when the frame was passed on
+ * (no valid tag, or a switch control frame). */
+static int decode_tag(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
+                      struct rx_tag *tag, uint64_t now)
+{
+	int r;
+	if (pkt->nbufs == 1)
+		r = ofl_dsa_decode(g->cfg.dsa, &g->cfg.dsa_params, OFL_DSA_RX, pkt->bufs[0].data,
+		                   pkt->bufs[0].len, &tag->meta, &tag->view);
+	else
+		r = ofl_dsa_decode_bufs(g->cfg.dsa, &g->cfg.dsa_params, OFL_DSA_RX, pkt->bufs,
+		                        pkt->nbufs, &tag->meta, &tag->view);
+	if (r != 0) {
+		tag->has = 0;
+		pass_normal(g, pkt, total, OFL_GRO_NORMAL_BAD_TAG, now, NULL);
+		return -1;
+	}
+	tag->has = 1;
+	if (tag->meta.flags & OFL_DSA_MF_CONTROL) {
+		pass_normal(g, pkt, total, OFL_GRO_NORMAL_DSA_CONTROL, now, tag);
+		return -1;
+	}
+	return 0;
+}
+
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 {
 	struct ofl_hdrs h;
 	struct ofl_view v;
 	struct ofl_flow_key k;
-	uint32_t total, idx, hash, nm = 0, len;
-	const uint8_t *th;
+	struct rx_tag tag;
+	uint32_t total, idx, hash, nm = 0, len, et_off = 12, end;
+	const uint8_t *th, *mac;
+	int csum_status;
 	uint8_t flags;
 	int err;
 	if (!g)
@@ -490,29 +613,42 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 	total = pkt->nbufs == 1 ? pkt->bufs[0].len : ofl_pkt_len(pkt->bufs, pkt->nbufs);
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
-	v = ofl_view_make(pkt->bufs, pkt->nbufs, total, g->scratch, OFL_GRO_MAX_HDR);
-	if (ofl_parse(&v, total, &h) != OFL_PARSE_OK || h.hdr_len > OFL_GRO_MAX_HDR) {
+	end = total;
+	tag.has = 0;
+	csum_status = pkt->csum_status;
+	if (g->cfg.dsa) {
+		if (decode_tag(g, pkt, total, &tag, now) < 0)
+			return OFL_GRO_NORMAL;
+		et_off = tag.view.rest_off;
+		end = tag.view.rest_off + tag.view.rest_len;
+		if (csum_status == OFL_CSUM_COMPLETE)
+			csum_status = OFL_CSUM_NONE; /* the NIC's sum covered the tag */
+	}
+	v = ofl_view_make(pkt->bufs, pkt->nbufs, total, g->scratch, OFL_GRO_SCRATCH);
+	mac = tag.has ? tag.view.hdr : v.p;
+	if (ofl_parse_at(&v, end, et_off, &h) != OFL_PARSE_OK ||
+	    h.hdr_len - hdr_shift(g, &h, &tag) > (int32_t)OFL_GRO_MAX_HDR) {
 		unsigned why = h.status == OFL_PARSE_OK ? (unsigned)OFL_GRO_NORMAL_HDR_TOO_LONG : h.status;
-		if (h.l4_ok && h.hdr_len <= OFL_GRO_MAX_HDR) {
+		if (h.l4_ok) {
 			/* Same flow as a held packet: that one goes first. */
-			build_key(pkt, v.p, &h, &k);
+			build_key(pkt, mac, v.p, &h, &tag, &k);
 			idx = lookup(g, &k, &hash);
 			if (idx != GRO_NONE)
 				complete(g, idx, OFL_GRO_FLUSH_NOT_GRO);
 		}
-		return pass_normal(g, pkt, total, why, now);
+		return pass_normal(g, pkt, total, why, now, &tag);
 	}
 	len = h.payload_len;
 	th = v.p + h.l4_off;
 	flags = th[13];
-	build_key(pkt, v.p, &h, &k);
-	if (len && pkt->csum_status != OFL_CSUM_UNNECESSARY)
+	build_key(pkt, mac, v.p, &h, &tag, &k);
+	if (len && csum_status != OFL_CSUM_UNNECESSARY)
 		g->st.csum_sw++;
-	if (len && !gro_tcp_csum_ok(pkt, &v, &h)) {
+	if (len && !gro_tcp_csum_ok(pkt, csum_status, &v, &h)) {
 		idx = lookup(g, &k, &hash);
 		if (idx != GRO_NONE)
 			complete(g, idx, OFL_GRO_FLUSH_CSUM);
-		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_TCP_CSUM, now);
+		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_TCP_CSUM, now, &tag);
 	}
 	if (h.trimmed)
 		g->st.padding_trimmed++;
@@ -530,7 +666,7 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 			if (it->l3_len + len > g->cfg.max_size)
 				nm = NM(OFL_GRO_FLUSH_MAX_SIZE);
 			else if (it->nsegs == g->cfg.max_segs ||
-			         it->nslices + count_slices(pkt, h.hdr_len, len) > g->max_slices)
+			         it->nslices + count_slices(pkt, h.hdr_len, len) + 1u > g->max_slices)
 				nm = NM(OFL_GRO_FLUSH_MAX_SEGS);
 		}
 		if (!nm) {
@@ -557,10 +693,10 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 	}
 	/* New flow entry (the kernel's mss = 1 path). */
 	if (len == 0)
-		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_NO_PAYLOAD, now);
+		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_NO_PAYLOAD, now, &tag);
 	if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH))
-		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_FLAGS, now);
-	return hold_new(g, pkt, &v, &h, &k, hash, now);
+		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_FLAGS, now, &tag);
+	return hold_new(g, pkt, &v, &h, &tag, &k, hash, now);
 }
 
 unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
@@ -675,7 +811,8 @@ const char *ofl_gro_normal_reason_name(unsigned r)
 {
 	static const char *const names[OFL_GRO_NORMAL__COUNT] = {
 		"not_ip", "not_tcp", "malformed", "vlan_depth", "hdr_too_long", "ip_options",
-		"ip_csum", "fragment", "ip6_ext", "tcp_csum", "no_payload", "flags",
+		"ip_csum", "fragment", "ip6_ext", "tcp_csum", "no_payload", "flags", "bad_tag",
+		"dsa_control",
 	};
 	return r < OFL_GRO_NORMAL__COUNT ? names[r] : "?";
 }

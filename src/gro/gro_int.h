@@ -15,6 +15,8 @@
 #include "core/parse.h"
 
 #define GRO_NONE UINT32_MAX
+/* headers plus the largest head tag (ocelot: 20 bytes) and some slack */
+#define OFL_GRO_SCRATCH (OFL_GRO_MAX_HDR + 64u)
 
 enum gro_state { GRO_FREE = 0, GRO_HELD, GRO_PENDING };
 
@@ -37,6 +39,10 @@ struct gro_item {
 	uint32_t frame_len;   /* NORMAL: the frame's length */
 	uint32_t prev, next;  /* age list (HELD) or delivery list (PENDING) */
 	uint64_t first_ns;
+	uint8_t has_meta;     /* meta holds the DSA tag's fields */
+	uint8_t tail_len;     /* keep-tag mode: tail tag bytes in tailbuf */
+	uint8_t tailbuf[30];
+	struct ofl_dsa_meta meta;
 	uint8_t hdr[OFL_GRO_MAX_HDR];
 };
 
@@ -59,7 +65,7 @@ struct ofl_gro {
 	size_t alloc_size;
 	void *tab_mem;
 	size_t tab_size;
-	uint8_t scratch[OFL_GRO_MAX_HDR];
+	uint8_t scratch[OFL_GRO_SCRATCH];
 };
 
 static inline struct ofl_slice *gro_slices(struct ofl_gro *g, uint32_t i)
@@ -81,6 +87,7 @@ void gro_tcp_complete(struct gro_item *it);
 /* Pseudo-header sum of the item's L3 header for an L4 length (memory order). */
 uint32_t gro_pseudo_sum(const uint8_t *hdr, unsigned l3, unsigned l3_off, uint32_t l4_len);
 /* TCP checksum of a received packet: 1 valid, 0 bad (tcp.c). */
-int gro_tcp_csum_ok(const struct ofl_pkt *pkt, const struct ofl_view *v, const struct ofl_hdrs *h);
+int gro_tcp_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl_view *v,
+                    const struct ofl_hdrs *h);
 
 #endif

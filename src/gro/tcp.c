@@ -30,13 +30,14 @@ static uint32_t sum_range(const struct ofl_pkt *pkt, uint32_t from, uint32_t to)
 	return s;
 }
 
-int gro_tcp_csum_ok(const struct ofl_pkt *pkt, const struct ofl_view *v, const struct ofl_hdrs *h)
+int gro_tcp_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl_view *v,
+                    const struct ofl_hdrs *h)
 {
 	uint32_t l4_len = h->l3_end - h->l4_off, s;
-	if (pkt->csum_status == OFL_CSUM_UNNECESSARY)
+	if (csum_status == OFL_CSUM_UNNECESSARY)
 		return 1;
 	s = gro_pseudo_sum(v->p, h->l3, h->l3_off, l4_len);
-	if (pkt->csum_status == OFL_CSUM_COMPLETE) {
+	if (csum_status == OFL_CSUM_COMPLETE) {
 		/* The NIC summed everything after the 14-byte Ethernet header:
 		 * take away the VLAN tags and IP header, and any padding. */
 		uint16_t hw = pkt->csum, pre;

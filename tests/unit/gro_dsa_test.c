@@ -1,0 +1,278 @@
+/*
+ * gro_dsa_test.c - GRO through a DSA tag: for every tag format that can
+ * carry a source port, a bulk TCP stream tagged for one port merges exactly
+ * as the untagged stream does (same packets, same bytes once untagged), two
+ * ports with the same 5-tuple never merge together, keep-tag mode delivers
+ * the super-packet with the first segment's tag, and frames without a
+ * valid tag pass untouched.
+ */
+#include <check.h>
+#include <ofl/dsa.h>
+#include <ofl/gro.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+#define MAXF 64
+#define FLEN 2200
+
+struct col {
+	unsigned n;
+	uint8_t frame[MAXF][70000];
+	uint32_t len[MAXF];
+	uint16_t segs[MAXF];
+	int has_meta[MAXF];
+	struct ofl_dsa_meta meta[MAXF];
+	unsigned cookies;
+};
+
+static struct col plain, tagged;
+
+static void deliver(void *user, const struct ofl_gro_out *p, unsigned n)
+{
+	struct col *c = user;
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		unsigned k = c->n++;
+		ck_assert_uint_lt(k, MAXF);
+		c->len[k] = (uint32_t)ofl_gro_linearize(&p[i], c->frame[k], sizeof(c->frame[k]),
+		                                         OFL_CSUM_MODE_FULL);
+		ck_assert_uint_eq(c->len[k], p[i].len);
+		c->segs[k] = p[i].seg_count;
+		c->has_meta[k] = p[i].dsa != NULL;
+		if (p[i].dsa)
+			c->meta[k] = *p[i].dsa;
+		c->cookies += p[i].seg_count ? p[i].seg_count : 1;
+	}
+}
+
+static struct ofl_gro *mk(struct col *c, const struct ofl_dsa_ops *ops, int keep)
+{
+	struct ofl_gro_config cfg;
+	struct ofl_gro *g;
+	memset(c, 0, sizeof(*c));
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = deliver;
+	cfg.user = c;
+	cfg.dsa = ops;
+	cfg.dsa_keep_tag = (uint8_t)keep;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &g), 0);
+	return g;
+}
+
+static uint8_t bufs[MAXF][FLEN];
+
+/* Tag an untagged frame for RX from port; returns the tagged frame. */
+static const uint8_t *tag_frame(const struct ofl_dsa_ops *ops, unsigned slot, const uint8_t *f,
+                                uint32_t n, unsigned port, uint32_t *out_len)
+{
+	struct ofl_dsa_meta m;
+	uint32_t off = 64, len = n;
+	memset(&m, 0, sizeof(m));
+	m.valid = OFL_DSA_M_PORT;
+	m.port = (uint8_t)port;
+	if (ops->rx_prios) {
+		m.valid |= OFL_DSA_M_PRIO;
+		m.prio = 0;
+	}
+	memcpy(bufs[slot] + off, f, n);
+	if (ofl_dsa_encode(ops, NULL, OFL_DSA_RX, &m, bufs[slot], FLEN, &off, &len) == OFL_ENOTSUP) {
+		/* formats that must name a switch too (netc: a non-zero id) */
+		m.valid |= OFL_DSA_M_SWITCH;
+		m.switch_id = 1;
+		ck_assert_int_eq(ofl_dsa_encode(ops, NULL, OFL_DSA_RX, &m, bufs[slot], FLEN, &off, &len), 0);
+	}
+	*out_len = len;
+	return bufs[slot] + off;
+}
+
+static void rx(struct ofl_gro *g, const uint8_t *f, uint32_t n, unsigned cookie)
+{
+	struct ofl_buf b = {f, n};
+	struct ofl_pkt p;
+	memset(&p, 0, sizeof(p));
+	p.bufs = &b;
+	p.nbufs = 1;
+	p.cookie = (void *)(uintptr_t)cookie;
+	ck_assert_int_ge(ofl_gro_receive(g, &p, 0), 0);
+}
+
+/* formats whose RX tag names a source port */
+static const struct ofl_dsa_ops *fmt(int i)
+{
+	const struct ofl_dsa_ops *o = ofl_dsa_at((size_t)i);
+	if (!o || o->rx_ports < 3 || (o->flags & OFL_DSA_F_NO_PORTS))
+		return NULL;
+	return o;
+}
+
+START_TEST(merges_like_untagged)
+{
+	const struct ofl_dsa_ops *ops = fmt(_i);
+	struct ofl_gro *gp, *gt;
+	struct gen_tcp g;
+	uint8_t f[FLEN];
+	unsigned k;
+	if (!ops)
+		return;
+	gp = mk(&plain, NULL, 0);
+	gt = mk(&tagged, ops, 0);
+	gen_tcp_init(&g, _i & 1 ? 6 : 4);
+	g.payload_len = 1400;
+	for (k = 0; k < 12; k++) {
+		uint32_t n = (uint32_t)gen_tcp_frame(&g, f, sizeof(f)), tl;
+		const uint8_t *t;
+		memcpy(bufs[k + 32], f, n); /* the plain copy must outlive delivery */
+		rx(gp, bufs[k + 32], n, k);
+		t = tag_frame(ops, k, f, n, 2, &tl);
+		rx(gt, t, tl, k);
+		g.seq += 1400;
+		g.ip_id++;
+	}
+	ofl_gro_destroy(gp);
+	ofl_gro_destroy(gt);
+	ck_assert_uint_eq(tagged.cookies, 12);
+	ck_assert_uint_eq(plain.n, tagged.n);
+	ck_assert_uint_eq(plain.n, 1);
+	for (k = 0; k < plain.n; k++) {
+		ck_assert_uint_eq(plain.segs[k], tagged.segs[k]);
+		ck_assert_uint_eq(plain.len[k], tagged.len[k]);
+		ck_assert_msg(memcmp(plain.frame[k], tagged.frame[k], plain.len[k]) == 0,
+		              "%s: untagged super-packet differs", ops->name);
+		ck_assert(tagged.has_meta[k]);
+		ck_assert(tagged.meta[k].valid & OFL_DSA_M_PORT);
+		ck_assert_uint_eq(tagged.meta[k].port, 2);
+	}
+}
+END_TEST
+
+START_TEST(ports_never_merge)
+{
+	const struct ofl_dsa_ops *ops = fmt(_i);
+	struct ofl_gro *gt;
+	struct gen_tcp g;
+	uint8_t f[FLEN];
+	unsigned k;
+	if (!ops)
+		return;
+	gt = mk(&tagged, ops, 0);
+	gen_tcp_init(&g, 4);
+	for (k = 0; k < 8; k++) {
+		uint32_t n = (uint32_t)gen_tcp_frame(&g, f, sizeof(f)), tl;
+		const uint8_t *t = tag_frame(ops, k, f, n, 1 + (k & 1), &tl);
+		rx(gt, t, tl, k);
+		if (k & 1) {
+			g.seq += g.payload_len;
+			g.ip_id++;
+		}
+	}
+	ofl_gro_destroy(gt);
+	ck_assert_uint_eq(tagged.n, 2);
+	ck_assert_uint_eq(tagged.segs[0], 4);
+	ck_assert_uint_eq(tagged.segs[1], 4);
+	ck_assert_uint_eq(tagged.meta[0].port, 1);
+	ck_assert_uint_eq(tagged.meta[1].port, 2);
+}
+END_TEST
+
+START_TEST(keep_tag_mode)
+{
+	const struct ofl_dsa_ops *ops = fmt(_i);
+	struct ofl_gro *gt;
+	struct gen_tcp g;
+	struct ofl_dsa_meta m;
+	uint8_t f[FLEN];
+	unsigned k;
+	if (!ops)
+		return;
+	gt = mk(&tagged, ops, 1);
+	gen_tcp_init(&g, 4);
+	for (k = 0; k < 3; k++) {
+		uint32_t n = (uint32_t)gen_tcp_frame(&g, f, sizeof(f)), tl;
+		const uint8_t *t = tag_frame(ops, k, f, n, 3, &tl);
+		rx(gt, t, tl, k);
+		g.seq += g.payload_len;
+		g.ip_id++;
+	}
+	ofl_gro_destroy(gt);
+	ck_assert_uint_eq(tagged.n, 1);
+	ck_assert_uint_eq(tagged.segs[0], 3);
+	/* the delivered super-packet still carries a valid tag for port 3 */
+	ck_assert_int_eq(ofl_dsa_decode(ops, NULL, OFL_DSA_RX, tagged.frame[0], tagged.len[0], &m, NULL), 0);
+	ck_assert_uint_eq(m.port, 3);
+}
+END_TEST
+
+START_TEST(bad_tag_untouched)
+{
+	const struct ofl_dsa_ops *ops = ofl_dsa_find("edsa");
+	struct ofl_gro *gt;
+	struct gen_tcp g;
+	struct ofl_gro_stats st;
+	uint8_t f[FLEN];
+	uint32_t n;
+	ck_assert_ptr_nonnull(ops);
+	gt = mk(&tagged, ops, 0);
+	gen_tcp_init(&g, 4);
+	n = (uint32_t)gen_tcp_frame(&g, f, sizeof(f)); /* no EDSA EtherType */
+	rx(gt, f, n, 0);
+	ofl_gro_get_stats(gt, &st);
+	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_BAD_TAG], 1);
+	ofl_gro_destroy(gt);
+	ck_assert_uint_eq(tagged.n, 1);
+	ck_assert_uint_eq(tagged.len[0], n);
+	ck_assert_int_eq(memcmp(tagged.frame[0], f, n), 0);
+	ck_assert(!tagged.has_meta[0]);
+}
+END_TEST
+
+START_TEST(normal_given_untagged)
+{
+	/* a pure ACK behind a tag: NORMAL, described untagged with its meta */
+	const struct ofl_dsa_ops *ops = ofl_dsa_find("brcm");
+	struct ofl_gro *gt;
+	struct gen_tcp g;
+	uint8_t f[FLEN];
+	uint32_t n, tl;
+	const uint8_t *t;
+	gt = mk(&tagged, ops, 0);
+	gen_tcp_init(&g, 4);
+	g.payload_len = 0;
+	g.pad_to = 64; /* brcm pads before tagging */
+	n = (uint32_t)gen_tcp_frame(&g, f, sizeof(f));
+	t = tag_frame(ops, 0, f, n, 4, &tl);
+	rx(gt, t, tl, 0);
+	ofl_gro_destroy(gt);
+	ck_assert_uint_eq(tagged.n, 1);
+	ck_assert_uint_eq(tagged.segs[0], 0);
+	ck_assert_uint_eq(tagged.len[0], n);
+	ck_assert_int_eq(memcmp(tagged.frame[0], f, n), 0);
+	ck_assert_uint_eq(tagged.meta[0].port, 4);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("gro_dsa");
+	TCase *tc = tcase_create("dsa");
+	int n = (int)ofl_dsa_count();
+	tcase_add_loop_test(tc, merges_like_untagged, 0, n);
+	tcase_add_loop_test(tc, ports_never_merge, 0, n);
+	tcase_add_loop_test(tc, keep_tag_mode, 0, n);
+	tcase_add_test(tc, bad_tag_untouched);
+	tcase_add_test(tc, normal_given_untagged);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
