@@ -1,0 +1,398 @@
+/*
+ * dpdk_cmp.c - ofl_dpdk_cmp: libofl and DPDK side by side, in one process,
+ * on the same generated frames in the same buffers (DPDK mbufs; libofl gets
+ * ofl_bufs pointing at the mbuf data).
+ *
+ *   GRO burst:  ofl_gro_receive_burst + ofl_gro_poll_end (timeout 0)
+ *               vs rte_gro_reassemble_burst
+ *   GRO ctx:    ofl_gro with a 200 us flush timeout (simulated clock)
+ *               vs rte_gro_reassemble + rte_gro_timeout_flush (200 us of TSC)
+ *   GSO:        see bench_gso rows (when gso.h has landed)
+ *
+ * Equal work: DPDK 22.11 has no TCP/IPv6 GRO (added in 23.07) and never
+ * validates checksums, so only TCP/IPv4 rows are compared and libofl is
+ * told OFL_CSUM_UNNECESSARY.  DPDK is given what a PMD would set
+ * (packet_type, l2/l3/l4_len); libofl parses the headers itself.
+ * Deliver on both sides = count the segments handed back.
+ *
+ * Each row alternates the two sides for --reps repetitions; a repetition
+ * reports the median per-chunk time (BH_CHUNK packets), which discounts
+ * chunks preempted on this shared machine; the row reports the median of
+ * the repetitions.  Output: one JSON object per row (--json FILE) and a
+ * table on stdout.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_gro.h>
+#include <rte_log.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_version.h>
+
+#include "harness.h"
+
+#ifndef DPDK_VERSION_STR
+#define DPDK_VERSION_STR "?"
+#endif
+
+#define TIMEOUT_NS 200000u
+
+static struct rte_mempool *g_pool;
+static unsigned g_reps = 5;
+static double g_min_s = 0.08; /* timed seconds per repetition and side */
+static FILE *g_json;
+
+/* ---- the mbuf-backed ring ------------------------------------------------ */
+
+struct mring {
+	struct bh_ring r;
+	struct rte_mbuf **m; /* one per slot */
+};
+
+static void mbuf_reset(struct mring *mr, unsigned i)
+{
+	struct rte_mbuf *m = mr->m[i];
+	m->data_off = RTE_PKTMBUF_HEADROOM;
+	m->data_len = (uint16_t)mr->r.len[i];
+	m->pkt_len = mr->r.len[i];
+	m->nb_segs = 1;
+	m->next = NULL;
+	m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_TCP;
+	m->l2_len = 14;
+	m->l3_len = 20;
+	m->l4_len = 20;
+	m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+}
+
+static int mring_init(struct mring *mr, unsigned flows, unsigned min_slots)
+{
+	struct bh_traffic t = {4, flows, 1, 0, min_slots};
+	unsigned n = bh_ring_slots(&t), i;
+	uint8_t **mem = calloc(n, sizeof(*mem));
+	mr->m = calloc(n, sizeof(*mr->m));
+	if (!mem || !mr->m || rte_pktmbuf_alloc_bulk(g_pool, mr->m, n) != 0) {
+		fprintf(stderr, "ofl_dpdk_cmp: cannot get %u mbufs\n", n);
+		free(mem);
+		free(mr->m);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		mem[i] = rte_pktmbuf_mtod(mr->m[i], uint8_t *);
+	if (bh_ring_init(&mr->r, &t, mem) != 0) {
+		free(mem);
+		return -1;
+	}
+	free(mem);
+	for (i = 0; i < n; i++)
+		mbuf_reset(mr, i);
+	return 0;
+}
+
+static void mring_free(struct mring *mr)
+{
+	unsigned i;
+	for (i = 0; i < mr->r.nslots; i++)
+		mbuf_reset(mr, i);
+	rte_pktmbuf_free_bulk(mr->m, mr->r.nslots);
+	bh_ring_free(&mr->r);
+	free(mr->m);
+}
+
+/* Refill what has been handed back, keeping the last keep slots. */
+static void mring_recycle(struct mring *mr, unsigned keep)
+{
+	unsigned from = mr->r.dirty_from, n = bh_ring_recycle(&mr->r, keep), k;
+	for (k = 0; k < n; k++)
+		mbuf_reset(mr, (from + k) % mr->r.nslots);
+}
+
+/* ---- timing ----------------------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+struct side {
+	void (*chunk)(void *c);
+	void (*recycle)(void *c);
+	void *c;
+};
+
+/* Median ns per packet over chunks (at least 32, until g_min_s is timed). */
+static double measure(const struct side *s)
+{
+	size_t cap = 1 << 16, n = 0;
+	uint64_t *t = malloc(cap * sizeof(*t)), total = 0;
+	double med;
+	while ((n < 32 || total < (uint64_t)(g_min_s * 1e9)) && n < cap) {
+		uint64_t t0 = bh_now_ns(), t1;
+		s->chunk(s->c);
+		t1 = bh_now_ns();
+		t[n++] = t1 - t0;
+		total += t1 - t0;
+		s->recycle(s->c);
+	}
+	qsort(t, n, sizeof(*t), cmp_u64);
+	med = (double)t[n / 2] / BH_CHUNK;
+	free(t);
+	return med;
+}
+
+/* ---- libofl side ------------------------------------------------------------ */
+
+struct ours {
+	struct bh_gro_run g;
+};
+
+static void ours_chunk(void *c) { bh_gro_chunk(&((struct ours *)c)->g); }
+static void ours_recycle(void *c) { bh_gro_recycle(&((struct ours *)c)->g); }
+
+static double run_ours(struct mring *mr, unsigned poll, uint64_t timeout_ns, int *bad)
+{
+	struct ours o;
+	struct bh_gro_opts opt = {0};
+	struct side s = {ours_chunk, ours_recycle, &o};
+	double ns;
+	opt.poll = poll;
+	opt.flush_timeout_ns = timeout_ns;
+	opt.max_segs = mr->r.t.nflows >= 65536 ? 8 : 0;
+	opt.csum_status = OFL_CSUM_UNNECESSARY;
+	if (bh_gro_start(&o.g, &mr->r, &opt) != 0) {
+		*bad = 1;
+		return 0;
+	}
+	/* the mbufs were reset by the DPDK side's refill; ofl only reads bytes */
+	ns = measure(&s);
+	if (bh_gro_stop(&o.g, NULL) != 0)
+		*bad = 1;
+	return ns;
+}
+
+/* ---- DPDK side -------------------------------------------------------------- */
+
+struct theirs {
+	struct mring *mr;
+	unsigned poll, keep;
+	struct rte_gro_param param;
+	void *ctx;              /* heavyweight mode */
+	uint64_t timeout_cycles;
+	uint64_t rx, segs;
+	struct rte_mbuf *burst[64];
+	struct rte_mbuf *out[1024];
+};
+
+static inline void count_out(struct theirs *d, struct rte_mbuf **p, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++)
+		d->segs += p[i]->nb_segs;
+}
+
+static void dpdk_burst_chunk(void *c)
+{
+	struct theirs *d = c;
+	struct bh_ring *r = &d->mr->r;
+	unsigned k;
+	for (k = 0; k < BH_CHUNK; k += d->poll) {
+		uint16_t nb;
+		memcpy(d->burst, d->mr->m + r->pos, d->poll * sizeof(d->burst[0]));
+		nb = rte_gro_reassemble_burst(d->burst, (uint16_t)d->poll, &d->param);
+		count_out(d, d->burst, nb);
+		r->pos = (r->pos + d->poll) % r->nslots;
+	}
+	r->dirty += BH_CHUNK;
+	d->rx += BH_CHUNK;
+}
+
+static void dpdk_ctx_chunk(void *c)
+{
+	struct theirs *d = c;
+	struct bh_ring *r = &d->mr->r;
+	unsigned k;
+	for (k = 0; k < BH_CHUNK; k += d->poll) {
+		uint16_t nb, nf;
+		memcpy(d->burst, d->mr->m + r->pos, d->poll * sizeof(d->burst[0]));
+		nb = rte_gro_reassemble(d->burst, (uint16_t)d->poll, d->ctx);
+		count_out(d, d->burst, nb);
+		do {
+			nf = rte_gro_timeout_flush(d->ctx, d->timeout_cycles, RTE_GRO_TCP_IPV4, d->out,
+			                           (uint16_t)(sizeof d->out / sizeof d->out[0]));
+			count_out(d, d->out, nf);
+		} while (nf == sizeof d->out / sizeof d->out[0]);
+		r->pos = (r->pos + d->poll) % r->nslots;
+	}
+	r->dirty += BH_CHUNK;
+	d->rx += BH_CHUNK;
+}
+
+static void dpdk_recycle(void *c)
+{
+	struct theirs *d = c;
+	mring_recycle(d->mr, d->keep);
+}
+
+static double run_theirs(struct mring *mr, unsigned poll, int ctx_mode, int *bad)
+{
+	struct theirs d;
+	struct side s = {ctx_mode ? dpdk_ctx_chunk : dpdk_burst_chunk, dpdk_recycle, &d};
+	double ns;
+	memset(&d, 0, sizeof d);
+	d.mr = mr;
+	d.poll = poll;
+	d.param.gro_types = RTE_GRO_TCP_IPV4;
+	mring_recycle(mr, 0);
+	if (ctx_mode) {
+		unsigned f = mr->r.t.nflows;
+		d.param.max_flow_num = (uint16_t)(f < 64 ? 64 : f > 65535 ? 65535 : f);
+		d.param.max_item_per_flow = (uint16_t)(f >= 1024 ? 8 : 128);
+		d.param.socket_id = 0;
+		d.ctx = rte_gro_ctx_create(&d.param);
+		if (!d.ctx) {
+			*bad = 1;
+			return 0;
+		}
+		d.timeout_cycles = rte_get_tsc_hz() / 1000000u * (TIMEOUT_NS / 1000u);
+		/* packets stay in the context for 200 us of real time: refill
+		 * only the oldest chunk, a whole ring turn later */
+		d.keep = mr->r.nslots - BH_CHUNK;
+	} else {
+		d.param.max_flow_num = (uint16_t)poll;
+		d.param.max_item_per_flow = (uint16_t)poll;
+		d.keep = 0;
+	}
+	ns = measure(&s);
+	if (ctx_mode) {
+		uint16_t nf;
+		do {
+			nf = rte_gro_timeout_flush(d.ctx, 0, RTE_GRO_TCP_IPV4, d.out,
+			                           (uint16_t)(sizeof d.out / sizeof d.out[0]));
+			count_out(&d, d.out, nf);
+		} while (nf);
+		rte_gro_ctx_destroy(d.ctx);
+	}
+	if (d.segs != d.rx) {
+		fprintf(stderr, "ofl_dpdk_cmp: DPDK handed back %llu of %llu packets\n",
+		        (unsigned long long)d.segs, (unsigned long long)d.rx);
+		*bad = 1;
+	}
+	mring_recycle(mr, 0);
+	return ns;
+}
+
+/* ---- rows ------------------------------------------------------------------- */
+
+static void row(const char *mode, unsigned flows, unsigned poll)
+{
+	int ctx_mode = strcmp(mode, "ctx") == 0, bad = 0;
+	struct mring mr;
+	double a[16], b[16], ra[16], ours, theirs, ratio;
+	unsigned i;
+	/* ctx rows hold packets for 200 us of real time: a 65536-slot ring */
+	if (mring_init(&mr, flows, ctx_mode ? 65536 : 0) != 0) {
+		fprintf(stderr, "ofl_dpdk_cmp: ring for %u flows failed\n", flows);
+		return;
+	}
+	for (i = 0; i < g_reps; i++) {
+		a[i] = run_ours(&mr, poll, ctx_mode ? TIMEOUT_NS : 0, &bad);
+		b[i] = run_theirs(&mr, poll, ctx_mode, &bad);
+		ra[i] = b[i] > 0 ? a[i] / b[i] : 0;
+	}
+	qsort(a, g_reps, sizeof(double), cmp_dbl);
+	qsort(b, g_reps, sizeof(double), cmp_dbl);
+	qsort(ra, g_reps, sizeof(double), cmp_dbl);
+	ours = a[g_reps / 2];
+	theirs = b[g_reps / 2];
+	ratio = ra[g_reps / 2];
+	printf("gro %-5s tcp4 flows %-6u poll %-3u  ofl %8.1f ns/pkt  dpdk %8.1f ns/pkt  ofl/dpdk %.3f"
+	       "  (ofl %.2fx faster)%s\n",
+	       mode, flows, poll, ours, theirs, ratio, ratio > 0 ? 1.0 / ratio : 0, bad ? "  CHECK FAILED" : "");
+	if (g_json)
+		fprintf(g_json,
+		        "{\"area\":\"gro\",\"mode\":\"%s\",\"l3\":4,\"flows\":%u,\"poll\":%u,"
+		        "\"timeout_ns\":%u,\"ring\":%u,\"reps\":%u,\"ofl_ns_per_pkt\":%.3f,"
+		        "\"dpdk_ns_per_pkt\":%.3f,\"ofl_over_dpdk\":%.4f,\"ok\":%s}\n",
+		        mode, flows, poll, ctx_mode ? TIMEOUT_NS : 0, mr.r.nslots, g_reps, ours, theirs,
+		        ratio, bad ? "false" : "true");
+	fflush(stdout);
+	mring_free(&mr);
+}
+
+int main(int argc, char **argv)
+{
+	char *eal[] = {"ofl_dpdk_cmp", "--no-huge", "--no-pci", "-m", "512", "--no-shconf",
+	               "--no-telemetry", "-l", "0", "--log-level=lib.*:error", NULL};
+	int i, quick = 0;
+	const char *json = NULL, *only = NULL;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--quick") == 0)
+			quick = 1;
+		else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc)
+			json = argv[++i];
+		else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+			g_reps = (unsigned)atoi(argv[++i]);
+		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+			only = argv[++i];
+		else {
+			fprintf(stderr, "usage: ofl_dpdk_cmp [--quick] [--reps N] [--json FILE] "
+			                "[--only burst|ctx]\n");
+			return 2;
+		}
+	}
+	if (g_reps < 1 || g_reps > 15)
+		g_reps = 5;
+	if (quick) {
+		g_reps = 3;
+		g_min_s = 0.03;
+	}
+	if (rte_eal_init((int)(sizeof eal / sizeof eal[0]) - 1, eal) < 0) {
+		fprintf(stderr, "ofl_dpdk_cmp: rte_eal_init failed\n");
+		return 1;
+	}
+	g_pool = rte_pktmbuf_pool_create("ofl_ring", 65536 + 8192, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+	                                 SOCKET_ID_ANY);
+	if (!g_pool) {
+		fprintf(stderr, "ofl_dpdk_cmp: no mbuf pool\n");
+		return 1;
+	}
+	if (json) {
+		g_json = fopen(json, "w");
+		if (!g_json) {
+			perror(json);
+			return 1;
+		}
+	}
+	printf("# DPDK %s (rte_version: %s); libofl %s; TSC %llu Hz; %u reps, median chunk of %u pkts\n",
+	       DPDK_VERSION_STR, rte_version(), ofl_version(), (unsigned long long)rte_get_tsc_hz(),
+	       g_reps, BH_CHUNK);
+	{
+		const unsigned flows[] = {1, 8, 64, 1024, 65536};
+		unsigned f, p;
+		if (!only || strcmp(only, "burst") == 0)
+			for (p = 32; p <= 64; p += 32)
+				for (f = 0; f < 5; f++)
+					row("burst", flows[f], p);
+		if (!only || strcmp(only, "ctx") == 0)
+			for (f = 0; f < 5; f++)
+				row("ctx", flows[f], 32);
+	}
+	if (g_json)
+		fclose(g_json);
+	rte_mempool_free(g_pool);
+	rte_eal_cleanup();
+	return 0;
+}
