@@ -1,0 +1,458 @@
+/*
+ * gso.h - software GSO/TSO: cut one super-packet (TCP over IPv4/IPv6, UDP)
+ * into wire-size segments just before the TX ring, without allocating and
+ * without copying payload.  The rules are the Linux kernel's
+ * (net/ipv4/tcp_offload.c tcp_gso_segment, af_inet.c inet_gso_segment,
+ * udp_offload.c __udp_gso_segment and the UFO path, ip6_offload.c); the shape
+ * is net/core/tso.c's: start, next segment, abort, with the whole state in a
+ * small struct on the caller's stack.
+ *
+ * Every segment is one header buffer (a slot of a caller-owned pool: the
+ * headers are copied there and rewritten) plus payload slices that point
+ * into the super-packet's own buffers.  A driver posts one descriptor for the
+ * header and one per slice:
+ *
+ *     struct ofl_gso_iter it;            // on the stack, no allocation
+ *     struct ofl_gso_seg seg;
+ *     struct ofl_gso_count cnt;
+ *     if (ofl_gso_start(&it, &req, bufs, nbufs) < 0) drop;   // nothing emitted
+ *     ofl_gso_count(&it, &cnt);           // ring space check, like tso_count_descs
+ *     while (ring_has_room() && (rc = ofl_gso_next(&it, &pool, &seg)) == 1)
+ *         post(seg.hdr, seg.slices, seg.nslices);
+ *     // rc == OFL_EAGAIN (pool empty) or the ring was full: call next()
+ *     // again later with the same `it`; rc == 0: every segment was emitted.
+ *
+ * or, with a callback per segment, ofl_gso_run().  Stopping and resuming
+ * never loses or repeats a segment; a segment handed out and then not
+ * posted can be given back with ofl_gso_unnext().
+ *
+ * Lifetimes: the iterator copies the headers at start; the payload buffers
+ * (and, for ofl_gso_start_gro(), the out->slices array) must stay valid and
+ * unchanged until the last segment that uses them has been sent (see
+ * ofl_gso_seg.release_first/release_count).  Header slots belong to the
+ * caller between next() and the caller's ofl_gso_pool_put() (after TX
+ * completion).  Nothing here keeps global state; distinct iterators and
+ * pools may be used from distinct threads, one object per thread.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef OFL_GSO_H
+#define OFL_GSO_H
+
+#include "ofl.h"
+#include "pkt.h"
+#include "gro.h" /* struct ofl_gro_out, enum ofl_csum_mode, struct ofl_virtio_net_hdr */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Longest header (L2 + VLANs + L3 + extension headers + L4, plus
+ *  extra_l2_len and an IPv6 fragment header) a segment can carry. */
+#define OFL_GSO_MAX_HDR 320u
+/** Longest input header the parser looks at (as GRO). */
+#define OFL_GSO_MAX_IN_HDR 256u
+/** Most payload slices one segment may need; a request whose segments would
+ *  need more (tiny input buffers) is refused with OFL_E2BIG at start. */
+#define OFL_GSO_SEG_MAX_SLICES 32u
+/** Kernel UDP_MAX_SEGMENTS (include/linux/udp.h: 1 << 6 in the tree read;
+ *  some kernels use 128): the default segment limit of OFL_GSO_UDP_L4. */
+#define OFL_GSO_UDP_MAX_SEGS 64u
+/** Default segment limit of the other types (gso_segs is 16 bits). */
+#define OFL_GSO_MAX_SEGS 65535u
+
+/* ------------------------------------------------------------------------ */
+/* Header buffer pools (caller-owned memory; the pool struct is the caller's,
+ * initialised by one of the init functions; its fields are private).       */
+
+/** One header slot handed out with a segment. */
+struct ofl_gso_hbuf {
+	uint8_t *data;    /**< slot start; the segment's headers are written here */
+	uint32_t size;    /**< slot capacity in bytes */
+	uint32_t index;   /**< BLOCK/ARRAY: slot number; FREELIST: 0 */
+	uint64_t offset;  /**< BLOCK: byte offset of the slot from the block start
+	                       (bus address = the block's DMA base + offset);
+	                       ARRAY and FREELIST: the value the caller gave */
+	void *cookie;     /**< FREELIST: the caller's handle; others NULL */
+};
+
+enum ofl_gso_pool_kind {
+	OFL_GSO_POOL_BLOCK = 1,    /**< one contiguous block cut into fixed slots */
+	OFL_GSO_POOL_FREELIST = 2, /**< caller's get/put callbacks */
+	OFL_GSO_POOL_ARRAY = 3,    /**< the caller's array of slots, used in ring order */
+};
+
+/**
+ * FREELIST get: fill *hb (data, size >= the pool's slot size, offset and
+ * cookie as the caller likes) and return 0, or return non-zero when no
+ * buffer is free (the segment is then not built: OFL_EAGAIN).
+ */
+typedef int (*ofl_gso_get_fn)(void *user, struct ofl_gso_hbuf *hb);
+/** FREELIST put: take back a buffer the get callback handed out. */
+typedef void (*ofl_gso_put_fn)(void *user, const struct ofl_gso_hbuf *hb);
+
+struct ofl_gso_pool {
+	/* private: use the functions below */
+	uint32_t kind;       /* enum ofl_gso_pool_kind, 0 = not initialised */
+	uint32_t slot_size;
+	uint32_t nslots;     /* BLOCK, ARRAY */
+	uint32_t nfree;      /* BLOCK, ARRAY */
+	uint32_t head;       /* BLOCK: first free slot (free list through the
+	                        slots' first 4 bytes); ARRAY: next slot */
+	uint8_t *base;       /* BLOCK */
+	const struct ofl_gso_hbuf *slots; /* ARRAY */
+	ofl_gso_get_fn get;  /* FREELIST */
+	ofl_gso_put_fn put;
+	void *user;
+};
+
+/**
+ * BLOCK pool: cut [base, base + size) into size / slot_size slots of
+ * slot_size bytes (slot i at offset i * slot_size; align base and slot_size
+ * as the device needs).  Free slots are chained through their first 4 bytes,
+ * so the block needs no side table.  Slots are handed out lowest first at
+ * start and then in LIFO order of ofl_gso_pool_put().
+ * Returns 0, or OFL_EINVAL (NULL, slot_size < 64, no whole slot, more than
+ * 2^31 slots).
+ */
+OFL_API int ofl_gso_pool_init_block(struct ofl_gso_pool *pool, void *base, size_t size,
+                                    uint32_t slot_size);
+
+/**
+ * FREELIST pool: every slot comes from get() and goes back through
+ * ofl_gso_pool_put() -> put().  slot_size is the size get() guarantees (the
+ * request is checked against it before anything is emitted).
+ * Returns 0, or OFL_EINVAL (NULL pool or callback, slot_size < 64).
+ */
+OFL_API int ofl_gso_pool_init_freelist(struct ofl_gso_pool *pool, uint32_t slot_size,
+                                       ofl_gso_get_fn get, ofl_gso_put_fn put, void *user);
+
+/**
+ * ARRAY pool: the caller's n slots (e.g. a TX ring's header area, one slot
+ * per descriptor), handed out in ring order starting at slot 0 (move the
+ * cursor with ofl_gso_pool_seek()) and given back in the same order.  The
+ * array is not copied and must outlive the pool; the slot size is the
+ * smallest slots[i].size.  index and offset of each handed-out slot are
+ * slots[i].index (set to i by the pool) and slots[i].offset.
+ * Returns 0, or OFL_EINVAL (NULL, n 0, a NULL slot, smallest size < 64).
+ */
+OFL_API int ofl_gso_pool_init_array(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *slots,
+                                    uint32_t n);
+
+/**
+ * ARRAY pool: the next slot handed out is slots[index] (a driver keeping
+ * header slot = descriptor index calls this with its put index before each
+ * segment).  Returns 0, or OFL_EINVAL (not an ARRAY pool, index >= n).
+ */
+OFL_API int ofl_gso_pool_seek(struct ofl_gso_pool *pool, uint32_t index);
+
+/**
+ * Take one slot (ofl_gso_next() calls this).  Returns 0 and *hb, OFL_EAGAIN
+ * when the pool is empty, OFL_EINVAL (NULL, pool not initialised).
+ */
+OFL_API int ofl_gso_pool_get(struct ofl_gso_pool *pool, struct ofl_gso_hbuf *hb);
+
+/**
+ * Give a slot back (after the NIC sent the segment, or after
+ * ofl_gso_unnext()).  ARRAY slots must come back in the order they were
+ * handed out.  Returns 0, or OFL_EINVAL (NULL, a slot that is not this
+ * pool's, BLOCK/ARRAY: more puts than gets).
+ */
+OFL_API int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb);
+
+/** Free slots now (BLOCK, ARRAY); UINT32_MAX for FREELIST (unknown); 0 for NULL. */
+OFL_API uint32_t ofl_gso_pool_avail(const struct ofl_gso_pool *pool);
+
+/** Slot size of the pool (0 for NULL or not initialised). */
+OFL_API uint32_t ofl_gso_pool_slot_size(const struct ofl_gso_pool *pool);
+
+/* ------------------------------------------------------------------------ */
+/* Requests                                                                  */
+
+enum ofl_gso_type {
+	OFL_GSO_TYPE_AUTO = 0,     /**< TCP -> TCP, UDP -> UDP_FRAG (a datagram's
+	                                meaning is kept; UDP_L4 must be asked for);
+	                                UDP to a tunnel port (4789, 4790, 6081, 8472)
+	                                and IP-in-IP/GRE are refused (OFL_ENOTSUP) */
+	OFL_GSO_TYPE_TCP = 1,      /**< TSO over IPv4 or IPv6 */
+	OFL_GSO_TYPE_UDP_L4 = 2,   /**< UDP_SEGMENT: datagrams of seg_size bytes */
+	OFL_GSO_TYPE_UDP_FRAG = 3, /**< old UFO: IP fragments of one datagram */
+};
+
+/* ofl_gso_req.flags */
+#define OFL_GSO_F_FIXED_ID 0x0001u /**< IPv4: every segment keeps the input's ID
+                                        (SKB_GSO_TCP_FIXEDID); default: ID + i */
+#define OFL_GSO_F_KEEP_CWR 0x0002u /**< TCP: leave CWR on every segment
+                                        (SKB_GSO_TCP_ACCECN); default: CWR only
+                                        on the first segment */
+
+/**
+ * Extra L2 bytes hook (for a DSA tag codec, later): called once per segment
+ * with the header slot after the headers were written; hdr + extra_l2_off is
+ * where extra_l2_len bytes were left (zeroed) for it.  seg_index counts from
+ * 0.  Return 0, or non-zero to refuse the segment (ofl_gso_next() then gives
+ * the slot back and returns OFL_EBADMSG, the position unchanged).
+ */
+typedef int (*ofl_gso_l2_fn)(void *user, uint8_t *hdr, uint32_t hdr_len, uint32_t seg_index);
+
+#define OFL_GSO_REQ_VERSION 1
+
+/** What to do with one super-packet.  Fill with ofl_gso_req_default() first. */
+struct ofl_gso_req {
+	uint32_t version;   /**< OFL_GSO_REQ_VERSION (set by the default function) */
+	uint8_t type;       /**< enum ofl_gso_type; default AUTO */
+	uint8_t csum;       /**< enum ofl_csum_mode: FULL (default) writes every L4
+	                         checksum in software; PARTIAL leaves the pseudo-header
+	                         sum in the field and reports csum_start/csum_offset
+	                         for the NIC (Linux CHECKSUM_PARTIAL).  The IPv4
+	                         header checksum is always written.  UDP_FRAG always
+	                         gets a full UDP checksum (a NIC cannot finish one
+	                         over fragments). */
+	uint16_t flags;     /**< OFL_GSO_F_* ; default 0 */
+	uint32_t seg_size;  /**< TCP: MSS; UDP_L4: UDP payload per datagram;
+	                         UDP_FRAG: fragmentable bytes per fragment (IPv4: IP
+	                         payload, IPv6: after the fragment header), a multiple
+	                         of 8.  Required (default 0 is refused). */
+	uint32_t max_segs;  /**< refuse (OFL_E2BIG) a packet needing more segments;
+	                         0 = default: OFL_GSO_UDP_MAX_SEGS for UDP_L4,
+	                         OFL_GSO_MAX_SEGS otherwise */
+	uint32_t ip6_frag_id; /**< UDP_FRAG over IPv6: fragment header identification
+	                         (choose a fresh one per datagram); default 0 */
+	uint16_t extra_l2_len; /**< bytes to leave in every header at extra_l2_off
+	                         (a DSA tag); default 0 */
+	uint16_t extra_l2_off; /**< offset in the L2 header (<= the L2 length:
+	                         12 = after the source MAC, 0 = before the DA) */
+	ofl_gso_l2_fn l2_fill; /**< fills those bytes; NULL leaves them zero */
+	void *l2_user;      /**< passed to l2_fill */
+};
+
+/** Fill req with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL. */
+OFL_API int ofl_gso_req_default(struct ofl_gso_req *req);
+
+/* ------------------------------------------------------------------------ */
+/* Segments                                                                  */
+
+/* ofl_gso_seg.flags */
+#define OFL_GSO_SEG_F_FIRST 0x01u
+#define OFL_GSO_SEG_F_LAST 0x02u
+#define OFL_GSO_SEG_F_CSUM_PARTIAL 0x04u /**< L4 checksum left to the NIC:
+    fold from csum_start to the end into csum_start + csum_offset */
+
+/** One segment.  Filled by ofl_gso_next(); the caller's memory. */
+struct ofl_gso_seg {
+	struct ofl_gso_hbuf hdr;  /**< the header slot, holding hdr_len bytes */
+	uint32_t hdr_len;
+	uint32_t payload_len;     /**< sum of the slices' lengths */
+	uint32_t len;             /**< hdr_len + payload_len: the frame length */
+	uint32_t index;           /**< segment number, from 0 */
+	uint32_t nsegs;           /**< segments of the super-packet */
+	uint16_t l3_off, l4_off;  /**< in the header (l4_off = 0 for a non-first
+	                               UDP_FRAG fragment: it has no UDP header) */
+	uint16_t csum_start, csum_offset; /**< with OFL_GSO_SEG_F_CSUM_PARTIAL */
+	uint16_t flags;           /**< OFL_GSO_SEG_F_* */
+	uint16_t release_first;   /**< input buffers [release_first, +release_count) */
+	uint16_t release_count;   /**< are used by no later segment: once this segment
+	                               and the ones before it are sent, they can go */
+	uint32_t nslices;
+	struct ofl_slice slices[OFL_GSO_SEG_MAX_SLICES]; /**< payload, in order; .buf is
+	    the input buffer index (ofl_gso_start_gro(): .pkt/.buf are those of the GRO
+	    slice, i.e. the original received segment and buffer) */
+};
+
+/**
+ * Iterator state: a plain value on the caller's stack (about 700 bytes).  Its
+ * fields are private.  It holds a copy of the headers, so the input's header
+ * bytes may change after start; the payload may not.
+ */
+struct ofl_gso_iter {
+	/* private */
+	const void *units;     /* struct ofl_buf[] or struct ofl_slice[] */
+	uint32_t nunits;
+	const uint8_t *hdr0;   /* GRO input: its header (read at start only) */
+	uint32_t hdr0_len;
+	uint8_t unit_kind;     /* 0 ofl_buf, 1 ofl_slice, 2 GRO header + slices */
+	uint8_t type, csum, l3;
+	uint8_t nvlan, done, hbh_cut, l4proto;
+	uint16_t flags;
+	uint16_t in_hdr_len;   /* headers in the input (after skip) */
+	uint16_t hdr_len;      /* headers of a segment (UDP_FRAG: of a non-first one) */
+	uint16_t l3_off, l4_off, l3_hlen; /* output coordinates */
+	uint16_t ext_len;      /* IPv6 extension header bytes kept */
+	uint16_t extra_l2_len, extra_l2_off;
+	uint32_t seg_size, nsegs, seg, max_slices;
+	uint32_t payload;      /* bytes after the input headers */
+	uint32_t skip;         /* bytes before the frame in unit 0 (virtio_net_hdr) */
+	uint32_t pay_base;     /* frame offset of the payload (input) */
+	uint32_t seq0, ip6_frag_id;
+	uint16_t id0;
+	uint16_t udp_csum;     /* UDP_FRAG: checksum over the whole datagram */
+	uint32_t addr_sum;     /* pseudo-header address sum */
+	/* cursor: where segment `seg` starts */
+	uint32_t cur_unit, cur_off, rel_next;
+	ofl_gso_l2_fn l2_fill;
+	void *l2_user;
+	uint8_t tmpl[OFL_GSO_MAX_HDR]; /* the output header template */
+};
+
+/**
+ * Start segmenting one Ethernet frame (destination MAC first, up to two
+ * 802.1Q/802.1ad tags) held in nbufs caller buffers.  Parses and checks
+ * everything, copies the headers into it, and emits nothing.
+ * IPv4 total length 0 / IPv6 payload length 0 (Linux BIG TCP, also an IPv6
+ * hop-by-hop Jumbo option, which segments do not carry) mean "to the end of
+ * the frame".  A payload that fits one segment gives one segment.
+ * bufs must stay valid until the last segment is sent; it is not copied.
+ * Returns 0, or (nothing emitted in every case):
+ *   OFL_EINVAL   NULL, nbufs 0, a NULL buffer with a length, a bad req
+ *                (version, type, csum), seg_size 0, seg_size larger than one
+ *                IP packet can carry, UDP_FRAG seg_size not a multiple of 8 or
+ *                smaller than 8, extra_l2_off beyond the L2 header;
+ *   OFL_EPROTO   the headers do not parse as Ethernet/IP/TCP or UDP, or not as
+ *                the requested type;
+ *   OFL_EBADMSG  the payload does not match the IP (or UDP) lengths;
+ *   OFL_ENOTSUP  IP fragment, IPsec/unknown IPv6 extension, tunnel (AUTO),
+ *                three VLAN tags, headers longer than OFL_GSO_MAX_IN_HDR,
+ *                UDP datagram over 65535 bytes;
+ *   OFL_E2BIG    more segments than max_segs, or a segment would need more
+ *                than OFL_GSO_SEG_MAX_SLICES slices.
+ * The slot size is checked by ofl_gso_next()/ofl_gso_run()/ofl_gso_check_pool()
+ * (OFL_ENOSPC before anything is emitted).
+ */
+OFL_API int ofl_gso_start(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
+                          const struct ofl_buf *bufs, uint32_t nbufs);
+
+/**
+ * Start from a GRO super-packet (GRO then GSO is a forwarding path).  req may
+ * be NULL: then type TCP, seg_size = out->seg_size, full checksums.  With a
+ * req, seg_size 0 means out->seg_size.  Either way OFL_GSO_F_FIXED_ID is set
+ * when out->gso_type has OFL_GSO_TCP_FIXEDID and OFL_GSO_F_KEEP_CWR when it
+ * has OFL_GSO_TCP_ECN (GRO merges only segments with equal CWR, the kernel's
+ * AccECN rule), so the original segments come back.  A NORMAL packet
+ * (hdr_len 0) is taken as its slices (a req with seg_size is then required).
+ * out->hdr is copied now; out->slices (the array and the bytes) must stay
+ * valid until the last segment is sent: segment inside the deliver callback
+ * or copy the array.  Output slices keep the GRO slices' pkt/buf; input
+ * buffer i of release_first is out->slices[i - 1] (0 is out->hdr).
+ * Returns as ofl_gso_start() (OFL_EINVAL also for NULL out).
+ */
+OFL_API int ofl_gso_start_gro(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
+                              const struct ofl_gro_out *out);
+
+/* l2 argument of ofl_gso_start_vnet() */
+#define OFL_GSO_L2_ETH 0  /**< a frame from a TAP device or AF_PACKET */
+#define OFL_GSO_L2_NONE 1 /**< an IP packet from a TUN device (segments carry no L2) */
+
+/**
+ * Read a Linux struct virtio_net_hdr (10 bytes, little endian, as TUN with
+ * IFF_VNET_HDR and AF_PACKET with PACKET_VNET_HDR hand it out) from p.
+ * Returns 0, or OFL_EINVAL (NULL, len < 10).
+ */
+OFL_API int ofl_gso_vnet_read(const void *p, size_t len, struct ofl_virtio_net_hdr *vh);
+
+/**
+ * Fill the type and seg_size of req from a virtio_net_hdr (gso_type TCPV4,
+ * TCPV6 -> TCP; UDP_L4 -> UDP_L4; UDP (UFO) -> UDP_FRAG with seg_size
+ * rounded down to a multiple of 8); the rest of req is left alone.
+ * Returns 1 when the header asks for GSO, 0 when it does not (gso_type NONE:
+ * send the frame as it is, finishing its checksum if NEEDS_CSUM), or
+ * OFL_EINVAL (NULL), OFL_ENOTSUP (unknown gso_type bits), OFL_EPROTO
+ * (gso_size 0).
+ */
+OFL_API int ofl_gso_req_from_vnet(const struct ofl_virtio_net_hdr *vh, struct ofl_gso_req *req);
+
+/**
+ * Start from what a TUN/TAP device with IFF_VNET_HDR (or AF_PACKET with
+ * PACKET_VNET_HDR) hands out: a vnet_hdr_len-byte header (10, or 12 with
+ * num_buffers) followed by the frame (l2 OFL_GSO_L2_ETH) or IP packet
+ * (OFL_GSO_L2_NONE), in nbufs buffers.  req (may be NULL for defaults)
+ * gives the checksum mode and flags; type and seg_size come from the header
+ * (OFL_GSO_TYPE_TCP with VIRTIO_NET_HDR_GSO_ECN keeps the classic CWR rule).
+ * With NEEDS_CSUM, csum_start/csum_offset must point at the parsed L4
+ * checksum field.  Returns as ofl_gso_start(), plus OFL_EINVAL (vnet_hdr_len
+ * not 10 or 12, l2 unknown), OFL_ENOTSUP (gso_type NONE or unknown),
+ * OFL_EPROTO (gso_type disagrees with the headers, csum_start/offset wrong).
+ * Input buffer indices in release ranges and slices count from bufs[0].
+ */
+OFL_API int ofl_gso_start_vnet(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
+                               uint32_t vnet_hdr_len, unsigned l2, const struct ofl_buf *bufs,
+                               uint32_t nbufs);
+
+/** Resources a super-packet needs (ofl_gso_count()). */
+struct ofl_gso_count {
+	uint32_t segs;       /**< segments in all */
+	uint32_t descs;      /**< header slots + payload slices, over all segments */
+	uint32_t segs_left;  /**< from the current position */
+	uint32_t descs_left; /**< from the current position */
+	uint32_t max_slices; /**< most slices of one segment */
+	uint32_t hdr_len;    /**< longest header written (the slot size needed) */
+};
+
+/**
+ * Count segments and descriptors before anything is written (a driver checks
+ * its ring space with descs_left, like tso_count_descs, but exact).
+ * Returns 0, or OFL_EINVAL (NULL, iterator not started).
+ */
+OFL_API int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_count *cnt);
+
+/**
+ * Is the pool's slot size enough for this packet's headers?  Returns 0, or
+ * OFL_ENOSPC (slot too small), OFL_EINVAL (NULL).
+ */
+OFL_API int ofl_gso_check_pool(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool);
+
+/**
+ * Build the next segment: take a slot from pool, write the headers, point
+ * the slices at the payload.  Returns 1 (a segment in *seg), 0 (no segment
+ * left: the packet is done), or, with the position unchanged and no slot
+ * taken: OFL_EAGAIN (pool empty: call again after putting slots back),
+ * OFL_ENOSPC (the pool's slots are smaller than the headers; checked before
+ * the first segment is built), OFL_EBADMSG (the l2_fill hook refused),
+ * OFL_EINVAL (NULL, not started).
+ */
+OFL_API int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg);
+
+/**
+ * Undo the last ofl_gso_next(): seg must be the segment it returned; its
+ * slot goes back to pool and the next call builds the same segment again.
+ * Returns 0, or OFL_EINVAL (NULL, seg is not the last segment built).
+ */
+OFL_API int ofl_gso_unnext(struct ofl_gso_iter *it, struct ofl_gso_pool *pool,
+                           const struct ofl_gso_seg *seg);
+
+/* Return values of ofl_gso_callbacks.segment */
+#define OFL_GSO_CB_CONTINUE 0 /**< taken; go on */
+#define OFL_GSO_CB_STOP 1     /**< taken; stop after it (ring now full) */
+#define OFL_GSO_CB_REFUSE (-1) /**< not taken (ring full): the slot goes back
+                                    to the pool and the segment comes again */
+
+/** Callbacks of ofl_gso_run(). */
+struct ofl_gso_callbacks {
+	/** One segment; seg is valid during the call only (the slot itself is
+	 *  the caller's until it puts it back).  Returns OFL_GSO_CB_*.  Must not
+	 *  call ofl_gso_* on the same iterator. */
+	int (*segment)(void *user, const struct ofl_gso_seg *seg);
+	void *user;
+};
+
+/**
+ * Emit segments through cb->segment until the packet is done or something
+ * stops it.  *emitted (may be NULL) = segments taken by this call.
+ * Returns 0 (done: every segment emitted), OFL_EAGAIN (stopped by the pool
+ * or the callback: call again with the same iterator to resume), or the
+ * errors of ofl_gso_next() (OFL_ENOSPC before the first segment: nothing
+ * emitted).
+ */
+OFL_API int ofl_gso_run(struct ofl_gso_iter *it, struct ofl_gso_pool *pool,
+                        const struct ofl_gso_callbacks *cb, uint32_t *emitted);
+
+/**
+ * Give up on the rest of the packet.  Segments already emitted stay the
+ * caller's (with their slots); no later segment will be built.  Returns the
+ * number of segments never emitted (>= 0), or OFL_EINVAL (NULL).
+ */
+OFL_API int ofl_gso_abort(struct ofl_gso_iter *it);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OFL_GSO_H */

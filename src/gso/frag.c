@@ -1,0 +1,61 @@
+/*
+ * frag.c - UDP fragmentation, the old UFO (udp4_ufo_fragment,
+ * udp6_ufo_fragment): one datagram cut into IP fragments of seg_size bytes
+ * (a multiple of 8).  The UDP checksum is computed once over the whole
+ * datagram and travels in the first fragment's UDP header.  IPv4: offset and
+ * MF in frag_off, DF cleared, the same ID in every fragment.  IPv6: a
+ * fragment header after the IPv6 header with offset, M and the request's
+ * identification.
+ */
+#include "gso/gso_int.h"
+
+uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it)
+{
+	const uint8_t *uh = it->tmpl + it->l4_off; /* checksum field already 0 */
+	uint32_t ulen = GSO_UDP_HLEN + it->payload, s, u, done = 0;
+	uint16_t c;
+	s = gso_pseudo(it->addr_sum, GSO_PROTO_UDP, ulen);
+	s = ofl_csum_partial(uh, GSO_UDP_HLEN, s);
+	/* every payload byte, unit by unit from the payload start */
+	{
+		uint32_t off = it->pay_base, left = it->payload;
+		for (u = 0; u < it->nunits && left; u++) {
+			const uint8_t *d;
+			uint32_t len, c2;
+			uint16_t pk, bf;
+			gso_unit(it, u, &d, &len, &pk, &bf);
+			if (off >= len) {
+				off -= len;
+				continue;
+			}
+			c2 = len - off < left ? len - off : left;
+			s = ofl_csum_add_at(s, ofl_csum_partial(d + off, c2, 0), (int)(done & 1));
+			done += c2;
+			left -= c2;
+			off = 0;
+		}
+	}
+	c = ofl_csum_fold(s);
+	return c == 0 ? 0xffff : c;
+}
+
+void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg)
+{
+	uint8_t *ip = h + it->l3_off;
+	uint32_t k = seg->index, ipoff = k * it->seg_size;
+	uint32_t bytes = seg->payload_len + (k == 0 ? GSO_UDP_HLEN : 0u);
+	int more = !(seg->flags & OFL_GSO_SEG_F_LAST);
+	if (k == 0)
+		memcpy(h + it->l4_off + 6, &it->udp_csum, 2);
+	else
+		seg->l4_off = 0;
+	if (it->l3 == 4) {
+		ofl_put16(ip + 2, (uint16_t)(it->l3_hlen + bytes));
+		ofl_put16(ip + 6, (uint16_t)((ipoff >> 3) | (more ? 0x2000u : 0u)));
+		gso_ip_csum(it, h);
+	} else {
+		uint8_t *fh = ip + it->l3_hlen;
+		ofl_put16(ip + 4, (uint16_t)(it->l3_hlen - 40u + GSO_FRAG6_HLEN + bytes));
+		ofl_put16(fh + 2, (uint16_t)(ipoff | (more ? 1u : 0u)));
+	}
+}

@@ -1,0 +1,127 @@
+/*
+ * gso_int.h - GSO internals shared by the files of src/gso: the input as a
+ * list of "units" (caller buffers, or a GRO packet's header and slices), the
+ * payload cursor, and the per-type header rules (ip.c, tcp.c, udp.c,
+ * frag.c).  Offsets in the iterator are output-header offsets unless named
+ * in_*.
+ */
+#ifndef OFL_GSO_INT_H
+#define OFL_GSO_INT_H
+
+#include <ofl/csum.h>
+#include <ofl/gso.h>
+
+#include "core/parse.h"
+
+#define GSO_UNIT_BUF 0   /* units are struct ofl_buf */
+#define GSO_UNIT_SLICE 1 /* units are struct ofl_slice */
+#define GSO_UNIT_GRO 2   /* unit 0 is a GRO header (hdr0), units 1.. ofl_slice */
+
+#define GSO_PROTO_TCP 6u
+#define GSO_PROTO_UDP 17u
+#define GSO_UDP_HLEN 8u
+#define GSO_FRAG6_HLEN 8u
+#define GSO_MIN_SLOT 64u
+
+#define GSO_TCP_FIN 0x01u
+#define GSO_TCP_PSH 0x08u
+#define GSO_TCP_CWR 0x80u
+
+/* Unit i of the input: bytes, length, and the pkt/buf tag output slices get. */
+static inline void gso_unit(const struct ofl_gso_iter *it, uint32_t i, const uint8_t **d,
+                            uint32_t *len, uint16_t *pkt, uint16_t *buf)
+{
+	if (it->unit_kind == GSO_UNIT_GRO && i == 0) {
+		*d = it->hdr0;
+		*len = it->hdr0_len;
+		*pkt = 0;
+		*buf = 0;
+	} else if (it->unit_kind != GSO_UNIT_BUF) {
+		const struct ofl_slice *s = (const struct ofl_slice *)it->units + i -
+		                            (it->unit_kind == GSO_UNIT_GRO);
+		*d = s->data;
+		*len = s->len;
+		*pkt = s->pkt;
+		*buf = s->buf;
+	} else {
+		const struct ofl_buf *b = (const struct ofl_buf *)it->units + i;
+		*d = b->data;
+		*len = b->len;
+		*pkt = 0;
+		*buf = (uint16_t)i;
+	}
+}
+
+static inline uint32_t gso_unit_len(const struct ofl_gso_iter *it, uint32_t i)
+{
+	if (it->unit_kind == GSO_UNIT_BUF)
+		return ((const struct ofl_buf *)it->units)[i].len;
+	if (it->unit_kind == GSO_UNIT_GRO)
+		return i == 0 ? it->hdr0_len : ((const struct ofl_slice *)it->units)[i - 1].len;
+	return ((const struct ofl_slice *)it->units)[i].len;
+}
+
+/* Payload offset (bytes after the input headers) and length of segment k. */
+static inline void gso_bounds(const struct ofl_gso_iter *it, uint32_t k, uint32_t *start,
+                              uint32_t *len)
+{
+	uint32_t s, e;
+	if (it->type == OFL_GSO_TYPE_UDP_FRAG) {
+		/* fragment k covers datagram bytes [k*fs, (k+1)*fs), the first 8
+		 * of which are the UDP header (carried in the first header slot) */
+		s = k ? k * it->seg_size - GSO_UDP_HLEN : 0;
+		e = (k + 1) * it->seg_size - GSO_UDP_HLEN;
+	} else {
+		s = k * it->seg_size;
+		e = s + it->seg_size;
+	}
+	if (e > it->payload)
+		e = it->payload;
+	*start = s;
+	*len = e - s;
+}
+
+/* Pseudo-header sum: address sum plus protocol and 32-bit length. */
+static inline uint32_t gso_pseudo(uint32_t addr_sum, uint32_t proto, uint32_t len)
+{
+	uint8_t t[8];
+	ofl_put32(t, len);
+	ofl_put32(t + 4, proto);
+	return ofl_csum_partial(t, 8, addr_sum);
+}
+
+/* Sum of the slices as one contiguous run starting at an even offset. */
+uint32_t gso_slices_sum(const struct ofl_slice *s, uint32_t n);
+
+/* Per-segment rules.  h: the segment's header (template already copied);
+ * k: segment index; plen: payload bytes; last: k == nsegs - 1. */
+void gso_ip_fix(const struct ofl_gso_iter *it, uint8_t *h, uint32_t k, uint32_t l3_payload);
+void gso_ip_csum(const struct ofl_gso_iter *it, uint8_t *h);
+void gso_tcp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
+void gso_udp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
+void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
+/* The segment's L4 checksum at l4 + field, in the request's mode. */
+void gso_l4_csum(const struct ofl_gso_iter *it, uint8_t *l4, uint32_t l4_hlen, uint32_t proto,
+                 unsigned field, struct ofl_gso_seg *seg);
+/* UDP_FRAG: the checksum over the whole datagram (template UDP header with
+ * checksum 0 plus every payload byte), computed once at start. */
+uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it);
+
+/* Shared start path for every input form (iter.c).  units/nunits/kind: the
+ * input; skip: bytes before the frame in unit 0; view: the frame's first
+ * bytes (copied, at most OFL_GSO_MAX_IN_HDR) with vlen valid bytes; flen: the
+ * frame length; l2_none: the frame is an IP packet (TUN). */
+struct gso_input {
+	const void *units;
+	uint32_t nunits;         /* GSO_UNIT_GRO: slices + 1 */
+	const uint8_t *hdr0;     /* GSO_UNIT_GRO: the header */
+	uint32_t hdr0_len;
+	uint8_t kind;
+	uint8_t l2_none;
+	uint32_t skip;
+	uint32_t flen;
+};
+int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
+                     const struct gso_input *in, struct ofl_hdrs *out_h);
+
+#endif

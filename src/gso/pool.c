@@ -1,0 +1,169 @@
+/*
+ * pool.c - header buffer pools over caller-owned memory: a block cut into
+ * slots (free slots chained through their own first bytes, so no side
+ * table), a free list behind the caller's get/put callbacks, and the
+ * caller's array of slots used in ring order.
+ */
+#include <string.h>
+
+#include "gso/gso_int.h"
+
+#define BLOCK_END UINT32_MAX
+
+static uint32_t block_link(const struct ofl_gso_pool *p, uint32_t i)
+{
+	uint32_t nx;
+	memcpy(&nx, p->base + (size_t)i * p->slot_size, 4);
+	return nx;
+}
+
+static void block_set_link(struct ofl_gso_pool *p, uint32_t i, uint32_t nx)
+{
+	memcpy(p->base + (size_t)i * p->slot_size, &nx, 4);
+}
+
+int ofl_gso_pool_init_block(struct ofl_gso_pool *pool, void *base, size_t size, uint32_t slot_size)
+{
+	size_t n;
+	uint32_t i;
+	if (!pool || !base || slot_size < GSO_MIN_SLOT)
+		return OFL_EINVAL;
+	n = size / slot_size;
+	if (n == 0 || n > 0x7fffffffu)
+		return OFL_EINVAL;
+	memset(pool, 0, sizeof(*pool));
+	pool->kind = OFL_GSO_POOL_BLOCK;
+	pool->slot_size = slot_size;
+	pool->nslots = (uint32_t)n;
+	pool->nfree = (uint32_t)n;
+	pool->base = base;
+	pool->head = 0;
+	for (i = 0; i < pool->nslots; i++)
+		block_set_link(pool, i, i + 1 < pool->nslots ? i + 1 : BLOCK_END);
+	return 0;
+}
+
+int ofl_gso_pool_init_freelist(struct ofl_gso_pool *pool, uint32_t slot_size, ofl_gso_get_fn get,
+                               ofl_gso_put_fn put, void *user)
+{
+	if (!pool || !get || !put || slot_size < GSO_MIN_SLOT)
+		return OFL_EINVAL;
+	memset(pool, 0, sizeof(*pool));
+	pool->kind = OFL_GSO_POOL_FREELIST;
+	pool->slot_size = slot_size;
+	pool->get = get;
+	pool->put = put;
+	pool->user = user;
+	return 0;
+}
+
+int ofl_gso_pool_init_array(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *slots, uint32_t n)
+{
+	uint32_t i, min = UINT32_MAX;
+	if (!pool || !slots || n == 0 || n > 0x7fffffffu)
+		return OFL_EINVAL;
+	for (i = 0; i < n; i++) {
+		if (!slots[i].data)
+			return OFL_EINVAL;
+		if (slots[i].size < min)
+			min = slots[i].size;
+	}
+	if (min < GSO_MIN_SLOT)
+		return OFL_EINVAL;
+	memset(pool, 0, sizeof(*pool));
+	pool->kind = OFL_GSO_POOL_ARRAY;
+	pool->slot_size = min;
+	pool->nslots = n;
+	pool->nfree = n;
+	pool->slots = slots;
+	return 0;
+}
+
+int ofl_gso_pool_seek(struct ofl_gso_pool *pool, uint32_t index)
+{
+	if (!pool || pool->kind != OFL_GSO_POOL_ARRAY || index >= pool->nslots)
+		return OFL_EINVAL;
+	pool->head = index;
+	return 0;
+}
+
+int ofl_gso_pool_get(struct ofl_gso_pool *pool, struct ofl_gso_hbuf *hb)
+{
+	if (!pool || !hb)
+		return OFL_EINVAL;
+	switch (pool->kind) {
+	case OFL_GSO_POOL_BLOCK: {
+		uint32_t i = pool->head;
+		if (i == BLOCK_END || pool->nfree == 0)
+			return OFL_EAGAIN;
+		pool->head = block_link(pool, i);
+		pool->nfree--;
+		hb->data = pool->base + (size_t)i * pool->slot_size;
+		hb->size = pool->slot_size;
+		hb->index = i;
+		hb->offset = (uint64_t)i * pool->slot_size;
+		hb->cookie = NULL;
+		return 0;
+	}
+	case OFL_GSO_POOL_FREELIST:
+		memset(hb, 0, sizeof(*hb));
+		if (pool->get(pool->user, hb) != 0)
+			return OFL_EAGAIN;
+		if (!hb->data || hb->size < pool->slot_size) {
+			pool->put(pool->user, hb);
+			return OFL_EINVAL;
+		}
+		return 0;
+	case OFL_GSO_POOL_ARRAY:
+		if (pool->nfree == 0)
+			return OFL_EAGAIN;
+		*hb = pool->slots[pool->head];
+		hb->index = pool->head;
+		pool->head = pool->head + 1 == pool->nslots ? 0 : pool->head + 1;
+		pool->nfree--;
+		return 0;
+	default:
+		return OFL_EINVAL;
+	}
+}
+
+int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb)
+{
+	if (!pool || !hb)
+		return OFL_EINVAL;
+	switch (pool->kind) {
+	case OFL_GSO_POOL_BLOCK:
+		if (hb->index >= pool->nslots || pool->nfree >= pool->nslots ||
+		    hb->data != pool->base + (size_t)hb->index * pool->slot_size)
+			return OFL_EINVAL;
+		block_set_link(pool, hb->index, pool->head);
+		pool->head = hb->index;
+		pool->nfree++;
+		return 0;
+	case OFL_GSO_POOL_FREELIST:
+		pool->put(pool->user, hb);
+		return 0;
+	case OFL_GSO_POOL_ARRAY:
+		if (hb->index >= pool->nslots || pool->nfree >= pool->nslots ||
+		    hb->data != pool->slots[hb->index].data)
+			return OFL_EINVAL;
+		pool->nfree++;
+		return 0;
+	default:
+		return OFL_EINVAL;
+	}
+}
+
+uint32_t ofl_gso_pool_avail(const struct ofl_gso_pool *pool)
+{
+	if (!pool)
+		return 0;
+	if (pool->kind == OFL_GSO_POOL_FREELIST)
+		return UINT32_MAX;
+	return pool->nfree;
+}
+
+uint32_t ofl_gso_pool_slot_size(const struct ofl_gso_pool *pool)
+{
+	return pool ? pool->slot_size : 0;
+}

@@ -1,0 +1,11 @@
+# Software GSO/TSO (include/ofl/gso.h).
+list(APPEND OFL_SOURCES
+  src/gso/pool.c
+  src/gso/iter.c
+  src/gso/ip.c
+  src/gso/l4csum.c
+  src/gso/tcp.c
+  src/gso/udp.c
+  src/gso/frag.c
+  src/gso/vnet.c
+)

@@ -1,0 +1,20 @@
+/*
+ * tcp.c - per-segment TCP rules (tcp_gso_segment): the sequence number
+ * advances by the payload before it; FIN and PSH only on the last segment;
+ * CWR only on the first (unless OFL_GSO_F_KEEP_CWR, the AccECN rule); the
+ * checksum either complete or left as the pseudo-header sum.
+ */
+#include "gso/gso_int.h"
+
+void gso_tcp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg)
+{
+	uint8_t *th = h + it->l4_off;
+	uint32_t k = seg->index, thl = seg->hdr_len - it->l4_off;
+	ofl_put32(th + 4, it->seq0 + k * it->seg_size);
+	if (!(seg->flags & OFL_GSO_SEG_F_LAST))
+		th[13] &= (uint8_t)~(GSO_TCP_FIN | GSO_TCP_PSH);
+	if (k && !(it->flags & OFL_GSO_F_KEEP_CWR))
+		th[13] &= (uint8_t)~GSO_TCP_CWR;
+	gso_ip_fix(it, h, k, thl + seg->payload_len);
+	gso_l4_csum(it, th, thl, GSO_PROTO_TCP, 16, seg);
+}

@@ -1,0 +1,128 @@
+/*
+ * vnet.c - GSO input as a TUN/TAP device with IFF_VNET_HDR or AF_PACKET
+ * with PACKET_VNET_HDR hands it out: struct virtio_net_hdr (little endian)
+ * followed by the frame (TAP, AF_PACKET) or the IP packet (TUN).  The checks
+ * are those of virtio_net_hdr_to_skb(): the GSO type must match the headers
+ * and NEEDS_CSUM must point at the L4 checksum field.
+ */
+#include <string.h>
+
+#include "gso/gso_int.h"
+
+#define VNET_F_NEEDS_CSUM 1u
+#define VNET_GSO_NONE 0u
+#define VNET_GSO_TCPV4 1u
+#define VNET_GSO_UDP 3u
+#define VNET_GSO_TCPV6 4u
+#define VNET_GSO_UDP_L4 5u
+#define VNET_GSO_ECN 0x80u
+
+static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+
+int ofl_gso_vnet_read(const void *p, size_t len, struct ofl_virtio_net_hdr *vh)
+{
+	const uint8_t *b = p;
+	if (!p || !vh || len < 10)
+		return OFL_EINVAL;
+	vh->flags = b[0];
+	vh->gso_type = b[1];
+	vh->hdr_len = le16(b + 2);
+	vh->gso_size = le16(b + 4);
+	vh->csum_start = le16(b + 6);
+	vh->csum_offset = le16(b + 8);
+	return 0;
+}
+
+int ofl_gso_req_from_vnet(const struct ofl_virtio_net_hdr *vh, struct ofl_gso_req *req)
+{
+	if (!vh || !req)
+		return OFL_EINVAL;
+	switch (vh->gso_type & (uint8_t)~VNET_GSO_ECN) {
+	case VNET_GSO_NONE:
+		return vh->gso_type ? OFL_ENOTSUP : 0;
+	case VNET_GSO_TCPV4:
+	case VNET_GSO_TCPV6:
+		req->type = OFL_GSO_TYPE_TCP;
+		break;
+	case VNET_GSO_UDP_L4:
+		req->type = OFL_GSO_TYPE_UDP_L4;
+		break;
+	case VNET_GSO_UDP:
+		req->type = OFL_GSO_TYPE_UDP_FRAG;
+		break;
+	default:
+		return OFL_ENOTSUP;
+	}
+	if (vh->gso_size == 0)
+		return OFL_EPROTO;
+	req->seg_size = vh->gso_size;
+	if (req->type == OFL_GSO_TYPE_UDP_FRAG)
+		req->seg_size &= ~7u;
+	return 1;
+}
+
+int ofl_gso_start_vnet(struct ofl_gso_iter *it, const struct ofl_gso_req *req, uint32_t vnet_hdr_len,
+                       unsigned l2, const struct ofl_buf *bufs, uint32_t nbufs)
+{
+	uint8_t raw[12];
+	struct ofl_virtio_net_hdr vh;
+	struct ofl_gso_req r;
+	struct gso_input in;
+	struct ofl_hdrs h;
+	uint32_t i, got = 0, fake, base;
+	uint64_t total = 0;
+	uint8_t gt;
+	int rc;
+	if (!it || !bufs || nbufs == 0 || nbufs > 0xffffu || (vnet_hdr_len != 10 && vnet_hdr_len != 12) ||
+	    (l2 != OFL_GSO_L2_ETH && l2 != OFL_GSO_L2_NONE))
+		return OFL_EINVAL;
+	for (i = 0; i < nbufs; i++) {
+		uint32_t c;
+		if (!bufs[i].data && bufs[i].len)
+			return OFL_EINVAL;
+		total += bufs[i].len;
+		c = bufs[i].len < 10 - got ? bufs[i].len : 10 - got;
+		if (c && got < 10) {
+			memcpy(raw + got, bufs[i].data, c);
+			got += c;
+		}
+	}
+	if (total < vnet_hdr_len)
+		return OFL_EPROTO;
+	if (total > 0xffffffffu)
+		return OFL_E2BIG;
+	ofl_gso_vnet_read(raw, 10, &vh);
+	if (req)
+		r = *req;
+	else
+		ofl_gso_req_default(&r);
+	rc = ofl_gso_req_from_vnet(&vh, &r);
+	if (rc == 0)
+		return OFL_ENOTSUP;
+	if (rc < 0)
+		return rc;
+	memset(&in, 0, sizeof(in));
+	in.units = bufs;
+	in.nunits = nbufs;
+	in.kind = GSO_UNIT_BUF;
+	in.l2_none = l2 == OFL_GSO_L2_NONE;
+	in.skip = vnet_hdr_len;
+	in.flen = (uint32_t)(total - vnet_hdr_len);
+	rc = gso_start_common(it, &r, &in, &h);
+	if (rc < 0)
+		return rc;
+	/* the headers must be what gso_type says (virtio_net_hdr_to_skb) */
+	gt = vh.gso_type & (uint8_t)~VNET_GSO_ECN;
+	if ((gt == VNET_GSO_TCPV4 && h.l3 != 4) || (gt == VNET_GSO_TCPV6 && h.l3 != 6)) {
+		it->done = 1;
+		return OFL_EPROTO;
+	}
+	fake = in.l2_none ? OFL_ETH_HLEN : 0;
+	base = h.l4_off - fake;
+	if ((vh.flags & VNET_F_NEEDS_CSUM) &&
+	    (vh.csum_start != base || vh.csum_offset != (h.l4proto == GSO_PROTO_TCP ? 16u : 6u))) {
+		it->done = 1;
+		return OFL_EPROTO;
+	}
+	return 0;
+}

@@ -1,0 +1,12 @@
+# Software GSO/TSO tests (tests/unit/gso_*_test.c, tests/gso/), the kernel
+# fixtures in tests/fixtures/gso/ (made by tests/gso/make-fixtures.sh), and
+# the first benchmark (bench/gso_first.c).  Every test name starts with "gso".
+if(TARGET ofl_pcapio)
+  add_library(ofl_gsotest STATIC gso/gso_util.c)
+  target_include_directories(ofl_gsotest PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/gso)
+  target_link_libraries(ofl_gsotest PUBLIC ofl_testsupport ofl_pcapio)
+
+  foreach(t tcp)
+    ofl_add_check_test(gso_${t}_test unit/gso_${t}_test.c LIBS ofl_gsotest)
+  endforeach()
+endif()

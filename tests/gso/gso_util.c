@@ -1,0 +1,316 @@
+/* gso_util.c - see gso_util.h. */
+#include "gso_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcapio.h"
+
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+void gu_udp_init(struct gu_udp *u, int l3)
+{
+	memset(u, 0, sizeof(*u));
+	u->l3 = l3;
+	u->sport = 5000;
+	u->dport = 6000;
+	u->ip_id = 0x1234;
+	u->ttl = 64;
+	u->payload_len = 1000;
+}
+
+size_t gu_udp_frame(const struct gu_udp *u, uint8_t *buf, size_t cap)
+{
+	size_t off = 12, l3, l4, i, ulen = 8u + u->payload_len;
+	size_t len = 14u + 4u * u->nvlan + (u->l3 == 4 ? 20u : 40u) + ulen;
+	uint32_t sum;
+	uint16_t c;
+	if (len > cap)
+		return 0;
+	memset(buf, 0, len);
+	memcpy(buf, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01", 12);
+	for (i = 0; i < u->nvlan; i++) {
+		put16(buf + off, u->vlan_tpid[i] ? u->vlan_tpid[i] : 0x8100);
+		put16(buf + off + 2, u->vlan_tci[i]);
+		off += 4;
+	}
+	put16(buf + off, u->l3 == 4 ? 0x0800 : 0x86dd);
+	l3 = off + 2;
+	if (u->l3 == 4) {
+		uint8_t *ip = buf + l3;
+		ip[0] = 0x45;
+		ip[1] = u->tos;
+		put16(ip + 2, (uint16_t)(20 + ulen));
+		put16(ip + 4, u->ip_id);
+		put16(ip + 6, u->df ? 0x4000 : 0);
+		ip[8] = u->ttl;
+		ip[9] = 17;
+		memcpy(ip + 12, "\x0a\x00\x00\x01\x0a\x00\x00\x02", 8);
+		put16(ip + 10, (uint16_t)~gen_csum_fold(ip, 20, 0));
+		sum = gen_csum_fold(ip + 12, 8, 0) + 17 + (uint32_t)ulen;
+		l4 = l3 + 20;
+	} else {
+		uint8_t *ip = buf + l3;
+		ip[0] = 0x60;
+		put16(ip + 4, (uint16_t)ulen);
+		ip[6] = 17;
+		ip[7] = u->ttl;
+		ip[8] = ip[24] = 0xfd;
+		ip[23] = 1;
+		ip[39] = 2;
+		sum = gen_csum_fold(ip + 8, 32, 0) + 17 + (uint32_t)ulen;
+		l4 = l3 + 40;
+	}
+	put16(buf + l4, u->sport);
+	put16(buf + l4 + 2, u->dport);
+	put16(buf + l4 + 4, (uint16_t)ulen);
+	for (i = 0; i < u->payload_len; i++)
+		buf[l4 + 8 + i] = gen_payload_byte(u->salt, (uint32_t)i);
+	c = (uint16_t)~gen_csum_fold(buf + l4, ulen, sum);
+	put16(buf + l4 + 6, c ? c : 0xffff);
+	return len;
+}
+
+bool gu_parse(const uint8_t *f, size_t len, struct gu_info *gi)
+{
+	size_t off = 12, end;
+	uint16_t et;
+	memset(gi, 0, sizeof(*gi));
+	while (off + 2 <= len && (get16(f + off) == 0x8100 || get16(f + off) == 0x88a8))
+		off += 4;
+	if (off + 2 > len)
+		return false;
+	et = get16(f + off);
+	off += 2;
+	gi->l3_off = off;
+	if (et == 0x0800) {
+		size_t ihl, tot;
+		uint16_t fo;
+		if (off + 20 > len)
+			return false;
+		ihl = (f[off] & 0xfu) * 4u;
+		tot = get16(f + off + 2);
+		if (tot == 0)
+			tot = len - off;
+		if (ihl < 20 || off + tot > len || tot < ihl)
+			return false;
+		gi->l3 = 4;
+		gi->proto = f[off + 9];
+		fo = get16(f + off + 6);
+		gi->frag = (fo & 0x3fff) != 0;
+		gi->frag_off = (uint32_t)(fo & 0x1fff) * 8u;
+		gi->more = (fo & 0x2000) != 0;
+		gi->frag_id = get16(f + off + 4);
+		gi->l4_off = off + ihl;
+		end = off + tot;
+	} else if (et == 0x86dd) {
+		size_t pl, l4;
+		uint8_t nh;
+		if (off + 40 > len)
+			return false;
+		pl = get16(f + off + 4);
+		if (pl == 0)
+			pl = len - off - 40;
+		if (off + 40 + pl > len)
+			return false;
+		end = off + 40 + pl;
+		gi->l3 = 6;
+		nh = f[off + 6];
+		l4 = off + 40;
+		while (nh == 0 || nh == 43 || nh == 60 || nh == 44) {
+			if (l4 + 8 > end)
+				return false;
+			if (nh == 44) {
+				uint16_t x = get16(f + l4 + 2);
+				gi->frag = true;
+				gi->frag_off = x & 0xfff8u;
+				gi->more = x & 1;
+				gi->frag_id = get32(f + l4 + 4);
+				nh = f[l4];
+				l4 += 8;
+				continue;
+			}
+			nh = f[l4];
+			l4 += (f[l4 + 1] + 1u) * 8u;
+		}
+		gi->proto = nh;
+		gi->l4_off = l4;
+	} else {
+		return false;
+	}
+	if (gi->l4_off > end)
+		return false;
+	gi->l4_len = end - gi->l4_off;
+	gi->payload_off = gi->l4_off;
+	if (gi->frag && gi->frag_off)
+		return true;
+	if (gi->proto == 6) {
+		if (gi->l4_off + 20 > end)
+			return false;
+		gi->payload_off = gi->l4_off + (f[gi->l4_off + 12] >> 4) * 4u;
+	} else if (gi->proto == 17) {
+		if (gi->l4_off + 8 > end)
+			return false;
+		gi->payload_off = gi->l4_off + 8;
+	}
+	return gi->payload_off <= end;
+}
+
+bool gu_csums_ok(const uint8_t *f, size_t len)
+{
+	struct gu_info gi;
+	uint32_t sum;
+	const uint8_t *ip;
+	if (!gu_parse(f, len, &gi))
+		return false;
+	ip = f + gi.l3_off;
+	if (gi.l3 == 4 && gen_csum_fold(ip, (ip[0] & 0xfu) * 4u, 0) != 0xffff)
+		return false;
+	if (gi.frag)
+		return true; /* the L4 checksum covers the whole datagram */
+	if (gi.proto != 6 && gi.proto != 17)
+		return false;
+	if (gi.l3 == 4)
+		sum = gen_csum_fold(ip + 12, 8, 0);
+	else
+		sum = gen_csum_fold(ip + 8, 32, 0);
+	sum += gi.proto + (uint32_t)(gi.l4_len & 0xffff) + (uint32_t)(gi.l4_len >> 16);
+	if (gi.proto == 17 && get16(f + gi.l4_off + 6) == 0)
+		return false; /* we always write one */
+	return gen_csum_fold(f + gi.l4_off, gi.l4_len, sum) == 0xffff;
+}
+
+void gu_complete_csum(uint8_t *f, size_t len, unsigned start, unsigned offset)
+{
+	uint16_t c = (uint16_t)~gen_csum_fold(f + start, len - start, 0);
+	if (c == 0 && offset == 6)
+		c = 0xffff;
+	put16(f + start + offset, c);
+}
+
+size_t gu_linearize(const struct ofl_gso_seg *s, uint8_t *buf, size_t cap)
+{
+	size_t pos = s->hdr_len;
+	uint32_t i;
+	if (s->len > cap)
+		return 0;
+	memcpy(buf, s->hdr.data, s->hdr_len);
+	for (i = 0; i < s->nslices; i++) {
+		memcpy(buf + pos, s->slices[i].data, s->slices[i].len);
+		pos += s->slices[i].len;
+	}
+	return pos;
+}
+
+int gu_collect(struct ofl_gso_iter *it, struct gu_segs *out, uint32_t nslots, uint32_t slot_size)
+{
+	struct ofl_gso_pool pool;
+	uint8_t *block = malloc((size_t)nslots * slot_size);
+	struct ofl_gso_seg seg;
+	int rc;
+	memset(out, 0, sizeof(*out));
+	if (!block)
+		return OFL_ENOMEM;
+	rc = ofl_gso_pool_init_block(&pool, block, (size_t)nslots * slot_size, slot_size);
+	while (rc == 0 && (rc = ofl_gso_next(it, &pool, &seg)) == 1) {
+		unsigned k = out->n;
+		rc = 0;
+		if (k >= GU_MAX_SEGS) {
+			rc = OFL_E2BIG;
+			break;
+		}
+		out->frame[k] = malloc(seg.len);
+		out->len[k] = (uint32_t)gu_linearize(&seg, out->frame[k], seg.len);
+		out->seg[k] = seg;
+		out->n++;
+		ofl_gso_pool_put(&pool, &seg.hdr);
+	}
+	free(block);
+	return rc;
+}
+
+void gu_segs_free(struct gu_segs *s)
+{
+	unsigned i;
+	for (i = 0; i < s->n; i++)
+		free(s->frame[i]);
+	s->n = 0;
+}
+
+bool gu_pcap_read(const char *path, struct gu_pcap *p)
+{
+	FILE *fp = fopen(path, "rb");
+	struct pcapio_reader *r;
+	struct pcapio_frame fr;
+	uint8_t *data = NULL;
+	long sz;
+	unsigned cap = 0;
+	memset(p, 0, sizeof(*p));
+	if (!fp)
+		return false;
+	fseek(fp, 0, SEEK_END);
+	sz = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	data = malloc(sz > 0 ? (size_t)sz : 1);
+	r = malloc(sizeof(*r));
+	if (!data || !r || fread(data, 1, (size_t)sz, fp) != (size_t)sz ||
+	    pcapio_open(r, data, (size_t)sz, PCAPIO_F_LAX_SNAPLEN) != PCAPIO_OK) {
+		fclose(fp);
+		free(data);
+		free(r);
+		return false;
+	}
+	fclose(fp);
+	p->linktype = r->linktype;
+	while (pcapio_next(r, &fr) == PCAPIO_OK) {
+		if (p->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			p->frame = realloc(p->frame, cap * sizeof(*p->frame));
+			p->len = realloc(p->len, cap * sizeof(*p->len));
+		}
+		p->frame[p->n] = malloc(fr.caplen ? fr.caplen : 1);
+		memcpy(p->frame[p->n], fr.data, fr.caplen);
+		p->len[p->n] = fr.caplen;
+		p->n++;
+	}
+	free(data);
+	free(r);
+	return true;
+}
+
+void gu_pcap_free(struct gu_pcap *p)
+{
+	unsigned i;
+	for (i = 0; i < p->n; i++)
+		free(p->frame[i]);
+	free(p->frame);
+	free(p->len);
+	memset(p, 0, sizeof(*p));
+}
+
+bool gu_pcap_write(const char *path, uint8_t *const *frames, const uint32_t *lens, unsigned n)
+{
+	struct pcapio_writer w;
+	FILE *fp;
+	unsigned i;
+	bool ok;
+	if (pcapio_writer_init(&w, PCAPIO_FMT_PCAP, PCAPIO_LINKTYPE_ETHERNET, 262144, 0, 0) != PCAPIO_OK)
+		return false;
+	for (i = 0; i < n; i++)
+		if (pcapio_write(&w, (uint64_t)(i + 1) * 1000000u, frames[i], lens[i], lens[i]) != PCAPIO_OK) {
+			pcapio_writer_free(&w);
+			return false;
+		}
+	fp = fopen(path, "wb");
+	ok = fp && fwrite(w.buf, 1, w.len, fp) == w.len;
+	if (fp)
+		ok = fclose(fp) == 0 && ok;
+	pcapio_writer_free(&w);
+	return ok;
+}

@@ -1,0 +1,89 @@
+/*
+ * gso_util.h - helpers for the GSO tests: super-packet generators (TCP via
+ * tests/support/gen.h, UDP here), an independent checker of IPv4, TCP and
+ * UDP checksums (RFC 1071 through gen_csum_fold, not the library's code),
+ * segment linearization, and a runner that collects every segment of a
+ * super-packet as linear frames.
+ */
+#ifndef OFL_TEST_GSO_UTIL_H
+#define OFL_TEST_GSO_UTIL_H
+
+#include <ofl/gso.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gen.h"
+
+#define GU_MAX_SEGS 512
+#define GU_FRAME_MAX 9200
+
+struct gu_udp {
+	int l3;
+	uint8_t nvlan;
+	uint16_t vlan_tpid[2], vlan_tci[2];
+	uint16_t sport, dport;
+	uint16_t ip_id;
+	bool df;
+	uint8_t ttl, tos;
+	uint32_t payload_len;
+	uint32_t salt;
+};
+
+void gu_udp_init(struct gu_udp *u, int l3);
+/* Write the UDP frame (valid checksums); returns its length, 0 if cap is too small. */
+size_t gu_udp_frame(const struct gu_udp *u, uint8_t *buf, size_t cap);
+
+/* Frame layout found by the independent parser below. */
+struct gu_info {
+	int l3;              /* 4 / 6 */
+	size_t l3_off, l4_off, l4_len, payload_off;
+	uint8_t proto;       /* 6, 17, or 44 for an IPv6 fragment */
+	bool frag;           /* an IP fragment */
+	uint32_t frag_off;   /* in bytes */
+	bool more;           /* MF / M */
+	uint32_t frag_id;    /* IPv4 ID or IPv6 fragment identification */
+};
+
+/* Parse a linear frame (Ethernet, VLAN tags, IPv4/IPv6, TCP/UDP, IPv6
+ * fragment header).  IP lengths 0 (BIG TCP) mean the end of the frame. */
+bool gu_parse(const uint8_t *f, size_t len, struct gu_info *gi);
+
+/* Verify the IPv4 header checksum and, for a non-fragment, the TCP/UDP
+ * checksum.  Returns true when valid. */
+bool gu_csums_ok(const uint8_t *f, size_t len);
+
+/* Finish a CHECKSUM_PARTIAL frame: fold from start to the end into
+ * start + offset (the field holds the pseudo-header sum). */
+void gu_complete_csum(uint8_t *f, size_t len, unsigned start, unsigned offset);
+
+/* Linearize a segment into buf; returns its length. */
+size_t gu_linearize(const struct ofl_gso_seg *s, uint8_t *buf, size_t cap);
+
+/* Collected segments of one super-packet. */
+struct gu_segs {
+	unsigned n;
+	uint8_t *frame[GU_MAX_SEGS];
+	uint32_t len[GU_MAX_SEGS];
+	struct ofl_gso_seg seg[GU_MAX_SEGS]; /* as returned (slot pointers stale) */
+};
+
+/* Run it to the end with a block pool of nslots slots of slot_size bytes,
+ * putting each slot back after linearizing.  Returns 0 or the error. */
+int gu_collect(struct ofl_gso_iter *it, struct gu_segs *out, uint32_t nslots, uint32_t slot_size);
+void gu_segs_free(struct gu_segs *s);
+
+/* Every frame of a capture file (pcap or pcapng through ofl_pcapio),
+ * copied (free with gu_pcap_free). */
+struct gu_pcap {
+	unsigned n;
+	uint8_t **frame;
+	uint32_t *len;
+	uint32_t linktype;
+};
+bool gu_pcap_read(const char *path, struct gu_pcap *p);
+void gu_pcap_free(struct gu_pcap *p);
+/* Write frames as a classic pcap (Ethernet); returns true on success. */
+bool gu_pcap_write(const char *path, uint8_t *const *frames, const uint32_t *lens, unsigned n);
+
+#endif
