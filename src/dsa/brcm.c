@@ -201,8 +201,9 @@ static int brcm_leg_check_fcs(const struct dsa_frame *f, const uint8_t *t)
 	if (!fcs)
 		return OFL_EBADMSG;
 	/* The FCS covers the untagged frame; it can be checked only when the
-	 * whole frame is at hand (single-buffer decode). */
-	if (f->scratch)
+	 * whole frame is at hand (always in a single-buffer decode; in a
+	 * multi-buffer one when it fits the head window). */
+	if (f->head_len < f->len)
 		return 0;
 	want = dsa_crc32_update(0xFFFFFFFFu, f->head, DSA_MACS_LEN);
 	want = ~dsa_crc32_update(want, f->head + DSA_MACS_LEN + BRCM_LEG_TAG_LEN,

@@ -360,6 +360,66 @@ START_TEST(test_bad_args)
 }
 END_TEST
 
+/* Random bytes, random lengths, random splits: decode never fails in an
+ * unexpected way, and a success always describes bytes inside the frame.
+ * Each frame is an exact-size heap copy so a sanitizer build sees any
+ * over-read. */
+START_TEST(test_random_frames)
+{
+	const struct ofl_dsa_ops *o = ofl_dsa_at((size_t)_i);
+	uint32_t seed = 0x9E3779B9u ^ (uint32_t)_i;
+
+	for (int iter = 0; iter < 3000; iter++) {
+		uint32_t len, cut;
+		uint8_t *f;
+		int dir = iter & 1;
+		struct ofl_dsa_meta m, m2;
+		struct ofl_dsa_view v, v2;
+		struct ofl_buf b[2];
+		int e, e2;
+
+		seed = seed * 1664525u + 1013904223u;
+		len = (seed >> 8) % 130;
+		f = malloc(len ? len : 1);
+		ck_assert_ptr_nonnull(f);
+		for (uint32_t k = 0; k < len; k++) {
+			seed = seed * 1664525u + 1013904223u;
+			f[k] = (uint8_t)(seed >> 24);
+		}
+		/* make the format's EtherType/marker bytes likely */
+		if (len > 14 && (iter & 2)) {
+			struct ofl_dsa_meta em = { .valid = OFL_DSA_M_PORT, .port = 1 };
+			uint8_t tmp[256];
+			uint32_t off = 40, l = len;
+
+			memcpy(tmp + off, f, len);
+			if (ofl_dsa_encode(o, NULL, dir, &em, tmp, sizeof(tmp), &off, &l) == 0 &&
+			    l <= len)
+				memcpy(f, tmp + off, l);
+		}
+		e = ofl_dsa_decode(o, NULL, dir, f, len, &m, &v);
+		ck_assert(e == 0 || e == OFL_EBADMSG);
+		if (e == 0) {
+			struct ofl_buf pc[2];
+
+			ck_assert_uint_le(v.rest_off + v.rest_len + v.tail_len, len);
+			ck_assert_int_eq(ofl_dsa_untagged(f, len, &v, pc), 2);
+		}
+		seed = seed * 1664525u + 1013904223u;
+		cut = len ? (seed >> 8) % len : 0;
+		b[0].data = f;
+		b[0].len = cut;
+		b[1].data = f + cut;
+		b[1].len = len - cut;
+		e2 = ofl_dsa_decode_bufs(o, NULL, dir, b, 2, &m2, &v2);
+		ck_assert_int_eq(e2, e);
+		if (!e)
+			ck_assert_mem_eq(&m2, &m, sizeof(m));
+		free(f);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("dsa_roundtrip");
@@ -372,6 +432,7 @@ int main(void)
 	tcase_add_test(tc, test_bad_args);
 	tcase_add_loop_test(tc, test_roundtrip, 0, (int)ofl_dsa_count());
 	tcase_add_loop_test(tc, test_encode_refuses, 0, (int)ofl_dsa_count());
+	tcase_add_loop_test(tc, test_random_frames, 0, (int)ofl_dsa_count());
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
