@@ -33,6 +33,26 @@
  * to the caller: a decoded port number is what the tag says; the kernel
  * would additionally drop frames for ports that have no user netdev.
  *
+ * Where this library is stricter than Linux's .rcv, because Linux trusts
+ * the switch configuration and a library cannot: edsa requires EtherType
+ * 0xDADA, brcm-legacy(-fcs) 0x8874, lan9303 TPID 0x8100, and rtl4a refuses
+ * (instead of passing through) frames without EtherType 0x8899.  Frames the
+ * kernel hands to the switch driver instead of the stack (qca MIB and
+ * register ACKs, sja1105/sja1110 timestamp meta frames) decode with
+ * OFL_DSA_MF_CONTROL set: do not deliver them.
+ *
+ * Per-frame use on RX (e.g. in front of GRO):
+ *
+ *     struct ofl_dsa_meta m;  struct ofl_dsa_view v;  struct ofl_buf pc[2];
+ *     if (ofl_dsa_decode(ops, &params, OFL_DSA_RX, data, len, &m, &v) != 0 ||
+ *         (m.flags & OFL_DSA_MF_CONTROL))
+ *             ... not for the stack ...
+ *     key.switch_id = m.switch_id;  key.port = m.port;   (if M_PORT valid)
+ *     ofl_dsa_untagged(data, len, &v, pc);   untagged = pc[0] then pc[1]
+ *
+ * decode touches only the tag bytes and the 12 MAC bytes; nothing is
+ * copied except when bytes must be rebuilt (at most 16, into view->buf).
+ *
  * Threading: everything here is a pure function of its arguments; no
  * global mutable state, no allocation.  All offsets and lengths are bytes.
  *
