@@ -46,6 +46,7 @@ int fc_parse_tcp(const uint8_t *f, uint32_t len, struct fc_tcp *t)
 			return 0;
 		ihl = (ip[0] & 0xfu) * 4u;
 		iplen = be16(ip + 2);
+		t->ip_sane = iplen != 0 && gen_csum_fold(ip, (ip[0] & 0xfu) * 4u, 0) == 0xffff;
 		if (iplen == 0)
 			iplen = len - t->l3_off;
 		if (ihl < 20 || iplen < ihl || t->l3_off + iplen > len)
@@ -62,6 +63,7 @@ int fc_parse_tcp(const uint8_t *f, uint32_t len, struct fc_tcp *t)
 			return 0;
 		t->ipv6 = 1;
 		iplen = be16(ip + 4);
+		t->ip_sane = iplen != 0;
 		if (iplen == 0)
 			iplen = len - t->l3_off - 40;
 		if (t->l3_off + 40 + iplen > len)

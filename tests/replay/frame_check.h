@@ -20,6 +20,8 @@ struct fc_tcp {
 	uint32_t seq;
 	uint8_t flags;            /**< TCP flags byte */
 	int csum_checkable;       /**< no IPv6 routing header (pseudo-header would differ) */
+	int ip_sane;              /**< IP length field not 0, IPv4 header checksum valid:
+	                               what GRO needs to tell the packet's flow */
 	uint8_t key[FC_KEY_LEN];  /**< L2 header, addresses, IPv6 flow label, ports: one
 	                               direction of a flow as GRO tells flows apart */
 };

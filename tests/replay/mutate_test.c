@@ -9,8 +9,9 @@
  * checked for conservation (replay_check.h); the NIC's CHECKSUM_COMPLETE sum
  * with split buffers must give the very decisions of one buffer and
  * software checksums.  Deterministic: a violation names the file, the round
- * and the damage done, so it can be replayed.  OFL_MUTATE_SCALE=N runs N
- * times as many rounds.
+ * and the damage done, so it can be replayed (OFL_MUTATE_ONLY="FILE ROUND"
+ * also writes that round's capture).  OFL_MUTATE_SCALE=N runs N times as
+ * many rounds.
  */
 #include <check.h>
 #include <inttypes.h>
@@ -141,6 +142,26 @@ static const char *damage(struct replay_capture *c, size_t i, const struct fc_tc
 	}
 }
 
+/* Write the (damaged) frames as a pcap file. */
+static void dump(const struct replay_capture *c, const char *path)
+{
+	struct pcapio_writer w;
+	FILE *fp = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(pcapio_writer_init(&w, PCAPIO_FMT_PCAP, c->linktype, 262144, c->nano, 0),
+	                 PCAPIO_OK);
+	for (size_t i = 0; i < c->nframes; i++) {
+		const struct replay_frame *f = &c->frames[i];
+		ck_assert_int_eq(pcapio_write(&w, f->ts_ns, f->data, f->caplen,
+		                              f->len > f->caplen ? f->len : f->caplen),
+		                 PCAPIO_OK);
+	}
+	ck_assert_uint_eq(fwrite(w.buf, 1, w.len, fp), w.len);
+	fclose(fp);
+	pcapio_writer_free(&w);
+}
+
 START_TEST(mutate_file)
 {
 	struct replay_capture cap;
@@ -178,7 +199,18 @@ START_TEST(mutate_file)
 	size_t per_round = ntcp / 100 + 1;
 	if (per_round > 50)
 		per_round = 50;
-	for (unsigned round = 0; round < rounds; round++) {
+	/* OFL_MUTATE_ONLY="FILE ROUND": that round alone, and the damaged
+	 * capture written to replay_mutate_round.pcap for a closer look */
+	const char *only = getenv("OFL_MUTATE_ONLY");
+	unsigned first = 0;
+	if (only) {
+		size_t fl = strcspn(only, " ");
+		if (fl != strlen(corpus.files[_i]) || strncmp(only, corpus.files[_i], fl) != 0 || !only[fl])
+			goto out;
+		first = (unsigned)atoi(only + fl + 1);
+		rounds = first + 1;
+	}
+	for (unsigned round = first; round < rounds; round++) {
 		uint64_t seed = (uint64_t)_i * 1000003u + round;
 		size_t loglen = 0;
 		uint64_t before = r->total;
@@ -208,13 +240,16 @@ START_TEST(mutate_file)
 			if (configs[c].same_as >= 0)
 				rc_check_same(r, &res[c], &res[configs[c].same_as], &configs[configs[c].same_as]);
 		}
-		if (r->total != before)
-			fprintf(stderr, "%s round %u (seed %" PRIu64 "):%s\n", corpus.files[_i], round,
-			        (uint64_t)_i * 1000003u + round, log);
+		if (r->total != before || only)
+			fprintf(stderr, "%s round %u (OFL_MUTATE_ONLY=\"%s %u\"):%s\n", corpus.files[_i], round,
+			        corpus.files[_i], round, log);
+		if (only)
+			dump(&cap, "replay_mutate_round.pcap");
 	}
 	printf("%s: %u rounds of %zu damaged frames, %" PRIu64 " violations\n", corpus.files[_i], rounds,
 	       per_round, r->total);
 	fflush(stdout);
+out:
 	/* the capture's own bytes back before it is freed */
 	memcpy(cap.frames, frames, n * sizeof *frames);
 	rc_assert_clean(r);

@@ -95,7 +95,9 @@ static void check_normal(struct rc_run *r, const struct ofl_gro_out *o, size_t f
 		violation(r, "NORMAL frame %zu: slices hold %u of %u bytes", fi + 1, pos, f->caplen);
 	/* payload out, from the delivered bytes: TCP payload, or the whole frame */
 	r->payload_out += fc_parse_tcp(r->lin, pos, &t) ? t.payload_len : pos;
-	if (r->is_tcp[fi])
+	/* a frame whose IP header GRO cannot trust names no flow: it may
+	 * overtake a held segment (Linux: inet_gro_receive stops there too) */
+	if (r->is_tcp[fi] && r->tcp[fi].ip_sane)
 		check_order(r, fi);
 }
 
@@ -192,8 +194,9 @@ static void check_gro(struct rc_run *r, const struct ofl_gro_out *o)
 	for (unsigned j = 0; j < o->seg_count; j++) {
 		const struct fc_tcp *t = &r->tcp[fi[j]];
 		const uint8_t *d = r->cap->frames[fi[j]].data;
-		if (!r->is_tcp[fi[j]]) {
-			violation(r, "frame %zu in a GRO packet is not a whole TCP segment", fi[j] + 1);
+		if (!r->is_tcp[fi[j]] || !t->ip_sane) {
+			violation(r, "frame %zu in a GRO packet is not a whole TCP segment with a sound IP header",
+			          fi[j] + 1);
 			return;
 		}
 		if (r->cfg->csum_status != OFL_CSUM_UNNECESSARY && t->csum_checkable && !fc_csums_ok(d, t))
