@@ -1,6 +1,8 @@
 /* gso_util.c - see gso_util.h. */
 #include "gso_util.h"
 
+#include <check.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,4 +315,14 @@ bool gu_pcap_write(const char *path, uint8_t *const *frames, const uint32_t *len
 		ok = fclose(fp) == 0 && ok;
 	pcapio_writer_free(&w);
 	return ok;
+}
+
+int gu_run(struct Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int nf;
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -86,4 +86,8 @@ void gu_pcap_free(struct gu_pcap *p);
 /* Write frames as a classic pcap (Ethernet); returns true on success. */
 bool gu_pcap_write(const char *path, uint8_t *const *frames, const uint32_t *lens, unsigned n);
 
+/* Run a Check suite (forking, normal output); returns the exit status. */
+struct Suite;
+int gu_run(struct Suite *s);
+
 #endif

@@ -1,0 +1,236 @@
+/*
+ * gso_udp_test.c - UDP L4 segmentation (UDP_SEGMENT) and UDP fragmentation
+ * (UFO) field by field, IPv4 and IPv6, with and without VLAN tags, full and
+ * partial checksums; the segment limit; fragments reassembled and their
+ * datagram checksum verified independently (gen_csum_fold).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gso_util.h"
+
+static uint16_t g16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+
+static uint8_t frame[70000];
+
+static size_t make_udp(int l3, int nvlan, uint32_t payload, uint16_t dport, uint8_t *buf)
+{
+	struct gu_udp u;
+	gu_udp_init(&u, l3);
+	u.nvlan = (uint8_t)nvlan;
+	u.vlan_tpid[0] = nvlan == 2 ? 0x88a8 : 0x8100;
+	u.vlan_tci[0] = 0x0042;
+	u.vlan_tpid[1] = 0x8100;
+	u.vlan_tci[1] = 0x0043;
+	u.payload_len = payload;
+	u.salt = 3;
+	u.ip_id = 0xfffe;
+	u.df = true;
+	if (dport)
+		u.dport = dport;
+	return gu_udp_frame(&u, buf, sizeof(frame));
+}
+
+START_TEST(test_udp_l4)
+{
+	int l3 = (_i & 1) ? 6 : 4, nvlan = (_i >> 1) % 3, partial = (_i / 6) & 1;
+	size_t len = make_udp(l3, nvlan, 10000, 0, frame);
+	struct ofl_buf b = { frame, (uint32_t)len };
+	struct ofl_gso_req req;
+	struct ofl_gso_iter it;
+	struct gu_segs *sg = calloc(1, sizeof(*sg));
+	struct gu_info gi;
+	uint32_t k, pos = 0;
+	ck_assert(gu_parse(frame, len, &gi));
+	ofl_gso_req_default(&req);
+	req.type = OFL_GSO_TYPE_UDP_L4;
+	req.seg_size = 1400;
+	req.csum = partial ? OFL_CSUM_MODE_PARTIAL : OFL_CSUM_MODE_FULL;
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), 0);
+	ck_assert_int_eq(gu_collect(&it, sg, 2, 128), 0);
+	ck_assert_uint_eq(sg->n, 8);
+	for (k = 0; k < sg->n; k++) {
+		uint8_t *f = sg->frame[k];
+		const struct ofl_gso_seg *s = &sg->seg[k];
+		uint32_t plen = k < 7 ? 1400 : 200;
+		const uint8_t *ip = f + gi.l3_off, *uh = f + gi.l4_off;
+		ck_assert_uint_eq(sg->len[k], gi.payload_off + plen);
+		ck_assert_mem_eq(f, frame, gi.l4_off - (l3 == 4 ? 20 : 40)); /* L2 and tags */
+		if (l3 == 4) {
+			ck_assert_uint_eq(g16(ip + 2), 28 + plen);
+			ck_assert_uint_eq(g16(ip + 4), (uint16_t)(0xfffe + k)); /* ID per datagram */
+			ck_assert_uint_eq(g16(ip + 6), 0x4000);
+			ck_assert_mem_eq(ip + 8, frame + gi.l3_off + 8, 2);
+			ck_assert_mem_eq(ip + 12, frame + gi.l3_off + 12, 8);
+		} else {
+			ck_assert_uint_eq(g16(ip + 4), 8 + plen);
+			ck_assert_mem_eq(ip + 6, frame + gi.l3_off + 6, 34);
+		}
+		ck_assert_mem_eq(uh, frame + gi.l4_off, 4);
+		ck_assert_uint_eq(g16(uh + 4), 8 + plen);
+		ck_assert_mem_eq(f + gi.payload_off, frame + gi.payload_off + pos, plen);
+		if (partial) {
+			uint32_t ps = l3 == 4 ? gen_csum_fold(ip + 12, 8, 0) : gen_csum_fold(ip + 8, 32, 0);
+			ck_assert_uint_eq(s->csum_start, gi.l4_off);
+			ck_assert_uint_eq(s->csum_offset, 6);
+			ck_assert_uint_eq(g16(uh + 6), gen_csum_fold(NULL, 0, ps + 17 + 8 + plen));
+			gu_complete_csum(f, sg->len[k], s->csum_start, s->csum_offset);
+		}
+		ck_assert(gu_csums_ok(f, sg->len[k]));
+		pos += plen;
+	}
+	gu_segs_free(sg);
+	free(sg);
+}
+END_TEST
+
+/* At most UDP_MAX_SEGMENTS (64) datagrams unless configured. */
+START_TEST(test_udp_l4_limit)
+{
+	size_t len = make_udp(4, 0, 64 * 100 + 1, 0, frame);
+	struct ofl_buf b = { frame, (uint32_t)len };
+	struct ofl_gso_req req;
+	struct ofl_gso_iter it;
+	struct ofl_gso_count c;
+	ofl_gso_req_default(&req);
+	req.type = OFL_GSO_TYPE_UDP_L4;
+	req.seg_size = 100;
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_E2BIG);
+	req.seg_size = 101;
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), 0);
+	ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+	ck_assert_uint_eq(c.segs, 64);
+	req.seg_size = 100;
+	req.max_segs = 128;
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), 0);
+	ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+	ck_assert_uint_eq(c.segs, 65);
+}
+END_TEST
+
+/* Reassemble fragments; check offsets, MF, IDs, lengths and the datagram. */
+static void check_frags(const uint8_t *in, size_t in_len, const struct gu_segs *sg, uint32_t fs,
+                        uint32_t frag_id)
+{
+	static uint8_t dgram[70000];
+	struct gu_info gi, fi;
+	uint32_t k, total = 0, sum;
+	ck_assert(gu_parse(in, in_len, &gi));
+	for (k = 0; k < sg->n; k++) {
+		const uint8_t *f = sg->frame[k];
+		uint32_t n;
+		ck_assert(gu_parse(f, sg->len[k], &fi));
+		ck_assert(fi.frag);
+		ck_assert_uint_eq(fi.frag_off, k * fs);
+		ck_assert_uint_eq(fi.more, k + 1 < sg->n);
+		ck_assert_uint_eq(fi.l3_off, gi.l3_off);
+		ck_assert_mem_eq(f, in, gi.l3_off);
+		if (gi.l3 == 4) {
+			ck_assert_uint_eq(fi.frag_id, g16(in + gi.l3_off + 4)); /* same ID */
+			ck_assert_uint_eq(gen_csum_fold(f + fi.l3_off, 20, 0), 0xffff);
+			ck_assert_uint_eq(f[fi.l3_off + 9], 17);
+		} else {
+			ck_assert_uint_eq(fi.frag_id, frag_id);
+			ck_assert_uint_eq(f[fi.l3_off + 6], 44);
+			ck_assert_uint_eq(f[fi.l3_off + 40], 17);
+		}
+		n = (uint32_t)(sg->len[k] - fi.l4_off);
+		if (k + 1 < sg->n)
+			ck_assert_uint_eq(n, fs);
+		memcpy(dgram + fi.frag_off, f + fi.l4_off, n);
+		total += n;
+	}
+	ck_assert_uint_eq(total, in_len - gi.l4_off);
+	/* the datagram is the input's except its checksum, which is valid */
+	ck_assert_mem_eq(dgram, in + gi.l4_off, 6);
+	ck_assert_mem_eq(dgram + 8, in + gi.l4_off + 8, total - 8);
+	sum = gi.l3 == 4 ? gen_csum_fold(in + gi.l3_off + 12, 8, 0) : gen_csum_fold(in + gi.l3_off + 8, 32, 0);
+	ck_assert_uint_eq(gen_csum_fold(dgram, total, sum + 17 + total), 0xffff);
+	ck_assert_uint_ne(g16(dgram + 6), 0);
+}
+
+START_TEST(test_udp_frag)
+{
+	int l3 = (_i & 1) ? 6 : 4, nvlan = (_i >> 1) % 3, partial = (_i / 6) & 1;
+	size_t len = make_udp(l3, nvlan, 4000, 0, frame);
+	struct ofl_buf b[3];
+	struct ofl_gso_req req;
+	struct ofl_gso_iter it;
+	struct gu_segs *sg = calloc(1, sizeof(*sg));
+	/* split the payload across three buffers at odd offsets */
+	b[0].data = frame;
+	b[0].len = (uint32_t)(len - 2001);
+	b[1].data = frame + b[0].len;
+	b[1].len = 999;
+	b[2].data = frame + b[0].len + 999;
+	b[2].len = 1002;
+	ofl_gso_req_default(&req);
+	req.seg_size = 1480;
+	req.ip6_frag_id = 0xabcdef01;
+	req.csum = partial ? OFL_CSUM_MODE_PARTIAL : OFL_CSUM_MODE_FULL; /* ignored: always full */
+	ck_assert_int_eq(ofl_gso_start(&it, &req, b, 3), 0); /* AUTO: fragmentation */
+	ck_assert_int_eq(gu_collect(&it, sg, 1, 128), 0);
+	ck_assert_uint_eq(sg->n, 3);
+	ck_assert_uint_eq(sg->seg[0].l4_off, sg->seg[0].hdr_len - 8);
+	ck_assert_uint_eq(sg->seg[1].l4_off, 0);
+	ck_assert(!(sg->seg[0].flags & OFL_GSO_SEG_F_CSUM_PARTIAL));
+	check_frags(frame, len, sg, 1480, 0xabcdef01);
+	gu_segs_free(sg);
+	/* DF is cleared on IPv4 fragments */
+	if (l3 == 4) {
+		ck_assert_int_eq(ofl_gso_start(&it, &req, b, 3), 0);
+		ck_assert_int_eq(gu_collect(&it, sg, 1, 128), 0);
+		ck_assert_uint_eq(sg->frame[0][sg->seg[0].l3_off + 6] & 0x40, 0);
+		gu_segs_free(sg);
+	}
+	free(sg);
+}
+END_TEST
+
+START_TEST(test_udp_errors)
+{
+	size_t len = make_udp(4, 0, 3000, 0, frame);
+	struct ofl_buf b = { frame, (uint32_t)len };
+	struct ofl_gso_req req;
+	struct ofl_gso_iter it;
+	ofl_gso_req_default(&req);
+	req.seg_size = 1001; /* fragments must be multiples of 8 */
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_EINVAL);
+	req.type = OFL_GSO_TYPE_TCP; /* UDP is not TCP */
+	req.seg_size = 1000;
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_EPROTO);
+	/* UDP length disagrees with the IP length */
+	req.type = OFL_GSO_TYPE_UDP_L4;
+	frame[14 + 20 + 5] ^= 1;
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_EBADMSG);
+	frame[14 + 20 + 5] ^= 1;
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), 0);
+	/* a tunnel port is refused by AUTO */
+	len = make_udp(4, 0, 3000, 4789, frame);
+	req.type = OFL_GSO_TYPE_AUTO;
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_ENOTSUP);
+	/* an IPv4 fragment cannot be segmented again */
+	frame[14 + 6] = 0x20;
+	req.type = OFL_GSO_TYPE_UDP_L4;
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_ENOTSUP);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("gso_udp");
+	TCase *tc = tcase_create("udp");
+	tcase_add_loop_test(tc, test_udp_l4, 0, 12);
+	tcase_add_test(tc, test_udp_l4_limit);
+	tcase_add_loop_test(tc, test_udp_frag, 0, 12);
+	tcase_add_test(tc, test_udp_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return gu_run(suite());
+}
