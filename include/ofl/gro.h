@@ -107,6 +107,9 @@ struct ofl_gro_stats {
 	uint64_t rx_pkts;        /**< packets handed to ofl_gro_receive() */
 	uint64_t rx_bytes;       /**< their bytes (all buffers) */
 	uint64_t merged;         /**< results OFL_GRO_MERGED */
+	uint64_t merged_fast;    /**< of which decided by header prediction (one
+	                              buffer, NIC-verified checksum, plain headers,
+	                              compared with the held header directly) */
 	uint64_t held;           /**< results OFL_GRO_HELD */
 	uint64_t normal;         /**< results OFL_GRO_NORMAL */
 	uint64_t out_pkts;       /**< packets delivered (super-packets count once) */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/csum_int.h"
 #include "core/mem.h"
 #include "gro/gro_int.h"
 #include "gro/ipv4.h"
@@ -515,6 +516,8 @@ static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct o
 	it->has_meta = (uint8_t)tag->has;
 	if (tag->has)
 		it->meta = tag->meta;
+	it->fast = (uint8_t)(!tag->has && !(pkt->flags & OFL_PKT_F_VLAN) && h->l3_off == 14 &&
+	                     h->ip6_ext_len == 0);
 	it->seg_size = (uint16_t)(h->payload_len > 0xffffu ? 0xffffu : h->payload_len);
 	it->nsegs = 1;
 	it->nslices = 0;
@@ -592,6 +595,135 @@ static int decode_tag(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t tot
 	return 0;
 }
 
+/* Account a merged segment whose slices are recorded, and end the train
+ * on a short segment or PSH/FIN/URG/RST/SYN (tcp_gro_receive's final check). */
+static inline int merge_tail(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t len,
+                             uint8_t flags)
+{
+	struct gro_item *it = &g->items[idx];
+	gro_cookies(g, idx)[it->nsegs] = pkt->cookie;
+	it->nsegs++;
+	it->payload += len;
+	it->l3_len += len;
+	it->next_seq += len;
+	it->fin_psh |= flags & (TCP_FIN | TCP_PSH);
+	g->held_bytes += len;
+	g->last = idx;
+	g->st.merged++;
+	if (flags & TCP_PSH)
+		complete(g, idx, OFL_GRO_FLUSH_PSH);
+	else if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN))
+		complete(g, idx, OFL_GRO_FLUSH_FIN_URG_RST_SYN);
+	else if (len < it->seg_size)
+		complete(g, idx, OFL_GRO_FLUSH_SHORT);
+	return OFL_GRO_MERGED;
+}
+
+static inline uint16_t ld16(const uint8_t *p)
+{
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return v;
+}
+
+/*
+ * The fast path ("header prediction"): a frame in one buffer, with a
+ * hardware-verified checksum, that looks like plain Ethernet + IPv4 (no
+ * options) or IPv6 (no extension headers) + TCP gets its flow key from
+ * fixed offsets, and when it belongs to a held entry of the same plain
+ * shape it is compared byte for byte with the held header where the
+ * kernel's rules demand equality and merged without the full parse.
+ * Anything unexpected returns 0 and the full path decides: this path only
+ * ever accepts packets the full path would merge into the same entry
+ * (returns 1: OFL_GRO_MERGED).
+ */
+static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total)
+{
+	static const uint8_t fw_mask_b[4] = {0xff, (uint8_t)~(TCP_FIN | TCP_PSH), 0xff, 0xff};
+	struct ofl_flow_key k;
+	uint32_t idx, hash, fw_mask, thl, len, l4;
+	struct gro_item *it;
+	const uint8_t *p, *h0, *ip, *th;
+	uint16_t et;
+	if (pkt->nbufs != 1 || pkt->csum_status != OFL_CSUM_UNNECESSARY ||
+	    (pkt->flags & OFL_PKT_F_VLAN) || total < 54 || total > 0xffffu)
+		return 0;
+	p = pkt->bufs[0].data;
+	ip = p + 14;
+	et = ld16(p + 12);
+	k.w[0] = ld64(p);
+	k.w[8] = 0;
+	if (et == ld16((const uint8_t *)"\x08\x00")) {
+		if (ip[0] != 0x45)
+			return 0;
+		l4 = 34;
+		k.w[1] = ld32(p + 8) | 4ull << 56;
+		k.w[3] = ld64(ip + 12);
+		k.w[4] = k.w[5] = k.w[6] = k.w[7] = 0;
+	} else if (et == ld16((const uint8_t *)"\x86\xdd") && total >= 74 && ip[6] == 6) {
+		l4 = 54;
+		k.w[1] = ld32(p + 8) | 6ull << 56;
+		k.w[3] = ld64(ip + 8);
+		k.w[4] = ld64(ip + 16);
+		k.w[5] = ld64(ip + 24);
+		k.w[6] = ld64(ip + 32);
+		k.w[7] = ofl_get32(ip) & 0xf00fffffu;
+	} else {
+		return 0;
+	}
+	th = p + l4;
+	k.w[2] = (uint64_t)ld32(th) << 32;
+	idx = lookup(g, &k, &hash);
+	if (idx == GRO_NONE)
+		return 0;
+	it = &g->items[idx];
+	if (!it->fast || it->l4_off != l4 || total < it->hdr_len)
+		return 0;
+	h0 = it->hdr;
+	/* the key covered MACs, addresses, ports, flow label; now the rest */
+	if (ld16(p + 12) != ld16(h0 + 12))
+		return 0;
+	if (it->l3 == 4) {
+		/* TOS, DF and no fragment, TTL, protocol; length; header checksum */
+		if (ip[1] != h0[15] || ld32(ip + 6) != ld32(h0 + 20) || ofl_get16(ip + 2) != total - 14 ||
+		    ofl_csum_words_fold(ip, 5) != 0xffff)
+			return 0;
+	} else {
+		/* traffic class (the flow label is in the key), next header, hop
+		 * limit; length */
+		if (((ip[0] ^ h0[14]) & 0x0f) || ((ip[1] ^ h0[15]) & 0xf0) ||
+		    ld16(ip + 6) != ld16(h0 + 20) || ofl_get16(ip + 4) != total - 54)
+			return 0;
+	}
+	/* ack, and the flag word but FIN/PSH; then the options */
+	memcpy(&fw_mask, fw_mask_b, 4);
+	if (ld32(th + 8) != ld32(h0 + l4 + 8) || ((ld32(th + 12) ^ ld32(h0 + l4 + 12)) & fw_mask))
+		return 0;
+	thl = (uint32_t)(th[12] >> 4) * 4u;
+	if (l4 + thl != it->hdr_len || !gro_words_eq(th + 20, h0 + l4 + 20, (thl - 20) / 4))
+		return 0;
+	len = total - it->hdr_len;
+	if (len - 1u >= it->seg_size || ofl_get32(th + 4) != it->next_seq)
+		return 0;
+	if (it->l3 == 4 && gro_ipv4_nomerge(ip, it))
+		return 0;
+	if (it->l3_len + len > g->cfg.max_size || it->nsegs == g->cfg.max_segs ||
+	    it->nslices + 2u > g->max_slices || g->held_bytes + len > g->cfg.max_held_bytes)
+		return 0;
+	{
+		struct ofl_slice *sl = &gro_slices(g, idx)[it->nslices++];
+		sl->data = p + it->hdr_len;
+		sl->len = len;
+		sl->pkt = it->nsegs;
+		sl->buf = 0;
+	}
+	g->st.rx_pkts++;
+	g->st.rx_bytes += total;
+	g->st.merged_fast++;
+	merge_tail(g, idx, pkt, len, th[13]);
+	return 1;
+}
+
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 {
 	struct ofl_hdrs h;
@@ -611,6 +743,8 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 		return err;
 	}
 	total = pkt->nbufs == 1 ? pkt->bufs[0].len : ofl_pkt_len(pkt->bufs, pkt->nbufs);
+	if (!g->cfg.dsa && fast_merge(g, pkt, total))
+		return OFL_GRO_MERGED;
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
 	end = total;
@@ -671,23 +805,7 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 		}
 		if (!nm) {
 			add_slices(g, idx, pkt, h.hdr_len, len, it->nsegs);
-			gro_cookies(g, idx)[it->nsegs] = pkt->cookie;
-			it->nsegs++;
-			it->payload += len;
-			it->l3_len += len;
-			it->next_seq += len;
-			it->fin_psh |= flags & (TCP_FIN | TCP_PSH);
-			g->held_bytes += len;
-			g->last = idx;
-			g->st.merged++;
-			/* A short segment, or PSH/FIN/URG/RST/SYN, ends the train. */
-			if (flags & TCP_PSH)
-				complete(g, idx, OFL_GRO_FLUSH_PSH);
-			else if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN))
-				complete(g, idx, OFL_GRO_FLUSH_FIN_URG_RST_SYN);
-			else if (len < it->seg_size)
-				complete(g, idx, OFL_GRO_FLUSH_SHORT);
-			return OFL_GRO_MERGED;
+			return merge_tail(g, idx, pkt, len, flags);
 		}
 		complete(g, idx, first_reason(nm));
 	}

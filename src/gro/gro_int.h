@@ -40,6 +40,9 @@ struct gro_item {
 	uint32_t prev, next;  /* age list (HELD) or delivery list (PENDING) */
 	uint64_t first_ns;
 	uint8_t has_meta;     /* meta holds the DSA tag's fields */
+	uint8_t fast;         /* plain Ethernet + IPv4/IPv6 (no options, no
+	                         extension headers, no VLAN): the fast path may
+	                         compare the next segment against hdr directly */
 	uint8_t tail_len;     /* keep-tag mode: tail tag bytes in tailbuf */
 	uint8_t tailbuf[30];
 	struct ofl_dsa_meta meta;

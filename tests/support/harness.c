@@ -156,6 +156,8 @@ int h_rx(struct harness *h, const uint8_t *frame, size_t len, uint64_t now)
 	pkt.bufs = b;
 	pkt.nbufs = (uint16_t)nb;
 	pkt.csum_status = h->csum_status;
+	if (h->nic_csum)
+		pkt.csum_status = gen_frame_csums_ok(copy, len) ? OFL_CSUM_UNNECESSARY : OFL_CSUM_NONE;
 	pkt.cookie = (void *)(uintptr_t)i;
 	h->nin++;
 	h->last_result = ofl_gro_receive(h->gro, &pkt, now);

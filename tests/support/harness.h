@@ -59,6 +59,9 @@ struct harness {
 	unsigned list_pkts[H_MAX_OUT];
 	unsigned list_segs[H_MAX_OUT];
 	uint8_t csum_status;       /* given to every packet */
+	uint8_t nic_csum;          /* like a NIC with RX checksum offload: valid
+	                              frames OFL_CSUM_UNNECESSARY, others NONE
+	                              (overrides csum_status) */
 	int last_result;
 };
 

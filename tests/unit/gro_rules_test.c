@@ -17,14 +17,17 @@
 static struct harness h;
 static char got[4096];
 
-/* _i = case variant: bit0 = IPv6, bits 1.. = split mode */
+/* _i = case variant: bit0 = IPv6, then 5 split modes, then software or
+ * NIC-verified checksums (the latter takes the header-prediction path) */
 #define L3(i) (((i) & 1) ? 6 : 4)
-#define SPLIT(i) ((i) >> 1)
-#define NVAR (2 * 5)
+#define SPLIT(i) (((i) >> 1) % 5)
+#define NICSUM(i) ((i) >= 10)
+#define NVAR (2 * 5 * 2)
 
 static void start(int i, const struct ofl_gro_config *cfg)
 {
 	h_init(&h, cfg, SPLIT(i));
+	h.nic_csum = (uint8_t)NICSUM(i);
 }
 
 static const char *finish(void)
@@ -55,6 +58,13 @@ START_TEST(merge_same)
 	start(_i, NULL);
 	seq_send(&g, 4);
 	ck_assert_int_eq(h.last_result, OFL_GRO_MERGED);
+	{
+		/* single-buffer NIC-verified segments take header prediction */
+		struct ofl_gro_stats st;
+		ofl_gro_get_stats(h.gro, &st);
+		ck_assert_uint_eq(st.merged, 3);
+		ck_assert_uint_eq(st.merged_fast, NICSUM(_i) && SPLIT(_i) == 0 ? 3 : 0);
+	}
 	EXPECT("400");
 	ck_assert_uint_eq(h.out[0].seg_count, 4);
 	ck_assert_uint_eq(h.out[0].seg_size, 100);
@@ -604,6 +614,7 @@ START_TEST(hw_verified_skips_software)
 	struct ofl_gro_stats st;
 	gen_tcp_init(&g, L3(_i));
 	start(_i, NULL);
+	h.nic_csum = 0;
 	h.csum_status = OFL_CSUM_UNNECESSARY;
 	g.bad_tcp_csum = true; /* the NIC said it was good: it is not checked */
 	seq_send(&g, 2);
