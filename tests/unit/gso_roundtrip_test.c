@@ -1,0 +1,285 @@
+/*
+ * gso_roundtrip_test.c - GRO and GSO undo each other.
+ *
+ * GRO then GSO: every bulk TCP capture of the corpus (MANIFEST.tsv rows with
+ * link type 1 and an in-order run of at least 50 full-size segments) goes
+ * through the GRO engine in polls of 64 frames; every merged packet is cut
+ * again by ofl_gso_start_gro() inside the deliver callback (a forwarding
+ * path) and each segment must equal, byte for byte, the original frame
+ * whose cookie the GRO packet carried (Ethernet padding aside).  Odd files
+ * use partial checksums, completed here independently.
+ *
+ * GSO then GRO: generated super-packets (TCP4/TCP6, VLAN or not, fixed or
+ * incrementing IDs, 64000 bytes and 80000-byte BIG TCP) are segmented, the
+ * segments fed to GRO as header + payload buffers, and GRO must give back one
+ * packet equal to the super-packet.
+ */
+#include <check.h>
+#include <ofl/gro.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gso_util.h"
+
+static const char *corpora(void)
+{
+	const char *d = getenv("OFL_CORPORA");
+	return d ? d : "../shared/corpora";
+}
+
+/* ---- GRO then GSO ---- */
+
+struct rt {
+	struct gu_pcap *cap;
+	int partial;
+	unsigned merged_pkts, segs_checked, errors;
+};
+
+static void rt_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
+{
+	struct rt *r = user;
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		const struct ofl_gro_out *o = &pkts[i];
+		struct ofl_gso_req req;
+		struct ofl_gso_iter it;
+		struct gu_segs *sg;
+		unsigned k;
+		int rc;
+		if (o->seg_count < 2)
+			continue;
+		r->merged_pkts++;
+		ofl_gso_req_default(&req);
+		req.csum = r->partial ? OFL_CSUM_MODE_PARTIAL : OFL_CSUM_MODE_FULL;
+		rc = ofl_gso_start_gro(&it, &req, o);
+		ck_assert_int_eq(rc, 0);
+		sg = calloc(1, sizeof(*sg));
+		ck_assert_int_eq(gu_collect(&it, sg, 2, 256), 0);
+		ck_assert_uint_eq(sg->n, o->seg_count);
+		for (k = 0; k < sg->n; k++) {
+			unsigned idx = (unsigned)(uintptr_t)o->cookies[k] - 1;
+			const uint8_t *orig = r->cap->frame[idx];
+			struct gu_info gi;
+			size_t olen;
+			ck_assert(gu_parse(orig, r->cap->len[idx], &gi));
+			olen = gi.l4_off + gi.l4_len; /* without Ethernet padding */
+			if (r->partial)
+				gu_complete_csum(sg->frame[k], sg->len[k], sg->seg[k].csum_start,
+				                 sg->seg[k].csum_offset);
+			if (sg->len[k] != olen || memcmp(sg->frame[k], orig, olen) != 0) {
+				if (r->errors++ < 3)
+					fprintf(stderr, "frame %u: segment %u/%u differs (len %u vs %zu)\n", idx + 1,
+					        k, sg->n, sg->len[k], olen);
+			}
+			r->segs_checked++;
+		}
+		gu_segs_free(sg);
+		free(sg);
+	}
+}
+
+struct bulk {
+	unsigned n;
+	char path[64][256];
+};
+
+static void bulk_list(struct bulk *b)
+{
+	char line[4096], mf[512];
+	FILE *fp;
+	memset(b, 0, sizeof(*b));
+	snprintf(mf, sizeof(mf), "%s/MANIFEST.tsv", corpora());
+	fp = fopen(mf, "r");
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp) && b->n < 64) {
+		char *f[13];
+		char *p = line;
+		int c;
+		for (c = 0; c < 13 && p; c++) {
+			f[c] = p;
+			p = strchr(p, '\t');
+			if (p)
+				*p++ = 0;
+		}
+		if (c < 13 || strcmp(f[5], "1") != 0 || atoi(f[11]) < 50)
+			continue;
+		snprintf(b->path[b->n++], sizeof(b->path[0]), "%s/%s", corpora(), f[0]);
+	}
+	fclose(fp);
+}
+
+static struct bulk files;
+
+START_TEST(test_gro_then_gso)
+{
+	struct gu_pcap cap;
+	struct ofl_gro_config cfg;
+	struct ofl_gro *gro;
+	struct rt r;
+	struct ofl_buf *bufs;
+	unsigned i;
+	if ((unsigned)_i >= files.n)
+		return;
+	ck_assert(gu_pcap_read(files.path[_i], &cap));
+	ck_assert_uint_eq(cap.linktype, 1);
+	memset(&r, 0, sizeof(r));
+	r.cap = &cap;
+	r.partial = _i & 1;
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = rt_deliver;
+	cfg.user = &r;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
+	bufs = calloc(cap.n, sizeof(*bufs));
+	for (i = 0; i < cap.n; i++) {
+		struct ofl_pkt p;
+		memset(&p, 0, sizeof(p));
+		bufs[i].data = cap.frame[i];
+		bufs[i].len = cap.len[i];
+		p.bufs = &bufs[i];
+		p.nbufs = 1;
+		p.cookie = (void *)(uintptr_t)(i + 1);
+		ck_assert_int_ge(ofl_gro_receive(gro, &p, i), 0);
+		if (i % 64 == 63)
+			ofl_gro_poll_end(gro, 64, i, NULL);
+	}
+	ofl_gro_poll_end(gro, 0, cap.n, NULL);
+	ofl_gro_destroy(gro);
+	fprintf(stderr, "%s: %u frames, %u GRO packets, %u segments given back\n", files.path[_i], cap.n,
+	        r.merged_pkts, r.segs_checked);
+	ck_assert_uint_eq(r.errors, 0);
+	/* suri-crash: PSH on every segment; syn_retransmit_with_ts: 4 trailing
+	 * bytes after every full-size segment (GRO passes those on) */
+	if (!strstr(files.path[_i], "suri-crash") && !strstr(files.path[_i], "syn_retransmit"))
+		ck_assert_uint_gt(r.segs_checked, 50);
+	free(bufs);
+	gu_pcap_free(&cap);
+}
+END_TEST
+
+START_TEST(test_corpus_present)
+{
+	ck_assert_msg(files.n >= 18, "bulk TCP captures found: %u (OFL_CORPORA=%s)", files.n, corpora());
+}
+END_TEST
+
+/* ---- GSO then GRO ---- */
+
+struct back {
+	unsigned n;
+	uint8_t *lin;
+	int len;
+	uint16_t seg_count;
+};
+
+static void back_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
+{
+	struct back *b = user;
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		b->n++;
+		b->seg_count = pkts[i].seg_count;
+		b->len = ofl_gro_linearize(&pkts[i], b->lin, 200000, OFL_CSUM_MODE_FULL);
+	}
+}
+
+static uint8_t sp[200000];
+
+START_TEST(test_gso_then_gro)
+{
+	int l3 = (_i & 1) ? 6 : 4, vlan = (_i >> 1) & 1, fixed = (_i >> 2) & 1, bigtcp = (_i >> 3) & 1;
+	struct gen_tcp g;
+	struct ofl_gso_req req;
+	struct ofl_gso_iter it;
+	struct gu_segs *sg = calloc(1, sizeof(*sg));
+	struct ofl_gro_config cfg;
+	struct ofl_gro *gro;
+	struct back bk;
+	static struct ofl_buf bufs[GU_MAX_SEGS][OFL_GSO_SEG_MAX_SLICES + 1];
+	struct ofl_buf in;
+	size_t len;
+	unsigned k;
+	gen_tcp_init(&g, l3);
+	g.payload_len = bigtcp ? 80000 : 64000;
+	g.flags = GEN_ACK | GEN_PSH;
+	g.nvlan = (uint8_t)vlan;
+	g.vlan_tci[0] = 9;
+	g.ip_id = 500;
+	gen_opt_ts(&g, 77, 88);
+	len = gen_tcp_frame(&g, sp, sizeof(sp));
+	if (bigtcp) {
+		size_t l3o = 14 + 4u * vlan;
+		if (l3 == 4) {
+			sp[l3o + 2] = sp[l3o + 3] = 0;
+			sp[l3o + 10] = sp[l3o + 11] = 0;
+			{
+				uint16_t c = (uint16_t)~gen_csum_fold(sp + l3o, 20, 0);
+				sp[l3o + 10] = (uint8_t)(c >> 8);
+				sp[l3o + 11] = (uint8_t)c;
+			}
+		} else {
+			sp[l3o + 4] = sp[l3o + 5] = 0;
+		}
+	}
+	in.data = sp;
+	in.len = (uint32_t)len;
+	ofl_gso_req_default(&req);
+	req.seg_size = 1448;
+	req.flags = fixed ? OFL_GSO_F_FIXED_ID : 0;
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &in, 1), 0);
+	ck_assert_int_eq(gu_collect(&it, sg, 1, 256), 0);
+
+	memset(&bk, 0, sizeof(bk));
+	bk.lin = malloc(200000);
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = back_deliver;
+	cfg.user = &bk;
+	cfg.max_size = 200000;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
+	for (k = 0; k < sg->n; k++) {
+		/* header from our copy, payload straight from the super-packet */
+		const struct ofl_gso_seg *s = &sg->seg[k];
+		struct ofl_pkt p;
+		uint32_t j;
+		memset(&p, 0, sizeof(p));
+		bufs[k][0].data = sg->frame[k];
+		bufs[k][0].len = s->hdr_len;
+		for (j = 0; j < s->nslices; j++) {
+			bufs[k][j + 1].data = s->slices[j].data;
+			bufs[k][j + 1].len = s->slices[j].len;
+		}
+		p.bufs = bufs[k];
+		p.nbufs = (uint16_t)(s->nslices + 1);
+		p.cookie = (void *)(uintptr_t)(k + 1);
+		ck_assert_int_ge(ofl_gro_receive(gro, &p, k), 0);
+	}
+	ofl_gro_poll_end(gro, 0, 1000, NULL);
+	ofl_gro_destroy(gro);
+	ck_assert_uint_eq(bk.n, 1);
+	ck_assert_uint_eq(bk.seg_count, sg->n);
+	ck_assert_int_eq(bk.len, (int)len);
+	ck_assert_mem_eq(bk.lin, sp, len);
+	free(bk.lin);
+	gu_segs_free(sg);
+	free(sg);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("gso_roundtrip");
+	TCase *tc = tcase_create("roundtrip");
+	bulk_list(&files);
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_corpus_present);
+	tcase_add_loop_test(tc, test_gro_then_gso, 0, 64);
+	tcase_add_loop_test(tc, test_gso_then_gro, 0, 16);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return gu_run(suite());
+}
