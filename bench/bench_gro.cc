@@ -129,10 +129,14 @@ void run_gro(benchmark::State &st, GroRow row)
 		return;
 	}
 	st.SetItemsProcessed((int64_t)rx);
-	st.counters["ns_per_pkt"] = chunks.median() / BH_CHUNK;
-	st.counters["segs_per_out"] = outp ? (double)rx / (double)outp : 0;
-	st.counters["merged_pct"] = rx ? 100.0 * (double)s.merged / (double)rx : 0;
-	st.counters["normal_pct"] = rx ? 100.0 * (double)s.normal / (double)rx : 0;
+	// Counters are per thread (averaged over threads in the threads rows).
+	const auto avg = benchmark::Counter::kAvgThreads;
+	st.counters["ns_per_pkt"] = benchmark::Counter(chunks.median() / BH_CHUNK, avg);
+	st.counters["segs_per_out"] = benchmark::Counter(outp ? (double)rx / (double)outp : 0, avg);
+	st.counters["merged_pct"] =
+	    benchmark::Counter(rx ? 100.0 * (double)s.merged / (double)rx : 0, avg);
+	st.counters["normal_pct"] =
+	    benchmark::Counter(rx ? 100.0 * (double)s.normal / (double)rx : 0, avg);
 }
 
 void run_csum(benchmark::State &st, size_t len)

@@ -1,0 +1,165 @@
+// bench_dsa.cc - Google Benchmark rows for the DSA tag codecs: decode and
+// encode, ns per frame, for every format (switch -> host layout, OFL_DSA_RX:
+// what a driver decodes on receive; encode of the same layout is what a
+// switch simulator writes).  Frames: a 1502-byte TCP/IPv4 frame from the
+// generator, tagged by ofl_dsa_encode() before timing.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "gen.h"
+#include "harness.h"
+#include <ofl/dsa.h>
+}
+
+#include "bench_rows.h"
+
+namespace {
+
+const unsigned kBatch = 32;   // frames per timed sample
+const uint32_t kHead = 64;    // headroom in each buffer
+const uint32_t kSize = 1664;  // buffer size (frame + head/tailroom)
+
+struct Frames {
+	std::vector<uint8_t> mem;  // kBatch buffers of kSize
+	std::vector<uint8_t> plain; // the untagged frame
+	uint32_t off = 0, len = 0;  // tagged frame in each buffer
+	uint32_t plain_len = 0;
+	ofl_dsa_meta meta{};
+};
+
+bool make_plain(Frames &f)
+{
+	gen_tcp g;
+	gen_tcp_init(&g, 4);
+	g.payload_len = 1448;
+	f.plain.resize(2048);
+	f.plain_len = (uint32_t)gen_tcp_frame(&g, f.plain.data(), f.plain.size());
+	return f.plain_len != 0;
+}
+
+// Tag the plain frame into buffer i; returns 0 or an OFL_E* code.
+int tag_into(const ofl_dsa_ops *ops, Frames &f, unsigned i)
+{
+	uint8_t *b = f.mem.data() + (size_t)i * kSize;
+	std::memset(b, 0, kSize);
+	std::memcpy(b + kHead, f.plain.data(), f.plain_len);
+	uint32_t off = kHead, len = f.plain_len;
+	int rc = ofl_dsa_encode(ops, nullptr, OFL_DSA_RX, &f.meta, b, kSize, &off, &len);
+	f.off = off;
+	f.len = len;
+	return rc;
+}
+
+bool setup(const ofl_dsa_ops *ops, Frames &f)
+{
+	if (!make_plain(f))
+		return false;
+	f.mem.assign((size_t)kBatch * kSize, 0);
+	f.meta = ofl_dsa_meta{};
+	if (ops->rx_ports) {
+		f.meta.valid = OFL_DSA_M_PORT;
+		f.meta.port = (uint8_t)(ops->rx_ports > 1 ? 1 : 0);
+	}
+	for (unsigned i = 0; i < kBatch; i++)
+		if (tag_into(ops, f, i) != 0)
+			return false;
+	ofl_dsa_meta m;
+	ofl_dsa_view v;
+	return ofl_dsa_decode(ops, nullptr, OFL_DSA_RX, f.mem.data() + f.off, f.len, &m, &v) == 0;
+}
+
+double median(std::vector<uint64_t> &t)
+{
+	if (t.empty())
+		return 0;
+	std::nth_element(t.begin(), t.begin() + (long)(t.size() / 2), t.end());
+	return (double)t[t.size() / 2];
+}
+
+void run_decode(benchmark::State &st, const ofl_dsa_ops *ops)
+{
+	Frames f;
+	if (!setup(ops, f)) {
+		st.SkipWithError("setup");
+		return;
+	}
+	std::vector<uint64_t> t;
+	t.reserve(1 << 16);
+	uint32_t acc = 0;
+	for (auto _ : st) {
+		uint64_t t0 = bh_now_ns();
+		for (unsigned i = 0; i < kBatch; i++) {
+			ofl_dsa_meta m;
+			ofl_dsa_view v;
+			const uint8_t *p = f.mem.data() + (size_t)i * kSize + f.off;
+			int rc = ofl_dsa_decode(ops, nullptr, OFL_DSA_RX, p, f.len, &m, &v);
+			acc += (uint32_t)rc + m.port + v.rest_off; // what a driver reads
+		}
+		uint64_t t1 = bh_now_ns();
+		benchmark::DoNotOptimize(acc);
+		st.SetIterationTime((double)(t1 - t0) * 1e-9);
+		t.push_back(t1 - t0);
+	}
+	st.SetItemsProcessed((int64_t)st.iterations() * kBatch);
+	st.counters["ns_per_frame"] = median(t) / kBatch;
+}
+
+void run_encode(benchmark::State &st, const ofl_dsa_ops *ops)
+{
+	Frames f;
+	if (!setup(ops, f)) {
+		st.SkipWithError("setup");
+		return;
+	}
+	std::vector<uint64_t> t;
+	t.reserve(1 << 16);
+	uint32_t acc = 0;
+	for (auto _ : st) {
+		// fresh untagged frames (untimed): restore the bytes encode moved
+		for (unsigned i = 0; i < kBatch; i++) {
+			uint8_t *b = f.mem.data() + (size_t)i * kSize;
+			std::memcpy(b + kHead, f.plain.data(), 64);
+			std::memset(b + kHead + f.plain_len, 0, kSize - kHead - f.plain_len);
+		}
+		uint64_t t0 = bh_now_ns();
+		for (unsigned i = 0; i < kBatch; i++) {
+			uint8_t *b = f.mem.data() + (size_t)i * kSize;
+			uint32_t off = kHead, len = f.plain_len;
+			int rc = ofl_dsa_encode(ops, nullptr, OFL_DSA_RX, &f.meta, b, kSize, &off, &len);
+			acc += (uint32_t)rc + off + len;
+		}
+		uint64_t t1 = bh_now_ns();
+		benchmark::DoNotOptimize(acc);
+		st.SetIterationTime((double)(t1 - t0) * 1e-9);
+		t.push_back(t1 - t0);
+	}
+	st.SetItemsProcessed((int64_t)st.iterations() * kBatch);
+	st.counters["ns_per_frame"] = median(t) / kBatch;
+}
+
+} // namespace
+
+void register_dsa_rows(void)
+{
+	for (size_t i = 0; i < ofl_dsa_count(); i++) {
+		const ofl_dsa_ops *ops = ofl_dsa_at(i);
+		if (!ops)
+			continue;
+		Frames probe;
+		if (!setup(ops, probe))
+			continue; // a format that cannot tag this frame on RX (noted by its absence)
+		std::string n = ops->name;
+		benchmark::RegisterBenchmark(("dsa/decode/" + n).c_str(),
+		                             [ops](benchmark::State &st) { run_decode(st, ops); })
+		    ->UseManualTime();
+		benchmark::RegisterBenchmark(("dsa/encode/" + n).c_str(),
+		                             [ops](benchmark::State &st) { run_encode(st, ops); })
+		    ->UseManualTime();
+	}
+}
