@@ -2,7 +2,8 @@
  * e2e_test.c - run the built offload-replay binary on a corpus capture and
  * check its output file: exit 0, fewer frames, the same TCP payload bytes in
  * the same order per flow, time stamps that never go back, and no more bad
- * checksums than the input had (merged packets carry full checksums).
+ * checksums than the input had (merged packets carry full checksums); and
+ * the same capture as pcapng gives the same output.
  */
 #include <check.h>
 #include <stdio.h>
@@ -57,9 +58,19 @@ static void summarize(const struct replay_capture *c, struct summary *s)
 	}
 }
 
+/* offload-replay gro IN OUT EXTRA must exit 0 (statistics to a file). */
+static void run_gro(const char *in, const char *out, const char *extra)
+{
+	char cmd[16384];
+
+	snprintf(cmd, sizeof cmd, "'%s' gro '%s' '%s' %s > '%s/replay_e2e_stats.txt'", OFFLOAD_REPLAY_BIN,
+	         in, out, extra, REPLAY_TMPDIR);
+	ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
+}
+
 static void run_case(const char *extra)
 {
-	char in[4096], out[4096], cmd[12288], err[REPLAY_ERRLEN];
+	char in[4096], out[4096], err[REPLAY_ERRLEN];
 	const char *corpora = getenv("OFL_CORPORA");
 	struct replay_capture ci, co;
 	struct summary *si = malloc(sizeof *si), *so = malloc(sizeof *so);
@@ -69,9 +80,7 @@ static void run_case(const char *extra)
 	ck_assert_msg(corpora && *corpora, "OFL_CORPORA is not set");
 	snprintf(in, sizeof in, "%s/%s", corpora, CAPTURE);
 	snprintf(out, sizeof out, "%s/replay_e2e_out.pcap", REPLAY_TMPDIR);
-	snprintf(cmd, sizeof cmd, "'%s' gro '%s' '%s' %s > '%s/replay_e2e_stats.txt'", OFFLOAD_REPLAY_BIN,
-	         in, out, extra, REPLAY_TMPDIR);
-	ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
+	run_gro(in, out, extra);
 
 	ck_assert_msg(replay_capture_read(&ci, in, 0, err, sizeof err) == 0, "%s", err);
 	ck_assert_msg(replay_capture_read(&co, out, 0, err, sizeof err) == 0, "%s", err);
@@ -100,6 +109,52 @@ static void run_case(const char *extra)
 	free(so);
 }
 
+/* The same capture as big-endian nanosecond pcapng gives the same output. */
+START_TEST(pcapng_input)
+{
+	char in[4096], ng[4096], out1[4096], out2[4096], err[REPLAY_ERRLEN];
+	const char *corpora = getenv("OFL_CORPORA");
+	struct replay_capture ci, c1, c2;
+	struct pcapio_writer w;
+
+	ck_assert_msg(corpora && *corpora, "OFL_CORPORA is not set");
+	snprintf(in, sizeof in, "%s/%s", corpora, CAPTURE);
+	snprintf(ng, sizeof ng, "%s/replay_e2e_in.pcapng", REPLAY_TMPDIR);
+	snprintf(out1, sizeof out1, "%s/replay_e2e_out1.pcap", REPLAY_TMPDIR);
+	snprintf(out2, sizeof out2, "%s/replay_e2e_out2.pcap", REPLAY_TMPDIR);
+	ck_assert_msg(replay_capture_read(&ci, in, 0, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(pcapio_writer_init(&w, PCAPIO_FMT_PCAPNG, ci.linktype, ci.snaplen, 1, 1),
+	                 PCAPIO_OK);
+	for (size_t i = 0; i < ci.nframes; i++)
+		ck_assert_int_eq(pcapio_write(&w, ci.frames[i].ts_ns, ci.frames[i].data, ci.frames[i].caplen,
+		                              ci.frames[i].len),
+		                 PCAPIO_OK);
+	FILE *fp = fopen(ng, "wb");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(w.buf, 1, w.len, fp), w.len);
+	ck_assert_int_eq(fclose(fp), 0);
+	pcapio_writer_free(&w);
+
+	run_gro(in, out1, "");
+	run_gro(ng, out2, "");
+	ck_assert_msg(replay_capture_read(&c1, out1, 0, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(replay_capture_read(&c2, out2, 0, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(c1.nano, 0);
+	ck_assert_int_eq(c2.nano, 1); /* nanosecond input, nanosecond output */
+	ck_assert_uint_eq(c1.nframes, c2.nframes);
+	ck_assert_uint_lt(c1.nframes, ci.nframes);
+	for (size_t i = 0; i < c1.nframes; i++) {
+		ck_assert_uint_eq(c1.frames[i].caplen, c2.frames[i].caplen);
+		ck_assert_uint_eq(c1.frames[i].len, c2.frames[i].len);
+		ck_assert_uint_eq(c1.frames[i].ts_ns, c2.frames[i].ts_ns);
+		ck_assert_mem_eq(c1.frames[i].data, c2.frames[i].data, c1.frames[i].caplen);
+	}
+	replay_capture_free(&ci);
+	replay_capture_free(&c1);
+	replay_capture_free(&c2);
+}
+END_TEST
+
 START_TEST(gro_default)
 {
 	run_case("");
@@ -118,6 +173,7 @@ int main(void)
 	TCase *tc = tcase_create("e2e");
 	tcase_add_test(tc, gro_default);
 	tcase_add_test(tc, gro_one_poll_timeout);
+	tcase_add_test(tc, pcapng_input);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_NOFORK); /* one output file: run in order */
