@@ -2,11 +2,22 @@
 # fixtures in tests/fixtures/gso/ (made by tests/gso/make-fixtures.sh), and
 # the first benchmark (bench/gso_first.c).  Every test name starts with "gso".
 if(TARGET ofl_pcapio)
-  add_library(ofl_gsotest STATIC gso/gso_util.c)
+  add_library(ofl_gsotest STATIC gso/gso_util.c gso/gso_check.c)
   target_include_directories(ofl_gsotest PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/gso)
   target_link_libraries(ofl_gsotest PUBLIC ofl_testsupport ofl_pcapio)
 
   foreach(t tcp udp pool vnet roundtrip)
     ofl_add_check_test(gso_${t}_test unit/gso_${t}_test.c LIBS ofl_gsotest)
   endforeach()
+endif()
+
+# The kernel GSO fixtures: our segments against the kernel's.
+if(TARGET ofl_gsotest)
+  ofl_add_check_test(gso_kernel_test unit/gso_kernel_test.c gso/mkgso.c LIBS ofl_gsotest)
+  target_compile_definitions(gso_kernel_test PRIVATE MKGSO_NO_MAIN
+    OFL_GSO_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso")
+  # the fixture generator (make-fixtures.sh builds its own copy; this one
+  # keeps it compiling with the project's warnings)
+  add_executable(ofl_mkgso gso/mkgso.c)
+  target_link_libraries(ofl_mkgso PRIVATE ofl_gsotest)
 endif()

@@ -55,9 +55,11 @@ extern "C" {
 /** Most payload slices one segment may need; a request whose segments would
  *  need more (tiny input buffers) is refused with OFL_E2BIG at start. */
 #define OFL_GSO_SEG_MAX_SLICES 32u
-/** Kernel UDP_MAX_SEGMENTS (include/linux/udp.h: 1 << 6 in the tree read;
- *  some kernels use 128): the default segment limit of OFL_GSO_UDP_L4. */
-#define OFL_GSO_UDP_MAX_SEGS 64u
+/** Kernel UDP_MAX_SEGMENTS, the default segment limit of UDP_L4: 128 as in
+ *  current kernels (Linux 6.18 accepts 128 segments and refuses 129 with
+ *  EINVAL, tests/fixtures/gso/udp4_l4_max); older kernels had 1 << 6 = 64
+ *  (set ofl_gso_req.max_segs = 64 to match one). */
+#define OFL_GSO_UDP_MAX_SEGS 128u
 /** Default segment limit of the other types (gso_segs is 16 bits). */
 #define OFL_GSO_MAX_SEGS 65535u
 

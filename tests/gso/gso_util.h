@@ -86,7 +86,11 @@ void gu_pcap_free(struct gu_pcap *p);
 /* Write frames as a classic pcap (Ethernet); returns true on success. */
 bool gu_pcap_write(const char *path, uint8_t *const *frames, const uint32_t *lens, unsigned n);
 
-/* Run a Check suite (forking, normal output); returns the exit status. */
+/* Make a frame BIG TCP style: IP length field 0 (IPv4 header checksum
+ * fixed).  l3_off: offset of the IP header. */
+void gu_bigtcp(uint8_t *f, size_t l3_off);
+
+/* Run a Check suite (gso_check.c) (forking, normal output); returns the exit status. */
 struct Suite;
 int gu_run(struct Suite *s);
 

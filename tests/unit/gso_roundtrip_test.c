@@ -208,20 +208,8 @@ START_TEST(test_gso_then_gro)
 	g.ip_id = 500;
 	gen_opt_ts(&g, 77, 88);
 	len = gen_tcp_frame(&g, sp, sizeof(sp));
-	if (bigtcp) {
-		size_t l3o = 14 + 4u * vlan;
-		if (l3 == 4) {
-			sp[l3o + 2] = sp[l3o + 3] = 0;
-			sp[l3o + 10] = sp[l3o + 11] = 0;
-			{
-				uint16_t c = (uint16_t)~gen_csum_fold(sp + l3o, 20, 0);
-				sp[l3o + 10] = (uint8_t)(c >> 8);
-				sp[l3o + 11] = (uint8_t)c;
-			}
-		} else {
-			sp[l3o + 4] = sp[l3o + 5] = 0;
-		}
-	}
+	if (bigtcp)
+		gu_bigtcp(sp, 14 + 4u * (unsigned)vlan);
 	in.data = sp;
 	in.len = (uint32_t)len;
 	ofl_gso_req_default(&req);

@@ -234,23 +234,13 @@ START_TEST(test_bigtcp)
 		g.ext_nh = 0;
 	}
 	len = gen_tcp_frame(&g, big, sizeof(big));
-	if (!v6) {
-		big[l3 + 2] = big[l3 + 3] = 0;
-		big[l3 + 10] = big[l3 + 11] = 0;
-		{
-			uint16_t c = (uint16_t)~gen_csum_fold(big + l3, 20, 0);
-			big[l3 + 10] = (uint8_t)(c >> 8);
-			big[l3 + 11] = (uint8_t)c;
-		}
-	} else {
+	gu_bigtcp(big, l3);
+	if (hbh) {
 		uint32_t jl = (uint32_t)(len - l3 - 40);
-		big[l3 + 4] = big[l3 + 5] = 0;
-		if (hbh) {
-			big[l3 + 44] = (uint8_t)(jl >> 24);
-			big[l3 + 45] = (uint8_t)(jl >> 16);
-			big[l3 + 46] = (uint8_t)(jl >> 8);
-			big[l3 + 47] = (uint8_t)jl;
-		}
+		big[l3 + 44] = (uint8_t)(jl >> 24);
+		big[l3 + 45] = (uint8_t)(jl >> 16);
+		big[l3 + 46] = (uint8_t)(jl >> 8);
+		big[l3 + 47] = (uint8_t)jl;
 	}
 	b.data = big;
 	b.len = (uint32_t)len;
