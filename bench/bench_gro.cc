@@ -18,6 +18,9 @@ extern "C" {
 #include "harness.h"
 #include <ofl/csum.h>
 #include <ofl/gro.h>
+#ifdef OFL_BENCH_HAVE_DSA
+#include <ofl/dsa.h>
+#endif
 }
 
 #include "bench_rows.h"
@@ -28,10 +31,11 @@ struct RingKey {
 	int l3;
 	unsigned flows, nbufs, min_slots;
 	int psh;
+	const void *dsa;
 	bool operator==(const RingKey &o) const
 	{
 		return l3 == o.l3 && flows == o.flows && nbufs == o.nbufs && psh == o.psh &&
-		       min_slots == o.min_slots;
+		       min_slots == o.min_slots && dsa == o.dsa;
 	}
 };
 
@@ -58,6 +62,7 @@ struct RingCache {
 		t.nbufs = k.nbufs;
 		t.psh = k.psh;
 		t.min_slots = k.min_slots;
+		t.dsa = k.dsa;
 		if (bh_ring_init(&ring, &t, nullptr) != 0)
 			return nullptr;
 		key = k;
@@ -90,11 +95,13 @@ struct GroRow {
 	uint64_t timeout_ns;
 	bool sw_csum;
 	int psh;
+	const void *dsa = nullptr; // tagged ring (struct ofl_dsa_ops)
+	int dsa_mode = 0;          // BH_DSA_THROUGH or BH_DSA_STRIP
 };
 
 void run_gro(benchmark::State &st, GroRow row)
 {
-	RingKey k{row.l3, row.flows, row.nbufs, 0, row.psh};
+	RingKey k{row.l3, row.flows, row.nbufs, 0, row.psh, row.dsa};
 	bh_ring *r = ring_cache.get(k);
 	if (!r) {
 		st.SkipWithError("ring");
@@ -107,6 +114,7 @@ void run_gro(benchmark::State &st, GroRow row)
 	// (an entry is flushed by the timeout long before 8 segments arrive).
 	o.max_segs = row.flows >= 65536 ? 8 : 0;
 	o.csum_status = row.sw_csum ? OFL_CSUM_NONE : OFL_CSUM_UNNECESSARY;
+	o.dsa_mode = row.dsa_mode;
 	bh_gro_run g;
 	if (bh_gro_start(&g, r, &o) != 0) {
 		st.SkipWithError("create");
@@ -211,6 +219,24 @@ void register_gro_rows(void)
 	// One context per thread (each thread its own ring and context).
 	for (int th : {1, 2})
 		add_gro("threads", GroRow{4, 64, 64, 1, 0, false, 0})->Threads(th);
+#ifdef OFL_BENCH_HAVE_DSA
+	// GRO through a DSA tag vs decode + strip in place, then GRO (TCP/IPv4).
+	for (const char *fmt : {"edsa", "brcm-prepend", "ksz9477", "8021q"}) {
+		const ofl_dsa_ops *ops = ofl_dsa_find(fmt);
+		if (!ops)
+			continue;
+		for (unsigned f : {1u, 64u}) {
+			for (int mode : {BH_DSA_THROUGH, BH_DSA_STRIP}) {
+				GroRow r{4, f, 64, 1, 0, false, 0, ops, mode};
+				char b[160];
+				std::snprintf(b, sizeof b, "dsa/gro/%s/flows:%u/%s", fmt, f,
+				              mode == BH_DSA_THROUGH ? "through_tag" : "strip_then_gro");
+				benchmark::RegisterBenchmark(b, [r](benchmark::State &st) { run_gro(st, r); })
+				    ->UseManualTime();
+			}
+		}
+	}
+#endif
 	// The checksum routine alone.
 	for (size_t len : {(size_t)64, (size_t)1448, (size_t)9000}) {
 		char b[64];

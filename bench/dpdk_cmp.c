@@ -7,7 +7,11 @@
  *               vs rte_gro_reassemble_burst
  *   GRO ctx:    ofl_gro with a 200 us flush timeout (simulated clock)
  *               vs rte_gro_reassemble + rte_gro_timeout_flush (200 us of TSC)
- *   GSO:        see bench_gso rows (when gso.h has landed)
+ *   GSO:        ofl_gso_start/next, TCP/IPv4 at MSS 1448, partial checksums
+ *               vs rte_gso_segment (which writes no checksum at all); full
+ *               software checksums vs rte_gso_segment + rte_ipv4_cksum +
+ *               rte_ipv4_udptcp_cksum_mbuf on every segment.  Both sides
+ *               hand their header buffers back per super-packet.
  *
  * Equal work: DPDK 22.11 has no TCP/IPv6 GRO (added in 23.07) and never
  * validates checksums, so only TCP/IPv4 rows are compared and libofl is
@@ -30,13 +34,20 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_gro.h>
+#include <rte_gso.h>
+#include <rte_ip.h>
+#include <rte_ethdev.h>
 #include <rte_log.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_version.h>
 
+#include "gen.h"
 #include "harness.h"
+#ifdef OFL_BENCH_HAVE_GSO
+#include "gso_harness.h"
+#endif
 
 #ifndef DPDK_VERSION_STR
 #define DPDK_VERSION_STR "?"
@@ -73,8 +84,14 @@ static void mbuf_reset(struct mring *mr, unsigned i)
 
 static int mring_init(struct mring *mr, unsigned flows, unsigned min_slots)
 {
-	struct bh_traffic t = {4, flows, 1, 0, min_slots};
-	unsigned n = bh_ring_slots(&t), i;
+	struct bh_traffic t;
+	unsigned n, i;
+	memset(&t, 0, sizeof t);
+	t.l3 = 4;
+	t.nflows = flows;
+	t.nbufs = 1;
+	t.min_slots = min_slots;
+	n = bh_ring_slots(&t);
 	uint8_t **mem = calloc(n, sizeof(*mem));
 	mr->m = calloc(n, sizeof(*mr->m));
 	if (!mem || !mr->m || rte_pktmbuf_alloc_bulk(g_pool, mr->m, n) != 0) {
@@ -294,6 +311,173 @@ static double run_theirs(struct mring *mr, unsigned poll, int ctx_mode, int *bad
 	return ns;
 }
 
+
+/* ---- GSO ------------------------------------------------------------------- */
+#ifdef OFL_BENCH_HAVE_GSO
+
+#define GSO_PER 16u /* super-packets per timed sample */
+
+struct gso_theirs {
+	struct rte_mbuf *in;
+	struct rte_gso_ctx ctx;
+	int csum;
+	uint64_t segs;
+	struct rte_mbuf *out[64];
+};
+
+static struct rte_mempool *g_big, *g_direct, *g_indirect;
+
+static double gso_median(uint64_t *t, size_t n)
+{
+	qsort(t, n, sizeof(*t), cmp_u64);
+	return (double)t[n / 2];
+}
+
+/* ns per segment, ours */
+static double gso_ours(uint32_t payload, int full, double *segs_per)
+{
+	struct bh_gso *g = bh_gso_new(4, 0, payload, 1448, full);
+	size_t cap = 1 << 16, n = 0;
+	uint64_t *t = malloc(cap * sizeof(*t)), total = 0, segs = 0, supers = 0;
+	double med;
+	if (!g || !t) {
+		bh_gso_free(g);
+		free(t);
+		return 0;
+	}
+	while ((n < 32 || total < (uint64_t)(g_min_s * 1e9)) && n < cap) {
+		uint64_t t0 = bh_now_ns(), t1;
+		unsigned i;
+		for (i = 0; i < GSO_PER; i++)
+			segs += bh_gso_one(g);
+		t1 = bh_now_ns();
+		supers += GSO_PER;
+		t[n++] = t1 - t0;
+		total += t1 - t0;
+	}
+	*segs_per = (double)segs / (double)supers;
+	med = gso_median(t, n) / GSO_PER / *segs_per;
+	free(t);
+	bh_gso_free(g);
+	return med;
+}
+
+static void gso_reset_in(struct rte_mbuf *m, uint32_t len)
+{
+	m->data_off = RTE_PKTMBUF_HEADROOM;
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	m->nb_segs = 1;
+	m->next = NULL;
+	m->l2_len = 14;
+	m->l3_len = 20;
+	m->l4_len = 20;
+	m->tso_segsz = 1448;
+	m->ol_flags = RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4;
+}
+
+/* ns per segment, DPDK: rte_gso_segment (+ a software checksum pass), then
+ * the segments are freed (TX completion) */
+static double gso_theirs(uint32_t payload, int full, int *bad)
+{
+	struct gso_theirs d;
+	struct gen_tcp gt;
+	uint32_t len;
+	size_t cap = 1 << 16, n = 0;
+	uint64_t *t = malloc(cap * sizeof(*t)), total = 0, supers = 0;
+	double med;
+	memset(&d, 0, sizeof d);
+	d.in = rte_pktmbuf_alloc(g_big);
+	if (!d.in || !t) {
+		*bad = 1;
+		free(t);
+		return 0;
+	}
+	gen_tcp_init(&gt, 4);
+	gt.payload_len = payload;
+	len = (uint32_t)gen_tcp_frame(&gt, rte_pktmbuf_mtod(d.in, uint8_t *),
+	                              rte_pktmbuf_tailroom(d.in) + d.in->data_len);
+	d.ctx.direct_pool = g_direct;
+	d.ctx.indirect_pool = g_indirect;
+	d.ctx.flag = 0;
+	d.ctx.gso_types = RTE_ETH_TX_OFFLOAD_TCP_TSO;
+	d.ctx.gso_size = (uint16_t)(1448 + 54);
+	while ((n < 32 || total < (uint64_t)(g_min_s * 1e9)) && n < cap) {
+		uint64_t t0, t1;
+		unsigned i;
+		t0 = bh_now_ns();
+		for (i = 0; i < GSO_PER; i++) {
+			int k, ns;
+			gso_reset_in(d.in, len);
+			ns = rte_gso_segment(d.in, &d.ctx, d.out, 64);
+			if (ns <= 0) {
+				*bad = 1;
+				break;
+			}
+			if (full) {
+				for (k = 0; k < ns; k++) {
+					struct rte_mbuf *m = d.out[k];
+					struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, 14);
+					uint16_t *tcsum = (uint16_t *)((uint8_t *)ip + 20 + 16);
+					ip->hdr_checksum = 0;
+					ip->hdr_checksum = rte_ipv4_cksum(ip);
+					*tcsum = 0;
+					*tcsum = rte_ipv4_udptcp_cksum_mbuf(m, ip, 34);
+				}
+			}
+			d.segs += (uint64_t)ns;
+			rte_pktmbuf_free_bulk(d.out, (unsigned)ns);
+		}
+		t1 = bh_now_ns();
+		supers += GSO_PER;
+		t[n++] = t1 - t0;
+		total += t1 - t0;
+		if (*bad)
+			break;
+	}
+	med = supers && d.segs ? gso_median(t, n) / GSO_PER / ((double)d.segs / (double)supers) : 0;
+	rte_pktmbuf_free(d.in);
+	free(t);
+	return med;
+}
+
+static void gso_row(uint32_t payload, int full)
+{
+	double a[16], b[16], ra[16], segs = 0;
+	int bad = 0;
+	unsigned i;
+	for (i = 0; i < g_reps; i++) {
+		a[i] = gso_ours(payload, full, &segs);
+		b[i] = gso_theirs(payload, full, &bad);
+		ra[i] = b[i] > 0 ? a[i] / b[i] : 0;
+	}
+	qsort(a, g_reps, sizeof(double), cmp_dbl);
+	qsort(b, g_reps, sizeof(double), cmp_dbl);
+	qsort(ra, g_reps, sizeof(double), cmp_dbl);
+	printf("gso %-7s tcp4 %5u B mss 1448 (%4.1f segs)  ofl %7.1f ns/seg  dpdk%s %7.1f ns/seg  ofl/dpdk %.3f"
+	       "  (ofl %.2fx faster)%s\n",
+	       full ? "full" : "partial", payload, segs, a[g_reps / 2], full ? "+sw csum" : "", b[g_reps / 2],
+	       ra[g_reps / 2], ra[g_reps / 2] > 0 ? 1.0 / ra[g_reps / 2] : 0, bad ? "  CHECK FAILED" : "");
+	if (g_json)
+		fprintf(g_json,
+		        "{\"area\":\"gso\",\"mode\":\"%s\",\"l3\":4,\"payload\":%u,\"mss\":1448,\"segs\":%.2f,"
+		        "\"reps\":%u,\"ofl_ns_per_seg\":%.3f,\"dpdk_ns_per_seg\":%.3f,\"ofl_over_dpdk\":%.4f,"
+		        "\"ok\":%s}\n",
+		        full ? "full" : "partial", payload, segs, g_reps, a[g_reps / 2], b[g_reps / 2],
+		        ra[g_reps / 2], bad ? "false" : "true");
+	fflush(stdout);
+}
+
+static int gso_pools(void)
+{
+	g_big = rte_pktmbuf_pool_create("ofl_big", 15, 0, 0, 65535, SOCKET_ID_ANY);
+	g_direct = rte_pktmbuf_pool_create("ofl_gso_d", 1023, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+	                                   SOCKET_ID_ANY);
+	g_indirect = rte_pktmbuf_pool_create("ofl_gso_i", 1023, 0, 0, 0, SOCKET_ID_ANY);
+	return g_big && g_direct && g_indirect ? 0 : -1;
+}
+#endif
+
 /* ---- rows ------------------------------------------------------------------- */
 
 static void row(const char *mode, unsigned flows, unsigned poll)
@@ -349,7 +533,7 @@ int main(int argc, char **argv)
 			only = argv[++i];
 		else {
 			fprintf(stderr, "usage: ofl_dpdk_cmp [--quick] [--reps N] [--json FILE] "
-			                "[--only burst|ctx]\n");
+			                "[--only burst|ctx|gso]\n");
 			return 2;
 		}
 	}
@@ -390,6 +574,18 @@ int main(int argc, char **argv)
 			for (f = 0; f < 5; f++)
 				row("ctx", flows[f], 32);
 	}
+#ifdef OFL_BENCH_HAVE_GSO
+	if (!only || strcmp(only, "gso") == 0) {
+		if (gso_pools() != 0) {
+			fprintf(stderr, "ofl_dpdk_cmp: no GSO mbuf pools\n");
+		} else {
+			gso_row(64000, 0);
+			gso_row(64000, 1);
+			gso_row(9000, 0);
+			gso_row(9000, 1);
+		}
+	}
+#endif
 	if (g_json)
 		fclose(g_json);
 	rte_mempool_free(g_pool);

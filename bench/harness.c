@@ -8,6 +8,10 @@
 
 #include "gen.h"
 
+#ifdef OFL_BENCH_HAVE_DSA
+#include <ofl/dsa.h>
+#endif
+
 uint64_t bh_now_ns(void)
 {
 	struct timespec ts;
@@ -48,8 +52,8 @@ unsigned bh_ring_slots(const struct bh_traffic *t)
 static void set_bufs(struct bh_ring *r, unsigned i)
 {
 	struct ofl_buf *b = r->bufs + (size_t)i * r->t.nbufs;
-	const uint8_t *f = r->slot[i];
-	uint32_t len = r->len[i], h = r->hdr_len, pl = len - h;
+	const uint8_t *f = r->slot[i] + r->data_off;
+	uint32_t len = r->len[i], h = r->hdr_len, pl = len > h ? len - h : 0;
 	if (r->t.nbufs == 1) {
 		b[0].data = f;
 		b[0].len = len;
@@ -72,6 +76,48 @@ static void set_bufs(struct bh_ring *r, unsigned i)
 	r->pkts[i].bufs = b;
 	r->pkts[i].nbufs = (uint16_t)r->t.nbufs;
 	r->pkts[i].cookie = (void *)(uintptr_t)(i + 1);
+}
+
+/* Tag frame fr (in a BH_STRIDE buffer) in place with a DSA format, switch ->
+ * host layout; the first call sets the ring's offsets from the decode. */
+static int tag_frame(struct bh_ring *r, const void *dsa, uint8_t *fr, uint32_t *len, int first)
+{
+#ifdef OFL_BENCH_HAVE_DSA
+	const struct ofl_dsa_ops *ops = dsa;
+	struct ofl_dsa_meta m;
+	struct ofl_dsa_view v;
+	uint8_t tmp[BH_STRIDE + 64];
+	uint32_t off = 32, l = *len;
+	memset(&m, 0, sizeof(m));
+	if (ops->rx_ports) {
+		m.valid = OFL_DSA_M_PORT;
+		m.port = 1;
+	}
+	memset(tmp, 0, sizeof(tmp));
+	memcpy(tmp + off, fr, l);
+	if (ofl_dsa_encode(ops, NULL, OFL_DSA_RX, &m, tmp, sizeof(tmp), &off, &l) != 0 ||
+	    l > BH_STRIDE || ofl_dsa_decode(ops, NULL, OFL_DSA_RX, tmp + off, l, &m, &v) != 0 ||
+	    v.ins_len || v.rest_off < v.hdr_len)
+		return -1;
+	if (first) {
+		/* untagged offset k >= hdr_len is tagged rest_off + k - hdr_len */
+		unsigned shift = v.rest_off - v.hdr_len;
+		r->data_off = 0;
+		r->l3_off = 14 + shift;
+		r->l4_off = (r->t.l3 == 4 ? 34 : 54) + shift;
+		r->hdr_len = r->l4_off + 20;
+	}
+	memcpy(fr, tmp + off, l);
+	*len = l;
+	return 0;
+#else
+	(void)r;
+	(void)dsa;
+	(void)fr;
+	(void)len;
+	(void)first;
+	return -1;
+#endif
 }
 
 int bh_ring_init(struct bh_ring *r, const struct bh_traffic *t, uint8_t **slot_mem)
@@ -130,7 +176,12 @@ int bh_ring_init(struct bh_ring *r, const struct bh_traffic *t, uint8_t **slot_m
 			th[13] |= GEN_PSH;
 			csum_replace16(th + 16, old, rd16(th + 12));
 		}
-		memcpy(r->slot[i], fr, lens[i]);
+		if (t->dsa && tag_frame(r, t->dsa, fr, &lens[i], i == 0) != 0) {
+			free(tmp);
+			free(lens);
+			goto fail;
+		}
+		memcpy(r->slot[i] + r->data_off, fr, lens[i]);
 		memcpy(r->base + (size_t)i * BH_SAVE, fr, BH_SAVE);
 		r->len[i] = lens[i];
 		set_bufs(r, i);
@@ -168,7 +219,7 @@ void bh_ring_refill(struct bh_ring *r, unsigned first, unsigned n)
 	for (k = 0; k < n; k++) {
 		unsigned i = (first + k) % r->nslots;
 		const uint8_t *b = r->base + (size_t)i * BH_SAVE;
-		uint8_t *fr = r->slot[i], *th = fr + r->l4_off;
+		uint8_t *fr = r->slot[i] + r->data_off, *th = fr + r->l4_off;
 		uint32_t g = ++r->gen[i];
 		uint32_t seq0 = (uint32_t)rd16(b + r->l4_off + 4) << 16 | rd16(b + r->l4_off + 6);
 		uint32_t seq = seq0 + g * r->nseg * BH_MSS;
@@ -225,6 +276,12 @@ int bh_gro_start(struct bh_gro_run *g, struct bh_ring *r, const struct bh_gro_op
 	c.hash_key[1] = 0xfedcba9876543210ull;
 	c.deliver = bh_sink_deliver;
 	c.user = &g->sink;
+#ifdef OFL_BENCH_HAVE_DSA
+	if (r->t.dsa && o->dsa_mode == BH_DSA_THROUGH)
+		c.dsa = r->t.dsa;
+#endif
+	if (r->t.dsa && o->dsa_mode != BH_DSA_THROUGH && o->dsa_mode != BH_DSA_STRIP)
+		return OFL_EINVAL;
 	/* Packets can stay held for the timeout plus one poll. */
 	g->keep = o->flush_timeout_ns ? (unsigned)(o->flush_timeout_ns / BH_DT_NS) + 2 * o->poll : 0;
 	if (BH_CHUNK % o->poll || g->keep + BH_CHUNK > r->nslots)
@@ -235,12 +292,52 @@ int bh_gro_start(struct bh_gro_run *g, struct bh_ring *r, const struct bh_gro_op
 	return ofl_gro_create(&c, &g->gro);
 }
 
+#ifdef OFL_BENCH_HAVE_DSA
+/* Strip-then-GRO: what a driver without tag-aware GRO does per packet. */
+static void strip_poll(struct bh_gro_run *g, unsigned first, unsigned n)
+{
+	struct bh_ring *r = g->r;
+	const struct ofl_dsa_ops *ops = r->t.dsa;
+	unsigned k;
+	for (k = 0; k < n; k++) {
+		unsigned i = first + k;
+		uint8_t *p = r->slot[i] + r->data_off;
+		struct ofl_dsa_meta m;
+		struct ofl_dsa_view v;
+		struct ofl_buf b;
+		struct ofl_pkt pk = r->pkts[i];
+		uint32_t start, len;
+		if (ofl_dsa_decode(ops, NULL, OFL_DSA_RX, p, r->len[i], &m, &v) != 0 ||
+		    ofl_dsa_strip(p, r->len[i], &v, &start, &len) != 0) {
+			start = 0;
+			len = r->len[i];
+		}
+		b.data = p + start;
+		b.len = len;
+		pk.bufs = &b;
+		pk.nbufs = 1;
+		ofl_gro_receive(g->gro, &pk, g->now);
+	}
+}
+#endif
+
+static void receive_poll(struct bh_gro_run *g, unsigned first, unsigned n)
+{
+#ifdef OFL_BENCH_HAVE_DSA
+	if (g->o.dsa_mode == BH_DSA_STRIP) {
+		strip_poll(g, first, n);
+		return;
+	}
+#endif
+	ofl_gro_receive_burst(g->gro, g->r->pkts + first, n, g->now, NULL);
+}
+
 void bh_gro_chunk(struct bh_gro_run *g)
 {
 	struct bh_ring *r = g->r;
 	unsigned k, poll = g->o.poll;
 	for (k = 0; k < BH_CHUNK; k += poll) {
-		ofl_gro_receive_burst(g->gro, r->pkts + r->pos, poll, g->now, NULL);
+		receive_poll(g, r->pos, poll);
 		g->now += (uint64_t)poll * BH_DT_NS;
 		ofl_gro_poll_end(g->gro, poll, g->now, NULL);
 		r->pos += poll;

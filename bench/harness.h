@@ -40,6 +40,8 @@ struct bh_traffic {
 	unsigned nbufs;     /* 1, 2 (header split) or 4 (header + 3 page fragments) */
 	int psh;            /* PSH on every segment */
 	unsigned min_slots; /* ring size at least this (0: BH_RING_MIN) */
+	const void *dsa;    /* const struct ofl_dsa_ops *: tag every frame (switch ->
+	                       host layout) with this format; NULL: untagged */
 };
 
 struct bh_ring {
@@ -53,6 +55,7 @@ struct bh_ring {
 	uint8_t *base;       /* BH_SAVE header bytes of each slot as generated */
 	struct ofl_buf *bufs;/* nslots * nbufs */
 	struct ofl_pkt *pkts;/* nslots */
+	unsigned data_off;   /* frame start in each slot (headroom for a prepended tag) */
 	unsigned l3_off, l4_off, hdr_len;
 	unsigned pos;        /* next slot to receive */
 	unsigned dirty_from; /* oldest slot received but not yet refilled */
@@ -85,7 +88,11 @@ struct bh_gro_opts {
 	uint32_t max_flows;        /* 0: max(64, nflows) */
 	uint16_t max_segs;         /* 0: default 128 */
 	uint8_t csum_status;       /* OFL_CSUM_UNNECESSARY or OFL_CSUM_NONE */
+	int dsa_mode;              /* tagged ring: BH_DSA_THROUGH or BH_DSA_STRIP */
 };
+
+#define BH_DSA_THROUGH 1 /* GRO configured with the tag format */
+#define BH_DSA_STRIP 2   /* per packet: ofl_dsa_decode + ofl_dsa_strip, then GRO */
 
 struct bh_gro_run {
 	struct bh_ring *r;
