@@ -387,6 +387,7 @@ struct ofl_gso_count {
 	uint32_t descs_left; /**< from the current position */
 	uint32_t max_slices; /**< most slices of one segment */
 	uint32_t hdr_len;    /**< longest header written (the slot size needed) */
+	uint32_t type;       /**< enum ofl_gso_type in use (AUTO resolved) */
 };
 
 /**

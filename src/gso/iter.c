@@ -493,6 +493,7 @@ int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_count *cnt)
 	cnt->segs_left = it->done ? 0 : it->nsegs - it->seg;
 	cnt->max_slices = it->max_slices;
 	cnt->hdr_len = max_hdr(it);
+	cnt->type = it->type;
 	cursor_at(it, it->pay_base, &u, &o);
 	for (k = 0; k < it->nsegs; k++) {
 		uint32_t s, len, n;

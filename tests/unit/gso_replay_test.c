@@ -1,0 +1,194 @@
+/*
+ * gso_replay_test.c - `offload-replay gso` end to end (the stand-alone
+ * ofl-gso-replay binary built from tools/offload-replay/gso_cmd.c): BIG TCP
+ * captures of the corpus (IPv4 length 0, IPv6 length 0, IPv6 HBH Jumbo) cut
+ * at --mss with valid checksums and the input's payload; partial checksums;
+ * tunnels refused with a message and passed on unchanged; frames within the
+ * MTU passed on byte for byte; UDP fragmentation and UDP L4; usage errors.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "gso_util.h"
+
+static const char *corpora(void)
+{
+	const char *d = getenv("OFL_CORPORA");
+	return d ? d : "../shared/corpora";
+}
+
+/* Run the command; returns its exit status.  args: after "gso IN OUT". */
+static int run(const char *in, const char *out, const char *args)
+{
+	char cmd[4096];
+	int rc;
+	snprintf(cmd, sizeof(cmd), "%s gso %s/%s %s %s > %s.stdout 2> %s.stderr", OFL_GSO_REPLAY, corpora(), in,
+	         out, args, out, out);
+	rc = system(cmd);
+	return rc >= 0 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static bool file_has(const char *path, const char *needle)
+{
+	static char buf[65536];
+	FILE *fp = fopen(path, "r");
+	size_t n;
+	if (!fp)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = 0;
+	fclose(fp);
+	return strstr(buf, needle) != NULL;
+}
+
+static void load(const char *path, struct gu_pcap *p)
+{
+	ck_assert_msg(gu_pcap_read(path, p), "cannot read %s", path);
+}
+
+START_TEST(test_bigtcp)
+{
+	static const char *const files[] = { "gso/bigtcp-ipv4.pcap", "gso/bigtcp-ipv6.pcap",
+	                                     "gso/bigtcp-ipv6-hbh.pcap" };
+	const char *f = files[_i % 3];
+	int partial = _i >= 3;
+	char out[512], in[512];
+	struct gu_pcap a, b;
+	struct gu_info gi;
+	size_t pos = 0;
+	unsigned k;
+	snprintf(out, sizeof(out), "%s/gso_replay_big%d.pcap", OFL_GSO_TMP, _i);
+	snprintf(in, sizeof(in), "%s/%s", corpora(), f);
+	if (!gu_pcap_read(in, &a))
+		return; /* no corpus */
+	ck_assert_int_eq(run(f, out, partial ? "--mss 1448 --csum partial" : "--mss 1448"), 0);
+	load(out, &b);
+	ck_assert(gu_parse(a.frame[0], a.len[0], &gi));
+	ck_assert_uint_eq(b.n, (a.len[0] - gi.payload_off + 1447) / 1448);
+	for (k = 0; k < b.n; k++) {
+		struct gu_info si;
+		size_t pl;
+		ck_assert(gu_parse(b.frame[k], b.len[k], &si));
+		if (partial)
+			gu_complete_csum(b.frame[k], b.len[k], (unsigned)si.l4_off, 16);
+		ck_assert(gu_csums_ok(b.frame[k], b.len[k]));
+		pl = b.len[k] - si.payload_off;
+		ck_assert_uint_eq(pl, k + 1 < b.n ? 1448 : a.len[0] - gi.payload_off - pos);
+		ck_assert_mem_eq(b.frame[k] + si.payload_off, a.frame[0] + gi.payload_off + pos, pl);
+		pos += pl;
+	}
+	ck_assert_uint_eq(pos, a.len[0] - gi.payload_off);
+	gu_pcap_free(&a);
+	gu_pcap_free(&b);
+}
+END_TEST
+
+/* Tunnels are refused with a message; frames within the MTU pass unchanged. */
+START_TEST(test_unchanged)
+{
+	static const char *const files[] = { "gso/bigtcp-ipv4-vxlan-ipv4.pcap", "gso/gso-ipv6-geneve-ipv6.pcap",
+	                                     "tcp-bulk/jpegs.cap", "vlan/bot.pcap" };
+	const char *f = files[_i];
+	char out[512], in[512], err[600];
+	struct gu_pcap a, b;
+	unsigned k;
+	snprintf(out, sizeof(out), "%s/gso_replay_unch%d.pcap", OFL_GSO_TMP, _i);
+	snprintf(err, sizeof(err), "%s.stderr", out);
+	snprintf(in, sizeof(in), "%s/%s", corpora(), f);
+	if (!gu_pcap_read(in, &a))
+		return;
+	ck_assert_int_eq(run(f, out, "--mss 1460"), 0);
+	load(out, &b);
+	ck_assert_uint_eq(b.n, a.n);
+	for (k = 0; k < a.n; k++) {
+		ck_assert_uint_eq(b.len[k], a.len[k]);
+		ck_assert_mem_eq(b.frame[k], a.frame[k], a.len[k]);
+	}
+	if (_i < 2)
+		ck_assert(file_has(err, "not segmented: not supported (tunnel"));
+	gu_pcap_free(&a);
+	gu_pcap_free(&b);
+}
+END_TEST
+
+START_TEST(test_udp)
+{
+	char out[512], in[512];
+	struct gu_pcap a, b;
+	unsigned j, k, frags = 0;
+	const char *f = "gso/udp_rand_len_9k.pcap";
+	snprintf(out, sizeof(out), "%s/gso_replay_udp%d.pcap", OFL_GSO_TMP, _i);
+	snprintf(in, sizeof(in), "%s/%s", corpora(), f);
+	if (!gu_pcap_read(in, &a))
+		return;
+	ck_assert_int_eq(run(f, out, _i ? "--mss 1472 --lax-snaplen --type udp-l4" : "--mss 1472 --lax-snaplen"),
+	                 0);
+	load(out, &b);
+	ck_assert_uint_gt(b.n, a.n);
+	/* frames within the MTU come out unchanged (some have bad checksums);
+	 * the others as fragments or datagrams with valid checksums */
+	for (j = 0, k = 0; j < a.n; j++) {
+		struct gu_info ai;
+		uint32_t p, n, m;
+		ck_assert(gu_parse(a.frame[j], a.len[j], &ai));
+		p = (uint32_t)ai.l4_len - 8;
+		if (a.len[j] <= 1514) {
+			ck_assert_uint_lt(k, b.n);
+			ck_assert_uint_eq(b.len[k], a.len[j]);
+			ck_assert_mem_eq(b.frame[k], a.frame[j], a.len[j]);
+			k++;
+			continue;
+		}
+		n = _i ? (p + 1471) / 1472 : (p + 8 + 1479) / 1480;
+		for (m = 0; m < n; m++, k++) {
+			struct gu_info si;
+			ck_assert_uint_lt(k, b.n);
+			ck_assert(gu_parse(b.frame[k], b.len[k], &si));
+			ck_assert_uint_le(b.len[k], 1514);
+			ck_assert(gu_csums_ok(b.frame[k], b.len[k]));
+			frags += si.frag;
+		}
+	}
+	ck_assert_uint_eq(k, b.n);
+	if (_i)
+		ck_assert_uint_eq(frags, 0);
+	else
+		ck_assert_uint_gt(frags, 0);
+	gu_pcap_free(&a);
+	gu_pcap_free(&b);
+}
+END_TEST
+
+START_TEST(test_usage)
+{
+	char out[512];
+	snprintf(out, sizeof(out), "%s/gso_replay_usage.pcap", OFL_GSO_TMP);
+	ck_assert_int_eq(run("gso/bigtcp-ipv4.pcap", out, ""), 2);
+	ck_assert(file_has(strcat(out, ".stderr"), "--mss is required"));
+	snprintf(out, sizeof(out), "%s/gso_replay_usage.pcap", OFL_GSO_TMP);
+	ck_assert_int_eq(run("gso/bigtcp-ipv4.pcap", out, "--mss 1448 --type sctp"), 2);
+	ck_assert_int_eq(run("gso/bigtcp-ipv4.pcap", out, "--mss 0"), 2);
+	ck_assert_int_eq(run("no/such.pcap", out, "--mss 1448"), 1);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("gso_replay");
+	TCase *tc = tcase_create("replay");
+	tcase_add_loop_test(tc, test_bigtcp, 0, 6);
+	tcase_add_loop_test(tc, test_unchanged, 0, 4);
+	tcase_add_loop_test(tc, test_udp, 0, 2);
+	tcase_add_test(tc, test_usage);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return gu_run(suite());
+}

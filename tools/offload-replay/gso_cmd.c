@@ -1,0 +1,355 @@
+/*
+ * gso_cmd.c - `offload-replay gso IN OUT --mss N [options]`: cut every frame
+ * of a capture that is longer than the MTU implied by --mss into segments
+ * with libofl's software GSO (header slots from a block pool, payload never
+ * copied until it is written out), and pass every other frame unchanged.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <ofl/gso.h>
+
+#include "cli.h"
+#include "gso_cmd.h"
+#include "pcapio.h"
+#include "replay.h"
+
+#define OUT_DRAIN_BYTES (1u << 20)
+#define NSLOTS 64u
+#define SLOT_SIZE 512u
+#define MAX_WARN 10u
+
+enum {
+	OPT_HELP = 1,
+	OPT_MSS,
+	OPT_TYPE,
+	OPT_CSUM,
+	OPT_FIXED_ID,
+	OPT_LAX_SNAPLEN,
+};
+
+static const struct cli_opt gso_opts[] = {
+	{ "help", 'h', 0, OPT_HELP },
+	{ "mss", 0, 1, OPT_MSS },
+	{ "type", 0, 1, OPT_TYPE },
+	{ "csum", 0, 1, OPT_CSUM },
+	{ "fixed-id", 0, 0, OPT_FIXED_ID },
+	{ "lax-snaplen", 0, 0, OPT_LAX_SNAPLEN },
+	{ NULL, 0, 0, 0 },
+};
+
+static const char *const type_names[] = {
+	[OFL_GSO_TYPE_AUTO] = "auto",
+	[OFL_GSO_TYPE_TCP] = "tcp",
+	[OFL_GSO_TYPE_UDP_L4] = "udp-l4",
+	[OFL_GSO_TYPE_UDP_FRAG] = "udp-frag",
+};
+
+void replay_gso_usage(FILE *fp)
+{
+	fprintf(fp,
+	        "usage: %s gso IN OUT --mss N [options]\n"
+	        "  Segments every frame of IN (pcap or pcapng, Ethernet) that is longer than\n"
+	        "  the MTU implied by --mss (its own IP and TCP/UDP headers plus N bytes) with\n"
+	        "  software GSO, and writes the segments, or the frame unchanged, to OUT\n"
+	        "  (classic pcap, same time stamps).  BIG TCP frames (IP length 0) are taken.\n"
+	        "  Frames that cannot be cut (tunnels, IP fragments, frames cut by the snap\n"
+	        "  length...) are written unchanged and named on standard error.\n"
+	        "  --mss N                 payload bytes per segment (TCP MSS, UDP payload per\n"
+	        "                          datagram; udp-frag: N + 8 rounded down to 8 bytes of\n"
+	        "                          IP payload per fragment, the same MTU)\n"
+	        "  --type auto|tcp|udp-l4|udp-frag\n"
+	        "                          what to do (default auto: TCP -> tcp, UDP -> udp-frag,\n"
+	        "                          which keeps each datagram whole for the receiver)\n"
+	        "  --csum full|partial     write every L4 checksum (default), or leave the\n"
+	        "                          pseudo-header sum as CHECKSUM_PARTIAL hardware wants\n"
+	        "  --fixed-id              IPv4: keep the ID of the super-packet in every segment\n"
+	        "  --lax-snaplen           accept frames longer than the file's snap length\n"
+	        "  -h, --help              this help\n",
+	        CLI_PROG);
+}
+
+struct gso_cmd {
+	const char *in_path, *out_path; /* out NULL: none ("-") */
+	struct ofl_gso_req req;
+	uint32_t mss;
+	unsigned pcap_flags;
+};
+
+static int parse_args(struct gso_cmd *g, int argc, char **argv)
+{
+	struct cli_parser p;
+	const char *arg, *pos[2];
+	unsigned npos = 0, i;
+	uint64_t v;
+	int id;
+
+	memset(g, 0, sizeof *g);
+	ofl_gso_req_default(&g->req);
+	cli_parser_init(&p, argc, argv, gso_opts, "gso");
+	while ((id = cli_next(&p, &arg)) != CLI_OPT_END) {
+		switch (id) {
+		case CLI_OPT_ERROR:
+			return -1;
+		case CLI_OPT_POSITIONAL:
+			if (npos == 2) {
+				fprintf(stderr, "%s gso: unexpected argument '%s'\n", CLI_PROG, arg);
+				return -1;
+			}
+			pos[npos++] = arg;
+			break;
+		case OPT_HELP:
+			replay_gso_usage(stdout);
+			return 1;
+		case OPT_MSS:
+			if (cli_u64("--mss", arg, 1, 65535, &v) < 0)
+				return -1;
+			g->mss = (uint32_t)v;
+			break;
+		case OPT_TYPE:
+			for (i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+				if (strcmp(arg, type_names[i]) == 0)
+					break;
+			if (i == sizeof type_names / sizeof type_names[0]) {
+				fprintf(stderr, "%s gso: --type wants auto, tcp, udp-l4 or udp-frag, not '%s'\n",
+				        CLI_PROG, arg);
+				return -1;
+			}
+			g->req.type = (uint8_t)i;
+			break;
+		case OPT_CSUM:
+			if (strcmp(arg, "full") == 0) {
+				g->req.csum = OFL_CSUM_MODE_FULL;
+			} else if (strcmp(arg, "partial") == 0) {
+				g->req.csum = OFL_CSUM_MODE_PARTIAL;
+			} else {
+				fprintf(stderr, "%s gso: --csum wants full or partial, not '%s'\n", CLI_PROG, arg);
+				return -1;
+			}
+			break;
+		case OPT_FIXED_ID:
+			g->req.flags |= OFL_GSO_F_FIXED_ID;
+			break;
+		case OPT_LAX_SNAPLEN:
+			g->pcap_flags |= PCAPIO_F_LAX_SNAPLEN;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (npos != 2) {
+		fprintf(stderr, "%s gso: needs IN and OUT\n", CLI_PROG);
+		return -1;
+	}
+	if (!g->mss) {
+		fprintf(stderr, "%s gso: --mss is required\n", CLI_PROG);
+		return -1;
+	}
+	g->in_path = pos[0];
+	g->out_path = strcmp(pos[1], "-") == 0 ? NULL : pos[1];
+	return 0;
+}
+
+struct gso_stats {
+	uint64_t frames, bytes, segmented, segments, unchanged, refused, seg_bytes;
+	uint64_t refused_by[11]; /* by -error code */
+};
+
+struct gso_out {
+	struct pcapio_writer w;
+	FILE *fp;
+	const char *path;
+	int failed;
+};
+
+static void out_drain(struct gso_out *o)
+{
+	if (o->fp && o->w.len && !o->failed && fwrite(o->w.buf, 1, o->w.len, o->fp) != o->w.len)
+		o->failed = 1;
+	o->w.len = 0;
+}
+
+static int out_frame(struct gso_out *o, uint64_t ts, const uint8_t *data, uint32_t caplen, uint32_t len)
+{
+	if (!o->fp)
+		return 0;
+	if (pcapio_write(&o->w, ts, data, caplen, len) != PCAPIO_OK)
+		return -1;
+	if (o->w.len >= OUT_DRAIN_BYTES)
+		out_drain(o);
+	return 0;
+}
+
+static int out_seg(struct gso_out *o, uint64_t ts, const struct ofl_gso_seg *s)
+{
+	uint8_t *p;
+	uint32_t i, pos;
+	if (!o->fp)
+		return 0;
+	p = pcapio_write_reserve(&o->w, ts, s->len, s->len);
+	if (!p)
+		return -1;
+	memcpy(p, s->hdr.data, s->hdr_len);
+	pos = s->hdr_len;
+	for (i = 0; i < s->nslices; i++) {
+		memcpy(p + pos, s->slices[i].data, s->slices[i].len);
+		pos += s->slices[i].len;
+	}
+	if (o->w.len >= OUT_DRAIN_BYTES)
+		out_drain(o);
+	return 0;
+}
+
+static const char *refuse_reason(int rc)
+{
+	switch (rc) {
+	case OFL_ENOTSUP: return "not supported (tunnel, IP fragment, IPsec, 3 VLAN tags or long headers)";
+	case OFL_EPROTO: return "headers do not parse as TCP/UDP over IPv4/IPv6 (or not as --type)";
+	case OFL_EBADMSG: return "payload does not match the IP/UDP lengths";
+	case OFL_E2BIG: return "too many segments (UDP L4 limit) or too many buffers per segment";
+	case OFL_EINVAL: return "--mss does not fit this packet";
+	default: return ofl_strerror(rc);
+	}
+}
+
+/* One frame: segment it when it is a super-packet, else pass it on. */
+static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint64_t idx,
+                     struct ofl_gso_pool *pool, struct gso_out *o, struct gso_stats *st)
+{
+	struct ofl_gso_req req = g->req;
+	struct ofl_gso_iter it;
+	struct ofl_gso_count cnt;
+	struct ofl_gso_seg seg;
+	struct ofl_buf b = { f->data, f->caplen };
+	int rc;
+
+	st->frames++;
+	st->bytes += f->caplen;
+	req.seg_size = g->mss;
+	if (req.type == OFL_GSO_TYPE_UDP_FRAG)
+		req.seg_size = (g->mss + 8u) & ~7u;
+	rc = f->caplen < f->len ? OFL_EBADMSG : ofl_gso_start(&it, &req, &b, 1);
+	if (rc == 0 && ofl_gso_count(&it, &cnt) == 0 && cnt.type == OFL_GSO_TYPE_UDP_FRAG &&
+	    req.type == OFL_GSO_TYPE_AUTO) {
+		/* AUTO chose fragmentation: N + 8 bytes (rounded to 8) per fragment */
+		req.type = OFL_GSO_TYPE_UDP_FRAG;
+		req.seg_size = (g->mss + 8u) & ~7u;
+		rc = ofl_gso_start(&it, &req, &b, 1);
+	}
+	if (rc == 0 && ofl_gso_count(&it, &cnt) == 0 && cnt.segs == 1)
+		rc = 1; /* fits the MTU */
+	if (rc != 0) {
+		/* not a super-packet, or one we cannot cut */
+		if (rc < 0 && f->len > g->mss + 54u) {
+			if (st->refused < MAX_WARN)
+				fprintf(stderr, "%s gso: frame %llu (%u bytes): not segmented: %s\n", CLI_PROG,
+				        (unsigned long long)idx + 1, (unsigned)f->len, refuse_reason(rc));
+			st->refused++;
+			if (-rc < 11)
+				st->refused_by[-rc]++;
+		} else {
+			st->unchanged++;
+		}
+		return out_frame(o, f->ts_ns, f->data, f->caplen, f->len);
+	}
+	st->segmented++;
+	while ((rc = ofl_gso_next(&it, pool, &seg)) == 1) {
+		st->segments++;
+		st->seg_bytes += seg.len;
+		if (out_seg(o, f->ts_ns, &seg) < 0)
+			return -1;
+		ofl_gso_pool_put(pool, &seg.hdr);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "%s gso: frame %llu: %s\n", CLI_PROG, (unsigned long long)idx + 1, ofl_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int replay_gso_main(int argc, char **argv)
+{
+	static uint8_t slots[NSLOTS * SLOT_SIZE];
+	struct gso_cmd g;
+	struct replay_capture cap;
+	struct ofl_gso_pool pool;
+	struct gso_out o;
+	struct gso_stats st;
+	char err[REPLAY_ERRLEN];
+	uint32_t snap;
+	size_t i;
+	int rc = parse_args(&g, argc, argv);
+
+	if (rc != 0) {
+		if (rc < 0)
+			fprintf(stderr, "Try '%s gso --help'.\n", CLI_PROG);
+		return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	}
+	if (replay_capture_read(&cap, g.in_path, g.pcap_flags, err, sizeof err) < 0) {
+		fprintf(stderr, "%s gso: %s\n", CLI_PROG, err);
+		return CLI_EXIT_FAIL;
+	}
+	if (cap.linktype != PCAPIO_LINKTYPE_ETHERNET) {
+		fprintf(stderr, "%s gso: %s: link type %u is not supported (only Ethernet, 1)\n", CLI_PROG,
+		        g.in_path, (unsigned)cap.linktype);
+		replay_capture_free(&cap);
+		return CLI_EXIT_FAIL;
+	}
+	memset(&o, 0, sizeof o);
+	memset(&st, 0, sizeof st);
+	o.path = g.out_path;
+	snap = cap.snaplen ? cap.snaplen : 262144u;
+	for (i = 0; i < cap.nframes; i++)
+		if (cap.frames[i].caplen > snap)
+			snap = cap.frames[i].caplen;
+	if (g.out_path) {
+		if (pcapio_writer_init(&o.w, PCAPIO_FMT_PCAP, cap.linktype, snap, cap.nano, 0) != PCAPIO_OK) {
+			fprintf(stderr, "%s gso: %s: out of memory\n", CLI_PROG, g.out_path);
+			replay_capture_free(&cap);
+			return CLI_EXIT_FAIL;
+		}
+		o.fp = fopen(g.out_path, "wb");
+		if (!o.fp) {
+			fprintf(stderr, "%s gso: %s: %s\n", CLI_PROG, g.out_path, strerror(errno));
+			pcapio_writer_free(&o.w);
+			replay_capture_free(&cap);
+			return CLI_EXIT_FAIL;
+		}
+	}
+	ofl_gso_pool_init_block(&pool, slots, sizeof slots, SLOT_SIZE);
+	rc = 0;
+	for (i = 0; i < cap.nframes && rc == 0; i++)
+		rc = one_frame(&g, &cap.frames[i], i, &pool, &o, &st);
+	if (o.fp) {
+		out_drain(&o);
+		if (fclose(o.fp) != 0)
+			o.failed = 1;
+		if (o.failed) {
+			fprintf(stderr, "%s gso: %s: write error\n", CLI_PROG, g.out_path);
+			rc = -1;
+		}
+		pcapio_writer_free(&o.w);
+	}
+	if (rc == 0) {
+		printf("offload-replay gso: %s -> %s\n", g.in_path, g.out_path ? g.out_path : "(none)");
+		printf("  mss %u, type %s, csum %s%s\n", g.mss, type_names[g.req.type],
+		       g.req.csum == OFL_CSUM_MODE_FULL ? "full" : "partial",
+		       (g.req.flags & OFL_GSO_F_FIXED_ID) ? ", fixed IPv4 ID" : "");
+		printf("  %-28s %12llu\n", "frames in", (unsigned long long)st.frames);
+		printf("  %-28s %12llu\n", "bytes in", (unsigned long long)st.bytes);
+		printf("  %-28s %12llu\n", "super-packets segmented", (unsigned long long)st.segmented);
+		printf("  %-28s %12llu\n", "segments out", (unsigned long long)st.segments);
+		printf("  %-28s %12llu\n", "segment bytes out", (unsigned long long)st.seg_bytes);
+		printf("  %-28s %12llu\n", "frames passed unchanged", (unsigned long long)st.unchanged);
+		printf("  %-28s %12llu\n", "oversized, not segmented", (unsigned long long)st.refused);
+		for (i = 1; i < 11; i++)
+			if (st.refused_by[i])
+				printf("    %-26s %12llu\n", ofl_strerror(-(int)i), (unsigned long long)st.refused_by[i]);
+		if (fflush(stdout) != 0)
+			rc = -1;
+	}
+	replay_capture_free(&cap);
+	return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
