@@ -59,6 +59,7 @@ expect "--stats xml" 2 - "--stats wants" -- gro --stats xml "$TMP/empty.pcap" -
 expect "--rx-csum maybe" 2 - "--rx-csum wants" -- gro --rx-csum maybe "$TMP/empty.pcap" -
 expect "--split x" 2 - "--split wants" -- gro --split x "$TMP/empty.pcap" -
 expect "flag with a value" 2 - "takes no value" -- gro --lax-snaplen=1 "$TMP/empty.pcap" -
+expect "--flows beyond the engine" 2 - "engine refused --flows 4294967295" -- gro --flows 4294967295 "$TMP/empty.pcap" -
 expect "missing file" 1 - "/nonexistent/in.pcap" -- gro /nonexistent/in.pcap -
 expect "junk file" 1 - "junk.pcap: unknown file magic" -- gro "$TMP/junk.pcap" -
 expect "short header" 1 - "short.pcap: file header truncated" -- gro "$TMP/short.pcap" -

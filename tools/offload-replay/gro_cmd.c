@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include <ofl/gro.h>
@@ -348,9 +349,12 @@ int gro_cmd_run(int argc, char **argv)
 		return CLI_EXIT_FAIL;
 	}
 	rc = replay_gro(&cap, &g.opts, sink_packet, &sink, &res, err, sizeof err);
-	if (rc < 0)
+	if (rc == REPLAY_ECONFIG)
+		fprintf(stderr, "%s gro: the engine refused --flows %" PRIu32 ", --batch %u or --max-size %" PRIu32
+		                " (%s)\n", CLI_PROG, g.opts.flows, g.opts.batch, g.opts.max_size, err);
+	else if (rc < 0)
 		fprintf(stderr, "%s gro: %s: %s\n", CLI_PROG, g.in_path, err);
-	if (sink_close(&sink) < 0)
+	if (sink_close(&sink) < 0 && rc == 0)
 		rc = -1;
 	if (rc == 0) {
 		struct gro_report rep = {
@@ -366,5 +370,5 @@ int gro_cmd_run(int argc, char **argv)
 			rc = -1;
 	}
 	replay_capture_free(&cap);
-	return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+	return rc == 0 ? CLI_EXIT_OK : rc == REPLAY_ECONFIG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 }

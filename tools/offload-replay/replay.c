@@ -239,7 +239,7 @@ int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
 	rc = ofl_gro_create(&cfg, &gro);
 	if (rc < 0) {
 		snprintf(err, errlen, "ofl_gro_create: %s", ofl_strerror(rc));
-		return -1;
+		return rc == OFL_EINVAL ? REPLAY_ECONFIG : -1;
 	}
 	if (c->nframes)
 		run.now = c->frames[0].ts_ns;

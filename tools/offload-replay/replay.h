@@ -17,6 +17,8 @@
 #include "pcapio.h"
 
 #define REPLAY_ERRLEN 256u
+/** replay_gro(): the engine refused the configuration (an option out of range) */
+#define REPLAY_ECONFIG (-2)
 
 /** One captured frame; data points into the capture's bytes. */
 struct replay_frame {
@@ -99,7 +101,8 @@ typedef void (*replay_gro_out_fn)(void *user, const struct ofl_gro_out *out, uin
  * deadline is returned and the next frame is not earlier (or the capture
  * ends), the timer fires: ofl_gro_poll_end(0, deadline).  At the end
  * everything is flushed and the context destroyed.
- * Returns 0, or -1 with a message in err (engine refused a call).
+ * Returns 0; REPLAY_ECONFIG when ofl_gro_create() refused the options as out
+ * of range; -1 when the engine refused another call (message in err).
  */
 int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
                replay_gro_out_fn fn, void *user, struct replay_gro_result *res, char *err,
