@@ -37,3 +37,8 @@ if(TARGET ofl-gso-replay AND TARGET ofl_gsotest)
     OFL_GSO_REPLAY="$<TARGET_FILE:ofl-gso-replay>" OFL_GSO_TMP="${CMAKE_CURRENT_BINARY_DIR}")
   add_dependencies(gso_replay_test ofl-gso-replay)
 endif()
+
+# The first GSO benchmark (plain C, clock_gettime): bench/gso_first.c.
+# Not a test; run /path/to/build/tests/gso_first [iterations] [runs].
+add_executable(gso_first ${CMAKE_SOURCE_DIR}/bench/gso_first.c)
+target_link_libraries(gso_first PRIVATE ofl_static)

@@ -232,6 +232,10 @@ int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
 		return OFL_ENOTSUP; /* already a fragment */
 	if (h.l4proto == 44 || h.status == OFL_PARSE_IP6_EXT || h.status == OFL_PARSE_FRAGMENT)
 		return OFL_ENOTSUP;
+	/* an IPv6 fragment header sits between the counted extension headers
+	 * and the transport header (the parser walks past a first fragment) */
+	if (h.l3 == 6 && h.l4_off && h.l4_off != h.l3_off + 40u + h.ip6_ext_len)
+		return OFL_ENOTSUP;
 	if (h.status == OFL_PARSE_HDR_TOO_LONG)
 		return OFL_ENOTSUP;
 	if (h.l4proto == 4 || h.l4proto == 41 || h.l4proto == 47)

@@ -214,6 +214,26 @@ START_TEST(test_udp_errors)
 	len = make_udp(4, 0, 3000, 4789, frame);
 	req.type = OFL_GSO_TYPE_AUTO;
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_ENOTSUP);
+	/* an IPv6 first fragment (as our own fragmentation writes it) neither */
+	{
+		struct gu_segs *sg = calloc(1, sizeof(*sg));
+		struct ofl_buf fb;
+		len = make_udp(6, 0, 3000, 0, frame);
+		b.len = (uint32_t)len;
+		req.type = OFL_GSO_TYPE_UDP_FRAG;
+		req.seg_size = 1232;
+		ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), 0);
+		ck_assert_int_eq(gu_collect(&it, sg, 1, 128), 0);
+		fb.data = sg->frame[0];
+		fb.len = sg->len[0];
+		ck_assert_int_eq(ofl_gso_start(&it, &req, &fb, 1), OFL_ENOTSUP);
+		req.type = OFL_GSO_TYPE_AUTO;
+		ck_assert_int_eq(ofl_gso_start(&it, &req, &fb, 1), OFL_ENOTSUP);
+		gu_segs_free(sg);
+		free(sg);
+		len = make_udp(4, 0, 3000, 4789, frame);
+		b.len = (uint32_t)len;
+	}
 	/* an IPv4 fragment cannot be segmented again */
 	frame[14 + 6] = 0x20;
 	req.type = OFL_GSO_TYPE_UDP_L4;
