@@ -29,8 +29,10 @@ static const struct rc_config configs[] = {
 	{ 64, MS, .csum_status = OFL_CSUM_COMPLETE, .same_as = 4 },
 	{ 64, MS, .split = 14, .same_as = 4 },
 	{ 64, MS, .split = 60, .csum_status = OFL_CSUM_COMPLETE, .same_as = 4 },
-	/* checksums trusted: sender-side captures merge too */
+	/* checksums trusted: sender-side captures merge too; one buffer takes
+	 * the engine's header prediction, split buffers the full parse */
 	{ 64, MS, .csum_status = OFL_CSUM_UNNECESSARY, .same_as = -1 },
+	{ 64, MS, .csum_status = OFL_CSUM_UNNECESSARY, .split = 60, .same_as = 9 },
 	/* small limits: table full, max size, one-segment delivery lists */
 	{ 0, 100 * MS, .flows = 2, .batch = 1, .same_as = -1 },
 	{ 64, MS, .max_size = 3000, .same_as = -1 },

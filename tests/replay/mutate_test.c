@@ -5,10 +5,11 @@
  * TTL/TOS/ID/DF, traffic class/flow label/hop limit, IP length), get cut
  * short, or are swapped with or duplicated over their neighbour; most have
  * their checksums made valid again so that GRO's merge rules, not the
- * checksum, decide.  Each round is replayed in three configurations and
+ * checksum, decide.  Each round is replayed in six configurations and
  * checked for conservation (replay_check.h); the NIC's CHECKSUM_COMPLETE sum
  * with split buffers must give the very decisions of one buffer and
- * software checksums.  Deterministic: a violation names the file, the round
+ * software checksums, and NIC-verified frames in one buffer (the engine's
+ * header prediction) those of split buffers (the full parse).  Deterministic: a violation names the file, the round
  * and the damage done, so it can be replayed (OFL_MUTATE_ONLY="FILE ROUND"
  * also writes that round's capture).  OFL_MUTATE_SCALE=N runs N times as
  * many rounds.
@@ -30,6 +31,9 @@ static const struct rc_config configs[] = {
 	{ 64, MS, .same_as = -1 },
 	{ 64, MS, .split = 54, .csum_status = OFL_CSUM_COMPLETE, .same_as = 1 },
 	{ 0, 100 * MS, .flows = 4, .batch = 2, .same_as = -1 },
+	/* NIC-verified: header prediction (one buffer) against the full parse */
+	{ 64, MS, .csum_status = OFL_CSUM_UNNECESSARY, .same_as = -1 },
+	{ 64, MS, .csum_status = OFL_CSUM_UNNECESSARY, .split = 54, .same_as = 4 },
 };
 #define NCONFIGS (sizeof configs / sizeof configs[0])
 

@@ -45,6 +45,7 @@ void gro_report_text(FILE *fp, const struct gro_report *r)
 	line(fp, "bytes in", st->rx_bytes);
 	fprintf(fp, "engine\n");
 	line(fp, "merged", st->merged);
+	line(fp, "  by header prediction", st->merged_fast);
 	line(fp, "held", st->held);
 	line(fp, "normal", st->normal);
 	line(fp, "polls", res->polls);
@@ -133,6 +134,7 @@ void gro_report_json(FILE *fp, const struct gro_report *r)
 	json_u64(fp, "rx_pkts", st->rx_pkts, 0);
 	json_u64(fp, "rx_bytes", st->rx_bytes, 0);
 	json_u64(fp, "merged", st->merged, 0);
+	json_u64(fp, "merged_fast", st->merged_fast, 0);
 	json_u64(fp, "held", st->held, 0);
 	json_u64(fp, "normal", st->normal, 0);
 	json_u64(fp, "out_pkts", st->out_pkts, 0);
