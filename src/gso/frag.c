@@ -11,31 +11,27 @@
 
 uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it)
 {
-	const uint8_t *uh = it->tmpl + it->l4_off; /* checksum field already 0 */
-	uint32_t ulen = GSO_UDP_HLEN + it->payload, s, u, done = 0;
+	uint32_t ulen = GSO_UDP_HLEN + it->payload, s = 0, u, done = 0;
+	uint32_t off = it->pay_base, left = it->payload;
 	uint16_t c;
-	s = gso_pseudo(it->addr_sum, GSO_PROTO_UDP, ulen);
-	s = ofl_csum_partial(uh, GSO_UDP_HLEN, s);
 	/* every payload byte, unit by unit from the payload start */
-	{
-		uint32_t off = it->pay_base, left = it->payload;
-		for (u = 0; u < it->nunits && left; u++) {
-			const uint8_t *d;
-			uint32_t len, c2;
-			uint16_t pk, bf;
-			gso_unit(it, u, &d, &len, &pk, &bf);
-			if (off >= len) {
-				off -= len;
-				continue;
-			}
-			c2 = len - off < left ? len - off : left;
-			s = ofl_csum_add_at(s, ofl_csum_partial(d + off, c2, 0), (int)(done & 1));
-			done += c2;
-			left -= c2;
-			off = 0;
+	for (u = 0; u < it->nunits && left; u++) {
+		const uint8_t *d;
+		uint32_t len, n;
+		uint16_t pk, bf;
+		gso_unit(it, u, &d, &len, &pk, &bf);
+		if (off >= len) {
+			off -= len;
+			continue;
 		}
+		n = len - off < left ? len - off : left;
+		s = ofl_csum_add_at(s, ofl_csum_partial(d + off, n, 0), (int)(done & 1));
+		done += n;
+		left -= n;
+		off = 0;
 	}
-	c = ofl_csum_fold(s);
+	/* pseudo header and UDP header: the length counts twice */
+	c = (uint16_t)~gso_fold_be(it->ps_base + 2u * ulen + it->l4_base + gso_mem_to_be(s));
 	return c == 0 ? 0xffff : c;
 }
 
@@ -46,7 +42,7 @@ void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg 
 	uint32_t bytes = seg->payload_len + (k == 0 ? GSO_UDP_HLEN : 0u);
 	int more = !(seg->flags & OFL_GSO_SEG_F_LAST);
 	if (k == 0)
-		memcpy(h + it->l4_off + 6, &it->udp_csum, 2);
+		ofl_put16(h + it->l4_off + 6, it->udp_csum);
 	else
 		seg->l4_off = 0;
 	if (it->l3 == 4) {

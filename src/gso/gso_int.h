@@ -81,13 +81,33 @@ static inline void gso_bounds(const struct ofl_gso_iter *it, uint32_t k, uint32_
 	*len = e - s;
 }
 
-/* Pseudo-header sum: address sum plus protocol and 32-bit length. */
-static inline uint32_t gso_pseudo(uint32_t addr_sum, uint32_t proto, uint32_t len)
+/* Small header sums are kept as plain integer sums of big-endian 16-bit
+ * words ("BE sums"): a field's contribution can be added or taken away with
+ * + and -, and the result folds once. */
+static inline uint32_t gso_sum_be(const uint8_t *p, uint32_t n)
 {
-	uint8_t t[8];
-	ofl_put32(t, len);
-	ofl_put32(t + 4, proto);
-	return ofl_csum_partial(t, 8, addr_sum);
+	uint32_t s = 0, i;
+	for (i = 0; i + 1 < n; i += 2)
+		s += ofl_get16(p + i);
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	return s;
+}
+
+static inline uint16_t gso_fold_be(uint32_t s)
+{
+	s = (s & 0xffffu) + (s >> 16);
+	s = (s & 0xffffu) + (s >> 16);
+	return (uint16_t)s;
+}
+
+/* A memory-order sum (ofl_csum_partial) as a BE sum. */
+static inline uint32_t gso_mem_to_be(uint32_t mem)
+{
+	uint16_t f = (uint16_t)~ofl_csum_fold(mem);
+	uint8_t b[2];
+	memcpy(b, &f, 2);
+	return ofl_get16(b);
 }
 
 /* Sum of the slices as one contiguous run starting at an even offset. */
@@ -97,12 +117,14 @@ uint32_t gso_slices_sum(const struct ofl_slice *s, uint32_t n);
  * k: segment index; plen: payload bytes; last: k == nsegs - 1. */
 void gso_ip_fix(const struct ofl_gso_iter *it, uint8_t *h, uint32_t k, uint32_t l3_payload);
 void gso_ip_csum(const struct ofl_gso_iter *it, uint8_t *h);
+/* The BE sums of the template that do not change per segment (start). */
+void gso_bases(struct ofl_gso_iter *it);
 void gso_tcp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
 void gso_udp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
 void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
 /* The segment's L4 checksum at l4 + field, in the request's mode. */
-void gso_l4_csum(const struct ofl_gso_iter *it, uint8_t *l4, uint32_t l4_hlen, uint32_t proto,
-                 unsigned field, struct ofl_gso_seg *seg);
+void gso_l4_csum(const struct ofl_gso_iter *it, uint8_t *l4, uint32_t l4_hlen, unsigned field,
+                 struct ofl_gso_seg *seg);
 /* UDP_FRAG: the checksum over the whole datagram (template UDP header with
  * checksum 0 plus every payload byte), computed once at start. */
 uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it);

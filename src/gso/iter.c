@@ -359,8 +359,7 @@ int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
 	it->hdr_len = (uint16_t)(type == OFL_GSO_TYPE_UDP_FRAG ? o : o + l4len);
 	it->in_hdr_len = (uint16_t)(h.hdr_len - fake);
 	it->payload = h.l3_end - h.hdr_len;
-	it->addr_sum = h.l3 == 4 ? ofl_csum_partial(t + it->l3_off + 12, 8, 0)
-	                         : ofl_csum_partial(t + it->l3_off + 8, 32, 0);
+	gso_bases(it);
 
 	/* segment size and count */
 	l3max = 0xffffu - (h.l3 == 4 ? it->l3_hlen : it->l3_hlen - 40u);

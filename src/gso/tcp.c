@@ -16,5 +16,5 @@ void gso_tcp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *
 	if (k && !(it->flags & OFL_GSO_F_KEEP_CWR))
 		th[13] &= (uint8_t)~GSO_TCP_CWR;
 	gso_ip_fix(it, h, k, thl + seg->payload_len);
-	gso_l4_csum(it, th, thl, GSO_PROTO_TCP, 16, seg);
+	gso_l4_csum(it, th, thl, 16, seg);
 }
