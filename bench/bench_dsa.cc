@@ -21,7 +21,7 @@ extern "C" {
 
 namespace {
 
-const unsigned kBatch = 32;   // frames per timed sample
+const unsigned kBatch = 256;  // frames per timed sample (clock reads < 0.2 ns per frame)
 const uint32_t kHead = 64;    // headroom in each buffer
 const uint32_t kSize = 1664;  // buffer size (frame + head/tailroom)
 

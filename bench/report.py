@@ -267,9 +267,10 @@ def main():
     hf = [p for p in hf if not p.endswith(".stats.json")]
     if hf:
         w("## Whole process: `offload-replay` under hyperfine\n")
-        w("Reads the capture, runs it through the engine and writes the output capture (file I/O included).\n")
-        w("| command | input | frames | mean ms | ± ms | µs per frame |")
-        w("|---|---|---:|---:|---:|---:|")
+        w("Reads the capture, runs it through the engine and writes the output capture (file I/O included). "
+          "GSO input: generated 64000-byte TCP/IPv4 super-packets, cut at MSS 1448 (µs per super-packet).\n")
+        w("| command | input | options | frames | mean ms | ± ms | µs per frame |")
+        w("|---|---|---|---:|---:|---:|---:|")
         for p in hf:
             try:
                 with open(p) as f:
@@ -289,7 +290,8 @@ def main():
             sub = cmd[1] if len(cmd) > 1 else "?"
             inp = os.path.basename(cmd[2]) if len(cmd) > 2 else "?"
             per = res["mean"] * 1e6 / frames if frames else None
-            w(f"| {sub} | {inp} | {fmt(frames)} | {res['mean'] * 1e3:.1f} | {res['stddev'] * 1e3:.1f} | {fmt(per, 2)} |")
+            opts = " ".join(cmd[4:]) or "defaults"
+            w(f"| {sub} | {inp} | `{opts}` | {fmt(frames)} | {res['mean'] * 1e3:.1f} | {res['stddev'] * 1e3:.1f} | {fmt(per, 2)} |")
         w("")
 
     # ---- targets
@@ -377,7 +379,7 @@ def main():
             plots.append(f"'{fn}' using 1:2 with linespoints {style} lw 2 title '{title}'")
         gp = f"""set terminal pngcairo size 900,560 font ',10'
 set output '{a.plot}'
-set title 'GRO, TCP/IPv4 bulk (poll 32, one buffer, checksums verified): ns per packet vs flows\\n{m.get('model', '')}, {m.get('cpus', '?')} vCPUs, shared noisy VM, {m.get('date', '')}'
+set title "GRO, TCP bulk, poll 32, one buffer, checksums verified: ns per packet vs flows\\n{m.get('model', '')}, {m.get('cpus', '?')} vCPUs, shared noisy VM, {m.get('date', '')}"
 set logscale x 2
 set logscale y 10
 set xlabel 'flows interleaved'
