@@ -74,6 +74,12 @@ else
 	fail=$((fail + 1)); echo "not ok - empty output is a bare pcap header"
 fi
 
+# subcommands of other areas, when the build has them
+if "$BIN" --help | grep -q '^  gso '; then
+	expect "gso --help" 0 "gso IN OUT --mss N" - -- gso --help
+	expect "gso without --mss" 2 - "--mss is required" -- gso "$TMP/empty.pcap" -
+fi
+
 # a real capture: human text and JSON (parsed when python3 is there)
 CAP="$CORPORA/tcp-bulk/suricata-verify__bug-4663.pcap"
 if [ -f "$CAP" ]; then

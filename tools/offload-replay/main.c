@@ -10,10 +10,17 @@
 #include <ofl/ofl.h>
 
 #include "cli.h"
+#ifdef OFL_REPLAY_HAVE_GSO
+#include "gso_cmd.h"
+#endif
 
-/* One entry per subcommand; gso, dsa-decode and dsa-encode slot in here. */
+/* One entry per subcommand; dsa-decode and dsa-encode slot in here. */
 static const struct cli_cmd cmds[] = {
 	{ "gro", "coalesce the TCP segments of a capture with GRO", gro_cmd_run, gro_cmd_usage },
+#ifdef OFL_REPLAY_HAVE_GSO
+	{ "gso", "cut the super-packets of a capture into segments with GSO", replay_gso_main,
+	  replay_gso_usage },
+#endif
 };
 
 #define NCMDS (sizeof cmds / sizeof cmds[0])
