@@ -262,7 +262,7 @@ struct ofl_gso_seg {
 };
 
 /**
- * Iterator state: a plain value on the caller's stack (about 700 bytes).  Its
+ * Iterator state: a plain value on the caller's stack (456 bytes on LP64).  Its
  * fields are private.  It holds a copy of the headers, so the input's header
  * bytes may change after start; the payload may not.
  */

@@ -131,13 +131,26 @@ static void check_frags(const uint8_t *in, size_t in_len, const struct gu_segs *
 		ck_assert_uint_eq(fi.l3_off, gi.l3_off);
 		ck_assert_mem_eq(f, in, gi.l3_off);
 		if (gi.l3 == 4) {
-			ck_assert_uint_eq(fi.frag_id, g16(in + gi.l3_off + 4)); /* same ID */
-			ck_assert_uint_eq(gen_csum_fold(f + fi.l3_off, 20, 0), 0xffff);
-			ck_assert_uint_eq(f[fi.l3_off + 9], 17);
+			const uint8_t *a = in + gi.l3_off, *ip = f + fi.l3_off;
+			ck_assert_uint_eq(fi.frag_id, g16(a + 4)); /* same ID */
+			ck_assert_uint_eq(gen_csum_fold(ip, 20, 0), 0xffff);
+			ck_assert_uint_eq(ip[0], a[0]);
+			ck_assert_uint_eq(ip[1], a[1]); /* TOS */
+			ck_assert_uint_eq(g16(ip + 2), sg->len[k] - fi.l3_off);
+			ck_assert_uint_eq(g16(ip + 6) & 0x4000, 0); /* DF cleared */
+			ck_assert_uint_eq(ip[8], a[8]); /* TTL */
+			ck_assert_uint_eq(ip[9], 17);
+			ck_assert_mem_eq(ip + 12, a + 12, 8);
 		} else {
+			const uint8_t *a = in + gi.l3_off, *ip = f + fi.l3_off;
 			ck_assert_uint_eq(fi.frag_id, frag_id);
-			ck_assert_uint_eq(f[fi.l3_off + 6], 44);
-			ck_assert_uint_eq(f[fi.l3_off + 40], 17);
+			ck_assert_mem_eq(ip, a, 4);
+			ck_assert_uint_eq(g16(ip + 4), sg->len[k] - fi.l3_off - 40);
+			ck_assert_uint_eq(ip[6], 44);
+			ck_assert_uint_eq(ip[7], a[7]); /* hop limit */
+			ck_assert_mem_eq(ip + 8, a + 8, 32);
+			ck_assert_uint_eq(ip[40], 17);
+			ck_assert_uint_eq(ip[41], 0);
 		}
 		n = (uint32_t)(sg->len[k] - fi.l4_off);
 		if (k + 1 < sg->n)
