@@ -304,6 +304,48 @@ static void on_out(void *user, const struct ofl_gro_out *o, uint64_t now_ns)
 		check_gro(r, o);
 }
 
+/*
+ * The timer contract after every ofl_gro_poll_end(): with no timeout or no
+ * work done everything received is out and no deadline is set; otherwise
+ * nothing older than the timeout is still held, and the deadline comes no
+ * later than the oldest held segment's expiry (and is 0 when nothing is held).
+ */
+static void on_poll(void *user, unsigned work_done, uint64_t now, uint64_t deadline,
+                    size_t received)
+{
+	struct rc_run *r = user;
+	uint64_t t = r->cfg->timeout_ns, oldest = UINT64_MAX;
+	size_t held = 0, oldest_i = 0;
+
+	for (size_t i = r->next_undelivered; i < received; i++) {
+		if (r->seen[i])
+			continue;
+		if (!held++) {
+			oldest = r->rx_ns[i];
+			oldest_i = i;
+			r->next_undelivered = i;
+		}
+	}
+	if (!held)
+		r->next_undelivered = received;
+	if ((t == 0 || work_done == 0) && (held || deadline)) {
+		violation(r, "poll_end(%u, %" PRIu64 "): %zu frames still held (frame %zu first), deadline %" PRIu64,
+		          work_done, now, held, oldest_i + 1, deadline);
+		return;
+	}
+	if (held && oldest + t < now)
+		violation(r, "poll_end(%u, %" PRIu64 "): frame %zu, received at %" PRIu64
+		             ", still held past the %" PRIu64 " ns timeout",
+		          work_done, now, oldest_i + 1, oldest, t);
+	if (held && (deadline == 0 || deadline > oldest + t))
+		violation(r, "poll_end(%u, %" PRIu64 "): deadline %" PRIu64 ", but frame %zu (received at %" PRIu64
+		             ") expires at %" PRIu64,
+		          work_done, now, deadline, oldest_i + 1, oldest, oldest + t);
+	if (!held && deadline)
+		violation(r, "poll_end(%u, %" PRIu64 "): deadline %" PRIu64 " with nothing held", work_done, now,
+		          deadline);
+}
+
 static void check_stats(struct rc_run *r, const struct replay_gro_result *res)
 {
 	const struct ofl_gro_stats *st = &res->stats;
@@ -379,6 +421,7 @@ void rc_run_config(struct rc_run *r, const struct rc_config *cfg, struct replay_
 	r->violations = 0;
 	r->payload_in = r->payload_out = r->max_segs = 0;
 	memset(r->seen, 0, n * sizeof r->seen[0]);
+	r->next_undelivered = 0;
 	memset(r->flows, 0, r->nflow_slots * sizeof r->flows[0]);
 	replay_gro_opts_default(&o);
 	o.burst = cfg->burst;
@@ -388,7 +431,8 @@ void rc_run_config(struct rc_run *r, const struct rc_config *cfg, struct replay_
 	o.flows = cfg->flows;
 	o.max_size = cfg->max_size;
 	o.batch = cfg->batch;
-	if (replay_gro(r->cap, &o, on_out, r, res, err, sizeof err) < 0)
+	struct replay_gro_hooks hooks = { .out = on_out, .poll = on_poll, .user = r };
+	if (replay_gro(r->cap, &o, &hooks, res, err, sizeof err) < 0)
 		violation(r, "replay failed: %s", err);
 	for (size_t i = 0; i < n; i++) {
 		if (r->seen[i] == 0)

@@ -17,6 +17,9 @@
  *     the CHECKSUM_PARTIAL form completes to the same frame;
  *   - first_ns is the first segment's receive time, CSUM_VERIFIED is set;
  *   - per flow (direction), segments leave in arrival order;
+ *   - after every poll: nothing held with no timeout or no work done,
+ *     nothing held past the timeout, the deadline no later than the oldest
+ *     held segment's expiry, and 0 when nothing is held;
  *   - the engine's counters add up, deliver lists respect normal_batch,
  *     nothing is held at the end.
  *
@@ -58,6 +61,7 @@ struct rc_run {
 	const struct rc_config *cfg;
 	char cfg_name[128];
 	unsigned *seen;         /* deliveries per frame */
+	size_t next_undelivered;/* frames before it are all delivered */
 	struct fc_tcp *tcp;     /* parse of every input frame */
 	uint64_t *rx_ns;        /* the replay clock when each frame was received */
 	uint8_t *is_tcp;

@@ -348,7 +348,8 @@ int gro_cmd_run(int argc, char **argv)
 		replay_capture_free(&cap);
 		return CLI_EXIT_FAIL;
 	}
-	rc = replay_gro(&cap, &g.opts, sink_packet, &sink, &res, err, sizeof err);
+	struct replay_gro_hooks hooks = { .out = sink_packet, .user = &sink };
+	rc = replay_gro(&cap, &g.opts, &hooks, &res, err, sizeof err);
 	if (rc == REPLAY_ECONFIG)
 		fprintf(stderr, "%s gro: the engine refused --flows %" PRIu32 ", --batch %u or --max-size %" PRIu32
 		                " (%s)\n", CLI_PROG, g.opts.flows, g.opts.batch, g.opts.max_size, err);

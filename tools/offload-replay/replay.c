@@ -177,8 +177,7 @@ size_t replay_cookie_index(const struct replay_capture *c, const void *cookie)
 }
 
 struct gro_run {
-	replay_gro_out_fn fn;
-	void *user;
+	const struct replay_gro_hooks *hooks;
 	uint64_t now;
 	struct replay_gro_result *res;
 };
@@ -202,8 +201,8 @@ static void gro_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 			res->merged_pkts++;
 			res->merged_segs += o->seg_count;
 		}
-		if (run->fn)
-			run->fn(run->user, o, run->now);
+		if (run->hooks->out)
+			run->hooks->out(run->hooks->user, o, run->now);
 	}
 }
 
@@ -214,13 +213,25 @@ static void clock_to(struct gro_run *run, uint64_t t)
 		run->now = t;
 }
 
+/* ofl_gro_poll_end() at the replay clock, reported to the poll hook. */
+static int poll_end(struct gro_run *run, struct ofl_gro *gro, unsigned work, uint64_t *deadline,
+                    size_t received)
+{
+	int rc = ofl_gro_poll_end(gro, work, run->now, deadline);
+
+	if (rc == 0 && run->hooks->poll)
+		run->hooks->poll(run->hooks->user, work, run->now, *deadline, received);
+	return rc;
+}
+
 int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
-               replay_gro_out_fn fn, void *user, struct replay_gro_result *res, char *err,
+               const struct replay_gro_hooks *hooks, struct replay_gro_result *res, char *err,
                size_t errlen)
 {
+	static const struct replay_gro_hooks no_hooks;
 	struct ofl_gro_config cfg;
 	struct ofl_gro *gro = NULL;
-	struct gro_run run = { .fn = fn, .user = user, .res = res };
+	struct gro_run run = { .hooks = hooks ? hooks : &no_hooks, .res = res };
 	uint64_t deadline = 0;
 	size_t i = 0;
 	int rc;
@@ -272,14 +283,14 @@ int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
 				goto fail;
 			}
 		}
-		rc = ofl_gro_poll_end(gro, work, run.now, &deadline);
+		rc = poll_end(&run, gro, work, &deadline, i);
 		if (rc < 0)
 			goto fail_poll;
 		res->polls++;
 		if (deadline && (i == c->nframes || c->frames[i].ts_ns >= deadline)) {
 			/* the flush timer fires before the next poll */
 			clock_to(&run, deadline);
-			rc = ofl_gro_poll_end(gro, 0, run.now, &deadline);
+			rc = poll_end(&run, gro, 0, &deadline, i);
 			if (rc < 0)
 				goto fail_poll;
 			res->timer_fires++;

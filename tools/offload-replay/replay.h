@@ -95,6 +95,21 @@ struct replay_gro_result {
 typedef void (*replay_gro_out_fn)(void *user, const struct ofl_gro_out *out, uint64_t now_ns);
 
 /**
+ * Called after every ofl_gro_poll_end() with its arguments and result:
+ * work_done (0 for the flush timer), now_ns, the deadline it returned, and
+ * how many frames had been received by then (frames[0..received)).
+ */
+typedef void (*replay_gro_poll_fn)(void *user, unsigned work_done, uint64_t now_ns,
+                                   uint64_t deadline_ns, size_t received);
+
+/** What a replay reports to, as it happens (members may be NULL). */
+struct replay_gro_hooks {
+	replay_gro_out_fn out;
+	replay_gro_poll_fn poll;
+	void *user;
+};
+
+/**
  * Replay the capture through a new GRO context.  Polls of o->burst frames:
  * each frame is received at its time stamp (the clock never goes back),
  * then ofl_gro_poll_end(work_done, time of the poll's last frame).  When a
@@ -105,7 +120,7 @@ typedef void (*replay_gro_out_fn)(void *user, const struct ofl_gro_out *out, uin
  * of range; -1 when the engine refused another call (message in err).
  */
 int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
-               replay_gro_out_fn fn, void *user, struct replay_gro_result *res, char *err,
+               const struct replay_gro_hooks *hooks, struct replay_gro_result *res, char *err,
                size_t errlen);
 
 /**
