@@ -400,6 +400,62 @@ START_TEST(test_pool_api)
 }
 END_TEST
 
+/* A GRO packet as input (header + one slice per original segment, as
+ * ofl_gro delivers it): a one-slot pool, and at every position the segment
+ * is taken back once (unnext) before it is kept; the bytes equal the
+ * reference, slices keep the GRO slices' pkt/buf tags and the release
+ * ranges count the header as buffer 0. */
+START_TEST(test_gro_input_resume)
+{
+	struct ofl_gso_pool pool;
+	struct ofl_gso_iter it;
+	struct ofl_gro_out o;
+	struct ofl_slice sl[NSEG];
+	struct ofl_gso_seg seg;
+	uint8_t hdr[64], lin[2000];
+	uint32_t hl = 14 + 4 + 20 + 20, k, rel = 0;
+	make_ref();
+	memcpy(hdr, frame, hl);
+	memset(&o, 0, sizeof(o));
+	for (k = 0; k < NSEG; k++) {
+		sl[k].data = frame + hl + k * 1000;
+		sl[k].len = k + 1 < NSEG ? 1000 : 500;
+		sl[k].pkt = (uint16_t)k;
+		sl[k].buf = 7;
+	}
+	o.hdr = hdr;
+	o.hdr_len = hl;
+	o.slices = sl;
+	o.nslices = NSEG;
+	o.len = (uint32_t)frame_len;
+	o.seg_count = NSEG;
+	o.seg_size = 1000;
+	o.gso_type = OFL_GSO_TCPV4;
+	pool_make(&pool, 0, 1);
+	ck_assert_int_eq(ofl_gso_start_gro(&it, NULL, &o), 0);
+	memset(hdr, 0xee, sizeof(hdr)); /* copied at start: may change now */
+	for (k = 0; k < NSEG; k++) {
+		ck_assert_int_eq(ofl_gso_next(&it, &pool, &seg), 1);
+		/* one slot: the pool is empty (after the last segment: done) */
+		ck_assert_int_eq(ofl_gso_next(&it, &pool, &seg), k + 1 < NSEG ? OFL_EAGAIN : 0);
+		ck_assert_int_eq(ofl_gso_unnext(&it, &pool, &seg), 0);
+		ck_assert_int_eq(ofl_gso_next(&it, &pool, &seg), 1);
+		ck_assert_uint_eq(seg.index, k);
+		ck_assert_uint_eq(gu_linearize(&seg, lin, sizeof(lin)), ref_len[k]);
+		ck_assert_mem_eq(lin, ref[k], ref_len[k]);
+		ck_assert_uint_eq(seg.nslices, 1);
+		ck_assert_uint_eq(seg.slices[0].pkt, k);
+		ck_assert_uint_eq(seg.slices[0].buf, 7);
+		ck_assert_uint_eq(seg.release_first, rel);
+		rel += seg.release_count;
+		ck_assert_uint_eq(rel, k + 2 < NSEG + 1 ? k + 2 : NSEG + 1);
+		ck_assert_int_eq(ofl_gso_pool_put(&pool, &seg.hdr), 0);
+	}
+	ck_assert_uint_eq(rel, NSEG + 1);
+	ck_assert_int_eq(ofl_gso_next(&it, &pool, &seg), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gso_pool");
@@ -407,6 +463,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_pool_exhaustion, 0, 3 * 14);
 	tcase_add_loop_test(tc, test_ring_stops, 0, 2 * NSEG);
 	tcase_add_test(tc, test_unnext_count_abort);
+	tcase_add_test(tc, test_gro_input_resume);
 	tcase_add_test(tc, test_bad_requests);
 	tcase_add_test(tc, test_pool_api);
 	suite_add_tcase(s, tc);

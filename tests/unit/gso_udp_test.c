@@ -187,6 +187,15 @@ START_TEST(test_udp_frag)
 	req.ip6_frag_id = 0xabcdef01;
 	req.csum = partial ? OFL_CSUM_MODE_PARTIAL : OFL_CSUM_MODE_FULL; /* ignored: always full */
 	ck_assert_int_eq(ofl_gso_start(&it, &req, b, 3), 0); /* AUTO: fragmentation */
+	{
+		struct ofl_gso_count c;
+		ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+		ck_assert_uint_eq(c.type, OFL_GSO_TYPE_UDP_FRAG);
+		ck_assert_uint_eq(c.segs, 3);
+		/* the first fragment's header carries the UDP header too */
+		ck_assert_uint_eq(c.hdr_len, 14 + 4u * nvlan + (l3 == 4 ? 20 : 48) + 8);
+		ck_assert_uint_eq(c.descs, 3 + 5); /* fragments 1 and 2 span two buffers */
+	}
 	ck_assert_int_eq(gu_collect(&it, sg, 1, 128), 0);
 	ck_assert_uint_eq(sg->n, 3);
 	ck_assert_uint_eq(sg->seg[0].l4_off, sg->seg[0].hdr_len - 8);
