@@ -83,6 +83,10 @@ def ratio_cells(q, ok):
 
 
 def status(ok):
+    if isinstance(ok, tuple):  # (library, machine): the threads row
+        if ok[0] and not ok[1]:
+            return "met by the library (no slowdown per thread); wall clock bounded by the shared cores"
+        ok = ok[0]
     return "met" if ok else "**missed**"
 
 
@@ -326,8 +330,9 @@ def main():
                 add("Four-buffer packets: ≤ 1.25x single-buffer (worst row)", f"{worst4[0]:.2f}x (IPv{worst4[1]}, {worst4[2]} flows)",
                     worst4[0] <= 1.25, "gro/bufs vs gro/bulk, poll 64")
             if scale_med:
-                add("Two contexts on two threads: ≥ 1.8x packets/s of one", f"{scale_med:.2f}x (medians) / {fmt(scale_wall, 2)}x (wall)",
-                    scale_med >= 1.8, "gro/threads")
+                add("Two contexts on two threads: ≥ 1.8x packets/s of one",
+                    f"{scale_med:.2f}x (per-thread medians) / {fmt(scale_wall, 2)}x (wall clock)",
+                    (scale_med >= 1.8, scale_wall is not None and scale_wall >= 1.8), "gro/threads")
         g = gb.get("gso/tcp4/bytes:64000/mss:1448/csum:partial")
         if g:
             add("GSO TCP/IPv4 64000 B, partial csum: ≤ 10 ns/segment", f"{g['ns_per_seg']:.1f} ns", g["ns_per_seg"] <= 10, "gso/tcp4/bytes:64000/csum:partial")
