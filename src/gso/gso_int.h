@@ -110,6 +110,13 @@ static inline uint32_t gso_mem_to_be(uint32_t mem)
 	return ofl_get16(b);
 }
 
+/* The payload cursor (cursor.c): (unit, byte) at byte off of the units
+ * (skip included); walking len bytes writes slices to out when non-NULL
+ * (the caller guarantees room) and returns how many. */
+void gso_cursor_at(const struct ofl_gso_iter *it, uint32_t off, uint32_t *u, uint32_t *o);
+uint32_t gso_take(const struct ofl_gso_iter *it, uint32_t *u, uint32_t *o, uint32_t len,
+                  struct ofl_slice *out);
+
 /* Sum of the slices as one contiguous run starting at an even offset. */
 uint32_t gso_slices_sum(const struct ofl_slice *s, uint32_t n);
 
@@ -129,7 +136,7 @@ void gso_l4_csum(const struct ofl_gso_iter *it, uint8_t *l4, uint32_t l4_hlen, u
  * checksum 0 plus every payload byte), computed once at start. */
 uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it);
 
-/* Shared start path for every input form (iter.c).  units/nunits/kind: the
+/* Shared start path for every input form (start.c).  units/nunits/kind: the
  * input; skip: bytes before the frame in unit 0; view: the frame's first
  * bytes (copied, at most OFL_GSO_MAX_IN_HDR) with vlen valid bytes; flen: the
  * frame length; l2_none: the frame is an IP packet (TUN). */

@@ -1,6 +1,8 @@
 # Software GSO/TSO (include/ofl/gso.h).
 list(APPEND OFL_SOURCES
   src/gso/pool.c
+  src/gso/cursor.c
+  src/gso/start.c
   src/gso/iter.c
   src/gso/ip.c
   src/gso/l4csum.c

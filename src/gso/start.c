@@ -1,0 +1,437 @@
+/*
+ * start.c - starting a super-packet: parse its headers once (core parser,
+ * with BIG TCP's zero IP lengths read as "to the end of the frame"), refuse
+ * what cannot be cut with a distinct error, pick the type, build the
+ * output header template (extra L2 bytes, no IPv6 Jumbo option, an IPv6
+ * fragment header for UDP fragmentation) and fix the geometry (segment
+ * count, payload cursor).  Nothing is emitted and no slot is taken.
+ */
+#include <string.h>
+
+#include "gso/gso_int.h"
+
+#define GSO_MAX_FRAME (16u << 20)
+#define GSO_MAX_EXTRA_L2 32u
+
+int ofl_gso_req_default(struct ofl_gso_req *req)
+{
+	if (!req)
+		return OFL_EINVAL;
+	memset(req, 0, sizeof(*req));
+	req->version = OFL_GSO_REQ_VERSION;
+	req->type = OFL_GSO_TYPE_AUTO;
+	req->csum = OFL_CSUM_MODE_FULL;
+	return 0;
+}
+
+static void input_unit(const struct gso_input *in, uint32_t i, const uint8_t **d, uint32_t *len)
+{
+	if (in->kind == GSO_UNIT_BUF) {
+		*d = ((const struct ofl_buf *)in->units)[i].data;
+		*len = ((const struct ofl_buf *)in->units)[i].len;
+	} else if (in->kind == GSO_UNIT_GRO && i == 0) {
+		*d = in->hdr0;
+		*len = in->hdr0_len;
+	} else {
+		i -= in->kind == GSO_UNIT_GRO;
+		*d = ((const struct ofl_slice *)in->units)[i].data;
+		*len = ((const struct ofl_slice *)in->units)[i].len;
+	}
+}
+
+/* Copy up to want frame bytes (after in->skip) into dst; returns the count. */
+static uint32_t gather(const struct gso_input *in, uint8_t *dst, uint32_t want)
+{
+	uint32_t got = 0, skip = in->skip, i;
+	if (in->kind == GSO_UNIT_BUF && skip == 0) {
+		struct ofl_view v = ofl_view_make(in->units, in->nunits, in->flen, dst, want);
+		got = v.len < want ? v.len : want;
+		if (v.p != dst && got)
+			memcpy(dst, v.p, got);
+		return got;
+	}
+	for (i = 0; i < in->nunits && got < want; i++) {
+		const uint8_t *d;
+		uint32_t len, c;
+		input_unit(in, i, &d, &len);
+		if (skip >= len) {
+			skip -= len;
+			continue;
+		}
+		d += skip;
+		len -= skip;
+		skip = 0;
+		c = len < want - got ? len : want - got;
+		memcpy(dst + got, d, c);
+		got += c;
+	}
+	return got;
+}
+
+static int is_tunnel_port(uint16_t p)
+{
+	return p == 4789 || p == 4790 || p == 6081 || p == 8472;
+}
+
+/* IPv6 hop-by-hop header that only carries a Jumbo Payload option (Linux
+ * BIG TCP): 8 bytes, option 0xC2 of length 4. */
+static int is_hbh_jumbo(const uint8_t *x)
+{
+	return x[1] == 0 && x[2] == 0xc2 && x[3] == 4;
+}
+
+/* Parse the view; IP length 0 (BIG TCP) means "to the end of the frame":
+ * parse a copy whose length field says so, within the 16-bit field. */
+static int parse_frame(uint8_t *v, uint32_t vlen, uint32_t flen, struct ofl_hdrs *h, int *big)
+{
+	struct ofl_view view = { v, vlen };
+	uint32_t rest, pflen = flen;
+	uint8_t *ip;
+	*big = 0;
+	ofl_parse(&view, flen, h);
+	if (h->l3 || h->l3_off == 0 || h->l3_off + 40u > vlen)
+		return 0;
+	ip = v + h->l3_off;
+	rest = flen - h->l3_off;
+	if ((ip[0] >> 4) == 4 && ofl_get16(ip + 2) == 0) {
+		if (rest > 0xffffu) {
+			rest = 0xffffu;
+			pflen = h->l3_off + rest;
+		}
+		ofl_put16(ip + 2, (uint16_t)rest);
+	} else if ((ip[0] >> 4) == 6 && ofl_get16(ip + 4) == 0 && rest >= 40) {
+		rest -= 40;
+		if (rest > 0xffffu) {
+			rest = 0xffffu;
+			pflen = h->l3_off + 40 + rest;
+		}
+		ofl_put16(ip + 4, (uint16_t)rest);
+	} else {
+		return 0;
+	}
+	*big = 1;
+	view.len = vlen < pflen ? vlen : pflen;
+	ofl_parse(&view, pflen, h);
+	if (h->l3) {
+		h->frame_len = flen;
+		h->l3_end = flen;
+		if (h->hdr_len)
+			h->payload_len = flen - h->hdr_len;
+	}
+	return 0;
+}
+
+static int check_req(const struct ofl_gso_req *req)
+{
+	if (req->version != OFL_GSO_REQ_VERSION || req->type > OFL_GSO_TYPE_UDP_FRAG ||
+	    (req->csum != OFL_CSUM_MODE_FULL && req->csum != OFL_CSUM_MODE_PARTIAL) ||
+	    (req->flags & ~(OFL_GSO_F_FIXED_ID | OFL_GSO_F_KEEP_CWR)) || req->seg_size == 0 ||
+	    req->seg_size > 0xffffu || req->extra_l2_len > GSO_MAX_EXTRA_L2)
+		return OFL_EINVAL;
+	return 0;
+}
+
+/* What parsing found, for the next steps. */
+struct gso_parsed {
+	struct ofl_hdrs h;
+	uint8_t sc[OFL_ETH_HLEN + OFL_GSO_MAX_IN_HDR]; /* the frame's first bytes */
+	uint32_t fake;  /* bytes of made-up Ethernet header (TUN input) */
+	uint32_t l4len; /* TCP or UDP header length */
+	uint8_t type;   /* resolved enum ofl_gso_type */
+	int big;        /* an IP length field was 0 */
+};
+
+/* Parse and classify: every refusal with its own error. */
+static int classify(const struct ofl_gso_req *req, const struct gso_input *in, struct gso_parsed *p)
+{
+	struct ofl_hdrs *h = &p->h;
+	uint32_t vlen;
+	const uint8_t *l4;
+	p->fake = in->l2_none ? OFL_ETH_HLEN : 0;
+	vlen = gather(in, p->sc + p->fake, OFL_GSO_MAX_IN_HDR);
+	if (p->fake) {
+		/* TUN: no L2.  Parse behind a made-up Ethernet header. */
+		memset(p->sc, 0, OFL_ETH_HLEN);
+		if (vlen < 1)
+			return OFL_EPROTO;
+		ofl_put16(p->sc + 12, (p->sc[p->fake] >> 4) == 6 ? 0x86ddu : 0x0800u);
+	}
+	vlen += p->fake;
+	parse_frame(p->sc, vlen, in->flen + p->fake, h, &p->big);
+	if (!h->l3) {
+		if (h->status == OFL_PARSE_VLAN_DEPTH || h->status == OFL_PARSE_HDR_TOO_LONG)
+			return OFL_ENOTSUP;
+		return OFL_EPROTO;
+	}
+	if (h->l3_end > h->frame_len || (h->l3_end < h->frame_len && !h->trimmed))
+		return OFL_EBADMSG;
+	if (h->l3 == 4 && (ofl_get16(p->sc + h->l3_off + 6) & 0x3fffu))
+		return OFL_ENOTSUP; /* already a fragment */
+	if (h->l4proto == 44 || h->status == OFL_PARSE_IP6_EXT || h->status == OFL_PARSE_FRAGMENT ||
+	    h->status == OFL_PARSE_HDR_TOO_LONG)
+		return OFL_ENOTSUP;
+	/* an IPv6 fragment header sits between the counted extension headers
+	 * and the transport header (the parser walks past a first fragment) */
+	if (h->l3 == 6 && h->l4_off && h->l4_off != h->l3_off + 40u + h->ip6_ext_len)
+		return OFL_ENOTSUP;
+	if (h->l4proto == 4 || h->l4proto == 41 || h->l4proto == 47)
+		return OFL_ENOTSUP; /* IP-in-IP, 6in4, GRE tunnels */
+	if (!h->l4_off)
+		return OFL_EPROTO;
+	l4 = p->sc + h->l4_off;
+	p->type = req->type;
+	if (h->l4proto == GSO_PROTO_TCP) {
+		if (p->type == OFL_GSO_TYPE_AUTO)
+			p->type = OFL_GSO_TYPE_TCP;
+		if (p->type != OFL_GSO_TYPE_TCP || !h->l4_ok)
+			return OFL_EPROTO;
+		p->l4len = h->hdr_len - h->l4_off;
+		return 0;
+	}
+	if (h->l4proto != GSO_PROTO_UDP)
+		return OFL_EPROTO;
+	if (h->l4_off + GSO_UDP_HLEN > h->l3_end || h->l4_off + GSO_UDP_HLEN > vlen)
+		return OFL_EPROTO;
+	if (p->type == OFL_GSO_TYPE_AUTO) {
+		if (is_tunnel_port(ofl_get16(l4)) || is_tunnel_port(ofl_get16(l4 + 2)))
+			return OFL_ENOTSUP;
+		p->type = OFL_GSO_TYPE_UDP_FRAG;
+	}
+	if (p->type != OFL_GSO_TYPE_UDP_L4 && p->type != OFL_GSO_TYPE_UDP_FRAG)
+		return OFL_EPROTO;
+	if (h->l3_end - h->l4_off > 0xffffu)
+		return OFL_ENOTSUP;
+	if (ofl_get16(l4 + 4) != h->l3_end - h->l4_off)
+		return OFL_EBADMSG;
+	p->l4len = GSO_UDP_HLEN;
+	h->hdr_len = (uint16_t)(h->l4_off + GSO_UDP_HLEN);
+	h->payload_len = h->l3_end - h->hdr_len;
+	return 0;
+}
+
+/* The IPv6 part of the template: the fixed header and the extension
+ * headers, without a hop-by-hop Jumbo option (segments are not jumbograms). */
+static int template_ipv6(struct ofl_gso_iter *it, const struct gso_parsed *p, uint32_t flen)
+{
+	const uint8_t *ip = p->sc + p->h.l3_off, *ext = ip + 40;
+	uint8_t *t = it->tmpl + it->l3_off;
+	uint32_t ext_len = p->h.l4_off - p->h.l3_off - 40u, q = 0;
+	uint8_t nh;
+	memcpy(t, ip, 40);
+	if (ext_len >= 8 && ip[6] == 0 && is_hbh_jumbo(ext)) {
+		if (!p->big || ofl_get32(ext + 4) != flen - (p->h.l3_off - p->fake) - 40u)
+			return OFL_EBADMSG;
+		t[6] = ext[0];
+		ext += 8;
+		ext_len -= 8;
+		it->hbh_cut = 1;
+	}
+	if (ext_len && p->type == OFL_GSO_TYPE_UDP_FRAG)
+		return OFL_ENOTSUP;
+	memcpy(t + 40, ext, ext_len);
+	it->ext_len = (uint16_t)ext_len;
+	it->l3_hlen = (uint16_t)(40u + ext_len);
+	/* a routing header changes the pseudo-header destination: refuse */
+	for (nh = t[6]; q < ext_len; q += (t[40 + q + 1] + 1u) * 8u) {
+		if (nh == 43)
+			return OFL_ENOTSUP;
+		nh = t[40 + q];
+	}
+	return 0;
+}
+
+/* The output header template: L2 (with the extra bytes), L3, L4. */
+static int build_template(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
+                          const struct gso_parsed *p, uint32_t flen)
+{
+	const struct ofl_hdrs *h = &p->h;
+	uint32_t l2 = h->l3_off - p->fake, o;
+	const uint8_t *ip = p->sc + h->l3_off, *l4 = p->sc + h->l4_off;
+	uint8_t *t = it->tmpl;
+	int rc;
+	it->type = p->type;
+	it->csum = req->csum;
+	it->flags = req->flags;
+	it->l3 = h->l3;
+	it->l4proto = h->l4proto;
+	it->nvlan = h->nvlan;
+	it->seg_size = req->seg_size;
+	it->extra_l2_len = req->extra_l2_len;
+	it->extra_l2_off = req->extra_l2_off;
+	it->l2_fill = req->l2_fill;
+	it->l2_user = req->l2_user;
+	it->ip6_frag_id = req->ip6_frag_id;
+	if (it->extra_l2_off > l2)
+		return OFL_EINVAL;
+	memcpy(t, p->sc + p->fake, it->extra_l2_off);
+	memset(t + it->extra_l2_off, 0, it->extra_l2_len);
+	memcpy(t + it->extra_l2_off + it->extra_l2_len, p->sc + p->fake + it->extra_l2_off,
+	       l2 - it->extra_l2_off);
+	o = l2 + it->extra_l2_len;
+	it->l3_off = (uint16_t)o;
+	if (h->l3 == 4) {
+		it->l3_hlen = (uint16_t)(h->l4_off - h->l3_off);
+		memcpy(t + o, ip, it->l3_hlen);
+		t[o + 10] = t[o + 11] = 0;
+		it->id0 = ofl_get16(ip + 4);
+		if (p->type == OFL_GSO_TYPE_UDP_FRAG)
+			ofl_put16(t + o + 6, 0); /* DF goes: the fragments carry offsets */
+	} else if ((rc = template_ipv6(it, p, flen)) != 0) {
+		return rc;
+	}
+	o += it->l3_hlen;
+	if (p->type == OFL_GSO_TYPE_UDP_FRAG && h->l3 == 6) {
+		uint8_t *fh = t + o;
+		fh[0] = (uint8_t)GSO_PROTO_UDP;
+		fh[1] = 0;
+		ofl_put16(fh + 2, 0);
+		ofl_put32(fh + 4, it->ip6_frag_id);
+		t[it->l3_off + 6] = 44;
+		o += GSO_FRAG6_HLEN;
+	}
+	it->l4_off = (uint16_t)o;
+	memcpy(t + o, l4, p->l4len);
+	if (h->l4proto == GSO_PROTO_TCP) {
+		t[o + 16] = t[o + 17] = 0;
+		it->seq0 = ofl_get32(l4 + 4);
+	} else {
+		t[o + 6] = t[o + 7] = 0;
+	}
+	it->hdr_len = (uint16_t)(p->type == OFL_GSO_TYPE_UDP_FRAG ? o : o + p->l4len);
+	it->in_hdr_len = (uint16_t)(h->hdr_len - p->fake);
+	it->payload = h->l3_end - h->hdr_len;
+	gso_bases(it);
+	return 0;
+}
+
+/* Segment size, count and the payload cursor. */
+static int geometry(struct ofl_gso_iter *it, const struct ofl_gso_req *req, const struct gso_input *in,
+                    uint32_t l4len)
+{
+	uint32_t l3max = 0xffffu - (it->l3 == 4 ? it->l3_hlen : it->l3_hlen - 40u), max_segs;
+	if (it->type == OFL_GSO_TYPE_UDP_FRAG) {
+		uint32_t pay_max = l3max - (it->l3 == 6 ? GSO_FRAG6_HLEN : 0);
+		if (it->seg_size % 8 || it->seg_size < 16 || it->seg_size > pay_max)
+			return OFL_EINVAL;
+		it->nsegs = (it->payload + GSO_UDP_HLEN + it->seg_size - 1) / it->seg_size;
+	} else {
+		if (it->seg_size > l3max - l4len)
+			return OFL_EINVAL;
+		it->nsegs = it->payload ? (it->payload + it->seg_size - 1) / it->seg_size : 1;
+	}
+	max_segs = req->max_segs ? req->max_segs
+	                         : (it->type == OFL_GSO_TYPE_UDP_L4 ? OFL_GSO_UDP_MAX_SEGS : OFL_GSO_MAX_SEGS);
+	if (it->nsegs > max_segs || it->nsegs > OFL_GSO_MAX_SEGS)
+		return OFL_E2BIG;
+	it->units = in->units;
+	it->nunits = in->nunits;
+	it->hdr0 = in->hdr0;
+	it->hdr0_len = in->hdr0_len;
+	it->unit_kind = in->kind;
+	it->skip = in->skip;
+	it->pay_base = in->skip + it->in_hdr_len;
+	gso_cursor_at(it, it->pay_base, &it->cur_unit, &it->cur_off);
+	/* slices per segment: at most the units the payload spans; walk the
+	 * segments only when that bound is over the limit */
+	it->max_slices = it->nunits - it->cur_unit;
+	if (it->max_slices > OFL_GSO_SEG_MAX_SLICES) {
+		uint32_t u = it->cur_unit, off = it->cur_off, k;
+		it->max_slices = 0;
+		for (k = 0; k < it->nsegs; k++) {
+			uint32_t s, len, n;
+			gso_bounds(it, k, &s, &len);
+			n = gso_take(it, &u, &off, len, NULL);
+			if (n > it->max_slices)
+				it->max_slices = n;
+		}
+		if (it->max_slices > OFL_GSO_SEG_MAX_SLICES)
+			return OFL_E2BIG;
+	}
+	return 0;
+}
+
+int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
+                     const struct gso_input *in, struct ofl_hdrs *hp)
+{
+	struct gso_parsed p;
+	int rc;
+	memset(it, 0, offsetof(struct ofl_gso_iter, tmpl));
+	it->done = 1;
+	if ((rc = check_req(req)) != 0)
+		return rc;
+	if (in->flen > GSO_MAX_FRAME)
+		return OFL_E2BIG;
+	if ((rc = classify(req, in, &p)) != 0 || (rc = build_template(it, req, &p, in->flen)) != 0 ||
+	    (rc = geometry(it, req, in, p.l4len)) != 0)
+		return rc;
+	if (it->type == OFL_GSO_TYPE_UDP_FRAG)
+		it->udp_csum = gso_frag_udp_csum(it);
+	if (hp)
+		*hp = p.h;
+	it->done = 0;
+	return 0;
+}
+
+int ofl_gso_start(struct ofl_gso_iter *it, const struct ofl_gso_req *req, const struct ofl_buf *bufs,
+                  uint32_t nbufs)
+{
+	struct gso_input in;
+	uint32_t i;
+	if (!it || !req || !bufs || nbufs == 0 || nbufs > 0xffffu)
+		return OFL_EINVAL;
+	for (i = 0; i < nbufs; i++)
+		if (!bufs[i].data && bufs[i].len)
+			return OFL_EINVAL;
+	memset(&in, 0, sizeof(in));
+	in.units = bufs;
+	in.nunits = nbufs;
+	in.kind = GSO_UNIT_BUF;
+	in.flen = ofl_pkt_len(bufs, nbufs);
+	return gso_start_common(it, req, &in, NULL);
+}
+
+int ofl_gso_start_gro(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
+                      const struct ofl_gro_out *out)
+{
+	struct ofl_gso_req r;
+	struct gso_input in;
+	uint64_t total = 0;
+	uint32_t i;
+	if (!it || !out || (out->nslices && !out->slices) || (out->hdr_len && !out->hdr) ||
+	    out->nslices >= 0xffffu || (!out->hdr_len && !out->nslices))
+		return OFL_EINVAL;
+	if (req)
+		r = *req;
+	else
+		ofl_gso_req_default(&r);
+	if (out->hdr_len) {
+		if (r.type == OFL_GSO_TYPE_AUTO)
+			r.type = OFL_GSO_TYPE_TCP;
+		if (r.seg_size == 0)
+			r.seg_size = out->seg_size;
+		if (out->gso_type & OFL_GSO_TCP_FIXEDID)
+			r.flags |= OFL_GSO_F_FIXED_ID;
+		if (out->gso_type & OFL_GSO_TCP_ECN)
+			r.flags |= OFL_GSO_F_KEEP_CWR;
+	}
+	for (i = 0; i < out->nslices; i++) {
+		if (!out->slices[i].data && out->slices[i].len)
+			return OFL_EINVAL;
+		total += out->slices[i].len;
+	}
+	total += out->hdr_len;
+	if (total > GSO_MAX_FRAME)
+		return OFL_E2BIG;
+	memset(&in, 0, sizeof(in));
+	in.units = out->slices;
+	in.nunits = out->nslices;
+	in.kind = GSO_UNIT_SLICE;
+	in.flen = (uint32_t)total;
+	if (out->hdr_len) {
+		in.kind = GSO_UNIT_GRO;
+		in.nunits = out->nslices + 1;
+		in.hdr0 = out->hdr;
+		in.hdr0_len = out->hdr_len;
+	}
+	return gso_start_common(it, &r, &in, NULL);
+}
