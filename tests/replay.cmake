@@ -2,6 +2,7 @@
 # Included by tests/CMakeLists.txt; every test name starts with "replay".
 if(TARGET offload-replay)
   ofl_add_check_test(replay_pcapio_test replay/pcapio_test.c LIBS ofl_pcapio)
+  ofl_add_check_test(replay_core_test replay/core_test.c LIBS ofl_replaycore)
 
   # The key test: every Ethernet capture of the corpus through the replay core.
   ofl_add_check_test(replay_corpus_test replay/corpus_test.c replay/replay_check.c replay/frame_check.c
