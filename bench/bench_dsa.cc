@@ -66,6 +66,11 @@ bool setup(const ofl_dsa_ops *ops, Frames &f)
 		f.meta.valid = OFL_DSA_M_PORT;
 		f.meta.port = (uint8_t)(ops->rx_ports > 1 ? 1 : 0);
 	}
+	// Some formats need a switch id (nxp_netc: non-zero on RX).
+	if (tag_into(ops, f, 0) != 0) {
+		f.meta.valid |= OFL_DSA_M_SWITCH;
+		f.meta.switch_id = 1;
+	}
 	for (unsigned i = 0; i < kBatch; i++)
 		if (tag_into(ops, f, i) != 0)
 			return false;
