@@ -178,7 +178,6 @@ static int classify(const struct ofl_gso_req *req, const struct gso_input *in, s
 		return OFL_ENOTSUP; /* IP-in-IP, 6in4, GRE tunnels */
 	if (!h->l4_off)
 		return OFL_EPROTO;
-	l4 = p->sc + h->l4_off;
 	p->type = req->type;
 	if (h->l4proto == GSO_PROTO_TCP) {
 		if (p->type == OFL_GSO_TYPE_AUTO)
@@ -192,6 +191,7 @@ static int classify(const struct ofl_gso_req *req, const struct gso_input *in, s
 		return OFL_EPROTO;
 	if (h->l4_off + GSO_UDP_HLEN > h->l3_end || h->l4_off + GSO_UDP_HLEN > vlen)
 		return OFL_EPROTO;
+	l4 = p->sc + h->l4_off; /* inside the view: checked just above */
 	if (p->type == OFL_GSO_TYPE_AUTO) {
 		if (is_tunnel_port(ofl_get16(l4)) || is_tunnel_port(ofl_get16(l4 + 2)))
 			return OFL_ENOTSUP;
