@@ -1,0 +1,860 @@
+/*
+ * fuzz_gro.c - libFuzzer target for the GRO engine (ofl_gro_*).
+ *
+ * The input is a configuration followed by a program of operations:
+ * receive a raw frame (optionally with its IPv4/TCP checksums fixed up so
+ * it can merge), receive a generated TCP segment of one of four flows
+ * (in order, retransmitted, out of order, with flags, options, VLAN tags),
+ * end a poll, flush, flush old entries, step the clock, misuse the API, and
+ * re-enter the context from the deliver callback.  Every frame is split
+ * over buffers at fuzzed points, each buffer its own heap block, so a read
+ * one byte past any buffer is an AddressSanitizer report.
+ *
+ * Checked while it runs (abort on failure):
+ *   - every cookie is delivered exactly once, each delivery list has
+ *     1..normal_batch+1 packets, and per flow the cookies come back in the
+ *     order they went in;
+ *   - a NORMAL packet's slices are its own buffers, byte for byte;
+ *   - a GRO packet's slices point inside the buffers of the segments whose
+ *     cookies it carries, len = hdr_len + sum of slices, the linearized
+ *     frame parses (independent parser), its checksums are valid when
+ *     segments were merged, and cut at seg_size it gives back each
+ *     segment's payload in order (payload bytes out = in);
+ *   - the counters add up (rx = merged + held + normal, out_segs = rx,
+ *     flush reasons = GRO packets, api_errors = refusals seen), the table
+ *     never holds more than max_flows entries, and nothing is allocated
+ *     after create (counting struct ofl_mem).
+ */
+#include <ofl/csum.h>
+#include <ofl/dsa.h>
+#include <ofl/gro.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conserve.h"
+#include "fz.h"
+#include "gen.h"
+
+#define MAX_FRAMES 200
+#define MAX_PIECES 20
+#define MAX_RAW 2048
+#define KEYLEN 96
+
+struct inpkt {
+	uint8_t *frame; /* linear copy */
+	uint32_t len;
+	uint8_t *uf;    /* the frame GRO works on: untagged with a DSA format, else = frame */
+	uint32_t ulen;
+	bool tagok;     /* DSA format configured and the tag decodes */
+	struct ofl_dsa_meta meta;
+	void *blk[MAX_PIECES]; /* the buffers, each its own heap block */
+	struct ofl_buf bufs[MAX_PIECES];
+	unsigned nbufs;
+	unsigned seen;
+	int flow;       /* index in flows[] when the frame is TCP (order checked), else -1 */
+	bool tcp;
+	struct c_flow cf;
+	uint64_t t;
+	uint8_t pflags;
+	uint16_t vlan_tci;
+	uint32_t rx_hash;
+};
+
+struct flowrec {
+	uint8_t key[KEYLEN];
+	int last; /* last delivered cookie index */
+};
+
+struct genflow {
+	uint32_t seq, ack;
+	uint16_t ipid;
+	uint32_t tsval;
+};
+
+struct st {
+	struct ofl_gro *gro;
+	struct ofl_gro_config cfg;
+	struct fz_mem mem;
+	struct inpkt pk[MAX_FRAMES];
+	unsigned npk;
+	struct flowrec flows[MAX_FRAMES];
+	unsigned nflows;
+	struct genflow gf[4];
+	uint64_t now;
+	uint64_t api_errors;   /* refusals we caused */
+	int reenter;           /* deliver callback tries to re-enter */
+	unsigned lists;
+	uint8_t lin[OFL_GRO_MAX_SIZE_LIMIT + 512];
+	uint8_t lin2[OFL_GRO_MAX_SIZE_LIMIT + 512];
+};
+
+static struct st *S;
+
+/* ---- independent flow identity (c_parse key + what the library also keys on) ---- */
+
+static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+
+static void flow_key(const struct inpkt *in, uint8_t key[KEYLEN])
+{
+	const uint8_t *f = in->uf;
+	size_t len = in->ulen, off = 12, k = 64;
+	memset(key, 0, KEYLEN);
+	memcpy(key, in->cf.key, 64);
+	key[k++] = (uint8_t)(in->pflags & OFL_PKT_F_VLAN);
+	if (in->pflags & OFL_PKT_F_VLAN) {
+		key[k++] = (uint8_t)(in->vlan_tci >> 8);
+		key[k++] = (uint8_t)in->vlan_tci;
+	} else {
+		k += 2;
+	}
+	while (off + 4 <= len && (rd16(f + off) == 0x8100 || rd16(f + off) == 0x88a8)) {
+		if (k < 75)
+			key[k++] = f[off + 1];
+		off += 4;
+	}
+	k = 76;
+	if (off + 2 + 40 <= len && rd16(f + off) == 0x86dd) {
+		const uint8_t *ip = f + off + 2;
+		size_t l4 = off + 42, end = off + 42 + rd16(ip + 4);
+		uint8_t nh = ip[6];
+		uint32_t h = 2166136261u, n = 0;
+		key[k++] = ip[0] & 0xf0;
+		key[k++] = ip[1] & 0x0f;
+		key[k++] = ip[2];
+		key[k++] = ip[3];
+		if (end > len)
+			end = len;
+		while ((nh == 0 || nh == 43 || nh == 60) && l4 + 8 <= end) {
+			size_t el = (f[l4 + 1] + 1u) * 8u, i;
+			if (l4 + el > end)
+				break;
+			for (i = 0; i < el; i++)
+				h = (h ^ f[l4 + i]) * 16777619u;
+			n += (uint32_t)el;
+			nh = f[l4];
+			l4 += el;
+		}
+		memcpy(key + k, &h, 4);
+		memcpy(key + k + 4, &n, 4);
+	}
+	if (in->tagok) {
+		/* the library keys on the tag's switch, port and VLAN too */
+		uint32_t v = in->meta.valid & (OFL_DSA_M_PORT | OFL_DSA_M_SWITCH | OFL_DSA_M_VLAN);
+		key[88] = 1;
+		key[89] = (uint8_t)v;
+		key[90] = v & OFL_DSA_M_PORT ? in->meta.port : 0;
+		key[91] = v & OFL_DSA_M_SWITCH ? in->meta.switch_id : 0;
+		key[92] = (uint8_t)(v & OFL_DSA_M_VLAN ? in->meta.vlan_tci >> 8 : 0);
+		key[93] = (uint8_t)(v & OFL_DSA_M_VLAN ? in->meta.vlan_tci : 0);
+	}
+}
+
+static int flow_of(struct st *s, struct inpkt *in)
+{
+	uint8_t key[KEYLEN];
+	unsigned i;
+	flow_key(in, key);
+	for (i = 0; i < s->nflows; i++)
+		if (memcmp(s->flows[i].key, key, KEYLEN) == 0)
+			return (int)i;
+	memcpy(s->flows[s->nflows].key, key, KEYLEN);
+	s->flows[s->nflows].last = -1;
+	return (int)s->nflows++;
+}
+
+/* ---- checksum fix-up of raw frames so that fuzzed frames can merge ---- */
+
+static void fix_csums(uint8_t *f, size_t len)
+{
+	size_t off = 12, l3, l4 = 0, l4len = 0;
+	uint32_t sum = 0;
+	uint16_t c;
+	uint8_t proto = 0;
+	while (off + 4 <= len && (rd16(f + off) == 0x8100 || rd16(f + off) == 0x88a8))
+		off += 4;
+	if (off + 2 > len)
+		return;
+	l3 = off + 2;
+	if (rd16(f + off) == 0x0800 && l3 + 20 <= len) {
+		size_t ihl = (f[l3] & 0xfu) * 4u, tot = rd16(f + l3 + 2);
+		if (ihl < 20 || l3 + ihl > len)
+			return;
+		f[l3 + 10] = f[l3 + 11] = 0;
+		c = ofl_csum_fold(ofl_csum_partial(f + l3, ihl, 0));
+		memcpy(f + l3 + 10, &c, 2);
+		if (tot < ihl || l3 + tot > len || (rd16(f + l3 + 6) & 0x1fff))
+			return;
+		proto = f[l3 + 9];
+		l4 = l3 + ihl;
+		l4len = tot - ihl;
+		sum = ofl_csum_partial(f + l3 + 12, 8, 0);
+	} else if (rd16(f + off) == 0x86dd && l3 + 40 <= len) {
+		size_t end = l3 + 40 + rd16(f + l3 + 4);
+		uint8_t nh = f[l3 + 6];
+		if (end > len)
+			return;
+		l4 = l3 + 40;
+		while ((nh == 0 || nh == 43 || nh == 60) && l4 + 8 <= end) {
+			size_t el = (f[l4 + 1] + 1u) * 8u;
+			nh = f[l4];
+			l4 += el;
+		}
+		if (l4 > end)
+			return;
+		proto = nh;
+		l4len = end - l4;
+		sum = ofl_csum_partial(f + l3 + 8, 32, 0);
+	} else {
+		return;
+	}
+	if (proto != 6 || l4len < 20) /* TCP only */
+		return;
+	{
+		uint8_t tail[8] = {0, 0, 0, 0, 0, 0, 0, 6};
+		tail[0] = (uint8_t)(l4len >> 24);
+		tail[1] = (uint8_t)(l4len >> 16);
+		tail[2] = (uint8_t)(l4len >> 8);
+		tail[3] = (uint8_t)l4len;
+		sum = ofl_csum_partial(tail, 8, sum);
+	}
+	f[l4 + 16] = f[l4 + 17] = 0;
+	c = ofl_csum_fold(ofl_csum_partial(f + l4, l4len, sum));
+	memcpy(f + l4 + 16, &c, 2);
+}
+
+/* ---- delivery ---------------------------------------------------------- */
+
+static struct inpkt *cookie_pkt(struct st *s, void *c)
+{
+	struct inpkt *in = c;
+	FZ_CHECKF(in >= s->pk && in < s->pk + s->npk, "cookie %p is not one we gave", c);
+	FZ_CHECK(((const uint8_t *)in - (const uint8_t *)s->pk) % sizeof(*in) == 0);
+	return in;
+}
+
+static void check_reenter(struct st *s)
+{
+	struct ofl_pkt p;
+	struct ofl_buf b = {s->lin, 60};
+	uint64_t dl = 1;
+	memset(&p, 0, sizeof(p));
+	p.bufs = &b;
+	p.nbufs = 1;
+	memset(s->lin, 0, 60);
+	FZ_CHECK(ofl_gro_receive(s->gro, &p, s->now) == OFL_ESTATE);
+	FZ_CHECK(ofl_gro_flush(s->gro) == OFL_ESTATE);
+	FZ_CHECK(ofl_gro_flush_older(s->gro, s->now, 0) == OFL_ESTATE);
+	FZ_CHECK(ofl_gro_poll_end(s->gro, 0, s->now, &dl) == OFL_ESTATE);
+	FZ_CHECK(dl == 0);
+	s->api_errors += 4;
+	s->reenter = 0;
+}
+
+/* Is the slice inside buffer sl->buf of packet `in`? */
+static void check_slice_in(const struct inpkt *in, const struct ofl_slice *sl, unsigned i)
+{
+	const struct ofl_buf *b;
+	FZ_CHECKF(sl->buf < in->nbufs, "slice %u names buffer %u of %u", i, sl->buf, in->nbufs);
+	b = &in->bufs[sl->buf];
+	FZ_CHECKF(sl->len > 0 && sl->data >= b->data && sl->data + sl->len <= b->data + b->len,
+	          "slice %u (len %u) outside buffer %u (len %u)", i, sl->len, sl->buf, b->len);
+}
+
+static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
+{
+	struct c_flow cf;
+	uint32_t i, sum = 0, pos, flen;
+	const uint8_t *fr;
+	bool keep = s->cfg.dsa && s->cfg.dsa_keep_tag;
+	int w;
+	FZ_CHECK(o->hdr && o->hdr_len > 0 && o->hdr_len <= OFL_GRO_MAX_HDR + 16u);
+	FZ_CHECK(o->l3_off < o->l4_off && o->l4_off + 20u <= o->hdr_len);
+	FZ_CHECK(o->flags & OFL_GRO_OUT_F_CSUM_VERIFIED);
+	for (i = 0; i < o->nslices; i++) {
+		const struct ofl_slice *sl = &o->slices[i];
+		if (keep && sl->buf == 0xffff && i + 1 == o->nslices) {
+			sum += sl->len; /* the tail tag, in library memory */
+			continue;
+		}
+		FZ_CHECKF(sl->pkt < o->seg_count, "slice %u of segment %u, %u segments", i, sl->pkt,
+		          o->seg_count);
+		check_slice_in(cookie_pkt(s, o->cookies[sl->pkt]), sl, i);
+		if (i)
+			FZ_CHECK(sl->pkt >= o->slices[i - 1].pkt);
+		sum += sl->len;
+	}
+	FZ_CHECKF(o->len == o->hdr_len + sum, "len %u, hdr %u + slices %u", o->len, o->hdr_len, sum);
+	w = ofl_gro_linearize(o, s->lin, sizeof(s->lin), OFL_CSUM_MODE_FULL);
+	FZ_CHECK(w == (int)o->len);
+	fr = s->lin;
+	flen = o->len;
+	if (s->cfg.dsa) {
+		struct inpkt *first = cookie_pkt(s, o->cookies[0]);
+		FZ_CHECK(o->dsa != NULL && first->tagok);
+		FZ_CHECK(memcmp(o->dsa, &first->meta, sizeof(first->meta)) == 0);
+	} else {
+		FZ_CHECK(o->dsa == NULL);
+	}
+	if (keep) {
+		/* delivered with the first segment's tag: untag it to check */
+		struct ofl_dsa_meta m;
+		struct ofl_dsa_view v;
+		struct ofl_buf pc[2];
+		int rc = ofl_dsa_decode(s->cfg.dsa, &s->cfg.dsa_params, OFL_DSA_RX, s->lin, o->len, &m, &v);
+		FZ_CHECKF(rc == 0, "%s: a GRO packet delivered with its tag does not decode (%d)",
+		          s->cfg.dsa->name, rc);
+		FZ_CHECK(ofl_dsa_untagged(s->lin, o->len, &v, pc) == 2);
+		memcpy(s->lin2, pc[0].data, pc[0].len);
+		memcpy(s->lin2 + pc[0].len, pc[1].data, pc[1].len);
+		fr = s->lin2;
+		flen = pc[0].len + pc[1].len;
+	}
+	FZ_CHECKF(c_parse(fr, flen, &cf), "GRO packet (%u segments) does not parse", o->seg_count);
+	if (o->seg_count > 1) {
+		/* Known bug (reported): with dsa_keep_tag and a tail tag the L4
+		 * checksum is summed over the tag too. */
+		if (!(keep && s->cfg.dsa->place == OFL_DSA_PLACE_TAIL) || fz_strict())
+			FZ_CHECKF(gen_frame_csums_ok(fr, flen),
+		          "bad checksum in a GRO packet of %u segments (%u bytes, hdr %u, payload %zu, seg_size %u, %s%s)",
+		          o->seg_count, flen, o->hdr_len, cf.payload_len, o->seg_size,
+		          s->cfg.dsa ? s->cfg.dsa->name : "no DSA", keep ? " keep tag" : "");
+		FZ_CHECK(o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL);
+		FZ_CHECK(o->csum_start == o->l4_off && o->csum_offset == 16);
+		FZ_CHECK(((o->gso_type & OFL_GSO_TCPV4) != 0) != ((o->gso_type & OFL_GSO_TCPV6) != 0));
+		FZ_CHECK(!!(o->gso_type & OFL_GSO_TCPV4) == ((o->hdr[o->l3_off] >> 4) == 4));
+	} else {
+		/* Nothing joined: the original (untagged) frame, less Ethernet padding. */
+		struct inpkt *in = cookie_pkt(s, o->cookies[0]);
+		FZ_CHECK(flen <= in->ulen);
+		FZ_CHECK(memcmp(fr, in->uf, flen) == 0);
+	}
+	pos = (uint32_t)cf.payload_off;
+	for (i = 0; i < o->seg_count; i++) {
+		struct inpkt *in = cookie_pkt(s, o->cookies[i]);
+		FZ_CHECKF(in->tcp, "segment %u of a GRO packet is not TCP to an independent parser", i);
+		if (i + 1 < o->seg_count)
+			FZ_CHECK(in->cf.payload_len == o->seg_size);
+		else
+			FZ_CHECK(in->cf.payload_len <= o->seg_size || o->seg_count == 1);
+		FZ_CHECK(pos + in->cf.payload_len <= flen);
+		FZ_CHECKF(memcmp(fr + pos, in->uf + in->cf.payload_off, in->cf.payload_len) == 0,
+		          "payload of segment %u differs", i);
+		FZ_CHECK(memcmp(cf.key, in->cf.key, sizeof(cf.key)) == 0);
+		pos += (uint32_t)in->cf.payload_len;
+		if (i)
+			FZ_CHECK(o->cookies[i] > o->cookies[i - 1]);
+	}
+	FZ_CHECKF(pos == cf.payload_off + cf.payload_len, "payload out %u != in %zu",
+	          pos - (uint32_t)cf.payload_off, cf.payload_len);
+	{
+		struct inpkt *first = cookie_pkt(s, o->cookies[0]);
+		FZ_CHECK(o->first_ns == first->t);
+		FZ_CHECK(!!(o->flags & OFL_GRO_OUT_F_VLAN) == !!(first->pflags & OFL_PKT_F_VLAN));
+		if (first->pflags & OFL_PKT_F_VLAN)
+			FZ_CHECK(o->vlan_tci == first->vlan_tci);
+	}
+	/* The other output helpers accept what the engine produced. */
+	{
+		struct ofl_virtio_net_hdr vh;
+		if (o->l3_off >= 14) {
+			FZ_CHECK(ofl_gro_vnet_hdr(o, 14, &vh) == 0);
+			if (o->seg_count > 1)
+				FZ_CHECK(vh.gso_size == o->seg_size && vh.hdr_len == o->hdr_len - 14);
+		}
+		if (o->seg_count > 1)
+			FZ_CHECK(ofl_gro_linearize(o, s->lin, sizeof(s->lin), OFL_CSUM_MODE_PARTIAL) ==
+			         (int)o->len);
+		FZ_CHECK(ofl_gro_linearize(o, s->lin, o->len - 1, OFL_CSUM_MODE_FULL) == OFL_ENOSPC);
+	}
+}
+
+static void deliver(void *user, const struct ofl_gro_out *pk, unsigned n)
+{
+	struct st *s = user;
+	unsigned i, j;
+	FZ_CHECKF(n >= 1 && n <= s->cfg.normal_batch + 1u, "list of %u packets, batch %u", n,
+	          s->cfg.normal_batch);
+	s->lists++;
+	if (s->reenter)
+		check_reenter(s);
+	for (i = 0; i < n; i++) {
+		const struct ofl_gro_out *o = &pk[i];
+		unsigned nc = o->seg_count ? o->seg_count : 1;
+		FZ_CHECK(o->cookies);
+		for (j = 0; j < nc; j++) {
+			struct inpkt *in = cookie_pkt(s, o->cookies[j]);
+			in->seen++;
+			FZ_CHECKF(in->seen == 1, "cookie %d delivered twice", (int)(in - s->pk));
+			if (in->flow >= 0) {
+				struct flowrec *fr = &s->flows[in->flow];
+				FZ_CHECKF(fr->last < (int)(in - s->pk), "flow %d: frame %d after %d", in->flow,
+				          (int)(in - s->pk), fr->last);
+				fr->last = (int)(in - s->pk);
+			}
+		}
+		if (o->seg_count == 0 && o->hdr_len == 0) {
+			/* untouched: its own buffers */
+			struct inpkt *in = cookie_pkt(s, o->cookies[0]);
+			uint32_t sum = 0;
+			FZ_CHECK(o->len == in->len);
+			FZ_CHECK(o->nslices == in->nbufs);
+			for (j = 0; j < o->nslices; j++) {
+				FZ_CHECK(o->slices[j].data == in->bufs[j].data);
+				FZ_CHECK(o->slices[j].len == in->bufs[j].len);
+				FZ_CHECK(o->slices[j].buf == j && o->slices[j].pkt == 0);
+				sum += o->slices[j].len;
+			}
+			FZ_CHECK(sum == o->len);
+			FZ_CHECK(ofl_gro_linearize(o, s->lin, sizeof(s->lin), OFL_CSUM_MODE_FULL) ==
+			         (int)o->len);
+			FZ_CHECK(memcmp(s->lin, in->frame, in->len) == 0);
+			if (s->cfg.dsa && o->dsa)
+				FZ_CHECK(in->tagok && memcmp(o->dsa, &in->meta, sizeof(in->meta)) == 0);
+		} else if (o->seg_count == 0) {
+			/* DSA, untagged mode: the untagged frame as hdr + slices */
+			struct inpkt *in = cookie_pkt(s, o->cookies[0]);
+			uint32_t sum = 0;
+			FZ_CHECK(s->cfg.dsa && !s->cfg.dsa_keep_tag && o->dsa && in->tagok);
+			FZ_CHECK(memcmp(o->dsa, &in->meta, sizeof(in->meta)) == 0);
+			FZ_CHECK(o->hdr && o->hdr_len >= 12 && o->hdr_len <= 16);
+			for (j = 0; j < o->nslices; j++) {
+				FZ_CHECK(o->slices[j].pkt == 0);
+				check_slice_in(in, &o->slices[j], j);
+				sum += o->slices[j].len;
+			}
+			FZ_CHECK(o->len == o->hdr_len + sum);
+			FZ_CHECK(ofl_gro_linearize(o, s->lin, sizeof(s->lin), OFL_CSUM_MODE_FULL) ==
+			         (int)o->len);
+			FZ_CHECKF(o->len == in->ulen && memcmp(s->lin, in->uf, in->ulen) == 0,
+			          "untagged NORMAL frame differs from the tag view (%u vs %u bytes)", o->len,
+			          in->ulen);
+		} else {
+			check_gro_pkt(s, o);
+		}
+	}
+}
+
+/* ---- feeding frames ------------------------------------------------------ */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void check_stats(struct st *s)
+{
+	struct ofl_gro_stats g;
+	FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0);
+	FZ_CHECKF(g.flows_held <= s->cfg.max_flows, "%u flows held, max %u", g.flows_held,
+	          s->cfg.max_flows);
+	FZ_CHECK(g.rx_pkts == g.merged + g.held + g.normal);
+	FZ_CHECK(g.api_errors == s->api_errors);
+	FZ_CHECK(g.out_segs <= g.rx_pkts);
+}
+
+/* Feed frame bytes f[0..len) with options from the stream. */
+static void feed(struct st *s, struct fz *z, const uint8_t *f, size_t len, bool fix)
+{
+	struct inpkt *in;
+	struct ofl_pkt p;
+	uint8_t opt = fz_u8(z), csm = fz_u8(z);
+	unsigned want = opt % 8u, i, nb = 0;
+	uint32_t cuts[MAX_PIECES + 1];
+	struct ofl_gro_stats before, after;
+	int r;
+	if (s->npk == MAX_FRAMES)
+		return;
+	in = &s->pk[s->npk];
+	memset(in, 0, sizeof(*in));
+	in->frame = malloc(len ? len : 1);
+	FZ_CHECK(in->frame);
+	memcpy(in->frame, f, len);
+	in->len = (uint32_t)len;
+	if (fix)
+		fix_csums(in->frame, len);
+	/* buffers: want extra cut points (fuzzed), or one byte per buffer */
+	if (opt & 0x80) {
+		want = (unsigned)(len < 18 ? len : 18);
+	}
+	for (i = 0; i < want; i++) {
+		if (opt & 0x80)
+			cuts[i] = i + 1;
+		else
+			cuts[i] = len ? fz_u16(z) % (uint32_t)(len + 1) : 0;
+	}
+	qsort(cuts, want, sizeof(cuts[0]), cmp_u32);
+	cuts[want] = (uint32_t)len;
+	{
+		uint32_t prev = 0;
+		for (i = 0; i <= want; i++) {
+			uint32_t pl = cuts[i] - prev;
+			if (pl || (opt & 0x40)) {
+				/* zero-length buffers: NULL or a real pointer */
+				in->blk[nb] = pl || (csm & 0x10) ? malloc(pl ? pl : 1) : NULL;
+				if (pl)
+					memcpy(in->blk[nb], in->frame + prev, pl);
+				in->bufs[nb].data = in->blk[nb];
+				in->bufs[nb].len = pl;
+				nb++;
+			}
+			prev = cuts[i];
+		}
+		if (nb == 0) {
+			in->blk[0] = malloc(1);
+			in->bufs[0].data = in->blk[0];
+			in->bufs[0].len = 0;
+			nb = 1;
+		}
+	}
+	in->nbufs = nb;
+	in->t = s->now;
+	in->uf = in->frame;
+	in->ulen = in->len;
+	if (s->cfg.dsa) {
+		struct ofl_dsa_view v;
+		if (ofl_dsa_decode(s->cfg.dsa, &s->cfg.dsa_params, OFL_DSA_RX, in->frame, in->len, &in->meta,
+		                   &v) == 0) {
+			struct ofl_buf pc[2];
+			FZ_CHECK(ofl_dsa_untagged(in->frame, in->len, &v, pc) == 2);
+			in->tagok = true;
+			in->ulen = pc[0].len + pc[1].len;
+			in->uf = malloc(in->ulen);
+			FZ_CHECK(in->uf);
+			memcpy(in->uf, pc[0].data, pc[0].len);
+			memcpy(in->uf + pc[0].len, pc[1].data, pc[1].len);
+		}
+	}
+	in->tcp = c_parse(in->uf, in->ulen, &in->cf);
+	in->flow = -1;
+	memset(&p, 0, sizeof(p));
+	p.bufs = in->bufs;
+	p.nbufs = (uint16_t)nb;
+	p.csum_status = (uint8_t)(csm & 3);
+	if (p.csum_status == 3) {
+		p.csum_status = OFL_CSUM_COMPLETE;
+		p.csum = fz_u16(z);
+	} else if (p.csum_status == OFL_CSUM_COMPLETE) {
+		p.csum = len > 14 ? (uint16_t)~ofl_csum_fold(ofl_csum_partial(in->frame + 14, len - 14, 0)) : 0;
+	}
+	if (csm & 0x20) {
+		p.flags |= OFL_PKT_F_VLAN;
+		p.vlan_tci = (uint16_t)(csm & 0x40 ? 5 : 7);
+	}
+	if (csm & 0x80) {
+		p.flags |= OFL_PKT_F_HASH;
+		p.rx_hash = 0x1234;
+	}
+	in->pflags = p.flags;
+	in->vlan_tci = p.vlan_tci;
+	in->rx_hash = p.rx_hash;
+	p.cookie = in;
+	s->npk++;
+	FZ_CHECK(ofl_gro_get_stats(s->gro, &before) == 0);
+	r = ofl_gro_receive(s->gro, &p, s->now);
+	FZ_CHECK(ofl_gro_get_stats(s->gro, &after) == 0);
+	if (nb > s->cfg.max_bufs) {
+		FZ_CHECKF(r == OFL_E2BIG, "%u buffers, max %u: %d", nb, s->cfg.max_bufs, r);
+		s->api_errors++;
+		s->npk--; /* not taken: still ours */
+		for (i = 0; i < nb; i++)
+			free(in->blk[i]);
+		if (in->uf != in->frame)
+			free(in->uf);
+		free(in->frame);
+		return;
+	}
+	FZ_CHECKF(r == OFL_GRO_MERGED || r == OFL_GRO_HELD || r == OFL_GRO_NORMAL, "receive: %d", r);
+	FZ_CHECK(after.rx_pkts == before.rx_pkts + 1 && after.rx_bytes == before.rx_bytes + len);
+	if (r == OFL_GRO_NORMAL) {
+		unsigned k, why = OFL_GRO_NORMAL__COUNT;
+		for (k = 0; k < OFL_GRO_NORMAL__COUNT; k++)
+			if (after.normal_why[k] != before.normal_why[k]) {
+				FZ_CHECK(why == OFL_GRO_NORMAL__COUNT && after.normal_why[k] == before.normal_why[k] + 1);
+				why = k;
+			}
+		FZ_CHECK(why < OFL_GRO_NORMAL__COUNT);
+		/* Frames the library identified as TCP keep their order within
+		 * their flow; the others (malformed IP...) are not ordered. */
+		if (in->tcp && (why == OFL_GRO_NORMAL_TCP_CSUM || why == OFL_GRO_NORMAL_NO_PAYLOAD ||
+		                why == OFL_GRO_NORMAL_FLAGS || why == OFL_GRO_NORMAL_IP_CSUM ||
+		                why == OFL_GRO_NORMAL_IP_OPTIONS))
+			in->flow = flow_of(s, in);
+	} else {
+		FZ_CHECKF(in->tcp, "a frame the library %s is not TCP to an independent parser",
+		          r == OFL_GRO_HELD ? "held" : "merged");
+		in->flow = flow_of(s, in);
+	}
+}
+
+static void feed_raw(struct st *s, struct fz *z, bool fix)
+{
+	uint16_t len = fz_u16(z) % MAX_RAW;
+	const uint8_t *d;
+	uint8_t tmp[MAX_RAW];
+	size_t got = fz_take(z, len, &d);
+	memcpy(tmp, d, got);
+	feed(s, z, tmp, got, fix);
+}
+
+static void feed_gen(struct st *s, struct fz *z)
+{
+	struct gen_tcp g;
+	static uint8_t buf[12000];
+	uint8_t a = fz_u8(z), b = fz_u8(z), c = fz_u8(z), d = fz_u8(z);
+	unsigned fl = a & 3;
+	struct genflow *gf = &s->gf[fl];
+	size_t n;
+	gen_tcp_init(&g, a & 4 ? 6 : 4);
+	g.saddr[3] ^= (uint8_t)fl;
+	g.saddr[15] ^= (uint8_t)fl;
+	g.sport = (uint16_t)(1000 + fl);
+	g.flow_salt = fl;
+	g.nvlan = (uint8_t)((a >> 3) & 3);
+	g.vlan_tci[0] = 10;
+	g.vlan_tci[1] = 20;
+	g.vlan_tci[2] = 30;
+	if (a & 0x20)
+		g.vlan_tpid[0] = 0x88a8;
+	switch (b & 7) {
+	case 0: case 1: case 2: case 3: g.payload_len = 1448; break;
+	case 4: g.payload_len = fz_u16(z) % 1600; break;
+	case 5: g.payload_len = fz_u16(z) % 9000; break;
+	case 6: g.payload_len = 0; break;
+	default: g.payload_len = 1 + (b >> 3); break;
+	}
+	switch ((b >> 3) & 7) {
+	case 0: case 1: case 2: case 3: g.seq = gf->seq; break;
+	case 4: g.seq = gf->seq - g.payload_len; break;   /* retransmit */
+	case 5: g.seq = gf->seq + fz_u16(z); break;       /* gap */
+	case 6: g.seq = fz_u32(z); break;
+	default: g.seq = gf->seq - 1; break;
+	}
+	gf->seq = g.seq + g.payload_len;
+	g.flags = GEN_ACK;
+	if (c & 0x80)
+		g.flags = (uint8_t)(c & 0x7f) | (c & 1 ? GEN_CWR : 0);
+	if (c & 0x40)
+		gf->ack += 1000;
+	g.ack = gf->ack;
+	if (d & 1) {
+		gen_opt_ts(&g, gf->tsval, 7);
+		if (d & 2)
+			gf->tsval++;
+	}
+	if (d & 4)
+		gf->ipid++;
+	else if (d & 8)
+		gf->ipid += 7;
+	g.ip_id = gf->ipid;
+	g.df = !(d & 0x10);
+	if (d & 0x20)
+		g.ttl = 63;
+	if ((d & 0xc0) == 0xc0) {
+		g.bad_tcp_csum = (c & 2) != 0;
+		g.bad_ip_csum = (c & 4) != 0;
+		if (c & 8) {
+			g.ip_opts[0] = 1;
+			g.ip_opts[1] = 1;
+			g.ip_opts[2] = 1;
+			g.ip_opts[3] = 0;
+			g.ip_optlen = 4;
+		}
+		if ((c & 0x10) && g.l3 == 6) {
+			g.ext_nh = 60; /* destination options, 8 bytes */
+			g.ext[0] = 6;
+			g.ext[1] = 0;
+			g.ext[2] = 1;
+			g.ext[3] = 4;
+			g.extlen = 8;
+		}
+		if (c & 0x20)
+			g.pad_to = 60 + (c & 0x40 ? 40u : 0u);
+	}
+	n = gen_tcp_frame(&g, buf + 64, sizeof(buf) - 128);
+	if (n && s->cfg.dsa && !(d & 0x80 && c & 0x80)) {
+		/* from a switch port: tag it as the switch would (RX layout) */
+		struct ofl_dsa_meta m;
+		uint32_t off = 64, len = (uint32_t)n;
+		memset(&m, 0, sizeof(m));
+		m.valid = OFL_DSA_M_PORT;
+		m.port = (uint8_t)(fl & 1);
+		if (ofl_dsa_encode(s->cfg.dsa, &s->cfg.dsa_params, OFL_DSA_RX, &m, buf, sizeof(buf), &off,
+		                   &len) == 0) {
+			feed(s, z, buf + off, len, false);
+			return;
+		}
+	}
+	if (n)
+		feed(s, z, buf + 64, n, false);
+}
+
+static void misuse(struct st *s, struct fz *z)
+{
+	struct ofl_pkt p;
+	struct ofl_buf b[2] = {{NULL, 10}, {NULL, 0}};
+	unsigned got;
+	int err = 0;
+	memset(&p, 0, sizeof(p));
+	switch (fz_u8(z) % 5) {
+	case 0:
+		FZ_CHECK(ofl_gro_receive(s->gro, NULL, s->now) == OFL_EINVAL);
+		break;
+	case 1:
+		p.bufs = b;
+		p.nbufs = 0;
+		FZ_CHECK(ofl_gro_receive(s->gro, &p, s->now) == OFL_EINVAL);
+		break;
+	case 2:
+		p.bufs = b;
+		p.nbufs = 1; /* NULL data with length 10 */
+		FZ_CHECK(ofl_gro_receive(s->gro, &p, s->now) == OFL_EINVAL);
+		break;
+	case 3:
+		p.bufs = NULL;
+		p.nbufs = 1;
+		FZ_CHECK(ofl_gro_receive(s->gro, &p, s->now) == OFL_EINVAL);
+		break;
+	default:
+		got = ofl_gro_receive_burst(s->gro, NULL, 3, s->now, &err);
+		FZ_CHECK(got == 0 && err == OFL_EINVAL);
+		break;
+	}
+	s->api_errors++;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fz z = {data, size};
+	struct st *s;
+	struct ofl_gro_stats g;
+	unsigned i, k;
+	uint64_t flushes = 0;
+	size_t allocs_after_create;
+	if (!S) {
+		S = calloc(1, sizeof(*S));
+		if (!S)
+			abort();
+	}
+	s = S;
+	memset(s, 0, offsetof(struct st, lin));
+	fz_mem_init(&s->mem);
+	FZ_CHECK(ofl_gro_config_default(&s->cfg) == 0);
+	{
+		uint8_t b0 = fz_u8(&z), b1 = fz_u8(&z), b2 = fz_u8(&z), b3 = fz_u8(&z), b4 = fz_u8(&z);
+		uint16_t ms = fz_u16(&z);
+		uint8_t b7 = fz_u8(&z), b8, b9;
+		s->cfg.max_flows = 1u + (b0 & 15);
+		s->cfg.max_segs = (uint16_t)(1u + b1 % 80);
+		s->cfg.max_bufs = (uint16_t)(1u + b2 % 17);
+		s->cfg.normal_batch = (uint16_t)(1u + b3 % 16);
+		s->cfg.flush_timeout_ns = b4 & 1 ? 0 : (uint64_t)(b4 >> 1) * 1000u;
+		s->cfg.max_size = ms & 0x8000 ? 65535u : 1280u + (uint32_t)(ms % 128u) * 4096u;
+		if (s->cfg.max_size > OFL_GRO_MAX_SIZE_LIMIT)
+			s->cfg.max_size = OFL_GRO_MAX_SIZE_LIMIT;
+		s->cfg.max_held_bytes = b7 == 255 ? 4u << 20 : (b7 + 1u) * 512u;
+		if (b0 & 0x10)
+			s->cfg.hash_key[0] = 1; /* a fixed key */
+		b8 = fz_u8(&z);
+		b9 = fz_u8(&z);
+		if (b8 & 0x80) {
+			/* GRO through a DSA tag format */
+			s->cfg.dsa = ofl_dsa_at(b9 % ofl_dsa_count());
+			s->cfg.dsa_keep_tag = b8 & 1;
+			s->cfg.dsa_params.flags = (b8 >> 1) & 3u;
+		}
+	}
+	s->cfg.deliver = deliver;
+	s->cfg.user = s;
+	s->cfg.mem = &s->mem.mem;
+	{
+		int rc = ofl_gro_create(&s->cfg, &s->gro);
+		if (rc != 0 && s->cfg.dsa) {
+			/* a format GRO does not take (tail tag longer than it keeps) */
+			FZ_CHECKF(rc == OFL_EINVAL, "create with %s: %d", s->cfg.dsa->name, rc);
+			FZ_CHECK(s->mem.live_bytes == 0);
+			s->cfg.dsa = NULL;
+			rc = ofl_gro_create(&s->cfg, &s->gro);
+		}
+		FZ_CHECKF(rc == 0, "create: %d", rc);
+	}
+	allocs_after_create = s->mem.allocs;
+	s->now = 1000000;
+	for (k = 0; z.n && k < 4 * MAX_FRAMES && s->npk < MAX_FRAMES; k++) {
+		uint8_t op = fz_u8(&z);
+		uint64_t dl = 0;
+		switch (op % 12) {
+		case 0: case 1: case 2:
+			feed_raw(s, &z, op & 0x10);
+			break;
+		case 3: case 4: case 5: case 6:
+			feed_gen(s, &z);
+			break;
+		case 7: {
+			unsigned work = fz_u8(&z) % 4;
+			FZ_CHECK(ofl_gro_poll_end(s->gro, work, s->now, op & 0x10 ? NULL : &dl) == 0);
+			if (s->cfg.flush_timeout_ns == 0 || work == 0) {
+				FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0 && g.flows_held == 0);
+				FZ_CHECK(dl == 0);
+			} else if (!(op & 0x10)) {
+				FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0);
+				FZ_CHECK((dl != 0) == (g.flows_held != 0));
+				if (dl)
+					FZ_CHECK(dl > s->now - (s->now >= s->cfg.flush_timeout_ns ? s->cfg.flush_timeout_ns : s->now));
+			}
+			break;
+		}
+		case 8:
+			s->now += (uint64_t)fz_u16(&z) * (op & 0x10 ? 1000u : 1u);
+			break;
+		case 9: {
+			int n = ofl_gro_flush_older(s->gro, s->now, (uint64_t)fz_u16(&z) * 100u);
+			FZ_CHECK(n >= 0);
+			flushes++;
+			break;
+		}
+		case 10:
+			if (op & 0x10) {
+				FZ_CHECK(ofl_gro_flush(s->gro) == 0);
+				FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0);
+				FZ_CHECK(g.flows_held == 0 && g.bytes_held == 0 && g.out_segs == g.rx_pkts);
+			} else {
+				s->reenter = 1;
+			}
+			break;
+		default:
+			misuse(s, &z);
+			break;
+		}
+		check_stats(s);
+	}
+	(void)flushes;
+	FZ_CHECKF(s->mem.allocs == allocs_after_create, "allocated on the packet path: %zu -> %zu",
+	          allocs_after_create, s->mem.allocs);
+	s->reenter = 0;
+	FZ_CHECK(ofl_gro_flush(s->gro) == 0);
+	FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0);
+	FZ_CHECK(g.flows_held == 0 && g.bytes_held == 0);
+	FZ_CHECK(g.out_segs == g.rx_pkts && g.rx_pkts == s->npk);
+	{
+		uint64_t nf = 0, nn = 0;
+		for (k = 0; k < OFL_GRO_FLUSH__COUNT; k++)
+			nf += g.flush[k];
+		for (k = 0; k < OFL_GRO_NORMAL__COUNT; k++)
+			nn += g.normal_why[k];
+		FZ_CHECK(nf == g.held && nf == g.out_gro_pkts);
+		FZ_CHECK(nn == g.normal && g.out_pkts == g.out_gro_pkts + g.normal);
+	}
+	ofl_gro_destroy(s->gro);
+	FZ_CHECK(s->mem.live_bytes == 0 && s->mem.frees == s->mem.allocs);
+	for (i = 0; i < s->npk; i++) {
+		FZ_CHECKF(s->pk[i].seen == 1, "cookie %u delivered %u times", i, s->pk[i].seen);
+		for (k = 0; k < s->pk[i].nbufs; k++)
+			free(s->pk[i].blk[k]);
+		if (s->pk[i].uf != s->pk[i].frame)
+			free(s->pk[i].uf);
+		free(s->pk[i].frame);
+	}
+	return 0;
+}

@@ -1,0 +1,532 @@
+/*
+ * fuzz_gso.c - libFuzzer target for software GSO (ofl_gso_*).
+ *
+ * Input: a request (type, checksum mode, flags, segment size - 0, 1, small,
+ * MSS-like, 65535 and beyond -, max_segs, extra L2 bytes), a header pool
+ * (BLOCK, ARRAY or FREELIST, 1..8 slots, slot size around the header
+ * length), how the input is held (split into buffers at fuzzed points,
+ * optionally behind a virtio_net_hdr), a script of driver actions (next,
+ * TX completion of the oldest slot, unnext, abort, or ofl_gso_run with a
+ * callback that continues, stops or refuses), then the frame.  An option
+ * fixes the frame's IP/UDP length fields so that more inputs segment.
+ *
+ * Checked: start refuses with a documented code or accepts; count() is
+ * consistent; every segment index comes out exactly once and in order
+ * through pool exhaustion, ring stops, refusals and unnext (no loss, no
+ * duplicate); each segment's header fits its slot, len = hdr_len + slices,
+ * slices lie inside the input buffers and follow each other without gap or
+ * overlap, so the payload handed out is exactly the input's payload; TCP
+ * segments carry at most seg_size bytes (all but the last exactly), parse
+ * as the same flow with consecutive sequence numbers and valid checksums
+ * (after finishing a PARTIAL one); IPv4 lengths and header checksums are
+ * right; no slot is handed out twice; the pool gets every slot back.
+ */
+#include <ofl/csum.h>
+#include <ofl/gso.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conserve.h"
+#include "fz.h"
+#include "gen.h"
+
+static int trace = -1; /* FZ_TRACE=1 in the environment: print the run */
+#define TR(...) \
+	do { \
+		if (trace > 0) \
+			fprintf(stderr, __VA_ARGS__); \
+	} while (0)
+
+#define MAXF 6000
+#define MAXB 12
+#define MAXSLOT 8
+
+struct gst {
+	/* input */
+	uint8_t *frame;
+	uint32_t flen;
+	struct ofl_buf bufs[MAXB];
+	void *blk[MAXB];
+	uint32_t boff[MAXB]; /* frame offset of each buffer (after the vnet prefix) */
+	uint32_t nbufs;
+	uint32_t prefix;     /* vnet header bytes in front of the frame */
+	bool tcp_in;
+	struct c_flow cf;
+	/* pool */
+	struct ofl_gso_pool pool;
+	uint8_t *block;
+	struct ofl_gso_hbuf slots[MAXSLOT];
+	void *slotmem[MAXSLOT];
+	uint32_t nslots, slot_size;
+	int kind;
+	bool fl_used[MAXSLOT];
+	/* outstanding slots, oldest first */
+	struct ofl_gso_hbuf out[MAXSLOT];
+	uint32_t nout;
+	/* progress */
+	uint32_t next_index, nsegs, seg_size, type;
+	uint64_t pay_end;    /* frame offset where the payload seen so far ends */
+	uint64_t pay_total;
+	bool pay_started;
+	uint32_t seq0;
+	struct fz *z;
+	uint8_t lin[MAXF + 512];
+	struct ofl_gso_req req;
+	uint32_t l2_calls;
+	bool l2_refuse;
+};
+
+static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+
+/* ---- FREELIST callbacks ---- */
+static int fl_get(void *user, struct ofl_gso_hbuf *hb)
+{
+	struct gst *s = user;
+	uint32_t i;
+	for (i = 0; i < s->nslots; i++)
+		if (!s->fl_used[i]) {
+			s->fl_used[i] = true;
+			hb->data = s->slotmem[i];
+			hb->size = s->slot_size;
+			hb->index = 0;
+			hb->offset = i;
+			hb->cookie = &s->fl_used[i];
+			return 0;
+		}
+	return 1;
+}
+
+static void fl_put(void *user, const struct ofl_gso_hbuf *hb)
+{
+	struct gst *s = user;
+	FZ_CHECK(hb->cookie >= (void *)&s->fl_used[0] && hb->cookie < (void *)&s->fl_used[s->nslots]);
+	FZ_CHECK(*(bool *)hb->cookie);
+	*(bool *)hb->cookie = false;
+}
+
+static int l2_fill(void *user, uint8_t *hdr, uint32_t hdr_len, uint32_t seg_index)
+{
+	struct gst *s = user;
+	FZ_CHECK(s->req.extra_l2_off + (uint32_t)s->req.extra_l2_len <= hdr_len);
+	memset(hdr + s->req.extra_l2_off, 0xee, s->req.extra_l2_len);
+	s->l2_calls++;
+	/* refuse segment 1 once in a while: the position must not move */
+	return s->l2_refuse && seg_index == 1 && (s->l2_calls & 1);
+}
+
+/* ---- checks of one segment ---- */
+
+static uint32_t slot_id(const struct gst *s, const struct ofl_gso_hbuf *hb)
+{
+	uint32_t i;
+	for (i = 0; i < s->nslots; i++) {
+		const uint8_t *base = s->kind == OFL_GSO_POOL_BLOCK ? s->block + (size_t)i * s->slot_size
+		                                                    : (const uint8_t *)s->slotmem[i];
+		if (hb->data == base)
+			return i;
+	}
+	fz_fail(__FILE__, __LINE__, "slot", "header slot %p is not one of the pool's", (void *)hb->data);
+}
+
+static void check_seg(struct gst *s, const struct ofl_gso_seg *g)
+{
+	uint32_t i, sum = 0, id;
+	FZ_CHECKF(g->index == s->next_index, "segment %u came, %u expected", g->index, s->next_index);
+	FZ_CHECK(g->nsegs == s->nsegs);
+	FZ_CHECK(!!(g->flags & OFL_GSO_SEG_F_FIRST) == (g->index == 0));
+	FZ_CHECK(!!(g->flags & OFL_GSO_SEG_F_LAST) == (g->index + 1 == s->nsegs));
+	FZ_CHECKF(g->hdr_len > 0 && g->hdr_len <= g->hdr.size && g->hdr_len <= OFL_GSO_MAX_HDR,
+	          "header %u in a slot of %u", g->hdr_len, g->hdr.size);
+	FZ_CHECK(g->hdr.size >= s->slot_size || s->kind == OFL_GSO_POOL_FREELIST);
+	id = slot_id(s, &g->hdr);
+	for (i = 0; i < s->nout; i++)
+		FZ_CHECKF(s->out[i].data != g->hdr.data, "slot %u handed out twice", id);
+	FZ_CHECK(g->nslices <= OFL_GSO_SEG_MAX_SLICES);
+	for (i = 0; i < g->nslices; i++) {
+		const struct ofl_slice *sl = &g->slices[i];
+		const struct ofl_buf *b;
+		uint64_t foff;
+		FZ_CHECK(sl->buf < s->nbufs);
+		b = &s->bufs[sl->buf];
+		FZ_CHECKF(sl->len > 0 && sl->data >= b->data && sl->data + sl->len <= b->data + b->len,
+		          "segment %u slice %u outside buffer %u", g->index, i, sl->buf);
+		foff = s->boff[sl->buf] + (uint64_t)(sl->data - b->data);
+		FZ_CHECK(foff >= s->prefix);
+		if (s->pay_started)
+			FZ_CHECKF(foff == s->pay_end, "segment %u slice %u at %llu, payload so far ends at %llu",
+			          g->index, i, (unsigned long long)foff, (unsigned long long)s->pay_end);
+		s->pay_started = true;
+		s->pay_end = foff + sl->len;
+		sum += sl->len;
+	}
+	FZ_CHECK(sum == g->payload_len && g->len == g->hdr_len + g->payload_len);
+	s->pay_total += sum;
+	if (s->type == OFL_GSO_TYPE_TCP || s->type == OFL_GSO_TYPE_UDP_L4)
+		FZ_CHECKF(g->payload_len <= s->seg_size && (g->index + 1 == s->nsegs || g->payload_len == s->seg_size),
+		          "segment %u of %u: %u payload bytes, seg_size %u", g->index, s->nsegs, g->payload_len,
+		          s->seg_size);
+	/* the frame as the NIC would send it */
+	memcpy(s->lin, g->hdr.data, g->hdr_len);
+	{
+		uint32_t pos = g->hdr_len;
+		for (i = 0; i < g->nslices; i++) {
+			memcpy(s->lin + pos, g->slices[i].data, g->slices[i].len);
+			pos += g->slices[i].len;
+		}
+	}
+	if (g->flags & OFL_GSO_SEG_F_CSUM_PARTIAL) {
+		uint16_t c;
+		FZ_CHECK(g->csum_start + g->csum_offset + 2u <= g->len);
+		c = ofl_csum_fold(ofl_csum_partial(s->lin + g->csum_start, g->len - g->csum_start, 0));
+		memcpy(s->lin + g->csum_start + g->csum_offset, &c, 2);
+	}
+	if (g->l3_off + 20u <= g->hdr_len && (s->lin[g->l3_off] >> 4) == 4) {
+		const uint8_t *ip = s->lin + g->l3_off;
+		uint32_t ihl = (ip[0] & 15u) * 4u;
+		FZ_CHECK(ihl >= 20 && g->l3_off + ihl <= g->hdr_len);
+		FZ_CHECKF(rd16(ip + 2) == g->len - g->l3_off, "segment %u: IPv4 length %u, frame %u",
+		          g->index, rd16(ip + 2), g->len - g->l3_off);
+		FZ_CHECK(gen_csum_fold(ip, ihl, 0) == 0xffff);
+	} else if (g->l3_off + 40u <= g->hdr_len && (s->lin[g->l3_off] >> 4) == 6) {
+		FZ_CHECKF(rd16(s->lin + g->l3_off + 4) == g->len - g->l3_off - 40u,
+		          "segment %u: IPv6 payload length %u, frame %u", g->index,
+		          rd16(s->lin + g->l3_off + 4), g->len - g->l3_off - 40u);
+	}
+	if (s->type == OFL_GSO_TYPE_TCP && s->prefix == 0 && s->req.extra_l2_len == 0) {
+		struct c_flow cf;
+		FZ_CHECKF(c_parse(s->lin, g->len, &cf), "TCP segment %u does not parse", g->index);
+		FZ_CHECK(cf.payload_len == g->payload_len);
+		FZ_CHECKF(gen_frame_csums_ok(s->lin, g->len), "TCP segment %u: bad checksum", g->index);
+		if (s->tcp_in) {
+			FZ_CHECK(memcmp(cf.key, s->cf.key, sizeof(cf.key)) == 0);
+			FZ_CHECKF(cf.seq == s->seq0 + (uint32_t)(s->pay_total - sum), "segment %u: seq %u",
+			          g->index, cf.seq);
+		}
+	}
+	TR("seg %u/%u slot %u hdr %u pay %u\n", g->index, g->nsegs, g->hdr.index, g->hdr_len, g->payload_len);
+	s->next_index++;
+	FZ_CHECK(s->nout < MAXSLOT);
+	s->out[s->nout++] = g->hdr;
+}
+
+static void put_oldest(struct gst *s)
+{
+	TR("put slot %u (avail before %u)\n", s->out[0].index, ofl_gso_pool_avail(&s->pool));
+	FZ_CHECK(s->nout > 0);
+	FZ_CHECK(ofl_gso_pool_put(&s->pool, &s->out[0]) == 0);
+	memmove(s->out, s->out + 1, (s->nout - 1) * sizeof(s->out[0]));
+	s->nout--;
+}
+
+static int seg_cb(void *user, const struct ofl_gso_seg *g)
+{
+	struct gst *s = user;
+	uint8_t b = fz_u8(s->z);
+	if ((b & 3) == 3) /* ring full: not taken, comes again */
+		return OFL_GSO_CB_REFUSE;
+	check_seg(s, g);
+	return (b & 3) == 2 ? OFL_GSO_CB_STOP : OFL_GSO_CB_CONTINUE;
+}
+
+/* Set IP (and UDP) length fields from the frame so more inputs segment. */
+static void fix_lengths(uint8_t *f, uint32_t len)
+{
+	uint32_t off = 12;
+	while (off + 4 <= len && (rd16(f + off) == 0x8100 || rd16(f + off) == 0x88a8))
+		off += 4;
+	if (off + 2 > len)
+		return;
+	if (rd16(f + off) == 0x0800 && off + 2 + 20 <= len) {
+		uint8_t *ip = f + off + 2;
+		uint32_t tot = len - off - 2, ihl = (ip[0] & 15u) * 4u;
+		ip[0] = (uint8_t)(0x40 | (ip[0] & 15));
+		ip[2] = (uint8_t)(tot > 0xffff ? 0 : tot >> 8);
+		ip[3] = (uint8_t)(tot > 0xffff ? 0 : tot);
+		ip[6] &= 0x40; /* no fragment */
+		ip[7] = 0;
+		if (ihl >= 20 && ihl + 8 <= tot && ip[9] == 17) {
+			ip[ihl + 4] = (uint8_t)((tot - ihl) >> 8);
+			ip[ihl + 5] = (uint8_t)(tot - ihl);
+		}
+		ip[10] = ip[11] = 0;
+		if (ihl >= 20 && off + 2 + ihl <= len) {
+			uint16_t c = ofl_csum_fold(ofl_csum_partial(ip, ihl, 0));
+			memcpy(ip + 10, &c, 2);
+		}
+	} else if (rd16(f + off) == 0x86dd && off + 2 + 40 <= len) {
+		uint8_t *ip = f + off + 2;
+		uint32_t pl = len - off - 42;
+		ip[0] = (uint8_t)(0x60 | (ip[0] & 15));
+		ip[4] = (uint8_t)(pl > 0xffff ? 0 : pl >> 8);
+		ip[5] = (uint8_t)(pl > 0xffff ? 0 : pl);
+		if (ip[6] == 17 && pl >= 8) {
+			ip[44] = (uint8_t)(pl >> 8);
+			ip[45] = (uint8_t)pl;
+		}
+	}
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static struct gst *S;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fz z = {data, size};
+	struct gst *s;
+	struct ofl_gso_iter it;
+	struct ofl_gso_count cnt;
+	struct ofl_gso_seg seg;
+	uint8_t b0, b1, b2, b3, b4, nsplit, vnet;
+	uint32_t cuts[MAXB], i, steps, aborted = 0;
+	const uint8_t *src;
+	uint32_t len;
+	int rc;
+	if (!S) {
+		S = calloc(1, sizeof(*S));
+		if (!S)
+			abort();
+	}
+	s = S;
+	if (trace < 0)
+		trace = getenv("FZ_TRACE") != NULL;
+	memset(s, 0, offsetof(struct gst, lin));
+	s->z = &z;
+	FZ_CHECK(ofl_gso_req_default(&s->req) == 0);
+	b0 = fz_u8(&z);
+	b1 = fz_u8(&z);
+	s->req.type = (uint8_t)(b0 & 3);
+	s->req.csum = (uint8_t)((b0 >> 2) & 1);
+	s->req.flags = (uint16_t)((b0 >> 3) & 3);
+	switch (b1 & 7) {
+	case 0: s->req.seg_size = 0; break;
+	case 1: s->req.seg_size = 1; break;
+	case 2: s->req.seg_size = 8u * (1u + (fz_u8(&z) & 31)); break;
+	case 3: s->req.seg_size = 65535; break;
+	case 4: s->req.seg_size = 65536u + fz_u16(&z); break;
+	default: s->req.seg_size = 1u + fz_u16(&z) % 2000u; break;
+	}
+	s->req.max_segs = b1 & 8 ? fz_u8(&z) : 0;
+	if (b1 & 16) {
+		s->req.extra_l2_len = (uint16_t)(fz_u8(&z) % 17u);
+		s->req.extra_l2_off = b1 & 32 ? 0 : 12;
+		s->req.l2_fill = l2_fill;
+		s->req.l2_user = s;
+		s->l2_refuse = (b1 & 64) != 0; /* refuse segment 1 every other call */
+	}
+	s->req.ip6_frag_id = 77;
+	b2 = fz_u8(&z);
+	s->kind = 1 + (b2 & 3) % 3;
+	s->nslots = 1u + ((b2 >> 2) & 7);
+	b3 = fz_u8(&z);
+	s->slot_size = 64u + (uint32_t)b3 * 2u;
+	b4 = fz_u8(&z);
+	nsplit = b4 % MAXB;
+	vnet = fz_u8(&z);
+	for (i = 0; i + 1 < nsplit; i++)
+		cuts[i] = fz_u16(&z);
+	len = (uint32_t)fz_take(&z, MAXF, &src);
+	/* frame, optionally behind a virtio_net_hdr (10 or 12 bytes) */
+	s->prefix = (vnet & 3) == 1 ? 10 : (vnet & 3) == 2 ? 12 : 0;
+	s->flen = s->prefix + len;
+	s->frame = malloc(s->flen ? s->flen : 1);
+	FZ_CHECK(s->frame);
+	if (s->prefix) {
+		memset(s->frame, 0, s->prefix);
+		s->frame[0] = (uint8_t)(vnet >> 2 & 1);       /* NEEDS_CSUM */
+		s->frame[1] = (uint8_t)(vnet >> 3 & 1 ? 1 : vnet >> 4 & 1 ? 4 : vnet >> 5 & 1 ? 5 : 0);
+		s->frame[4] = (uint8_t)(s->req.seg_size & 0xff);
+		s->frame[5] = (uint8_t)(s->req.seg_size >> 8);
+		s->frame[6] = (uint8_t)(vnet >> 6 ? 34 : 0);
+		s->frame[8] = 16;
+	}
+	if (len)
+		memcpy(s->frame + s->prefix, src, len);
+	if (b4 & 0x80)
+		fix_lengths(s->frame + s->prefix, len);
+	s->tcp_in = c_parse(s->frame + s->prefix, len, &s->cf);
+	if (s->tcp_in)
+		s->seq0 = s->cf.seq;
+	/* buffers */
+	for (i = 0; i + 1 < nsplit; i++)
+		cuts[i] = s->flen ? cuts[i] % (s->flen + 1) : 0;
+	if (nsplit > 1)
+		qsort(cuts, nsplit - 1u, sizeof(cuts[0]), cmp_u32);
+	{
+		uint32_t prev = 0, n = nsplit ? nsplit : 1;
+		cuts[n - 1] = s->flen;
+		for (i = 0; i < n; i++) {
+			uint32_t pl = cuts[i] - prev;
+			s->blk[i] = malloc(pl ? pl : 1);
+			FZ_CHECK(s->blk[i]);
+			memcpy(s->blk[i], s->frame + prev, pl);
+			s->bufs[i].data = s->blk[i];
+			s->bufs[i].len = pl;
+			s->boff[i] = prev;
+			prev = cuts[i];
+		}
+		s->nbufs = n;
+	}
+	/* pool */
+	if (s->kind == OFL_GSO_POOL_BLOCK) {
+		s->block = malloc((size_t)s->nslots * s->slot_size);
+		FZ_CHECK(s->block);
+		FZ_CHECK(ofl_gso_pool_init_block(&s->pool, s->block, (size_t)s->nslots * s->slot_size,
+		                                 s->slot_size) == 0);
+	} else {
+		for (i = 0; i < s->nslots; i++) {
+			s->slotmem[i] = malloc(s->slot_size);
+			FZ_CHECK(s->slotmem[i]);
+			s->slots[i].data = s->slotmem[i];
+			s->slots[i].size = s->slot_size;
+			s->slots[i].offset = 1000u + i;
+		}
+		if (s->kind == OFL_GSO_POOL_ARRAY)
+			FZ_CHECK(ofl_gso_pool_init_array(&s->pool, s->slots, s->nslots) == 0);
+		else
+			FZ_CHECK(ofl_gso_pool_init_freelist(&s->pool, s->slot_size, fl_get, fl_put, s) == 0);
+	}
+	FZ_CHECK(ofl_gso_pool_slot_size(&s->pool) == s->slot_size);
+
+	/* start */
+	if (s->prefix)
+		rc = ofl_gso_start_vnet(&it, &s->req, s->prefix, (vnet >> 7) ? OFL_GSO_L2_NONE : OFL_GSO_L2_ETH,
+		                        s->bufs, s->nbufs);
+	else
+		rc = ofl_gso_start(&it, &s->req, s->bufs, s->nbufs);
+	FZ_CHECKF(rc == 0 || rc == OFL_EINVAL || rc == OFL_EPROTO || rc == OFL_EBADMSG ||
+	          rc == OFL_ENOTSUP || rc == OFL_E2BIG, "start: %d", rc);
+	if (s->req.seg_size == 0 && !s->prefix)
+		FZ_CHECKF(rc == OFL_EINVAL, "seg_size 0 accepted: %d", rc);
+	if (rc != 0)
+		goto out;
+	FZ_CHECK(ofl_gso_count(&it, &cnt) == 0);
+	FZ_CHECK(cnt.segs >= 1 && cnt.segs_left == cnt.segs && cnt.descs_left == cnt.descs);
+	FZ_CHECK(cnt.max_slices <= OFL_GSO_SEG_MAX_SLICES && cnt.hdr_len <= OFL_GSO_MAX_HDR);
+	FZ_CHECK(cnt.descs >= cnt.segs && cnt.descs <= cnt.segs * (1u + cnt.max_slices));
+	if (s->req.max_segs)
+		FZ_CHECK(cnt.segs <= s->req.max_segs);
+	s->nsegs = cnt.segs;
+	s->seg_size = it.seg_size;
+	s->type = it.type;
+	rc = ofl_gso_check_pool(&it, &s->pool);
+	FZ_CHECK(rc == 0 || rc == OFL_ENOSPC);
+	FZ_CHECK((rc == OFL_ENOSPC) == (cnt.hdr_len > s->slot_size));
+	if (rc == OFL_ENOSPC) {
+		FZ_CHECK(ofl_gso_next(&it, &s->pool, &seg) == OFL_ENOSPC);
+		FZ_CHECK(ofl_gso_pool_avail(&s->pool) == (s->kind == OFL_GSO_POOL_FREELIST ? UINT32_MAX : s->nslots));
+		goto out;
+	}
+
+	/* drive it: a script of driver actions, then drain */
+	for (steps = 0; steps < 4u * s->nsegs + 64u; steps++) {
+		uint8_t a = z.n ? fz_u8(&z) : 0;
+		int last_ok = 0;
+		if (s->next_index == s->nsegs)
+			break;
+		TR("action %u (nout %u avail %u)\n", a % 6, s->nout, ofl_gso_pool_avail(&s->pool));
+		switch (a % 6) {
+		case 0: case 1:
+			rc = ofl_gso_next(&it, &s->pool, &seg);
+			TR("next: %d\n", rc);
+			if (rc == OFL_EAGAIN) {
+				FZ_CHECKF(s->nout > 0,
+				          "EAGAIN with %u slots out of %u", s->nout, s->nslots);
+				put_oldest(s);
+			} else if (rc == OFL_EBADMSG) {
+				FZ_CHECK(s->l2_refuse);
+			} else {
+				FZ_CHECKF(rc == 1, "next: %d", rc);
+				check_seg(s, &seg);
+				last_ok = 1;
+				if (a & 0x40) { /* not posted after all: give it back */
+					FZ_CHECK(ofl_gso_unnext(&it, &s->pool, &seg) == 0);
+					s->next_index--;
+					s->nout--;
+					s->pay_total -= seg.payload_len;
+					/* the payload cursor goes back to the segment's start */
+					if (seg.nslices) {
+						const struct ofl_slice *sl = &seg.slices[0];
+						s->pay_end = s->boff[sl->buf] + (uint64_t)(sl->data - s->bufs[sl->buf].data);
+					}
+					last_ok = 0;
+				}
+			}
+			break;
+		case 2:
+			if (s->nout)
+				put_oldest(s);
+			break;
+		case 3: {
+			uint32_t emitted = 0, before = s->next_index;
+			struct ofl_gso_callbacks cb = {seg_cb, s};
+			rc = ofl_gso_run(&it, &s->pool, &cb, &emitted);
+			FZ_CHECKF(rc == 0 || rc == OFL_EAGAIN || rc == OFL_EBADMSG, "run: %d", rc);
+			FZ_CHECK(emitted == s->next_index - before);
+			if (rc == 0)
+				FZ_CHECK(s->next_index == s->nsegs);
+			while (s->nout > (a & 0x80 ? 0u : s->nslots / 2))
+				put_oldest(s);
+			break;
+		}
+		case 4:
+			if ((a & 0xf0) == 0xf0) {
+				rc = ofl_gso_abort(&it);
+				FZ_CHECKF(rc == (int)(s->nsegs - s->next_index), "abort: %d, %u left", rc,
+				          s->nsegs - s->next_index);
+				aborted = 1;
+				FZ_CHECK(ofl_gso_next(&it, &s->pool, &seg) == 0);
+				goto drained;
+			}
+			break;
+		default:
+			FZ_CHECK(ofl_gso_count(&it, &cnt) == 0);
+			FZ_CHECK(cnt.segs == s->nsegs && cnt.segs_left == s->nsegs - s->next_index);
+			break;
+		}
+		(void)last_ok;
+	}
+	/* drain whatever the script left */
+	while (s->next_index < s->nsegs) {
+		rc = ofl_gso_next(&it, &s->pool, &seg);
+		TR("drain next: %d (nout %u avail %u)\n", rc, s->nout, ofl_gso_pool_avail(&s->pool));
+		if (rc == OFL_EAGAIN) {
+			FZ_CHECK(s->nout > 0);
+			put_oldest(s);
+			continue;
+		}
+		if (rc == OFL_EBADMSG)
+			continue;
+		FZ_CHECKF(rc == 1, "next while draining: %d", rc);
+		check_seg(s, &seg);
+	}
+	FZ_CHECK(ofl_gso_next(&it, &s->pool, &seg) == 0);
+	FZ_CHECK(ofl_gso_count(&it, &cnt) == 0 && cnt.segs_left == 0 && cnt.descs_left == 0);
+	/* conservation: the payload handed out is the input's, all of it */
+	if (s->tcp_in && s->type == OFL_GSO_TYPE_TCP && s->prefix == 0)
+		FZ_CHECKF(s->pay_total == s->cf.payload_len, "payload out %llu, in %zu",
+		          (unsigned long long)s->pay_total, s->cf.payload_len);
+drained:
+	(void)aborted;
+	while (s->nout)
+		put_oldest(s);
+	if (s->kind != OFL_GSO_POOL_FREELIST)
+		FZ_CHECK(ofl_gso_pool_avail(&s->pool) == s->nslots);
+	else
+		for (i = 0; i < s->nslots; i++)
+			FZ_CHECK(!s->fl_used[i]);
+out:
+	for (i = 0; i < s->nbufs; i++)
+		free(s->blk[i]);
+	for (i = 0; i < MAXSLOT; i++)
+		free(s->slotmem[i]);
+	free(s->block);
+	free(s->frame);
+	return 0;
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Build the libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined)
+# and run each for N seconds, one target at a time, niced.
+#
+#   tests/fuzz/run-fuzz.sh [-t SECONDS] [-b BUILD_DIR] [-w WORK_DIR] [target...]
+#
+#   -t  seconds per target (default 20, the CI budget)
+#   -b  build directory (default build-fuzz in the repository)
+#   -w  where the corpora grow and crashes land (default BUILD_DIR/work);
+#       a corpus kept there is reused by the next run
+#   targets: fuzz_gro fuzz_gso fuzz_dsa fuzz_pcap (default: every one built)
+#
+# Seeds: the committed tests/fuzz/seeds/<area> and regress/<area>, plus
+# frames cut at run time out of the captures in $OFL_CORPORA (default
+# ../shared/corpora) by fzseed into a temporary directory; nothing of the
+# captures is copied into the repository.
+#
+# Prints one line per target (seconds, executions, coverage, corpus size,
+# crashes) and exits non-zero when a target crashed, its invariant broke or
+# a sanitizer reported: the reproducer is WORK_DIR/crash-<area>-*; replay it
+# with BUILD_DIR/fuzz_<area> FILE (or the onefile build: fuzz_<area>_onefile).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+secs=20
+build=$top/build-fuzz
+work=
+while getopts "t:b:w:" o; do
+  case $o in
+    t) secs=$OPTARG ;;
+    b) build=$OPTARG ;;
+    w) work=$OPTARG ;;
+    *) sed -n '2,20p' "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+work=${work:-$build/work}
+corpora=${OFL_CORPORA:-$top/../shared/corpora}
+jobs=${JOBS:-2}
+
+echo "run-fuzz: building in $build"
+CC=clang cmake -S "$top/tests/fuzz" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j"$jobs" >/dev/null
+
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for t in fuzz_gro fuzz_gso fuzz_dsa fuzz_pcap; do
+    [ -x "$build/$t" ] && targets+=("$t")
+  done
+fi
+
+seeds=$(mktemp -d "${TMPDIR:-/tmp}/ofl-fuzz-seeds.XXXXXX")
+trap 'rm -rf "$seeds"' EXIT
+if [ -d "$corpora" ]; then
+  "$build/fzseed" cut "$corpora" "$seeds/cut" >/dev/null
+else
+  echo "run-fuzz: no corpora at $corpora: committed seeds only"
+fi
+mkdir -p "$work"
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+fail=0
+printf "%-10s %8s %12s %8s %8s %8s %8s\n" target seconds execs cov ft corpus crashes
+for t in "${targets[@]}"; do
+  area=${t#fuzz_}
+  corpus=$work/$area
+  mkdir -p "$corpus"
+  inputs=()
+  for d in "$top/tests/fuzz/seeds/$area" "$top/tests/fuzz/regress/$area" "$seeds/cut/$area"; do
+    [ -d "$d" ] && inputs+=("$d")
+  done
+  log=$work/$area.log
+  rc=0
+  nice -n 10 "$build/$t" -max_total_time="$secs" -print_final_stats=1 -timeout=20 \
+    -rss_limit_mb=2560 -max_len=65536 -artifact_prefix="$work/crash-$area-" \
+    "$corpus" "${inputs[@]}" >"$log" 2>&1 || rc=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  last=$(grep -E "^#[0-9]+.*cov: " "$log" | tail -1 || true)
+  cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
+  ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
+  corp=$(sed -n 's/.*corp: \([0-9]*\)\/.*/\1/p' <<<"$last")
+  crashes=$(grep -c -E "^==[0-9]+== ERROR|invariant broken|runtime error:|Test unit written to" "$log" || true)
+  if [ "$rc" -ne 0 ] && [ "$crashes" -eq 0 ]; then crashes=1; fi
+  printf "%-10s %8s %12s %8s %8s %8s %8s\n" "$t" "$secs" "${execs:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$crashes"
+  if [ "$crashes" -ne 0 ]; then
+    fail=1
+    grep -E -A12 "invariant broken|ERROR: |runtime error:" "$log" | head -40 >&2 || true
+    grep "Test unit written to" "$log" >&2 || true
+  fi
+done
+if [ "$fail" -ne 0 ]; then
+  echo "run-fuzz: FAILED (logs in $work)" >&2
+  exit 1
+fi
+echo "run-fuzz: ${#targets[@]} targets, ${secs}s each, no crash"

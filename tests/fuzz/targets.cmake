@@ -1,0 +1,24 @@
+# The fuzz targets that exist in this tree: shared by tests/fuzz/CMakeLists.txt
+# (libFuzzer build) and tests/robust.cmake (gcc build with onefile.c).  A
+# target for an area is added only once that area's header and sources are
+# in the tree, so the list grows as GSO/DSA/pcap land.
+set(_fz ${CMAKE_CURRENT_LIST_DIR})
+get_filename_component(_top ${_fz}/../.. ABSOLUTE)
+set(OFL_FUZZ_TARGETS fuzz_gro)
+set(OFL_FUZZ_fuzz_gro_SRCS ${_fz}/fuzz_gro.c)
+set(OFL_FUZZ_fuzz_gro_LIBS "")
+if(EXISTS ${_top}/include/ofl/dsa.h AND EXISTS ${_top}/src/dsa/sources.cmake)
+  list(APPEND OFL_FUZZ_TARGETS fuzz_dsa)
+  set(OFL_FUZZ_fuzz_dsa_SRCS ${_fz}/fuzz_dsa.c)
+  set(OFL_FUZZ_fuzz_dsa_LIBS "")
+endif()
+if(EXISTS ${_top}/include/ofl/gso.h AND EXISTS ${_top}/src/gso/sources.cmake)
+  list(APPEND OFL_FUZZ_TARGETS fuzz_gso)
+  set(OFL_FUZZ_fuzz_gso_SRCS ${_fz}/fuzz_gso.c)
+  set(OFL_FUZZ_fuzz_gso_LIBS "")
+endif()
+if(TARGET ofl_pcapio AND EXISTS ${_top}/tools/offload-replay/pcapio.h)
+  list(APPEND OFL_FUZZ_TARGETS fuzz_pcap)
+  set(OFL_FUZZ_fuzz_pcap_SRCS ${_fz}/fuzz_pcap.c)
+  set(OFL_FUZZ_fuzz_pcap_LIBS ofl_pcapio)
+endif()
