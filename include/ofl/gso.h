@@ -106,6 +106,7 @@ struct ofl_gso_pool {
 	ofl_gso_get_fn get;  /* FREELIST */
 	ofl_gso_put_fn put;
 	void *user;
+	uint32_t seeked;     /* ARRAY: the caller moved the cursor with slots in use */
 };
 
 /**
@@ -144,7 +145,9 @@ OFL_API int ofl_gso_pool_init_array(struct ofl_gso_pool *pool, const struct ofl_
 /**
  * ARRAY pool: the next slot handed out is slots[index] (a driver keeping
  * header slot = descriptor index calls this with its put index before each
- * segment).  Returns 0, or OFL_EINVAL (not an ARRAY pool, index >= n).
+ * segment).  A seek while slots are in use makes the caller's ring the judge
+ * of the order slots come back in: ofl_gso_pool_put() then only counts.
+ * Returns 0, or OFL_EINVAL (not an ARRAY pool, index >= n).
  */
 OFL_API int ofl_gso_pool_seek(struct ofl_gso_pool *pool, uint32_t index);
 
@@ -157,8 +160,11 @@ OFL_API int ofl_gso_pool_get(struct ofl_gso_pool *pool, struct ofl_gso_hbuf *hb)
 /**
  * Give a slot back (after the NIC sent the segment, or after
  * ofl_gso_unnext()).  ARRAY slots must come back in the order they were
- * handed out.  Returns 0, or OFL_EINVAL (NULL, a slot that is not this
- * pool's, BLOCK/ARRAY: more puts than gets).
+ * handed out (the oldest first, as a TX ring completes), except that the
+ * newest may be taken back (what ofl_gso_unnext() does; it is then handed
+ * out again next).  Returns 0, or OFL_EINVAL (NULL, a slot that is not this
+ * pool's, BLOCK/ARRAY: more puts than gets, ARRAY: neither the oldest nor
+ * the newest slot in use).
  */
 OFL_API int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb);
 

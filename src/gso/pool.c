@@ -83,6 +83,8 @@ int ofl_gso_pool_seek(struct ofl_gso_pool *pool, uint32_t index)
 {
 	if (!pool || pool->kind != OFL_GSO_POOL_ARRAY || index >= pool->nslots)
 		return OFL_EINVAL;
+	if (pool->nfree != pool->nslots)
+		pool->seeked = 1;
 	pool->head = index;
 	return 0;
 }
@@ -143,12 +145,28 @@ int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb)
 	case OFL_GSO_POOL_FREELIST:
 		pool->put(pool->user, hb);
 		return 0;
-	case OFL_GSO_POOL_ARRAY:
-		if (hb->index >= pool->nslots || pool->nfree >= pool->nslots ||
-		    hb->data != pool->slots[hb->index].data)
+	case OFL_GSO_POOL_ARRAY: {
+		/* slots in use: the nslots - nfree before head, oldest first */
+		uint32_t used = pool->nslots - pool->nfree;
+		uint32_t oldest = (pool->head + pool->nfree) % pool->nslots;
+		uint32_t newest = pool->head ? pool->head - 1 : pool->nslots - 1;
+		if (hb->index >= pool->nslots || used == 0 || hb->data != pool->slots[hb->index].data)
 			return OFL_EINVAL;
-		pool->nfree++;
+		if (pool->seeked) {
+			if (++pool->nfree == pool->nslots)
+				pool->seeked = 0;
+			return 0;
+		}
+		if (hb->index == oldest) {
+			pool->nfree++;          /* sent: the ring's tail moves on */
+		} else if (hb->index == newest) {
+			pool->head = newest;    /* taken back (unnext): handed out again next */
+			pool->nfree++;
+		} else {
+			return OFL_EINVAL;
+		}
 		return 0;
+	}
 	default:
 		return OFL_EINVAL;
 	}
