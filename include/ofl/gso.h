@@ -26,6 +26,22 @@
  * never loses or repeats a segment; a segment handed out and then not
  * posted can be given back with ofl_gso_unnext().
  *
+ * What each segment carries (the kernel's rules, checked byte for byte
+ * against Linux 6.18 in tests/fixtures/gso/): the input's headers with
+ *   - TCP: sequence number + the payload before it; FIN and PSH only on the
+ *     last segment, CWR only on the first (OFL_GSO_F_KEEP_CWR: on all);
+ *   - UDP L4: a UDP length of its own payload, every segment a datagram;
+ *   - UDP fragmentation: IPv4 offset/MF with the same ID and DF cleared, or
+ *     an IPv6 fragment header; the UDP header (checksum over the whole
+ *     datagram) only in the first fragment; IPv4 options go into every
+ *     fragment;
+ *   - IPv4 total length, ID + segment number (OFL_GSO_F_FIXED_ID: the
+ *     input's) and header checksum; IPv6 payload length (an IPv6 hop-by-hop
+ *     Jumbo option of a BIG TCP input is left out);
+ *   - the L4 checksum complete, or the pseudo-header sum for the NIC.
+ * A VLAN tag that the caller's hardware inserts (not in the frame) is not
+ * added: the caller puts it in each TX descriptor.
+ *
  * Lifetimes: the iterator copies the headers at start; the payload buffers
  * (and, for ofl_gso_start_gro(), the out->slices array) must stay valid and
  * unchanged until the last segment that uses them has been sent (see
