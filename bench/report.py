@@ -361,6 +361,8 @@ def main():
         for t, v, ok, src in targets:
             out_t.append(f"| {t} | {v} | {status(ok)} | `{src}` |")
         out_t.append("")
+        out_t.append("Where the time goes in the missed rows (perf profiles, hot functions and lines): "
+                     "[bench/PROFILE.md](../PROFILE.md).\n")
         # targets go right after the method paragraph
         out[5:5] = out_t
 
