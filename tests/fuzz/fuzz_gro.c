@@ -20,6 +20,8 @@
  *     frame parses (independent parser), its checksums are valid when
  *     segments were merged, and cut at seg_size it gives back each
  *     segment's payload in order (payload bytes out = in);
+ *   - GRO then GSO: segmenting each merged packet at its seg_size gives back
+ *     every original segment's payload (when the library has GSO);
  *   - the counters add up (rx = merged + held + normal, out_segs = rx,
  *     flush reasons = GRO packets, api_errors = refusals seen), the table
  *     never holds more than max_flows entries, and nothing is allocated
@@ -31,6 +33,10 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef OFL_FUZZ_HAVE_GSO
+#include <ofl/gso.h>
+#endif
 
 #include "conserve.h"
 #include "fz.h"
@@ -251,6 +257,40 @@ static void check_reenter(struct st *s)
 	s->reenter = 0;
 }
 
+#ifdef OFL_FUZZ_HAVE_GSO
+/* GRO then GSO (the forwarding path): segmenting a merged packet at its
+ * seg_size gives back every original segment's payload, in order. */
+static void gro_then_gso(struct st *s, const struct ofl_gro_out *o)
+{
+	static uint8_t block[4 * 512];
+	struct ofl_gso_iter it;
+	struct ofl_gso_pool pool;
+	struct ofl_gso_seg g;
+	uint32_t k = 0, i;
+	int rc = ofl_gso_start_gro(&it, NULL, o);
+	FZ_CHECKF(rc == 0, "GSO refuses a GRO packet of %u segments: %d", o->seg_count, rc);
+	FZ_CHECK(ofl_gso_pool_init_block(&pool, block, sizeof(block), 512) == 0);
+	while ((rc = ofl_gso_next(&it, &pool, &g)) == 1) {
+		struct inpkt *in;
+		uint32_t pos = 0;
+		FZ_CHECKF(k < o->seg_count, "GSO made more than the %u segments GRO merged", o->seg_count);
+		in = cookie_pkt(s, o->cookies[k]);
+		FZ_CHECKF(g.payload_len == in->cf.payload_len, "GSO segment %u: %u bytes, GRO took %zu", k,
+		          g.payload_len, in->cf.payload_len);
+		for (i = 0; i < g.nslices; i++) {
+			FZ_CHECK(pos + g.slices[i].len <= in->cf.payload_len);
+			FZ_CHECKF(memcmp(g.slices[i].data, in->uf + in->cf.payload_off + pos, g.slices[i].len) == 0,
+			          "GSO segment %u differs from the segment GRO took", k);
+			pos += g.slices[i].len;
+		}
+		FZ_CHECK(ofl_gso_pool_put(&pool, &g.hdr) == 0);
+		k++;
+	}
+	FZ_CHECKF(rc == 0, "GSO next: %d", rc);
+	FZ_CHECKF(k == o->seg_count, "GSO gave %u segments back of %u", k, o->seg_count);
+}
+#endif
+
 /* Is the slice inside buffer sl->buf of packet `in`? */
 static void check_slice_in(const struct inpkt *in, const struct ofl_slice *sl, unsigned i)
 {
@@ -354,6 +394,10 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 		if (first->pflags & OFL_PKT_F_VLAN)
 			FZ_CHECK(o->vlan_tci == first->vlan_tci);
 	}
+#ifdef OFL_FUZZ_HAVE_GSO
+	if (o->seg_count > 1 && !s->cfg.dsa)
+		gro_then_gso(s, o);
+#endif
 	/* The other output helpers accept what the engine produced. */
 	{
 		struct ofl_virtio_net_hdr vh;

@@ -39,7 +39,7 @@ static int trace = -1; /* FZ_TRACE=1 in the environment: print the run */
 			fprintf(stderr, __VA_ARGS__); \
 	} while (0)
 
-#define MAXF 6000
+#define MAXF 20000
 #define MAXB 12
 #define MAXSLOT 8
 

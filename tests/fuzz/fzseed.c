@@ -4,9 +4,11 @@
  *
  *   fzseed hand OUTDIR           small hand-made seeds (committed under
  *                                tests/fuzz/seeds/<target>/)
- *   fzseed cut CORPORA OUTDIR    cut frames out of the shared captures
- *                                ($OFL_CORPORA) into OUTDIR/<target>/ at run
- *                                time; nothing from the captures is committed
+ *   fzseed cut DIR OUTDIR        cut frames out of every capture below DIR
+ *                                (the shared captures in $OFL_CORPORA, the
+ *                                test vectors in tests/fixtures) into
+ *                                OUTDIR/<target>/ at run time; nothing from
+ *                                the captures is committed
  *
  * Both write OUTDIR/gro, OUTDIR/gso, OUTDIR/dsa and OUTDIR/pcap (the DSA
  * seeds only when the library has DSA, the GSO ones only when it has GSO).
@@ -463,7 +465,7 @@ static void cut_file(const char *sub, const char *path, const char *base, const 
 		}
 #ifdef FZSEED_GSO
 		/* GSO: the big frames (super-packets), as TCP/AUTO with an MSS */
-		if (f.caplen > 1514 && f.caplen <= 6000 && ngso < 4) {
+		if (f.caplen > 1514 && f.caplen <= 20000 && ngso < 4) {
 			gso_seed(&o, outdir, "tmp", 0, nframes & 1, 1448, nframes % 3, 4, 256, 1 + nframes % 3,
 			         f.data, f.caplen, NULL, 0);
 			{
@@ -489,30 +491,39 @@ done:
 	free(data);
 }
 
-static int cut(const char *corpora, const char *outdir)
+/* Every .pcap/.pcapng below dir (depth <= 3), named by its path under root. */
+static void cut_tree(const char *dir, const char *rel, const char *outdir, int depth)
 {
-	static const char *const subs[] = {"tcp-bulk", "tcp-misc", "ipv6", "vlan", "gso", "malformed",
-	                                   "fragments", "dsa", "linktypes", "tunnels", "udp"};
-	unsigned i;
-	mkdir(outdir, 0777);
-	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
-		char path[4096];
-		DIR *d;
-		struct dirent *e;
-		snprintf(path, sizeof(path), "%s/%s", corpora, subs[i]);
-		d = opendir(path);
-		if (!d)
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char fp[8192], r[1024];
+		size_t l = strlen(e->d_name);
+		struct stat st;
+		if (e->d_name[0] == '.')
 			continue;
-		while ((e = readdir(d)) != NULL) {
-			char fp[8192];
-			size_t l = strlen(e->d_name);
-			if (l < 5 || (strcmp(e->d_name + l - 5, ".pcap") && (l < 7 || strcmp(e->d_name + l - 7, ".pcapng"))))
-				continue;
-			snprintf(fp, sizeof(fp), "%s/%s", path, e->d_name);
-			cut_file(subs[i], fp, e->d_name, outdir);
+		snprintf(fp, sizeof(fp), "%s/%s", dir, e->d_name);
+		snprintf(r, sizeof(r), "%s%s%s", rel, *rel ? "_" : "", e->d_name);
+		if (stat(fp, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (depth < 3)
+				cut_tree(fp, r, outdir, depth + 1);
+			continue;
 		}
-		closedir(d);
+		if ((l >= 5 && !strcmp(e->d_name + l - 5, ".pcap")) ||
+		    (l >= 7 && !strcmp(e->d_name + l - 7, ".pcapng")))
+			cut_file(rel, fp, e->d_name, outdir);
 	}
+	closedir(d);
+}
+
+static int cut(const char *root, const char *outdir)
+{
+	mkdir(outdir, 0777);
+	cut_tree(root, "", outdir, 0);
 	return 0;
 }
 
@@ -531,7 +542,7 @@ int main(int argc, char **argv)
 	} else if (argc == 4 && strcmp(argv[1], "cut") == 0) {
 		cut(argv[2], argv[3]);
 	} else {
-		fprintf(stderr, "usage: fzseed hand OUTDIR | fzseed cut CORPORA OUTDIR\n");
+		fprintf(stderr, "usage: fzseed hand OUTDIR | fzseed cut DIR OUTDIR\n");
 		return 2;
 	}
 	printf("fzseed: %u seed files written\n", nwritten);

@@ -12,7 +12,8 @@
 #
 # Seeds: the committed tests/fuzz/seeds/<area> and regress/<area>, plus
 # frames cut at run time out of the captures in $OFL_CORPORA (default
-# ../shared/corpora) by fzseed into a temporary directory; nothing of the
+# ../shared/corpora) and of the test vectors (tests/fixtures: the kernel's
+# GRO and GSO fixtures) by fzseed into a temporary directory; nothing of the
 # captures is copied into the repository.
 #
 # Prints one line per target (seconds, executions, coverage, corpus size,
@@ -53,8 +54,10 @@ trap 'rm -rf "$seeds"' EXIT
 if [ -d "$corpora" ]; then
   "$build/fzseed" cut "$corpora" "$seeds/cut" >/dev/null
 else
-  echo "run-fuzz: no corpora at $corpora: committed seeds only"
+  echo "run-fuzz: no corpora at $corpora: committed seeds and test vectors only"
 fi
+# the test vectors: the kernel GRO/GSO fixtures' captures
+"$build/fzseed" cut "$top/tests/fixtures" "$seeds/cut" >/dev/null
 mkdir -p "$work"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
