@@ -1,0 +1,716 @@
+/*
+ * tun_offload.c - libofl as the wire between two Linux network namespaces,
+ * with the kernel's TSO on one side and GRO'd super-packets on the other.
+ *
+ * NEEDS ROOT: it creates two private network namespaces and a TAP device in
+ * each.  Without root, namespaces or /dev/net/tun it prints why and exits 77
+ * (ctest SKIP_RETURN_CODE).  The namespaces are anonymous (unshare), so they
+ * vanish with the process whatever way it ends: nothing to clean up, nothing
+ * left behind, and no interface outside them is touched.
+ *
+ *   ns A: TCP sender --> tap A  ==[ this program ]==>  tap B --> ns B: TCP receiver
+ *                         |   read: vnet hdr + TSO super-packet          ^
+ *                         |   ofl_gso_start_vnet/next -> MSS segments    |
+ *                         |   ofl_gro_receive -> merged packets          |
+ *                         |   ofl_gro_linearize(PARTIAL) + vnet_hdr -----'
+ *                   (ACKs take the same path from B to A)
+ *
+ * The TAP devices are opened with IFF_VNET_HDR and TUNSETOFFLOAD (CSUM,
+ * TSO4, TSO6, and USO4/USO6 where the kernel accepts them), so the kernel
+ * hands us TCP super-packets of up to 64 KiB with a virtio_net_hdr.  A TAP
+ * device carries Ethernet frames, which is libofl's packet model, so no
+ * header needs to be made up.  A real TCP transfer (64 MiB by default) runs
+ * from ns A to ns B; both ends hash the byte stream (FNV-1a 64) and the
+ * hashes must match.  Addresses are from the benchmarking range 198.18.0.0/15
+ * (IPv6: fd00:0f1::/64), inside the namespaces only.
+ *
+ *   usage: tun_offload [-6] [-m MiB] [-t seconds]
+ *
+ * Exit: 0 transfer intact, 1 failure or timeout, 77 skipped.
+ */
+#define _GNU_SOURCE
+#include <ofl/csum.h>
+#include <ofl/gro.h>
+#include <ofl/gso.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef TUN_F_USO4
+#define TUN_F_USO4 0x20 /* Linux 6.2 */
+#define TUN_F_USO6 0x40
+#endif
+
+#define SKIP 77
+#define VNET_LEN 10                   /* struct virtio_net_hdr */
+#define FRAME_MAX (14 + 65535 + 64)   /* Ethernet + largest IP packet */
+#define RX_BATCH 16                   /* frames per poll, per direction */
+#define POOL_SLOTS 1024               /* header slots (64 KiB / 1448 * 16 < 1024) */
+#define SLOT_SIZE 256                 /* Linux TSO_HEADER_SIZE */
+#define PORT 5001
+
+/* One direction of the wire: frames read from in_fd go out on out_fd. */
+struct wire {
+	const char *name;
+	int in_fd, out_fd;
+	struct ofl_gro *gro;
+	struct ofl_gso_pool pool;
+	struct ofl_gso_hbuf held[POOL_SLOTS]; /* slot of each segment inside GRO */
+	_Alignas(64) uint8_t block[POOL_SLOTS * SLOT_SIZE]; /* the header block */
+	uint8_t rx[RX_BATCH][VNET_LEN + FRAME_MAX];
+	uint8_t tx[VNET_LEN + FRAME_MAX];
+	/* counters */
+	uint64_t frames_in, supers_in, segs_cut, csum_finished, bad_in;
+	uint64_t pkts_out, gro_pkts_out, gro_segs_out, bytes_out;
+	uint64_t kernel_refused, write_drops, errors;
+};
+
+struct result {
+	uint64_t bytes, hash;
+	int err; /* errno of the first failure, 0 if none */
+};
+
+static struct wire wires[2];
+static pid_t children[2] = {-1, -1};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void kill_children(void)
+{
+	for (int i = 0; i < 2; i++)
+		if (children[i] > 0) {
+			kill(children[i], SIGKILL);
+			waitpid(children[i], NULL, 0);
+			children[i] = -1;
+		}
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	kill_children(); /* the namespaces go with the last process in them */
+	_exit(1);
+}
+
+/* --- virtio_net_hdr: little endian on the wire (VIRTIO 1.0 / x86, ARM) --- */
+
+static void put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void vnet_put(uint8_t *p, const struct ofl_virtio_net_hdr *vh)
+{
+	p[0] = vh->flags;
+	p[1] = vh->gso_type;
+	put_le16(p + 2, vh->hdr_len);
+	put_le16(p + 4, vh->gso_size);
+	put_le16(p + 6, vh->csum_start);
+	put_le16(p + 8, vh->csum_offset);
+}
+
+/* --- GRO delivery: write every packet to the other TAP ------------------ */
+
+static void deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
+{
+	struct wire *w = user;
+	for (unsigned i = 0; i < n; i++) {
+		const struct ofl_gro_out *o = &pkts[i];
+		struct ofl_virtio_net_hdr vh;
+		int len = ofl_gro_linearize(o, w->tx + VNET_LEN, sizeof w->tx - VNET_LEN,
+		                            OFL_CSUM_MODE_PARTIAL);
+		if (len < 0 || ofl_gro_vnet_hdr(o, 0, &vh) != 0) {
+			w->errors++;
+		} else {
+			vnet_put(w->tx, &vh);
+			ssize_t r = write(w->out_fd, w->tx, VNET_LEN + (size_t)len);
+			if (r == VNET_LEN + len) {
+				w->pkts_out++;
+				w->bytes_out += (uint64_t)len;
+				if (o->seg_count >= 1) {
+					w->gro_pkts_out++;
+					w->gro_segs_out += o->seg_count;
+				}
+			} else if (r < 0 && errno == EINVAL) {
+				w->kernel_refused++; /* the kernel did not like our vnet hdr */
+			} else {
+				w->write_drops++;
+			}
+		}
+		/* Release: a segment's cookie is its header slot; a frame read
+		 * as-is has the wire itself as cookie (nothing to give back). */
+		unsigned ncookies = o->seg_count ? o->seg_count : 1;
+		for (unsigned c = 0; c < ncookies; c++)
+			if (o->cookies[c] != w &&
+			    ofl_gso_pool_put(&w->pool, o->cookies[c]) != 0)
+				w->errors++;
+	}
+}
+
+/* --- one frame read from a TAP: cut (GSO) if it is a super-packet, then GRO */
+
+static void gro_one(struct wire *w, const struct ofl_buf *bufs, uint16_t nbufs, void *cookie,
+                    uint64_t now)
+{
+	const struct ofl_pkt pkt = {
+		.bufs = bufs,
+		.nbufs = nbufs,
+		.csum_status = OFL_CSUM_NONE, /* let GRO verify every checksum */
+		.cookie = cookie,
+	};
+	if (ofl_gro_receive(w->gro, &pkt, now) < 0)
+		w->errors++; /* not taken: nothing to release (slot put back below) */
+}
+
+static void wire_frame(struct wire *w, uint8_t *p, size_t n, uint64_t now)
+{
+	struct ofl_virtio_net_hdr vh;
+	w->frames_in++;
+	if (ofl_gso_vnet_read(p, n, &vh) != 0 || n <= VNET_LEN) {
+		w->bad_in++;
+		return;
+	}
+	uint8_t *frame = p + VNET_LEN;
+	size_t flen = n - VNET_LEN;
+
+	if (vh.gso_type == 0) {
+		/* One frame.  With NEEDS_CSUM its L4 checksum field holds only the
+		 * pseudo-header sum: finish it as a NIC would (skb_checksum_help). */
+		if (vh.flags & 1u) {
+			size_t start = vh.csum_start, field = start + vh.csum_offset;
+			if (field + 2 > flen) {
+				w->bad_in++;
+				return;
+			}
+			uint16_t c = ofl_csum_fold(ofl_csum_partial(frame + start, flen - start, 0));
+			memcpy(frame + field, &c, 2);
+			w->csum_finished++;
+		}
+		const struct ofl_buf b = {.data = frame, .len = (uint32_t)flen};
+		gro_one(w, &b, 1, w, now);
+		return;
+	}
+
+	/* A super-packet: cut it into MSS segments, each one header slot from
+	 * the block pool plus payload slices pointing into p. */
+	struct ofl_gso_req req;
+	struct ofl_gso_iter it;
+	const struct ofl_buf in = {.data = p, .len = (uint32_t)n};
+	ofl_gso_req_default(&req);
+	req.csum = OFL_CSUM_MODE_FULL; /* GRO verifies these: proves GSO right */
+	int rc = ofl_gso_start_vnet(&it, &req, VNET_LEN, OFL_GSO_L2_ETH, &in, 1);
+	if (rc != 0) {
+		fprintf(stderr, "%s: gso start: %s\n", w->name, ofl_strerror(rc));
+		w->bad_in++;
+		return;
+	}
+	w->supers_in++;
+	for (;;) {
+		struct ofl_gso_seg seg;
+		rc = ofl_gso_next(&it, &w->pool, &seg);
+		if (rc == 0)
+			break;
+		if (rc == OFL_EAGAIN) {
+			/* Pool empty: everything GRO holds goes out and gives its
+			 * slots back; the iterator resumes where it stopped. */
+			if (ofl_gro_flush(w->gro) != 0 || ofl_gso_pool_avail(&w->pool) == 0) {
+				w->errors++;
+				ofl_gso_abort(&it);
+				return;
+			}
+			continue;
+		}
+		if (rc != 1) {
+			fprintf(stderr, "%s: gso next: %s\n", w->name, ofl_strerror(rc));
+			w->errors++;
+			ofl_gso_abort(&it);
+			return;
+		}
+		struct ofl_buf bufs[1 + OFL_GSO_SEG_MAX_SLICES];
+		bufs[0] = (struct ofl_buf){.data = seg.hdr.data, .len = seg.hdr_len};
+		for (uint32_t i = 0; i < seg.nslices; i++)
+			bufs[1 + i] = (struct ofl_buf){.data = seg.slices[i].data, .len = seg.slices[i].len};
+		w->held[seg.hdr.index] = seg.hdr;
+		w->segs_cut++;
+		gro_one(w, bufs, (uint16_t)(1 + seg.nslices), &w->held[seg.hdr.index], now);
+	}
+}
+
+/* One poll of one direction: up to RX_BATCH frames, then the end of the poll
+ * (flush timeout 0: everything goes out, so the rx buffers are free again). */
+static int wire_poll(struct wire *w)
+{
+	unsigned got = 0;
+	uint64_t now = now_ns();
+	while (got < RX_BATCH) {
+		ssize_t r = read(w->in_fd, w->rx[got], sizeof w->rx[got]);
+		if (r < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				break;
+			perror("read tap");
+			return -1;
+		}
+		wire_frame(w, w->rx[got], (size_t)r, now);
+		got++;
+	}
+	if (ofl_gro_poll_end(w->gro, got, now, NULL) != 0)
+		return -1;
+	return 0;
+}
+
+static int wire_init(struct wire *w, const char *name, int in_fd, int out_fd)
+{
+	struct ofl_gro_config cfg;
+	w->name = name;
+	w->in_fd = in_fd;
+	w->out_fd = out_fd;
+	if (ofl_gso_pool_init_block(&w->pool, w->block, sizeof w->block, SLOT_SIZE) != 0)
+		return -1;
+	if (ofl_gro_config_default(&cfg) != 0)
+		return -1;
+	cfg.deliver = deliver;
+	cfg.user = w;
+	return ofl_gro_create(&cfg, &w->gro);
+}
+
+/* --- namespaces, TAP devices, addresses (ioctl only: no iproute2 needed) -- */
+
+static int tap_open(const char *name, unsigned *offloads)
+{
+	struct ifreq ifr = {.ifr_flags = IFF_TAP | IFF_NO_PI | IFF_VNET_HDR};
+	int vlen = VNET_LEN;
+	int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", name);
+	if (ioctl(fd, TUNSETIFF, &ifr) != 0 || ioctl(fd, TUNSETVNETHDRSZ, &vlen) != 0)
+		goto fail;
+	/* What we (the reader) accept: checksum offload, TSO, and USO where the
+	 * kernel knows it (6.2+; EINVAL before). */
+	*offloads = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_USO4 | TUN_F_USO6;
+	if (ioctl(fd, TUNSETOFFLOAD, *offloads) != 0) {
+		*offloads = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6;
+		if (ioctl(fd, TUNSETOFFLOAD, *offloads) != 0)
+			goto fail;
+	}
+	return fd;
+fail:
+	{
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return -1;
+}
+
+struct in6_ifreq_compat { /* struct in6_ifreq of <linux/ipv6.h> */
+	struct in6_addr addr;
+	uint32_t prefixlen;
+	int ifindex;
+};
+
+static int write_sysctl(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t r = write(fd, val, strlen(val));
+	close(fd);
+	return r == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+/* Bring ifname (in the current namespace) up with one address. */
+static int if_config(const char *ifname, int v6, const char *addr, unsigned prefix)
+{
+	struct ifreq ifr = {.ifr_flags = 0};
+	int rc = -1;
+	int s = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifname);
+	if (v6) {
+		char path[128];
+		struct in6_ifreq_compat r6 = {.prefixlen = prefix, .ifindex = (int)if_nametoindex(ifname)};
+		snprintf(path, sizeof path, "/proc/sys/net/ipv6/conf/%s/accept_dad", ifname);
+		if (write_sysctl(path, "0") != 0 || inet_pton(AF_INET6, addr, &r6.addr) != 1 ||
+		    ioctl(s, SIOCSIFADDR, &r6) != 0)
+			goto out;
+	} else {
+		struct sockaddr_in sin = {.sin_family = AF_INET};
+		if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+			goto out;
+		memcpy(&ifr.ifr_addr, &sin, sizeof sin);
+		if (ioctl(s, SIOCSIFADDR, &ifr) != 0)
+			goto out;
+		sin.sin_addr.s_addr = htonl(~0u << (32 - prefix));
+		memcpy(&ifr.ifr_netmask, &sin, sizeof sin);
+		if (ioctl(s, SIOCSIFNETMASK, &ifr) != 0)
+			goto out;
+	}
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) != 0)
+		goto out;
+	ifr.ifr_flags = (short)(ifr.ifr_flags | IFF_UP);
+	rc = ioctl(s, SIOCSIFFLAGS, &ifr);
+out:
+	close(s);
+	return rc;
+}
+
+static int make_addr(int v6, const char *ip, struct sockaddr_storage *ss, socklen_t *sl)
+{
+	memset(ss, 0, sizeof *ss);
+	if (v6) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons(PORT);
+		*sl = sizeof *a;
+		return inet_pton(AF_INET6, ip, &a->sin6_addr) == 1 ? 0 : -1;
+	}
+	struct sockaddr_in *a = (struct sockaddr_in *)ss;
+	a->sin_family = AF_INET;
+	a->sin_port = htons(PORT);
+	*sl = sizeof *a;
+	return inet_pton(AF_INET, ip, &a->sin_addr) == 1 ? 0 : -1;
+}
+
+/* bind, waiting up to 3 s for an IPv6 address to leave the tentative state */
+static int bind_retry(int s, const struct sockaddr_storage *ss, socklen_t sl)
+{
+	for (int tries = 0; bind(s, (const struct sockaddr *)ss, sl) != 0; tries++) {
+		if (errno != EADDRNOTAVAIL || tries == 300)
+			return -1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* --- the two ends of the TCP transfer (child processes) ----------------- */
+
+static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+#define FNV_INIT 0xcbf29ce484222325ull
+
+static void report(int fd, const struct result *r)
+{
+	if (write(fd, r, sizeof *r) != (ssize_t)sizeof *r)
+		_exit(2);
+	_exit(r->err ? 1 : 0);
+}
+
+static void run_sender(int s, const struct sockaddr_storage *to, socklen_t tolen, uint64_t total,
+                       int out)
+{
+	static uint8_t chunk[64 * 1024];
+	struct result r = {.hash = FNV_INIT};
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	/* an IPv6 address is usable a moment after the link is up (DAD work) */
+	for (int tries = 0; connect(s, (const struct sockaddr *)to, tolen) != 0; tries++) {
+		if ((errno != EADDRNOTAVAIL && errno != ENETUNREACH) || tries == 300) {
+			r.err = errno;
+			report(out, &r);
+		}
+		usleep(10000);
+	}
+	while (r.bytes < total) {
+		size_t n = sizeof chunk;
+		if (total - r.bytes < n)
+			n = (size_t)(total - r.bytes);
+		for (size_t i = 0; i < n; i += 8) { /* xorshift64: data that does not compress */
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			memcpy(chunk + i, &x, n - i < 8 ? n - i : 8);
+		}
+		r.hash = fnv1a(r.hash, chunk, n);
+		for (size_t off = 0; off < n;) {
+			ssize_t w = write(s, chunk + off, n - off);
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				r.err = errno;
+				report(out, &r);
+			}
+			off += (size_t)w;
+		}
+		r.bytes += n;
+	}
+	if (shutdown(s, SHUT_WR) != 0)
+		r.err = errno;
+	/* wait for the receiver's close so every byte is acknowledged */
+	while (read(s, chunk, sizeof chunk) > 0)
+		;
+	report(out, &r);
+}
+
+static void run_receiver(int ls, int out)
+{
+	static uint8_t buf[256 * 1024];
+	struct result r = {.hash = FNV_INIT};
+	int s = accept(ls, NULL, NULL);
+	if (s < 0) {
+		r.err = errno;
+		report(out, &r);
+	}
+	for (;;) {
+		ssize_t n = read(s, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r.err = errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		r.hash = fnv1a(r.hash, buf, (size_t)n);
+		r.bytes += (uint64_t)n;
+	}
+	close(s);
+	report(out, &r);
+}
+
+static pid_t spawn(int pipefd[2], void (*fn)(int, int), int arg)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(pipefd[0]);
+		fn(arg, pipefd[1]);
+		_exit(1);
+	}
+	close(pipefd[1]);
+	return pid;
+}
+
+/* fork() wrappers with the argument lists of the two ends */
+static int g_send_sock;
+static uint64_t g_total;
+static struct sockaddr_storage g_to;
+static socklen_t g_tolen;
+
+static void sender_main(int s, int out)
+{
+	run_sender(s, &g_to, g_tolen, g_total, out);
+}
+
+static void print_wire(const struct wire *w)
+{
+	struct ofl_gro_stats st;
+	if (ofl_gro_get_stats(w->gro, &st) != 0)
+		return;
+	printf("%s: read %llu frames (%llu TSO super-packets, %.1f segments each), "
+	       "GSO cut %llu segments; GRO wrote %llu packets (%llu merged packets carrying "
+	       "%llu segments): merge ratio %.1f segments/packet; checksums finished %llu, "
+	       "kernel refused %llu, write drops %llu, errors %llu\n",
+	       w->name, (unsigned long long)w->frames_in, (unsigned long long)w->supers_in,
+	       w->supers_in ? (double)w->segs_cut / (double)w->supers_in : 0.0,
+	       (unsigned long long)w->segs_cut, (unsigned long long)w->pkts_out,
+	       (unsigned long long)w->gro_pkts_out, (unsigned long long)w->gro_segs_out,
+	       w->gro_pkts_out ? (double)w->gro_segs_out / (double)w->gro_pkts_out : 0.0,
+	       (unsigned long long)w->csum_finished, (unsigned long long)w->kernel_refused,
+	       (unsigned long long)w->write_drops, (unsigned long long)w->errors);
+	printf("%s: GRO flushes: psh %llu, max_size %llu, poll_end %llu, seq %llu; normal: "
+	       "no_payload %llu, tcp_csum %llu\n",
+	       w->name, (unsigned long long)st.flush[OFL_GRO_FLUSH_PSH],
+	       (unsigned long long)st.flush[OFL_GRO_FLUSH_MAX_SIZE],
+	       (unsigned long long)st.flush[OFL_GRO_FLUSH_POLL_END],
+	       (unsigned long long)st.flush[OFL_GRO_FLUSH_SEQ],
+	       (unsigned long long)st.normal_why[OFL_GRO_NORMAL_NO_PAYLOAD],
+	       (unsigned long long)st.normal_why[OFL_GRO_NORMAL_TCP_CSUM]);
+}
+
+static int skip(const char *what)
+{
+	printf("SKIP: %s: %s (needs root, network namespaces and /dev/net/tun)\n", what,
+	       strerror(errno));
+	return SKIP;
+}
+
+int main(int argc, char **argv)
+{
+	int v6 = 0, opt;
+	unsigned mib = 64, timeout_s = 120, offA = 0, offB = 0;
+	while ((opt = getopt(argc, argv, "6m:t:")) != -1) {
+		if (opt == '6')
+			v6 = 1;
+		else if (opt == 'm')
+			mib = (unsigned)strtoul(optarg, NULL, 10);
+		else if (opt == 't')
+			timeout_s = (unsigned)strtoul(optarg, NULL, 10);
+		else {
+			fprintf(stderr, "usage: %s [-6] [-m MiB] [-t seconds]\n", argv[0]);
+			return 2;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (geteuid() != 0) {
+		errno = EPERM;
+		return skip("not root");
+	}
+	const char *ipA = v6 ? "fd00:f1::1" : "198.18.0.1";
+	const char *ipB = v6 ? "fd00:f1::2" : "198.18.0.2";
+	unsigned prefix = v6 ? 64 : 24;
+
+	int orig = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (orig < 0)
+		return skip("open /proc/self/ns/net");
+	/* namespace A: TAP A, the sender's socket */
+	if (unshare(CLONE_NEWNET) != 0)
+		return skip("unshare(CLONE_NEWNET)");
+	int tapA = tap_open("ofltapA", &offA);
+	if (tapA < 0)
+		return skip("TAP device with IFF_VNET_HDR");
+	if (if_config("ofltapA", v6, ipA, prefix) != 0) {
+		perror("configure ofltapA");
+		return 1;
+	}
+	int send_sock = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* namespace B: TAP B, the listening socket */
+	if (send_sock < 0 || unshare(CLONE_NEWNET) != 0) {
+		perror("socket/unshare");
+		return 1;
+	}
+	int tapB = tap_open("ofltapB", &offB);
+	if (tapB < 0 || if_config("ofltapB", v6, ipB, prefix) != 0) {
+		perror("tap/configure ofltapB");
+		return 1;
+	}
+	struct sockaddr_storage ssB;
+	socklen_t slB;
+	int one = 1;
+	int ls = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (ls < 0 || make_addr(v6, ipB, &ssB, &slB) != 0 ||
+	    setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+	    bind_retry(ls, &ssB, slB) != 0 || listen(ls, 1) != 0) {
+		perror("listen in B");
+		return 1;
+	}
+	if (setns(orig, CLONE_NEWNET) != 0) { /* back home; fds keep their namespaces */
+		perror("setns");
+		return 1;
+	}
+	printf("TAP offloads accepted: CSUM TSO4 TSO6%s; transfer %u MiB over %s, limit %u s\n",
+	       (offA & offB & TUN_F_USO4) ? " USO4 USO6" : " (USO refused by this kernel)", mib,
+	       v6 ? "IPv6" : "IPv4", timeout_s);
+
+	if (wire_init(&wires[0], "A->B", tapA, tapB) != 0 || wire_init(&wires[1], "B->A", tapB, tapA) != 0) {
+		fprintf(stderr, "wire init failed\n");
+		return 1;
+	}
+
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	int pr[2], ps[2];
+	if (pipe2(pr, O_CLOEXEC) != 0 || pipe2(ps, O_CLOEXEC) != 0) {
+		perror("pipe");
+		return 1;
+	}
+	uint64_t t0 = now_ns(), deadline = t0 + (uint64_t)timeout_s * 1000000000u;
+	g_send_sock = send_sock;
+	g_total = (uint64_t)mib << 20;
+	g_tolen = slB;
+	memcpy(&g_to, &ssB, sizeof ssB);
+	children[0] = spawn(pr, run_receiver, ls);
+	children[1] = spawn(ps, sender_main, g_send_sock);
+	if (children[0] < 0 || children[1] < 0) {
+		perror("fork");
+		kill_children();
+		return 1;
+	}
+	close(ls);
+	close(send_sock);
+
+	struct result res[2];
+	int have[2] = {0, 0}, failed = 0;
+	while (!(have[0] && have[1])) {
+		struct pollfd pf[4] = {
+			{.fd = tapA, .events = POLLIN},
+			{.fd = tapB, .events = POLLIN},
+			{.fd = have[0] ? -1 : pr[0], .events = POLLIN},
+			{.fd = have[1] ? -1 : ps[0], .events = POLLIN},
+		};
+		if (now_ns() > deadline) {
+			fprintf(stderr, "FAIL: timeout after %u s\n", timeout_s);
+			failed = 1;
+			break;
+		}
+		int n = poll(pf, 4, 100);
+		if (n < 0 && errno != EINTR) {
+			perror("poll");
+			failed = 1;
+			break;
+		}
+		if ((pf[0].revents & POLLIN) && wire_poll(&wires[0]) != 0)
+			failed = 1;
+		if ((pf[1].revents & POLLIN) && wire_poll(&wires[1]) != 0)
+			failed = 1;
+		for (int i = 0; i < 2; i++)
+			if (!have[i] && pf[2 + i].revents) {
+				if (read(i ? ps[0] : pr[0], &res[i], sizeof res[i]) != (ssize_t)sizeof res[i]) {
+					fprintf(stderr, "FAIL: %s died\n", i ? "sender" : "receiver");
+					failed = 1;
+				}
+				have[i] = 1;
+			}
+		if (failed)
+			break;
+	}
+	double secs = (double)(now_ns() - t0) / 1e9;
+	kill_children();
+
+	print_wire(&wires[0]);
+	print_wire(&wires[1]);
+	if (!failed) {
+		const struct result *rr = &res[0], *rs = &res[1];
+		printf("sender: %llu bytes, fnv1a64 %016llx%s%s; receiver: %llu bytes, fnv1a64 %016llx%s%s\n",
+		       (unsigned long long)rs->bytes, (unsigned long long)rs->hash,
+		       rs->err ? ", error " : "", rs->err ? strerror(rs->err) : "",
+		       (unsigned long long)rr->bytes, (unsigned long long)rr->hash,
+		       rr->err ? ", error " : "", rr->err ? strerror(rr->err) : "");
+		if (rs->err || rr->err || rs->bytes != g_total || rr->bytes != rs->bytes ||
+		    rr->hash != rs->hash)
+			failed = 1;
+	}
+	if (wires[0].kernel_refused || wires[1].kernel_refused || wires[0].errors ||
+	    wires[1].errors)
+		failed = 1;
+	ofl_gro_destroy(wires[0].gro);
+	ofl_gro_destroy(wires[1].gro);
+	if (failed) {
+		printf("FAIL after %.2f s\n", secs);
+		return 1;
+	}
+	printf("OK: %u MiB intact in %.2f s (%.1f MiB/s), merge ratio A->B %.1f segments/packet\n",
+	       mib, secs, (double)mib / secs,
+	       wires[0].gro_pkts_out ? (double)wires[0].gro_segs_out / (double)wires[0].gro_pkts_out
+	                             : 0.0);
+	return 0;
+}
