@@ -1,0 +1,47 @@
+# Install and packaging tests (included by tests/CMakeLists.txt).
+#
+#  install_consumer     `cmake --install` of this build into a temporary prefix,
+#                       then a tiny program built against that copy twice:
+#                       through find_package(ofl) (ofl::ofl and ofl::ofl_static)
+#                       and through pkg-config; both are run.  No network.
+#  public_headers_c11   every public header alone in a C11 translation unit
+#                       (-std=c11 -pedantic -Wall -Wextra -Werror)
+#  public_headers_cxx   the same in C++ (-std=c++11 -pedantic ...), plus one
+#                       C++ program calling into every header, linked against
+#                       the library: a missing extern "C" fails to link.
+set(OFL_INSTALL_TEST_DIR ${CMAKE_CURRENT_BINARY_DIR}/install-test)
+find_program(OFL_PKG_CONFIG NAMES pkg-config pkgconf)
+find_program(OFL_READELF NAMES readelf)
+find_program(OFL_CXX NAMES ${CMAKE_CXX_COMPILER} g++ c++ clang++)
+
+add_test(NAME install_consumer
+  COMMAND ${CMAKE_COMMAND}
+    -DBUILD_DIR=${CMAKE_BINARY_DIR}
+    -DWORK_DIR=${OFL_INSTALL_TEST_DIR}
+    -DCONSUMER_DIR=${CMAKE_CURRENT_SOURCE_DIR}/install/consumer
+    -DPUBLIC_HEADER_DIR=${CMAKE_SOURCE_DIR}/include/ofl
+    -DCC=${CMAKE_C_COMPILER}
+    -DGENERATOR=${CMAKE_GENERATOR}
+    -DPKG_CONFIG=${OFL_PKG_CONFIG}
+    -DREADELF=${OFL_READELF}
+    -DVERSION=${PROJECT_VERSION}
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/install/run.cmake)
+set_tests_properties(install_consumer PROPERTIES
+  TIMEOUT 300 RUN_SERIAL TRUE PASS_REGULAR_EXPRESSION "install test: OK")
+
+add_test(NAME public_headers_c11
+  COMMAND ${CMAKE_COMMAND} -DLANG=C -DCOMPILER=${CMAKE_C_COMPILER}
+    -DINCLUDE_DIR=${CMAKE_SOURCE_DIR}/include -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/headers-c11
+    -DLIB=$<TARGET_FILE:ofl> -DPROBE=${CMAKE_CURRENT_SOURCE_DIR}/install/headers_probe.c
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/install/headers.cmake)
+if(OFL_CXX)
+  add_test(NAME public_headers_cxx
+    COMMAND ${CMAKE_COMMAND} -DLANG=CXX -DCOMPILER=${OFL_CXX}
+      -DINCLUDE_DIR=${CMAKE_SOURCE_DIR}/include -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/headers-cxx
+      -DLIB=$<TARGET_FILE:ofl> -DPROBE=${CMAKE_CURRENT_SOURCE_DIR}/install/headers_probe.c
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/install/headers.cmake)
+endif()
+set_tests_properties(public_headers_c11 PROPERTIES PASS_REGULAR_EXPRESSION "headers: OK")
+if(OFL_CXX)
+  set_tests_properties(public_headers_cxx PROPERTIES PASS_REGULAR_EXPRESSION "headers: OK")
+endif()
