@@ -41,6 +41,12 @@ size_t mkgso_frame(const struct gso_fixture *x, uint8_t *buf, size_t cap)
 		g.ip_optlen = x->ip_optlen;
 		if (x->ts)
 			gen_opt_ts(&g, 123456, 654321);
+		if (x->dstopts) {
+			static const uint8_t dst[8] = { 6, 0, 1, 4, 0, 0, 0, 0 }; /* PadN */
+			memcpy(g.ext, dst, 8);
+			g.extlen = 8;
+			g.ext_nh = 60;
+		}
 		return gen_tcp_frame(&g, buf, cap);
 	}
 }
