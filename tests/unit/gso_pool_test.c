@@ -491,6 +491,56 @@ START_TEST(test_array_order)
 }
 END_TEST
 
+/* ofl_gso_run() stops when the pool runs dry (the callback keeps the slots,
+ * as a driver does until TX completion) and resumes after slots come back. */
+struct keep {
+	struct ofl_gso_hbuf held[NSEG];
+	unsigned n, got;
+};
+
+static int keep_seg(void *user, const struct ofl_gso_seg *s)
+{
+	struct keep *k = user;
+	uint8_t lin[2000];
+	size_t l = gu_linearize(s, lin, sizeof(lin));
+	ck_assert_uint_eq(s->index, k->got);
+	ck_assert_uint_eq(l, ref_len[k->got]);
+	ck_assert_mem_eq(lin, ref[k->got], l);
+	k->held[k->n++] = s->hdr;
+	k->got++;
+	return OFL_GSO_CB_CONTINUE;
+}
+
+START_TEST(test_run_pool_empty)
+{
+	struct ofl_gso_pool pool;
+	struct ofl_gso_iter it;
+	struct ofl_buf b;
+	struct keep k;
+	struct ofl_gso_callbacks cb = { keep_seg, &k };
+	uint32_t em;
+	unsigned rounds = 0, i;
+	int rc;
+	make_ref();
+	b.data = frame;
+	b.len = (uint32_t)frame_len;
+	memset(&k, 0, sizeof(k));
+	pool_make(&pool, _i, 5);
+	start(&it, &b, 1);
+	while ((rc = ofl_gso_run(&it, &pool, &cb, &em)) == OFL_EAGAIN) {
+		ck_assert_uint_eq(em, 5);
+		for (i = 0; i < k.n; i++) /* TX completion, oldest first */
+			ck_assert_int_eq(ofl_gso_pool_put(&pool, &k.held[i]), 0);
+		k.n = 0;
+		ck_assert_uint_lt(++rounds, 10);
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_eq(em, NSEG % 5);
+	ck_assert_uint_eq(k.got, NSEG);
+	ck_assert_uint_eq(rounds, 2);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gso_pool");
@@ -502,6 +552,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bad_requests);
 	tcase_add_test(tc, test_pool_api);
 	tcase_add_test(tc, test_array_order);
+	tcase_add_loop_test(tc, test_run_pool_empty, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }
