@@ -25,12 +25,16 @@ static inline void note(struct ofl_hdrs *h, int st)
 }
 
 /* Is [0, end) inside the view?  If not, record why and return false. */
-static inline int have(const struct ofl_view *v, const struct ofl_hdrs *h, uint32_t end,
-                       int *why)
+static inline int have(const struct ofl_view *v, struct ofl_hdrs *h, uint32_t end, int *why)
 {
 	if (end <= v->len)
 		return 1;
-	*why = end <= h->frame_len ? OFL_PARSE_HDR_TOO_LONG : OFL_PARSE_MALFORMED;
+	if (end <= h->frame_len) {
+		h->short_view = 1;
+		*why = OFL_PARSE_HDR_TOO_LONG;
+	} else {
+		*why = OFL_PARSE_MALFORMED;
+	}
 	return 0;
 }
 
@@ -166,14 +170,16 @@ int ofl_parse_at(const struct ofl_view *v, uint32_t frame_len, uint32_t et_off, 
 	h->status = OFL_PARSE_OK;
 	h->frame_len = frame_len;
 	h->et_off = et_off;
-	if (et_off > 0xffffu - 64 || v->len < et_off + 2 || frame_len < et_off + 2)
+	if (et_off > 0xffffu - 64 || frame_len < et_off + 2)
 		return h->status = OFL_PARSE_MALFORMED;
+	if (!have(v, h, et_off + 2, &st))
+		return h->status = (uint8_t)st;
 	et = ofl_get16(v->p + off);
 	while (et == ETH_P_8021Q || et == ETH_P_8021AD) {
 		if (h->nvlan == 2)
 			return h->status = OFL_PARSE_VLAN_DEPTH;
-		if (off + 6 > v->len || off + 6 > frame_len)
-			return h->status = OFL_PARSE_MALFORMED;
+		if (!have(v, h, off + 6, &st))
+			return h->status = (uint8_t)st;
 		h->vlan_tpid[h->nvlan] = et;
 		h->vlan_tci[h->nvlan] = ofl_get16(v->p + off + 2);
 		h->nvlan++;

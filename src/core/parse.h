@@ -40,6 +40,8 @@ struct ofl_hdrs {
 	uint8_t nvlan;        /* in-band VLAN tags (0..2) */
 	uint8_t l4_ok;        /* TCP header present and sane */
 	uint8_t trimmed;      /* Ethernet padding after the IP packet ignored */
+	uint8_t short_view;   /* a header ran past the view, not past the frame:
+	                         parse again over a longer view */
 	uint16_t l2_len;      /* MAC header incl. VLAN tags (= l3_off) */
 	uint16_t l3_off, l4_off, hdr_len; /* hdr_len = payload offset */
 	uint16_t ip6_ext_len; /* IPv6 extension header bytes before TCP */
@@ -67,7 +69,10 @@ static inline uint32_t ofl_pkt_len(const struct ofl_buf *b, unsigned n)
 }
 
 /* View of the first min(want, total) bytes: the first buffer itself when
- * it is long enough, else a copy gathered into scratch (>= want bytes). */
+ * it is long enough, else a copy gathered into scratch (>= want bytes).
+ * Callers that can parse first over the first buffer alone (header split:
+ * it usually holds exactly the headers) do so and gather only when
+ * ofl_hdrs.short_view says it was too short. */
 static inline struct ofl_view ofl_view_make(const struct ofl_buf *b, unsigned n, uint32_t total,
                                             uint8_t *scratch, uint32_t want)
 {

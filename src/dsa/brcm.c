@@ -200,14 +200,10 @@ static int brcm_leg_check_fcs(const struct dsa_frame *f, const uint8_t *t)
 	fcs = dsa_tail(f, BRCM_FCS_LEN);
 	if (!fcs)
 		return OFL_EBADMSG;
-	/* The FCS covers the untagged frame; it can be checked only when the
-	 * whole frame is at hand (always in a single-buffer decode; in a
-	 * multi-buffer one when it fits the head window). */
-	if (f->head_len < f->len)
-		return 0;
-	want = dsa_crc32_update(0xFFFFFFFFu, f->head, DSA_MACS_LEN);
-	want = ~dsa_crc32_update(want, f->head + DSA_MACS_LEN + BRCM_LEG_TAG_LEN,
-	                         ulen - DSA_MACS_LEN);
+	/* The FCS covers the untagged frame: the MACs, then everything after
+	 * the tag (read through the buffers in a multi-buffer decode). */
+	want = dsa_crc32_frame(0xFFFFFFFFu, f, 0, DSA_MACS_LEN);
+	want = ~dsa_crc32_frame(want, f, DSA_MACS_LEN + BRCM_LEG_TAG_LEN, ulen - DSA_MACS_LEN);
 	if (fcs[0] != (uint8_t)want || fcs[1] != (uint8_t)(want >> 8) ||
 	    fcs[2] != (uint8_t)(want >> 16) || fcs[3] != (uint8_t)(want >> 24))
 		return OFL_EBADMSG;

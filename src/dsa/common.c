@@ -221,3 +221,22 @@ uint32_t dsa_crc32_update(uint32_t crc, const uint8_t *p, uint32_t n)
 	}
 	return crc;
 }
+
+uint32_t dsa_crc32_frame(uint32_t crc, const struct dsa_frame *f, uint32_t off, uint32_t n)
+{
+	unsigned i;
+	if (!f->bufs || (uint64_t)off + n <= f->head_len)
+		return dsa_crc32_update(crc, f->head + off, n);
+	for (i = 0; i < f->nbufs && n; i++) {
+		uint32_t bl = f->bufs[i].len, take;
+		if (off >= bl) {
+			off -= bl;
+			continue;
+		}
+		take = bl - off < n ? bl - off : n;
+		crc = dsa_crc32_update(crc, f->bufs[i].data + off, take);
+		n -= take;
+		off = 0;
+	}
+	return crc;
+}

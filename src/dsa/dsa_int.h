@@ -42,6 +42,9 @@ struct dsa_frame {
 	uint32_t tail_len;
 	uint32_t len;        /* whole frame */
 	int scratch;         /* head/tail are copies that die with the call */
+	const struct ofl_buf *bufs; /* multi-buffer decode: the buffers, for the
+	                               rare check that needs every byte (FCS) */
+	unsigned nbufs;
 };
 
 struct dsa_tx {
@@ -218,6 +221,9 @@ uint32_t dsa_tx_pad_len(const struct ofl_dsa_ops *ops, int dir, uint32_t len);
 /* CRC-32 (IEEE 802.3), reflected, bitwise.  The Ethernet FCS of a buffer
  * is ~dsa_crc32_update(0xFFFFFFFF, p, n); pieces chain through crc. */
 uint32_t dsa_crc32_update(uint32_t crc, const uint8_t *p, uint32_t n);
+/* The same over bytes [off, off + n) of a frame, wherever they are (the
+ * head window or, in a multi-buffer decode, the buffers). */
+uint32_t dsa_crc32_frame(uint32_t crc, const struct dsa_frame *f, uint32_t off, uint32_t n);
 
 /* --- per-family codecs (one file each) ------------------------------ */
 

@@ -195,6 +195,8 @@ int ofl_dsa_decode(const struct ofl_dsa_ops *ops,
 	f.tail_len = len;
 	f.len = len;
 	f.scratch = 0;
+	f.bufs = NULL;
+	f.nbufs = 0;
 	return decode_frame(ops, params, dir, &f, meta, view);
 }
 
@@ -251,6 +253,8 @@ int ofl_dsa_decode_bufs(const struct ofl_dsa_ops *ops,
 	f.head = head;
 	f.tail = tail;
 	f.scratch = 1;
+	f.bufs = bufs;
+	f.nbufs = nbufs;
 	return decode_frame(ops, params, dir, &f, meta, view);
 }
 

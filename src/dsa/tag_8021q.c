@@ -200,7 +200,11 @@ static int sja1105_rx(const struct q_fmt *q, const struct ofl_dsa_params *p,
 	if (q_tpid_ok(q, p, dsa_be16(h + DSA_MACS_LEN)))
 		return q_decode_plain(q, p, f, m, v);
 	if (sja_is_link_local(h)) {
-		/* management route: port and switch in DA bytes 3 and 4 */
+		/* management route: port and switch in DA bytes 3 and 4; a port
+		 * the switch cannot have finds no user port in the kernel, which
+		 * drops the frame */
+		if (h[3] >= 16)
+			return OFL_EBADMSG;
 		m->port = h[3];
 		m->switch_id = h[4];
 		m->valid = OFL_DSA_M_PORT | OFL_DSA_M_SWITCH;

@@ -88,10 +88,12 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 	o->seg_size = it->seg_size;
 	o->l3_off = it->l3_off;
 	o->l4_off = it->l4_off;
-	if (it->nsegs > 1) {
+	if (it->nsegs > 1 && !it->csum_done) {
 		o->flags |= OFL_GRO_OUT_F_CSUM_PARTIAL;
 		o->csum_start = it->l4_off;
 		o->csum_offset = 16;
+	}
+	if (it->nsegs > 1) {
 		o->gso_type = (uint8_t)((it->l3 == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
 		                        (it->l3 == 4 && it->fixedid ? OFL_GSO_TCP_FIXEDID : 0) |
 		                        (it->cwr ? OFL_GSO_TCP_ECN : 0));
@@ -145,6 +147,25 @@ static void pend_push(struct ofl_gro *g, uint32_t idx)
 		deliver_pending(g);
 }
 
+/* Keep-tag mode with a tail tag: the tag follows the payload, so a checksum
+ * "from csum_start to the end" would cover it.  Finish the TCP checksum here
+ * instead (as Linux finishes it before a tail tagger runs). */
+static void finish_csum(struct ofl_gro *g, uint32_t idx)
+{
+	struct gro_item *it = &g->items[idx];
+	const struct ofl_slice *sl = gro_slices(g, idx);
+	uint32_t s = ofl_csum_partial(it->hdr + it->l4_off, (size_t)(it->hdr_len - it->l4_off), 0);
+	uint32_t done = it->hdr_len - it->l4_off, i;
+	uint16_t c;
+	for (i = 0; i < it->nslices; i++) {
+		s = ofl_csum_add_at(s, ofl_csum_partial(sl[i].data, sl[i].len, 0), (int)(done & 1));
+		done += sl[i].len;
+	}
+	c = ofl_csum_fold(s);
+	memcpy(it->hdr + it->l4_off + 16, &c, 2);
+	it->csum_done = 1;
+}
+
 /* Complete a held entry: rewrite its header and queue it for delivery. */
 static void complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
 {
@@ -161,6 +182,8 @@ static void complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
 		else
 			gro_ipv6_complete(it);
 		gro_tcp_complete(it);
+		if (it->tail_len)
+			finish_csum(g, idx);
 	}
 	if (it->tail_len) {
 		/* keep-tag mode with a tail tag: the first segment's tag ends it */
@@ -508,6 +531,7 @@ static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct o
 		memcpy(it->hdr, v->p, h->hdr_len);
 	}
 	it->tail_len = 0;
+	it->csum_done = 0;
 	if (tag->has && g->cfg.dsa_keep_tag && tag->view.tail_len) {
 		it->tail_len = (uint8_t)tag->view.tail_len;
 		/* the tail tag follows the untagged frame's content */
@@ -758,9 +782,17 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 		if (csum_status == OFL_CSUM_COMPLETE)
 			csum_status = OFL_CSUM_NONE; /* the NIC's sum covered the tag */
 	}
-	v = ofl_view_make(pkt->bufs, pkt->nbufs, total, g->scratch, OFL_GRO_SCRATCH);
+	/* Parse over the first buffer; gather a bounded copy of the headers
+	 * only when they run past it. */
+	v.p = pkt->bufs[0].data;
+	v.len = pkt->bufs[0].len;
+	ofl_parse_at(&v, end, et_off, &h);
+	if (h.short_view && pkt->nbufs > 1) {
+		v = ofl_view_make(pkt->bufs, pkt->nbufs, total, g->scratch, OFL_GRO_SCRATCH);
+		ofl_parse_at(&v, end, et_off, &h);
+	}
 	mac = tag.has ? tag.view.hdr : v.p;
-	if (ofl_parse_at(&v, end, et_off, &h) != OFL_PARSE_OK ||
+	if (h.status != OFL_PARSE_OK ||
 	    h.hdr_len - hdr_shift(g, &h, &tag) > (int32_t)OFL_GRO_MAX_HDR) {
 		unsigned why = h.status == OFL_PARSE_OK ? (unsigned)OFL_GRO_NORMAL_HDR_TOO_LONG : h.status;
 		if (h.l4_ok) {

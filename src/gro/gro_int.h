@@ -44,6 +44,7 @@ struct gro_item {
 	                         extension headers, no VLAN): the fast path may
 	                         compare the next segment against hdr directly */
 	uint8_t tail_len;     /* keep-tag mode: tail tag bytes in tailbuf */
+	uint8_t csum_done;    /* the TCP checksum in hdr is complete (tail tag) */
 	uint8_t tailbuf[30];
 	struct ofl_dsa_meta meta;
 	uint8_t hdr[OFL_GRO_MAX_HDR];

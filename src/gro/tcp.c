@@ -45,9 +45,9 @@ int gro_tcp_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl
 		pre = (uint16_t)~ofl_csum_fold(ofl_csum_partial(v->p + OFL_ETH_HLEN,
 		                                                h->l4_off - OFL_ETH_HLEN, 0));
 		t = ofl_csum_add_at(t, (uint16_t)~pre, 0);
-		if (h->l3_end < h->frame_len && h->frame_len <= v->len) {
-			uint16_t pad = (uint16_t)~ofl_csum_fold(
-				ofl_csum_partial(v->p + h->l3_end, h->frame_len - h->l3_end, 0));
+		if (h->l3_end < h->frame_len) {
+			/* padding may sit in a later buffer than the headers */
+			uint16_t pad = (uint16_t)~ofl_csum_fold(sum_range(pkt, h->l3_end, h->frame_len));
 			t = ofl_csum_add_at(t, (uint16_t)~pad, (int)((h->l3_end - OFL_ETH_HLEN) & 1));
 		}
 		s = ofl_csum_add_at(s, t, 0);

@@ -199,9 +199,20 @@ START_TEST(keep_tag_mode)
 	ofl_gro_destroy(gt);
 	ck_assert_uint_eq(tagged.n, 1);
 	ck_assert_uint_eq(tagged.segs[0], 3);
-	/* the delivered super-packet still carries a valid tag for port 3 */
-	ck_assert_int_eq(ofl_dsa_decode(ops, NULL, OFL_DSA_RX, tagged.frame[0], tagged.len[0], &m, NULL), 0);
-	ck_assert_uint_eq(m.port, 3);
+	/* the delivered super-packet still carries a valid tag for port 3,
+	 * and once untagged its checksums are right (a tail tag must not be
+	 * summed into the TCP checksum) */
+	{
+		struct ofl_dsa_view v;
+		struct ofl_buf pc[2];
+		static uint8_t u[70000];
+		ck_assert_int_eq(ofl_dsa_decode(ops, NULL, OFL_DSA_RX, tagged.frame[0], tagged.len[0], &m, &v), 0);
+		ck_assert_uint_eq(m.port, 3);
+		ck_assert_int_eq(ofl_dsa_untagged(tagged.frame[0], tagged.len[0], &v, pc), 2);
+		memcpy(u, pc[0].data, pc[0].len);
+		memcpy(u + pc[0].len, pc[1].data, pc[1].len);
+		ck_assert_msg(gen_frame_csums_ok(u, pc[0].len + pc[1].len), "%s: bad checksum", ops->name);
+	}
 }
 END_TEST
 
