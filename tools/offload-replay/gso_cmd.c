@@ -245,7 +245,8 @@ static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint
 		if (rc < 0 && f->len > g->mss + 54u) {
 			if (st->refused < MAX_WARN)
 				fprintf(stderr, "%s gso: frame %llu (%u bytes): not segmented: %s\n", CLI_PROG,
-				        (unsigned long long)idx + 1, (unsigned)f->len, refuse_reason(rc));
+				        (unsigned long long)idx + 1, (unsigned)f->len,
+				        f->caplen < f->len ? "cut by the snap length" : refuse_reason(rc));
 			st->refused++;
 			if (-rc < 11)
 				st->refused_by[-rc]++;
@@ -332,6 +333,9 @@ int replay_gso_main(int argc, char **argv)
 		}
 		pcapio_writer_free(&o.w);
 	}
+	if (rc == 0 && st.refused > MAX_WARN)
+		fprintf(stderr, "%s gso: %llu more frames not segmented\n", CLI_PROG,
+		        (unsigned long long)(st.refused - MAX_WARN));
 	if (rc == 0) {
 		printf("offload-replay gso: %s -> %s\n", g.in_path, g.out_path ? g.out_path : "(none)");
 		printf("  mss %u, type %s, csum %s%s\n", g.mss, type_names[g.req.type],
