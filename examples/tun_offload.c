@@ -33,6 +33,8 @@
 #include <ofl/gro.h>
 #include <ofl/gso.h>
 
+#include "transfer.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -57,13 +59,11 @@
 #define TUN_F_USO6 0x40
 #endif
 
-#define SKIP 77
 #define VNET_LEN 10                   /* struct virtio_net_hdr */
 #define FRAME_MAX (14 + 65535 + 64)   /* Ethernet + largest IP packet */
 #define RX_BATCH 16                   /* frames per poll, per direction */
 #define POOL_SLOTS 1024               /* header slots (64 KiB / 1448 * 16 < 1024) */
 #define SLOT_SIZE 256                 /* Linux TSO_HEADER_SIZE */
-#define PORT 5001
 
 /* One direction of the wire: frames read from in_fd go out on out_fd. */
 struct wire {
@@ -81,37 +81,8 @@ struct wire {
 	uint64_t kernel_refused, write_drops, errors;
 };
 
-struct result {
-	uint64_t bytes, hash;
-	int err; /* errno of the first failure, 0 if none */
-};
-
 static struct wire wires[2];
-static pid_t children[2] = {-1, -1};
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void kill_children(void)
-{
-	for (int i = 0; i < 2; i++)
-		if (children[i] > 0) {
-			kill(children[i], SIGKILL);
-			waitpid(children[i], NULL, 0);
-			children[i] = -1;
-		}
-}
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	kill_children(); /* the namespaces go with the last process in them */
-	_exit(1);
-}
+static struct xfer xfer;
 
 /* --- virtio_net_hdr: little endian on the wire (VIRTIO 1.0 / x86, ARM) --- */
 
@@ -263,7 +234,7 @@ static void wire_frame(struct wire *w, uint8_t *p, size_t n, uint64_t now)
 static int wire_poll(struct wire *w)
 {
 	unsigned got = 0;
-	uint64_t now = now_ns();
+	uint64_t now = xfer_now_ns();
 	while (got < RX_BATCH) {
 		ssize_t r = read(w->in_fd, w->rx[got], sizeof w->rx[got]);
 		if (r < 0) {
@@ -378,147 +349,6 @@ out:
 	return rc;
 }
 
-static int make_addr(int v6, const char *ip, struct sockaddr_storage *ss, socklen_t *sl)
-{
-	memset(ss, 0, sizeof *ss);
-	if (v6) {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
-		a->sin6_family = AF_INET6;
-		a->sin6_port = htons(PORT);
-		*sl = sizeof *a;
-		return inet_pton(AF_INET6, ip, &a->sin6_addr) == 1 ? 0 : -1;
-	}
-	struct sockaddr_in *a = (struct sockaddr_in *)ss;
-	a->sin_family = AF_INET;
-	a->sin_port = htons(PORT);
-	*sl = sizeof *a;
-	return inet_pton(AF_INET, ip, &a->sin_addr) == 1 ? 0 : -1;
-}
-
-/* bind, waiting up to 3 s for an IPv6 address to leave the tentative state */
-static int bind_retry(int s, const struct sockaddr_storage *ss, socklen_t sl)
-{
-	for (int tries = 0; bind(s, (const struct sockaddr *)ss, sl) != 0; tries++) {
-		if (errno != EADDRNOTAVAIL || tries == 300)
-			return -1;
-		usleep(10000);
-	}
-	return 0;
-}
-
-/* --- the two ends of the TCP transfer (child processes) ----------------- */
-
-static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
-}
-
-#define FNV_INIT 0xcbf29ce484222325ull
-
-static void report(int fd, const struct result *r)
-{
-	if (write(fd, r, sizeof *r) != (ssize_t)sizeof *r)
-		_exit(2);
-	_exit(r->err ? 1 : 0);
-}
-
-static void run_sender(int s, const struct sockaddr_storage *to, socklen_t tolen, uint64_t total,
-                       int out)
-{
-	static uint8_t chunk[64 * 1024];
-	struct result r = {.hash = FNV_INIT};
-	uint64_t x = 0x9e3779b97f4a7c15ull;
-	/* an IPv6 address is usable a moment after the link is up (DAD work) */
-	for (int tries = 0; connect(s, (const struct sockaddr *)to, tolen) != 0; tries++) {
-		if ((errno != EADDRNOTAVAIL && errno != ENETUNREACH) || tries == 300) {
-			r.err = errno;
-			report(out, &r);
-		}
-		usleep(10000);
-	}
-	while (r.bytes < total) {
-		size_t n = sizeof chunk;
-		if (total - r.bytes < n)
-			n = (size_t)(total - r.bytes);
-		for (size_t i = 0; i < n; i += 8) { /* xorshift64: data that does not compress */
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			memcpy(chunk + i, &x, n - i < 8 ? n - i : 8);
-		}
-		r.hash = fnv1a(r.hash, chunk, n);
-		for (size_t off = 0; off < n;) {
-			ssize_t w = write(s, chunk + off, n - off);
-			if (w < 0) {
-				if (errno == EINTR)
-					continue;
-				r.err = errno;
-				report(out, &r);
-			}
-			off += (size_t)w;
-		}
-		r.bytes += n;
-	}
-	if (shutdown(s, SHUT_WR) != 0)
-		r.err = errno;
-	/* wait for the receiver's close so every byte is acknowledged */
-	while (read(s, chunk, sizeof chunk) > 0)
-		;
-	report(out, &r);
-}
-
-static void run_receiver(int ls, int out)
-{
-	static uint8_t buf[256 * 1024];
-	struct result r = {.hash = FNV_INIT};
-	int s = accept(ls, NULL, NULL);
-	if (s < 0) {
-		r.err = errno;
-		report(out, &r);
-	}
-	for (;;) {
-		ssize_t n = read(s, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			r.err = errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		r.hash = fnv1a(r.hash, buf, (size_t)n);
-		r.bytes += (uint64_t)n;
-	}
-	close(s);
-	report(out, &r);
-}
-
-static pid_t spawn(int pipefd[2], void (*fn)(int, int), int arg)
-{
-	pid_t pid = fork();
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(pipefd[0]);
-		fn(arg, pipefd[1]);
-		_exit(1);
-	}
-	close(pipefd[1]);
-	return pid;
-}
-
-/* fork() wrappers with the argument lists of the two ends */
-static int g_send_sock;
-static uint64_t g_total;
-static struct sockaddr_storage g_to;
-static socklen_t g_tolen;
-
-static void sender_main(int s, int out)
-{
-	run_sender(s, &g_to, g_tolen, g_total, out);
-}
-
 static void print_wire(const struct wire *w)
 {
 	struct ofl_gro_stats st;
@@ -545,47 +375,32 @@ static void print_wire(const struct wire *w)
 	       (unsigned long long)st.normal_why[OFL_GRO_NORMAL_TCP_CSUM]);
 }
 
-static int skip(const char *what)
-{
-	printf("SKIP: %s: %s (needs root, network namespaces and /dev/net/tun)\n", what,
-	       strerror(errno));
-	return SKIP;
-}
-
 int main(int argc, char **argv)
 {
-	int v6 = 0, opt;
-	unsigned mib = 64, timeout_s = 120, offA = 0, offB = 0;
-	while ((opt = getopt(argc, argv, "6m:t:")) != -1) {
-		if (opt == '6')
-			v6 = 1;
-		else if (opt == 'm')
-			mib = (unsigned)strtoul(optarg, NULL, 10);
-		else if (opt == 't')
-			timeout_s = (unsigned)strtoul(optarg, NULL, 10);
-		else {
-			fprintf(stderr, "usage: %s [-6] [-m MiB] [-t seconds]\n", argv[0]);
-			return 2;
-		}
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (geteuid() != 0) {
-		errno = EPERM;
-		return skip("not root");
-	}
+	struct xfer_opts o = {.mib = 64, .timeout_s = 120};
+	int rc = xfer_options(argc, argv, "6m:t:", &o);
+	if (rc >= 0)
+		return rc;
+	int v6 = o.v6;
+	unsigned mib = o.mib, timeout_s = o.timeout_s, offA = 0, offB = 0;
 	const char *ipA = v6 ? "fd00:f1::1" : "198.18.0.1";
 	const char *ipB = v6 ? "fd00:f1::2" : "198.18.0.2";
 	unsigned prefix = v6 ? 64 : 24;
 
 	int orig = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (orig < 0)
-		return skip("open /proc/self/ns/net");
+		return xfer_skip("open /proc/self/ns/net");
 	/* namespace A: TAP A, the sender's socket */
 	if (unshare(CLONE_NEWNET) != 0)
-		return skip("unshare(CLONE_NEWNET)");
+		return xfer_skip("unshare(CLONE_NEWNET)");
 	int tapA = tap_open("ofltapA", &offA);
-	if (tapA < 0)
-		return skip("TAP device with IFF_VNET_HDR");
+	if (tapA < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO || errno == EPERM ||
+	                 errno == EACCES))
+		return xfer_skip("TAP device with IFF_VNET_HDR (/dev/net/tun)");
+	if (tapA < 0) {
+		perror("TAP device with IFF_VNET_HDR");
+		return 1;
+	}
 	if (if_config("ofltapA", v6, ipA, prefix) != 0) {
 		perror("configure ofltapA");
 		return 1;
@@ -601,13 +416,8 @@ int main(int argc, char **argv)
 		perror("tap/configure ofltapB");
 		return 1;
 	}
-	struct sockaddr_storage ssB;
-	socklen_t slB;
-	int one = 1;
-	int ls = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (ls < 0 || make_addr(v6, ipB, &ssB, &slB) != 0 ||
-	    setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
-	    bind_retry(ls, &ssB, slB) != 0 || listen(ls, 1) != 0) {
+	int ls = xfer_listen(v6, ipB);
+	if (ls < 0) {
 		perror("listen in B");
 		return 1;
 	}
@@ -624,40 +434,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
-	int pr[2], ps[2];
-	if (pipe2(pr, O_CLOEXEC) != 0 || pipe2(ps, O_CLOEXEC) != 0) {
-		perror("pipe");
+	uint64_t total = (uint64_t)mib << 20;
+	uint64_t t0 = xfer_now_ns(), deadline = t0 + (uint64_t)timeout_s * 1000000000u;
+	if (xfer_start(&xfer, ls, send_sock, v6, ipB, total) != 0)
 		return 1;
-	}
-	uint64_t t0 = now_ns(), deadline = t0 + (uint64_t)timeout_s * 1000000000u;
-	g_send_sock = send_sock;
-	g_total = (uint64_t)mib << 20;
-	g_tolen = slB;
-	memcpy(&g_to, &ssB, sizeof ssB);
-	children[0] = spawn(pr, run_receiver, ls);
-	children[1] = spawn(ps, sender_main, g_send_sock);
-	if (children[0] < 0 || children[1] < 0) {
-		perror("fork");
-		kill_children();
-		return 1;
-	}
-	close(ls);
-	close(send_sock);
 
-	struct result res[2];
-	int have[2] = {0, 0}, failed = 0;
-	while (!(have[0] && have[1])) {
-		struct pollfd pf[4] = {
-			{.fd = tapA, .events = POLLIN},
-			{.fd = tapB, .events = POLLIN},
-			{.fd = have[0] ? -1 : pr[0], .events = POLLIN},
-			{.fd = have[1] ? -1 : ps[0], .events = POLLIN},
-		};
-		if (now_ns() > deadline) {
+	int failed = 0;
+	while (!(xfer.have[0] && xfer.have[1])) {
+		struct pollfd pf[4] = {{.fd = tapA, .events = POLLIN}, {.fd = tapB, .events = POLLIN}};
+		xfer_pollfds(&xfer, pf + 2);
+		if (xfer_now_ns() > deadline) {
 			fprintf(stderr, "FAIL: timeout after %u s\n", timeout_s);
 			failed = 1;
 			break;
@@ -672,33 +458,18 @@ int main(int argc, char **argv)
 			failed = 1;
 		if ((pf[1].revents & POLLIN) && wire_poll(&wires[1]) != 0)
 			failed = 1;
-		for (int i = 0; i < 2; i++)
-			if (!have[i] && pf[2 + i].revents) {
-				if (read(i ? ps[0] : pr[0], &res[i], sizeof res[i]) != (ssize_t)sizeof res[i]) {
-					fprintf(stderr, "FAIL: %s died\n", i ? "sender" : "receiver");
-					failed = 1;
-				}
-				have[i] = 1;
-			}
+		if (xfer_poll_results(&xfer, pf + 2) != 0)
+			failed = 1;
 		if (failed)
 			break;
 	}
-	double secs = (double)(now_ns() - t0) / 1e9;
-	kill_children();
+	double secs = (double)(xfer_now_ns() - t0) / 1e9;
+	xfer_kill(&xfer);
 
 	print_wire(&wires[0]);
 	print_wire(&wires[1]);
-	if (!failed) {
-		const struct result *rr = &res[0], *rs = &res[1];
-		printf("sender: %llu bytes, fnv1a64 %016llx%s%s; receiver: %llu bytes, fnv1a64 %016llx%s%s\n",
-		       (unsigned long long)rs->bytes, (unsigned long long)rs->hash,
-		       rs->err ? ", error " : "", rs->err ? strerror(rs->err) : "",
-		       (unsigned long long)rr->bytes, (unsigned long long)rr->hash,
-		       rr->err ? ", error " : "", rr->err ? strerror(rr->err) : "");
-		if (rs->err || rr->err || rs->bytes != g_total || rr->bytes != rs->bytes ||
-		    rr->hash != rs->hash)
-			failed = 1;
-	}
+	if (!failed && !xfer_intact(&xfer, total))
+		failed = 1;
 	if (wires[0].kernel_refused || wires[1].kernel_refused || wires[0].errors ||
 	    wires[1].errors)
 		failed = 1;

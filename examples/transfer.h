@@ -1,0 +1,313 @@
+/*
+ * transfer.h - helpers shared by the examples that run a real TCP transfer
+ * between two private network namespaces (tun_offload.c, af_packet_gro.c):
+ * the two ends as child processes, a hash of the byte stream, and the
+ * namespace/address plumbing.  Not part of libofl.  Linux only.
+ *
+ * The namespaces are anonymous (unshare(CLONE_NEWNET)) and kept open by file
+ * descriptors: they disappear with the process, however it ends.
+ */
+#ifndef OFL_EXAMPLES_TRANSFER_H
+#define OFL_EXAMPLES_TRANSFER_H
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define XFER_SKIP 77 /* ctest SKIP_RETURN_CODE */
+#define XFER_PORT 5001
+#define XFER_FNV_INIT 0xcbf29ce484222325ull
+
+/* What each end reports through its pipe. */
+struct xfer_result {
+	uint64_t bytes, hash; /* bytes moved, FNV-1a 64 of them */
+	int err;              /* errno of the first failure, 0 if none */
+};
+
+static inline uint64_t xfer_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline int xfer_skip(const char *what)
+{
+	printf("SKIP: %s: %s (needs root and network namespaces)\n", what, strerror(errno));
+	return XFER_SKIP;
+}
+
+/* Command line [-6] [-m MiB] [-t seconds], then the root check.  Returns -1
+ * to go on, or the exit code (2 usage, 77 not root). */
+struct xfer_opts {
+	int v6;
+	unsigned mib, timeout_s;
+};
+
+static inline int xfer_options(int argc, char **argv, const char *optstring, struct xfer_opts *o)
+{
+	int opt;
+	while ((opt = getopt(argc, argv, optstring)) != -1) {
+		if (opt == '6')
+			o->v6 = 1;
+		else if (opt == 'm')
+			o->mib = (unsigned)strtoul(optarg, NULL, 10);
+		else if (opt == 't')
+			o->timeout_s = (unsigned)strtoul(optarg, NULL, 10);
+		else {
+			fprintf(stderr, "usage: %s%s [-m MiB] [-t seconds]\n", argv[0],
+			        strchr(optstring, '6') ? " [-6]" : "");
+			return 2;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (geteuid() != 0) {
+		errno = EPERM;
+		return xfer_skip("not root");
+	}
+	return -1;
+}
+
+static inline uint64_t xfer_fnv1a(uint64_t h, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static inline int xfer_make_addr(int v6, const char *ip, struct sockaddr_storage *ss, socklen_t *sl)
+{
+	memset(ss, 0, sizeof *ss);
+	if (v6) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons(XFER_PORT);
+		*sl = sizeof *a;
+		return inet_pton(AF_INET6, ip, &a->sin6_addr) == 1 ? 0 : -1;
+	}
+	struct sockaddr_in *a = (struct sockaddr_in *)ss;
+	a->sin_family = AF_INET;
+	a->sin_port = htons(XFER_PORT);
+	*sl = sizeof *a;
+	return inet_pton(AF_INET, ip, &a->sin_addr) == 1 ? 0 : -1;
+}
+
+/* A listening socket on ip:XFER_PORT in the current namespace, waiting up to
+ * 3 s for an IPv6 address to leave the tentative state. */
+static inline int xfer_listen(int v6, const char *ip)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int one = 1;
+	int s = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0 || xfer_make_addr(v6, ip, &ss, &sl) != 0 ||
+	    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0)
+		goto fail;
+	for (int tries = 0; bind(s, (struct sockaddr *)&ss, sl) != 0; tries++) {
+		if (errno != EADDRNOTAVAIL || tries == 300)
+			goto fail;
+		usleep(10000);
+	}
+	if (listen(s, 1) == 0)
+		return s;
+fail:
+	if (s >= 0)
+		close(s);
+	return -1;
+}
+
+static inline void xfer_report(int fd, const struct xfer_result *r)
+{
+	if (write(fd, r, sizeof *r) != (ssize_t)sizeof *r)
+		_exit(2);
+	_exit(r->err ? 1 : 0);
+}
+
+/* Sender: connect s (created in the sending namespace) to ip:XFER_PORT and
+ * write `total` bytes of xorshift data, then wait for the receiver's close. */
+static inline void xfer_run_sender(int s, int v6, const char *ip, uint64_t total, int out)
+{
+	static uint8_t chunk[64 * 1024];
+	struct xfer_result r = {.hash = XFER_FNV_INIT};
+	struct sockaddr_storage to;
+	socklen_t tolen;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	if (xfer_make_addr(v6, ip, &to, &tolen) != 0) {
+		r.err = EINVAL;
+		xfer_report(out, &r);
+	}
+	/* an IPv6 address is usable a moment after its link is up (DAD work) */
+	for (int tries = 0; connect(s, (const struct sockaddr *)&to, tolen) != 0; tries++) {
+		if ((errno != EADDRNOTAVAIL && errno != ENETUNREACH) || tries == 300) {
+			r.err = errno;
+			xfer_report(out, &r);
+		}
+		usleep(10000);
+	}
+	while (r.bytes < total) {
+		size_t n = sizeof chunk;
+		if (total - r.bytes < n)
+			n = (size_t)(total - r.bytes);
+		for (size_t i = 0; i < n; i += 8) { /* xorshift64: data that does not compress */
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			memcpy(chunk + i, &x, n - i < 8 ? n - i : 8);
+		}
+		r.hash = xfer_fnv1a(r.hash, chunk, n);
+		for (size_t off = 0; off < n;) {
+			ssize_t w = write(s, chunk + off, n - off);
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				r.err = errno;
+				xfer_report(out, &r);
+			}
+			off += (size_t)w;
+		}
+		r.bytes += n;
+	}
+	if (shutdown(s, SHUT_WR) != 0)
+		r.err = errno;
+	while (read(s, chunk, sizeof chunk) > 0) /* every byte acknowledged */
+		;
+	xfer_report(out, &r);
+}
+
+/* Receiver: accept one connection on ls, read to the end, hash. */
+static inline void xfer_run_receiver(int ls, int out)
+{
+	static uint8_t buf[256 * 1024];
+	struct xfer_result r = {.hash = XFER_FNV_INIT};
+	int s = accept(ls, NULL, NULL);
+	if (s < 0) {
+		r.err = errno;
+		xfer_report(out, &r);
+	}
+	for (;;) {
+		ssize_t n = read(s, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r.err = n < 0 ? errno : 0;
+			break;
+		}
+		r.hash = xfer_fnv1a(r.hash, buf, (size_t)n);
+		r.bytes += (uint64_t)n;
+	}
+	close(s);
+	xfer_report(out, &r);
+}
+
+/* The two ends as child processes (killed with the parent: PDEATHSIG). */
+struct xfer {
+	pid_t pid[2];    /* receiver, sender */
+	int fd[2];       /* their result pipes */
+	int have[2];
+	struct xfer_result res[2];
+};
+
+static struct xfer *xfer_running; /* for the signal handler */
+
+static inline void xfer_kill(struct xfer *x)
+{
+	for (int i = 0; i < 2; i++)
+		if (x->pid[i] > 0) {
+			kill(x->pid[i], SIGKILL);
+			waitpid(x->pid[i], NULL, 0);
+			x->pid[i] = -1;
+		}
+}
+
+static inline void xfer_on_signal(int sig)
+{
+	(void)sig;
+	if (xfer_running)
+		xfer_kill(xfer_running); /* the namespaces go with the last process in them */
+	_exit(1);
+}
+
+/* Start both ends; SIGINT/SIGTERM then kill them.  Returns 0, or -1 (said why). */
+static inline int xfer_start(struct xfer *x, int listen_sock, int send_sock, int v6, const char *ip,
+                             uint64_t total)
+{
+	struct sigaction sa = {.sa_handler = xfer_on_signal};
+	x->pid[0] = x->pid[1] = -1;
+	xfer_running = x;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	for (int i = 0; i < 2; i++) {
+		int p[2];
+		x->have[i] = 0;
+		if (pipe2(p, O_CLOEXEC) != 0 || (x->pid[i] = fork()) < 0) {
+			perror("pipe/fork");
+			xfer_kill(x);
+			return -1;
+		}
+		if (x->pid[i] == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			close(p[0]);
+			if (i == 0)
+				xfer_run_receiver(listen_sock, p[1]);
+			else
+				xfer_run_sender(send_sock, v6, ip, total, p[1]);
+			_exit(1);
+		}
+		close(p[1]);
+		x->fd[i] = p[0];
+	}
+	close(listen_sock);
+	close(send_sock);
+	return 0;
+}
+
+/* Read the result of end i once its pipe is readable; -1 if it died. */
+static inline int xfer_collect(struct xfer *x, int i)
+{
+	x->have[i] = 1;
+	return read(x->fd[i], &x->res[i], sizeof x->res[i]) == (ssize_t)sizeof x->res[i] ? 0 : -1;
+}
+
+/* Poll entries for the result pipes of the ends still running. */
+static inline void xfer_pollfds(const struct xfer *x, struct pollfd pf[2])
+{
+	for (int i = 0; i < 2; i++)
+		pf[i] = (struct pollfd){.fd = x->have[i] ? -1 : x->fd[i], .events = POLLIN};
+}
+
+/* After poll(): collect what the ends reported.  Returns -1 if one died. */
+static inline int xfer_poll_results(struct xfer *x, const struct pollfd pf[2])
+{
+	int rc = 0;
+	for (int i = 0; i < 2; i++)
+		if (!x->have[i] && pf[i].revents && xfer_collect(x, i) != 0) {
+			fprintf(stderr, "FAIL: the %s died\n", i ? "sender" : "receiver");
+			rc = -1;
+		}
+	return rc;
+}
+
+/* Both ends finished, the same bytes on both sides, `total` of them. */
+static inline int xfer_intact(const struct xfer *x, uint64_t total)
+{
+	const struct xfer_result *rr = &x->res[0], *rs = &x->res[1];
+	printf("sender: %llu bytes, fnv1a64 %016llx%s%s; receiver: %llu bytes, fnv1a64 %016llx%s%s\n",
+	       (unsigned long long)rs->bytes, (unsigned long long)rs->hash, rs->err ? ", error " : "",
+	       rs->err ? strerror(rs->err) : "", (unsigned long long)rr->bytes,
+	       (unsigned long long)rr->hash, rr->err ? ", error " : "", rr->err ? strerror(rr->err) : "");
+	return !rs->err && !rr->err && rs->bytes == total && rr->bytes == total && rr->hash == rs->hash;
+}
+
+#endif
