@@ -651,8 +651,8 @@ static inline uint16_t ld16(const uint8_t *p)
 }
 
 /*
- * The fast path ("header prediction"): a frame in one buffer, with a
- * hardware-verified checksum, that looks like plain Ethernet + IPv4 (no
+ * The fast path ("header prediction"): a frame whose headers are all in
+ * its first buffer, with a hardware-verified checksum, that looks like plain Ethernet + IPv4 (no
  * options) or IPv6 (no extension headers) + TCP gets its flow key from
  * fixed offsets, and when it belongs to a held entry of the same plain
  * shape it is compared byte for byte with the held header where the
@@ -669,8 +669,9 @@ static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint3
 	struct gro_item *it;
 	const uint8_t *p, *h0, *ip, *th;
 	uint16_t et;
-	if (pkt->nbufs != 1 || pkt->csum_status != OFL_CSUM_UNNECESSARY ||
-	    (pkt->flags & OFL_PKT_F_VLAN) || total < 54 || total > 0xffffu)
+	/* the headers must be in the first buffer (one buffer, or header split) */
+	if (pkt->csum_status != OFL_CSUM_UNNECESSARY || (pkt->flags & OFL_PKT_F_VLAN) ||
+	    pkt->bufs[0].len < 54 || total > 0xffffu)
 		return 0;
 	p = pkt->bufs[0].data;
 	ip = p + 14;
@@ -684,7 +685,7 @@ static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint3
 		k.w[1] = ld32(p + 8) | 4ull << 56;
 		k.w[3] = ld64(ip + 12);
 		k.w[4] = k.w[5] = k.w[6] = k.w[7] = 0;
-	} else if (et == ld16((const uint8_t *)"\x86\xdd") && total >= 74 && ip[6] == 6) {
+	} else if (et == ld16((const uint8_t *)"\x86\xdd") && pkt->bufs[0].len >= 74 && ip[6] == 6) {
 		l4 = 54;
 		k.w[1] = ld32(p + 8) | 6ull << 56;
 		k.w[3] = ld64(ip + 8);
@@ -701,7 +702,7 @@ static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint3
 	if (idx == GRO_NONE)
 		return 0;
 	it = &g->items[idx];
-	if (!it->fast || it->l4_off != l4 || total < it->hdr_len)
+	if (!it->fast || it->l4_off != l4 || pkt->bufs[0].len < it->hdr_len)
 		return 0;
 	h0 = it->hdr;
 	/* the key covered MACs, addresses, ports, flow label; now the rest */
@@ -732,14 +733,21 @@ static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint3
 	if (it->l3 == 4 && gro_ipv4_nomerge(ip, it))
 		return 0;
 	if (it->l3_len + len > g->cfg.max_size || it->nsegs == g->cfg.max_segs ||
-	    it->nslices + 2u > g->max_slices || g->held_bytes + len > g->cfg.max_held_bytes)
+	    g->held_bytes + len > g->cfg.max_held_bytes)
 		return 0;
-	{
-		struct ofl_slice *sl = &gro_slices(g, idx)[it->nslices++];
+	if (pkt->nbufs == 1) {
+		struct ofl_slice *sl;
+		if (it->nslices + 2u > g->max_slices)
+			return 0;
+		sl = &gro_slices(g, idx)[it->nslices++];
 		sl->data = p + it->hdr_len;
 		sl->len = len;
 		sl->pkt = it->nsegs;
 		sl->buf = 0;
+	} else {
+		if (it->nslices + count_slices(pkt, it->hdr_len, len) + 1u > g->max_slices)
+			return 0;
+		add_slices(g, idx, pkt, it->hdr_len, len, it->nsegs);
 	}
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
