@@ -6,7 +6,7 @@
  * segment's header is written into a block-pool slot and its payload
  * referenced in place, as a driver would post it; nothing is copied.
  *
- *     gso_first [iterations-per-run] [runs]
+ *     gso_first [iterations-per-run] [runs] [partial|full]
  *
  * Prints ns per segment and per super-packet: the median and the best of
  * the runs (clock_gettime(CLOCK_MONOTONIC)).
@@ -102,13 +102,17 @@ int main(int argc, char **argv)
 	unsigned iters = argc > 1 ? (unsigned)atoi(argv[1]) : 20000, runs = argc > 2 ? (unsigned)atoi(argv[2]) : 9;
 	static const char *const names[2] = { "partial", "full" };
 	uint32_t sink = 0, segs = 0;
-	unsigned m, r;
+	unsigned m, r, m0 = 0, m1 = 2;
+	if (argc > 3) {
+		m0 = strcmp(argv[3], "full") == 0;
+		m1 = m0 + 1;
+	}
 	if (iters == 0 || runs == 0 || runs > 99)
 		return 2;
 	make_frame();
 	printf("gso_first: one %u-byte TCP/IPv4 super-packet, MSS %u, %u iterations x %u runs\n", PAYLOAD, MSS,
 	       iters, runs);
-	for (m = 0; m < 2; m++) {
+	for (m = m0; m < m1; m++) {
 		double ns[99];
 		run(m == 0 ? OFL_CSUM_MODE_PARTIAL : OFL_CSUM_MODE_FULL, iters / 10 + 1, &segs, &sink); /* warm up */
 		for (r = 0; r < runs; r++)

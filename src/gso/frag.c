@@ -46,9 +46,11 @@ void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg 
 	else
 		seg->l4_off = 0;
 	if (it->l3 == 4) {
-		ofl_put16(ip + 2, (uint16_t)(it->l3_hlen + bytes));
-		ofl_put16(ip + 6, (uint16_t)((ipoff >> 3) | (more ? 0x2000u : 0u)));
-		gso_ip_csum(it, h);
+		uint16_t tot = (uint16_t)(it->l3_hlen + bytes);
+		uint16_t fo = (uint16_t)((ipoff >> 3) | (more ? 0x2000u : 0u));
+		ofl_put16(ip + 2, tot);
+		ofl_put16(ip + 6, fo);
+		gso_ip_csum(it, h, tot, it->id0, fo);
 	} else {
 		uint8_t *fh = ip + it->l3_hlen;
 		ofl_put16(ip + 4, (uint16_t)(it->l3_hlen - 40u + GSO_FRAG6_HLEN + bytes));

@@ -123,15 +123,18 @@ uint32_t gso_slices_sum(const struct ofl_slice *s, uint32_t n);
 /* Per-segment rules.  h: the segment's header (template already copied);
  * k: segment index; plen: payload bytes; last: k == nsegs - 1. */
 void gso_ip_fix(const struct ofl_gso_iter *it, uint8_t *h, uint32_t k, uint32_t l3_payload);
-void gso_ip_csum(const struct ofl_gso_iter *it, uint8_t *h);
+/* IPv4 header checksum of a segment whose length, ID and frag_off are these. */
+void gso_ip_csum(const struct ofl_gso_iter *it, uint8_t *h, uint16_t tot, uint16_t id, uint16_t frag);
 /* The BE sums of the template that do not change per segment (start). */
 void gso_bases(struct ofl_gso_iter *it);
 void gso_tcp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
 void gso_udp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
 void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
-/* The segment's L4 checksum at l4 + field, in the request's mode. */
+/* The segment's L4 checksum at l4 + field, in the request's mode; var: the
+ * BE sum of the L4 header words that change per segment (TCP: sequence
+ * number and the data offset/flags word; UDP: the length). */
 void gso_l4_csum(const struct ofl_gso_iter *it, uint8_t *l4, uint32_t l4_hlen, unsigned field,
-                 struct ofl_gso_seg *seg);
+                 uint32_t var, struct ofl_gso_seg *seg);
 /* UDP_FRAG: the checksum over the whole datagram (template UDP header with
  * checksum 0 plus every payload byte), computed once at start. */
 uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it);

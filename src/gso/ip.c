@@ -1,7 +1,8 @@
 /*
  * ip.c - per-segment IP header rules (inet_gso_segment, ipv6_gso_segment):
  * IPv4 total length, ID (+1 per segment unless fixed-id) and header
- * checksum; IPv6 payload length.
+ * checksum; IPv6 payload length.  Header checksums are the per-packet
+ * base (gso_bases) plus the words that change.
  */
 #include "gso/gso_int.h"
 
@@ -9,22 +10,21 @@ void gso_ip_fix(const struct ofl_gso_iter *it, uint8_t *h, uint32_t k, uint32_t 
 {
 	uint8_t *ip = h + it->l3_off;
 	if (it->l3 == 4) {
-		ofl_put16(ip + 2, (uint16_t)(it->l3_hlen + l3_payload));
-		if (!(it->flags & OFL_GSO_F_FIXED_ID))
-			ofl_put16(ip + 4, (uint16_t)(it->id0 + k));
-		gso_ip_csum(it, h);
+		uint16_t tot = (uint16_t)(it->l3_hlen + l3_payload);
+		uint16_t id = (it->flags & OFL_GSO_F_FIXED_ID) ? it->id0 : (uint16_t)(it->id0 + k);
+		ofl_put16(ip + 2, tot);
+		ofl_put16(ip + 4, id);
+		gso_ip_csum(it, h, tot, id, ofl_get16(it->tmpl + it->l3_off + 6));
 	} else {
 		ofl_put16(ip + 4, (uint16_t)(it->l3_hlen - 40u + l3_payload));
 	}
 }
 
-void gso_ip_csum(const struct ofl_gso_iter *it, uint8_t *h)
+/* From the values just written: reading the slot back right after the
+ * header copy would stall on store forwarding. */
+void gso_ip_csum(const struct ofl_gso_iter *it, uint8_t *h, uint16_t tot, uint16_t id, uint16_t frag)
 {
-	uint8_t *ip = h + it->l3_off;
-	if (it->l3 != 4)
-		return;
-	ofl_put16(ip + 10, (uint16_t)~gso_fold_be(it->ip_base + ofl_get16(ip + 2) + ofl_get16(ip + 4) +
-	                                           ofl_get16(ip + 6)));
+	ofl_put16(h + it->l3_off + 10, (uint16_t)~gso_fold_be(it->ip_base + tot + id + frag));
 }
 
 void gso_bases(struct ofl_gso_iter *it)

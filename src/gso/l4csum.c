@@ -9,7 +9,7 @@
 #include "gso/gso_int.h"
 
 void gso_l4_csum(const struct ofl_gso_iter *it, uint8_t *l4, uint32_t l4_hlen, unsigned field,
-                 struct ofl_gso_seg *seg)
+                 uint32_t var, struct ofl_gso_seg *seg)
 {
 	uint32_t len = l4_hlen + seg->payload_len;
 	uint32_t s = it->ps_base + (len >> 16) + (len & 0xffffu);
@@ -20,11 +20,7 @@ void gso_l4_csum(const struct ofl_gso_iter *it, uint8_t *l4, uint32_t l4_hlen, u
 		seg->csum_start = it->l4_off;
 		seg->csum_offset = (uint16_t)field;
 	} else {
-		s += it->l4_base;
-		if (it->l4proto == GSO_PROTO_TCP)
-			s += ofl_get16(l4 + 4) + ofl_get16(l4 + 6) + ofl_get16(l4 + 12);
-		else
-			s += ofl_get16(l4 + 4);
+		s += it->l4_base + var;
 		s += gso_mem_to_be(gso_slices_sum(seg->slices, seg->nslices));
 		c = (uint16_t)~gso_fold_be(s);
 		if (c == 0 && it->l4proto == GSO_PROTO_UDP)

@@ -11,5 +11,5 @@ void gso_udp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *
 	uint32_t ulen = GSO_UDP_HLEN + seg->payload_len;
 	ofl_put16(uh + 4, (uint16_t)ulen);
 	gso_ip_fix(it, h, seg->index, ulen);
-	gso_l4_csum(it, uh, GSO_UDP_HLEN, 6, seg);
+	gso_l4_csum(it, uh, GSO_UDP_HLEN, 6, ulen, seg);
 }
