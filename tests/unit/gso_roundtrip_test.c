@@ -254,6 +254,61 @@ START_TEST(test_gso_then_gro)
 }
 END_TEST
 
+/* GRO merges CWR segments only with each other (the 2026 AccECN rule) and
+ * marks the packet OFL_GSO_TCP_ECN; GSO must then keep CWR on every segment
+ * (SKB_GSO_TCP_ACCECN) to give the originals back.  The same for fixed IDs. */
+static uint8_t segs_mem[10][2000];
+
+START_TEST(test_gro_then_gso_flags)
+{
+	struct gu_pcap cap;
+	struct ofl_gro_config cfg;
+	struct ofl_gro *gro;
+	struct ofl_buf bufs[10];
+	struct gen_tcp g;
+	struct rt r;
+	unsigned i;
+	memset(&cap, 0, sizeof(cap));
+	cap.n = 10;
+	cap.frame = calloc(10, sizeof(*cap.frame));
+	cap.len = calloc(10, sizeof(*cap.len));
+	gen_tcp_init(&g, _i ? 6 : 4);
+	g.flags = GEN_ACK | GEN_CWR;
+	g.payload_len = 1000;
+	g.ip_id = 77; /* stays 77 in every segment: fixed ID (IPv4) */
+	for (i = 0; i < 10; i++) {
+		g.seq = 5000 + i * 1000;
+		if (i == 9)
+			g.flags |= GEN_PSH;
+		cap.frame[i] = segs_mem[i];
+		cap.len[i] = (uint32_t)gen_tcp_frame(&g, segs_mem[i], sizeof(segs_mem[i]));
+	}
+	memset(&r, 0, sizeof(r));
+	r.cap = &cap;
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = rt_deliver;
+	cfg.user = &r;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
+	for (i = 0; i < 10; i++) {
+		struct ofl_pkt p;
+		memset(&p, 0, sizeof(p));
+		bufs[i].data = cap.frame[i];
+		bufs[i].len = cap.len[i];
+		p.bufs = &bufs[i];
+		p.nbufs = 1;
+		p.cookie = (void *)(uintptr_t)(i + 1);
+		ck_assert_int_ge(ofl_gro_receive(gro, &p, i), 0);
+	}
+	ofl_gro_poll_end(gro, 0, 100, NULL);
+	ofl_gro_destroy(gro);
+	ck_assert_uint_eq(r.merged_pkts, 1);
+	ck_assert_uint_eq(r.segs_checked, 10);
+	ck_assert_uint_eq(r.errors, 0);
+	free(cap.frame);
+	free(cap.len);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gso_roundtrip");
@@ -263,6 +318,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_corpus_present);
 	tcase_add_loop_test(tc, test_gro_then_gso, 0, 64);
 	tcase_add_loop_test(tc, test_gso_then_gro, 0, 16);
+	tcase_add_loop_test(tc, test_gro_then_gso_flags, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
