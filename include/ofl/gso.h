@@ -392,7 +392,9 @@ OFL_API int ofl_gso_req_from_vnet(const struct ofl_virtio_net_hdr *vh, struct of
  * num_buffers) followed by the frame (l2 OFL_GSO_L2_ETH) or IP packet
  * (OFL_GSO_L2_NONE), in nbufs buffers.  req (may be NULL for defaults)
  * gives the checksum mode and flags; type and seg_size come from the header
- * (OFL_GSO_TYPE_TCP with VIRTIO_NET_HDR_GSO_ECN keeps the classic CWR rule).
+ * (OFL_GSO_TYPE_TCP with VIRTIO_NET_HDR_GSO_ECN keeps the classic CWR rule;
+ * the header has no fixed-ID and no AccECN bit: set OFL_GSO_F_FIXED_ID or
+ * OFL_GSO_F_KEEP_CWR in req to get them).
  * With NEEDS_CSUM, csum_start/csum_offset must point at the parsed L4
  * checksum field.  Returns as ofl_gso_start(), plus OFL_EINVAL (vnet_hdr_len
  * not 10 or 12, l2 unknown), OFL_ENOTSUP (gso_type NONE or unknown),
