@@ -3,7 +3,7 @@
  * TPACKET_V3 ring, the way a userspace stack (or a capture tool) would.
  *
  * NEEDS ROOT: it creates two private network namespaces joined by a veth
- * pair (with iproute2's `ip`); without root or namespaces it prints why and
+ * pair; without root or namespaces it prints why and
  * exits 77 (ctest SKIP_RETURN_CODE).  The namespaces are anonymous and go
  * away with the process, however it ends; nothing outside them is touched.
  *
@@ -40,7 +40,6 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <stdarg.h>
 
 #define BLOCK_SIZE (1u << 18)
 #define BLOCK_NR 16u
@@ -69,20 +68,6 @@ static void deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 		if (pkts[i].seg_count > c->max_segs)
 			c->max_segs = pkts[i].seg_count;
 	}
-}
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	int rc = system(cmd);
-	if (rc != 0)
-		fprintf(stderr, "failed (%d): %s\n", rc, cmd);
-	return rc;
 }
 
 /* TSO and GSO off on ifname (legacy ethtool commands, still supported). */
@@ -168,27 +153,22 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	unsigned mib = o.mib, timeout_s = o.timeout_s;
-	if (system("ip -V >/dev/null 2>&1") != 0) {
-		errno = ENOENT;
-		return xfer_skip("iproute2 (ip) not found");
-	}
 	int orig = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (orig < 0)
 		return xfer_skip("open /proc/self/ns/net");
-	/* namespace B (receiver); keep it by an fd that `ip` can name */
+	/* namespace B (receiver), kept by an fd */
 	if (unshare(CLONE_NEWNET) != 0)
 		return xfer_skip("unshare(CLONE_NEWNET)");
 	int nsB = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	/* namespace A (sender), with the veth pair whose peer goes to B */
-	if (nsB < 0 || unshare(CLONE_NEWNET) != 0 ||
-	    sh("ip link add ofl-va type veth peer name ofl-vb netns /proc/%d/fd/%d", (int)getpid(), nsB) ||
-	    sh("ip addr add 198.18.1.1/24 dev ofl-va && ip link set ofl-va up") || offloads_off("ofl-va")) {
+	if (nsB < 0 || unshare(CLONE_NEWNET) != 0 || xfer_veth_add("ofl-va", "ofl-vb", nsB) != 0 ||
+	    xfer_if_config("ofl-va", 0, "198.18.1.1", 24) != 0 || offloads_off("ofl-va") != 0) {
 		perror("namespace A");
 		return 1;
 	}
 	int send_sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (send_sock < 0 || setns(nsB, CLONE_NEWNET) != 0 ||
-	    sh("ip addr add 198.18.1.2/24 dev ofl-vb && ip link set ofl-vb up")) {
+	    xfer_if_config("ofl-vb", 0, "198.18.1.2", 24) != 0) {
 		perror("namespace B");
 		return 1;
 	}

@@ -2,7 +2,7 @@
  * transfer.h - helpers shared by the examples that run a real TCP transfer
  * between two private network namespaces (tun_offload.c, af_packet_gro.c):
  * the two ends as child processes, a hash of the byte stream, and the
- * namespace/address plumbing.  Not part of libofl.  Linux only.
+ * interface plumbing (ioctl and rtnetlink only: no iproute2 needed).  Not part of libofl.  Linux only.
  *
  * The namespaces are anonymous (unshare(CLONE_NEWNET)) and kept open by file
  * descriptors: they disappear with the process, however it ends.
@@ -13,6 +13,11 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdint.h>
@@ -20,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -133,6 +139,128 @@ static inline void xfer_report(int fd, const struct xfer_result *r)
 	if (write(fd, r, sizeof *r) != (ssize_t)sizeof *r)
 		_exit(2);
 	_exit(r->err ? 1 : 0);
+}
+
+/* --- interfaces: addresses by ioctl, a veth pair by rtnetlink ------------ */
+
+static inline int xfer_write_sysctl(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t r = write(fd, val, strlen(val));
+	close(fd);
+	return r == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+/* Bring ifname (in the current namespace) up with one address. */
+static inline int xfer_if_config(const char *ifname, int v6, const char *addr, unsigned prefix)
+{
+	struct ifreq ifr;
+	int rc = -1;
+	int s = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -1;
+	memset(&ifr, 0, sizeof ifr);
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifname);
+	if (v6) {
+		/* struct in6_ifreq of <linux/ipv6.h>, padded to an ifreq (what
+		 * valgrind expects SIOCSIFADDR to read) */
+		union {
+			struct {
+				struct in6_addr addr;
+				uint32_t prefixlen;
+				int ifindex;
+			} r6;
+			struct ifreq pad;
+		} u;
+		char path[128];
+		memset(&u, 0, sizeof u);
+		u.r6.prefixlen = prefix;
+		u.r6.ifindex = (int)if_nametoindex(ifname);
+		snprintf(path, sizeof path, "/proc/sys/net/ipv6/conf/%s/accept_dad", ifname);
+		if (xfer_write_sysctl(path, "0") != 0 || inet_pton(AF_INET6, addr, &u.r6.addr) != 1 ||
+		    ioctl(s, SIOCSIFADDR, &u) != 0)
+			goto out;
+	} else {
+		struct sockaddr_in sin = {.sin_family = AF_INET};
+		if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+			goto out;
+		memcpy(&ifr.ifr_addr, &sin, sizeof sin);
+		if (ioctl(s, SIOCSIFADDR, &ifr) != 0)
+			goto out;
+		sin.sin_addr.s_addr = htonl(~0u << (32 - prefix));
+		memcpy(&ifr.ifr_netmask, &sin, sizeof sin);
+		if (ioctl(s, SIOCSIFNETMASK, &ifr) != 0)
+			goto out;
+	}
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) != 0)
+		goto out;
+	ifr.ifr_flags = (short)(ifr.ifr_flags | IFF_UP);
+	rc = ioctl(s, SIOCSIFFLAGS, &ifr);
+out:
+	close(s);
+	return rc;
+}
+
+static inline struct rtattr *xfer_nl_attr(struct nlmsghdr *nh, unsigned short type, const void *data,
+                                          size_t len)
+{
+	struct rtattr *rta = (struct rtattr *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
+	rta->rta_type = type;
+	rta->rta_len = (unsigned short)RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(rta), data, len);
+	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	return rta;
+}
+
+static inline void xfer_nl_end(struct nlmsghdr *nh, struct rtattr *nest)
+{
+	nest->rta_len = (unsigned short)((char *)nh + nh->nlmsg_len - (char *)nest);
+}
+
+/* `ip link add name type veth peer name peer netns <peer_ns_fd>`, in the
+ * current namespace, by one RTM_NEWLINK. */
+static inline int xfer_veth_add(const char *name, const char *peer, int peer_ns_fd)
+{
+	static union {
+		struct nlmsghdr nh;
+		char buf[1024];
+	} req, ack;
+	struct ifinfomsg ifi = {.ifi_family = AF_UNSPEC};
+	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
+	int rc = -1;
+	int s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (s < 0)
+		return -1;
+	memset(&req, 0, sizeof req);
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof ifi);
+	req.nh.nlmsg_type = RTM_NEWLINK;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK;
+	req.nh.nlmsg_seq = 1;
+	memcpy(NLMSG_DATA(&req.nh), &ifi, sizeof ifi);
+	xfer_nl_attr(&req.nh, IFLA_IFNAME, name, strlen(name) + 1);
+	struct rtattr *info = xfer_nl_attr(&req.nh, IFLA_LINKINFO, NULL, 0);
+	xfer_nl_attr(&req.nh, IFLA_INFO_KIND, "veth", 5);
+	struct rtattr *data = xfer_nl_attr(&req.nh, IFLA_INFO_DATA, NULL, 0);
+	struct rtattr *pr = xfer_nl_attr(&req.nh, VETH_INFO_PEER, &ifi, sizeof ifi);
+	xfer_nl_attr(&req.nh, IFLA_IFNAME, peer, strlen(peer) + 1);
+	xfer_nl_attr(&req.nh, IFLA_NET_NS_FD, &peer_ns_fd, sizeof peer_ns_fd);
+	xfer_nl_end(&req.nh, pr);
+	xfer_nl_end(&req.nh, data);
+	xfer_nl_end(&req.nh, info);
+	if (sendto(s, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof kernel) < 0)
+		goto out;
+	ssize_t n = recv(s, &ack, sizeof ack, 0);
+	if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && ack.nh.nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = NLMSG_DATA(&ack.nh);
+		errno = -e->error;
+		rc = e->error == 0 ? 0 : -1;
+	}
+out:
+	close(s);
+	return rc;
 }
 
 /* Sender: connect s (created in the sending namespace) to ip:XFER_PORT and

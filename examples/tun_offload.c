@@ -296,58 +296,6 @@ fail:
 	return -1;
 }
 
-struct in6_ifreq_compat { /* struct in6_ifreq of <linux/ipv6.h> */
-	struct in6_addr addr;
-	uint32_t prefixlen;
-	int ifindex;
-};
-
-static int write_sysctl(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t r = write(fd, val, strlen(val));
-	close(fd);
-	return r == (ssize_t)strlen(val) ? 0 : -1;
-}
-
-/* Bring ifname (in the current namespace) up with one address. */
-static int if_config(const char *ifname, int v6, const char *addr, unsigned prefix)
-{
-	struct ifreq ifr = {.ifr_flags = 0};
-	int rc = -1;
-	int s = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		return -1;
-	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifname);
-	if (v6) {
-		char path[128];
-		struct in6_ifreq_compat r6 = {.prefixlen = prefix, .ifindex = (int)if_nametoindex(ifname)};
-		snprintf(path, sizeof path, "/proc/sys/net/ipv6/conf/%s/accept_dad", ifname);
-		if (write_sysctl(path, "0") != 0 || inet_pton(AF_INET6, addr, &r6.addr) != 1 ||
-		    ioctl(s, SIOCSIFADDR, &r6) != 0)
-			goto out;
-	} else {
-		struct sockaddr_in sin = {.sin_family = AF_INET};
-		if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
-			goto out;
-		memcpy(&ifr.ifr_addr, &sin, sizeof sin);
-		if (ioctl(s, SIOCSIFADDR, &ifr) != 0)
-			goto out;
-		sin.sin_addr.s_addr = htonl(~0u << (32 - prefix));
-		memcpy(&ifr.ifr_netmask, &sin, sizeof sin);
-		if (ioctl(s, SIOCSIFNETMASK, &ifr) != 0)
-			goto out;
-	}
-	if (ioctl(s, SIOCGIFFLAGS, &ifr) != 0)
-		goto out;
-	ifr.ifr_flags = (short)(ifr.ifr_flags | IFF_UP);
-	rc = ioctl(s, SIOCSIFFLAGS, &ifr);
-out:
-	close(s);
-	return rc;
-}
 
 static void print_wire(const struct wire *w)
 {
@@ -401,7 +349,7 @@ int main(int argc, char **argv)
 		perror("TAP device with IFF_VNET_HDR");
 		return 1;
 	}
-	if (if_config("ofltapA", v6, ipA, prefix) != 0) {
+	if (xfer_if_config("ofltapA", v6, ipA, prefix) != 0) {
 		perror("configure ofltapA");
 		return 1;
 	}
@@ -412,7 +360,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int tapB = tap_open("ofltapB", &offB);
-	if (tapB < 0 || if_config("ofltapB", v6, ipB, prefix) != 0) {
+	if (tapB < 0 || xfer_if_config("ofltapB", v6, ipB, prefix) != 0) {
 		perror("tap/configure ofltapB");
 		return 1;
 	}
