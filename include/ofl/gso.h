@@ -336,9 +336,12 @@ struct ofl_gso_iter {
  *   OFL_EPROTO   the headers do not parse as Ethernet/IP/TCP or UDP, or not as
  *                the requested type;
  *   OFL_EBADMSG  the payload does not match the IP (or UDP) lengths;
- *   OFL_ENOTSUP  IP fragment, IPsec/unknown IPv6 extension, tunnel (AUTO),
- *                three VLAN tags, headers longer than OFL_GSO_MAX_IN_HDR,
- *                UDP datagram over 65535 bytes;
+ *   OFL_ENOTSUP  IP fragment, IPsec/unknown IPv6 extension, IPv6 routing
+ *                header (it changes the pseudo header), IPv6 extension
+ *                headers with UDP_FRAG, tunnel (IP-in-IP, GRE; UDP to a
+ *                VXLAN/GENEVE port with AUTO), three VLAN tags, headers
+ *                longer than OFL_GSO_MAX_IN_HDR, UDP datagram over 65535
+ *                bytes;
  *   OFL_E2BIG    more segments than max_segs, or a segment would need more
  *                than OFL_GSO_SEG_MAX_SLICES slices.
  * The slot size is checked by ofl_gso_next()/ofl_gso_run()/ofl_gso_check_pool()
