@@ -436,6 +436,39 @@ START_TEST(test_corpus_gso_files)
 }
 END_TEST
 
+/* Refused with ENOTSUP, nothing emitted: an IPv6 routing header (it changes
+ * the pseudo-header destination), three VLAN tags, IP-in-IP. */
+START_TEST(test_refusals)
+{
+	struct gen_tcp g;
+	struct ofl_gso_req req;
+	struct ofl_gso_iter it;
+	struct ofl_buf b;
+	static const uint8_t rh[8] = { 6, 0, 4, 0, 0, 0, 0, 0 };
+	ofl_gso_req_default(&req);
+	req.seg_size = 1000;
+	gen_tcp_init(&g, 6);
+	g.payload_len = 5000;
+	memcpy(g.ext, rh, 8);
+	g.extlen = 8;
+	g.ext_nh = 43;
+	b.data = big;
+	b.len = (uint32_t)gen_tcp_frame(&g, big, sizeof(big));
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_ENOTSUP);
+	gen_tcp_init(&g, 4);
+	g.payload_len = 5000;
+	g.nvlan = 3;
+	b.len = (uint32_t)gen_tcp_frame(&g, big, sizeof(big));
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_ENOTSUP);
+	g.nvlan = 0;
+	b.len = (uint32_t)gen_tcp_frame(&g, big, sizeof(big));
+	big[14 + 9] = 4; /* IPv4 in IPv4 */
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_ENOTSUP);
+	big[14 + 9] = 6;
+	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gso_tcp");
@@ -447,6 +480,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_keep_cwr);
 	tcase_add_test(tc, test_extra_l2);
 	tcase_add_test(tc, test_corpus_gso_files);
+	tcase_add_test(tc, test_refusals);
 	suite_add_tcase(s, tc);
 	return s;
 }
