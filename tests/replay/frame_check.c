@@ -46,11 +46,12 @@ int fc_parse_tcp(const uint8_t *f, uint32_t len, struct fc_tcp *t)
 			return 0;
 		ihl = (ip[0] & 0xfu) * 4u;
 		iplen = be16(ip + 2);
-		t->ip_sane = iplen != 0 && gen_csum_fold(ip, (ip[0] & 0xfu) * 4u, 0) == 0xffff;
+		t->ip_sane = iplen != 0;
 		if (iplen == 0)
 			iplen = len - t->l3_off;
 		if (ihl < 20 || iplen < ihl || t->l3_off + iplen > len)
 			return 0;
+		t->ip_sane = t->ip_sane && gen_csum_fold(ip, ihl, 0) == 0xffff;
 		if (be16(ip + 6) & 0x3fffu) /* MF or an offset */
 			return 0;
 		proto = ip[9];
