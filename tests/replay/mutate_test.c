@@ -22,7 +22,7 @@
 
 #include "replay_check.h"
 
-#define FRAMES_PER_FILE 8000u  /* replayed frames per configuration and file */
+#define FRAMES_PER_FILE 8000u /* replayed frames per configuration and file */
 #define MAX_ROUNDS 30u
 #define MS 1000000ull
 
