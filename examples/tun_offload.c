@@ -303,7 +303,7 @@ static void print_wire(const struct wire *w)
 	if (ofl_gro_get_stats(w->gro, &st) != 0)
 		return;
 	printf("%s: read %llu frames (%llu TSO super-packets, %.1f segments each), "
-	       "GSO cut %llu segments; GRO wrote %llu packets (%llu merged packets carrying "
+	       "GSO cut %llu segments; GRO wrote %llu packets (%llu GRO packets carrying "
 	       "%llu segments): merge ratio %.1f segments/packet; checksums finished %llu, "
 	       "kernel refused %llu, write drops %llu, errors %llu\n",
 	       w->name, (unsigned long long)w->frames_in, (unsigned long long)w->supers_in,
