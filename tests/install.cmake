@@ -12,7 +12,16 @@
 set(OFL_INSTALL_TEST_DIR ${CMAKE_CURRENT_BINARY_DIR}/install-test)
 find_program(OFL_PKG_CONFIG NAMES pkg-config pkgconf)
 find_program(OFL_READELF NAMES readelf)
-find_program(OFL_CXX NAMES ${CMAKE_CXX_COMPILER} g++ c++ clang++)
+if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
+  find_program(OFL_CXX NAMES clang++ g++ c++)
+else()
+  find_program(OFL_CXX NAMES g++ c++ clang++)
+endif()
+# A sanitizer build's library needs the sanitizer runtime in whatever links it.
+set(OFL_INSTALL_TEST_FLAGS "")
+if(OFL_SANITIZE)
+  set(OFL_INSTALL_TEST_FLAGS "-fsanitize=address,undefined")
+endif()
 
 add_test(NAME install_consumer
   COMMAND ${CMAKE_COMMAND}
@@ -25,6 +34,7 @@ add_test(NAME install_consumer
     -DPKG_CONFIG=${OFL_PKG_CONFIG}
     -DREADELF=${OFL_READELF}
     -DVERSION=${PROJECT_VERSION}
+    "-DEXTRA_FLAGS=${OFL_INSTALL_TEST_FLAGS}"
     -P ${CMAKE_CURRENT_SOURCE_DIR}/install/run.cmake)
 set_tests_properties(install_consumer PROPERTIES
   TIMEOUT 300 RUN_SERIAL TRUE PASS_REGULAR_EXPRESSION "install test: OK" SKIP_REGULAR_EXPRESSION "SKIP:")
@@ -33,12 +43,14 @@ add_test(NAME public_headers_c11
   COMMAND ${CMAKE_COMMAND} -DLANG=C -DCOMPILER=${CMAKE_C_COMPILER}
     -DINCLUDE_DIR=${CMAKE_SOURCE_DIR}/include -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/headers-c11
     -DLIB=$<TARGET_FILE:ofl> -DPROBE=${CMAKE_CURRENT_SOURCE_DIR}/install/headers_probe.c
+    "-DEXTRA_FLAGS=${OFL_INSTALL_TEST_FLAGS}"
     -P ${CMAKE_CURRENT_SOURCE_DIR}/install/headers.cmake)
 if(OFL_CXX)
   add_test(NAME public_headers_cxx
     COMMAND ${CMAKE_COMMAND} -DLANG=CXX -DCOMPILER=${OFL_CXX}
       -DINCLUDE_DIR=${CMAKE_SOURCE_DIR}/include -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/headers-cxx
       -DLIB=$<TARGET_FILE:ofl> -DPROBE=${CMAKE_CURRENT_SOURCE_DIR}/install/headers_probe.c
+      "-DEXTRA_FLAGS=${OFL_INSTALL_TEST_FLAGS}"
       -P ${CMAKE_CURRENT_SOURCE_DIR}/install/headers.cmake)
 endif()
 set_tests_properties(public_headers_c11 PROPERTIES

@@ -2,7 +2,7 @@
 # program against the installed copy, through find_package(ofl) and through
 # pkg-config.  Needs no network: everything is local.
 #   -DBUILD_DIR -DWORK_DIR -DCONSUMER_DIR -DPUBLIC_HEADER_DIR -DCC -DGENERATOR
-#   -DPKG_CONFIG -DREADELF -DVERSION
+#   -DPKG_CONFIG -DREADELF -DVERSION [-DEXTRA_FLAGS=compile and link flags, e.g. -fsanitize=...]
 foreach(v BUILD_DIR WORK_DIR CONSUMER_DIR PUBLIC_HEADER_DIR CC GENERATOR VERSION)
   if(NOT DEFINED ${v} OR "${${v}}" STREQUAL "")
     message(FATAL_ERROR "run.cmake: ${v} not set")
@@ -65,7 +65,8 @@ endif()
 run("configure consumer" ${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/consumer -G ${GENERATOR}
     -DCMAKE_C_COMPILER=${CC} -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
     -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF -DCMAKE_BUILD_TYPE=Release
-    "-DCMAKE_C_FLAGS=-std=c11 -Wall -Wextra -Werror")
+    "-DCMAKE_C_FLAGS=-std=c11 -Wall -Wextra -Werror ${EXTRA_FLAGS}"
+    "-DCMAKE_EXE_LINKER_FLAGS=${EXTRA_FLAGS}")
 run("build consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/consumer)
 if(NOT out MATCHES "consumer_shared" OR NOT out MATCHES "consumer_static")
   message(FATAL_ERROR "consumer build did not build both programs:\n${out}")
@@ -111,7 +112,8 @@ if(PKG_CONFIG)
   run("pkg-config --cflags --libs" ${PKG_CONFIG} ${define} --cflags --libs ofl)
   string(STRIP "${out}" pcflags)
   separate_arguments(pcflags UNIX_COMMAND "${pcflags}")
-  run("cc via pkg-config" ${CC} -std=c11 -Wall -Wextra -Werror ${CONSUMER_DIR}/consumer.c ${pcflags}
+  separate_arguments(extra UNIX_COMMAND "${EXTRA_FLAGS}")
+  run("cc via pkg-config" ${CC} -std=c11 -Wall -Wextra -Werror ${extra} ${CONSUMER_DIR}/consumer.c ${pcflags}
       -Wl,-rpath,${libdir} -o ${WORK_DIR}/consumer_pc)
   run("consumer_pc" ${WORK_DIR}/consumer_pc)
   message(STATUS "pkg-config consumer: ${out}")
