@@ -57,15 +57,29 @@ int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_
 		return OFL_EINVAL;
 	if (it->done || it->seg >= it->nsegs)
 		return 0;
-	if ((rc = ofl_gso_check_pool(it, pool)) != 0)
-		return rc;
+	if (!pool->kind)
+		return OFL_EINVAL;
+	if (pool->slot_size < max_hdr(it))
+		return OFL_ENOSPC;
 	if ((rc = ofl_gso_pool_get(pool, &seg->hdr)) != 0)
 		return rc;
 	k = it->seg;
 	gso_bounds(it, k, &start, &plen);
 	u = it->cur_unit;
 	o = it->cur_off;
-	seg->nslices = gso_take(it, &u, &o, plen, seg->slices);
+	if (it->unit_kind == GSO_UNIT_BUF && plen &&
+	    plen < ((const struct ofl_buf *)it->units)[u].len - o) {
+		/* the common case: the segment lies inside one buffer */
+		const struct ofl_buf *b = (const struct ofl_buf *)it->units + u;
+		seg->slices[0].data = b->data + o;
+		seg->slices[0].len = plen;
+		seg->slices[0].pkt = 0;
+		seg->slices[0].buf = (uint16_t)u;
+		seg->nslices = 1;
+		o += plen;
+	} else {
+		seg->nslices = gso_take(it, &u, &o, plen, seg->slices);
+	}
 	seg->payload_len = plen;
 	seg->index = k;
 	seg->nsegs = it->nsegs;
