@@ -55,10 +55,10 @@ static inline int xfer_skip(const char *what)
 	return XFER_SKIP;
 }
 
-/* Command line [-6] [-m MiB] [-t seconds], then the root check.  Returns -1
- * to go on, or the exit code (2 usage, 77 not root). */
+/* Command line [-6] [-T] [-m MiB] [-t seconds] (those in optstring), then the
+ * root check.  Returns -1 to go on, or the exit code (2 usage, 77 not root). */
 struct xfer_opts {
-	int v6;
+	int v6, tun;
 	unsigned mib, timeout_s;
 };
 
@@ -68,13 +68,15 @@ static inline int xfer_options(int argc, char **argv, const char *optstring, str
 	while ((opt = getopt(argc, argv, optstring)) != -1) {
 		if (opt == '6')
 			o->v6 = 1;
+		else if (opt == 'T')
+			o->tun = 1;
 		else if (opt == 'm')
 			o->mib = (unsigned)strtoul(optarg, NULL, 10);
 		else if (opt == 't')
 			o->timeout_s = (unsigned)strtoul(optarg, NULL, 10);
 		else {
-			fprintf(stderr, "usage: %s%s [-m MiB] [-t seconds]\n", argv[0],
-			        strchr(optstring, '6') ? " [-6]" : "");
+			fprintf(stderr, "usage: %s%s%s [-m MiB] [-t seconds]\n", argv[0],
+			        strchr(optstring, '6') ? " [-6]" : "", strchr(optstring, 'T') ? " [-T]" : "");
 			return 2;
 		}
 	}

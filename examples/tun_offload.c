@@ -2,9 +2,9 @@
  * tun_offload.c - libofl as the wire between two Linux network namespaces,
  * with the kernel's TSO on one side and GRO'd super-packets on the other.
  *
- * NEEDS ROOT: it creates two private network namespaces and a TAP device in
- * each.  Without root, namespaces or /dev/net/tun it prints why and exits 77
- * (ctest SKIP_RETURN_CODE).  The namespaces are anonymous (unshare), so they
+ * NEEDS ROOT: it creates two private network namespaces and a TAP (with -T:
+ * TUN) device in each.  Without root, namespaces or /dev/net/tun it prints
+ * why and exits 77 (ctest SKIP_RETURN_CODE).  The namespaces are anonymous (unshare), so they
  * vanish with the process whatever way it ends: nothing to clean up, nothing
  * left behind, and no interface outside them is touched.
  *
@@ -22,9 +22,16 @@
  * header needs to be made up.  A real TCP transfer (64 MiB by default) runs
  * from ns A to ns B; both ends hash the byte stream (FNV-1a 64) and the
  * hashes must match.  Addresses are from the benchmarking range 198.18.0.0/15
- * (IPv6: fd00:0f1::/64), inside the namespaces only.
+ * (IPv6: fd00:f1::/64), inside the namespaces only.
  *
- *   usage: tun_offload [-6] [-m MiB] [-t seconds]
+ * With -T the devices are TUN devices (IFF_TUN: IP packets, no Ethernet).
+ * libofl's packets are Ethernet frames, so a 14-byte Ethernet header is put
+ * in front of each packet for GSO/GRO (without a copy: the segments go to GRO
+ * as [Ethernet, header slot, payload slices]) and taken off when writing,
+ * ofl_gso_start_vnet(OFL_GSO_L2_NONE) and ofl_gro_vnet_hdr(l2_strip 14)
+ * doing the offset arithmetic.
+ *
+ *   usage: tun_offload [-6] [-T] [-m MiB] [-t seconds]
  *
  * Exit: 0 transfer intact, 1 failure or timeout, 77 skipped.
  */
@@ -50,6 +57,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,6 +68,7 @@
 #endif
 
 #define VNET_LEN 10                   /* struct virtio_net_hdr */
+#define ETH_LEN 14
 #define FRAME_MAX (14 + 65535 + 64)   /* Ethernet + largest IP packet */
 #define RX_BATCH 16                   /* frames per poll, per direction */
 #define POOL_SLOTS 1024               /* header slots (64 KiB / 1448 * 16 < 1024) */
@@ -73,8 +82,9 @@ struct wire {
 	struct ofl_gso_pool pool;
 	struct ofl_gso_hbuf held[POOL_SLOTS]; /* slot of each segment inside GRO */
 	_Alignas(64) uint8_t block[POOL_SLOTS * SLOT_SIZE]; /* the header block */
-	uint8_t rx[RX_BATCH][VNET_LEN + FRAME_MAX];
-	uint8_t tx[VNET_LEN + FRAME_MAX];
+	uint8_t vnet[RX_BATCH][VNET_LEN];   /* each frame's virtio_net_hdr ... */
+	uint8_t rx[RX_BATCH][ETH_LEN + FRAME_MAX]; /* ... and the frame (TUN: at ETH_LEN) */
+	uint8_t tx[VNET_LEN + ETH_LEN + FRAME_MAX];
 	/* counters */
 	uint64_t frames_in, supers_in, segs_cut, csum_finished, bad_in;
 	uint64_t pkts_out, gro_pkts_out, gro_segs_out, bytes_out;
@@ -82,6 +92,11 @@ struct wire {
 };
 
 static struct wire wires[2];
+/* TAP: 0.  TUN: ETH_LEN, the Ethernet header put in front of each IP packet
+ * for GSO/GRO (libofl's packets are Ethernet frames) and taken off again. */
+static unsigned l2_len;
+static const uint8_t eth_ip4[ETH_LEN] = {2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00};
+static const uint8_t eth_ip6[ETH_LEN] = {2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x86, 0xdd};
 static struct xfer xfer;
 
 /* --- virtio_net_hdr: little endian on the wire (VIRTIO 1.0 / x86, ARM) --- */
@@ -102,7 +117,7 @@ static void vnet_put(uint8_t *p, const struct ofl_virtio_net_hdr *vh)
 	put_le16(p + 8, vh->csum_offset);
 }
 
-/* --- GRO delivery: write every packet to the other TAP ------------------ */
+/* --- GRO delivery: write every packet to the other device --------------- */
 
 static void deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 {
@@ -110,14 +125,19 @@ static void deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		const struct ofl_gro_out *o = &pkts[i];
 		struct ofl_virtio_net_hdr vh;
-		int len = ofl_gro_linearize(o, w->tx + VNET_LEN, sizeof w->tx - VNET_LEN,
+		/* The frame goes where its first l2_len bytes end just at the
+		 * virtio_net_hdr: for TUN the header overwrites the Ethernet header
+		 * we made up, and ofl_gro_vnet_hdr() counts offsets without it. */
+		uint8_t *vnet = w->tx + ETH_LEN, *frame = vnet + VNET_LEN - l2_len;
+		int len = ofl_gro_linearize(o, frame, sizeof w->tx - (size_t)(frame - w->tx),
 		                            OFL_CSUM_MODE_PARTIAL);
-		if (len < 0 || ofl_gro_vnet_hdr(o, 0, &vh) != 0) {
+		if (len < (int)l2_len || ofl_gro_vnet_hdr(o, l2_len, &vh) != 0) {
 			w->errors++;
 		} else {
-			vnet_put(w->tx, &vh);
-			ssize_t r = write(w->out_fd, w->tx, VNET_LEN + (size_t)len);
-			if (r == VNET_LEN + len) {
+			vnet_put(vnet, &vh);
+			size_t wlen = VNET_LEN + (size_t)len - l2_len;
+			ssize_t r = write(w->out_fd, vnet, wlen);
+			if (r == (ssize_t)wlen) {
 				w->pkts_out++;
 				w->bytes_out += (uint64_t)len;
 				if (o->seg_count >= 1) {
@@ -155,16 +175,19 @@ static void gro_one(struct wire *w, const struct ofl_buf *bufs, uint16_t nbufs, 
 		w->errors++; /* not taken: nothing to release (slot put back below) */
 }
 
-static void wire_frame(struct wire *w, uint8_t *p, size_t n, uint64_t now)
+/* vnet: the frame's virtio_net_hdr; base: l2_len free bytes, then the n
+ * bytes the device handed out (TAP: Ethernet frame, TUN: IP packet). */
+static void wire_frame(struct wire *w, const uint8_t *vnet, uint8_t *base, size_t n, uint64_t now)
 {
 	struct ofl_virtio_net_hdr vh;
+	uint8_t *frame = base + l2_len;
+	size_t flen = n;
+	const uint8_t *eth = (frame[0] >> 4) == 6 ? eth_ip6 : eth_ip4; /* TUN only */
 	w->frames_in++;
-	if (ofl_gso_vnet_read(p, n, &vh) != 0 || n <= VNET_LEN) {
+	if (ofl_gso_vnet_read(vnet, VNET_LEN, &vh) != 0 || n == 0) {
 		w->bad_in++;
 		return;
 	}
-	uint8_t *frame = p + VNET_LEN;
-	size_t flen = n - VNET_LEN;
 
 	if (vh.gso_type == 0) {
 		/* One frame.  With NEEDS_CSUM its L4 checksum field holds only the
@@ -179,19 +202,23 @@ static void wire_frame(struct wire *w, uint8_t *p, size_t n, uint64_t now)
 			memcpy(frame + field, &c, 2);
 			w->csum_finished++;
 		}
-		const struct ofl_buf b = {.data = frame, .len = (uint32_t)flen};
+		memcpy(base, eth, l2_len); /* TUN: an Ethernet frame, in place */
+		const struct ofl_buf b = {.data = base, .len = (uint32_t)(l2_len + flen)};
 		gro_one(w, &b, 1, w, now);
 		return;
 	}
 
 	/* A super-packet: cut it into MSS segments, each one header slot from
-	 * the block pool plus payload slices pointing into p. */
+	 * the block pool plus payload slices pointing into the frame.  From a
+	 * TUN device the segments carry no L2 (OFL_GSO_L2_NONE). */
 	struct ofl_gso_req req;
 	struct ofl_gso_iter it;
-	const struct ofl_buf in = {.data = p, .len = (uint32_t)n};
+	const struct ofl_buf in[2] = {{.data = vnet, .len = VNET_LEN},
+	                              {.data = frame, .len = (uint32_t)flen}};
 	ofl_gso_req_default(&req);
 	req.csum = OFL_CSUM_MODE_FULL; /* GRO verifies these: proves GSO right */
-	int rc = ofl_gso_start_vnet(&it, &req, VNET_LEN, OFL_GSO_L2_ETH, &in, 1);
+	int rc = ofl_gso_start_vnet(&it, &req, VNET_LEN, l2_len ? OFL_GSO_L2_NONE : OFL_GSO_L2_ETH,
+	                            in, 2);
 	if (rc != 0) {
 		fprintf(stderr, "%s: gso start: %s\n", w->name, ofl_strerror(rc));
 		w->bad_in++;
@@ -219,13 +246,17 @@ static void wire_frame(struct wire *w, uint8_t *p, size_t n, uint64_t now)
 			ofl_gso_abort(&it);
 			return;
 		}
-		struct ofl_buf bufs[1 + OFL_GSO_SEG_MAX_SLICES];
-		bufs[0] = (struct ofl_buf){.data = seg.hdr.data, .len = seg.hdr_len};
+		/* to GRO as a multi-buffer frame: [Ethernet (TUN)] header slot, slices */
+		struct ofl_buf bufs[2 + OFL_GSO_SEG_MAX_SLICES];
+		uint16_t nb = 0;
+		if (l2_len)
+			bufs[nb++] = (struct ofl_buf){.data = eth, .len = ETH_LEN};
+		bufs[nb++] = (struct ofl_buf){.data = seg.hdr.data, .len = seg.hdr_len};
 		for (uint32_t i = 0; i < seg.nslices; i++)
-			bufs[1 + i] = (struct ofl_buf){.data = seg.slices[i].data, .len = seg.slices[i].len};
+			bufs[nb++] = (struct ofl_buf){.data = seg.slices[i].data, .len = seg.slices[i].len};
 		w->held[seg.hdr.index] = seg.hdr;
 		w->segs_cut++;
-		gro_one(w, bufs, (uint16_t)(1 + seg.nslices), &w->held[seg.hdr.index], now);
+		gro_one(w, bufs, nb, &w->held[seg.hdr.index], now);
 	}
 }
 
@@ -236,14 +267,20 @@ static int wire_poll(struct wire *w)
 	unsigned got = 0;
 	uint64_t now = xfer_now_ns();
 	while (got < RX_BATCH) {
-		ssize_t r = read(w->in_fd, w->rx[got], sizeof w->rx[got]);
+		struct iovec iov[2] = {{.iov_base = w->vnet[got], .iov_len = VNET_LEN},
+		                       {.iov_base = w->rx[got] + l2_len, .iov_len = FRAME_MAX}};
+		ssize_t r = readv(w->in_fd, iov, 2);
 		if (r < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				break;
 			perror("read tap");
 			return -1;
 		}
-		wire_frame(w, w->rx[got], (size_t)r, now);
+		if (r <= VNET_LEN) {
+			w->bad_in++;
+			continue;
+		}
+		wire_frame(w, w->vnet[got], w->rx[got], (size_t)r - VNET_LEN, now);
 		got++;
 	}
 	if (ofl_gro_poll_end(w->gro, got, now, NULL) != 0)
@@ -270,7 +307,7 @@ static int wire_init(struct wire *w, const char *name, int in_fd, int out_fd)
 
 static int tap_open(const char *name, unsigned *offloads)
 {
-	struct ifreq ifr = {.ifr_flags = IFF_TAP | IFF_NO_PI | IFF_VNET_HDR};
+	struct ifreq ifr = {.ifr_flags = (short)((l2_len ? IFF_TUN : IFF_TAP) | IFF_NO_PI | IFF_VNET_HDR)};
 	int vlen = VNET_LEN;
 	int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
@@ -326,10 +363,12 @@ static void print_wire(const struct wire *w)
 int main(int argc, char **argv)
 {
 	struct xfer_opts o = {.mib = 64, .timeout_s = 120};
-	int rc = xfer_options(argc, argv, "6m:t:", &o);
+	int rc = xfer_options(argc, argv, "6Tm:t:", &o);
 	if (rc >= 0)
 		return rc;
 	int v6 = o.v6;
+	l2_len = o.tun ? ETH_LEN : 0;
+	const char *devA = o.tun ? "ofltunA" : "ofltapA", *devB = o.tun ? "ofltunB" : "ofltapB";
 	unsigned mib = o.mib, timeout_s = o.timeout_s, offA = 0, offB = 0;
 	const char *ipA = v6 ? "fd00:f1::1" : "198.18.0.1";
 	const char *ipB = v6 ? "fd00:f1::2" : "198.18.0.2";
@@ -341,7 +380,7 @@ int main(int argc, char **argv)
 	/* namespace A: TAP A, the sender's socket */
 	if (unshare(CLONE_NEWNET) != 0)
 		return xfer_skip("unshare(CLONE_NEWNET)");
-	int tapA = tap_open("ofltapA", &offA);
+	int tapA = tap_open(devA, &offA);
 	if (tapA < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO || errno == EPERM ||
 	                 errno == EACCES))
 		return xfer_skip("TAP device with IFF_VNET_HDR (/dev/net/tun)");
@@ -349,8 +388,8 @@ int main(int argc, char **argv)
 		perror("TAP device with IFF_VNET_HDR");
 		return 1;
 	}
-	if (xfer_if_config("ofltapA", v6, ipA, prefix) != 0) {
-		perror("configure ofltapA");
+	if (xfer_if_config(devA, v6, ipA, prefix) != 0) {
+		perror("configure device A");
 		return 1;
 	}
 	int send_sock = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -359,9 +398,9 @@ int main(int argc, char **argv)
 		perror("socket/unshare");
 		return 1;
 	}
-	int tapB = tap_open("ofltapB", &offB);
-	if (tapB < 0 || xfer_if_config("ofltapB", v6, ipB, prefix) != 0) {
-		perror("tap/configure ofltapB");
+	int tapB = tap_open(devB, &offB);
+	if (tapB < 0 || xfer_if_config(devB, v6, ipB, prefix) != 0) {
+		perror("open/configure device B");
 		return 1;
 	}
 	int ls = xfer_listen(v6, ipB);
@@ -373,7 +412,9 @@ int main(int argc, char **argv)
 		perror("setns");
 		return 1;
 	}
-	printf("TAP offloads accepted: CSUM TSO4 TSO6%s; transfer %u MiB over %s, limit %u s\n",
+	printf("%s offloads accepted: CSUM TSO4 TSO6%s; transfer %u MiB over %s, limit %u s\n",
+	       o.tun ? "TUN (IP packets; a 14-byte Ethernet header is put on for GSO/GRO and taken off)"
+	             : "TAP (Ethernet frames)",
 	       (offA & offB & TUN_F_USO4) ? " USO4 USO6" : " (USO refused by this kernel)", mib,
 	       v6 ? "IPv6" : "IPv4", timeout_s);
 
