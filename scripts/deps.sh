@@ -2,7 +2,7 @@
 # Install what building and testing libofl needs on Debian 12 (run as root).
 # Skips apt-get when everything is already there.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config check libsubunit-dev libpcap-dev clang llvm
+pkgs=(build-essential cmake pkg-config check libsubunit-dev libpcap-dev clang llvm doxygen
       libclang-rt-14-dev tcpdump valgrind)
 if [ "${1:-}" = "--bench" ]; then
   pkgs+=(libbenchmark-dev hyperfine gnuplot dpdk-dev)
