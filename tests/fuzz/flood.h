@@ -31,12 +31,48 @@ static inline size_t flood_frame(uint8_t *f, uint32_t saddr, uint16_t sport, uin
 	return gen_tcp_frame(&g, f, 128);
 }
 
+/* flood_frame() without the generator: patch a template (made once) and
+ * redo the IPv4 header checksum; the TCP checksum is left stale (feed with
+ * OFL_CSUM_UNNECESSARY). */
+static inline void flood_patch(uint8_t *f, const uint8_t *tmpl, uint32_t saddr, uint16_t sport,
+                               uint32_t seq)
+{
+	uint16_t c;
+	memcpy(f, tmpl, 118);
+	f[26] = (uint8_t)(saddr >> 24);
+	f[27] = (uint8_t)(saddr >> 16);
+	f[28] = (uint8_t)(saddr >> 8);
+	f[29] = (uint8_t)saddr;
+	f[34] = (uint8_t)(sport >> 8);
+	f[35] = (uint8_t)sport;
+	f[38] = (uint8_t)(seq >> 24);
+	f[39] = (uint8_t)(seq >> 16);
+	f[40] = (uint8_t)(seq >> 8);
+	f[41] = (uint8_t)seq;
+	f[24] = f[25] = 0;
+	c = (uint16_t)~gen_csum_fold(f + 14, 20, 0);
+	f[24] = (uint8_t)(c >> 8);
+	f[25] = (uint8_t)c;
+}
+
+/* The key words of the frames of flood_frame(): the template's (MACs, L3,
+ * destination) with the source address and port of the flow. */
 static inline void flood_key(uint32_t saddr, uint16_t sport, struct ofl_flow_key *k)
 {
-	uint8_t f[128];
+	static uint8_t f[128];
+	static int init;
 	uint32_t lo;
 	uint64_t w;
-	flood_frame(f, saddr, sport, 0);
+	if (!init) {
+		flood_frame(f, 0, 0, 0);
+		init = 1;
+	}
+	f[26] = (uint8_t)(saddr >> 24);
+	f[27] = (uint8_t)(saddr >> 16);
+	f[28] = (uint8_t)(saddr >> 8);
+	f[29] = (uint8_t)saddr;
+	f[34] = (uint8_t)(sport >> 8);
+	f[35] = (uint8_t)sport;
 	memset(k, 0, sizeof(*k));
 	memcpy(&w, f, 8);            /* MAC bytes 0-7 */
 	k->w[0] = w;

@@ -49,7 +49,7 @@ static double run(const struct flow *fl, unsigned n, unsigned rounds, uint32_t m
 	struct ofl_gro_stats st;
 	struct ofl_pkt p;
 	struct ofl_buf b;
-	uint8_t f[256];
+	uint8_t f[256], tmpl[256];
 	unsigned i, r;
 	ofl_gro_config_default(&c);
 	c.deliver = count_deliver;
@@ -68,10 +68,12 @@ static double run(const struct flow *fl, unsigned n, unsigned rounds, uint32_t m
 	p.bufs = &b;
 	p.nbufs = 1;
 	p.csum_status = OFL_CSUM_UNNECESSARY;
+	ck_assert_uint_eq(flood_frame(tmpl, 0, 0, 0), 118);
 	for (r = 0; r < rounds; r++)
 		for (i = 0; i < n; i++) {
 			b.data = f;
-			b.len = (uint32_t)flood_frame(f, fl[i].saddr, fl[i].sport, 1000 + 64 * r);
+			b.len = 118;
+			flood_patch(f, tmpl, fl[i].saddr, fl[i].sport, 1000 + 64 * r);
 			/* the frame bytes must outlive the call: deliver copies nothing,
 			 * but this test only counts, so one buffer is reused after the
 			 * packet is delivered or held (held bytes are never read again
@@ -104,11 +106,11 @@ START_TEST(distinct_100k_all_held)
 	ck_assert_msg(st.held == n && st.merged == n, "held %llu merged %llu flushes %llu %llu %llu %llu %llu %llu %llu", (unsigned long long)st.held, (unsigned long long)st.merged, (unsigned long long)st.flush[0], (unsigned long long)st.flush[1], (unsigned long long)st.flush[2], (unsigned long long)st.flush[3], (unsigned long long)st.flush[4], (unsigned long long)st.flush[5], (unsigned long long)st.flush[OFL_GRO_FLUSH_TABLE_FULL]);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 0);
 	/* a 1024-entry table churning through 100k flows */
-	pr = run(fl, n, 2, 1024, NULL, &st);
+	pr = run(fl, n, 1, 1024, NULL, &st);
 	printf("hashflood: 100k distinct flows, 1024-entry table: %.3f probes/lookup\n", pr);
 	/* full table at load 1/2: a miss costs (1 + 1/(1 - 1/2)^2) / 2 = 2.5 probes */
 	ck_assert_msg(pr < 3.5, "100k flows, 1024-entry table: %.2f probes per lookup", pr);
-	ck_assert_uint_gt(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 100000);
+	ck_assert_uint_gt(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 98000);
 	free(fl);
 }
 END_TEST
