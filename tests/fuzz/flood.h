@@ -55,24 +55,19 @@ static inline void flood_patch(uint8_t *f, const uint8_t *tmpl, uint32_t saddr, 
 	f[25] = (uint8_t)c;
 }
 
-/* The key words of the frames of flood_frame(): the template's (MACs, L3,
- * destination) with the source address and port of the flow. */
+/* The key words of the frames of flood_frame(). */
 static inline void flood_key(uint32_t saddr, uint16_t sport, struct ofl_flow_key *k)
 {
-	static uint8_t f[128];
+	static uint8_t tmpl[128];
 	static int init;
+	uint8_t f[128];
 	uint32_t lo;
 	uint64_t w;
 	if (!init) {
-		flood_frame(f, 0, 0, 0);
+		flood_frame(tmpl, 0, 0, 0);
 		init = 1;
 	}
-	f[26] = (uint8_t)(saddr >> 24);
-	f[27] = (uint8_t)(saddr >> 16);
-	f[28] = (uint8_t)(saddr >> 8);
-	f[29] = (uint8_t)saddr;
-	f[34] = (uint8_t)(sport >> 8);
-	f[35] = (uint8_t)sport;
+	flood_patch(f, tmpl, saddr, sport, 0);
 	memset(k, 0, sizeof(*k));
 	memcpy(&w, f, 8);            /* MAC bytes 0-7 */
 	k->w[0] = w;

@@ -89,8 +89,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_CHECK(R.frames == (uint64_t)calls);
 		FZ_CHECKF(f.caplen == 0 || (f.data >= copy && f.data + f.caplen <= copy + size),
 		          "frame %u (caplen %u) outside the input", calls, f.caplen);
-		if (f.caplen)
-			FZ_CHECK(memchr(f.data, 0, 0) == NULL && (f.data[0] | 1) && (f.data[f.caplen - 1] | 1));
+		if (f.caplen) {
+			/* touch both ends: a frame past the input is an ASan report */
+			volatile uint8_t ends = (uint8_t)(f.data[0] ^ f.data[f.caplen - 1]);
+			(void)ends;
+		}
 		if (!(flags & PCAPIO_F_LAX_SNAPLEN) && R.format == PCAPIO_FMT_PCAP && R.snaplen)
 			FZ_CHECK(f.caplen <= R.snaplen);
 		if (n == 0)
