@@ -151,7 +151,8 @@ struct ofl_gro_out {
 	uint32_t len;                  /**< hdr_len + sum of slice lengths */
 	uint16_t seg_count;            /**< 0 NORMAL, >= 1 GRO packet */
 	uint16_t seg_size;             /**< first segment's payload length (GRO) */
-	void *const *cookies;          /**< seg_count cookies (1 for NORMAL) */
+	void *const *cookies;          /**< ncookies cookies, in segment order */
+	uint32_t ncookies;             /**< seg_count, or 1 for NORMAL */
 	uint16_t l3_off, l4_off;       /**< offsets in hdr (GRO packet only) */
 	uint16_t csum_start, csum_offset; /**< with OFL_GRO_OUT_F_CSUM_PARTIAL */
 	uint8_t flags;                 /**< OFL_GRO_OUT_F_* */

@@ -68,6 +68,7 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 	o->slices = gro_slices(g, idx);
 	o->nslices = it->nslices;
 	o->cookies = gro_cookies(g, idx);
+	o->ncookies = it->nsegs ? it->nsegs : 1u;
 	o->flags = it->out_flags;
 	o->vlan_tci = it->vlan_tci;
 	o->rx_hash = it->rx_hash;

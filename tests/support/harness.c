@@ -17,10 +17,11 @@ static void h_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 	for (i = 0; i < n; i++) {
 		const struct ofl_gro_out *o = &pkts[i];
 		struct h_out *ho;
-		unsigned ncookies = o->seg_count ? o->seg_count : 1;
+		unsigned ncookies = o->ncookies;
 		struct c_flow cf;
 		int w;
 		ck_assert_uint_lt(h->nout, H_MAX_OUT);
+		ck_assert_uint_eq(o->ncookies, o->seg_count ? o->seg_count : 1u);
 		ho = &h->out[h->nout];
 		memset(ho, 0, sizeof(*ho));
 		ho->frame = malloc(o->len ? o->len : 1);
