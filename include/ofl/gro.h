@@ -99,6 +99,8 @@ enum ofl_gro_normal_reason {
 	                                  tagged-as-received, dsa NULL) */
 	OFL_GRO_NORMAL_DSA_CONTROL,  /**< a switch control frame (OFL_DSA_MF_CONTROL):
 	                                  for the switch driver, never merged */
+	OFL_GRO_NORMAL_OVER_LIMIT,   /**< a new flow's first segment is larger than
+	                                  max_held_bytes: it could not be held */
 	OFL_GRO_NORMAL__COUNT
 };
 

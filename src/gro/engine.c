@@ -855,6 +855,8 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_NO_PAYLOAD, now, &tag);
 	if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH))
 		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_FLAGS, now, &tag);
+	if (len > g->cfg.max_held_bytes)
+		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, &tag);
 	return hold_new(g, pkt, &v, &h, &tag, &k, hash, now);
 }
 
@@ -981,7 +983,7 @@ const char *ofl_gro_normal_reason_name(unsigned r)
 	static const char *const names[OFL_GRO_NORMAL__COUNT] = {
 		"not_ip", "not_tcp", "malformed", "vlan_depth", "hdr_too_long", "ip_options",
 		"ip_csum", "fragment", "ip6_ext", "tcp_csum", "no_payload", "flags", "bad_tag",
-		"dsa_control",
+		"dsa_control", "over_limit",
 	};
 	return r < OFL_GRO_NORMAL__COUNT ? names[r] : "?";
 }

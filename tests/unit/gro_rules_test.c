@@ -560,6 +560,14 @@ START_TEST(held_bytes_limit)
 		ck_assert_uint_le(st.bytes_held, 450);
 	}
 	ck_assert_uint_ge(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 1);
+	/* a first segment larger than the whole budget is never held */
+	g.sport = 3000;
+	g.payload_len = 500;
+	seq_send(&g, 1);
+	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
+	ofl_gro_get_stats(h.gro, &st);
+	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_OVER_LIMIT], 1);
+	ck_assert_uint_le(st.bytes_held, 450);
 	finish();
 	done();
 }
