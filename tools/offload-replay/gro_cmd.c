@@ -212,7 +212,6 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 
 /* Where delivered packets go: linearized straight into the pcap buffer. */
 struct gro_sink {
-	const struct replay_capture *cap;
 	struct pcapio_writer w;
 	FILE *fp;
 	const char *path;
@@ -278,7 +277,6 @@ static uint32_t out_snaplen(const struct replay_capture *cap, uint32_t max_size)
 static int sink_open(struct gro_sink *s, const struct gro_cmd *g, const struct replay_capture *cap)
 {
 	memset(s, 0, sizeof *s);
-	s->cap = cap;
 	s->csum = g->csum;
 	s->path = g->out_path;
 	if (!g->out_path)
