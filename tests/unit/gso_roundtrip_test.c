@@ -350,6 +350,102 @@ START_TEST(test_gro_then_gso_flags)
 }
 END_TEST
 
+/* A forwarding path to a smaller MTU: GRO packets cut again at another
+ * segment size give the same byte stream, in valid segments of that size. */
+struct resize {
+	struct gu_pcap *cap;
+	uint32_t mss;
+	unsigned pkts, segs;
+};
+
+static void resize_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
+{
+	struct resize *z = user;
+	unsigned i, k, c;
+	for (i = 0; i < n; i++) {
+		const struct ofl_gro_out *o = &pkts[i];
+		struct ofl_gso_req req;
+		struct ofl_gso_iter it;
+		struct gu_segs *sg;
+		uint8_t *want, *got;
+		size_t wl = 0, gl = 0;
+		if (o->seg_count < 2)
+			continue;
+		ofl_gso_req_default(&req);
+		req.seg_size = z->mss;
+		ck_assert_int_eq(ofl_gso_start_gro(&it, &req, o), 0);
+		sg = calloc(1, sizeof(*sg));
+		ck_assert_int_eq(gu_collect(&it, sg, 2, 256), 0);
+		want = malloc(o->len);
+		got = malloc(o->len);
+		for (c = 0; c < o->seg_count; c++) {
+			unsigned idx = (unsigned)(uintptr_t)o->cookies[c] - 1;
+			struct gu_info gi;
+			ck_assert(gu_parse(z->cap->frame[idx], z->cap->len[idx], &gi));
+			memcpy(want + wl, z->cap->frame[idx] + gi.payload_off, gi.l4_off + gi.l4_len - gi.payload_off);
+			wl += gi.l4_off + gi.l4_len - gi.payload_off;
+		}
+		for (k = 0; k < sg->n; k++) {
+			struct gu_info gi;
+			ck_assert(gu_parse(sg->frame[k], sg->len[k], &gi));
+			ck_assert(gu_csums_ok(sg->frame[k], sg->len[k]));
+			ck_assert_uint_le(sg->len[k] - gi.payload_off, z->mss);
+			if (k + 1 < sg->n)
+				ck_assert_uint_eq(sg->len[k] - gi.payload_off, z->mss);
+			memcpy(got + gl, sg->frame[k] + gi.payload_off, sg->len[k] - gi.payload_off);
+			gl += sg->len[k] - gi.payload_off;
+		}
+		ck_assert_uint_eq(gl, wl);
+		ck_assert_mem_eq(got, want, wl);
+		z->pkts++;
+		z->segs += sg->n;
+		free(want);
+		free(got);
+		gu_segs_free(sg);
+		free(sg);
+	}
+}
+
+START_TEST(test_gro_then_gso_resize)
+{
+	static const uint32_t mss[] = { 536, 1000, 1447, 8948 };
+	struct gu_pcap cap;
+	struct ofl_gro_config cfg;
+	struct ofl_gro *gro;
+	struct resize z;
+	struct ofl_buf *bufs;
+	unsigned i;
+	if (files.n == 0)
+		return;
+	ck_assert(gu_pcap_read(files.path[files.n > 5 ? 5 : 0], &cap));
+	memset(&z, 0, sizeof(z));
+	z.cap = &cap;
+	z.mss = mss[_i];
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = resize_deliver;
+	cfg.user = &z;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
+	bufs = calloc(cap.n, sizeof(*bufs));
+	for (i = 0; i < cap.n; i++) {
+		struct ofl_pkt p;
+		memset(&p, 0, sizeof(p));
+		bufs[i].data = cap.frame[i];
+		bufs[i].len = cap.len[i];
+		p.bufs = &bufs[i];
+		p.nbufs = 1;
+		p.cookie = (void *)(uintptr_t)(i + 1);
+		ck_assert_int_ge(ofl_gro_receive(gro, &p, i), 0);
+		if (i % 64 == 63)
+			ofl_gro_poll_end(gro, 64, i, NULL);
+	}
+	ofl_gro_poll_end(gro, 0, cap.n, NULL);
+	ofl_gro_destroy(gro);
+	ck_assert_uint_gt(z.pkts, 10);
+	free(bufs);
+	gu_pcap_free(&cap);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gso_roundtrip");
@@ -360,6 +456,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_gro_then_gso, 0, 64);
 	tcase_add_loop_test(tc, test_gso_then_gro, 0, 16);
 	tcase_add_loop_test(tc, test_gro_then_gso_flags, 0, 2);
+	tcase_add_loop_test(tc, test_gro_then_gso_resize, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }
