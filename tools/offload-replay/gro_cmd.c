@@ -31,6 +31,7 @@ enum {
 	OPT_LAX_SNAPLEN,
 	OPT_RX_CSUM,
 	OPT_SPLIT,
+	OPT_TRACE,
 };
 
 static const struct cli_opt gro_opts[] = {
@@ -45,6 +46,7 @@ static const struct cli_opt gro_opts[] = {
 	{ "lax-snaplen", 0, 0, OPT_LAX_SNAPLEN },
 	{ "rx-csum", 0, 1, OPT_RX_CSUM },
 	{ "split", 0, 1, OPT_SPLIT },
+	{ "trace", 0, 0, OPT_TRACE },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -78,6 +80,8 @@ void gro_cmd_usage(FILE *fp)
 	        "  --split N             feed frames longer than N bytes as two buffers split at\n"
 	        "                        byte N (multi-buffer input; default: one buffer)\n"
 	        "  --lax-snaplen         accept frames longer than the file's snap length\n"
+	        "  --trace               one line per delivered packet on standard error: time,\n"
+	        "                        kind, segments, length and the input frame numbers\n"
 	        "  -h, --help            this help\n",
 	        CLI_PROG, OFL_GRO_MAX_SIZE_LIMIT);
 }
@@ -88,6 +92,7 @@ struct gro_cmd {
 	struct replay_gro_opts opts;
 	enum ofl_csum_mode csum;
 	int json;
+	int trace;
 	unsigned pcap_flags;
 };
 
@@ -194,6 +199,9 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 				return -1;
 			g->opts.split = (uint32_t)v;
 			break;
+		case OPT_TRACE:
+			g->trace = 1;
+			break;
 		case OPT_LAX_SNAPLEN:
 			g->pcap_flags |= PCAPIO_F_LAX_SNAPLEN;
 			break;
@@ -212,6 +220,9 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 
 /* Where delivered packets go: linearized straight into the pcap buffer. */
 struct gro_sink {
+	const struct replay_capture *cap;
+	FILE *trace;              /* NULL: no trace */
+	uint64_t nout;            /* packets delivered so far */
 	struct pcapio_writer w;
 	FILE *fp;
 	const char *path;
@@ -229,6 +240,30 @@ static void sink_drain(struct gro_sink *s)
 	s->w.len = 0;
 }
 
+/* "frames 12-20 25" for a delivered packet's cookies (frame numbers from 1) */
+static void trace_packet(const struct gro_sink *s, const struct ofl_gro_out *out, uint64_t now_ns)
+{
+	unsigned n = out->seg_count ? out->seg_count : 1;
+
+	fprintf(s->trace, "%" PRIu64 ".%09" PRIu64 " out %" PRIu64 ": ", now_ns / 1000000000u,
+	        now_ns % 1000000000u, s->nout);
+	if (out->seg_count)
+		fprintf(s->trace, "GRO %u seg%s of %u, %u bytes, frame%s", out->seg_count,
+		        out->seg_count > 1 ? "s" : "", out->seg_size, (unsigned)out->len, n > 1 ? "s" : "");
+	else
+		fprintf(s->trace, "normal, %u bytes, frame", (unsigned)out->len);
+	for (unsigned i = 0; i < n;) {
+		size_t first = replay_cookie_index(s->cap, out->cookies[i]) + 1, last = first;
+		for (i++; i < n && replay_cookie_index(s->cap, out->cookies[i]) + 1 == last + 1; i++)
+			last++;
+		if (last > first)
+			fprintf(s->trace, " %zu-%zu", first, last);
+		else
+			fprintf(s->trace, " %zu", first);
+	}
+	fputc('\n', s->trace);
+}
+
 static void sink_packet(void *user, const struct ofl_gro_out *out, uint64_t now_ns)
 {
 	struct gro_sink *s = user;
@@ -236,6 +271,9 @@ static void sink_packet(void *user, const struct ofl_gro_out *out, uint64_t now_
 	uint8_t *p;
 	int n;
 
+	s->nout++;
+	if (s->trace)
+		trace_packet(s, out, now_ns);
 	if (s->failed || !s->fp)
 		return;
 	if (out->seg_count == 0) {
@@ -277,6 +315,8 @@ static uint32_t out_snaplen(const struct replay_capture *cap, uint32_t max_size)
 static int sink_open(struct gro_sink *s, const struct gro_cmd *g, const struct replay_capture *cap)
 {
 	memset(s, 0, sizeof *s);
+	s->cap = cap;
+	s->trace = g->trace ? stderr : NULL;
 	s->csum = g->csum;
 	s->path = g->out_path;
 	if (!g->out_path)
