@@ -9,7 +9,7 @@ size_t ofl_flowtab_size(uint32_t max_entries, uint32_t *nslots)
 	while (n < 2u * max_entries && n < (1u << 30))
 		n <<= 1;
 	*nslots = n;
-	return (size_t)n * 2 * sizeof(uint32_t);
+	return (size_t)n * sizeof(uint64_t);
 }
 
 static uint64_t splitmix64(uint64_t *s)
@@ -25,10 +25,9 @@ void ofl_flowtab_init(struct ofl_flowtab *t, void *mem, uint32_t nslots, const u
 	uint64_t s = seed[0] ^ (seed[1] * 0x9e3779b97f4a7c15ull);
 	unsigned i;
 	t->slot = mem;
-	t->slot_hash = t->slot + nslots;
 	t->mask = nslots - 1;
 	t->count = 0;
-	memset(mem, 0, (size_t)nslots * 2 * sizeof(uint32_t));
+	memset(mem, 0, (size_t)nslots * sizeof(uint64_t));
 	for (i = 0; i <= OFL_KEY_WORDS; i++)
 		t->k[i] = splitmix64(&s);
 }
@@ -38,13 +37,13 @@ uint32_t ofl_flowtab_find(const struct ofl_flowtab *t, uint32_t hash, const stru
 {
 	uint32_t i = hash & t->mask, n = 0;
 	for (;;) {
-		uint32_t v = t->slot[i];
+		uint64_t e = t->slot[i];
 		n++;
-		if (v == 0)
+		if (e == 0)
 			break;
-		if (t->slot_hash[i] == hash && ofl_flow_key_eq(keyof(ctx, v - 1), key)) {
+		if ((uint32_t)(e >> 32) == hash && ofl_flow_key_eq(keyof(ctx, (uint32_t)e - 1), key)) {
 			*probes += n;
-			return v - 1;
+			return (uint32_t)e - 1;
 		}
 		i = (i + 1) & t->mask;
 	}
@@ -57,15 +56,14 @@ void ofl_flowtab_insert(struct ofl_flowtab *t, uint32_t hash, uint32_t value)
 	uint32_t i = hash & t->mask;
 	while (t->slot[i])
 		i = (i + 1) & t->mask;
-	t->slot[i] = value + 1;
-	t->slot_hash[i] = hash;
+	t->slot[i] = (uint64_t)hash << 32 | (value + 1u);
 	t->count++;
 }
 
 int ofl_flowtab_remove(struct ofl_flowtab *t, uint32_t hash, uint32_t value)
 {
 	uint32_t i = hash & t->mask, j;
-	while (t->slot[i] != value + 1) {
+	while ((uint32_t)t->slot[i] != value + 1u) {
 		if (!t->slot[i])
 			return -1;
 		i = (i + 1) & t->mask;
@@ -77,11 +75,10 @@ int ofl_flowtab_remove(struct ofl_flowtab *t, uint32_t hash, uint32_t value)
 		j = (j + 1) & t->mask;
 		if (!t->slot[j])
 			break;
-		home = t->slot_hash[j] & t->mask;
+		home = (uint32_t)(t->slot[j] >> 32) & t->mask;
 		/* Move j into the hole at i unless its home lies in (i, j]. */
 		if (((j - home) & t->mask) >= ((j - i) & t->mask)) {
 			t->slot[i] = t->slot[j];
-			t->slot_hash[i] = t->slot_hash[j];
 			i = j;
 		}
 	}

@@ -29,8 +29,8 @@ struct ofl_flow_key {
 _Static_assert(sizeof(struct ofl_flow_key) == OFL_KEY_WORDS * 8, "flow key size");
 
 struct ofl_flowtab {
-	uint32_t *slot;       /* value + 1, 0 = empty */
-	uint32_t *slot_hash;
+	uint64_t *slot;       /* hash << 32 | (value + 1); 0 = empty: one load
+	                         tells both whether a slot matches and what it holds */
 	uint32_t mask;
 	uint32_t count;
 	uint64_t k[OFL_KEY_WORDS + 1]; /* hash key */
@@ -64,10 +64,10 @@ static inline int ofl_flow_key_eq(const struct ofl_flow_key *a, const struct ofl
 	 * lookup waiting on the first such load).  volatile keeps each load
 	 * separate and 8 bytes wide. */
 	const volatile uint64_t *x = a->w, *y = b->w;
-	uint64_t d = 0;
-	unsigned i;
-	for (i = 0; i < OFL_KEY_WORDS; i++)
-		d |= x[i] ^ y[i];
+	uint64_t d = (x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]);
+	d |= (x[3] ^ y[3]) | (x[4] ^ y[4]) | (x[5] ^ y[5]);
+	d |= (x[6] ^ y[6]) | (x[7] ^ y[7]) | (x[8] ^ y[8]);
+	_Static_assert(OFL_KEY_WORDS == 9, "unrolled for 9 words");
 	return d == 0;
 }
 

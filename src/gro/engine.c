@@ -63,42 +63,32 @@ static void age_unlink(struct ofl_gro *g, struct gro_item *it)
 
 static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 {
+	/* every field assigned: no memset of the whole struct per packet */
 	struct gro_item *it = &g->items[idx];
-	memset(o, 0, sizeof(*o));
+	int gro = it->nsegs != 0, merged = it->nsegs > 1;
+	int partial = merged && !it->csum_done;
 	o->slices = gro_slices(g, idx);
 	o->nslices = it->nslices;
 	o->cookies = gro_cookies(g, idx);
-	o->ncookies = it->nsegs ? it->nsegs : 1u;
-	o->flags = it->out_flags;
+	o->ncookies = gro ? it->nsegs : 1u;
 	o->vlan_tci = it->vlan_tci;
 	o->rx_hash = it->rx_hash;
 	o->first_ns = it->first_ns;
 	o->dsa = it->has_meta ? &it->meta : NULL;
-	if (it->nsegs == 0) {
-		o->len = it->frame_len;
-		if (it->hdr_len) {
-			o->hdr = it->hdr;
-			o->hdr_len = it->hdr_len;
-		}
-		return;
-	}
-	o->hdr = it->hdr;
+	o->hdr = it->hdr_len ? it->hdr : NULL;
 	o->hdr_len = it->hdr_len;
-	o->len = it->hdr_len + it->payload + it->tail_len;
 	o->seg_count = it->nsegs;
-	o->seg_size = it->seg_size;
-	o->l3_off = it->l3_off;
-	o->l4_off = it->l4_off;
-	if (it->nsegs > 1 && !it->csum_done) {
-		o->flags |= OFL_GRO_OUT_F_CSUM_PARTIAL;
-		o->csum_start = it->l4_off;
-		o->csum_offset = 16;
-	}
-	if (it->nsegs > 1) {
-		o->gso_type = (uint8_t)((it->l3 == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
-		                        (it->l3 == 4 && it->fixedid ? OFL_GSO_TCP_FIXEDID : 0) |
-		                        (it->cwr ? OFL_GSO_TCP_ECN : 0));
-	}
+	o->seg_size = gro ? it->seg_size : 0;
+	o->len = gro ? it->hdr_len + it->payload + it->tail_len : it->frame_len;
+	o->l3_off = gro ? it->l3_off : 0;
+	o->l4_off = gro ? it->l4_off : 0;
+	o->flags = (uint8_t)(it->out_flags | (partial ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
+	o->csum_start = partial ? it->l4_off : 0;
+	o->csum_offset = partial ? 16 : 0;
+	o->gso_type = merged ? (uint8_t)((it->l3 == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
+	                                 (it->l3 == 4 && it->fixedid ? OFL_GSO_TCP_FIXEDID : 0) |
+	                                 (it->cwr ? OFL_GSO_TCP_ECN : 0))
+	                     : 0;
 }
 
 /* Hand the delivery list to the caller and recycle its entries. */
@@ -357,6 +347,16 @@ static void build_key(const struct ofl_pkt *pkt, const uint8_t *mac, const uint8
 			ext = (uint32_t)h->ip6_ext_len << 16 ^ ofl_csum_partial(ip + 40, h->ip6_ext_len, 0);
 		k->w[7] = (ofl_get32(ip) & 0xf00fffffu) | ext << 32;
 	}
+}
+
+/* Lookup when the key's hash is known already. */
+static uint32_t lookup_hashed(struct ofl_gro *g, const struct ofl_flow_key *k, uint32_t hash)
+{
+	if (g->last != GRO_NONE && g->items[g->last].hash == hash &&
+	    ofl_flow_key_eq(&g->items[g->last].key, k))
+		return g->last;
+	g->st.lookups++;
+	return ofl_flowtab_find(&g->tab, hash, k, key_of, g, &g->st.lookup_probes);
 }
 
 static uint32_t lookup(struct ofl_gro *g, const struct ofl_flow_key *k, uint32_t *hash)
@@ -662,14 +662,24 @@ static inline uint16_t ld16(const uint8_t *p)
  * ever accepts packets the full path would merge into the same entry
  * (returns 1: OFL_GRO_MERGED).
  */
-static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total)
+/* A flow key computed by the fast path, for the full path to reuse when the
+ * frame turns out to be the plain shape it assumed. */
+struct fast_key {
+	int valid;
+	uint32_t hash;
+	struct ofl_flow_key k;
+};
+
+static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
+                             struct fast_key *fk)
 {
 	static const uint8_t fw_mask_b[4] = {0xff, (uint8_t)~(TCP_FIN | TCP_PSH), 0xff, 0xff};
-	struct ofl_flow_key k;
+	struct ofl_flow_key *kp = &fk->k;
 	uint32_t idx, hash, fw_mask, thl, len, l4;
 	struct gro_item *it;
 	const uint8_t *p, *h0, *ip, *th;
 	uint16_t et;
+#define k (*kp)
 	/* the headers must be in the first buffer (one buffer, or header split) */
 	if (pkt->csum_status != OFL_CSUM_UNNECESSARY || (pkt->flags & OFL_PKT_F_VLAN) ||
 	    pkt->bufs[0].len < 54 || total > 0xffffu)
@@ -699,7 +709,10 @@ static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint3
 	}
 	th = p + l4;
 	k.w[2] = (uint64_t)ld32(th) << 32;
-	idx = lookup(g, &k, &hash);
+#undef k
+	idx = lookup(g, kp, &hash);
+	fk->valid = 1;
+	fk->hash = hash;
 	if (idx == GRO_NONE)
 		return 0;
 	it = &g->items[idx];
@@ -763,7 +776,8 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 	struct ofl_view v;
 	struct ofl_flow_key k;
 	struct rx_tag tag;
-	uint32_t total, idx, hash, nm = 0, len, et_off = 12, end;
+	struct fast_key fk;
+	uint32_t total, idx, hash = 0, nm = 0, len, et_off = 12, end;
 	const uint8_t *th, *mac;
 	int csum_status;
 	uint8_t flags;
@@ -776,7 +790,8 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 		return err;
 	}
 	total = pkt->nbufs == 1 ? pkt->bufs[0].len : ofl_pkt_len(pkt->bufs, pkt->nbufs);
-	if (!g->cfg.dsa && fast_merge(g, pkt, total))
+	fk.valid = 0;
+	if (!g->cfg.dsa && fast_merge(g, pkt, total, &fk))
 		return OFL_GRO_MERGED;
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
@@ -816,7 +831,14 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 	len = h.payload_len;
 	th = v.p + h.l4_off;
 	flags = th[13];
-	build_key(pkt, mac, v.p, &h, &tag, &k);
+	if (fk.valid && h.nvlan == 0 && h.l3_off == 14 && h.ip6_ext_len == 0 &&
+	    h.l4_off == (h.l3 == 4 ? 34 : 54)) {
+		k = fk.k; /* the same words build_key() would write */
+		hash = fk.hash;
+	} else {
+		build_key(pkt, mac, v.p, &h, &tag, &k);
+		fk.valid = 0;
+	}
 	if (len && csum_status != OFL_CSUM_UNNECESSARY)
 		g->st.csum_sw++;
 	if (len && !gro_tcp_csum_ok(pkt, csum_status, &v, &h)) {
@@ -829,7 +851,7 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 		g->st.padding_trimmed++;
 	if (g->held_bytes + len > g->cfg.max_held_bytes)
 		make_room(g, len);
-	idx = lookup(g, &k, &hash);
+	idx = fk.valid ? lookup_hashed(g, &k, hash) : lookup(g, &k, &hash);
 	if (idx != GRO_NONE) {
 		struct gro_item *it = &g->items[idx];
 		nm = gro_tcp_nomerge(th, it, len);
