@@ -66,6 +66,9 @@ expect "short header" 1 - "short.pcap: file header truncated" -- gro "$TMP/short
 expect "frame past the end" 1 - "cut.pcap: frame 1 .*caplen 100" -- gro "$TMP/cut.pcap" -
 expect "unsupported link type" 1 - "raw.pcap: link type 101 is not supported" -- gro "$TMP/raw.pcap" -
 expect "unwritable output" 1 - "/nonexistent/out.pcap" -- gro "$TMP/empty.pcap" /nonexistent/out.pcap
+if [ -w /dev/full ]; then
+	expect "write error" 1 - "/dev/full: write error" -- gro "$TMP/empty.pcap" /dev/full
+fi
 expect "empty capture" 0 "frames in  *0" - -- gro "$TMP/empty.pcap" "$TMP/o.pcap"
 expect "empty capture json" 0 '"rx_pkts": 0' - -- gro --stats json "$TMP/empty.pcap" -
 if [ -f "$TMP/o.pcap" ] && [ "$(wc -c <"$TMP/o.pcap")" -eq 24 ]; then

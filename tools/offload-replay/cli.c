@@ -101,3 +101,27 @@ bad:
 	        CLI_PROG, opt, min, max, s);
 	return -1;
 }
+
+int cli_positional(const char *cmd, const char *arg, const char **pos, unsigned *npos,
+                   unsigned max)
+{
+	if (*npos == max) {
+		fprintf(stderr, "%s %s: unexpected argument '%s'\n", CLI_PROG, cmd, arg);
+		return -1;
+	}
+	pos[(*npos)++] = arg;
+	return 0;
+}
+
+int cli_csum_mode(const char *cmd, const char *arg, enum ofl_csum_mode *mode)
+{
+	if (strcmp(arg, "full") == 0) {
+		*mode = OFL_CSUM_MODE_FULL;
+	} else if (strcmp(arg, "partial") == 0) {
+		*mode = OFL_CSUM_MODE_PARTIAL;
+	} else {
+		fprintf(stderr, "%s %s: --csum wants full or partial, not '%s'\n", CLI_PROG, cmd, arg);
+		return -1;
+	}
+	return 0;
+}

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <ofl/gro.h> /* enum ofl_csum_mode */
+
 #define CLI_PROG "offload-replay"
 
 /** Exit codes of every subcommand. */
@@ -64,5 +66,14 @@ int cli_next(struct cli_parser *p, const char **arg);
 /** Parse a decimal unsigned number in [min, max]; prints a message naming
  *  the option and returns -1 when it is not one. */
 int cli_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/** Take a positional argument into pos[] (at most max of them); prints a
+ *  message naming cmd and returns -1 past max. */
+int cli_positional(const char *cmd, const char *arg, const char **pos, unsigned *npos,
+                   unsigned max);
+
+/** The value of --csum: "full" or "partial"; prints a message and returns
+ *  -1 for anything else. */
+int cli_csum_mode(const char *cmd, const char *arg, enum ofl_csum_mode *mode);
 
 #endif /* OFL_REPLAY_CLI_H */

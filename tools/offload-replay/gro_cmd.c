@@ -6,7 +6,6 @@
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -15,9 +14,6 @@
 #include "cli.h"
 #include "gro_report.h"
 #include "replay.h"
-
-/* Output is written to the file whenever this much is buffered. */
-#define OUT_DRAIN_BYTES (1u << 20)
 
 enum {
 	OPT_HELP = 1,
@@ -136,11 +132,8 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 		case CLI_OPT_ERROR:
 			return -1;
 		case CLI_OPT_POSITIONAL:
-			if (npos == 2) {
-				fprintf(stderr, "%s gro: unexpected argument '%s'\n", CLI_PROG, arg);
+			if (cli_positional("gro", arg, pos, &npos, 2) < 0)
 				return -1;
-			}
-			pos[npos++] = arg;
 			break;
 		case OPT_HELP:
 			gro_cmd_usage(stdout);
@@ -171,14 +164,8 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 			g->opts.flows = (uint32_t)v;
 			break;
 		case OPT_CSUM:
-			if (strcmp(arg, "full") == 0) {
-				g->csum = OFL_CSUM_MODE_FULL;
-			} else if (strcmp(arg, "partial") == 0) {
-				g->csum = OFL_CSUM_MODE_PARTIAL;
-			} else {
-				fprintf(stderr, "%s gro: --csum wants full or partial, not '%s'\n", CLI_PROG, arg);
+			if (cli_csum_mode("gro", arg, &g->csum) < 0)
 				return -1;
-			}
 			break;
 		case OPT_STATS:
 			if (strcmp(arg, "json") == 0) {
@@ -218,27 +205,14 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 	return 0;
 }
 
-/* Where delivered packets go: linearized straight into the pcap buffer. */
+/* Where delivered packets go: linearized straight into the output buffer. */
 struct gro_sink {
 	const struct replay_capture *cap;
 	FILE *trace;              /* NULL: no trace */
 	uint64_t nout;            /* packets delivered so far */
-	struct pcapio_writer w;
-	FILE *fp;
-	const char *path;
+	struct replay_outfile out;
 	enum ofl_csum_mode csum;
-	int failed;
-	char err[REPLAY_ERRLEN];
 };
-
-static void sink_drain(struct gro_sink *s)
-{
-	if (s->w.len && !s->failed && fwrite(s->w.buf, 1, s->w.len, s->fp) != s->w.len) {
-		snprintf(s->err, sizeof s->err, "%s: write error", s->path);
-		s->failed = 1;
-	}
-	s->w.len = 0;
-}
 
 /* "frames 12-20 25" for a delivered packet's cookies (frame numbers from 1) */
 static void trace_packet(const struct gro_sink *s, const struct ofl_gro_out *out, uint64_t now_ns)
@@ -274,29 +248,22 @@ static void sink_packet(void *user, const struct ofl_gro_out *out, uint64_t now_
 	s->nout++;
 	if (s->trace)
 		trace_packet(s, out, now_ns);
-	if (s->failed || !s->fp)
-		return;
 	if (out->seg_count == 0) {
 		/* a NORMAL frame keeps the wire length of a frame cut by the snaplen */
 		const struct replay_frame *f = out->cookies[0];
 		if (f->len > wire)
 			wire = f->len;
 	}
-	p = pcapio_write_reserve(&s->w, now_ns, out->len, wire);
-	if (!p) {
-		snprintf(s->err, sizeof s->err, "%s: out of memory", s->path);
-		s->failed = 1;
-		return;
-	}
+	p = replay_outfile_reserve(&s->out, now_ns, out->len, wire);
+	if (!p)
+		return; /* no output file, or it failed already */
 	n = ofl_gro_linearize(out, p, out->len, s->csum);
 	if (n != (int)out->len) {
-		snprintf(s->err, sizeof s->err, "ofl_gro_linearize: %s (%d for a %u-byte packet)",
+		char msg[REPLAY_ERRLEN];
+		snprintf(msg, sizeof msg, "ofl_gro_linearize: %s (%d for a %u-byte packet)",
 		         n < 0 ? ofl_strerror(n) : "short", n, (unsigned)out->len);
-		s->failed = 1;
-		return;
+		replay_outfile_fail(&s->out, msg);
 	}
-	if (s->w.len >= OUT_DRAIN_BYTES)
-		sink_drain(s);
 }
 
 /* Snap length of the output: the input's, raised to fit any merged packet. */
@@ -318,18 +285,9 @@ static int sink_open(struct gro_sink *s, const struct gro_cmd *g, const struct r
 	s->cap = cap;
 	s->trace = g->trace ? stderr : NULL;
 	s->csum = g->csum;
-	s->path = g->out_path;
-	if (!g->out_path)
-		return 0;
-	if (pcapio_writer_init(&s->w, PCAPIO_FMT_PCAP, cap->linktype,
-	                       out_snaplen(cap, g->opts.max_size), cap->nano, 0) != PCAPIO_OK) {
-		fprintf(stderr, "%s gro: %s: out of memory\n", CLI_PROG, g->out_path);
-		return -1;
-	}
-	s->fp = fopen(g->out_path, "wb");
-	if (!s->fp) {
-		fprintf(stderr, "%s gro: %s: %s\n", CLI_PROG, g->out_path, strerror(errno));
-		pcapio_writer_free(&s->w);
+	if (replay_outfile_open(&s->out, g->out_path, cap->linktype, out_snaplen(cap, g->opts.max_size),
+	                        cap->nano) < 0) {
+		fprintf(stderr, "%s gro: %s\n", CLI_PROG, s->out.err);
 		return -1;
 	}
 	return 0;
@@ -338,22 +296,11 @@ static int sink_open(struct gro_sink *s, const struct gro_cmd *g, const struct r
 /* Write what is left and close; returns -1 (message printed) on failure. */
 static int sink_close(struct gro_sink *s)
 {
-	int rc = 0;
-
-	if (s->fp) {
-		sink_drain(s);
-		if (fclose(s->fp) != 0 && !s->failed) {
-			snprintf(s->err, sizeof s->err, "%s: write error", s->path);
-			s->failed = 1;
-		}
-		s->fp = NULL;
+	if (replay_outfile_close(&s->out) < 0) {
+		fprintf(stderr, "%s gro: %s\n", CLI_PROG, s->out.err);
+		return -1;
 	}
-	if (s->failed) {
-		fprintf(stderr, "%s gro: %s\n", CLI_PROG, s->err);
-		rc = -1;
-	}
-	pcapio_writer_free(&s->w);
-	return rc;
+	return 0;
 }
 
 int gro_cmd_run(int argc, char **argv)

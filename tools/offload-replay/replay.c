@@ -310,3 +310,80 @@ fail:
 	ofl_gro_destroy(gro);
 	return -1;
 }
+
+/* ---- output capture file ------------------------------------------------- */
+
+/* Written out whenever this much is buffered. */
+#define OUTFILE_DRAIN_BYTES (1u << 20)
+
+void replay_outfile_fail(struct replay_outfile *o, const char *msg)
+{
+	if (!o->failed)
+		snprintf(o->err, sizeof o->err, "%s", msg);
+	o->failed = 1;
+}
+
+static void outfile_drain(struct replay_outfile *o)
+{
+	char msg[REPLAY_ERRLEN];
+
+	if (o->w.len && !o->failed && fwrite(o->w.buf, 1, o->w.len, o->fp) != o->w.len) {
+		snprintf(msg, sizeof msg, "%s: write error", o->path);
+		replay_outfile_fail(o, msg);
+	}
+	o->w.len = 0;
+}
+
+int replay_outfile_open(struct replay_outfile *o, const char *path, uint32_t linktype,
+                        uint32_t snaplen, int nano)
+{
+	memset(o, 0, sizeof *o);
+	o->path = path;
+	if (!path)
+		return 0;
+	if (pcapio_writer_init(&o->w, PCAPIO_FMT_PCAP, linktype, snaplen, nano, 0) != PCAPIO_OK) {
+		snprintf(o->err, sizeof o->err, "%s: out of memory", path);
+		return -1;
+	}
+	o->fp = fopen(path, "wb");
+	if (!o->fp) {
+		snprintf(o->err, sizeof o->err, "%s: %s", path, strerror(errno));
+		pcapio_writer_free(&o->w);
+		return -1;
+	}
+	return 0;
+}
+
+uint8_t *replay_outfile_reserve(struct replay_outfile *o, uint64_t ts_ns, uint32_t caplen,
+                                uint32_t len)
+{
+	char msg[REPLAY_ERRLEN];
+	uint8_t *p;
+
+	if (!o->fp || o->failed)
+		return NULL;
+	if (o->w.len >= OUTFILE_DRAIN_BYTES)
+		outfile_drain(o);
+	p = pcapio_write_reserve(&o->w, ts_ns, caplen, len);
+	if (!p) {
+		snprintf(msg, sizeof msg, "%s: out of memory", o->path);
+		replay_outfile_fail(o, msg);
+	}
+	return o->failed ? NULL : p;
+}
+
+int replay_outfile_close(struct replay_outfile *o)
+{
+	char msg[REPLAY_ERRLEN];
+
+	if (o->fp) {
+		outfile_drain(o);
+		if (fclose(o->fp) != 0) {
+			snprintf(msg, sizeof msg, "%s: write error", o->path);
+			replay_outfile_fail(o, msg);
+		}
+		o->fp = NULL;
+	}
+	pcapio_writer_free(&o->w);
+	return o->failed ? -1 : 0;
+}

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <ofl/gro.h>
 
@@ -132,5 +133,41 @@ uint16_t replay_complete_csum(const uint8_t *frame, uint32_t len);
 
 /** Index in c->frames of the frame a delivered cookie stands for. */
 size_t replay_cookie_index(const struct replay_capture *c, const void *cookie);
+
+/**
+ * A capture file being written (classic pcap): frames go into a buffer
+ * that is written out whenever it holds 1 MiB, and at the end.  Shared by
+ * the subcommands that write captures.
+ */
+struct replay_outfile {
+	struct pcapio_writer w;
+	FILE *fp;                  /**< NULL: nothing is written (OUT "-") */
+	const char *path;
+	int failed;
+	char err[REPLAY_ERRLEN];   /**< what failed, naming the file */
+};
+
+/**
+ * Create path (NULL: a sink that writes nothing) with a pcap header of that
+ * link type, snap length and resolution.  Returns 0, or -1 with a message
+ * in o->err.
+ */
+int replay_outfile_open(struct replay_outfile *o, const char *path, uint32_t linktype,
+                        uint32_t snaplen, int nano);
+
+/**
+ * Room for one frame of caplen bytes (len on the wire) stamped ts_ns; the
+ * caller fills it before the next call.  NULL when there is no file, or
+ * after a failure (o->failed, o->err).
+ */
+uint8_t *replay_outfile_reserve(struct replay_outfile *o, uint64_t ts_ns, uint32_t caplen,
+                                uint32_t len);
+
+/** Record a failure of the caller's (e.g. filling a reserved frame). */
+void replay_outfile_fail(struct replay_outfile *o, const char *msg);
+
+/** Write what is left and close.  Returns 0, or -1 with a message in o->err
+ *  (also for a failure recorded before). */
+int replay_outfile_close(struct replay_outfile *o);
 
 #endif /* OFL_REPLAY_REPLAY_H */
