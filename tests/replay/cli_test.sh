@@ -88,6 +88,7 @@ CAP="$CORPORA/tcp-bulk/suricata-verify__bug-4663.pcap"
 if [ -f "$CAP" ]; then
 	expect "corpus text" 0 "segments per GRO packet" - -- gro "$CAP" "$TMP/c.pcap" --flush-timeout-ns 1000000
 	expect "corpus --trace" 0 - "out [0-9]*: GRO [0-9]* segs of 1448, [0-9]* bytes, frames [0-9]*-[0-9]*" -- gro --trace "$CAP" -
+	expect "corpus --kernel-napi" 0 "kernel NAPI polling: first poll of 1" - -- gro --kernel-napi "$CAP" -
 	expect "corpus rx-csum/split" 0 "rx checksum complete, split 60" - -- gro --rx-csum complete --split 60 "$CAP" -
 	expect "corpus json" 0 '"normal_why": {' - -- gro --stats=json --burst 0 --csum partial "$CAP" -
 	if command -v python3 >/dev/null 2>&1; then

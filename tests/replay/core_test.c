@@ -1,8 +1,9 @@
 /*
  * core_test.c - the replay core of offload-replay on captures made here with
  * the test support's frame generator: the capture clock and the simulated
- * flush timer (when it fires, at what time packets leave), polls, mixed link
- * types, and the CHECKSUM_COMPLETE sum it hands the engine.
+ * flush timer (when it fires, at what time packets leave), polls, kernel
+ * NAPI polling, mixed link types, and the CHECKSUM_COMPLETE sum it hands the
+ * engine.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -76,25 +77,32 @@ static void on_poll(void *user, unsigned work, uint64_t now, uint64_t deadline, 
 	}
 }
 
-static void run(const uint64_t *ts, unsigned nf, unsigned burst, uint64_t timeout, struct seen *s,
-                struct replay_gro_result *res)
+static void run_opts(const uint64_t *ts, unsigned nf, const struct replay_gro_opts *o,
+                     struct seen *s, struct replay_gro_result *res)
 {
 	struct pcapio_writer w;
 	struct replay_capture c;
-	struct replay_gro_opts o;
 	struct replay_gro_hooks h = { .out = on_out, .poll = on_poll, .user = s };
 	char err[REPLAY_ERRLEN];
 
 	memset(s, 0, sizeof *s);
 	make_capture(&w, &c, ts, nf);
-	replay_gro_opts_default(&o);
-	o.burst = burst;
-	o.flush_timeout_ns = timeout;
-	ck_assert_msg(replay_gro(&c, &o, &h, res, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(replay_gro(&c, o, &h, res, err, sizeof err) == 0, "%s", err);
 	ck_assert_uint_eq(res->polls, s->polls);
 	ck_assert_uint_eq(res->timer_fires, s->timers);
 	replay_capture_free(&c);
 	pcapio_writer_free(&w);
+}
+
+static void run(const uint64_t *ts, unsigned nf, unsigned burst, uint64_t timeout, struct seen *s,
+                struct replay_gro_result *res)
+{
+	struct replay_gro_opts o;
+
+	replay_gro_opts_default(&o);
+	o.burst = burst;
+	o.flush_timeout_ns = timeout;
+	run_opts(ts, nf, &o, s, res);
 }
 
 /* Polls of one frame, 100 us timeout: four segments 10 us apart are held
@@ -180,6 +188,36 @@ START_TEST(clock_never_goes_back)
 }
 END_TEST
 
+/* Kernel NAPI polling (--kernel-napi): the first poll has the one frame
+ * that had arrived, then polls of the budget (2 here); a poll that uses its
+ * whole budget flushes everything, a shorter one keeps packets held until
+ * the timer; time stamps are ignored. */
+START_TEST(kernel_napi)
+{
+	static const uint64_t ts[] = { 0, 1000 * US, 2000 * US, 3000 * US, 4000 * US, 9000 * US };
+	struct replay_gro_opts o;
+	struct seen s;
+	struct replay_gro_result res;
+
+	replay_gro_opts_default(&o);
+	o.burst = 2;
+	o.first_burst = 1;
+	o.budget_flush = 1;
+	o.frozen_clock = 1;
+	o.flush_timeout_ns = 5000 * US;
+	run_opts(ts, 6, &o, &s, &res);
+	ck_assert_uint_eq(res.polls, 4); /* [0] [1 2] [3 4] [5] */
+	ck_assert_uint_eq(res.timer_fires, 1);
+	ck_assert_uint_eq(s.n, 3);
+	ck_assert_uint_eq(s.segs[0], 3); /* frame 0 held over the short first poll */
+	ck_assert_uint_eq(s.at[0], 0);
+	ck_assert_uint_eq(s.segs[1], 2);
+	ck_assert_uint_eq(s.at[1], 0);
+	ck_assert_uint_eq(s.segs[2], 1); /* the last, short poll: the timer */
+	ck_assert_uint_eq(s.at[2], 5000 * US);
+}
+END_TEST
+
 /* pcapng with a second interface of another link type: refused, naming
  * the frame. */
 START_TEST(mixed_link_types)
@@ -242,6 +280,7 @@ int main(void)
 	tcase_add_test(tc, no_timeout_flushes_every_poll);
 	tcase_add_test(tc, burst_sizes);
 	tcase_add_test(tc, clock_never_goes_back);
+	tcase_add_test(tc, kernel_napi);
 	tcase_add_test(tc, mixed_link_types);
 	tcase_add_test(tc, complete_csum);
 	suite_add_tcase(s, tc);

@@ -15,6 +15,9 @@
 #include "gro_report.h"
 #include "replay.h"
 
+/* gro_flush_timeout of the kernel oracle's receiving veth */
+#define KERNEL_NAPI_TIMEOUT_NS 5000000u
+
 enum {
 	OPT_HELP = 1,
 	OPT_BURST,
@@ -28,6 +31,7 @@ enum {
 	OPT_RX_CSUM,
 	OPT_SPLIT,
 	OPT_TRACE,
+	OPT_KERNEL_NAPI,
 };
 
 static const struct cli_opt gro_opts[] = {
@@ -43,6 +47,7 @@ static const struct cli_opt gro_opts[] = {
 	{ "rx-csum", 0, 1, OPT_RX_CSUM },
 	{ "split", 0, 1, OPT_SPLIT },
 	{ "trace", 0, 0, OPT_TRACE },
+	{ "kernel-napi", 0, 0, OPT_KERNEL_NAPI },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -78,6 +83,11 @@ void gro_cmd_usage(FILE *fp)
 	        "  --lax-snaplen         accept frames longer than the file's snap length\n"
 	        "  --trace               one line per delivered packet on standard error: time,\n"
 	        "                        kind, segments, length and the input frame numbers\n"
+	        "  --kernel-napi         poll like Linux NAPI under the kernel oracle's\n"
+	        "                        kernel-gro (frames back to back, time stamps ignored;\n"
+	        "                        first poll of one frame, then of --burst; a poll that\n"
+	        "                        uses its whole budget flushes everything; flush\n"
+	        "                        timeout 5 ms unless given), for comparing outputs\n"
 	        "  -h, --help            this help\n",
 	        CLI_PROG, OFL_GRO_MAX_SIZE_LIMIT);
 }
@@ -117,7 +127,7 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 	const char *arg, *pos[2];
 	unsigned npos = 0;
 	uint64_t v;
-	int id;
+	int id, kernel_napi = 0, timeout_given = 0;
 
 	memset(g, 0, sizeof *g);
 	replay_gro_opts_default(&g->opts);
@@ -147,6 +157,7 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 			if (cli_u64("--flush-timeout-ns", arg, 0, UINT64_MAX, &v) < 0)
 				return -1;
 			g->opts.flush_timeout_ns = v;
+			timeout_given = 1;
 			break;
 		case OPT_BATCH:
 			if (cli_u64("--batch", arg, 1, UINT16_MAX, &v) < 0)
@@ -189,6 +200,9 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 		case OPT_TRACE:
 			g->trace = 1;
 			break;
+		case OPT_KERNEL_NAPI:
+			kernel_napi = 1;
+			break;
 		case OPT_LAX_SNAPLEN:
 			g->pcap_flags |= PCAPIO_F_LAX_SNAPLEN;
 			break;
@@ -199,6 +213,13 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 	if (npos != 2) {
 		fprintf(stderr, "%s gro: needs IN and OUT\n", CLI_PROG);
 		return -1;
+	}
+	if (kernel_napi) {
+		g->opts.first_burst = 1;
+		g->opts.budget_flush = 1;
+		g->opts.frozen_clock = 1;
+		if (!timeout_given)
+			g->opts.flush_timeout_ns = KERNEL_NAPI_TIMEOUT_NS;
 	}
 	g->in_path = pos[0];
 	g->out_path = strcmp(pos[1], "-") == 0 ? NULL : pos[1];

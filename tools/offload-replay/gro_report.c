@@ -37,6 +37,9 @@ void gro_report_text(FILE *fp, const struct gro_report *r)
 	            ", flows %" PRIu32 ",\n  rx checksum %s, split %" PRIu32 ", output checksums %s\n",
 	        o->burst, o->flush_timeout_ns, o->batch, o->max_size, o->flows, r->rx_csum, o->split,
 	        r->csum);
+	if (o->budget_flush)
+		fprintf(fp, "  kernel NAPI polling: first poll of %u, full polls flush, clock frozen\n",
+		        o->first_burst);
 	fprintf(fp, "input (%s%s)\n", format_name(r->cap->format), r->cap->nano ? ", ns" : "");
 	line(fp, "frames in", r->cap->nframes);
 	line(fp, "cut by the snaplen", r->cap->truncated);
@@ -117,6 +120,7 @@ void gro_report_json(FILE *fp, const struct gro_report *r)
 	json_u64(fp, "max_size", o->max_size, 0);
 	json_u64(fp, "flows", o->flows, 0);
 	json_u64(fp, "split", o->split, 0);
+	json_u64(fp, "kernel_napi", (uint64_t)o->budget_flush, 0);
 	fprintf(fp, "\"rx_csum\": \"%s\", \"csum\": \"%s\"}, ", r->rx_csum, r->csum);
 	fputs("\"replay\": {", fp);
 	json_u64(fp, "frames_in", r->cap->nframes, 0);

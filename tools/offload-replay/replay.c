@@ -255,7 +255,8 @@ int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
 	if (c->nframes)
 		run.now = c->frames[0].ts_ns;
 	while (i < c->nframes) {
-		size_t end = o->burst && c->nframes - i > o->burst ? i + o->burst : c->nframes;
+		size_t budget = i == 0 && o->first_burst ? o->first_burst : o->burst;
+		size_t end = budget && c->nframes - i > budget ? i + budget : c->nframes;
 		unsigned work = (unsigned)(end - i);
 
 		for (; i < end; i++) {
@@ -276,14 +277,23 @@ int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
 				else
 					pkt.csum_status = OFL_CSUM_NONE; /* no L3 to sum */
 			}
-			clock_to(&run, f->ts_ns);
+			if (!o->frozen_clock)
+				clock_to(&run, f->ts_ns);
 			rc = ofl_gro_receive(gro, &pkt, run.now);
 			if (rc < 0) {
 				snprintf(err, errlen, "frame %zu: ofl_gro_receive: %s", i + 1, ofl_strerror(rc));
 				goto fail;
 			}
 		}
-		rc = poll_end(&run, gro, work, &deadline, i);
+		if (o->budget_flush && work == o->burst) {
+			/* the whole budget used: the kernel flushes everything */
+			rc = ofl_gro_flush(gro);
+			deadline = 0;
+			if (rc == 0 && run.hooks->poll)
+				run.hooks->poll(run.hooks->user, work, run.now, deadline, i);
+		} else {
+			rc = poll_end(&run, gro, work, &deadline, i);
+		}
 		if (rc < 0)
 			goto fail_poll;
 		res->polls++;
@@ -305,7 +315,7 @@ int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
 	ofl_gro_destroy(gro);
 	return 0;
 fail_poll:
-	snprintf(err, errlen, "after frame %zu: ofl_gro_poll_end: %s", i, ofl_strerror(rc));
+	snprintf(err, errlen, "after frame %zu: end of poll: %s", i, ofl_strerror(rc));
 fail:
 	ofl_gro_destroy(gro);
 	return -1;

@@ -68,6 +68,14 @@ struct replay_gro_opts {
 	                                or OFL_CSUM_COMPLETE (the replay computes the sum) */
 	uint32_t split;            /**< feed frames longer than this as two buffers split
 	                                at this offset (multi-buffer input); 0 = one buffer */
+	/* Linux NAPI as the kernel oracle's veth shows it (see --kernel-napi): */
+	unsigned first_burst;      /**< frames in the first poll (those that had arrived);
+	                                0 = burst */
+	int budget_flush;          /**< a poll that used its whole budget (burst frames)
+	                                flushes everything (napi_poll with HZ < 1000)
+	                                instead of ofl_gro_poll_end() */
+	int frozen_clock;          /**< every frame arrives at the first one's time
+	                                (sent back to back), ignoring its time stamp */
 };
 
 /** Default replay options: burst 64 (like NAPI), OFL_CSUM_NONE, one buffer per
