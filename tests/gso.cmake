@@ -22,20 +22,12 @@ if(TARGET ofl_gsotest)
   target_link_libraries(ofl_mkgso PRIVATE ofl_gsotest)
 endif()
 
-# `offload-replay gso` (tools/offload-replay/gso_cmd.c) as a stand-alone
-# binary "ofl-gso-replay gso ARGS" for the tests, whether or not the replay
-# tool's table lists it yet.
-if(TARGET ofl_replaycore)
-  set(OFL_REPLAY_DIR ${CMAKE_SOURCE_DIR}/tools/offload-replay)
-  add_executable(ofl-gso-replay gso/replay_main.c ${OFL_REPLAY_DIR}/gso_cmd.c ${OFL_REPLAY_DIR}/cli.c)
-  target_include_directories(ofl-gso-replay PRIVATE ${OFL_REPLAY_DIR})
-  target_link_libraries(ofl-gso-replay PRIVATE ofl_replaycore)
-endif()
-if(TARGET ofl-gso-replay AND TARGET ofl_gsotest)
+# `offload-replay gso` end to end (the replay tool lists tools/offload-replay/gso_cmd.c).
+if(TARGET offload-replay AND TARGET ofl_gsotest)
   ofl_add_check_test(gso_replay_test unit/gso_replay_test.c LIBS ofl_gsotest)
   target_compile_definitions(gso_replay_test PRIVATE
-    OFL_GSO_REPLAY="$<TARGET_FILE:ofl-gso-replay>" OFL_GSO_TMP="${CMAKE_CURRENT_BINARY_DIR}")
-  add_dependencies(gso_replay_test ofl-gso-replay)
+    OFL_GSO_REPLAY="$<TARGET_FILE:offload-replay>" OFL_GSO_TMP="${CMAKE_CURRENT_BINARY_DIR}")
+  add_dependencies(gso_replay_test offload-replay)
 endif()
 
 # The first GSO benchmark (plain C, clock_gettime): bench/gso_first.c.

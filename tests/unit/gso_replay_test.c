@@ -1,7 +1,6 @@
 /*
- * gso_replay_test.c - `offload-replay gso` end to end (the stand-alone
- * ofl-gso-replay binary built from tools/offload-replay/gso_cmd.c): BIG TCP
- * captures of the corpus (IPv4 length 0, IPv6 length 0, IPv6 HBH Jumbo) cut
+ * gso_replay_test.c - `offload-replay gso` (tools/offload-replay/gso_cmd.c)
+ * end to end: BIG TCP captures of the corpus (IPv4 length 0, IPv6 length 0, IPv6 HBH Jumbo) cut
  * at --mss with valid checksums and the input's payload; partial checksums;
  * tunnels refused with a message and passed on unchanged; frames within the
  * MTU passed on byte for byte; UDP fragmentation and UDP L4; usage errors.

@@ -6,7 +6,6 @@
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
-#include <errno.h>
 #include <string.h>
 
 #include <ofl/gso.h>
@@ -16,7 +15,6 @@
 #include "pcapio.h"
 #include "replay.h"
 
-#define OUT_DRAIN_BYTES (1u << 20)
 #define NSLOTS 64u
 #define SLOT_SIZE 512u
 #define MAX_WARN 10u
@@ -94,11 +92,8 @@ static int parse_args(struct gso_cmd *g, int argc, char **argv)
 		case CLI_OPT_ERROR:
 			return -1;
 		case CLI_OPT_POSITIONAL:
-			if (npos == 2) {
-				fprintf(stderr, "%s gso: unexpected argument '%s'\n", CLI_PROG, arg);
+			if (cli_positional("gso", arg, pos, &npos, 2) < 0)
 				return -1;
-			}
-			pos[npos++] = arg;
 			break;
 		case OPT_HELP:
 			replay_gso_usage(stdout);
@@ -119,16 +114,13 @@ static int parse_args(struct gso_cmd *g, int argc, char **argv)
 			}
 			g->req.type = (uint8_t)i;
 			break;
-		case OPT_CSUM:
-			if (strcmp(arg, "full") == 0) {
-				g->req.csum = OFL_CSUM_MODE_FULL;
-			} else if (strcmp(arg, "partial") == 0) {
-				g->req.csum = OFL_CSUM_MODE_PARTIAL;
-			} else {
-				fprintf(stderr, "%s gso: --csum wants full or partial, not '%s'\n", CLI_PROG, arg);
+		case OPT_CSUM: {
+			enum ofl_csum_mode m;
+			if (cli_csum_mode("gso", arg, &m) < 0)
 				return -1;
-			}
+			g->req.csum = (uint8_t)m;
 			break;
+		}
 		case OPT_FIXED_ID:
 			g->req.flags |= OFL_GSO_F_FIXED_ID;
 			break;
@@ -157,49 +149,27 @@ struct gso_stats {
 	uint64_t refused_by[11]; /* by -error code */
 };
 
-struct gso_out {
-	struct pcapio_writer w;
-	FILE *fp;
-	const char *path;
-	int failed;
-};
-
-static void out_drain(struct gso_out *o)
+/* One frame into the output file unchanged (NULL file: nothing). */
+static void out_frame(struct replay_outfile *o, const struct replay_frame *f)
 {
-	if (o->fp && o->w.len && !o->failed && fwrite(o->w.buf, 1, o->w.len, o->fp) != o->w.len)
-		o->failed = 1;
-	o->w.len = 0;
+	uint8_t *p = replay_outfile_reserve(o, f->ts_ns, f->caplen, f->len);
+	if (p)
+		memcpy(p, f->data, f->caplen);
 }
 
-static int out_frame(struct gso_out *o, uint64_t ts, const uint8_t *data, uint32_t caplen, uint32_t len)
+/* One segment: its header slot, then its slices, copied only here. */
+static void out_seg(struct replay_outfile *o, uint64_t ts, const struct ofl_gso_seg *s)
 {
-	if (!o->fp)
-		return 0;
-	if (pcapio_write(&o->w, ts, data, caplen, len) != PCAPIO_OK)
-		return -1;
-	if (o->w.len >= OUT_DRAIN_BYTES)
-		out_drain(o);
-	return 0;
-}
-
-static int out_seg(struct gso_out *o, uint64_t ts, const struct ofl_gso_seg *s)
-{
-	uint8_t *p;
+	uint8_t *p = replay_outfile_reserve(o, ts, s->len, s->len);
 	uint32_t i, pos;
-	if (!o->fp)
-		return 0;
-	p = pcapio_write_reserve(&o->w, ts, s->len, s->len);
 	if (!p)
-		return -1;
+		return;
 	memcpy(p, s->hdr.data, s->hdr_len);
 	pos = s->hdr_len;
 	for (i = 0; i < s->nslices; i++) {
 		memcpy(p + pos, s->slices[i].data, s->slices[i].len);
 		pos += s->slices[i].len;
 	}
-	if (o->w.len >= OUT_DRAIN_BYTES)
-		out_drain(o);
-	return 0;
 }
 
 static const char *refuse_reason(int rc)
@@ -216,7 +186,7 @@ static const char *refuse_reason(int rc)
 
 /* One frame: segment it when it is a super-packet, else pass it on. */
 static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint64_t idx,
-                     struct ofl_gso_pool *pool, struct gso_out *o, struct gso_stats *st)
+                     struct ofl_gso_pool *pool, struct replay_outfile *o, struct gso_stats *st)
 {
 	struct ofl_gso_req req = g->req;
 	struct ofl_gso_iter it;
@@ -253,14 +223,14 @@ static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint
 		} else {
 			st->unchanged++;
 		}
-		return out_frame(o, f->ts_ns, f->data, f->caplen, f->len);
+		out_frame(o, f);
+		return 0;
 	}
 	st->segmented++;
 	while ((rc = ofl_gso_next(&it, pool, &seg)) == 1) {
 		st->segments++;
 		st->seg_bytes += seg.len;
-		if (out_seg(o, f->ts_ns, &seg) < 0)
-			return -1;
+		out_seg(o, f->ts_ns, &seg);
 		ofl_gso_pool_put(pool, &seg.hdr);
 	}
 	if (rc < 0) {
@@ -276,7 +246,7 @@ int replay_gso_main(int argc, char **argv)
 	struct gso_cmd g;
 	struct replay_capture cap;
 	struct ofl_gso_pool pool;
-	struct gso_out o;
+	struct replay_outfile o;
 	struct gso_stats st;
 	char err[REPLAY_ERRLEN];
 	uint32_t snap;
@@ -298,40 +268,23 @@ int replay_gso_main(int argc, char **argv)
 		replay_capture_free(&cap);
 		return CLI_EXIT_FAIL;
 	}
-	memset(&o, 0, sizeof o);
 	memset(&st, 0, sizeof st);
-	o.path = g.out_path;
 	snap = cap.snaplen ? cap.snaplen : 262144u;
 	for (i = 0; i < cap.nframes; i++)
 		if (cap.frames[i].caplen > snap)
 			snap = cap.frames[i].caplen;
-	if (g.out_path) {
-		if (pcapio_writer_init(&o.w, PCAPIO_FMT_PCAP, cap.linktype, snap, cap.nano, 0) != PCAPIO_OK) {
-			fprintf(stderr, "%s gso: %s: out of memory\n", CLI_PROG, g.out_path);
-			replay_capture_free(&cap);
-			return CLI_EXIT_FAIL;
-		}
-		o.fp = fopen(g.out_path, "wb");
-		if (!o.fp) {
-			fprintf(stderr, "%s gso: %s: %s\n", CLI_PROG, g.out_path, strerror(errno));
-			pcapio_writer_free(&o.w);
-			replay_capture_free(&cap);
-			return CLI_EXIT_FAIL;
-		}
+	if (replay_outfile_open(&o, g.out_path, cap.linktype, snap, cap.nano) < 0) {
+		fprintf(stderr, "%s gso: %s\n", CLI_PROG, o.err);
+		replay_capture_free(&cap);
+		return CLI_EXIT_FAIL;
 	}
 	ofl_gso_pool_init_block(&pool, slots, sizeof slots, SLOT_SIZE);
 	rc = 0;
 	for (i = 0; i < cap.nframes && rc == 0; i++)
 		rc = one_frame(&g, &cap.frames[i], i, &pool, &o, &st);
-	if (o.fp) {
-		out_drain(&o);
-		if (fclose(o.fp) != 0)
-			o.failed = 1;
-		if (o.failed) {
-			fprintf(stderr, "%s gso: %s: write error\n", CLI_PROG, g.out_path);
-			rc = -1;
-		}
-		pcapio_writer_free(&o.w);
+	if (replay_outfile_close(&o) < 0) {
+		fprintf(stderr, "%s gso: %s\n", CLI_PROG, o.err);
+		rc = -1;
 	}
 	if (rc == 0 && st.refused > MAX_WARN)
 		fprintf(stderr, "%s gso: %llu more frames not segmented\n", CLI_PROG,
