@@ -1,9 +1,10 @@
 /*
  * gso_replay_test.c - `offload-replay gso` (tools/offload-replay/gso_cmd.c)
- * end to end: BIG TCP captures of the corpus (IPv4 length 0, IPv6 length 0, IPv6 HBH Jumbo) cut
- * at --mss with valid checksums and the input's payload; partial checksums;
- * tunnels refused with a message and passed on unchanged; frames within the
- * MTU passed on byte for byte; UDP fragmentation and UDP L4; usage errors.
+ * end to end: BIG TCP captures of the corpus (IPv4 length 0, IPv6 length 0,
+ * IPv6 HBH Jumbo) cut at --mss with valid checksums and the input's
+ * payload; partial checksums; tunnels refused with a message and passed on
+ * unchanged; frames within the MTU passed on byte for byte; UDP
+ * fragmentation and UDP L4; usage errors.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
