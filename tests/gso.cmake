@@ -34,3 +34,6 @@ endif()
 # Not a test; run /path/to/build/tests/gso_first [iterations] [runs].
 add_executable(gso_first ${CMAKE_SOURCE_DIR}/bench/gso_first.c)
 target_link_libraries(gso_first PRIVATE ofl_static)
+
+# GSO through a DSA tag (src/gso/dsa.c): every format, every segment tagged.
+ofl_add_check_test(gso_dsa_test unit/gso_dsa_test.c)

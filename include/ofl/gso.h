@@ -57,6 +57,7 @@
 
 #include "ofl.h"
 #include "pkt.h"
+#include "dsa.h"
 #include "gro.h" /* struct ofl_gro_out, enum ofl_csum_mode, struct ofl_virtio_net_hdr */
 
 #ifdef __cplusplus
@@ -483,6 +484,63 @@ OFL_API int ofl_gso_run(struct ofl_gso_iter *it, struct ofl_gso_pool *pool,
  * number of segments never emitted (>= 0), or OFL_EINVAL (NULL).
  */
 OFL_API int ofl_gso_abort(struct ofl_gso_iter *it);
+
+/* ------------------------------------------------------------------ */
+/* GSO through a DSA tag: every segment tagged for one switch port       */
+
+/**
+ * A tag prepared once per destination (switch port, priority ...), used for
+ * every segment of every super-packet sent there.  Filled by
+ * ofl_gso_dsa_prepare(); read only afterwards (one may serve many requests
+ * and threads).  Head and after-SA tags are written into each header slot
+ * (the slot size check counts them); a tail tag, and the zero padding the
+ * kernel adds before tagging short frames, become one or two more slices of
+ * each segment pointing into this struct.
+ */
+struct ofl_gso_dsa {
+	const struct ofl_dsa_ops *ops;
+	uint16_t head_off;   /**< where the head tag goes in the L2 header (0 or 12) */
+	uint8_t head_len;    /**< head tag bytes (0 for tail formats) */
+	uint8_t tail_len;    /**< tail tag bytes (0 for head formats) */
+	uint8_t min_len;     /**< untagged frames are padded to this first */
+	uint8_t head[32];
+	uint8_t tail[32];
+	uint8_t zeros[80];   /**< the padding slice points here */
+};
+
+/**
+ * Prepare the tag for meta (TX direction: destination port or port mask,
+ * priority ... as ofl_dsa_encode() takes them).  params may be NULL.
+ * Returns 0, or OFL_EINVAL (NULL), OFL_ENOTSUP (a format whose tag depends
+ * on each frame's bytes: brcm-legacy-fcs carries the length and the FCS;
+ * "none"; or meta the format cannot express, as ofl_dsa_encode() says).
+ * Limits: the tag is computed for an untagged frame; a super-packet that
+ * carries an 802.1Q header is tagged as it is (dsa/edsa would fold that
+ * header into their tag: strip the VLAN first or send it untagged).
+ */
+OFL_API int ofl_gso_dsa_prepare(struct ofl_gso_dsa *d, const struct ofl_dsa_ops *ops,
+                                const struct ofl_dsa_params *params,
+                                const struct ofl_dsa_meta *meta);
+
+/**
+ * Make a request tag every segment with d: sets extra_l2_len/off and l2_fill
+ * (d must outlive the iteration).  A tail tag follows the payload, so a
+ * partial checksum would cover it: with a tail format the request's csum is
+ * set to OFL_CSUM_MODE_FULL (Linux also finishes the checksum in software
+ * before a tail tagger).  Returns 0 or OFL_EINVAL.
+ */
+OFL_API int ofl_gso_req_set_dsa(struct ofl_gso_req *req, const struct ofl_gso_dsa *d);
+
+/**
+ * Complete a segment from ofl_gso_next()/the runner callback for d: appends
+ * the padding slice (when the untagged frame is shorter than d->min_len) and
+ * the tail tag slice (.buf = 0xffff: library memory, nothing to release),
+ * and updates payload_len and len.  Call once per segment, after it was
+ * produced by a request made with ofl_gso_req_set_dsa(d).  Returns 0, or
+ * OFL_EINVAL, OFL_ENOSPC (no room left in seg->slices; the segment is
+ * unchanged).
+ */
+OFL_API int ofl_gso_dsa_finish(const struct ofl_gso_dsa *d, struct ofl_gso_seg *seg);
 
 #ifdef __cplusplus
 }

@@ -10,4 +10,5 @@ list(APPEND OFL_SOURCES
   src/gso/udp.c
   src/gso/frag.c
   src/gso/vnet.c
+  src/gso/dsa.c
 )
