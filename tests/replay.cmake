@@ -20,7 +20,9 @@ if(TARGET offload-replay)
     REPLAY_TMPDIR="${CMAKE_CURRENT_BINARY_DIR}")
   add_dependencies(replay_e2e_test offload-replay)
 
-  add_test(NAME replay_cli_test
-           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/replay/cli_test.sh
-                   $<TARGET_FILE:offload-replay> ${OFL_CORPORA_DEFAULT} ${CMAKE_CURRENT_BINARY_DIR})
+  ofl_add_check_test(replay_cli_test replay/cli_test.c)
+  target_compile_definitions(replay_cli_test PRIVATE
+    OFFLOAD_REPLAY_BIN="$<TARGET_FILE:offload-replay>"
+    REPLAY_TMPDIR="${CMAKE_CURRENT_BINARY_DIR}")
+  add_dependencies(replay_cli_test offload-replay)
 endif()
