@@ -3,10 +3,11 @@
 # <build>/docs/html.  Included by the top-level CMakeLists.txt.
 #
 # Warnings (anything public left undocumented) go to <build>/docs/warnings.log
-# and are counted at the end.  OFL_DOCS_WERROR=ON makes Doxygen fail on the
-# first one (WARN_AS_ERROR); it stays OFF until the headers are clean.
+# and are counted at the end.  OFL_DOCS_WERROR (ON: the headers are clean)
+# makes Doxygen fail on the first one (WARN_AS_ERROR), and so the ctest
+# docs_reference too.
 find_package(Doxygen QUIET)
-option(OFL_DOCS_WERROR "Fail the docs target on any Doxygen warning" OFF)
+option(OFL_DOCS_WERROR "Fail the docs target on any Doxygen warning" ON)
 
 if(NOT DOXYGEN_FOUND)
   message(STATUS "Doxygen not found: no `docs` target (apt-get install doxygen)")

@@ -18,7 +18,7 @@
  *            headroom/tailroom, applying the kernel's padding rules first.
  *
  * Each format is described by a const struct ofl_dsa_ops found by name
- * (ofl_dsa_find, the string /sys/class/net/<conduit>/dsa/tagging shows) or
+ * (ofl_dsa_find, the string /sys/class/net/&lt;conduit&gt;/dsa/tagging shows) or
  * by the kernel's DSA_TAG_PROTO_*_VALUE number (ofl_dsa_by_id).
  *
  * Directions.  OFL_DSA_RX is the switch-to-host layout, the one the
@@ -250,7 +250,7 @@ enum ofl_dsa_mv_cmd {
  * What a tag says.  Decode sets exactly the bits of `valid` for fields it
  * filled (others are zeroed); encode reads only the fields the format can
  * carry and ignores the rest.  Field meaning per format is in the comments
- * of src/dsa/<family>.c; the common ones:
+ * of src/dsa/&lt;family&gt;.c; the common ones:
  *   port       RX: source port; TX: the single destination port (decode sets
  *              it when the mask has exactly one bit)
  *   port_mask  TX: destination port bitmap (encode uses it when
@@ -270,16 +270,16 @@ enum ofl_dsa_mv_cmd {
 struct ofl_dsa_meta {
 	uint32_t valid;     /**< OFL_DSA_M_* */
 	uint32_t flags;     /**< OFL_DSA_MF_* */
-	uint32_t port_mask;
-	uint8_t switch_id;
-	uint8_t port;
-	uint8_t prio;
-	uint8_t cmd;
-	uint16_t code;
-	uint16_t aux;
-	uint16_t vlan_tci;
-	uint16_t vbid;
-	uint64_t tstamp;
+	uint32_t port_mask; /**< TX destination port bitmap */
+	uint8_t switch_id;  /**< device index in a cascade */
+	uint8_t port;       /**< RX source port / TX single destination port */
+	uint8_t prio;       /**< traffic class, priority or PCP */
+	uint8_t cmd;        /**< frame kind (see above) */
+	uint16_t code;      /**< reason or trap code */
+	uint16_t aux;       /**< classification id, CPU queue mask */
+	uint16_t vlan_tci;  /**< the VLAN TCI the tag carries */
+	uint16_t vbid;      /**< tag_8021q virtual bridge id */
+	uint64_t tstamp;    /**< raw hardware timestamp */
 };
 
 /* ------------------------------------------------------------------ */

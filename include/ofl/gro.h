@@ -121,8 +121,8 @@ struct ofl_gro_stats {
 	uint64_t padding_trimmed;/**< frames whose Ethernet padding was trimmed */
 	uint64_t csum_sw;        /**< TCP checksums we checked (status NONE or COMPLETE) */
 	uint64_t api_errors;     /**< calls refused with a negative OFL_E* code */
-	uint64_t flush[OFL_GRO_FLUSH__COUNT];
-	uint64_t normal_why[OFL_GRO_NORMAL__COUNT];
+	uint64_t flush[OFL_GRO_FLUSH__COUNT];       /**< completions by enum ofl_gro_flush_reason */
+	uint64_t normal_why[OFL_GRO_NORMAL__COUNT]; /**< NORMAL results by enum ofl_gro_normal_reason */
 	uint64_t lookup_probes;  /**< flow-table slots inspected by lookups */
 	uint64_t lookups;        /**< flow-table lookups */
 	uint32_t flows_held;     /**< flow entries held now (gauge) */
@@ -139,8 +139,8 @@ struct ofl_gro_stats {
 #define OFL_GRO_OUT_F_HASH 0x08u /**< rx_hash is valid */
 
 /* ofl_gro_out.gso_type (bits as Linux SKB_GSO_* semantics, our values) */
-#define OFL_GSO_TCPV4 0x01u
-#define OFL_GSO_TCPV6 0x02u
+#define OFL_GSO_TCPV4 0x01u       /**< TCP over IPv4 (SKB_GSO_TCPV4) */
+#define OFL_GSO_TCPV6 0x02u       /**< TCP over IPv6 (SKB_GSO_TCPV6) */
 #define OFL_GSO_TCP_FIXEDID 0x04u /**< IPv4 ID fixed, not incrementing */
 #define OFL_GSO_TCP_ECN 0x08u     /**< CWR seen in the merged segments */
 
@@ -148,19 +148,21 @@ struct ofl_gro_stats {
 struct ofl_gro_out {
 	const uint8_t *hdr;            /**< rewritten headers (GRO packet) or NULL */
 	uint32_t hdr_len;              /**< 0 for NORMAL */
-	uint32_t nslices;
+	uint32_t nslices;              /**< entries in slices */
 	const struct ofl_slice *slices;/**< payload (GRO) or whole frame (NORMAL) */
 	uint32_t len;                  /**< hdr_len + sum of slice lengths */
 	uint16_t seg_count;            /**< 0 NORMAL, >= 1 GRO packet */
 	uint16_t seg_size;             /**< first segment's payload length (GRO) */
 	void *const *cookies;          /**< ncookies cookies, in segment order */
 	uint32_t ncookies;             /**< seg_count, or 1 for NORMAL */
-	uint16_t l3_off, l4_off;       /**< offsets in hdr (GRO packet only) */
-	uint16_t csum_start, csum_offset; /**< with OFL_GRO_OUT_F_CSUM_PARTIAL */
+	uint16_t l3_off;               /**< IP header offset in hdr (GRO packet only) */
+	uint16_t l4_off;               /**< TCP header offset in hdr (GRO packet only) */
+	uint16_t csum_start;           /**< with OFL_GRO_OUT_F_CSUM_PARTIAL: sum from here */
+	uint16_t csum_offset;          /**< ... and store at csum_start + csum_offset */
 	uint8_t flags;                 /**< OFL_GRO_OUT_F_* */
 	uint8_t gso_type;              /**< OFL_GSO_* (GRO packet with seg_count > 1) */
-	uint16_t vlan_tci;
-	uint32_t rx_hash;
+	uint16_t vlan_tci;             /**< with OFL_GRO_OUT_F_VLAN: the stripped TCI */
+	uint32_t rx_hash;              /**< with OFL_GRO_OUT_F_HASH: the NIC's hash */
 	uint64_t first_ns;             /**< receive time of the first segment */
 	const struct ofl_dsa_meta *dsa;/**< with a DSA format: what the (first
 	                                    segment's) tag said; NULL without a
@@ -175,6 +177,7 @@ struct ofl_gro_out {
  */
 typedef void (*ofl_gro_deliver_fn)(void *user, const struct ofl_gro_out *pkts, unsigned n);
 
+/** Version of struct ofl_gro_config this header describes (fields are only appended). */
 #define OFL_GRO_CONFIG_VERSION 1
 
 /** Configuration.  Fill with ofl_gro_config_default() first. */
@@ -188,7 +191,7 @@ struct ofl_gro_config {
 	uint16_t max_segs;     /**< segments per merged packet; default 128 (<= 65535) */
 	uint16_t max_bufs;     /**< buffers per input packet; default 17 */
 	uint16_t normal_batch; /**< delivery list size in segments; default 8 */
-	uint16_t reserved0;
+	uint16_t reserved0;    /**< 0 */
 	uint64_t flush_timeout_ns; /**< like gro_flush_timeout; default 0 */
 	uint64_t hash_key[2];  /**< flow-hash key; 0,0 = derive one per context */
 	ofl_gro_deliver_fn deliver; /**< required */
@@ -260,8 +263,9 @@ OFL_API int ofl_gro_flush_older(struct ofl_gro *gro, uint64_t now_ns, uint64_t m
 /** Copy the counters (a consistent snapshot).  Returns 0 or OFL_EINVAL. */
 OFL_API int ofl_gro_get_stats(const struct ofl_gro *gro, struct ofl_gro_stats *st);
 
-/** Names for the reasons ("flags", "ack", ...; "?" when out of range). */
+/** Name of an enum ofl_gro_flush_reason ("flags", "ack", ...; "?" when out of range). */
 OFL_API const char *ofl_gro_flush_reason_name(unsigned reason);
+/** Name of an enum ofl_gro_normal_reason ("not_ip", ...; "?" when out of range). */
 OFL_API const char *ofl_gro_normal_reason_name(unsigned reason);
 
 /** Checksum form for ofl_gro_linearize(). */
@@ -285,10 +289,10 @@ OFL_API int ofl_gro_linearize(const struct ofl_gro_out *out, void *buf, size_t c
 struct ofl_virtio_net_hdr {
 	uint8_t flags;       /**< 1 = VIRTIO_NET_HDR_F_NEEDS_CSUM, 2 = DATA_VALID */
 	uint8_t gso_type;    /**< 0 NONE, 1 TCPV4, 4 TCPV6, 5 UDP_L4, | 0x80 ECN */
-	uint16_t hdr_len;
-	uint16_t gso_size;
-	uint16_t csum_start;
-	uint16_t csum_offset;
+	uint16_t hdr_len;     /**< bytes of headers (GSO packets) */
+	uint16_t gso_size;    /**< payload bytes per segment (GSO packets) */
+	uint16_t csum_start;  /**< with NEEDS_CSUM: sum from here ... */
+	uint16_t csum_offset; /**< ... and store at csum_start + csum_offset */
 };
 
 /**

@@ -95,6 +95,7 @@ struct ofl_gso_hbuf {
 	void *cookie;     /**< FREELIST: the caller's handle; others NULL */
 };
 
+/** The three kinds of header pool. */
 enum ofl_gso_pool_kind {
 	OFL_GSO_POOL_BLOCK = 1,    /**< one contiguous block cut into fixed slots */
 	OFL_GSO_POOL_FREELIST = 2, /**< caller's get/put callbacks */
@@ -110,7 +111,9 @@ typedef int (*ofl_gso_get_fn)(void *user, struct ofl_gso_hbuf *hb);
 /** FREELIST put: take back a buffer the get callback handed out. */
 typedef void (*ofl_gso_put_fn)(void *user, const struct ofl_gso_hbuf *hb);
 
+/** A header pool (see the init functions).  Fields are private. */
 struct ofl_gso_pool {
+	/** @cond OFL_INTERNAL */
 	/* private: use the functions below */
 	uint32_t kind;       /* enum ofl_gso_pool_kind, 0 = not initialised */
 	uint32_t slot_size;
@@ -124,6 +127,7 @@ struct ofl_gso_pool {
 	ofl_gso_put_fn put;
 	void *user;
 	uint32_t seeked;     /* ARRAY: the caller moved the cursor with slots in use */
+	/** @endcond */
 };
 
 /**
@@ -194,6 +198,7 @@ OFL_API uint32_t ofl_gso_pool_slot_size(const struct ofl_gso_pool *pool);
 /* ------------------------------------------------------------------------ */
 /* Requests                                                                  */
 
+/** What to cut a super-packet into. */
 enum ofl_gso_type {
 	OFL_GSO_TYPE_AUTO = 0,     /**< TCP -> TCP, UDP -> UDP_FRAG (a datagram's
 	                                meaning is kept; UDP_L4 must be asked for);
@@ -220,6 +225,7 @@ enum ofl_gso_type {
  */
 typedef int (*ofl_gso_l2_fn)(void *user, uint8_t *hdr, uint32_t hdr_len, uint32_t seg_index);
 
+/** Version of struct ofl_gso_req this header describes (fields only appended). */
 #define OFL_GSO_REQ_VERSION 1
 
 /** What to do with one super-packet.  Fill with ofl_gso_req_default() first. */
@@ -258,27 +264,29 @@ OFL_API int ofl_gso_req_default(struct ofl_gso_req *req);
 /* Segments                                                                  */
 
 /* ofl_gso_seg.flags */
-#define OFL_GSO_SEG_F_FIRST 0x01u
-#define OFL_GSO_SEG_F_LAST 0x02u
+#define OFL_GSO_SEG_F_FIRST 0x01u /**< the first segment of the super-packet */
+#define OFL_GSO_SEG_F_LAST 0x02u  /**< the last one */
 #define OFL_GSO_SEG_F_CSUM_PARTIAL 0x04u /**< L4 checksum left to the NIC:
     fold from csum_start to the end into csum_start + csum_offset */
 
 /** One segment.  Filled by ofl_gso_next(); the caller's memory. */
 struct ofl_gso_seg {
 	struct ofl_gso_hbuf hdr;  /**< the header slot, holding hdr_len bytes */
-	uint32_t hdr_len;
+	uint32_t hdr_len;         /**< header bytes written in the slot */
 	uint32_t payload_len;     /**< sum of the slices' lengths */
 	uint32_t len;             /**< hdr_len + payload_len: the frame length */
 	uint32_t index;           /**< segment number, from 0 */
 	uint32_t nsegs;           /**< segments of the super-packet */
-	uint16_t l3_off, l4_off;  /**< in the header (l4_off = 0 for a non-first
-	                               UDP_FRAG fragment: it has no UDP header) */
-	uint16_t csum_start, csum_offset; /**< with OFL_GSO_SEG_F_CSUM_PARTIAL */
+	uint16_t l3_off;          /**< IP header offset in the header */
+	uint16_t l4_off;          /**< L4 header offset (0 for a non-first UDP_FRAG
+	                               fragment: it has no UDP header) */
+	uint16_t csum_start;      /**< with OFL_GSO_SEG_F_CSUM_PARTIAL: sum from here */
+	uint16_t csum_offset;     /**< ... and store at csum_start + csum_offset */
 	uint16_t flags;           /**< OFL_GSO_SEG_F_* */
 	uint16_t release_first;   /**< input buffers [release_first, +release_count) */
 	uint16_t release_count;   /**< are used by no later segment: once this segment
 	                               and the ones before it are sent, they can go */
-	uint32_t nslices;
+	uint32_t nslices;         /**< entries in slices */
 	struct ofl_slice slices[OFL_GSO_SEG_MAX_SLICES]; /**< payload, in order; .buf is
 	    the input buffer index (ofl_gso_start_gro(): .pkt/.buf are those of the GRO
 	    slice, i.e. the original received segment and buffer) */
@@ -290,6 +298,7 @@ struct ofl_gso_seg {
  * bytes may change after start; the payload may not.
  */
 struct ofl_gso_iter {
+	/** @cond OFL_INTERNAL */
 	/* private */
 	const void *units;     /* struct ofl_buf[] or struct ofl_slice[] */
 	uint32_t nunits;
@@ -319,6 +328,7 @@ struct ofl_gso_iter {
 	ofl_gso_l2_fn l2_fill;
 	void *l2_user;
 	uint8_t tmpl[OFL_GSO_MAX_HDR]; /* the output header template */
+	/** @endcond */
 };
 
 /**
@@ -464,7 +474,7 @@ struct ofl_gso_callbacks {
 	 *  the caller's until it puts it back).  Returns OFL_GSO_CB_*.  Must not
 	 *  call ofl_gso_* on the same iterator. */
 	int (*segment)(void *user, const struct ofl_gso_seg *seg);
-	void *user;
+	void *user; /**< passed to segment */
 };
 
 /**
@@ -498,13 +508,13 @@ OFL_API int ofl_gso_abort(struct ofl_gso_iter *it);
  * each segment pointing into this struct.
  */
 struct ofl_gso_dsa {
-	const struct ofl_dsa_ops *ops;
+	const struct ofl_dsa_ops *ops; /**< the format */
 	uint16_t head_off;   /**< where the head tag goes in the L2 header (0 or 12) */
 	uint8_t head_len;    /**< head tag bytes (0 for tail formats) */
 	uint8_t tail_len;    /**< tail tag bytes (0 for head formats) */
 	uint8_t min_len;     /**< untagged frames are padded to this first */
-	uint8_t head[32];
-	uint8_t tail[32];
+	uint8_t head[32];    /**< the head tag bytes */
+	uint8_t tail[32];    /**< the tail tag bytes */
 	uint8_t zeros[80];   /**< the padding slice points here */
 };
 

@@ -28,6 +28,7 @@
 extern "C" {
 #endif
 
+/** Marks the exported API (default visibility; empty for a static build). */
 #if defined(OFL_STATIC)
 #define OFL_API
 #elif defined(_WIN32)
@@ -40,10 +41,10 @@ extern "C" {
 #define OFL_API __attribute__((visibility("default")))
 #endif
 
-#define OFL_VERSION_MAJOR 0
-#define OFL_VERSION_MINOR 1
-#define OFL_VERSION_PATCH 0
-#define OFL_VERSION_STRING "0.1.0"
+#define OFL_VERSION_MAJOR 0          /**< incompatible API changes */
+#define OFL_VERSION_MINOR 1          /**< compatible additions */
+#define OFL_VERSION_PATCH 0          /**< fixes */
+#define OFL_VERSION_STRING "0.1.0"   /**< the three, as ofl_version() gives them */
 
 /** Error codes.  Stable values; only appended. */
 enum ofl_error {

@@ -25,8 +25,8 @@ extern "C" {
 
 /** One caller-owned buffer of a packet. */
 struct ofl_buf {
-	const uint8_t *data;
-	uint32_t len;
+	const uint8_t *data; /**< first byte (may be NULL only when len is 0) */
+	uint32_t len;        /**< bytes at data */
 };
 
 /** Checksum status reported by the hardware (Linux ip_summed). */
@@ -63,11 +63,12 @@ struct ofl_pkt {
 /** A piece of payload handed back by the library: points into a buffer
  *  the caller handed in; never a copy. */
 struct ofl_slice {
-	const uint8_t *data;
-	uint32_t len;
+	const uint8_t *data; /**< into a caller buffer (or library memory, see buf) */
+	uint32_t len;        /**< bytes at data */
 	uint16_t pkt;  /**< index of the input packet (segment) it belongs to,
 	                    counted within the delivered packet */
-	uint16_t buf;  /**< index of the buffer within that input packet */
+	uint16_t buf;  /**< index of the buffer within that input packet; 0xffff:
+	                    library memory (e.g. a tag), nothing to release */
 };
 
 #ifdef __cplusplus
