@@ -18,8 +18,8 @@
  * overlap, so the payload handed out is exactly the input's payload; TCP
  * segments carry at most seg_size bytes (all but the last exactly), parse
  * as the same flow with consecutive sequence numbers and valid checksums
- * (after finishing a PARTIAL one); IPv4 lengths and header checksums are
- * right; no slot is handed out twice; the pool gets every slot back.
+ * (after finishing a PARTIAL one); UDP_L4 datagrams have their length and a
+ * valid checksum; IPv4 lengths and header checksums are right; no slot is handed out twice; the pool gets every slot back.
  */
 #include <ofl/csum.h>
 #include <ofl/gso.h>
@@ -193,6 +193,20 @@ static void check_seg(struct gst *s, const struct ofl_gso_seg *g)
 		FZ_CHECKF(rd16(s->lin + g->l3_off + 4) == g->len - g->l3_off - 40u,
 		          "segment %u: IPv6 payload length %u, frame %u", g->index,
 		          rd16(s->lin + g->l3_off + 4), g->len - g->l3_off - 40u);
+	}
+	if (s->type == OFL_GSO_TYPE_UDP_L4 && g->l4_off && g->l4_off + 8u <= g->hdr_len) {
+		/* UDP_SEGMENT: each datagram has its own length and checksum */
+		const uint8_t *u = s->lin + g->l4_off;
+		uint32_t ulen = g->len - g->l4_off, psum;
+		int v6 = (s->lin[g->l3_off] >> 4) == 6;
+		FZ_CHECKF(rd16(u + 4) == ulen, "UDP segment %u: length %u, datagram %u", g->index,
+		          rd16(u + 4), ulen);
+		if (v6 || rd16(u + 6) != 0) {
+			psum = v6 ? gen_csum_fold(s->lin + g->l3_off + 8, 32, 0)
+			          : gen_csum_fold(s->lin + g->l3_off + 12, 8, 0);
+			psum += 17u + ulen;
+			FZ_CHECKF(gen_csum_fold(u, ulen, psum) == 0xffff, "UDP segment %u: bad checksum", g->index);
+		}
 	}
 	if (s->type == OFL_GSO_TYPE_TCP && s->prefix == 0 && s->req.extra_l2_len == 0) {
 		struct c_flow cf;
