@@ -10,6 +10,7 @@
 #include <ofl/ofl.h>
 
 #include "cli.h"
+#include "dsa_cmd.h"
 #ifdef OFL_REPLAY_HAVE_GSO
 #include "gso_cmd.h"
 #endif
@@ -21,6 +22,10 @@ static const struct cli_cmd cmds[] = {
 	{ "gso", "cut the super-packets of a capture into segments with GSO", replay_gso_main,
 	  replay_gso_usage },
 #endif
+	{ "dsa-decode", "print the DSA switch tag of every frame; write the untagged frames",
+	  dsa_decode_main, dsa_decode_usage },
+	{ "dsa-encode", "tag every frame of a capture for one switch port", dsa_encode_main,
+	  dsa_encode_usage },
 };
 
 #define NCMDS (sizeof cmds / sizeof cmds[0])
