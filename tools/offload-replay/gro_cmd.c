@@ -12,6 +12,7 @@
 #include <ofl/gro.h>
 
 #include "cli.h"
+#include "dsa_opt.h"
 #include "gro_report.h"
 #include "replay.h"
 
@@ -48,6 +49,9 @@ static const struct cli_opt gro_opts[] = {
 	{ "split", 0, 1, OPT_SPLIT },
 	{ "trace", 0, 0, OPT_TRACE },
 	{ "kernel-napi", 0, 0, OPT_KERNEL_NAPI },
+	{ "dsa", 0, 1, DSA_OPT_TAG },
+	{ "dsa-keep-tag", 0, 0, DSA_OPT_KEEP_TAG },
+	DSA_OPT_PARAM_ENTRIES,
 	{ NULL, 0, 0, 0 },
 };
 
@@ -88,6 +92,14 @@ void gro_cmd_usage(FILE *fp)
 	        "                        first poll of one frame, then of --burst; a poll that\n"
 	        "                        uses its whole budget flushes everything; flush\n"
 	        "                        timeout 5 ms unless given), for comparing outputs\n"
+	        "  --dsa NAME            the frames carry DSA tags of format NAME (brcm, dsa,\n"
+	        "                        edsa, ...; link types 281, 282, 284, 285 name their\n"
+	        "                        own): GRO per switch port, packets untagged in OUT\n"
+	        "                        (Ethernet; frames without a valid tag left out), and\n"
+	        "                        per-port counts in the text statistics\n"
+	        "  --dsa-keep-tag        deliver as received: OUT keeps IN's link type and tags\n"
+	        "  --cpu-port C, --num-ports N, --tpid T, --brcm-legacy-vlan, --ksz-ptp\n"
+	        "                        switch parameters (see dsa-decode --help)\n"
 	        "  -h, --help            this help\n",
 	        CLI_PROG, OFL_GRO_MAX_SIZE_LIMIT);
 }
@@ -100,6 +112,7 @@ struct gro_cmd {
 	int json;
 	int trace;
 	unsigned pcap_flags;
+	struct dsa_opt dsa;
 };
 
 static const char *const rx_csum_names[] = {
@@ -130,6 +143,7 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 	int id, kernel_napi = 0, timeout_given = 0;
 
 	memset(g, 0, sizeof *g);
+	dsa_opt_init(&g->dsa);
 	replay_gro_opts_default(&g->opts);
 	ofl_gro_config_default(&def);
 	g->opts.batch = def.normal_batch;
@@ -207,7 +221,9 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 			g->pcap_flags |= PCAPIO_F_LAX_SNAPLEN;
 			break;
 		default:
-			return -1;
+			if (dsa_opt_parse(&g->dsa, "gro", "--dsa", id, arg) != 0)
+				return -1;
+			break;
 		}
 	}
 	if (npos != 2) {
@@ -233,6 +249,8 @@ struct gro_sink {
 	uint64_t nout;            /* packets delivered so far */
 	struct replay_outfile out;
 	enum ofl_csum_mode csum;
+	int dsa, dsa_untagged;    /* --dsa; untagged delivery (OUT is Ethernet) */
+	struct dsa_ports ports;
 };
 
 /* "frames 12-20 25" for a delivered packet's cookies (frame numbers from 1) */
@@ -269,6 +287,13 @@ static void sink_packet(void *user, const struct ofl_gro_out *out, uint64_t now_
 	s->nout++;
 	if (s->trace)
 		trace_packet(s, out, now_ns);
+	if (s->dsa) {
+		dsa_ports_add(&s->ports, out);
+		if (s->dsa_untagged && !out->dsa) {
+			s->ports.dropped++; /* still tagged: not an Ethernet frame */
+			return;
+		}
+	}
 	if (out->seg_count == 0) {
 		/* a NORMAL frame keeps the wire length of a frame cut by the snaplen */
 		const struct replay_frame *f = out->cookies[0];
@@ -306,7 +331,11 @@ static int sink_open(struct gro_sink *s, const struct gro_cmd *g, const struct r
 	s->cap = cap;
 	s->trace = g->trace ? stderr : NULL;
 	s->csum = g->csum;
-	if (replay_outfile_open(&s->out, g->out_path, cap->linktype, out_snaplen(cap, g->opts.max_size),
+	s->dsa = g->dsa.ops != NULL;
+	s->dsa_untagged = s->dsa && !g->dsa.keep_tag;
+	if (replay_outfile_open(&s->out, g->out_path,
+	                        s->dsa_untagged ? PCAPIO_LINKTYPE_ETHERNET : cap->linktype,
+	                        out_snaplen(cap, g->opts.max_size),
 	                        cap->nano) < 0) {
 		fprintf(stderr, "%s gro: %s\n", CLI_PROG, s->out.err);
 		return -1;
@@ -344,12 +373,18 @@ int gro_cmd_run(int argc, char **argv)
 			fprintf(stderr, "(--lax-snaplen accepts such frames)\n");
 		return CLI_EXIT_FAIL;
 	}
-	if (cap.linktype != PCAPIO_LINKTYPE_ETHERNET) {
-		fprintf(stderr, "%s gro: %s: link type %u is not supported (only Ethernet, 1)\n", CLI_PROG,
-		        g.in_path, (unsigned)cap.linktype);
-		replay_capture_free(&cap);
-		return CLI_EXIT_FAIL;
+	rc = dsa_opt_resolve(&g.dsa, "gro", "--dsa", g.in_path, cap.linktype, 0);
+	if (rc == CLI_EXIT_OK && g.dsa.keep_tag && !g.dsa.ops) {
+		fprintf(stderr, "%s gro: --dsa-keep-tag needs --dsa NAME (or a DSA link type)\n", CLI_PROG);
+		rc = CLI_EXIT_USAGE;
 	}
+	if (rc != CLI_EXIT_OK) {
+		replay_capture_free(&cap);
+		return rc;
+	}
+	g.opts.dsa = g.dsa.ops;
+	g.opts.dsa_params = g.dsa.params;
+	g.opts.dsa_keep_tag = g.dsa.keep_tag;
 	if (sink_open(&sink, &g, &cap) < 0) {
 		replay_capture_free(&cap);
 		return CLI_EXIT_FAIL;
@@ -373,6 +408,8 @@ int gro_cmd_run(int argc, char **argv)
 			gro_report_json(stdout, &rep);
 		else
 			gro_report_text(stdout, &rep);
+		if (!g.json && g.dsa.ops)
+			dsa_ports_print(stdout, &sink.ports, &g.dsa);
 		if (fflush(stdout) != 0)
 			rc = -1;
 	}

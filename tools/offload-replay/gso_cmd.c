@@ -11,6 +11,7 @@
 #include <ofl/gso.h>
 
 #include "cli.h"
+#include "dsa_opt.h"
 #include "gso_cmd.h"
 #include "pcapio.h"
 #include "replay.h"
@@ -35,6 +36,8 @@ static const struct cli_opt gso_opts[] = {
 	{ "csum", 0, 1, OPT_CSUM },
 	{ "fixed-id", 0, 0, OPT_FIXED_ID },
 	{ "lax-snaplen", 0, 0, OPT_LAX_SNAPLEN },
+	{ "dsa", 0, 1, DSA_OPT_TAG },
+	DSA_OPT_PARAM_ENTRIES,
 	{ NULL, 0, 0, 0 },
 };
 
@@ -65,6 +68,13 @@ void replay_gso_usage(FILE *fp)
 	        "                          pseudo-header sum as CHECKSUM_PARTIAL hardware wants\n"
 	        "  --fixed-id              IPv4: keep the ID of the super-packet in every segment\n"
 	        "  --lax-snaplen           accept frames longer than the file's snap length\n"
+	        "  --dsa NAME              the frames are super-packets tagged for a switch port\n"
+	        "                          (tx layout of format NAME; link types 281, 282, 284,\n"
+	        "                          285 name their own): each is untagged, segmented, and\n"
+	        "                          every segment carries the same tag; frames without a\n"
+	        "                          valid tag are written unchanged\n"
+	        "  --cpu-port C, --num-ports N, --tpid T, --brcm-legacy-vlan, --ksz-ptp\n"
+	        "                          switch parameters (see dsa-decode --help)\n"
 	        "  -h, --help              this help\n",
 	        CLI_PROG);
 }
@@ -74,6 +84,7 @@ struct gso_cmd {
 	struct ofl_gso_req req;
 	uint32_t mss;
 	unsigned pcap_flags;
+	struct dsa_opt dsa;
 };
 
 static int parse_args(struct gso_cmd *g, int argc, char **argv)
@@ -85,6 +96,7 @@ static int parse_args(struct gso_cmd *g, int argc, char **argv)
 	int id;
 
 	memset(g, 0, sizeof *g);
+	dsa_opt_init(&g->dsa);
 	ofl_gso_req_default(&g->req);
 	cli_parser_init(&p, argc, argv, gso_opts, "gso");
 	while ((id = cli_next(&p, &arg)) != CLI_OPT_END) {
@@ -128,7 +140,9 @@ static int parse_args(struct gso_cmd *g, int argc, char **argv)
 			g->pcap_flags |= PCAPIO_F_LAX_SNAPLEN;
 			break;
 		default:
-			return -1;
+			if (dsa_opt_parse(&g->dsa, "gso", "--dsa", id, arg) != 0)
+				return -1;
+			break;
 		}
 	}
 	if (npos != 2) {
@@ -147,6 +161,7 @@ static int parse_args(struct gso_cmd *g, int argc, char **argv)
 struct gso_stats {
 	uint64_t frames, bytes, segmented, segments, unchanged, refused, seg_bytes;
 	uint64_t refused_by[11]; /* by -error code */
+	uint64_t dsa_bad_tag;    /* --dsa: no valid tx tag (or one segments cannot carry) */
 };
 
 /* One frame into the output file unchanged (NULL file: nothing). */
@@ -192,7 +207,10 @@ static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint
 	struct ofl_gso_iter it;
 	struct ofl_gso_count cnt;
 	struct ofl_gso_seg seg;
-	struct ofl_buf b = { f->data, f->caplen };
+	struct ofl_buf b[2] = { { f->data, f->caplen } };
+	uint32_t nb = 1;
+	struct ofl_dsa_view dv;
+	struct ofl_gso_dsa dd;
 	int rc;
 
 	st->frames++;
@@ -200,13 +218,23 @@ static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint
 	req.seg_size = g->mss;
 	if (req.type == OFL_GSO_TYPE_UDP_FRAG)
 		req.seg_size = (g->mss + 8u) & ~7u;
-	rc = f->caplen < f->len ? OFL_EBADMSG : ofl_gso_start(&it, &req, &b, 1);
+	if (g->dsa.ops) {
+		/* a tagged super-packet: segment it untagged, tag every segment */
+		if (dsa_gso_untag(&g->dsa, f->data, f->caplen, &dv, b, &dd) != 0) {
+			st->dsa_bad_tag++;
+			out_frame(o, f);
+			return 0;
+		}
+		nb = 2;
+		ofl_gso_req_set_dsa(&req, &dd);
+	}
+	rc = f->caplen < f->len ? OFL_EBADMSG : ofl_gso_start(&it, &req, b, nb);
 	if (rc == 0 && ofl_gso_count(&it, &cnt) == 0 && cnt.type == OFL_GSO_TYPE_UDP_FRAG &&
 	    req.type == OFL_GSO_TYPE_AUTO) {
 		/* AUTO chose fragmentation: N + 8 bytes (rounded to 8) per fragment */
 		req.type = OFL_GSO_TYPE_UDP_FRAG;
 		req.seg_size = (g->mss + 8u) & ~7u;
-		rc = ofl_gso_start(&it, &req, &b, 1);
+		rc = ofl_gso_start(&it, &req, b, nb);
 	}
 	if (rc == 0 && ofl_gso_count(&it, &cnt) == 0 && cnt.segs == 1)
 		rc = 1; /* fits the MTU */
@@ -228,6 +256,10 @@ static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint
 	}
 	st->segmented++;
 	while ((rc = ofl_gso_next(&it, pool, &seg)) == 1) {
+		if (g->dsa.ops && (rc = ofl_gso_dsa_finish(&dd, &seg)) < 0) {
+			ofl_gso_pool_put(pool, &seg.hdr);
+			break;
+		}
 		st->segments++;
 		st->seg_bytes += seg.len;
 		out_seg(o, f->ts_ns, &seg);
@@ -262,11 +294,10 @@ int replay_gso_main(int argc, char **argv)
 		fprintf(stderr, "%s gso: %s\n", CLI_PROG, err);
 		return CLI_EXIT_FAIL;
 	}
-	if (cap.linktype != PCAPIO_LINKTYPE_ETHERNET) {
-		fprintf(stderr, "%s gso: %s: link type %u is not supported (only Ethernet, 1)\n", CLI_PROG,
-		        g.in_path, (unsigned)cap.linktype);
+	rc = dsa_opt_resolve(&g.dsa, "gso", "--dsa", g.in_path, cap.linktype, 0);
+	if (rc != CLI_EXIT_OK) {
 		replay_capture_free(&cap);
-		return CLI_EXIT_FAIL;
+		return rc;
 	}
 	memset(&st, 0, sizeof st);
 	snap = cap.snaplen ? cap.snaplen : 262144u;
@@ -301,6 +332,8 @@ int replay_gso_main(int argc, char **argv)
 		printf("  %-28s %12llu\n", "segment bytes out", (unsigned long long)st.seg_bytes);
 		printf("  %-28s %12llu\n", "frames passed unchanged", (unsigned long long)st.unchanged);
 		printf("  %-28s %12llu\n", "oversized, not segmented", (unsigned long long)st.refused);
+		if (g.dsa.ops)
+			printf("  %-28s %12llu\n", "no valid tag (unchanged)", (unsigned long long)st.dsa_bad_tag);
 		for (i = 1; i < 11; i++)
 			if (st.refused_by[i])
 				printf("    %-26s %12llu\n", ofl_strerror(-(int)i), (unsigned long long)st.refused_by[i]);

@@ -247,6 +247,11 @@ int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
 		cfg.max_flows = o->flows;
 	cfg.deliver = gro_deliver;
 	cfg.user = &run;
+	if (o->dsa) {
+		cfg.dsa = o->dsa;
+		cfg.dsa_params = o->dsa_params;
+		cfg.dsa_keep_tag = o->dsa_keep_tag ? 1 : 0;
+	}
 	rc = ofl_gro_create(&cfg, &gro);
 	if (rc < 0) {
 		snprintf(err, errlen, "ofl_gro_create: %s", ofl_strerror(rc));

@@ -76,6 +76,10 @@ struct replay_gro_opts {
 	                                instead of ofl_gro_poll_end() */
 	int frozen_clock;          /**< every frame arrives at the first one's time
 	                                (sent back to back), ignoring its time stamp */
+	/* GRO through a DSA tag (ofl_gro_config.dsa, dsa_params, dsa_keep_tag): */
+	const struct ofl_dsa_ops *dsa;  /**< tag format of every frame; NULL = none */
+	struct ofl_dsa_params dsa_params; /**< with dsa (all zero: the defaults) */
+	int dsa_keep_tag;          /**< deliver as received instead of untagged */
 };
 
 /** Default replay options: burst 64 (like NAPI), OFL_CSUM_NONE, one buffer per
