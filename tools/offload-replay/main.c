@@ -15,7 +15,7 @@
 #include "gso_cmd.h"
 #endif
 
-/* One entry per subcommand; dsa-decode and dsa-encode slot in here. */
+/* One entry per subcommand (one file each, see README.md). */
 static const struct cli_cmd cmds[] = {
 	{ "gro", "coalesce the TCP segments of a capture with GRO", gro_cmd_run, gro_cmd_usage },
 #ifdef OFL_REPLAY_HAVE_GSO
