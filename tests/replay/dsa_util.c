@@ -1,0 +1,161 @@
+/*
+ * dsa_util.c - see dsa_util.h.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "dsa_util.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "pcapio.h"
+
+const char *du_tmp(const char *name)
+{
+	static char bufs[8][4096];
+	static unsigned next;
+	char *b = bufs[next++ % 8];
+
+	snprintf(b, sizeof bufs[0], "%s/%s", REPLAY_TMPDIR, name);
+	return b;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap + 1);
+
+	ck_assert_ptr_nonnull(buf);
+	if (fp) {
+		size_t r;
+		while ((r = fread(buf + n, 1, cap - n, fp)) > 0) {
+			n += r;
+			if (n == cap) {
+				char *nb = realloc(buf, cap * 2 + 1);
+				ck_assert_ptr_nonnull(nb);
+				buf = nb;
+				cap *= 2;
+			}
+		}
+		fclose(fp);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+int du_run(const char *args, char **out, char **err)
+{
+	static unsigned seq;
+	char cmd[16384], po[64], pe[64];
+	const char *o, *e;
+	int rc;
+
+	snprintf(po, sizeof po, "dsa_run_%u.out", seq);
+	snprintf(pe, sizeof pe, "dsa_run_%u.err", seq++);
+	o = du_tmp(po);
+	e = du_tmp(pe);
+	snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", OFFLOAD_REPLAY_BIN, args, o, e);
+	rc = system(cmd);
+	if (out)
+		*out = slurp(o);
+	if (err)
+		*err = slurp(e);
+	remove(o);
+	remove(e);
+	return rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+void du_write(const char *path, uint32_t linktype, uint8_t *const *frames, const uint32_t *lens,
+              size_t n)
+{
+	struct pcapio_writer w;
+	FILE *fp;
+
+	ck_assert_int_eq(pcapio_writer_init(&w, PCAPIO_FMT_PCAP, linktype, 262144, 0, 0), PCAPIO_OK);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(pcapio_write(&w, 1700000000000000000ull + i * 1000000ull, frames[i],
+		                              lens[i], lens[i]),
+		                 PCAPIO_OK);
+	fp = fopen(path, "wb");
+	ck_assert_msg(fp != NULL, "cannot write %s", path);
+	ck_assert_uint_eq(fwrite(w.buf, 1, w.len, fp), w.len);
+	ck_assert_int_eq(fclose(fp), 0);
+	pcapio_writer_free(&w);
+}
+
+void du_read(const char *path, struct replay_capture *c)
+{
+	char err[REPLAY_ERRLEN];
+
+	ck_assert_msg(replay_capture_read(c, path, 0, err, sizeof err) == 0, "%s", err);
+}
+
+uint8_t *du_encode(const struct ofl_dsa_ops *ops, int dir, const struct ofl_dsa_meta *m,
+                   const uint8_t *frame, uint32_t len, uint32_t *out_len)
+{
+	uint32_t head, tail, off, size;
+	uint8_t *buf, *out;
+
+	ck_assert_int_eq(ofl_dsa_room(ops, NULL, dir, len, &head, &tail), 0);
+	size = head + len + tail;
+	buf = calloc(1, size);
+	ck_assert_ptr_nonnull(buf);
+	memcpy(buf + head, frame, len);
+	off = head;
+	ck_assert_int_eq(ofl_dsa_encode(ops, NULL, dir, m, buf, size, &off, &len), 0);
+	out = malloc(len);
+	ck_assert_ptr_nonnull(out);
+	memcpy(out, buf + off, len);
+	free(buf);
+	*out_len = len;
+	return out;
+}
+
+static long field(const char *line, const char *key, int base)
+{
+	const char *s = strstr(line, key);
+	char *end;
+	long v;
+
+	if (!s)
+		return -1;
+	s += strlen(key);
+	v = strtol(s, &end, base);
+	return end == s ? -1 : v;
+}
+
+size_t du_lines(char *out, struct du_line *lines, size_t max)
+{
+	size_t n = 0;
+	char *save = NULL;
+
+	for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		struct du_line *d;
+		char *sp;
+
+		if (l[0] == '#')
+			continue;
+		ck_assert_uint_lt(n, max);
+		d = &lines[n++];
+		memset(d, 0, sizeof *d);
+		d->text = l;
+		d->num = (unsigned)strtoul(l, &sp, 10);
+		ck_assert_msg(sp != l && *sp == ' ', "bad line: %s", l);
+		sp++;
+		d->dir = strncmp(sp, "rx:", 3) == 0 ? 'r' : strncmp(sp, "tx:", 3) == 0 ? 't' : '-';
+		ck_assert_msg(d->dir != '-' || strncmp(sp, "-: ", 3) == 0, "bad line: %s", l);
+		/* "port N," or "port N;" but not "port mask" */
+		d->port = -1;
+		for (const char *p = sp; (p = strstr(p, "port ")) != NULL; p++)
+			if (p[5] >= '0' && p[5] <= '9') {
+				d->port = (int)strtol(p + 5, NULL, 10);
+				break;
+			}
+		d->port_mask = field(sp, "port mask 0x", 16);
+		d->sw = (int)field(sp, "switch ", 10);
+	}
+	return n;
+}
