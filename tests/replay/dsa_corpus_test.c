@@ -90,19 +90,6 @@ static size_t tcpdump_lines(const char *path, char **buf, char **lines, size_t m
 	return n;
 }
 
-static long after(const char *line, const char *key, int base)
-{
-	const char *s = strstr(line, key);
-	char *end;
-	long v;
-
-	if (!s)
-		return -1;
-	s += strlen(key);
-	v = strtol(s, &end, base);
-	return end == s ? -1 : v;
-}
-
 /* The first "aa:bb:cc:dd:ee:ff > 11:22:33:44:55:66" of a line. */
 static int macs(const char *line, char out[64])
 {
@@ -134,11 +121,11 @@ static void compare_line(const char *where, const char *td, const struct du_line
 
 	if (strstr(td, "BRCM tag OP: EG")) {
 		ck_assert_msg(d->dir == 'r', "%s: tcpdump says egress (rx): %s / %s", where, td, d->text);
-		v = after(td, "port: ", 10);
+		v = du_field(td, "port: ", 10);
 		ck_assert_msg(v >= 0 && v == d->port, "%s: port %ld vs %d", where, v, d->port);
 	} else if (strstr(td, "BRCM tag OP: IG")) {
 		ck_assert_msg(d->dir == 't', "%s: tcpdump says ingress (tx): %s / %s", where, td, d->text);
-		v = after(td, "DST map: 0x", 16);
+		v = du_field(td, "DST map: 0x", 16);
 		ck_assert_msg(v >= 0 && v == d->port_mask, "%s: DST map 0x%lx vs port mask 0x%lx", where, v,
 		              d->port_mask);
 		if (v && !(v & (v - 1)))
@@ -150,9 +137,9 @@ static void compare_line(const char *where, const char *td, const struct du_line
 		                  strstr(td, "mode To Sniffer,"),
 		              "%s: mode? %s", where, td);
 		ck_assert_msg(d->dir == (tx ? 't' : 'r'), "%s: direction: %s / %s", where, td, d->text);
-		v = after(td, "dev ", 10);
+		v = du_field(td, "dev ", 10);
 		ck_assert_msg(v >= 0 && v == d->sw, "%s: dev %ld vs switch %d", where, v, d->sw);
-		v = after(strstr(td, "dev "), "port ", 10);
+		v = du_field(strstr(td, "dev "), "port ", 10);
 		ck_assert_msg(v >= 0 && v == d->port, "%s: port %ld vs %d", where, v, d->port);
 	} else {
 		ck_abort_msg("%s: tcpdump shows no DSA tag: %s", where, td);

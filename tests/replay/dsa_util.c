@@ -114,7 +114,7 @@ uint8_t *du_encode(const struct ofl_dsa_ops *ops, int dir, const struct ofl_dsa_
 	return out;
 }
 
-static long field(const char *line, const char *key, int base)
+long du_field(const char *line, const char *key, int base)
 {
 	const char *s = strstr(line, key);
 	char *end;
@@ -154,8 +154,8 @@ size_t du_lines(char *out, struct du_line *lines, size_t max)
 				d->port = (int)strtol(p + 5, NULL, 10);
 				break;
 			}
-		d->port_mask = field(sp, "port mask 0x", 16);
-		d->sw = (int)field(sp, "switch ", 10);
+		d->port_mask = du_field(sp, "port mask 0x", 16);
+		d->sw = (int)du_field(sp, "switch ", 10);
 	}
 	return n;
 }

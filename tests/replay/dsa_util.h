@@ -33,6 +33,9 @@ void du_read(const char *path, struct replay_capture *c);
 uint8_t *du_encode(const struct ofl_dsa_ops *ops, int dir, const struct ofl_dsa_meta *m,
                    const uint8_t *frame, uint32_t len, uint32_t *out_len);
 
+/* The number after key in line (strtol in base), or -1 when there is none. */
+long du_field(const char *line, const char *key, int base);
+
 /* The frame lines of dsa-decode's output ("N dir: fields; a -> b bytes" or
  * "N -: why"), in order: number, direction ('r', 't' or '-') and, when the
  * tag has one, the port (-1 otherwise).  Returns how many were found (at
