@@ -14,9 +14,9 @@
 
 const char *du_tmp(const char *name)
 {
-	static char bufs[8][4096];
+	static char bufs[16][4096];
 	static unsigned next;
-	char *b = bufs[next++ % 8];
+	char *b = bufs[next++ % 16];
 
 	snprintf(b, sizeof bufs[0], "%s/%s", REPLAY_TMPDIR, name);
 	return b;
@@ -49,14 +49,11 @@ static char *slurp(const char *path)
 int du_run(const char *args, char **out, char **err)
 {
 	static unsigned seq;
-	char cmd[16384], po[64], pe[64];
-	const char *o, *e;
+	char cmd[16384], o[4096], e[4096];
 	int rc;
 
-	snprintf(po, sizeof po, "dsa_run_%u.out", seq);
-	snprintf(pe, sizeof pe, "dsa_run_%u.err", seq++);
-	o = du_tmp(po);
-	e = du_tmp(pe);
+	snprintf(o, sizeof o, "%s/dsa_run_%u.out", REPLAY_TMPDIR, seq);
+	snprintf(e, sizeof e, "%s/dsa_run_%u.err", REPLAY_TMPDIR, seq++);
 	snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", OFFLOAD_REPLAY_BIN, args, o, e);
 	rc = system(cmd);
 	if (out)

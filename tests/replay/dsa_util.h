@@ -12,7 +12,7 @@
 
 #include "replay.h"
 
-/* A path in the test's scratch directory (REPLAY_TMPDIR), one of 8 rotating
+/* A path in the test's scratch directory (REPLAY_TMPDIR), one of 16 rotating
  * static buffers. */
 const char *du_tmp(const char *name);
 
