@@ -221,10 +221,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("replay_dsa_corpus");
 	TCase *tc = tcase_create("captures");
-	SRunner *sr;
-	int failed;
 
 	find_files();
 	if (nfiles == 0) {
@@ -237,12 +234,7 @@ int main(void)
 		       "(frames are still decoded)\n");
 	tcase_add_loop_test(tc, test_capture, 0, nfiles);
 	tcase_add_test(tc, test_tag_conflict);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	if (failed)
+	if (du_run_tcase("replay_dsa_corpus", tc) != EXIT_SUCCESS)
 		return EXIT_FAILURE;
 	return have_tcpdump ? EXIT_SUCCESS : 77;
 }

@@ -215,19 +215,10 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("replay_dsa_gro");
 	TCase *tc = tcase_create("gro");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, make_untagged, NULL);
-	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_format, 0, (int)NFORMATS);
 	tcase_add_test(tc, test_bad_tags);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return du_run_tcase("replay_dsa_gro", tc);
 }

@@ -156,3 +156,18 @@ size_t du_lines(char *out, struct du_line *lines, size_t max)
 	}
 	return n;
 }
+
+int du_run_tcase(const char *suite, TCase *tc)
+{
+	Suite *s = suite_create(suite);
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <check.h>
 #include <ofl/dsa.h>
 
 #include "replay.h"
@@ -49,5 +50,9 @@ struct du_line {
 	const char *text; /* the whole line (points into the output) */
 };
 size_t du_lines(char *out, struct du_line *lines, size_t max);
+
+/* Run one test case (timeout 300 s) as a suite of that name; returns
+ * EXIT_SUCCESS or EXIT_FAILURE. */
+int du_run_tcase(const char *suite, TCase *tc);
 
 #endif
