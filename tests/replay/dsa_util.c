@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "pcapio.h"
 
@@ -52,8 +53,9 @@ int du_run(const char *args, char **out, char **err)
 	char cmd[16384], o[4096], e[4096];
 	int rc;
 
-	snprintf(o, sizeof o, "%s/dsa_run_%u.out", REPLAY_TMPDIR, seq);
-	snprintf(e, sizeof e, "%s/dsa_run_%u.err", REPLAY_TMPDIR, seq++);
+	/* the process id: test programs run in parallel in the same directory */
+	snprintf(o, sizeof o, "%s/dsa_run_%ld_%u.out", REPLAY_TMPDIR, (long)getpid(), seq);
+	snprintf(e, sizeof e, "%s/dsa_run_%ld_%u.err", REPLAY_TMPDIR, (long)getpid(), seq++);
 	snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", OFFLOAD_REPLAY_BIN, args, o, e);
 	rc = system(cmd);
 	if (out)
