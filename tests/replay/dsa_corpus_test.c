@@ -156,7 +156,7 @@ START_TEST(test_capture)
 	size_t n, nt, nu;
 	int rc;
 
-	snprintf(in, sizeof in, "%s/%s", corpus_dir(), name);
+	snprintf(in, sizeof in, "%.3800s/%.200s", corpus_dir(), name);
 	const char *upath = du_tmp("dsa_corpus_untagged.pcap");
 	snprintf(args, sizeof args, "dsa-decode '%s' '%s'", in, upath);
 	rc = du_run(args, &out, &err);
