@@ -104,14 +104,11 @@ enum ofl_gro_normal_reason {
 	OFL_GRO_NORMAL__COUNT
 };
 
-/** Counters of one context.  Only appended to in later versions. */
+/** Counters of one context.  Fields are only appended in later versions. */
 struct ofl_gro_stats {
 	uint64_t rx_pkts;        /**< packets handed to ofl_gro_receive() */
 	uint64_t rx_bytes;       /**< their bytes (all buffers) */
 	uint64_t merged;         /**< results OFL_GRO_MERGED */
-	uint64_t merged_fast;    /**< of which decided by header prediction (one
-	                              buffer, NIC-verified checksum, plain headers,
-	                              compared with the held header directly) */
 	uint64_t held;           /**< results OFL_GRO_HELD */
 	uint64_t normal;         /**< results OFL_GRO_NORMAL */
 	uint64_t out_pkts;       /**< packets delivered (super-packets count once) */
@@ -127,6 +124,10 @@ struct ofl_gro_stats {
 	uint64_t lookups;        /**< flow-table lookups */
 	uint32_t flows_held;     /**< flow entries held now (gauge) */
 	uint32_t bytes_held;     /**< payload bytes held now (gauge) */
+	uint64_t merged_fast;    /**< of merged, decided by header prediction
+	                              (headers in the first buffer, NIC-verified
+	                              checksum, plain headers compared with the
+	                              held header directly) */
 };
 
 /* ofl_gro_out.flags */
@@ -183,7 +184,9 @@ typedef void (*ofl_gro_deliver_fn)(void *user, const struct ofl_gro_out *pkts, u
 /** Configuration.  Fill with ofl_gro_config_default() first. */
 struct ofl_gro_config {
 	uint32_t version;      /**< OFL_GRO_CONFIG_VERSION (set by the default function) */
-	uint32_t max_flows;    /**< flow entries held at once; default 64 */
+	uint32_t max_flows;    /**< flow entries held at once; default 64, at most
+	                            2^24.  Memory: about (max_flows + normal_batch)
+	                            x (750 + 40 x max_segs) bytes (max_bufs 17) */
 	uint32_t max_held_bytes; /**< payload bytes held at once; default 4 MiB */
 	uint32_t max_size;     /**< largest merged IP packet (L3 header on); default
 	                            65535, up to OFL_GRO_MAX_SIZE_LIMIT; above 65535
@@ -219,8 +222,10 @@ struct ofl_gro;
 
 /**
  * Create a context: every byte it will ever use is allocated here.
- * Returns 0 and *out, or OFL_EINVAL (NULL, no deliver callback, a limit of 0,
- * max_size < 1280 or > OFL_GRO_MAX_SIZE_LIMIT, normal_batch 0), OFL_ENOMEM.
+ * Returns 0 and *out, or OFL_EINVAL (NULL, no deliver callback, a wrong
+ * version, a limit of 0, max_flows above 2^24, max_size < 1280 or >
+ * OFL_GRO_MAX_SIZE_LIMIT, normal_batch 0, an allocator without both
+ * functions, dsa_keep_tag above 1), OFL_ENOMEM.
  */
 OFL_API int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out);
 

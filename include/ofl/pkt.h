@@ -55,7 +55,10 @@ struct ofl_pkt {
 	uint8_t csum_status;        /**< enum ofl_csum_status */
 	uint8_t flags;              /**< OFL_PKT_F_* */
 	uint16_t vlan_tci;          /**< with OFL_PKT_F_VLAN (802.1Q TCI) */
-	uint16_t csum;              /**< with OFL_CSUM_COMPLETE */
+	uint16_t csum;              /**< with OFL_CSUM_COMPLETE: the 16-bit ones'-
+	                                 complement sum in memory byte order (as
+	                                 ofl_csum_partial() folds it, and as Linux
+	                                 keeps skb->csum), not inverted */
 	uint32_t rx_hash;           /**< with OFL_PKT_F_HASH */
 	void *cookie;               /**< opaque, handed back exactly once */
 };
