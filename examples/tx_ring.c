@@ -139,7 +139,7 @@ static unsigned ring_free(const struct nic *n) { return RING - (n->prod - n->con
 
 /* Post one super-packet; returns the descriptors used, or -1. */
 static int xmit(struct nic *n, const struct ofl_gso_req *req, const struct ofl_buf *bufs,
-                uint32_t nbufs, struct ofl_gso_count *cnt)
+                uint32_t nbufs, struct ofl_gso_counts *cnt)
 {
 	struct ofl_gso_iter it;
 	struct ofl_gso_seg seg;
@@ -266,7 +266,7 @@ int main(void)
 		const struct test_pkt *t = &pkts[p];
 		static uint8_t head[256];
 		struct ofl_gso_req req;
-		struct ofl_gso_count cnt;
+		struct ofl_gso_counts cnt;
 		const uint32_t seq = 1000000 + p;
 		if (t->udp) /* number the datagrams so the NIC can place them */
 			for (uint32_t k = 0; k * t->seg_size < t->plen; k++)

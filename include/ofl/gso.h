@@ -14,7 +14,7 @@
  *
  *     struct ofl_gso_iter it;            // on the stack, no allocation
  *     struct ofl_gso_seg seg;
- *     struct ofl_gso_count cnt;
+ *     struct ofl_gso_counts cnt;
  *     if (ofl_gso_start(&it, &req, bufs, nbufs) < 0) drop;   // nothing emitted
  *     ofl_gso_count(&it, &cnt);           // ring space check, like tso_count_descs
  *     while (ring_has_room() && (rc = ofl_gso_next(&it, &pool, &seg)) == 1)
@@ -420,7 +420,7 @@ OFL_API int ofl_gso_start_vnet(struct ofl_gso_iter *it, const struct ofl_gso_req
                                uint32_t nbufs);
 
 /** Resources a super-packet needs (ofl_gso_count()). */
-struct ofl_gso_count {
+struct ofl_gso_counts {
 	uint32_t segs;       /**< segments in all */
 	uint32_t descs;      /**< header slots + payload slices, over all segments */
 	uint32_t segs_left;  /**< from the current position */
@@ -435,7 +435,7 @@ struct ofl_gso_count {
  * its ring space with descs_left, like tso_count_descs, but exact).
  * Returns 0, or OFL_EINVAL (NULL, iterator not started).
  */
-OFL_API int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_count *cnt);
+OFL_API int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_counts *cnt);
 
 /**
  * Is the pool's slot size enough for this packet's headers?  Returns 0, or

@@ -16,7 +16,7 @@ static uint32_t max_hdr(const struct ofl_gso_iter *it)
 	return it->hdr_len + (it->type == OFL_GSO_TYPE_UDP_FRAG ? GSO_UDP_HLEN : 0u);
 }
 
-int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_count *cnt)
+int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_counts *cnt)
 {
 	uint32_t u, o, k;
 	if (!it || !cnt || !it->nsegs)

@@ -295,7 +295,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz z = {data, size};
 	struct gst *s;
 	struct ofl_gso_iter it;
-	struct ofl_gso_count cnt;
+	struct ofl_gso_counts cnt;
 	struct ofl_gso_seg seg;
 	uint8_t b0, b1, b2, b3, b4, nsplit, vnet;
 	uint32_t cuts[MAXB], i, steps, aborted = 0;

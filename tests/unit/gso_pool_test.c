@@ -241,7 +241,7 @@ START_TEST(test_unnext_count_abort)
 	struct ofl_gso_iter it;
 	struct ofl_buf b[2];
 	struct ofl_gso_seg s1, s2;
-	struct ofl_gso_count c;
+	struct ofl_gso_counts c;
 	uint8_t l1[2000], l2[2000];
 	make_ref();
 	b[0].data = frame;
@@ -356,7 +356,7 @@ START_TEST(test_bad_requests)
 	ck_assert_int_eq(ofl_gso_next(&it, &pool, &s), OFL_ENOSPC);
 	ck_assert_uint_eq(ofl_gso_pool_avail(&pool), 100);
 	{
-		struct ofl_gso_count c;
+		struct ofl_gso_counts c;
 		ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
 		ck_assert_uint_eq(c.segs_left, NSEG);
 	}

@@ -172,7 +172,7 @@ START_TEST(test_tcp_matrix)
 	struct ofl_buf bufs[4];
 	struct ofl_gso_req req;
 	struct ofl_gso_iter it;
-	struct ofl_gso_count cnt;
+	struct ofl_gso_counts cnt;
 	struct gu_segs *sg = calloc(1, sizeof(*sg));
 	uint32_t nb = 1;
 	ofl_gso_req_default(&req);

@@ -93,7 +93,7 @@ START_TEST(test_udp_l4_limit)
 	struct ofl_buf b = { frame, (uint32_t)len };
 	struct ofl_gso_req req;
 	struct ofl_gso_iter it;
-	struct ofl_gso_count c;
+	struct ofl_gso_counts c;
 	ofl_gso_req_default(&req);
 	req.type = OFL_GSO_TYPE_UDP_L4;
 	req.seg_size = 100;
@@ -188,7 +188,7 @@ START_TEST(test_udp_frag)
 	req.csum = partial ? OFL_CSUM_MODE_PARTIAL : OFL_CSUM_MODE_FULL; /* ignored: always full */
 	ck_assert_int_eq(ofl_gso_start(&it, &req, b, 3), 0); /* AUTO: fragmentation */
 	{
-		struct ofl_gso_count c;
+		struct ofl_gso_counts c;
 		ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
 		ck_assert_uint_eq(c.type, OFL_GSO_TYPE_UDP_FRAG);
 		ck_assert_uint_eq(c.segs, 3);

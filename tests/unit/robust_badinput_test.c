@@ -497,7 +497,7 @@ START_TEST(gso_bad_row)
 	struct gen_tcp g;
 	struct ofl_gso_req req;
 	struct ofl_gso_iter it;
-	struct ofl_gso_count cnt;
+	struct ofl_gso_counts cnt;
 	struct ofl_buf b;
 	size_t n;
 	int rc;
@@ -802,7 +802,7 @@ START_TEST(gso_misuse)
 	struct ofl_gso_req req;
 	struct ofl_gso_iter it;
 	struct ofl_gso_seg seg;
-	struct ofl_gso_count cnt;
+	struct ofl_gso_counts cnt;
 	struct ofl_virtio_net_hdr vh;
 	struct ofl_buf b = {fbuf, 100};
 	uint8_t block[1024];

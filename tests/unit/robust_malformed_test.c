@@ -134,7 +134,7 @@ START_TEST(gso_each_frame)
 			for (t = 0; t < 2; t++) {
 				struct ofl_gso_req req;
 				struct ofl_gso_iter it;
-				struct ofl_gso_count cnt;
+				struct ofl_gso_counts cnt;
 				struct ofl_gso_pool pool;
 				struct ofl_gso_seg seg;
 				struct ofl_buf b = {frame, (uint32_t)n};

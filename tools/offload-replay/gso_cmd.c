@@ -205,7 +205,7 @@ static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint
 {
 	struct ofl_gso_req req = g->req;
 	struct ofl_gso_iter it;
-	struct ofl_gso_count cnt;
+	struct ofl_gso_counts cnt;
 	struct ofl_gso_seg seg;
 	struct ofl_buf b[2] = { { f->data, f->caplen } };
 	uint32_t nb = 1;
