@@ -65,7 +65,7 @@ if [ -n "$bad" ]; then
   done
   rc=1
 fi
-echo "valgrind: $nlogs process logs ($(grep -a -l "ERROR SUMMARY: 0 errors" "$logs"/*.log | wc -l) ran to exit under valgrind, the others exec'd an untraced system program), none with an error"
+echo "valgrind: $nlogs process logs ($(grep -a -l "ERROR SUMMARY: 0 errors" "$logs"/*.log | wc -l) ran to exit under valgrind, the others exec'd an untraced system program), $(echo "$bad" | grep -c . || true) with errors"
 if [ "$rc" -ne 0 ]; then
   echo "valgrind: FAILED" >&2
   exit "$rc"
