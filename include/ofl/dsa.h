@@ -401,8 +401,10 @@ OFL_API int ofl_dsa_room(const struct ofl_dsa_ops *ops,
  * tag and mtk overwrites its TPID, as Linux does.  meta is read only.
  *
  * Returns 0, or
- *   OFL_EINVAL   NULL pointers, unknown dir, *off + *len > size, or a frame
- *                shorter than 14 bytes;
+ *   OFL_EINVAL   NULL pointers, unknown dir, *off + *len > size, a frame
+ *                shorter than 14 bytes, or one whose 802.1Q header (TPID
+ *                0x8100 at offset 12) is cut short, for the formats that read
+ *                it (dsa, edsa, mtk: shorter than 18 bytes);
  *   OFL_ENOSPC   not enough headroom or tailroom (nothing was written);
  *   OFL_ENOTSUP  meta asks for something the format cannot express in this
  *                direction (port or switch out of range, empty port mask,
