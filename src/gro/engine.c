@@ -370,13 +370,13 @@ static uint32_t lookup(struct ofl_gro *g, const struct ofl_flow_key *k, uint32_t
 	return ofl_flowtab_find(&g->tab, *hash, k, key_of, g, &g->st.lookup_probes);
 }
 
-/* Record the payload bytes [off, off + len) of the packet as slices. */
-static int add_slices(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t off,
-                      uint32_t len, uint16_t seg)
+/* The pieces of the bytes [off, off + len) of a packet's buffers: written to
+ * out (at most cap of them) when out is not NULL; returns how many there
+ * are, or UINT32_MAX when they do not fit in cap. */
+static uint32_t slices_of(const struct ofl_pkt *pkt, uint32_t off, uint32_t len, uint16_t seg,
+                          struct ofl_slice *out, uint32_t cap)
 {
-	struct gro_item *it = &g->items[idx];
-	struct ofl_slice *s = gro_slices(g, idx);
-	uint32_t n = it->nslices;
+	uint32_t n = 0;
 	unsigned b;
 	for (b = 0; b < pkt->nbufs && len; b++) {
 		uint32_t bl = pkt->bufs[b].len, take;
@@ -385,39 +385,41 @@ static int add_slices(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt
 			continue;
 		}
 		take = bl - off < len ? bl - off : len;
-		if (n == g->max_slices)
-			return -1;
-		s[n].data = pkt->bufs[b].data + off;
-		s[n].len = take;
-		s[n].pkt = seg;
-		s[n].buf = (uint16_t)b;
+		if (out) {
+			if (n == cap)
+				return UINT32_MAX;
+			out[n].data = pkt->bufs[b].data + off;
+			out[n].len = take;
+			out[n].pkt = seg;
+			out[n].buf = (uint16_t)b;
+		}
 		n++;
 		len -= take;
 		off = 0;
 	}
-	it->nslices = (uint16_t)n;
+	return n;
+}
+
+/* Record the payload bytes [off, off + len) of the packet as slices of the
+ * entry (the caller checked there is room: count_slices()). */
+static int add_slices(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t off,
+                      uint32_t len, uint16_t seg)
+{
+	struct gro_item *it = &g->items[idx];
+	uint32_t n = slices_of(pkt, off, len, seg, gro_slices(g, idx) + it->nslices,
+	                       g->max_slices - it->nslices);
+	if (n == UINT32_MAX)
+		return -1;
+	it->nslices = (uint16_t)(it->nslices + n);
 	return 0;
 }
 
 /* Count of payload slices a packet needs (the buffers it spans). */
 static uint32_t count_slices(const struct ofl_pkt *pkt, uint32_t off, uint32_t len)
 {
-	uint32_t n = 0;
-	unsigned b;
 	if (pkt->nbufs == 1)
 		return len ? 1 : 0;
-	for (b = 0; b < pkt->nbufs && len; b++) {
-		uint32_t bl = pkt->bufs[b].len, take;
-		if (off >= bl) {
-			off -= bl;
-			continue;
-		}
-		take = bl - off < len ? bl - off : len;
-		n++;
-		len -= take;
-		off = 0;
-	}
-	return n;
+	return slices_of(pkt, off, len, 0, NULL, 0);
 }
 
 /* Copy len bytes at offset off of a packet's buffers into dst. */
