@@ -267,3 +267,13 @@ const char *h_payloads(struct harness *h, char *buf, size_t cap)
 	}
 	return buf;
 }
+
+int h_run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

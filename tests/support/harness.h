@@ -65,6 +65,11 @@ struct harness {
 	int last_result;
 };
 
+/* Run a Check suite with normal output; the process exit status (0 when
+ * every test passed).  The main() of every unit test. */
+struct Suite;
+int h_run_suite(struct Suite *s);
+
 /* cfg may be NULL for defaults; cfg->deliver/user are replaced. */
 void h_init(struct harness *h, const struct ofl_gro_config *cfg, int split);
 /* Feed one frame (copied). Returns ofl_gro_receive()'s result. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/flowtab.h"
+#include "harness.h"
 
 #define N 1024
 
@@ -119,10 +120,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return h_run_suite(suite());
 }

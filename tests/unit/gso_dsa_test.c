@@ -13,6 +13,7 @@
 
 #include "conserve.h"
 #include "gen.h"
+#include "harness.h"
 
 static uint8_t super[70000], block[64 * 512], lin[4096], un[4096];
 
@@ -161,10 +162,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return h_run_suite(suite());
 }

@@ -7,6 +7,7 @@
 
 #include "core/parse.h"
 #include "gen.h"
+#include "harness.h"
 
 static int parse_buf(const uint8_t *f, size_t n, struct ofl_hdrs *h)
 {
@@ -207,10 +208,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return h_run_suite(suite());
 }
