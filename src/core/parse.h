@@ -68,6 +68,27 @@ static inline uint32_t ofl_pkt_len(const struct ofl_buf *b, unsigned n)
 	return t > 0xffffffffu ? 0xffffffffu : (uint32_t)t;
 }
 
+/* Copy the bytes [off, off + len) of a buffer list into dst (the caller
+ * checked they exist); zero-length buffers are skipped.  The one gather of
+ * packet bytes that GRO (view, tail tags) and DSA (head/tail windows) use. */
+static inline void ofl_bufs_copy(const struct ofl_buf *b, unsigned n, uint64_t off, uint32_t len,
+                                 uint8_t *dst)
+{
+	unsigned i;
+	for (i = 0; i < n && len; i++) {
+		uint32_t bl = b[i].len, take;
+		if (off >= bl) {
+			off -= bl;
+			continue;
+		}
+		take = bl - (uint32_t)off < len ? bl - (uint32_t)off : len;
+		memcpy(dst, b[i].data + off, take);
+		dst += take;
+		len -= take;
+		off = 0;
+	}
+}
+
 /* View of the first min(want, total) bytes: the first buffer itself when
  * it is long enough, else a copy gathered into scratch (>= want bytes).
  * Callers that can parse first over the first buffer alone (header split:
@@ -82,20 +103,9 @@ static inline struct ofl_view ofl_view_make(const struct ofl_buf *b, unsigned n,
 		v.len = b[0].len;
 		return v;
 	}
-	{
-		uint32_t got = 0;
-		unsigned i;
-		for (i = 0; i < n && got < want; i++) {
-			uint32_t c = b[i].len;
-			if (c > want - got)
-				c = want - got;
-			if (c)
-				memcpy(scratch + got, b[i].data, c);
-			got += c;
-		}
-		v.p = scratch;
-		v.len = got;
-	}
+	v.len = total < want ? total : want;
+	ofl_bufs_copy(b, n, 0, v.len, scratch);
+	v.p = scratch;
 	return v;
 }
 

@@ -5,6 +5,7 @@
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include "core/parse.h"
 #include "dsa/dsa_int.h"
 
 #define AFTER OFL_DSA_PLACE_AFTER_SA
@@ -201,29 +202,6 @@ int ofl_dsa_decode(const struct ofl_dsa_ops *ops,
 }
 
 /* Copy n bytes starting at byte `from` of the concatenated buffers. */
-static void gather(const struct ofl_buf *bufs, unsigned nbufs, uint64_t from,
-                   uint8_t *dst, uint32_t n)
-{
-	for (unsigned i = 0; i < nbufs && n; i++) {
-		uint32_t l = bufs[i].len;
-
-		if (from >= l) {
-			from -= l;
-			continue;
-		}
-		{
-			uint32_t take = l - (uint32_t)from;
-
-			if (take > n)
-				take = n;
-			memcpy(dst, bufs[i].data + from, take);
-			dst += take;
-			n -= take;
-			from = 0;
-		}
-	}
-}
-
 int ofl_dsa_decode_bufs(const struct ofl_dsa_ops *ops,
                         const struct ofl_dsa_params *params, int dir,
                         const struct ofl_buf *bufs, unsigned nbufs,
@@ -248,8 +226,8 @@ int ofl_dsa_decode_bufs(const struct ofl_dsa_ops *ops,
 	f.len = (uint32_t)total;
 	f.head_len = f.len < DSA_HEAD_WINDOW ? f.len : DSA_HEAD_WINDOW;
 	f.tail_len = f.len < DSA_TAIL_WINDOW ? f.len : DSA_TAIL_WINDOW;
-	gather(bufs, nbufs, 0, head, f.head_len);
-	gather(bufs, nbufs, total - f.tail_len, tail, f.tail_len);
+	ofl_bufs_copy(bufs, nbufs, 0, f.head_len, head);
+	ofl_bufs_copy(bufs, nbufs, total - f.tail_len, f.tail_len, tail);
 	f.head = head;
 	f.tail = tail;
 	f.scratch = 1;

@@ -422,24 +422,6 @@ static uint32_t count_slices(const struct ofl_pkt *pkt, uint32_t off, uint32_t l
 	return slices_of(pkt, off, len, 0, NULL, 0);
 }
 
-/* Copy len bytes at offset off of a packet's buffers into dst. */
-static void copy_range(const struct ofl_pkt *pkt, uint32_t off, uint32_t len, uint8_t *dst)
-{
-	unsigned b;
-	for (b = 0; b < pkt->nbufs && len; b++) {
-		uint32_t bl = pkt->bufs[b].len, take;
-		if (off >= bl) {
-			off -= bl;
-			continue;
-		}
-		take = bl - off < len ? bl - off : len;
-		memcpy(dst, pkt->bufs[b].data + off, take);
-		dst += take;
-		len -= take;
-		off = 0;
-	}
-}
-
 static uint8_t pkt_out_flags(const struct ofl_pkt *pkt)
 {
 	return (uint8_t)((pkt->flags & OFL_PKT_F_VLAN ? OFL_GRO_OUT_F_VLAN : 0) |
@@ -538,7 +520,7 @@ static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct o
 	if (tag->has && g->cfg.dsa_keep_tag && tag->view.tail_len) {
 		it->tail_len = (uint8_t)tag->view.tail_len;
 		/* the tail tag follows the untagged frame's content */
-		copy_range(pkt, h->frame_len, it->tail_len, it->tailbuf);
+		ofl_bufs_copy(pkt->bufs, pkt->nbufs, h->frame_len, it->tail_len, it->tailbuf);
 	}
 	it->has_meta = (uint8_t)tag->has;
 	if (tag->has)
