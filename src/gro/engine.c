@@ -158,7 +158,7 @@ static void finish_csum(struct ofl_gro *g, uint32_t idx)
 }
 
 /* Complete a held entry: rewrite its header and queue it for delivery. */
-static void complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
+static OFL_NOINLINE void complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
 {
 	struct gro_item *it = &g->items[idx];
 	ofl_flowtab_remove(&g->tab, it->hash, idx);
@@ -195,6 +195,26 @@ static void flush_all(struct ofl_gro *g, unsigned reason)
 }
 
 /* ---- create / destroy --------------------------------------------------- */
+
+/* Header prediction's masks: which bytes of a plain Ethernet + IPv4/IPv6 +
+ * TCP header the next segment must repeat.  Not compared: the IP length,
+ * ID and header checksum (IPv4) or payload length (IPv6), the TCP sequence
+ * number, FIN and PSH, the TCP checksum and urgent pointer. */
+#define PRED_FLAGS ((uint8_t)~(TCP_FIN | TCP_PSH))
+static void pred_masks(struct ofl_gro *g)
+{
+	static const struct {
+		uint8_t l3, off, len, val;
+	} holes[] = {
+		{4, 16, 4, 0},    {4, 24, 2, 0},    {4, 38, 4, 0},
+		{4, 47, 1, PRED_FLAGS}, {4, 50, 4, 0},    {6, 18, 2, 0},
+		{6, 58, 4, 0},    {6, 67, 1, PRED_FLAGS}, {6, 70, 4, 0},
+	};
+	unsigned i;
+	memset(g->pmask, 0xff, sizeof(g->pmask));
+	for (i = 0; i < sizeof(holes) / sizeof(holes[0]); i++)
+		memset(&g->pmask[holes[i].l3 == 6][holes[i].off], holes[i].val, holes[i].len);
+}
 
 static void derive_key(const struct ofl_gro *g, uint64_t key[2])
 {
@@ -267,6 +287,7 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 		derive_key(g, key);
 	}
 	ofl_flowtab_init(&g->tab, g->tab_mem, nslots, key);
+	pred_masks(g);
 	*out = g;
 	return 0;
 }
@@ -526,7 +547,8 @@ static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct o
 	if (tag->has)
 		it->meta = tag->meta;
 	it->fast = (uint8_t)(!tag->has && !(pkt->flags & OFL_PKT_F_VLAN) && h->l3_off == 14 &&
-	                     h->ip6_ext_len == 0);
+	                     h->ip6_ext_len == 0 && h->hdr_len <= GRO_PRED_MAX &&
+	                     h->l4_off == (h->l3 == 4 ? 34u : 54u));
 	it->seg_size = (uint16_t)(h->payload_len > 0xffffu ? 0xffffu : h->payload_len);
 	it->nsegs = 1;
 	it->nslices = 0;
@@ -604,6 +626,17 @@ static int decode_tag(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t tot
 	return 0;
 }
 
+/* The segment just merged ends its train: complete the entry. */
+static OFL_NOINLINE void end_train(struct ofl_gro *g, uint32_t idx, uint8_t flags)
+{
+	if (flags & TCP_PSH)
+		complete(g, idx, OFL_GRO_FLUSH_PSH);
+	else if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN))
+		complete(g, idx, OFL_GRO_FLUSH_FIN_URG_RST_SYN);
+	else
+		complete(g, idx, OFL_GRO_FLUSH_SHORT);
+}
+
 /* Account a merged segment whose slices are recorded, and end the train
  * on a short segment or PSH/FIN/URG/RST/SYN (tcp_gro_receive's final check). */
 static inline int merge_tail(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t len,
@@ -619,12 +652,8 @@ static inline int merge_tail(struct ofl_gro *g, uint32_t idx, const struct ofl_p
 	g->held_bytes += len;
 	g->last = idx;
 	g->st.merged++;
-	if (flags & TCP_PSH)
-		complete(g, idx, OFL_GRO_FLUSH_PSH);
-	else if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN))
-		complete(g, idx, OFL_GRO_FLUSH_FIN_URG_RST_SYN);
-	else if (len < it->seg_size)
-		complete(g, idx, OFL_GRO_FLUSH_SHORT);
+	if ((flags & (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)) || len < it->seg_size)
+		end_train(g, idx, flags);
 	return OFL_GRO_MERGED;
 }
 
@@ -635,16 +664,122 @@ static inline uint16_t ld16(const uint8_t *p)
 	return v;
 }
 
+/* Non-zero when the hl header bytes at p differ from the held header h0
+ * where the mask m says they must be equal.  A plain header is at least 54
+ * bytes: 16-byte blocks from the start, the last 16 bytes overlapping. */
+static inline uint64_t pred_diff(const uint8_t *p, const uint8_t *h0, const uint8_t *m, uint32_t hl)
+{
+	uint32_t o;
+#if defined(__GNUC__)
+	typedef uint64_t v2 __attribute__((vector_size(16)));
+	v2 a, b, c, d = {0, 0};
+#define PV(o)                                                                                      \
+	(memcpy(&a, p + (o), 16), memcpy(&b, h0 + (o), 16), memcpy(&c, m + (o), 16), d |= (a ^ b) & c)
+	PV(0);
+	PV(16);
+	PV(32);
+	for (o = 48; o < hl - 16; o += 16)
+		PV(o);
+	PV(hl - 16);
+#undef PV
+	return d[0] | d[1];
+#else
+	uint64_t d;
+#define PW(o) ((ld64(p + (o)) ^ ld64(h0 + (o))) & ld64(m + (o)))
+	d = PW(0) | PW(8) | PW(16) | PW(24) | PW(32) | PW(40) | PW(hl - 8);
+	for (o = 48; o < hl - 8; o += 8)
+		d |= PW(o);
+#undef PW
+	return d;
+#endif
+}
+
+static inline uint32_t sat_sub(uint32_t a, uint32_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* Header prediction's end for a frame in several buffers (header split):
+ * room for its slices, the IP ID rule, then the merge. */
+static OFL_NOINLINE int predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                     const uint8_t *ip, uint32_t len, uint8_t flags)
+{
+	struct gro_item *it = &g->items[idx];
+	uint32_t hl = it->hdr_len;
+	if (it->nslices + count_slices(pkt, hl, len) + 1u > g->max_slices ||
+	    (it->l3 == 4 && gro_ipv4_id_nomerge(ip, it)))
+		return 0;
+	add_slices(g, idx, pkt, hl, len, it->nsegs);
+	g->st.rx_pkts++;
+	g->st.rx_bytes += hl + len;
+	g->st.merged_fast++;
+	merge_tail(g, idx, pkt, len, flags);
+	return 1;
+}
+
+/* Header prediction proper: the frame (headers in p, the first buffer)
+ * against the held entry idx.  Every header byte the kernel's rules want
+ * equal is compared under the context's byte mask for the entry's L3 in
+ * 8-byte words (MACs, ethertype, addresses and ports included, so this is
+ * also the flow check); the bytes that change per segment (IP length, ID
+ * and checksum, TCP sequence, FIN/PSH, checksum, urgent pointer) are
+ * checked by their own rules after. */
+static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *p,
+                          uint32_t total)
+{
+	struct gro_item *it = &g->items[idx];
+	const uint8_t *h0 = it->hdr, *m, *ip = p + 14, *th;
+	uint32_t hl = it->hdr_len, len;
+	struct ofl_slice *sl;
+	if (!it->fast || pkt->bufs[0].len < hl)
+		return 0;
+	m = g->pmask[it->l3 == 6];
+	if (pred_diff(p, h0, m, hl))
+		return 0;
+	th = p + it->l4_off;
+	len = total - hl;
+	if (len - 1u >= it->seg_size || ofl_get32(th + 4) != it->next_seq)
+		return 0;
+	if (it->l3 == 4) {
+		uint64_t s = (uint64_t)ld32(ip) + ld32(ip + 4) + ld32(ip + 8) + ld32(ip + 12) + ld32(ip + 16);
+		s = (s & 0xffffffffu) + (s >> 32);
+		s = (s & 0xffff) + (s >> 16);
+		s = (s & 0xffff) + (s >> 16);
+		s = (s & 0xffff) + (s >> 16);
+		if (ofl_get16(ip + 2) != total - 14 || s != 0xffff)
+			return 0;
+	} else if (ofl_get16(ip + 4) != total - 54) {
+		return 0;
+	}
+	if (it->l3_len + len > g->cfg.max_size || it->nsegs == g->cfg.max_segs ||
+	    g->held_bytes + len > g->cfg.max_held_bytes)
+		return 0;
+	if (pkt->nbufs != 1)
+		return predict_bufs(g, idx, pkt, ip, len, th[13]);
+	if (it->nslices + 2u > g->max_slices || (it->l3 == 4 && gro_ipv4_id_nomerge(ip, it)))
+		return 0;
+	sl = &gro_slices(g, idx)[it->nslices++];
+	sl->data = p + hl;
+	sl->len = len;
+	sl->pkt = it->nsegs;
+	sl->buf = 0;
+	g->st.rx_pkts++;
+	g->st.rx_bytes += total;
+	g->st.merged_fast++;
+	merge_tail(g, idx, pkt, len, th[13]);
+	return 1;
+}
+
 /*
- * The fast path ("header prediction"): a frame whose headers are all in
- * its first buffer, with a hardware-verified checksum, that looks like plain Ethernet + IPv4 (no
- * options) or IPv6 (no extension headers) + TCP gets its flow key from
- * fixed offsets, and when it belongs to a held entry of the same plain
- * shape it is compared byte for byte with the held header where the
- * kernel's rules demand equality and merged without the full parse.
- * Anything unexpected returns 0 and the full path decides: this path only
- * ever accepts packets the full path would merge into the same entry
- * (returns 1: OFL_GRO_MERGED).
+ * The fast path: a frame whose headers are all in its first buffer, with a
+ * hardware-verified checksum, that looks like plain Ethernet + IPv4 (no
+ * options) or IPv6 (no extension headers) + TCP is first predicted against
+ * the entry of the last merge (one flow's train costs no key and no hash);
+ * failing that its flow key is built from fixed offsets and looked up, and
+ * a held entry of the same plain shape is predicted against.  Anything
+ * unexpected returns 0 and the full path decides: this path only ever
+ * accepts packets the full path would merge into the same entry (returns 1:
+ * OFL_GRO_MERGED).
  */
 /* A flow key computed by the fast path, for the full path to reuse when the
  * frame turns out to be the plain shape it assumed. */
@@ -655,34 +790,34 @@ struct fast_key {
 };
 
 static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
-                             struct fast_key *fk)
+                             struct fast_key *fk, int tried_last)
 {
-	static const uint8_t fw_mask_b[4] = {0xff, (uint8_t)~(TCP_FIN | TCP_PSH), 0xff, 0xff};
 	struct ofl_flow_key *kp = &fk->k;
-	uint32_t idx, hash, fw_mask, thl, len, l4;
-	struct gro_item *it;
-	const uint8_t *p, *h0, *ip, *th;
+	uint32_t idx, hash;
+	const uint8_t *p, *ip;
 	uint16_t et;
-#define k (*kp)
 	/* the headers must be in the first buffer (one buffer, or header split) */
 	if (pkt->csum_status != OFL_CSUM_UNNECESSARY || (pkt->flags & OFL_PKT_F_VLAN) ||
 	    pkt->bufs[0].len < 54 || total > 0xffffu)
 		return 0;
 	p = pkt->bufs[0].data;
+	if (!tried_last && g->last != GRO_NONE && predict(g, g->last, pkt, p, total))
+		return 1;
 	ip = p + 14;
 	et = ld16(p + 12);
+#define k (*kp)
 	k.w[0] = ld64(p);
 	k.w[8] = 0;
 	if (et == ld16((const uint8_t *)"\x08\x00")) {
 		if (ip[0] != 0x45)
 			return 0;
-		l4 = 34;
 		k.w[1] = ld32(p + 8) | 4ull << 56;
+		k.w[2] = (uint64_t)ld32(p + 34) << 32;
 		k.w[3] = ld64(ip + 12);
 		k.w[4] = k.w[5] = k.w[6] = k.w[7] = 0;
 	} else if (et == ld16((const uint8_t *)"\x86\xdd") && pkt->bufs[0].len >= 74 && ip[6] == 6) {
-		l4 = 54;
 		k.w[1] = ld32(p + 8) | 6ull << 56;
+		k.w[2] = (uint64_t)ld32(p + 54) << 32;
 		k.w[3] = ld64(ip + 8);
 		k.w[4] = ld64(ip + 16);
 		k.w[5] = ld64(ip + 24);
@@ -691,70 +826,18 @@ static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint3
 	} else {
 		return 0;
 	}
-	th = p + l4;
-	k.w[2] = (uint64_t)ld32(th) << 32;
 #undef k
 	idx = lookup(g, kp, &hash);
 	fk->valid = 1;
 	fk->hash = hash;
-	if (idx == GRO_NONE)
+	if (idx == GRO_NONE || idx == g->last)
 		return 0;
-	it = &g->items[idx];
-	if (!it->fast || it->l4_off != l4 || pkt->bufs[0].len < it->hdr_len)
-		return 0;
-	h0 = it->hdr;
-	/* the key covered MACs, addresses, ports, flow label; now the rest */
-	if (ld16(p + 12) != ld16(h0 + 12))
-		return 0;
-	if (it->l3 == 4) {
-		/* TOS, DF and no fragment, TTL, protocol; length; header checksum */
-		if (ip[1] != h0[15] || ld32(ip + 6) != ld32(h0 + 20) || ofl_get16(ip + 2) != total - 14 ||
-		    ofl_csum_words_fold(ip, 5) != 0xffff)
-			return 0;
-	} else {
-		/* traffic class (the flow label is in the key), next header, hop
-		 * limit; length */
-		if (((ip[0] ^ h0[14]) & 0x0f) || ((ip[1] ^ h0[15]) & 0xf0) ||
-		    ld16(ip + 6) != ld16(h0 + 20) || ofl_get16(ip + 4) != total - 54)
-			return 0;
-	}
-	/* ack, and the flag word but FIN/PSH; then the options */
-	memcpy(&fw_mask, fw_mask_b, 4);
-	if (ld32(th + 8) != ld32(h0 + l4 + 8) || ((ld32(th + 12) ^ ld32(h0 + l4 + 12)) & fw_mask))
-		return 0;
-	thl = (uint32_t)(th[12] >> 4) * 4u;
-	if (l4 + thl != it->hdr_len || !gro_words_eq(th + 20, h0 + l4 + 20, (thl - 20) / 4))
-		return 0;
-	len = total - it->hdr_len;
-	if (len - 1u >= it->seg_size || ofl_get32(th + 4) != it->next_seq)
-		return 0;
-	if (it->l3 == 4 && gro_ipv4_nomerge(ip, it))
-		return 0;
-	if (it->l3_len + len > g->cfg.max_size || it->nsegs == g->cfg.max_segs ||
-	    g->held_bytes + len > g->cfg.max_held_bytes)
-		return 0;
-	if (pkt->nbufs == 1) {
-		struct ofl_slice *sl;
-		if (it->nslices + 2u > g->max_slices)
-			return 0;
-		sl = &gro_slices(g, idx)[it->nslices++];
-		sl->data = p + it->hdr_len;
-		sl->len = len;
-		sl->pkt = it->nsegs;
-		sl->buf = 0;
-	} else {
-		if (it->nslices + count_slices(pkt, it->hdr_len, len) + 1u > g->max_slices)
-			return 0;
-		add_slices(g, idx, pkt, it->hdr_len, len, it->nsegs);
-	}
-	g->st.rx_pkts++;
-	g->st.rx_bytes += total;
-	g->st.merged_fast++;
-	merge_tail(g, idx, pkt, len, th[13]);
-	return 1;
+	return predict(g, idx, pkt, p, total);
 }
 
-int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
+/* Offer a frame the caller's arguments were checked for; tried_last: the
+ * burst loop predicted it against the last entry already. */
+static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int tried_last)
 {
 	struct ofl_hdrs h;
 	struct ofl_view v;
@@ -765,17 +848,9 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 	const uint8_t *th, *mac;
 	int csum_status;
 	uint8_t flags;
-	int err;
-	if (!g)
-		return OFL_EINVAL;
-	err = check_args(g, pkt);
-	if (err) {
-		g->st.api_errors++;
-		return err;
-	}
 	total = pkt->nbufs == 1 ? pkt->bufs[0].len : ofl_pkt_len(pkt->bufs, pkt->nbufs);
 	fk.valid = 0;
-	if (!g->cfg.dsa && fast_merge(g, pkt, total, &fk))
+	if (!g->cfg.dsa && fast_merge(g, pkt, total, &fk, tried_last))
 		return OFL_GRO_MERGED;
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
@@ -866,21 +941,153 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 	return hold_new(g, pkt, &v, &h, &tag, &k, hash, now);
 }
 
+/*
+ * A train: after a packet merged into entry idx by header prediction, the
+ * packets that follow it in the burst are most often the next segments of
+ * the same flow.  This loop takes them with the entry's state in locals
+ * (next sequence number, segment and slice counts, byte budget, expected IP
+ * ID) and writes it back once, when the train stops: at a packet that does
+ * not predict (left to the caller, untouched), at the end of the burst, or
+ * at a segment that ends the train (merged, then the entry completed).
+ * Same checks as predict(); returns how many packets it took.
+ */
+static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i,
+                      unsigned n)
+{
+	struct gro_item *it = &g->items[idx];
+	const uint8_t *h0 = it->hdr, *m = g->pmask[it->l3 == 6];
+	const uint32_t hl = it->hdr_len, l4 = it->l4_off, mss = it->seg_size;
+	const int v4 = it->l3 == 4;
+	const uint32_t lenoff = v4 ? 14u : 54u, lenpos = v4 ? 16u : 18u;
+	struct ofl_slice *sl = gro_slices(g, idx);
+	void **ck = gro_cookies(g, idx);
+	uint32_t seq = it->next_seq, nsegs = it->nsegs, nsl = it->nslices, added = 0;
+	uint32_t room = sat_sub(g->cfg.max_size, it->l3_len);
+	uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
+	uint32_t segs_room = sat_sub(g->cfg.max_segs, nsegs), sl_room = sat_sub(g->max_slices - 1u, nsl);
+	uint16_t id = (uint16_t)(it->id0 + (it->fixedid ? 0u : nsegs)), idinc = it->fixedid ? 0u : 1u;
+	/* the IPv4 header sum without length, ID and checksum: the same for
+	 * every segment that predicts (all its other bytes equal the held
+	 * header's) */
+	uint64_t ipsum = v4 ? (uint64_t)ld16(h0 + 14) + ld32(h0 + 20) + ld32(h0 + 26) + ld32(h0 + 30) : 0;
+	uint64_t bytes = 0;
+	uint32_t pw_want, pw_mask;
+	unsigned start = i;
+	uint8_t end = 0, fl = 0;
+	{
+		/* nbufs 1, checksum verified, no hardware VLAN: one 32-bit
+		 * compare of the packet's fields, whatever the byte order */
+		struct ofl_pkt want = {0}, mask = {0};
+		want.nbufs = 1;
+		want.csum_status = OFL_CSUM_UNNECESSARY;
+		mask.nbufs = 0xffff;
+		mask.csum_status = 0xff;
+		mask.flags = OFL_PKT_F_VLAN;
+		memcpy(&pw_want, &want.nbufs, 4);
+		memcpy(&pw_mask, &mask.nbufs, 4);
+	}
+	if (hroom < room)
+		room = hroom;
+	if (sl_room < segs_room)
+		segs_room = sl_room;
+	for (; i < n; i++) {
+		const struct ofl_pkt *pkt = &pkts[i];
+		const struct ofl_buf *b = pkt->bufs;
+		const uint8_t *p, *th;
+		uint32_t tot, len, pw;
+		uint64_t d;
+		memcpy(&pw, &pkt->nbufs, 4);
+		if ((pw & pw_mask) != pw_want || !b)
+			break;
+		p = b->data;
+		tot = b->len;
+		if (!p || tot < hl || tot > 0xffffu)
+			break;
+#if defined(__GNUC__)
+		if (i + 3 < n) {
+			const struct ofl_buf *nb = pkts[i + 3].bufs;
+			if (nb && pkts[i + 3].nbufs)
+				__builtin_prefetch(nb->data);
+		}
+#endif
+		d = pred_diff(p, h0, m, hl);
+		th = p + l4;
+		len = tot - hl;
+		if (d || len - 1u >= mss || ofl_get32(th + 4) != seq || ofl_get16(p + lenpos) != tot - lenoff ||
+		    len > room || segs_room == 0)
+			break;
+		if (v4) {
+			uint64_t s2 = ipsum + ld32(p + 16) + ld16(p + 24);
+			s2 = (s2 & 0xffffffffu) + (s2 >> 32);
+			s2 = (s2 & 0xffff) + (s2 >> 16);
+			s2 = (s2 & 0xffff) + (s2 >> 16);
+			s2 = (s2 & 0xffff) + (s2 >> 16);
+			if (s2 != 0xffff || ofl_get16(p + 18) != id)
+				break;
+			id = (uint16_t)(id + idinc);
+		}
+		sl[nsl].data = p + hl;
+		sl[nsl].len = len;
+		sl[nsl].pkt = (uint16_t)nsegs;
+		sl[nsl].buf = 0;
+		ck[nsegs] = pkt->cookie;
+		nsl++;
+		nsegs++;
+		seq += len;
+		room -= len;
+		segs_room--;
+		added += len;
+		bytes += tot;
+		fl = th[13];
+		if ((fl & (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)) || len < mss) {
+			end = 1;
+			i++;
+			break;
+		}
+	}
+	it->next_seq = seq;
+	it->nsegs = (uint16_t)nsegs;
+	it->nslices = (uint16_t)nsl;
+	it->payload += added;
+	it->l3_len += added;
+	it->fin_psh |= fl & (TCP_FIN | TCP_PSH);
+	g->held_bytes += added;
+	g->st.rx_pkts += i - start;
+	g->st.rx_bytes += bytes;
+	g->st.merged += i - start;
+	g->st.merged_fast += i - start;
+	if (end)
+		end_train(g, idx, fl);
+	return i - start;
+}
+
+int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
+{
+	int err;
+	if (!g)
+		return OFL_EINVAL;
+	err = check_args(g, pkt);
+	if (err) {
+		g->st.api_errors++;
+		return err;
+	}
+	return receive(g, pkt, now, 0);
+}
+
 unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
                                uint64_t now, int *err)
 {
 	unsigned i;
-	if (err)
-		*err = 0;
-	if (!pkts && n) {
+	int e = 0;
+	if (!g || (!pkts && n) || (g->in_cb && n)) {
+		e = !g || !pkts ? OFL_EINVAL : OFL_ESTATE;
 		if (g)
 			g->st.api_errors++;
-		if (err)
-			*err = OFL_EINVAL;
-		return 0;
+		n = 0;
 	}
 	for (i = 0; i < n; i++) {
-		int r;
+		const struct ofl_pkt *pkt = &pkts[i];
+		int r, tried = 0;
 #if defined(__GNUC__)
 		/* the first touch of a received header is a cache miss: start it
 		 * a few packets ahead, as poll-mode drivers do */
@@ -890,13 +1097,33 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 			__builtin_prefetch(d + 64);
 		}
 #endif
-		r = ofl_gro_receive(g, &pkts[i], now);
-		if (r < 0) {
-			if (err)
-				*err = r;
+		/* the next segment of the train being built: header prediction
+		 * first, without the per-call checks a one-buffer frame with
+		 * its headers present cannot fail */
+		if (pkt->nbufs == 1 && pkt->bufs && g->last != GRO_NONE &&
+		    pkt->csum_status == OFL_CSUM_UNNECESSARY && !(pkt->flags & OFL_PKT_F_VLAN) &&
+		    !g->cfg.dsa) {
+			const uint8_t *p = pkt->bufs[0].data;
+			uint32_t len = pkt->bufs[0].len;
+			uint32_t last = g->last;
+			if (p && len >= 54 && len <= 0xffffu && predict(g, last, pkt, p, len)) {
+				/* the entry may have completed (end of train) */
+				if (g->last == last)
+					i += train(g, last, pkts, i + 1, n);
+				continue;
+			}
+			tried = 1;
+		}
+		r = check_args(g, pkt);
+		if (r) {
+			g->st.api_errors++;
+			e = r;
 			break;
 		}
+		receive(g, pkt, now, tried);
 	}
+	if (err)
+		*err = e;
 	return i;
 }
 

@@ -15,14 +15,24 @@
 #include "core/parse.h"
 
 #define GRO_NONE UINT32_MAX
+
+/* Keep rare, large paths out of line so the per-packet path stays small. */
+#if defined(__GNUC__)
+#define OFL_NOINLINE __attribute__((noinline))
+#else
+#define OFL_NOINLINE
+#endif
 /* headers plus the largest head tag (ocelot: 20 bytes) and some slack */
 #define OFL_GRO_SCRATCH (OFL_GRO_MAX_HDR + 64u)
+/* header prediction covers headers up to this long (IPv6 + 60 bytes of
+ * TCP options is 114) */
+#define GRO_PRED_MAX 128u
 
 enum gro_state { GRO_FREE = 0, GRO_HELD, GRO_PENDING };
 
 struct gro_item {
-	struct ofl_flow_key key;
-	uint32_t hash;
+	/* hot: what header prediction reads and writes per segment, then the
+	 * header it compares against */
 	uint32_t next_seq;    /* sequence number the next segment must carry */
 	uint32_t l3_len;      /* merged IP packet length, IP header on */
 	uint32_t payload;     /* merged TCP payload bytes */
@@ -31,7 +41,15 @@ struct gro_item {
 	uint16_t nslices;
 	uint16_t hdr_len, l3_off, l4_off;
 	uint16_t id0;         /* IPv4 ID of the first segment */
-	uint8_t state, l3, fin_psh, fixedid;
+	uint8_t l3, fixedid, fin_psh;
+	uint8_t fast;         /* plain Ethernet + IPv4/IPv6 (no options, no
+	                         extension headers, no VLAN): the fast path may
+	                         compare the next segment against hdr directly */
+	uint8_t hdr[OFL_GRO_MAX_HDR];
+	/* the rest */
+	struct ofl_flow_key key;
+	uint32_t hash;
+	uint8_t state;
 	uint8_t out_flags;    /* OFL_GRO_OUT_F_* */
 	uint8_t cwr;
 	uint16_t vlan_tci;
@@ -40,14 +58,10 @@ struct gro_item {
 	uint32_t prev, next;  /* age list (HELD) or delivery list (PENDING) */
 	uint64_t first_ns;
 	uint8_t has_meta;     /* meta holds the DSA tag's fields */
-	uint8_t fast;         /* plain Ethernet + IPv4/IPv6 (no options, no
-	                         extension headers, no VLAN): the fast path may
-	                         compare the next segment against hdr directly */
 	uint8_t tail_len;     /* keep-tag mode: tail tag bytes in tailbuf */
 	uint8_t csum_done;    /* the TCP checksum in hdr is complete (tail tag) */
 	uint8_t tailbuf[30];
 	struct ofl_dsa_meta meta;
-	uint8_t hdr[OFL_GRO_MAX_HDR];
 };
 
 struct ofl_gro {
@@ -69,6 +83,9 @@ struct ofl_gro {
 	size_t alloc_size;
 	void *tab_mem;
 	size_t tab_size;
+	/* header prediction's byte masks, IPv4 and IPv6: 0xff where the next
+	 * segment must equal the held header */
+	uint8_t pmask[2][GRO_PRED_MAX];
 	uint8_t scratch[OFL_GRO_SCRATCH];
 };
 

@@ -10,18 +10,23 @@
 
 #include "gro/gro_int.h"
 
-static inline uint32_t gro_ipv4_nomerge(const uint8_t *ip, struct gro_item *it)
+/* The IP ID rule alone (header prediction compared the rest). */
+static inline uint32_t gro_ipv4_id_nomerge(const uint8_t *ip, struct gro_item *it)
 {
-	const uint8_t *ip2 = it->hdr + it->l3_off;
-	uint16_t id_off;
-	if (ip[1] != ip2[1] || ip[8] != ip2[8] || ((ip[6] ^ ip2[6]) & 0x40))
-		return NM(OFL_GRO_FLUSH_TTL_TOS_DF);
-	id_off = (uint16_t)(ofl_get16(ip + 4) - it->id0);
+	uint16_t id_off = (uint16_t)(ofl_get16(ip + 4) - it->id0);
 	if (it->nsegs == 1 && id_off == 0)
 		it->fixedid = 1;
 	if (id_off != (uint16_t)(it->fixedid ? 0u : it->nsegs))
 		return NM(OFL_GRO_FLUSH_IPID);
 	return 0;
+}
+
+static inline uint32_t gro_ipv4_nomerge(const uint8_t *ip, struct gro_item *it)
+{
+	const uint8_t *ip2 = it->hdr + it->l3_off;
+	if (ip[1] != ip2[1] || ip[8] != ip2[8] || ((ip[6] ^ ip2[6]) & 0x40))
+		return NM(OFL_GRO_FLUSH_TTL_TOS_DF);
+	return gro_ipv4_id_nomerge(ip, it);
 }
 
 #endif

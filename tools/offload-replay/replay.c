@@ -142,6 +142,8 @@ void replay_capture_free(struct replay_capture *c)
 }
 
 #define REPLAY_ETH_HLEN 14u
+/* frames per ofl_gro_receive_burst() call at most */
+#define RX_CHUNK 64u
 
 /* ---- GRO replay ---------------------------------------------------------- */
 
@@ -264,29 +266,43 @@ int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
 		size_t end = budget && c->nframes - i > budget ? i + budget : c->nframes;
 		unsigned work = (unsigned)(end - i);
 
-		for (; i < end; i++) {
-			const struct replay_frame *f = &c->frames[i];
-			struct ofl_buf bufs[2] = { { .data = f->data, .len = f->caplen } };
-			struct ofl_pkt pkt = {
-				.bufs = bufs, .nbufs = 1, .csum_status = o->csum_status,
-				.cookie = (void *)(uintptr_t)f,
-			};
-			if (o->split && f->caplen > o->split) {
-				bufs[0].len = o->split;
-				bufs[1] = (struct ofl_buf){ .data = f->data + o->split, .len = f->caplen - o->split };
-				pkt.nbufs = 2;
+		/* Frames go in as ofl_gro_receive_burst() calls, as a driver's
+		 * poll would: one per run of frames with the same clock, at
+		 * most RX_CHUNK at a time (both the same as frame by frame). */
+		while (i < end) {
+			struct ofl_buf bufs[RX_CHUNK][2];
+			struct ofl_pkt pkts[RX_CHUNK];
+			size_t first = i;
+			unsigned n = 0, took;
+			for (; i < end && n < RX_CHUNK; i++, n++) {
+				const struct replay_frame *f = &c->frames[i];
+				struct ofl_pkt *pkt = &pkts[n];
+				if (n && !o->frozen_clock && f->ts_ns > run.now)
+					break; /* the clock moves: a new burst */
+				bufs[n][0] = (struct ofl_buf){ .data = f->data, .len = f->caplen };
+				*pkt = (struct ofl_pkt){
+					.bufs = bufs[n], .nbufs = 1, .csum_status = o->csum_status,
+					.cookie = (void *)(uintptr_t)f,
+				};
+				if (o->split && f->caplen > o->split) {
+					bufs[n][0].len = o->split;
+					bufs[n][1] = (struct ofl_buf){ .data = f->data + o->split,
+					                               .len = f->caplen - o->split };
+					pkt->nbufs = 2;
+				}
+				if (o->csum_status == OFL_CSUM_COMPLETE) {
+					if (f->caplen >= REPLAY_ETH_HLEN)
+						pkt->csum = replay_complete_csum(f->data, f->caplen);
+					else
+						pkt->csum_status = OFL_CSUM_NONE; /* no L3 to sum */
+				}
+				if (!o->frozen_clock)
+					clock_to(&run, f->ts_ns);
 			}
-			if (o->csum_status == OFL_CSUM_COMPLETE) {
-				if (f->caplen >= REPLAY_ETH_HLEN)
-					pkt.csum = replay_complete_csum(f->data, f->caplen);
-				else
-					pkt.csum_status = OFL_CSUM_NONE; /* no L3 to sum */
-			}
-			if (!o->frozen_clock)
-				clock_to(&run, f->ts_ns);
-			rc = ofl_gro_receive(gro, &pkt, run.now);
-			if (rc < 0) {
-				snprintf(err, errlen, "frame %zu: ofl_gro_receive: %s", i + 1, ofl_strerror(rc));
+			took = ofl_gro_receive_burst(gro, pkts, n, run.now, &rc);
+			if (took < n) {
+				snprintf(err, errlen, "frame %zu: ofl_gro_receive: %s", first + took + 1,
+				         ofl_strerror(rc));
 				goto fail;
 			}
 		}
