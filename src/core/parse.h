@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "core/csum_int.h"
+
 #define OFL_PARSE_MAX_HDR 256u
 #define OFL_ETH_HLEN 14u
 #define OFL_ETH_ZLEN 60u
@@ -130,6 +132,53 @@ static inline void ofl_put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8);
 static inline void ofl_put32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+/* The common case in one pass: untagged Ethernet, IPv4 without options or
+ * fragment bits and with a valid header checksum, or IPv6 without extension
+ * headers, then TCP, the IP packet ending exactly at the frame's end, all
+ * headers within the first buflen bytes at p.  Returns 1 with h filled
+ * exactly as ofl_parse() would fill it (status OK), or 0 when the frame is
+ * anything else (ofl_parse() decides it then). */
+static inline int ofl_parse_plain(const uint8_t *p, uint32_t buflen, uint32_t frame_len,
+                                  struct ofl_hdrs *h)
+{
+	const uint8_t *ip = p + 14;
+	uint32_t l4, l3_end, thl;
+	uint16_t et;
+	if (buflen < 54)
+		return 0;
+	et = ofl_get16(p + 12);
+	if (et == 0x0800u) {
+		if (ip[0] != 0x45 || ip[9] != 6 || (ofl_get16(ip + 6) & 0x3fffu) ||
+		    ofl_csum_words_fold(ip, 5) != 0xffff)
+			return 0;
+		l4 = 34;
+		l3_end = 14u + ofl_get16(ip + 2);
+	} else if (et == 0x86ddu) {
+		if (buflen < 74 || (ip[0] >> 4) != 6 || ip[6] != 6 || ofl_get16(ip + 4) == 0)
+			return 0;
+		l4 = 54;
+		l3_end = 54u + ofl_get16(ip + 4);
+	} else {
+		return 0;
+	}
+	thl = (p[l4 + 12] >> 4) * 4u;
+	if (l3_end != frame_len || thl < 20 || l4 + thl > l3_end || l4 + thl > buflen)
+		return 0;
+	memset(h, 0, sizeof(*h));
+	h->status = OFL_PARSE_OK;
+	h->l3 = et == 0x0800u ? 4 : 6;
+	h->l4proto = 6;
+	h->l4_ok = 1;
+	h->l2_len = h->l3_off = 14;
+	h->l4_off = (uint16_t)l4;
+	h->hdr_len = (uint16_t)(l4 + thl);
+	h->l3_end = l3_end;
+	h->frame_len = frame_len;
+	h->et_off = 12;
+	h->payload_len = l3_end - l4 - thl;
+	return 1;
 }
 
 #endif

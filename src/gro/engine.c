@@ -781,16 +781,24 @@ static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt 
  * accepts packets the full path would merge into the same entry (returns 1:
  * OFL_GRO_MERGED).
  */
-/* A flow key computed by the fast path, for the full path to reuse when the
- * frame turns out to be the plain shape it assumed. */
+/* What the fast path learnt of a frame it did not merge, for the full path
+ * to reuse: the flow key (built when the frame looked plain), its hash and
+ * table lookup (skipped while nothing is held), and the whole parse when
+ * the frame is the plain shape (ofl_parse_plain()). */
 struct fast_key {
-	int valid;
-	uint32_t hash;
+	uint8_t valid;  /* k holds the key build_key() would build */
+	uint8_t hashed; /* hash is k's hash */
+	uint8_t looked; /* idx is k's entry (or GRO_NONE) in the table */
+	uint8_t plain;  /* h holds the parse */
+	uint32_t hash, idx;
 	struct ofl_flow_key k;
+	struct ofl_hdrs h;
 };
 
-static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
-                             struct fast_key *fk, int tried_last)
+/* Returns OFL_GRO_MERGED or OFL_GRO_HELD when it took the frame, -1 when
+ * the full path decides (with what fk learnt). */
+static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
+                            struct fast_key *fk, int tried_last, uint64_t now)
 {
 	struct ofl_flow_key *kp = &fk->k;
 	uint32_t idx, hash;
@@ -799,10 +807,10 @@ static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint3
 	/* the headers must be in the first buffer (one buffer, or header split) */
 	if (pkt->csum_status != OFL_CSUM_UNNECESSARY || (pkt->flags & OFL_PKT_F_VLAN) ||
 	    pkt->bufs[0].len < 54 || total > 0xffffu)
-		return 0;
+		return -1;
 	p = pkt->bufs[0].data;
 	if (!tried_last && g->last != GRO_NONE && predict(g, g->last, pkt, p, total))
-		return 1;
+		return OFL_GRO_MERGED;
 	ip = p + 14;
 	et = ld16(p + 12);
 #define k (*kp)
@@ -810,7 +818,7 @@ static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint3
 	k.w[8] = 0;
 	if (et == ld16((const uint8_t *)"\x08\x00")) {
 		if (ip[0] != 0x45)
-			return 0;
+			return -1;
 		k.w[1] = ld32(p + 8) | 4ull << 56;
 		k.w[2] = (uint64_t)ld32(p + 34) << 32;
 		k.w[3] = ld64(ip + 12);
@@ -824,15 +832,49 @@ static inline int fast_merge(struct ofl_gro *g, const struct ofl_pkt *pkt, uint3
 		k.w[6] = ld64(ip + 32);
 		k.w[7] = ofl_get32(ip) & 0xf00fffffu;
 	} else {
-		return 0;
+		return -1;
 	}
 #undef k
-	idx = lookup(g, kp, &hash);
 	fk->valid = 1;
-	fk->hash = hash;
-	if (idx == GRO_NONE || idx == g->last)
-		return 0;
-	return predict(g, idx, pkt, p, total);
+	fk->looked = 1;
+	if (g->tab.count == 0) {
+		/* nothing held: no entry to find, and no hash unless the
+		 * frame is held (PSH-only traffic never hashes) */
+		idx = GRO_NONE;
+	} else {
+		idx = lookup(g, kp, &hash);
+		fk->hashed = 1;
+		fk->hash = hash;
+	}
+	fk->idx = idx;
+	if (idx != GRO_NONE) {
+		if (idx != g->last && predict(g, idx, pkt, p, total))
+			return OFL_GRO_MERGED;
+		return -1;
+	}
+	fk->plain = (uint8_t)ofl_parse_plain(p, pkt->bufs[0].len, total, &fk->h);
+	if (fk->plain) {
+		/* a new flow of the plain shape: held here when the full path
+		 * would hold it (payload, no flag that passes it on, within
+		 * the byte bound) */
+		const struct ofl_hdrs *h = &fk->h;
+		uint32_t len = h->payload_len;
+		uint8_t flags = p[h->l4_off + 13];
+		if (len && !(flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) &&
+		    g->held_bytes + len <= g->cfg.max_held_bytes) {
+			struct ofl_view v;
+			struct rx_tag notag;
+			v.p = p;
+			v.len = pkt->bufs[0].len;
+			notag.has = 0;
+			if (!fk->hashed)
+				fk->hash = ofl_flow_hash(&g->tab, kp);
+			g->st.rx_pkts++;
+			g->st.rx_bytes += total;
+			return hold_new(g, pkt, &v, h, &notag, kp, fk->hash, now);
+		}
+	}
+	return -1;
 }
 
 /* Offer a frame the caller's arguments were checked for; tried_last: the
@@ -849,9 +891,12 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
 	int csum_status;
 	uint8_t flags;
 	total = pkt->nbufs == 1 ? pkt->bufs[0].len : ofl_pkt_len(pkt->bufs, pkt->nbufs);
-	fk.valid = 0;
-	if (!g->cfg.dsa && fast_merge(g, pkt, total, &fk, tried_last))
-		return OFL_GRO_MERGED;
+	fk.valid = fk.hashed = fk.looked = fk.plain = 0;
+	if (!g->cfg.dsa) {
+		int r = fast_path(g, pkt, total, &fk, tried_last, now);
+		if (r >= 0)
+			return r;
+	}
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
 	end = total;
@@ -869,10 +914,14 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
 	 * only when they run past it. */
 	v.p = pkt->bufs[0].data;
 	v.len = pkt->bufs[0].len;
-	ofl_parse_at(&v, end, et_off, &h);
-	if (h.short_view && pkt->nbufs > 1) {
-		v = ofl_view_make(pkt->bufs, pkt->nbufs, total, g->scratch, OFL_GRO_SCRATCH);
+	if (fk.plain) {
+		h = fk.h;
+	} else {
 		ofl_parse_at(&v, end, et_off, &h);
+		if (h.short_view && pkt->nbufs > 1) {
+			v = ofl_view_make(pkt->bufs, pkt->nbufs, total, g->scratch, OFL_GRO_SCRATCH);
+			ofl_parse_at(&v, end, et_off, &h);
+		}
 	}
 	mac = tag.has ? tag.view.hdr : v.p;
 	if (h.status != OFL_PARSE_OK ||
@@ -896,7 +945,7 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
 		hash = fk.hash;
 	} else {
 		build_key(pkt, mac, v.p, &h, &tag, &k);
-		fk.valid = 0;
+		fk.valid = fk.hashed = fk.looked = 0;
 	}
 	if (len && csum_status != OFL_CSUM_UNNECESSARY)
 		g->st.csum_sw++;
@@ -908,9 +957,16 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
 	}
 	if (h.trimmed)
 		g->st.padding_trimmed++;
-	if (g->held_bytes + len > g->cfg.max_held_bytes)
+	if (g->held_bytes + len > g->cfg.max_held_bytes) {
 		make_room(g, len);
-	idx = fk.valid ? lookup_hashed(g, &k, hash) : lookup(g, &k, &hash);
+		fk.looked = 0; /* entries may have gone */
+	}
+	if (fk.looked)
+		idx = fk.idx; /* hash too, unless the table was empty */
+	else if (fk.hashed)
+		idx = lookup_hashed(g, &k, hash);
+	else
+		idx = lookup(g, &k, &hash), fk.hashed = 1;
 	if (idx != GRO_NONE) {
 		struct gro_item *it = &g->items[idx];
 		nm = gro_tcp_nomerge(th, it, len);
@@ -938,6 +994,8 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
 		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_FLAGS, now, &tag);
 	if (len > g->cfg.max_held_bytes)
 		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, &tag);
+	if (!fk.hashed)
+		hash = ofl_flow_hash(&g->tab, &k);
 	return hold_new(g, pkt, &v, &h, &tag, &k, hash, now);
 }
 
