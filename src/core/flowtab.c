@@ -30,6 +30,9 @@ void ofl_flowtab_init(struct ofl_flowtab *t, void *mem, uint32_t nslots, const u
 	memset(mem, 0, (size_t)nslots * sizeof(uint64_t));
 	for (i = 0; i <= OFL_KEY_WORDS; i++)
 		t->k[i] = splitmix64(&s);
+	t->k_zero47 = 0;
+	for (i = 4; i < 8; i++)
+		t->k_zero47 += (t->k[i] & 0xffffffffu) * (t->k[i] >> 32);
 }
 
 uint32_t ofl_flowtab_find(const struct ofl_flowtab *t, uint32_t hash, const struct ofl_flow_key *key,

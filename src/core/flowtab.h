@@ -34,6 +34,8 @@ struct ofl_flowtab {
 	uint32_t mask;
 	uint32_t count;
 	uint64_t k[OFL_KEY_WORDS + 1]; /* hash key */
+	uint64_t k_zero47;    /* what key words 4-7 add to the hash when they
+	                         are 0 (every IPv4 key) */
 };
 
 /* Bytes the table needs for at most max_entries entries. */
@@ -56,6 +58,22 @@ static inline uint32_t ofl_flow_hash(const struct ofl_flowtab *t, const struct o
 	return (uint32_t)(acc >> 32);
 }
 
+/* The same value as ofl_flow_hash() for a key whose words 4-7 are 0 (IPv4:
+ * the addresses fit in word 3), with their terms taken from k_zero47. */
+static inline uint32_t ofl_flow_hash_v4(const struct ofl_flowtab *t, const struct ofl_flow_key *key)
+{
+	static const unsigned words[] = {0, 1, 2, 3, 8};
+	uint64_t acc = t->k[OFL_KEY_WORDS] + t->k_zero47;
+	unsigned i;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		uint64_t x = key->w[words[i]] + t->k[words[i]];
+		acc += (x & 0xffffffffu) * (x >> 32);
+	}
+	acc ^= acc >> 29;
+	acc *= 0xbf58476d1ce4e5b9ull;
+	return (uint32_t)(acc >> 32);
+}
+
 static inline int ofl_flow_key_eq(const struct ofl_flow_key *a, const struct ofl_flow_key *b)
 {
 	/* 64-bit loads on purpose: the new packet's key was just written
@@ -69,6 +87,17 @@ static inline int ofl_flow_key_eq(const struct ofl_flow_key *a, const struct ofl
 	d |= (x[6] ^ y[6]) | (x[7] ^ y[7]) | (x[8] ^ y[8]);
 	_Static_assert(OFL_KEY_WORDS == 9, "unrolled for 9 words");
 	return d == 0;
+}
+
+/* Copy a key that was just built: 8-byte loads, which the CPU can forward
+ * from the 8-byte stores that wrote it (a struct copy's 16-byte loads
+ * cannot, and stall). */
+static inline void ofl_flow_key_copy(struct ofl_flow_key *dst, const struct ofl_flow_key *src)
+{
+	const volatile uint64_t *x = src->w;
+	unsigned i;
+	for (i = 0; i < OFL_KEY_WORDS; i++)
+		dst->w[i] = x[i];
 }
 
 /* Callback giving the key of an entry, for comparison during lookup. */

@@ -166,18 +166,20 @@ static inline int ofl_parse_plain(const uint8_t *p, uint32_t buflen, uint32_t fr
 	thl = (p[l4 + 12] >> 4) * 4u;
 	if (l3_end != frame_len || thl < 20 || l4 + thl > l3_end || l4 + thl > buflen)
 		return 0;
-	memset(h, 0, sizeof(*h));
-	h->status = OFL_PARSE_OK;
-	h->l3 = et == 0x0800u ? 4 : 6;
-	h->l4proto = 6;
-	h->l4_ok = 1;
-	h->l2_len = h->l3_off = 14;
-	h->l4_off = (uint16_t)l4;
-	h->hdr_len = (uint16_t)(l4 + thl);
-	h->l3_end = l3_end;
-	h->frame_len = frame_len;
-	h->et_off = 12;
-	h->payload_len = l3_end - l4 - thl;
+	*h = (struct ofl_hdrs){
+		.status = OFL_PARSE_OK,
+		.l3 = et == 0x0800u ? 4 : 6,
+		.l4proto = 6,
+		.l4_ok = 1,
+		.l2_len = 14,
+		.l3_off = 14,
+		.l4_off = (uint16_t)l4,
+		.hdr_len = (uint16_t)(l4 + thl),
+		.l3_end = l3_end,
+		.frame_len = frame_len,
+		.et_off = 12,
+		.payload_len = l3_end - l4 - thl,
+	};
 	return 1;
 }
 

@@ -512,6 +512,32 @@ static int32_t hdr_shift(const struct ofl_gro *g, const struct ofl_hdrs *h, cons
 	return (int32_t)h->et_off - (int32_t)tag->view.hdr_len;
 }
 
+/* The end of holding a new entry: what comes from the packet, the age
+ * list (newest at the tail), the table. */
+static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t hash,
+                            uint32_t len, uint64_t now)
+{
+	struct gro_item *it = &g->items[idx];
+	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | pkt_out_flags(pkt));
+	it->vlan_tci = pkt->vlan_tci;
+	it->rx_hash = pkt->rx_hash;
+	it->first_ns = now;
+	it->state = GRO_HELD;
+	gro_cookies(g, idx)[0] = pkt->cookie;
+	it->next = GRO_NONE;
+	it->prev = g->age_tail;
+	if (g->age_tail == GRO_NONE)
+		g->age_head = idx;
+	else
+		g->items[g->age_tail].next = idx;
+	g->age_tail = idx;
+	ofl_flowtab_insert(&g->tab, hash, idx);
+	g->held_bytes += len;
+	g->last = idx;
+	g->st.held++;
+	return OFL_GRO_HELD;
+}
+
 static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_view *v,
                     const struct ofl_hdrs *h, const struct rx_tag *tag,
                     const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
@@ -559,26 +585,66 @@ static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct o
 	it->fixedid = 0;
 	it->fin_psh = 0;
 	it->cwr = (th[13] & TCP_CWR) != 0;
-	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | pkt_out_flags(pkt));
-	it->vlan_tci = pkt->vlan_tci;
-	it->rx_hash = pkt->rx_hash;
-	it->first_ns = now;
-	it->state = GRO_HELD;
 	add_slices(g, idx, pkt, h->hdr_len, h->payload_len, 0);
-	gro_cookies(g, idx)[0] = pkt->cookie;
-	/* age list: newest at the tail */
-	it->next = GRO_NONE;
-	it->prev = g->age_tail;
-	if (g->age_tail == GRO_NONE)
-		g->age_head = idx;
-	else
-		g->items[g->age_tail].next = idx;
-	g->age_tail = idx;
-	ofl_flowtab_insert(&g->tab, hash, idx);
-	g->held_bytes += h->payload_len;
-	g->last = idx;
-	g->st.held++;
-	return OFL_GRO_HELD;
+	return hold_link(g, idx, pkt, hash, h->payload_len, now);
+}
+
+/* Copy a header of n >= 16 bytes in 16-byte pieces (the last one
+ * overlapping): a variable-length memcpy() of 54-128 bytes becomes
+ * "rep movs" here, whose start-up costs more than the copy. */
+static inline void copy_hdr(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	uint32_t o;
+	for (o = 0; o + 16 <= n; o += 16)
+		memcpy(dst + o, src + o, 16);
+	memcpy(dst + n - 16, src + n - 16, 16);
+}
+
+/* Hold a new flow of the plain shape (ofl_parse_plain() filled h; the
+ * headers are in the first buffer): hold_new() without the tag cases. */
+static int hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
+                      const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
+{
+	const uint8_t *th = p + h->l4_off;
+	uint32_t idx, len = h->payload_len, hl = h->hdr_len;
+	struct gro_item *it;
+	struct ofl_slice *sl;
+	if (g->tab.count >= g->cfg.max_flows)
+		make_room(g, len);
+	idx = item_alloc(g);
+	it = &g->items[idx];
+	copy_hdr(it->hdr, p, hl);
+	ofl_flow_key_copy(&it->key, k);
+	it->hash = hash;
+	it->l3 = h->l3;
+	it->hdr_len = (uint16_t)hl;
+	it->l3_off = 14;
+	it->l4_off = h->l4_off;
+	it->tail_len = 0;
+	it->csum_done = 0;
+	it->has_meta = 0;
+	it->fast = (uint8_t)(hl <= GRO_PRED_MAX);
+	it->seg_size = (uint16_t)len; /* the frame is at most 0xffff bytes */
+	it->nsegs = 1;
+	it->payload = len;
+	it->l3_len = h->l3_end - 14;
+	it->next_seq = ofl_get32(th + 4) + len;
+	it->id0 = h->l3 == 4 ? ofl_get16(p + 18) : 0;
+	it->fixedid = 0;
+	it->fin_psh = 0;
+	it->cwr = (th[13] & TCP_CWR) != 0;
+	if (pkt->nbufs == 1) {
+		sl = gro_slices(g, idx);
+		sl->data = p + hl;
+		sl->len = len;
+		sl->pkt = 0;
+		sl->buf = 0;
+		it->nslices = 1;
+	} else {
+		it->nslices = 0;
+		add_slices(g, idx, pkt, hl, len, 0);
+	}
+	return hold_link(g, idx, pkt, hash, len, now);
 }
 
 static unsigned first_reason(uint32_t nm)
@@ -586,9 +652,11 @@ static unsigned first_reason(uint32_t nm)
 	return (unsigned)__builtin_ctz(nm);
 }
 
-static int check_args(struct ofl_gro *g, const struct ofl_pkt *pkt)
+static inline int check_args(struct ofl_gro *g, const struct ofl_pkt *pkt)
 {
 	unsigned b;
+	if (pkt && pkt->nbufs == 1 && pkt->bufs && (pkt->bufs[0].data || !pkt->bufs[0].len) && !g->in_cb)
+		return 0; /* the common case */
 	if (!pkt || !pkt->bufs || pkt->nbufs == 0)
 		return OFL_EINVAL;
 	if (g->in_cb)
@@ -842,7 +910,12 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
 		 * frame is held (PSH-only traffic never hashes) */
 		idx = GRO_NONE;
 	} else {
-		idx = lookup(g, kp, &hash);
+		/* no compare with the last entry's key first: the packet did
+		 * not predict against it, so it is most likely another flow */
+		hash = et == ld16((const uint8_t *)"\x08\x00") ? ofl_flow_hash_v4(&g->tab, kp)
+		                                                : ofl_flow_hash(&g->tab, kp);
+		g->st.lookups++;
+		idx = ofl_flowtab_find(&g->tab, hash, kp, key_of, g, &g->st.lookup_probes);
 		fk->hashed = 1;
 		fk->hash = hash;
 	}
@@ -860,18 +933,21 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
 		const struct ofl_hdrs *h = &fk->h;
 		uint32_t len = h->payload_len;
 		uint8_t flags = p[h->l4_off + 13];
-		if (len && !(flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) &&
-		    g->held_bytes + len <= g->cfg.max_held_bytes) {
-			struct ofl_view v;
-			struct rx_tag notag;
-			v.p = p;
-			v.len = pkt->bufs[0].len;
-			notag.has = 0;
-			if (!fk->hashed)
-				fk->hash = ofl_flow_hash(&g->tab, kp);
+		if (g->held_bytes + len > g->cfg.max_held_bytes)
+			return -1; /* the full path makes room first */
+		if (!len || (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH))) {
+			/* no held packet of this flow to go first: passed on */
 			g->st.rx_pkts++;
 			g->st.rx_bytes += total;
-			return hold_new(g, pkt, &v, h, &notag, kp, fk->hash, now);
+			return pass_normal(g, pkt, total, len ? OFL_GRO_NORMAL_FLAGS : OFL_GRO_NORMAL_NO_PAYLOAD,
+			                   now, NULL);
+		}
+		{
+			if (!fk->hashed)
+				fk->hash = h->l3 == 4 ? ofl_flow_hash_v4(&g->tab, kp) : ofl_flow_hash(&g->tab, kp);
+			g->st.rx_pkts++;
+			g->st.rx_bytes += total;
+			return hold_plain(g, pkt, p, h, kp, fk->hash, now);
 		}
 	}
 	return -1;
@@ -1029,7 +1105,7 @@ static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt
 	 * header's) */
 	uint64_t ipsum = v4 ? (uint64_t)ld16(h0 + 14) + ld32(h0 + 20) + ld32(h0 + 26) + ld32(h0 + 30) : 0;
 	uint64_t bytes = 0;
-	uint32_t pw_want, pw_mask;
+	uint32_t pw_want, pw_mask, pw_nb;
 	unsigned start = i;
 	uint8_t end = 0, fl = 0;
 	{
@@ -1043,22 +1119,35 @@ static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt
 		mask.flags = OFL_PKT_F_VLAN;
 		memcpy(&pw_want, &want.nbufs, 4);
 		memcpy(&pw_mask, &mask.nbufs, 4);
+		mask.nbufs = 0;
+		memcpy(&pw_nb, &mask.nbufs, 4); /* the same without nbufs */
 	}
 	if (hroom < room)
 		room = hroom;
-	if (sl_room < segs_room)
-		segs_room = sl_room;
 	for (; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		const struct ofl_buf *b = pkt->bufs;
 		const uint8_t *p, *th;
 		uint32_t tot, len, pw;
 		uint64_t d;
+		uint32_t nsl_pkt = 1;
 		memcpy(&pw, &pkt->nbufs, 4);
-		if ((pw & pw_mask) != pw_want || !b)
+		if (!b)
 			break;
 		p = b->data;
 		tot = b->len;
+		if ((pw & pw_mask) != pw_want) {
+			/* several buffers (header split, page fragments): what
+			 * check_args() would refuse is left to the full path */
+			unsigned k, nb = pkt->nbufs;
+			if ((pw & pw_nb) != (pw_want & pw_nb) || nb > g->cfg.max_bufs || nb == 0)
+				break;
+			for (k = 1; k < nb && (b[k].data || !b[k].len); k++)
+				tot += b[k].len;
+			if (k < nb || tot > 0xffffu || b->len < hl)
+				break;
+			nsl_pkt = 0; /* counted below */
+		}
 		if (!p || tot < hl || tot > 0xffffu)
 			break;
 #if defined(__GNUC__)
@@ -1072,7 +1161,7 @@ static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt
 		th = p + l4;
 		len = tot - hl;
 		if (d || len - 1u >= mss || ofl_get32(th + 4) != seq || ofl_get16(p + lenpos) != tot - lenoff ||
-		    len > room || segs_room == 0)
+		    len > room || segs_room == 0 || sl_room == 0)
 			break;
 		if (v4) {
 			uint64_t s2 = ipsum + ld32(p + 16) + ld16(p + 24);
@@ -1084,12 +1173,22 @@ static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt
 				break;
 			id = (uint16_t)(id + idinc);
 		}
-		sl[nsl].data = p + hl;
-		sl[nsl].len = len;
-		sl[nsl].pkt = (uint16_t)nsegs;
-		sl[nsl].buf = 0;
+		if (nsl_pkt) {
+			sl[nsl].data = p + hl;
+			sl[nsl].len = len;
+			sl[nsl].pkt = (uint16_t)nsegs;
+			sl[nsl].buf = 0;
+		} else {
+			nsl_pkt = slices_of(pkt, hl, len, (uint16_t)nsegs, sl + nsl, sl_room);
+			if (nsl_pkt == UINT32_MAX) {
+				if (v4)
+					id = (uint16_t)(id - idinc);
+				break;
+			}
+		}
 		ck[nsegs] = pkt->cookie;
-		nsl++;
+		nsl += nsl_pkt;
+		sl_room -= nsl_pkt;
 		nsegs++;
 		seq += len;
 		room -= len;
@@ -1155,28 +1254,29 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 			__builtin_prefetch(d + 64);
 		}
 #endif
+		r = check_args(g, pkt);
+		if (r) {
+			g->st.api_errors++;
+			e = r;
+			break;
+		}
 		/* the next segment of the train being built: header prediction
-		 * first, without the per-call checks a one-buffer frame with
-		 * its headers present cannot fail */
-		if (pkt->nbufs == 1 && pkt->bufs && g->last != GRO_NONE &&
-		    pkt->csum_status == OFL_CSUM_UNNECESSARY && !(pkt->flags & OFL_PKT_F_VLAN) &&
-		    !g->cfg.dsa) {
+		 * against the last entry, then the train loop */
+		if (g->last != GRO_NONE && pkt->csum_status == OFL_CSUM_UNNECESSARY &&
+		    !(pkt->flags & OFL_PKT_F_VLAN) && !g->cfg.dsa) {
 			const uint8_t *p = pkt->bufs[0].data;
-			uint32_t len = pkt->bufs[0].len;
-			uint32_t last = g->last;
-			if (p && len >= 54 && len <= 0xffffu && predict(g, last, pkt, p, len)) {
+			uint32_t b0 = pkt->bufs[0].len, last = g->last;
+			uint32_t len = pkt->nbufs == 1 ? b0 : ofl_pkt_len(pkt->bufs, pkt->nbufs);
+			const struct gro_item *li = &g->items[last];
+			/* the ports first: another flow fails here, cheaply */
+			if (li->fast && b0 >= li->hdr_len && len <= 0xffffu &&
+			    ld32(p + li->l4_off) == ld32(li->hdr + li->l4_off) && predict(g, last, pkt, p, len)) {
 				/* the entry may have completed (end of train) */
 				if (g->last == last)
 					i += train(g, last, pkts, i + 1, n);
 				continue;
 			}
 			tried = 1;
-		}
-		r = check_args(g, pkt);
-		if (r) {
-			g->st.api_errors++;
-			e = r;
-			break;
 		}
 		receive(g, pkt, now, tried);
 	}
