@@ -62,13 +62,10 @@ static inline uint32_t ofl_flow_hash(const struct ofl_flowtab *t, const struct o
  * the addresses fit in word 3), with their terms taken from k_zero47. */
 static inline uint32_t ofl_flow_hash_v4(const struct ofl_flowtab *t, const struct ofl_flow_key *key)
 {
-	static const unsigned words[] = {0, 1, 2, 3, 8};
 	uint64_t acc = t->k[OFL_KEY_WORDS] + t->k_zero47;
-	unsigned i;
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		uint64_t x = key->w[words[i]] + t->k[words[i]];
-		acc += (x & 0xffffffffu) * (x >> 32);
-	}
+#define NH_TERM(i) ((((key->w[i] + t->k[i]) & 0xffffffffu) * ((key->w[i] + t->k[i]) >> 32)))
+	acc += NH_TERM(0) + NH_TERM(1) + NH_TERM(2) + NH_TERM(3) + NH_TERM(8);
+#undef NH_TERM
 	acc ^= acc >> 29;
 	acc *= 0xbf58476d1ce4e5b9ull;
 	return (uint32_t)(acc >> 32);
@@ -95,9 +92,10 @@ static inline int ofl_flow_key_eq(const struct ofl_flow_key *a, const struct ofl
 static inline void ofl_flow_key_copy(struct ofl_flow_key *dst, const struct ofl_flow_key *src)
 {
 	const volatile uint64_t *x = src->w;
-	unsigned i;
-	for (i = 0; i < OFL_KEY_WORDS; i++)
-		dst->w[i] = x[i];
+	uint64_t *y = dst->w;
+	y[0] = x[0], y[1] = x[1], y[2] = x[2], y[3] = x[3], y[4] = x[4];
+	y[5] = x[5], y[6] = x[6], y[7] = x[7], y[8] = x[8];
+	_Static_assert(OFL_KEY_WORDS == 9, "unrolled for 9 words");
 }
 
 /* Callback giving the key of an entry, for comparison during lookup. */

@@ -589,13 +589,16 @@ static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct o
 	return hold_link(g, idx, pkt, hash, h->payload_len, now);
 }
 
-/* Copy a header of n >= 16 bytes in 16-byte pieces (the last one
- * overlapping): a variable-length memcpy() of 54-128 bytes becomes
+/* Copy a plain header (n >= 54 bytes) in 16-byte pieces, the last one
+ * overlapping: a variable-length memcpy() of 54-128 bytes becomes
  * "rep movs" here, whose start-up costs more than the copy. */
 static inline void copy_hdr(uint8_t *dst, const uint8_t *src, uint32_t n)
 {
 	uint32_t o;
-	for (o = 0; o + 16 <= n; o += 16)
+	memcpy(dst, src, 16);
+	memcpy(dst + 16, src + 16, 16);
+	memcpy(dst + 32, src + 32, 16);
+	for (o = 48; o + 16 < n; o += 16)
 		memcpy(dst + o, src + o, 16);
 	memcpy(dst + n - 16, src + n - 16, 16);
 }
@@ -1085,52 +1088,60 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
  * at a segment that ends the train (merged, then the entry completed).
  * Same checks as predict(); returns how many packets it took.
  */
-static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i,
-                      unsigned n)
+#if defined(__GNUC__)
+#define OFL_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define OFL_ALWAYS_INLINE inline
+#endif
+
+/* The packet fields a train segment must have (one buffer, checksum
+ * verified, no hardware VLAN) as one 32-bit compare, whatever the byte
+ * order; *nb_mask: the mask without nbufs. */
+static void train_pkt_word(uint32_t *want_w, uint32_t *mask_w, uint32_t *nb_mask)
+{
+	struct ofl_pkt want, mask;
+	memset(&want, 0, sizeof(want));
+	memset(&mask, 0, sizeof(mask));
+	want.nbufs = 1;
+	want.csum_status = OFL_CSUM_UNNECESSARY;
+	mask.nbufs = 0xffff;
+	mask.csum_status = 0xff;
+	mask.flags = OFL_PKT_F_VLAN;
+	memcpy(want_w, &want.nbufs, 4);
+	memcpy(mask_w, &mask.nbufs, 4);
+	mask.nbufs = 0;
+	memcpy(nb_mask, &mask.nbufs, 4);
+}
+
+/* train() for one L3 (v4 is a constant in each copy). */
+static OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
+                                           unsigned i, unsigned n, const int v4)
 {
 	struct gro_item *it = &g->items[idx];
-	const uint8_t *h0 = it->hdr, *m = g->pmask[it->l3 == 6];
+	const uint8_t *h0 = it->hdr, *m = g->pmask[!v4];
 	const uint32_t hl = it->hdr_len, l4 = it->l4_off, mss = it->seg_size;
-	const int v4 = it->l3 == 4;
 	const uint32_t lenoff = v4 ? 14u : 54u, lenpos = v4 ? 16u : 18u;
 	struct ofl_slice *sl = gro_slices(g, idx);
 	void **ck = gro_cookies(g, idx);
 	uint32_t seq = it->next_seq, nsegs = it->nsegs, nsl = it->nslices, added = 0;
 	uint32_t room = sat_sub(g->cfg.max_size, it->l3_len);
 	uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
-	uint32_t segs_room = sat_sub(g->cfg.max_segs, nsegs), sl_room = sat_sub(g->max_slices - 1u, nsl);
+	/* segments and slices the entry may still take */
+	uint32_t seg_end = g->cfg.max_segs, sl_end = g->max_slices - 1u;
 	uint16_t id = (uint16_t)(it->id0 + (it->fixedid ? 0u : nsegs)), idinc = it->fixedid ? 0u : 1u;
 	/* the IPv4 header sum without length, ID and checksum: the same for
 	 * every segment that predicts (all its other bytes equal the held
 	 * header's) */
 	uint64_t ipsum = v4 ? (uint64_t)ld16(h0 + 14) + ld32(h0 + 20) + ld32(h0 + 26) + ld32(h0 + 30) : 0;
-	uint64_t bytes = 0;
 	uint32_t pw_want, pw_mask, pw_nb;
 	unsigned start = i;
 	uint8_t end = 0, fl = 0;
-	{
-		/* nbufs 1, checksum verified, no hardware VLAN: one 32-bit
-		 * compare of the packet's fields, whatever the byte order */
-		struct ofl_pkt want = {0}, mask = {0};
-		want.nbufs = 1;
-		want.csum_status = OFL_CSUM_UNNECESSARY;
-		mask.nbufs = 0xffff;
-		mask.csum_status = 0xff;
-		mask.flags = OFL_PKT_F_VLAN;
-		memcpy(&pw_want, &want.nbufs, 4);
-		memcpy(&pw_mask, &mask.nbufs, 4);
-		mask.nbufs = 0;
-		memcpy(&pw_nb, &mask.nbufs, 4); /* the same without nbufs */
-	}
-	if (hroom < room)
-		room = hroom;
+	train_pkt_word(&pw_want, &pw_mask, &pw_nb);
 	for (; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		const struct ofl_buf *b = pkt->bufs;
 		const uint8_t *p, *th;
-		uint32_t tot, len, pw;
-		uint64_t d;
-		uint32_t nsl_pkt = 1;
+		uint32_t tot, len, pw, nsl_pkt = 1;
 		memcpy(&pw, &pkt->nbufs, 4);
 		if (!b)
 			break;
@@ -1150,18 +1161,10 @@ static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt
 		}
 		if (!p || tot < hl || tot > 0xffffu)
 			break;
-#if defined(__GNUC__)
-		if (i + 3 < n) {
-			const struct ofl_buf *nb = pkts[i + 3].bufs;
-			if (nb && pkts[i + 3].nbufs)
-				__builtin_prefetch(nb->data);
-		}
-#endif
-		d = pred_diff(p, h0, m, hl);
 		th = p + l4;
 		len = tot - hl;
-		if (d || len - 1u >= mss || ofl_get32(th + 4) != seq || ofl_get16(p + lenpos) != tot - lenoff ||
-		    len > room || segs_room == 0 || sl_room == 0)
+		if (pred_diff(p, h0, m, hl) || len - 1u >= mss || ofl_get32(th + 4) != seq ||
+		    ofl_get16(p + lenpos) + lenoff != tot || nsegs >= seg_end || nsl >= sl_end)
 			break;
 		if (v4) {
 			uint64_t s2 = ipsum + ld32(p + 16) + ld16(p + 24);
@@ -1171,7 +1174,13 @@ static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt
 			s2 = (s2 & 0xffff) + (s2 >> 16);
 			if (s2 != 0xffff || ofl_get16(p + 18) != id)
 				break;
-			id = (uint16_t)(id + idinc);
+		}
+		if (len > room || len > hroom) {
+			/* mergeable but for the size: the full path flushes the
+			 * entry (max_size) or makes room first (held bytes) */
+			if (len > room && len <= hroom)
+				end = 2;
+			break;
 		}
 		if (nsl_pkt) {
 			sl[nsl].data = p + hl;
@@ -1179,22 +1188,18 @@ static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt
 			sl[nsl].pkt = (uint16_t)nsegs;
 			sl[nsl].buf = 0;
 		} else {
-			nsl_pkt = slices_of(pkt, hl, len, (uint16_t)nsegs, sl + nsl, sl_room);
-			if (nsl_pkt == UINT32_MAX) {
-				if (v4)
-					id = (uint16_t)(id - idinc);
+			nsl_pkt = slices_of(pkt, hl, len, (uint16_t)nsegs, sl + nsl, sl_end - nsl);
+			if (nsl_pkt == UINT32_MAX)
 				break;
-			}
 		}
+		id = (uint16_t)(id + idinc);
 		ck[nsegs] = pkt->cookie;
 		nsl += nsl_pkt;
-		sl_room -= nsl_pkt;
 		nsegs++;
 		seq += len;
 		room -= len;
-		segs_room--;
+		hroom -= len;
 		added += len;
-		bytes += tot;
 		fl = th[13];
 		if ((fl & (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)) || len < mss) {
 			end = 1;
@@ -1203,19 +1208,27 @@ static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt
 		}
 	}
 	it->next_seq = seq;
-	it->nsegs = (uint16_t)nsegs;
 	it->nslices = (uint16_t)nsl;
 	it->payload += added;
 	it->l3_len += added;
 	it->fin_psh |= fl & (TCP_FIN | TCP_PSH);
 	g->held_bytes += added;
 	g->st.rx_pkts += i - start;
-	g->st.rx_bytes += bytes;
+	g->st.rx_bytes += added + (uint64_t)(nsegs - it->nsegs) * hl;
 	g->st.merged += i - start;
 	g->st.merged_fast += i - start;
-	if (end)
+	it->nsegs = (uint16_t)nsegs;
+	if (end == 1)
 		end_train(g, idx, fl);
+	else if (end == 2)
+		complete(g, idx, OFL_GRO_FLUSH_MAX_SIZE);
 	return i - start;
+}
+
+static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i,
+                      unsigned n)
+{
+	return g->items[idx].l3 == 4 ? train_l3(g, idx, pkts, i, n, 1) : train_l3(g, idx, pkts, i, n, 0);
 }
 
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
