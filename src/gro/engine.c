@@ -572,9 +572,25 @@ static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct o
 	it->has_meta = (uint8_t)tag->has;
 	if (tag->has)
 		it->meta = tag->meta;
-	it->fast = (uint8_t)(!tag->has && !(pkt->flags & OFL_PKT_F_VLAN) && h->l3_off == 14 &&
-	                     h->ip6_ext_len == 0 && h->hdr_len <= GRO_PRED_MAX &&
-	                     h->l4_off == (h->l3 == 4 ? 34u : 54u));
+	it->fast = (uint8_t)(!(pkt->flags & OFL_PKT_F_VLAN) && it->l3_off == 14 && h->ip6_ext_len == 0 &&
+	                     it->hdr_len <= GRO_PRED_MAX && it->l4_off == (h->l3 == 4 ? 34u : 54u));
+	it->rawpre_len = it->rawtail_len = 0;
+	if (tag->has) {
+		/* behind a tag: predicted when the next frame repeats the
+		 * first one's bytes up to the EtherType and its tail tag
+		 * (one buffer, untagged mode, MACs as in the frame) */
+		const struct ofl_dsa_view *dv = &tag->view;
+		if (!g->cfg.dsa_keep_tag && pkt->nbufs == 1 && dv->ins_len == 0 && !dv->mac_patched &&
+		    dv->rest_off >= 12 && dv->rest_off <= GRO_RAWPRE_MAX && dv->tail_len <= GRO_RAWTAIL_MAX &&
+		    dv->hdr_len == 12) {
+			it->rawpre_len = (uint8_t)dv->rest_off;
+			memcpy(it->rawpre, v->p, dv->rest_off);
+			it->rawtail_len = (uint8_t)dv->tail_len;
+			memcpy(it->rawtail, v->p + (pkt->bufs[0].len - dv->tail_len), dv->tail_len);
+		} else {
+			it->fast = 0;
+		}
+	}
 	it->seg_size = (uint16_t)(h->payload_len > 0xffffu ? 0xffffu : h->payload_len);
 	it->nsegs = 1;
 	it->nslices = 0;
@@ -627,6 +643,7 @@ static int hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_
 	it->csum_done = 0;
 	it->has_meta = 0;
 	it->fast = (uint8_t)(hl <= GRO_PRED_MAX);
+	it->rawpre_len = it->rawtail_len = 0;
 	it->seg_size = (uint16_t)len; /* the frame is at most 0xffff bytes */
 	it->nsegs = 1;
 	it->payload = len;
@@ -765,6 +782,35 @@ static inline uint64_t pred_diff(const uint8_t *p, const uint8_t *h0, const uint
 #endif
 }
 
+/* pred_diff() from byte 12 on (behind a DSA tag the MACs were compared
+ * with the tag): q is where the untagged frame's bytes would start. */
+static inline uint64_t pred_diff12(const uint8_t *q, const uint8_t *h0, const uint8_t *m, uint32_t hl)
+{
+	uint64_t d = 0;
+	uint32_t o;
+	for (o = 12; o + 16 < hl; o += 16)
+		d |= ((ld64(q + o) ^ ld64(h0 + o)) & ld64(m + o)) |
+		     ((ld64(q + o + 8) ^ ld64(h0 + o + 8)) & ld64(m + o + 8));
+	o = hl - 16;
+	d |= ((ld64(q + o) ^ ld64(h0 + o)) & ld64(m + o)) |
+	     ((ld64(q + o + 8) ^ ld64(h0 + o + 8)) & ld64(m + o + 8));
+	return d;
+}
+
+/* Does the tagged frame p (total bytes, one buffer) repeat the entry's
+ * first segment up to the untagged EtherType (tag, MACs) and in its tail
+ * tag?  The tag decodes the same then: same port, same metadata. */
+static inline int tag_same(const struct gro_item *it, const uint8_t *p, uint32_t total)
+{
+	uint32_t n = it->rawpre_len, t = it->rawtail_len, o;
+	uint64_t d = ld64(p + n - 8) ^ ld64(it->rawpre + n - 8);
+	for (o = 0; o + 8 < n; o += 8)
+		d |= ld64(p + o) ^ ld64(it->rawpre + o);
+	for (o = 0; o < t; o++)
+		d |= (uint64_t)(p[total - t + o] ^ it->rawtail[o]);
+	return d == 0;
+}
+
 static inline uint32_t sat_sub(uint32_t a, uint32_t b)
 {
 	return a > b ? a - b : 0;
@@ -799,14 +845,25 @@ static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt 
                           uint32_t total)
 {
 	struct gro_item *it = &g->items[idx];
-	const uint8_t *h0 = it->hdr, *m, *ip = p + 14, *th;
+	const uint8_t *h0 = it->hdr, *m, *ip, *th;
 	uint32_t hl = it->hdr_len, len;
 	struct ofl_slice *sl;
 	if (!it->fast || pkt->bufs[0].len < hl)
 		return 0;
 	m = g->pmask[it->l3 == 6];
-	if (pred_diff(p, h0, m, hl))
+	if (it->rawpre_len) {
+		/* behind a DSA tag: the same tag (and MACs), then the untagged
+		 * header from its EtherType on */
+		uint32_t pre = it->rawpre_len - 12u;
+		if (pkt->nbufs != 1 || pkt->bufs[0].len < hl + pre ||
+		    !tag_same(it, p, total) || pred_diff12(p + pre, h0, m, hl))
+			return 0;
+		p += pre;
+		total -= pre + it->rawtail_len;
+	} else if (pred_diff(p, h0, m, hl)) {
 		return 0;
+	}
+	ip = p + 14;
 	th = p + it->l4_off;
 	len = total - hl;
 	if (len - 1u >= it->seg_size || ofl_get32(th + 4) != it->next_seq)
@@ -835,7 +892,7 @@ static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt 
 	sl->pkt = it->nsegs;
 	sl->buf = 0;
 	g->st.rx_pkts++;
-	g->st.rx_bytes += total;
+	g->st.rx_bytes += pkt->bufs[0].len;
 	g->st.merged_fast++;
 	merge_tail(g, idx, pkt, len, th[13]);
 	return 1;
@@ -975,6 +1032,10 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
 		int r = fast_path(g, pkt, total, &fk, tried_last, now);
 		if (r >= 0)
 			return r;
+	} else if (!tried_last && g->last != GRO_NONE && pkt->csum_status == OFL_CSUM_UNNECESSARY &&
+	           !(pkt->flags & OFL_PKT_F_VLAN) && pkt->nbufs == 1 && total <= 0xffffu &&
+	           predict(g, g->last, pkt, pkt->bufs[0].data, total)) {
+		return OFL_GRO_MERGED; /* the next segment behind the same tag */
 	}
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
@@ -995,6 +1056,19 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
 	v.len = pkt->bufs[0].len;
 	if (fk.plain) {
 		h = fk.h;
+	} else if (tag.has && tag.view.hdr_len == 12 && tag.view.rest_off >= 12 &&
+	           ofl_parse_plain(v.p + (tag.view.rest_off - 12), v.len - (tag.view.rest_off - 12),
+	                           end - (tag.view.rest_off - 12), &h)) {
+		/* behind a tag, a plain untagged frame: the one-pass parse,
+		 * its offsets moved to the tagged frame's (as ofl_parse_at()
+		 * gives them) */
+		uint32_t pre = tag.view.rest_off - 12;
+		h.l2_len = h.l3_off = (uint16_t)(h.l3_off + pre);
+		h.l4_off = (uint16_t)(h.l4_off + pre);
+		h.hdr_len = (uint16_t)(h.hdr_len + pre);
+		h.l3_end += pre;
+		h.frame_len += pre;
+		h.et_off += pre;
 	} else {
 		ofl_parse_at(&v, end, et_off, &h);
 		if (h.short_view && pkt->nbufs > 1) {
@@ -1115,12 +1189,15 @@ static void train_pkt_word(uint32_t *want_w, uint32_t *mask_w, uint32_t *nb_mask
 
 /* train() for one L3 (v4 is a constant in each copy). */
 static OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
-                                           unsigned i, unsigned n, const int v4)
+                                           unsigned i, unsigned n, const int v4, const int tagged)
 {
 	struct gro_item *it = &g->items[idx];
 	const uint8_t *h0 = it->hdr, *m = g->pmask[!v4];
 	const uint32_t hl = it->hdr_len, l4 = it->l4_off, mss = it->seg_size;
 	const uint32_t lenoff = v4 ? 14u : 54u, lenpos = v4 ? 16u : 18u;
+	/* behind a DSA tag: bytes before the untagged EtherType beyond the
+	 * 12 MAC bytes, and the tail tag */
+	const uint32_t pre = tagged ? it->rawpre_len - 12u : 0, tl = tagged ? it->rawtail_len : 0;
 	struct ofl_slice *sl = gro_slices(g, idx);
 	void **ck = gro_cookies(g, idx);
 	uint32_t seq = it->next_seq, nsegs = it->nsegs, nsl = it->nslices, added = 0;
@@ -1148,6 +1225,8 @@ static OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, cons
 		p = b->data;
 		tot = b->len;
 		if ((pw & pw_mask) != pw_want) {
+			if (tagged)
+				break;
 			/* several buffers (header split, page fragments): what
 			 * check_args() would refuse is left to the full path */
 			unsigned k, nb = pkt->nbufs;
@@ -1159,11 +1238,19 @@ static OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, cons
 				break;
 			nsl_pkt = 0; /* counted below */
 		}
-		if (!p || tot < hl || tot > 0xffffu)
+		if (!p || tot < hl + pre + tl || tot > 0xffffu)
 			break;
+		if (tagged) {
+			if (!tag_same(it, p, tot) || pred_diff12(p + pre, h0, m, hl))
+				break;
+			p += pre;
+			tot -= pre + tl;
+		} else if (pred_diff(p, h0, m, hl)) {
+			break;
+		}
 		th = p + l4;
 		len = tot - hl;
-		if (pred_diff(p, h0, m, hl) || len - 1u >= mss || ofl_get32(th + 4) != seq ||
+		if (len - 1u >= mss || ofl_get32(th + 4) != seq ||
 		    ofl_get16(p + lenpos) + lenoff != tot || nsegs >= seg_end || nsl >= sl_end)
 			break;
 		if (v4) {
@@ -1214,7 +1301,7 @@ static OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, cons
 	it->fin_psh |= fl & (TCP_FIN | TCP_PSH);
 	g->held_bytes += added;
 	g->st.rx_pkts += i - start;
-	g->st.rx_bytes += added + (uint64_t)(nsegs - it->nsegs) * hl;
+	g->st.rx_bytes += added + (uint64_t)(nsegs - it->nsegs) * (hl + pre + tl);
 	g->st.merged += i - start;
 	g->st.merged_fast += i - start;
 	it->nsegs = (uint16_t)nsegs;
@@ -1228,7 +1315,10 @@ static OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, cons
 static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i,
                       unsigned n)
 {
-	return g->items[idx].l3 == 4 ? train_l3(g, idx, pkts, i, n, 1) : train_l3(g, idx, pkts, i, n, 0);
+	const struct gro_item *it = &g->items[idx];
+	if (it->rawpre_len)
+		return it->l3 == 4 ? train_l3(g, idx, pkts, i, n, 1, 1) : train_l3(g, idx, pkts, i, n, 0, 1);
+	return it->l3 == 4 ? train_l3(g, idx, pkts, i, n, 1, 0) : train_l3(g, idx, pkts, i, n, 0, 0);
 }
 
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
@@ -1276,14 +1366,16 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 		/* the next segment of the train being built: header prediction
 		 * against the last entry, then the train loop */
 		if (g->last != GRO_NONE && pkt->csum_status == OFL_CSUM_UNNECESSARY &&
-		    !(pkt->flags & OFL_PKT_F_VLAN) && !g->cfg.dsa) {
+		    !(pkt->flags & OFL_PKT_F_VLAN)) {
 			const uint8_t *p = pkt->bufs[0].data;
 			uint32_t b0 = pkt->bufs[0].len, last = g->last;
 			uint32_t len = pkt->nbufs == 1 ? b0 : ofl_pkt_len(pkt->bufs, pkt->nbufs);
 			const struct gro_item *li = &g->items[last];
+			uint32_t pre = li->rawpre_len ? li->rawpre_len - 12u : 0;
 			/* the ports first: another flow fails here, cheaply */
-			if (li->fast && b0 >= li->hdr_len && len <= 0xffffu &&
-			    ld32(p + li->l4_off) == ld32(li->hdr + li->l4_off) && predict(g, last, pkt, p, len)) {
+			if (li->fast && b0 >= li->hdr_len + pre && len <= 0xffffu &&
+			    ld32(p + pre + li->l4_off) == ld32(li->hdr + li->l4_off) &&
+			    predict(g, last, pkt, p, len)) {
 				/* the entry may have completed (end of train) */
 				if (g->last == last)
 					i += train(g, last, pkts, i + 1, n);

@@ -27,6 +27,10 @@
 /* header prediction covers headers up to this long (IPv6 + 60 bytes of
  * TCP options is 114) */
 #define GRO_PRED_MAX 128u
+/* header prediction behind a DSA tag: at most this many bytes before the
+ * untagged frame's EtherType, and this many tail tag bytes */
+#define GRO_RAWPRE_MAX 48u
+#define GRO_RAWTAIL_MAX 32u
 
 enum gro_state { GRO_FREE = 0, GRO_HELD, GRO_PENDING };
 
@@ -45,7 +49,13 @@ struct gro_item {
 	uint8_t fast;         /* plain Ethernet + IPv4/IPv6 (no options, no
 	                         extension headers, no VLAN): the fast path may
 	                         compare the next segment against hdr directly */
+	uint8_t rawpre_len;   /* behind a DSA tag (untagged mode, fast): the
+	                         first segment's bytes before the untagged
+	                         frame's EtherType (tag and MACs), in rawpre */
+	uint8_t rawtail_len;  /* ... and its tail tag bytes, in rawtail */
 	uint8_t hdr[OFL_GRO_MAX_HDR];
+	uint8_t rawpre[GRO_RAWPRE_MAX];
+	uint8_t rawtail[GRO_RAWTAIL_MAX];
 	/* the rest */
 	struct ofl_flow_key key;
 	uint32_t hash;
