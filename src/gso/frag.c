@@ -7,7 +7,7 @@
  * fragment header after the IPv6 header with offset, M and the request's
  * identification.
  */
-#include "gso/gso_int.h"
+#include "gso/seg.h"
 
 uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it)
 {
@@ -50,7 +50,7 @@ void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg 
 		uint16_t fo = (uint16_t)((ipoff >> 3) | (more ? 0x2000u : 0u));
 		ofl_put16(ip + 2, tot);
 		ofl_put16(ip + 6, fo);
-		gso_ip_csum(it, h, tot, it->id0, fo);
+		gso_ip_csum(it, h, (uint32_t)tot + it->id0 + fo);
 	} else {
 		uint8_t *fh = ip + it->l3_hlen;
 		ofl_put16(ip + 4, (uint16_t)(it->l3_hlen - 40u + GSO_FRAG6_HLEN + bytes));

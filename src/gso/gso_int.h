@@ -1,15 +1,16 @@
 /*
  * gso_int.h - GSO internals shared by the files of src/gso: the input as a
  * list of "units" (caller buffers, or a GRO packet's header and slices), the
- * payload cursor, and the per-type header rules (ip.c, tcp.c, udp.c,
- * frag.c).  Offsets in the iterator are output-header offsets unless named
- * in_*.
+ * payload cursor, the block pool's free list, and the per-type header
+ * rules (seg.h, ip.c, frag.c).  Offsets in the iterator are output-header
+ * offsets unless named in_*.
  */
 #ifndef OFL_GSO_INT_H
 #define OFL_GSO_INT_H
 
 #include <ofl/csum.h>
 #include <ofl/gso.h>
+#include <string.h>
 
 #include "core/parse.h"
 
@@ -110,6 +111,29 @@ static inline uint32_t gso_mem_to_be(uint32_t mem)
 	return ofl_get16(b);
 }
 
+/* BLOCK pool: free slots are chained through their first 4 bytes. */
+#define GSO_BLOCK_END UINT32_MAX
+
+/* Take the first free slot of a BLOCK pool (ofl_gso_pool_get(), inlined
+ * into ofl_gso_next()). */
+static inline int gso_block_get(struct ofl_gso_pool *restrict pool, struct ofl_gso_hbuf *restrict hb)
+{
+	uint32_t i = pool->head, nx;
+	uint8_t *d;
+	if (i == GSO_BLOCK_END || pool->nfree == 0)
+		return OFL_EAGAIN;
+	d = pool->base + (size_t)i * pool->slot_size;
+	memcpy(&nx, d, 4);
+	pool->head = nx;
+	pool->nfree--;
+	hb->data = d;
+	hb->size = pool->slot_size;
+	hb->index = i;
+	hb->offset = (uint64_t)i * pool->slot_size;
+	hb->cookie = NULL;
+	return 0;
+}
+
 /* The payload cursor (cursor.c): (unit, byte) at byte off of the units
  * (skip included); walking len bytes writes slices to out when non-NULL
  * (the caller guarantees room) and returns how many. */
@@ -120,21 +144,11 @@ uint32_t gso_take(const struct ofl_gso_iter *it, uint32_t *u, uint32_t *o, uint3
 /* Sum of the slices as one contiguous run starting at an even offset. */
 uint32_t gso_slices_sum(const struct ofl_slice *s, uint32_t n);
 
-/* Per-segment rules.  h: the segment's header (template already copied);
- * k: segment index; plen: payload bytes; last: k == nsegs - 1. */
-void gso_ip_fix(const struct ofl_gso_iter *it, uint8_t *h, uint32_t k, uint32_t l3_payload);
-/* IPv4 header checksum of a segment whose length, ID and frag_off are these. */
-void gso_ip_csum(const struct ofl_gso_iter *it, uint8_t *h, uint16_t tot, uint16_t id, uint16_t frag);
 /* The BE sums of the template that do not change per segment (start). */
 void gso_bases(struct ofl_gso_iter *it);
-void gso_tcp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
-void gso_udp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
+/* The per-segment rules of UDP fragmentation (frag.c; the others: seg.h).
+ * h: the segment's header (template already copied). */
 void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
-/* The segment's L4 checksum at l4 + field, in the request's mode; var: the
- * BE sum of the L4 header words that change per segment (TCP: sequence
- * number and the data offset/flags word; UDP: the length). */
-void gso_l4_csum(const struct ofl_gso_iter *it, uint8_t *l4, uint32_t l4_hlen, unsigned field,
-                 uint32_t var, struct ofl_gso_seg *seg);
 /* UDP_FRAG: the checksum over the whole datagram (template UDP header with
  * checksum 0 plus every payload byte), computed once at start. */
 uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it);

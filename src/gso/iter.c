@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "gso/gso_int.h"
+#include "gso/seg.h"
 
 static uint32_t max_hdr(const struct ofl_gso_iter *it)
 {
@@ -48,22 +48,37 @@ int ofl_gso_check_pool(const struct ofl_gso_iter *it, const struct ofl_gso_pool 
 	return pool->slot_size < max_hdr(it) ? OFL_ENOSPC : 0;
 }
 
-int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
+/* Copy the n-byte header template with fixed-size moves (overlapping for
+ * the common sizes) instead of a library call per segment. */
+static inline void copy_hdr(uint8_t *restrict d, const uint8_t *restrict s, uint32_t n)
 {
-	uint32_t k, start, plen, u, o, hl;
+	if (n > 64 && n <= 128) {
+		memcpy(d, s, 64);
+		memcpy(d + n - 64, s + n - 64, 64);
+	} else if (n >= 32 && n <= 64) {
+		memcpy(d, s, 32);
+		memcpy(d + n - 32, s + n - 32, 32);
+	} else {
+		memcpy(d, s, n);
+	}
+}
+
+/* ofl_gso_next() after its argument checks; restrict: the slot, the
+ * segment, the pool and the iterator do not overlap, so the compiler need
+ * not reload the iterator after every header byte it writes. */
+static inline int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
+                           struct ofl_gso_seg *restrict seg)
+{
+	uint32_t k, start, plen, u, o, hl, last;
 	uint8_t *h;
 	int rc;
-	if (!it || !pool || !seg || !it->nsegs)
-		return OFL_EINVAL;
-	if (it->done || it->seg >= it->nsegs)
-		return 0;
-	if (!pool->kind)
-		return OFL_EINVAL;
 	if (pool->slot_size < max_hdr(it))
 		return OFL_ENOSPC;
-	if ((rc = ofl_gso_pool_get(pool, &seg->hdr)) != 0)
+	rc = pool->kind == OFL_GSO_POOL_BLOCK ? gso_block_get(pool, &seg->hdr) : ofl_gso_pool_get(pool, &seg->hdr);
+	if (rc != 0)
 		return rc;
 	k = it->seg;
+	last = k + 1 == it->nsegs;
 	gso_bounds(it, k, &start, &plen);
 	u = it->cur_unit;
 	o = it->cur_off;
@@ -83,25 +98,24 @@ int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_
 	seg->payload_len = plen;
 	seg->index = k;
 	seg->nsegs = it->nsegs;
-	seg->flags = (uint16_t)((k == 0 ? OFL_GSO_SEG_F_FIRST : 0) |
-	                        (k + 1 == it->nsegs ? OFL_GSO_SEG_F_LAST : 0));
+	seg->flags = (uint16_t)((k == 0 ? OFL_GSO_SEG_F_FIRST : 0) | (last ? OFL_GSO_SEG_F_LAST : 0));
 	seg->l3_off = it->l3_off;
 	seg->l4_off = it->l4_off;
 	seg->csum_start = seg->csum_offset = 0;
 	seg->release_first = (uint16_t)it->rel_next;
-	seg->release_count = (uint16_t)((k + 1 == it->nsegs ? it->nunits : u) - it->rel_next);
+	seg->release_count = (uint16_t)((last ? it->nunits : u) - it->rel_next);
 
 	hl = it->hdr_len;
 	if (it->type == OFL_GSO_TYPE_UDP_FRAG && k == 0)
 		hl += GSO_UDP_HLEN;
 	h = seg->hdr.data;
-	memcpy(h, it->tmpl, hl);
+	copy_hdr(h, it->tmpl, hl);
 	seg->hdr_len = hl;
 	seg->len = hl + plen;
 	if (it->type == OFL_GSO_TYPE_TCP)
-		gso_tcp_fix(it, h, seg);
+		gso_tcp_fix(it, h, seg, k, plen, last);
 	else if (it->type == OFL_GSO_TYPE_UDP_L4)
-		gso_udp_fix(it, h, seg);
+		gso_udp_fix(it, h, seg, k, plen);
 	else
 		gso_frag_fix(it, h, seg);
 	if (it->l2_fill && it->l2_fill(it->l2_user, h, hl, k) != 0) {
@@ -111,8 +125,19 @@ int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_
 	it->cur_unit = u;
 	it->cur_off = o;
 	it->rel_next += seg->release_count;
-	it->seg++;
+	it->seg = k + 1;
 	return 1;
+}
+
+int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
+{
+	if (!it || !pool || !seg || !it->nsegs)
+		return OFL_EINVAL;
+	if (it->done || it->seg >= it->nsegs)
+		return 0;
+	if (!pool->kind)
+		return OFL_EINVAL;
+	return next_seg(it, pool, seg);
 }
 
 int ofl_gso_unnext(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, const struct ofl_gso_seg *seg)
