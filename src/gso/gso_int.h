@@ -14,6 +14,14 @@
 
 #include "core/parse.h"
 
+/* For a body the compiler must copy into each caller (so that constant
+ * arguments fold): plain static inline elsewhere. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GSO_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define GSO_ALWAYS_INLINE static inline
+#endif
+
 #define GSO_UNIT_BUF 0   /* units are struct ofl_buf */
 #define GSO_UNIT_SLICE 1 /* units are struct ofl_slice */
 #define GSO_UNIT_GRO 2   /* unit 0 is a GRO header (hdr0), units 1.. ofl_slice */
@@ -23,6 +31,13 @@
 #define GSO_UDP_HLEN 8u
 #define GSO_FRAG6_HLEN 8u
 #define GSO_MIN_SLOT 64u
+
+#define GSO_TCP_CSUM_OFF 16u /* checksum field offsets in the L4 header */
+#define GSO_UDP_CSUM_OFF 6u
+
+/* it->flags above the OFL_GSO_F_* bits: the input's TCP flags that the
+ * middle-segment template lacks (FIN, PSH, CWR; gso_mid_template()). */
+#define GSO_ITF_TCP_SHIFT 8u
 
 #define GSO_TCP_FIN 0x01u
 #define GSO_TCP_PSH 0x08u
@@ -134,6 +149,20 @@ static inline int gso_block_get(struct ofl_gso_pool *restrict pool, struct ofl_g
 	return 0;
 }
 
+/* Give a slot back to a BLOCK pool (ofl_gso_pool_put()): it becomes the
+ * first free one. */
+static inline int gso_block_put(struct ofl_gso_pool *restrict pool, const struct ofl_gso_hbuf *restrict hb)
+{
+	uint32_t i = hb->index, head = pool->head, nfree = pool->nfree, n = pool->nslots;
+	uint8_t *d = hb->data;
+	if (i >= n || nfree >= n || d != pool->base + (size_t)i * pool->slot_size)
+		return OFL_EINVAL;
+	memcpy(d, &head, 4);
+	pool->head = i;
+	pool->nfree = nfree + 1;
+	return 0;
+}
+
 /* The payload cursor (cursor.c): (unit, byte) at byte off of the units
  * (skip included); walking len bytes writes slices to out when non-NULL
  * (the caller guarantees room) and returns how many. */
@@ -146,9 +175,14 @@ uint32_t gso_slices_sum(const struct ofl_slice *s, uint32_t n);
 
 /* The BE sums of the template that do not change per segment (start). */
 void gso_bases(struct ofl_gso_iter *it);
-/* The per-segment rules of UDP fragmentation (frag.c; the others: seg.h).
- * h: the segment's header (template already copied). */
-void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
+/* Then (after the geometry, for TCP and UDP_L4) turn the template into the
+ * header of a middle segment: full-size lengths, the TCP flags of a middle
+ * segment, the PARTIAL checksum of a full-size segment (ip.c). */
+void gso_mid_template(struct ofl_gso_iter *it);
+/* The per-segment rules of UDP fragmentation (frag.c; the others: seg.h):
+ * fragment k (the last one when last) with plen payload bytes; h: its
+ * header (template already copied). */
+void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, uint32_t k, uint32_t plen, int last);
 /* UDP_FRAG: the checksum over the whole datagram (template UDP header with
  * checksum 0 plus every payload byte), computed once at start. */
 uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it);

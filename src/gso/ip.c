@@ -1,8 +1,9 @@
 /*
- * ip.c - the per-packet header sums the per-segment rules (seg.h, frag.c)
- * start from: the IPv4 header without the words that change per segment,
- * the pseudo header without the length, the L4 header without the words
- * that change per segment.
+ * ip.c - what the per-segment rules (seg.h, frag.c) start from: the
+ * per-packet header sums (the IPv4 header without the words that change per
+ * segment, the pseudo header without the length, the L4 header without the
+ * words that change per segment) and the template made the header of a
+ * middle segment, which most segments are.
  */
 #include "gso/gso_int.h"
 
@@ -24,4 +25,27 @@ void gso_bases(struct ofl_gso_iter *it)
 	} else {
 		it->l4_base = gso_sum_be(l4, GSO_UDP_HLEN) - ofl_get16(l4 + 4);
 	}
+}
+
+void gso_mid_template(struct ofl_gso_iter *it)
+{
+	uint8_t *ip = it->tmpl + it->l3_off, *l4 = it->tmpl + it->l4_off;
+	uint32_t l4len = it->hdr_len - it->l4_off, pay = l4len + it->seg_size;
+	unsigned field = GSO_UDP_CSUM_OFF;
+	if (it->l3 == 4)
+		ofl_put16(ip + 2, (uint16_t)(it->l3_hlen + pay));
+	else
+		ofl_put16(ip + 4, (uint16_t)(it->l3_hlen - 40u + pay));
+	if (it->l4proto == GSO_PROTO_TCP) {
+		uint8_t gone = l4[13] & (GSO_TCP_FIN | GSO_TCP_PSH);
+		if (!(it->flags & OFL_GSO_F_KEEP_CWR))
+			gone |= l4[13] & GSO_TCP_CWR;
+		l4[13] &= (uint8_t)~gone;
+		it->flags |= (uint16_t)(gone << GSO_ITF_TCP_SHIFT);
+		field = GSO_TCP_CSUM_OFF;
+	} else {
+		ofl_put16(l4 + 4, (uint16_t)pay);
+	}
+	if (it->csum == OFL_CSUM_MODE_PARTIAL)
+		ofl_put16(l4 + field, gso_fold_be(it->ps_base + pay));
 }

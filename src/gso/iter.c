@@ -63,25 +63,27 @@ static inline void copy_hdr(uint8_t *restrict d, const uint8_t *restrict s, uint
 	}
 }
 
-/* ofl_gso_next() after its argument checks; restrict: the slot, the
- * segment, the pool and the iterator do not overlap, so the compiler need
- * not reload the iterator after every header byte it writes. */
-static inline int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
-                           struct ofl_gso_seg *restrict seg)
+/* ofl_gso_next() after its argument checks, for a segment of this type
+ * from this kind of pool (both constants in the common case's copy of the
+ * body, so its branches fold away).  restrict: the slot, the segment, the
+ * pool and the iterator do not overlap, so the compiler need not reload the
+ * iterator after every header byte it writes. */
+GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
+                               struct ofl_gso_seg *restrict seg, uint32_t type, uint32_t pool_kind)
 {
-	uint32_t k, start, plen, u, o, hl, last;
+	const uint32_t k = it->seg, nsegs = it->nsegs, rel = it->rel_next;
+	const int last = k + 1 == nsegs;
+	uint32_t start, plen, u = it->cur_unit, o = it->cur_off, hl = it->hdr_len, nsl, rc, flags;
 	uint8_t *h;
-	int rc;
-	if (pool->slot_size < max_hdr(it))
+	if (pool->slot_size < hl + (type == OFL_GSO_TYPE_UDP_FRAG ? GSO_UDP_HLEN : 0u))
 		return OFL_ENOSPC;
-	rc = pool->kind == OFL_GSO_POOL_BLOCK ? gso_block_get(pool, &seg->hdr) : ofl_gso_pool_get(pool, &seg->hdr);
+	rc = (uint32_t)(pool_kind == OFL_GSO_POOL_BLOCK ? gso_block_get(pool, &seg->hdr)
+	                                                : ofl_gso_pool_get(pool, &seg->hdr));
 	if (rc != 0)
-		return rc;
-	k = it->seg;
-	last = k + 1 == it->nsegs;
+		return (int)rc;
 	gso_bounds(it, k, &start, &plen);
-	u = it->cur_unit;
-	o = it->cur_off;
+	if (type == OFL_GSO_TYPE_UDP_FRAG && k == 0)
+		hl += GSO_UDP_HLEN;
 	if (it->unit_kind == GSO_UNIT_BUF && plen &&
 	    plen < ((const struct ofl_buf *)it->units)[u].len - o) {
 		/* the common case: the segment lies inside one buffer */
@@ -90,41 +92,51 @@ static inline int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_pool
 		seg->slices[0].len = plen;
 		seg->slices[0].pkt = 0;
 		seg->slices[0].buf = (uint16_t)u;
-		seg->nslices = 1;
+		nsl = 1;
 		o += plen;
 	} else {
-		seg->nslices = gso_take(it, &u, &o, plen, seg->slices);
+		/* (copies: u and o stay out of memory on the common path) */
+		uint32_t cu = u, co = o;
+		nsl = gso_take(it, &cu, &co, plen, seg->slices);
+		u = cu;
+		o = co;
 	}
+	rc = (last ? it->nunits : u) - rel; /* buffers released */
+	flags = (k == 0 ? OFL_GSO_SEG_F_FIRST : 0u) | (last ? OFL_GSO_SEG_F_LAST : 0u);
+	seg->hdr_len = hl;
 	seg->payload_len = plen;
+	seg->len = hl + plen;
 	seg->index = k;
-	seg->nsegs = it->nsegs;
-	seg->flags = (uint16_t)((k == 0 ? OFL_GSO_SEG_F_FIRST : 0) | (last ? OFL_GSO_SEG_F_LAST : 0));
+	seg->nsegs = nsegs;
 	seg->l3_off = it->l3_off;
-	seg->l4_off = it->l4_off;
-	seg->csum_start = seg->csum_offset = 0;
-	seg->release_first = (uint16_t)it->rel_next;
-	seg->release_count = (uint16_t)((last ? it->nunits : u) - it->rel_next);
-
-	hl = it->hdr_len;
-	if (it->type == OFL_GSO_TYPE_UDP_FRAG && k == 0)
-		hl += GSO_UDP_HLEN;
+	/* a UDP fragment after the first has no UDP header */
+	seg->l4_off = type == OFL_GSO_TYPE_UDP_FRAG && k ? 0 : it->l4_off;
+	if (type != OFL_GSO_TYPE_UDP_FRAG && it->csum == OFL_CSUM_MODE_PARTIAL) {
+		flags |= OFL_GSO_SEG_F_CSUM_PARTIAL;
+		seg->csum_start = it->l4_off;
+		seg->csum_offset = type == OFL_GSO_TYPE_TCP ? GSO_TCP_CSUM_OFF : GSO_UDP_CSUM_OFF;
+	} else {
+		seg->csum_start = seg->csum_offset = 0;
+	}
+	seg->flags = (uint16_t)flags;
+	seg->release_first = (uint16_t)rel;
+	seg->release_count = (uint16_t)rc;
+	seg->nslices = nsl;
 	h = seg->hdr.data;
 	copy_hdr(h, it->tmpl, hl);
-	seg->hdr_len = hl;
-	seg->len = hl + plen;
-	if (it->type == OFL_GSO_TYPE_TCP)
-		gso_tcp_fix(it, h, seg, k, plen, last);
-	else if (it->type == OFL_GSO_TYPE_UDP_L4)
-		gso_udp_fix(it, h, seg, k, plen);
+	if (type == OFL_GSO_TYPE_TCP)
+		gso_tcp_fix(it, h, k, plen, last, seg->slices, nsl);
+	else if (type == OFL_GSO_TYPE_UDP_L4)
+		gso_udp_fix(it, h, k, plen, last, seg->slices, nsl);
 	else
-		gso_frag_fix(it, h, seg);
+		gso_frag_fix(it, h, k, plen, last);
 	if (it->l2_fill && it->l2_fill(it->l2_user, h, hl, k) != 0) {
 		ofl_gso_pool_put(pool, &seg->hdr);
 		return OFL_EBADMSG;
 	}
 	it->cur_unit = u;
 	it->cur_off = o;
-	it->rel_next += seg->release_count;
+	it->rel_next = rel + rc;
 	it->seg = k + 1;
 	return 1;
 }
@@ -137,7 +149,9 @@ int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_
 		return 0;
 	if (!pool->kind)
 		return OFL_EINVAL;
-	return next_seg(it, pool, seg);
+	if (it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_BLOCK)
+		return next_seg(it, pool, seg, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
+	return next_seg(it, pool, seg, it->type, pool->kind);
 }
 
 int ofl_gso_unnext(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, const struct ofl_gso_seg *seg)

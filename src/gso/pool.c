@@ -113,15 +113,9 @@ int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb)
 {
 	if (!pool || !hb)
 		return OFL_EINVAL;
+	if (pool->kind == OFL_GSO_POOL_BLOCK)
+		return gso_block_put(pool, hb);
 	switch (pool->kind) {
-	case OFL_GSO_POOL_BLOCK:
-		if (hb->index >= pool->nslots || pool->nfree >= pool->nslots ||
-		    hb->data != pool->base + (size_t)hb->index * pool->slot_size)
-			return OFL_EINVAL;
-		block_set_link(pool, hb->index, pool->head);
-		pool->head = hb->index;
-		pool->nfree++;
-		return 0;
 	case OFL_GSO_POOL_FREELIST:
 		pool->put(pool->user, hb);
 		return 0;
