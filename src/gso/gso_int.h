@@ -12,6 +12,7 @@
 #include <ofl/gso.h>
 #include <string.h>
 
+#include "core/csum_int.h"
 #include "core/parse.h"
 
 /* For a body the compiler must copy into each caller (so that constant
@@ -99,15 +100,17 @@ static inline void gso_bounds(const struct ofl_gso_iter *it, uint32_t k, uint32_
 
 /* Small header sums are kept as plain integer sums of big-endian 16-bit
  * words ("BE sums"): a field's contribution can be added or taken away with
- * + and -, and the result folds once. */
+ * + and -, and the result folds once.  Any value congruent modulo 0xffff
+ * folds the same (every sum the rules fold is positive). */
+/* The BE sum of the n bytes at p (n a multiple of 4: whole 32-bit words),
+ * read a word at a time and folded, plus 3 x 0xffff (a ones'-complement
+ * zero) so that up to three 16-bit words can be taken away from it. */
 static inline uint32_t gso_sum_be(const uint8_t *p, uint32_t n)
 {
-	uint32_t s = 0, i;
-	for (i = 0; i + 1 < n; i += 2)
-		s += ofl_get16(p + i);
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	return s;
+	uint16_t m = ofl_csum_words_fold(p, n / 4u); /* memory order */
+	uint8_t b[2];
+	memcpy(b, &m, 2);
+	return ofl_get16(b) + 3u * 0xffffu;
 }
 
 static inline uint16_t gso_fold_be(uint32_t s)
