@@ -48,18 +48,23 @@ int ofl_gso_check_pool(const struct ofl_gso_iter *it, const struct ofl_gso_pool 
 	return pool->slot_size < max_hdr(it) ? OFL_ENOSPC : 0;
 }
 
-/* Copy the n-byte header template with fixed-size moves (overlapping for
- * the common sizes) instead of a library call per segment. */
+/* Copy the n-byte header template with a few fixed-size moves (the last
+ * one overlapping) instead of a library call per segment. */
 static inline void copy_hdr(uint8_t *restrict d, const uint8_t *restrict s, uint32_t n)
 {
-	if (n > 64 && n <= 128) {
-		memcpy(d, s, 64);
-		memcpy(d + n - 64, s + n - 64, 64);
-	} else if (n >= 32 && n <= 64) {
+	if (n < 32 || n > 128) {
+		memcpy(d, s, n);
+	} else if (n <= 64) {
 		memcpy(d, s, 32);
 		memcpy(d + n - 32, s + n - 32, 32);
 	} else {
-		memcpy(d, s, n);
+		memcpy(d, s, 64);
+		if (n <= 80)
+			memcpy(d + n - 16, s + n - 16, 16);
+		else if (n <= 96)
+			memcpy(d + n - 32, s + n - 32, 32);
+		else
+			memcpy(d + n - 64, s + n - 64, 64);
 	}
 }
 
