@@ -148,14 +148,17 @@ GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_
 
 int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
 {
-	if (!it || !pool || !seg || !it->nsegs)
+	if (!it || !pool || !seg)
+		return OFL_EINVAL;
+	/* the common case first: it implies the checks below */
+	if (it->seg < it->nsegs && !it->done && it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_BLOCK)
+		return next_seg(it, pool, seg, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
+	if (!it->nsegs)
 		return OFL_EINVAL;
 	if (it->done || it->seg >= it->nsegs)
 		return 0;
 	if (!pool->kind)
 		return OFL_EINVAL;
-	if (it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_BLOCK)
-		return next_seg(it, pool, seg, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
 	return next_seg(it, pool, seg, it->type, pool->kind);
 }
 
