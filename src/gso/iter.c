@@ -100,11 +100,7 @@ GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_
 		nsl = 1;
 		o += plen;
 	} else {
-		/* (copies: u and o stay out of memory on the common path) */
-		uint32_t cu = u, co = o;
-		nsl = gso_take(it, &cu, &co, plen, seg->slices);
-		u = cu;
-		o = co;
+		nsl = gso_take(it, &u, &o, plen, seg->slices);
 	}
 	rc = (last ? it->nunits : u) - rel; /* buffers released */
 	flags = (k == 0 ? OFL_GSO_SEG_F_FIRST : 0u) | (last ? OFL_GSO_SEG_F_LAST : 0u);
