@@ -7,7 +7,7 @@
  * fragment header after the IPv6 header with offset, M and the request's
  * identification.
  */
-#include "gso/gso_int.h"
+#include "gso/seg.h"
 
 uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it)
 {
@@ -35,25 +35,22 @@ uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it)
 	return c == 0 ? 0xffff : c;
 }
 
-void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg)
+void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, uint32_t k, uint32_t plen, int last)
 {
 	uint8_t *ip = h + it->l3_off;
-	uint32_t k = seg->index, ipoff = k * it->seg_size;
-	uint32_t bytes = seg->payload_len + (k == 0 ? GSO_UDP_HLEN : 0u);
-	int more = !(seg->flags & OFL_GSO_SEG_F_LAST);
+	uint32_t ipoff = k * it->seg_size;
+	uint32_t bytes = plen + (k == 0 ? GSO_UDP_HLEN : 0u);
 	if (k == 0)
 		ofl_put16(h + it->l4_off + 6, it->udp_csum);
-	else
-		seg->l4_off = 0;
 	if (it->l3 == 4) {
 		uint16_t tot = (uint16_t)(it->l3_hlen + bytes);
-		uint16_t fo = (uint16_t)((ipoff >> 3) | (more ? 0x2000u : 0u));
+		uint16_t fo = (uint16_t)((ipoff >> 3) | (last ? 0u : 0x2000u));
 		ofl_put16(ip + 2, tot);
 		ofl_put16(ip + 6, fo);
-		gso_ip_csum(it, h, tot, it->id0, fo);
+		gso_ip_csum(it, h, (uint32_t)tot + it->id0 + fo);
 	} else {
 		uint8_t *fh = ip + it->l3_hlen;
 		ofl_put16(ip + 4, (uint16_t)(it->l3_hlen - 40u + GSO_FRAG6_HLEN + bytes));
-		ofl_put16(fh + 2, (uint16_t)(ipoff | (more ? 1u : 0u)));
+		ofl_put16(fh + 2, (uint16_t)(ipoff | (last ? 0u : 1u)));
 	}
 }

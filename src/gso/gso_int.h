@@ -1,17 +1,27 @@
 /*
  * gso_int.h - GSO internals shared by the files of src/gso: the input as a
  * list of "units" (caller buffers, or a GRO packet's header and slices), the
- * payload cursor, and the per-type header rules (ip.c, tcp.c, udp.c,
- * frag.c).  Offsets in the iterator are output-header offsets unless named
- * in_*.
+ * payload cursor, the block pool's free list, and the per-type header
+ * rules (seg.h, ip.c, frag.c).  Offsets in the iterator are output-header
+ * offsets unless named in_*.
  */
 #ifndef OFL_GSO_INT_H
 #define OFL_GSO_INT_H
 
 #include <ofl/csum.h>
 #include <ofl/gso.h>
+#include <string.h>
 
+#include "core/csum_int.h"
 #include "core/parse.h"
+
+/* For a body the compiler must copy into each caller (so that constant
+ * arguments fold): plain static inline elsewhere. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GSO_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define GSO_ALWAYS_INLINE static inline
+#endif
 
 #define GSO_UNIT_BUF 0   /* units are struct ofl_buf */
 #define GSO_UNIT_SLICE 1 /* units are struct ofl_slice */
@@ -22,6 +32,13 @@
 #define GSO_UDP_HLEN 8u
 #define GSO_FRAG6_HLEN 8u
 #define GSO_MIN_SLOT 64u
+
+#define GSO_TCP_CSUM_OFF 16u /* checksum field offsets in the L4 header */
+#define GSO_UDP_CSUM_OFF 6u
+
+/* it->flags above the OFL_GSO_F_* bits: the input's TCP flags that the
+ * middle-segment template lacks (FIN, PSH, CWR; gso_mid_template()). */
+#define GSO_ITF_TCP_SHIFT 8u
 
 #define GSO_TCP_FIN 0x01u
 #define GSO_TCP_PSH 0x08u
@@ -83,15 +100,17 @@ static inline void gso_bounds(const struct ofl_gso_iter *it, uint32_t k, uint32_
 
 /* Small header sums are kept as plain integer sums of big-endian 16-bit
  * words ("BE sums"): a field's contribution can be added or taken away with
- * + and -, and the result folds once. */
+ * + and -, and the result folds once.  Any value congruent modulo 0xffff
+ * folds the same (every sum the rules fold is positive). */
+/* The BE sum of the n bytes at p (n a multiple of 4: whole 32-bit words),
+ * read a word at a time and folded, plus 3 x 0xffff (a ones'-complement
+ * zero) so that up to three 16-bit words can be taken away from it. */
 static inline uint32_t gso_sum_be(const uint8_t *p, uint32_t n)
 {
-	uint32_t s = 0, i;
-	for (i = 0; i + 1 < n; i += 2)
-		s += ofl_get16(p + i);
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	return s;
+	uint16_t m = ofl_csum_words_fold(p, n / 4u); /* memory order */
+	uint8_t b[2];
+	memcpy(b, &m, 2);
+	return ofl_get16(b) + 3u * 0xffffu;
 }
 
 static inline uint16_t gso_fold_be(uint32_t s)
@@ -110,6 +129,43 @@ static inline uint32_t gso_mem_to_be(uint32_t mem)
 	return ofl_get16(b);
 }
 
+/* BLOCK pool: free slots are chained through their first 4 bytes. */
+#define GSO_BLOCK_END UINT32_MAX
+
+/* Take the first free slot of a BLOCK pool (ofl_gso_pool_get(), inlined
+ * into ofl_gso_next()). */
+static inline int gso_block_get(struct ofl_gso_pool *restrict pool, struct ofl_gso_hbuf *restrict hb)
+{
+	uint32_t i = pool->head, nx;
+	uint8_t *d;
+	if (i == GSO_BLOCK_END || pool->nfree == 0)
+		return OFL_EAGAIN;
+	d = pool->base + (size_t)i * pool->slot_size;
+	memcpy(&nx, d, 4);
+	pool->head = nx;
+	pool->nfree--;
+	hb->data = d;
+	hb->size = pool->slot_size;
+	hb->index = i;
+	hb->offset = (uint64_t)i * pool->slot_size;
+	hb->cookie = NULL;
+	return 0;
+}
+
+/* Give a slot back to a BLOCK pool (ofl_gso_pool_put()): it becomes the
+ * first free one. */
+static inline int gso_block_put(struct ofl_gso_pool *restrict pool, const struct ofl_gso_hbuf *restrict hb)
+{
+	uint32_t i = hb->index, head = pool->head, nfree = pool->nfree, n = pool->nslots;
+	uint8_t *d = hb->data;
+	if (i >= n || nfree >= n || d != pool->base + (size_t)i * pool->slot_size)
+		return OFL_EINVAL;
+	memcpy(d, &head, 4);
+	pool->head = i;
+	pool->nfree = nfree + 1;
+	return 0;
+}
+
 /* The payload cursor (cursor.c): (unit, byte) at byte off of the units
  * (skip included); walking len bytes writes slices to out when non-NULL
  * (the caller guarantees room) and returns how many. */
@@ -120,21 +176,16 @@ uint32_t gso_take(const struct ofl_gso_iter *it, uint32_t *u, uint32_t *o, uint3
 /* Sum of the slices as one contiguous run starting at an even offset. */
 uint32_t gso_slices_sum(const struct ofl_slice *s, uint32_t n);
 
-/* Per-segment rules.  h: the segment's header (template already copied);
- * k: segment index; plen: payload bytes; last: k == nsegs - 1. */
-void gso_ip_fix(const struct ofl_gso_iter *it, uint8_t *h, uint32_t k, uint32_t l3_payload);
-/* IPv4 header checksum of a segment whose length, ID and frag_off are these. */
-void gso_ip_csum(const struct ofl_gso_iter *it, uint8_t *h, uint16_t tot, uint16_t id, uint16_t frag);
 /* The BE sums of the template that do not change per segment (start). */
 void gso_bases(struct ofl_gso_iter *it);
-void gso_tcp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
-void gso_udp_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
-void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, struct ofl_gso_seg *seg);
-/* The segment's L4 checksum at l4 + field, in the request's mode; var: the
- * BE sum of the L4 header words that change per segment (TCP: sequence
- * number and the data offset/flags word; UDP: the length). */
-void gso_l4_csum(const struct ofl_gso_iter *it, uint8_t *l4, uint32_t l4_hlen, unsigned field,
-                 uint32_t var, struct ofl_gso_seg *seg);
+/* Then (after the geometry, for TCP and UDP_L4) turn the template into the
+ * header of a middle segment: full-size lengths, the TCP flags of a middle
+ * segment, the PARTIAL checksum of a full-size segment (ip.c). */
+void gso_mid_template(struct ofl_gso_iter *it);
+/* The per-segment rules of UDP fragmentation (frag.c; the others: seg.h):
+ * fragment k (the last one when last) with plen payload bytes; h: its
+ * header (template already copied). */
+void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, uint32_t k, uint32_t plen, int last);
 /* UDP_FRAG: the checksum over the whole datagram (template UDP header with
  * checksum 0 plus every payload byte), computed once at start. */
 uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it);

@@ -1,31 +1,11 @@
 /*
- * ip.c - per-segment IP header rules (inet_gso_segment, ipv6_gso_segment):
- * IPv4 total length, ID (+1 per segment unless fixed-id) and header
- * checksum; IPv6 payload length.  Header checksums are the per-packet
- * base (gso_bases) plus the words that change.
+ * ip.c - what the per-segment rules (seg.h, frag.c) start from: the
+ * per-packet header sums (the IPv4 header without the words that change per
+ * segment, the pseudo header without the length, the L4 header without the
+ * words that change per segment) and the template made the header of a
+ * middle segment, which most segments are.
  */
 #include "gso/gso_int.h"
-
-void gso_ip_fix(const struct ofl_gso_iter *it, uint8_t *h, uint32_t k, uint32_t l3_payload)
-{
-	uint8_t *ip = h + it->l3_off;
-	if (it->l3 == 4) {
-		uint16_t tot = (uint16_t)(it->l3_hlen + l3_payload);
-		uint16_t id = (it->flags & OFL_GSO_F_FIXED_ID) ? it->id0 : (uint16_t)(it->id0 + k);
-		ofl_put16(ip + 2, tot);
-		ofl_put16(ip + 4, id);
-		gso_ip_csum(it, h, tot, id, ofl_get16(it->tmpl + it->l3_off + 6));
-	} else {
-		ofl_put16(ip + 4, (uint16_t)(it->l3_hlen - 40u + l3_payload));
-	}
-}
-
-/* From the values just written: reading the slot back right after the
- * header copy would stall on store forwarding. */
-void gso_ip_csum(const struct ofl_gso_iter *it, uint8_t *h, uint16_t tot, uint16_t id, uint16_t frag)
-{
-	ofl_put16(h + it->l3_off + 10, (uint16_t)~gso_fold_be(it->ip_base + tot + id + frag));
-}
 
 void gso_bases(struct ofl_gso_iter *it)
 {
@@ -45,4 +25,27 @@ void gso_bases(struct ofl_gso_iter *it)
 	} else {
 		it->l4_base = gso_sum_be(l4, GSO_UDP_HLEN) - ofl_get16(l4 + 4);
 	}
+}
+
+void gso_mid_template(struct ofl_gso_iter *it)
+{
+	uint8_t *ip = it->tmpl + it->l3_off, *l4 = it->tmpl + it->l4_off;
+	uint32_t l4len = it->hdr_len - it->l4_off, pay = l4len + it->seg_size;
+	unsigned field = GSO_UDP_CSUM_OFF;
+	if (it->l3 == 4)
+		ofl_put16(ip + 2, (uint16_t)(it->l3_hlen + pay));
+	else
+		ofl_put16(ip + 4, (uint16_t)(it->l3_hlen - 40u + pay));
+	if (it->l4proto == GSO_PROTO_TCP) {
+		uint8_t gone = l4[13] & (GSO_TCP_FIN | GSO_TCP_PSH);
+		if (!(it->flags & OFL_GSO_F_KEEP_CWR))
+			gone |= l4[13] & GSO_TCP_CWR;
+		l4[13] &= (uint8_t)~gone;
+		it->flags |= (uint16_t)(gone << GSO_ITF_TCP_SHIFT);
+		field = GSO_TCP_CSUM_OFF;
+	} else {
+		ofl_put16(l4 + 4, (uint16_t)pay);
+	}
+	if (it->csum == OFL_CSUM_MODE_PARTIAL)
+		ofl_put16(l4 + field, gso_fold_be(it->ps_base + pay));
 }

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "gso/gso_int.h"
+#include "gso/seg.h"
 
 static uint32_t max_hdr(const struct ofl_gso_iter *it)
 {
@@ -48,25 +48,47 @@ int ofl_gso_check_pool(const struct ofl_gso_iter *it, const struct ofl_gso_pool 
 	return pool->slot_size < max_hdr(it) ? OFL_ENOSPC : 0;
 }
 
-int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
+/* Copy the n-byte header template with a few fixed-size moves (the last
+ * one overlapping) instead of a library call per segment. */
+static inline void copy_hdr(uint8_t *restrict d, const uint8_t *restrict s, uint32_t n)
 {
-	uint32_t k, start, plen, u, o, hl;
+	if (n < 32 || n > 128) {
+		memcpy(d, s, n);
+	} else if (n <= 64) {
+		memcpy(d, s, 32);
+		memcpy(d + n - 32, s + n - 32, 32);
+	} else {
+		memcpy(d, s, 64);
+		if (n <= 80)
+			memcpy(d + n - 16, s + n - 16, 16);
+		else if (n <= 96)
+			memcpy(d + n - 32, s + n - 32, 32);
+		else
+			memcpy(d + n - 64, s + n - 64, 64);
+	}
+}
+
+/* ofl_gso_next() after its argument checks, for a segment of this type
+ * from this kind of pool (both constants in the common case's copy of the
+ * body, so its branches fold away).  restrict: the slot, the segment, the
+ * pool and the iterator do not overlap, so the compiler need not reload the
+ * iterator after every header byte it writes. */
+GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
+                               struct ofl_gso_seg *restrict seg, uint32_t type, uint32_t pool_kind)
+{
+	const uint32_t k = it->seg, nsegs = it->nsegs, rel = it->rel_next;
+	const int last = k + 1 == nsegs;
+	uint32_t start, plen, u = it->cur_unit, o = it->cur_off, hl = it->hdr_len, nsl, rc, flags;
 	uint8_t *h;
-	int rc;
-	if (!it || !pool || !seg || !it->nsegs)
-		return OFL_EINVAL;
-	if (it->done || it->seg >= it->nsegs)
-		return 0;
-	if (!pool->kind)
-		return OFL_EINVAL;
-	if (pool->slot_size < max_hdr(it))
+	if (pool->slot_size < hl + (type == OFL_GSO_TYPE_UDP_FRAG ? GSO_UDP_HLEN : 0u))
 		return OFL_ENOSPC;
-	if ((rc = ofl_gso_pool_get(pool, &seg->hdr)) != 0)
-		return rc;
-	k = it->seg;
+	rc = (uint32_t)(pool_kind == OFL_GSO_POOL_BLOCK ? gso_block_get(pool, &seg->hdr)
+	                                                : ofl_gso_pool_get(pool, &seg->hdr));
+	if (rc != 0)
+		return (int)rc;
 	gso_bounds(it, k, &start, &plen);
-	u = it->cur_unit;
-	o = it->cur_off;
+	if (type == OFL_GSO_TYPE_UDP_FRAG && k == 0)
+		hl += GSO_UDP_HLEN;
 	if (it->unit_kind == GSO_UNIT_BUF && plen &&
 	    plen < ((const struct ofl_buf *)it->units)[u].len - o) {
 		/* the common case: the segment lies inside one buffer */
@@ -75,44 +97,65 @@ int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_
 		seg->slices[0].len = plen;
 		seg->slices[0].pkt = 0;
 		seg->slices[0].buf = (uint16_t)u;
-		seg->nslices = 1;
+		nsl = 1;
 		o += plen;
 	} else {
-		seg->nslices = gso_take(it, &u, &o, plen, seg->slices);
+		nsl = gso_take(it, &u, &o, plen, seg->slices);
 	}
-	seg->payload_len = plen;
-	seg->index = k;
-	seg->nsegs = it->nsegs;
-	seg->flags = (uint16_t)((k == 0 ? OFL_GSO_SEG_F_FIRST : 0) |
-	                        (k + 1 == it->nsegs ? OFL_GSO_SEG_F_LAST : 0));
-	seg->l3_off = it->l3_off;
-	seg->l4_off = it->l4_off;
-	seg->csum_start = seg->csum_offset = 0;
-	seg->release_first = (uint16_t)it->rel_next;
-	seg->release_count = (uint16_t)((k + 1 == it->nsegs ? it->nunits : u) - it->rel_next);
-
-	hl = it->hdr_len;
-	if (it->type == OFL_GSO_TYPE_UDP_FRAG && k == 0)
-		hl += GSO_UDP_HLEN;
-	h = seg->hdr.data;
-	memcpy(h, it->tmpl, hl);
+	rc = (last ? it->nunits : u) - rel; /* buffers released */
+	flags = (k == 0 ? OFL_GSO_SEG_F_FIRST : 0u) | (last ? OFL_GSO_SEG_F_LAST : 0u);
 	seg->hdr_len = hl;
+	seg->payload_len = plen;
 	seg->len = hl + plen;
-	if (it->type == OFL_GSO_TYPE_TCP)
-		gso_tcp_fix(it, h, seg);
-	else if (it->type == OFL_GSO_TYPE_UDP_L4)
-		gso_udp_fix(it, h, seg);
+	seg->index = k;
+	seg->nsegs = nsegs;
+	seg->l3_off = it->l3_off;
+	/* a UDP fragment after the first has no UDP header */
+	seg->l4_off = type == OFL_GSO_TYPE_UDP_FRAG && k ? 0 : it->l4_off;
+	if (type != OFL_GSO_TYPE_UDP_FRAG && it->csum == OFL_CSUM_MODE_PARTIAL) {
+		flags |= OFL_GSO_SEG_F_CSUM_PARTIAL;
+		seg->csum_start = it->l4_off;
+		seg->csum_offset = type == OFL_GSO_TYPE_TCP ? GSO_TCP_CSUM_OFF : GSO_UDP_CSUM_OFF;
+	} else {
+		seg->csum_start = seg->csum_offset = 0;
+	}
+	seg->flags = (uint16_t)flags;
+	seg->release_first = (uint16_t)rel;
+	seg->release_count = (uint16_t)rc;
+	seg->nslices = nsl;
+	h = seg->hdr.data;
+	copy_hdr(h, it->tmpl, hl);
+	if (type == OFL_GSO_TYPE_TCP)
+		gso_tcp_fix(it, h, k, plen, last, seg->slices, nsl);
+	else if (type == OFL_GSO_TYPE_UDP_L4)
+		gso_udp_fix(it, h, k, plen, last, seg->slices, nsl);
 	else
-		gso_frag_fix(it, h, seg);
+		gso_frag_fix(it, h, k, plen, last);
 	if (it->l2_fill && it->l2_fill(it->l2_user, h, hl, k) != 0) {
 		ofl_gso_pool_put(pool, &seg->hdr);
 		return OFL_EBADMSG;
 	}
 	it->cur_unit = u;
 	it->cur_off = o;
-	it->rel_next += seg->release_count;
-	it->seg++;
+	it->rel_next = rel + rc;
+	it->seg = k + 1;
 	return 1;
+}
+
+int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
+{
+	if (!it || !pool || !seg)
+		return OFL_EINVAL;
+	/* the common case first: it implies the checks below */
+	if (it->seg < it->nsegs && !it->done && it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_BLOCK)
+		return next_seg(it, pool, seg, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
+	if (!it->nsegs)
+		return OFL_EINVAL;
+	if (it->done || it->seg >= it->nsegs)
+		return 0;
+	if (!pool->kind)
+		return OFL_EINVAL;
+	return next_seg(it, pool, seg, it->type, pool->kind);
 }
 
 int ofl_gso_unnext(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, const struct ofl_gso_seg *seg)

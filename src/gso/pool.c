@@ -8,15 +8,6 @@
 
 #include "gso/gso_int.h"
 
-#define BLOCK_END UINT32_MAX
-
-static uint32_t block_link(const struct ofl_gso_pool *p, uint32_t i)
-{
-	uint32_t nx;
-	memcpy(&nx, p->base + (size_t)i * p->slot_size, 4);
-	return nx;
-}
-
 static void block_set_link(struct ofl_gso_pool *p, uint32_t i, uint32_t nx)
 {
 	memcpy(p->base + (size_t)i * p->slot_size, &nx, 4);
@@ -39,7 +30,7 @@ int ofl_gso_pool_init_block(struct ofl_gso_pool *pool, void *base, size_t size, 
 	pool->base = base;
 	pool->head = 0;
 	for (i = 0; i < pool->nslots; i++)
-		block_set_link(pool, i, i + 1 < pool->nslots ? i + 1 : BLOCK_END);
+		block_set_link(pool, i, i + 1 < pool->nslots ? i + 1 : GSO_BLOCK_END);
 	return 0;
 }
 
@@ -94,19 +85,8 @@ int ofl_gso_pool_get(struct ofl_gso_pool *pool, struct ofl_gso_hbuf *hb)
 	if (!pool || !hb)
 		return OFL_EINVAL;
 	switch (pool->kind) {
-	case OFL_GSO_POOL_BLOCK: {
-		uint32_t i = pool->head;
-		if (i == BLOCK_END || pool->nfree == 0)
-			return OFL_EAGAIN;
-		pool->head = block_link(pool, i);
-		pool->nfree--;
-		hb->data = pool->base + (size_t)i * pool->slot_size;
-		hb->size = pool->slot_size;
-		hb->index = i;
-		hb->offset = (uint64_t)i * pool->slot_size;
-		hb->cookie = NULL;
-		return 0;
-	}
+	case OFL_GSO_POOL_BLOCK:
+		return gso_block_get(pool, hb);
 	case OFL_GSO_POOL_FREELIST:
 		memset(hb, 0, sizeof(*hb));
 		if (pool->get(pool->user, hb) != 0)
@@ -133,15 +113,9 @@ int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb)
 {
 	if (!pool || !hb)
 		return OFL_EINVAL;
+	if (pool->kind == OFL_GSO_POOL_BLOCK)
+		return gso_block_put(pool, hb);
 	switch (pool->kind) {
-	case OFL_GSO_POOL_BLOCK:
-		if (hb->index >= pool->nslots || pool->nfree >= pool->nslots ||
-		    hb->data != pool->base + (size_t)hb->index * pool->slot_size)
-			return OFL_EINVAL;
-		block_set_link(pool, hb->index, pool->head);
-		pool->head = hb->index;
-		pool->nfree++;
-		return 0;
 	case OFL_GSO_POOL_FREELIST:
 		pool->put(pool->user, hb);
 		return 0;

@@ -5,9 +5,6 @@ list(APPEND OFL_SOURCES
   src/gso/start.c
   src/gso/iter.c
   src/gso/ip.c
-  src/gso/l4csum.c
-  src/gso/tcp.c
-  src/gso/udp.c
   src/gso/frag.c
   src/gso/vnet.c
   src/gso/dsa.c

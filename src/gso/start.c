@@ -366,6 +366,8 @@ int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
 		return rc;
 	if (it->type == OFL_GSO_TYPE_UDP_FRAG)
 		it->udp_csum = gso_frag_udp_csum(it);
+	else
+		gso_mid_template(it);
 	if (hp)
 		*hp = p.h;
 	it->done = 0;
