@@ -24,4 +24,19 @@ static inline uint16_t ofl_csum_words_fold(const uint8_t *p, unsigned nwords)
 	return (uint16_t)s;
 }
 
+/* ofl_csum_words_fold(p, 5), written out: an IPv4 header without options
+ * (0xffff when its checksum is valid). */
+static inline uint16_t ofl_csum_ip4_fold(const uint8_t *p)
+{
+	uint32_t w[5];
+	uint64_t s;
+	memcpy(w, p, 20);
+	s = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+	s = (s & 0xffffffffu) + (s >> 32);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
 #endif

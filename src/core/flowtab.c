@@ -63,6 +63,12 @@ void ofl_flowtab_insert(struct ofl_flowtab *t, uint32_t hash, uint32_t value)
 	t->count++;
 }
 
+void ofl_flowtab_clear(struct ofl_flowtab *t)
+{
+	memset(t->slot, 0, ((size_t)t->mask + 1u) * sizeof(uint64_t));
+	t->count = 0;
+}
+
 int ofl_flowtab_remove(struct ofl_flowtab *t, uint32_t hash, uint32_t value)
 {
 	uint32_t i = hash & t->mask, j;

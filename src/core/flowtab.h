@@ -106,6 +106,8 @@ uint32_t ofl_flowtab_find(const struct ofl_flowtab *t, uint32_t hash, const stru
                           ofl_flowtab_key_fn keyof, void *ctx, uint64_t *probes);
 /* Insert (key must not be present; table must not be full). */
 void ofl_flowtab_insert(struct ofl_flowtab *t, uint32_t hash, uint32_t value);
+/* Remove every entry. */
+void ofl_flowtab_clear(struct ofl_flowtab *t);
 /* Remove value stored under hash. Returns 0, or -1 if absent. */
 int ofl_flowtab_remove(struct ofl_flowtab *t, uint32_t hash, uint32_t value);
 

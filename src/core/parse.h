@@ -151,7 +151,7 @@ static inline int ofl_parse_plain(const uint8_t *p, uint32_t buflen, uint32_t fr
 	et = ofl_get16(p + 12);
 	if (et == 0x0800u) {
 		if (ip[0] != 0x45 || ip[9] != 6 || (ofl_get16(ip + 6) & 0x3fffu) ||
-		    ofl_csum_words_fold(ip, 5) != 0xffff)
+		    ofl_csum_ip4_fold(ip) != 0xffff)
 			return 0;
 		l4 = 34;
 		l3_end = 14u + ofl_get16(ip + 2);

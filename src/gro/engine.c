@@ -158,10 +158,11 @@ static void finish_csum(struct ofl_gro *g, uint32_t idx)
 }
 
 /* Complete a held entry: rewrite its header and queue it for delivery. */
-static OFL_NOINLINE void complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
+static inline void complete_x(struct ofl_gro *g, uint32_t idx, unsigned reason, int in_table)
 {
 	struct gro_item *it = &g->items[idx];
-	ofl_flowtab_remove(&g->tab, it->hash, idx);
+	if (in_table)
+		ofl_flowtab_remove(&g->tab, it->hash, idx);
 	age_unlink(g, it);
 	g->held_bytes -= it->payload;
 	g->st.flush[reason]++;
@@ -187,10 +188,22 @@ static OFL_NOINLINE void complete(struct ofl_gro *g, uint32_t idx, unsigned reas
 	pend_push(g, idx);
 }
 
+static OFL_NOINLINE void complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
+{
+	complete_x(g, idx, reason, 1);
+}
+
 static void flush_all(struct ofl_gro *g, unsigned reason)
 {
+	int in_table = 1;
+	/* every entry leaves the table: clearing it at once beats a removal
+	 * per entry once it is an eighth full */
+	if (g->tab.count && (uint64_t)g->tab.count * 8u >= (uint64_t)g->tab.mask + 1u) {
+		ofl_flowtab_clear(&g->tab);
+		in_table = 0;
+	}
 	while (g->age_head != GRO_NONE)
-		complete(g, g->age_head, reason);
+		complete_x(g, g->age_head, reason, in_table);
 	deliver_pending(g);
 }
 
@@ -869,12 +882,7 @@ static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt 
 	if (len - 1u >= it->seg_size || ofl_get32(th + 4) != it->next_seq)
 		return 0;
 	if (it->l3 == 4) {
-		uint64_t s = (uint64_t)ld32(ip) + ld32(ip + 4) + ld32(ip + 8) + ld32(ip + 12) + ld32(ip + 16);
-		s = (s & 0xffffffffu) + (s >> 32);
-		s = (s & 0xffff) + (s >> 16);
-		s = (s & 0xffff) + (s >> 16);
-		s = (s & 0xffff) + (s >> 16);
-		if (ofl_get16(ip + 2) != total - 14 || s != 0xffff)
+		if (ofl_get16(ip + 2) != total - 14 || ofl_csum_ip4_fold(ip) != 0xffff)
 			return 0;
 	} else if (ofl_get16(ip + 4) != total - 54) {
 		return 0;
@@ -1056,7 +1064,7 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
 	v.len = pkt->bufs[0].len;
 	if (fk.plain) {
 		h = fk.h;
-	} else if (tag.has && tag.view.hdr_len == 12 && tag.view.rest_off >= 12 &&
+	} else if (tag.has && tag.view.hdr_len == 12 && tag.view.rest_off >= 12 && v.len >= tag.view.rest_off &&
 	           ofl_parse_plain(v.p + (tag.view.rest_off - 12), v.len - (tag.view.rest_off - 12),
 	                           end - (tag.view.rest_off - 12), &h)) {
 		/* behind a tag, a plain untagged frame: the one-pass parse,

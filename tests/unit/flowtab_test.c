@@ -137,6 +137,32 @@ START_TEST(hash_v4_same_value)
 }
 END_TEST
 
+/* clear: nothing is found after it, and the table takes entries again */
+START_TEST(clear_empties)
+{
+	struct ofl_flowtab t;
+	uint32_t nslots, i;
+	size_t sz = ofl_flowtab_size(64, &nslots);
+	void *mem = malloc(sz);
+	uint64_t seed[2] = {5, 6}, probes = 0;
+	ofl_flowtab_init(&t, mem, nslots, seed);
+	for (i = 0; i < 64; i++) {
+		memset(&keys[i], 0, sizeof(keys[i]));
+		keys[i].w[2] = (uint64_t)i << 32;
+		hashes[i] = ofl_flow_hash(&t, &keys[i]);
+		ofl_flowtab_insert(&t, hashes[i], i);
+	}
+	ck_assert_uint_eq(t.count, 64);
+	ofl_flowtab_clear(&t);
+	ck_assert_uint_eq(t.count, 0);
+	for (i = 0; i < 64; i++)
+		ck_assert_uint_eq(ofl_flowtab_find(&t, hashes[i], &keys[i], keyof, NULL, &probes), UINT32_MAX);
+	ofl_flowtab_insert(&t, hashes[7], 7);
+	ck_assert_uint_eq(ofl_flowtab_find(&t, hashes[7], &keys[7], keyof, NULL, &probes), 7);
+	free(mem);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("flowtab");
@@ -145,6 +171,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, flooding_resistance);
 	tcase_add_test(tc, key_changes_hash);
 	tcase_add_test(tc, hash_v4_same_value);
+	tcase_add_test(tc, clear_empties);
 	suite_add_tcase(s, tc);
 	return s;
 }
