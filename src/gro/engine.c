@@ -301,6 +301,8 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	}
 	ofl_flowtab_init(&g->tab, g->tab_mem, nslots, key);
 	pred_masks(g);
+	for (i = 0; i < GRO_RCACHE; i++)
+		g->rcache[i] = GRO_NONE;
 	*out = g;
 	return 0;
 }
@@ -340,6 +342,23 @@ static inline uint32_t ld32(const uint8_t *p)
 	uint32_t v;
 	memcpy(&v, p, 4);
 	return v;
+}
+
+/* The recent-flows cache: a slot per frame from bytes 26-37 (IPv4
+ * addresses and ports, part of IPv6 addresses), naming the entry last held
+ * or merged for them.  Only a hint: try_predict() checks the entry is held
+ * and compares the whole header. */
+static inline uint32_t rcache_slot(const uint8_t *p)
+{
+	uint32_t x = ld32(p + 26) ^ ld32(p + 30) ^ ld32(p + 34);
+	return (x * 0x9e3779b1u) >> (32 - GRO_RCACHE_BITS);
+}
+
+/* A cache value: the entry and the frame's bytes 34-37 (IPv4 ports), so
+ * that most misses are seen without touching the entry. */
+static inline uint64_t rcache_val(const uint8_t *p, uint32_t idx)
+{
+	return (uint64_t)ld32(p + 34) << 32 | idx;
 }
 
 /* Build the flow key in registers (see flowtab.h for the packing). */
@@ -615,6 +634,8 @@ static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct o
 	it->fin_psh = 0;
 	it->cwr = (th[13] & TCP_CWR) != 0;
 	add_slices(g, idx, pkt, h->hdr_len, h->payload_len, 0);
+	if (v->len >= 38)
+		g->rcache[rcache_slot(v->p)] = rcache_val(v->p, idx);
 	return hold_link(g, idx, pkt, hash, h->payload_len, now);
 }
 
@@ -677,6 +698,7 @@ static int hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_
 		it->nslices = 0;
 		add_slices(g, idx, pkt, hl, len, 0);
 	}
+	g->rcache[rcache_slot(p)] = rcache_val(p, idx);
 	return hold_link(g, idx, pkt, hash, len, now);
 }
 
@@ -1329,6 +1351,27 @@ static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt
 	return it->l3 == 4 ? train_l3(g, idx, pkts, i, n, 1, 0) : train_l3(g, idx, pkts, i, n, 0, 0);
 }
 
+/* Does the frame carry the entry's TCP ports where a plain header has them
+ * (a hint: a train of one frame costs more than it saves)? */
+static inline int same_ports(const struct gro_item *it, const struct ofl_pkt *pkt)
+{
+	uint32_t o = (it->rawpre_len ? it->rawpre_len - 12u : 0) + it->l4_off;
+	return pkt->nbufs && pkt->bufs && pkt->bufs[0].data && pkt->bufs[0].len >= o + 4 &&
+	       ld32(pkt->bufs[0].data + o) == ld32(it->hdr + it->l4_off);
+}
+
+/* Header prediction of a frame (headers in its first buffer, checksum
+ * verified, no hardware VLAN, at least 54 bytes there) against entry idx,
+ * the ports first: another flow fails there, cheaply. */
+static inline int try_predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *p,
+                              uint32_t len)
+{
+	const struct gro_item *it = &g->items[idx];
+	uint32_t pre = it->rawpre_len ? it->rawpre_len - 12u : 0;
+	return it->state == GRO_HELD && it->fast && pkt->bufs[0].len >= it->hdr_len + pre && len <= 0xffffu &&
+	       ld32(p + pre + it->l4_off) == ld32(it->hdr + it->l4_off) && predict(g, idx, pkt, p, len);
+}
+
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 {
 	int err;
@@ -1371,26 +1414,34 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 			e = r;
 			break;
 		}
-		/* the next segment of the train being built: header prediction
-		 * against the last entry, then the train loop */
-		if (g->last != GRO_NONE && pkt->csum_status == OFL_CSUM_UNNECESSARY &&
-		    !(pkt->flags & OFL_PKT_F_VLAN)) {
+		/* the next segment of a train: header prediction against the
+		 * last entry, or against the entry the recent-flows cache names
+		 * for the frame's addresses and ports, then the train loop */
+		if (pkt->csum_status == OFL_CSUM_UNNECESSARY && !(pkt->flags & OFL_PKT_F_VLAN) &&
+		    pkt->bufs[0].len >= 54) {
 			const uint8_t *p = pkt->bufs[0].data;
-			uint32_t b0 = pkt->bufs[0].len, last = g->last;
-			uint32_t len = pkt->nbufs == 1 ? b0 : ofl_pkt_len(pkt->bufs, pkt->nbufs);
-			const struct gro_item *li = &g->items[last];
-			uint32_t pre = li->rawpre_len ? li->rawpre_len - 12u : 0;
-			/* the ports first: another flow fails here, cheaply */
-			if (li->fast && b0 >= li->hdr_len + pre && len <= 0xffffu &&
-			    ld32(p + pre + li->l4_off) == ld32(li->hdr + li->l4_off) &&
-			    predict(g, last, pkt, p, len)) {
-				/* the entry may have completed (end of train) */
-				if (g->last == last)
-					i += train(g, last, pkts, i + 1, n);
-				continue;
+			uint32_t len = pkt->nbufs == 1 ? pkt->bufs[0].len : ofl_pkt_len(pkt->bufs, pkt->nbufs);
+			uint32_t idx = g->last, again;
+			uint64_t hint;
+			if (idx != GRO_NONE && try_predict(g, idx, pkt, p, len))
+				goto merged;
+			hint = g->rcache[rcache_slot(p)];
+			again = (uint32_t)hint;
+			if ((uint32_t)(hint >> 32) == ld32(p + 34) && again != idx && again != GRO_NONE &&
+			    try_predict(g, again, pkt, p, len)) {
+				idx = again;
+				goto merged;
 			}
-			tried = 1;
+			tried = idx != GRO_NONE;
+			goto slow;
+merged:
+			/* a train when the next frame looks like the same flow
+			 * (and the entry did not just complete) */
+			if (g->last == idx && i + 1 < n && same_ports(&g->items[idx], &pkts[i + 1]))
+				i += train(g, idx, pkts, i + 1, n);
+			continue;
 		}
+slow:
 		receive(g, pkt, now, tried);
 	}
 	if (err)

@@ -31,6 +31,9 @@
  * untagged frame's EtherType, and this many tail tag bytes */
 #define GRO_RAWPRE_MAX 48u
 #define GRO_RAWTAIL_MAX 32u
+/* recent-flows cache (entry hints for interleaved flows in a burst) */
+#define GRO_RCACHE_BITS 6
+#define GRO_RCACHE (1u << GRO_RCACHE_BITS)
 
 enum gro_state { GRO_FREE = 0, GRO_HELD, GRO_PENDING };
 
@@ -96,6 +99,7 @@ struct ofl_gro {
 	/* header prediction's byte masks, IPv4 and IPv6: 0xff where the next
 	 * segment must equal the held header */
 	uint8_t pmask[2][GRO_PRED_MAX];
+	uint64_t rcache[GRO_RCACHE]; /* bytes 34-37 << 32 | entry */
 	uint8_t scratch[OFL_GRO_SCRATCH];
 };
 
