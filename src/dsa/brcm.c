@@ -64,8 +64,8 @@
 #define BRCM_LEG_LEN_MAX 0x7FFu
 #define BRCM_FCS_LEN 4u
 
-static int brcm4_decode(int dir, const struct dsa_frame *f, uint32_t tag_off,
-                        struct ofl_dsa_meta *m)
+DSA_INLINE int brcm4_decode(int dir, const struct dsa_frame *f,
+                            uint32_t tag_off, struct ofl_dsa_meta *m)
 {
 	const uint8_t *t = dsa_head(f, tag_off, BRCM_TAG_LEN);
 	unsigned op;
@@ -138,10 +138,10 @@ static int brcm4_encode(const struct ofl_dsa_ops *ops, int dir,
 	                              t, BRCM_TAG_LEN);
 }
 
-static int brcm_decode(const struct ofl_dsa_ops *ops,
-                       const struct ofl_dsa_params *p, int dir,
-                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                       struct ofl_dsa_view *v)
+DSA_DECODER brcm_decode(const struct ofl_dsa_ops *ops,
+                        const struct ofl_dsa_params *p, int dir,
+                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                        struct ofl_dsa_view *v)
 {
 	int err;
 
@@ -161,10 +161,10 @@ static int brcm_encode(const struct ofl_dsa_ops *ops,
 	return brcm4_encode(ops, dir, m, tx, 0);
 }
 
-static int brcm_prepend_decode(const struct ofl_dsa_ops *ops,
-                               const struct ofl_dsa_params *p, int dir,
-                               const struct dsa_frame *f,
-                               struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
+DSA_DECODER brcm_prepend_decode(const struct ofl_dsa_ops *ops,
+                                const struct ofl_dsa_params *p, int dir,
+                                const struct dsa_frame *f,
+                                struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	int err;
 
@@ -210,10 +210,10 @@ static int brcm_leg_check_fcs(const struct dsa_frame *f, const uint8_t *t)
 	return 0;
 }
 
-static int brcm_leg_decode_common(const struct ofl_dsa_params *p, int dir,
-                                  const struct dsa_frame *f,
-                                  struct ofl_dsa_meta *m,
-                                  struct ofl_dsa_view *v, int fcs)
+DSA_INLINE int brcm_leg_decode_common(const struct ofl_dsa_params *p, int dir,
+                                      const struct dsa_frame *f,
+                                      struct ofl_dsa_meta *m,
+                                      struct ofl_dsa_view *v, int fcs)
 {
 	const uint8_t *t;
 	uint32_t strip = BRCM_LEG_TAG_LEN;
@@ -247,19 +247,19 @@ static int brcm_leg_decode_common(const struct ofl_dsa_params *p, int dir,
 	return err;
 }
 
-static int brcm_leg_decode(const struct ofl_dsa_ops *ops,
-                           const struct ofl_dsa_params *p, int dir,
-                           const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                           struct ofl_dsa_view *v)
+DSA_DECODER brcm_leg_decode(const struct ofl_dsa_ops *ops,
+                            const struct ofl_dsa_params *p, int dir,
+                            const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                            struct ofl_dsa_view *v)
 {
 	(void)ops;
 	return brcm_leg_decode_common(p, dir, f, m, v, 0);
 }
 
-static int brcm_leg_fcs_decode(const struct ofl_dsa_ops *ops,
-                               const struct ofl_dsa_params *p, int dir,
-                               const struct dsa_frame *f,
-                               struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
+DSA_DECODER brcm_leg_fcs_decode(const struct ofl_dsa_ops *ops,
+                                const struct ofl_dsa_params *p, int dir,
+                                const struct dsa_frame *f,
+                                struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	(void)ops;
 	return brcm_leg_decode_common(p, dir, f, m, v, 1);
@@ -337,10 +337,7 @@ static int brcm_leg_fcs_encode(const struct ofl_dsa_ops *ops,
 	return brcm_leg_encode_common(ops, dir, m, tx, 1);
 }
 
-const struct ofl_dsa_codec dsa_codec_brcm = { brcm_decode, brcm_encode };
-const struct ofl_dsa_codec dsa_codec_brcm_prepend = { brcm_prepend_decode,
-                                                      brcm_prepend_encode };
-const struct ofl_dsa_codec dsa_codec_brcm_legacy = { brcm_leg_decode,
-                                                     brcm_leg_encode };
-const struct ofl_dsa_codec dsa_codec_brcm_legacy_fcs = { brcm_leg_fcs_decode,
-                                                         brcm_leg_fcs_encode };
+DSA_CODEC(brcm, brcm_decode, brcm_encode);
+DSA_CODEC(brcm_prepend, brcm_prepend_decode, brcm_prepend_encode);
+DSA_CODEC(brcm_legacy, brcm_leg_decode, brcm_leg_encode);
+DSA_CODEC(brcm_legacy_fcs, brcm_leg_fcs_decode, brcm_leg_fcs_encode);

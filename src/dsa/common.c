@@ -1,6 +1,7 @@
 /*
- * common.c - geometry shared by all DSA tag codecs: views of the untagged
- * frame, in-place room making for encode, meta helpers, the Ethernet CRC.
+ * common.c - geometry shared by all DSA tag codecs: in-place room making
+ * for encode, meta helpers, the Ethernet CRC.  The views of the untagged
+ * frame (dsa_view_*) are inline in dsa_int.h: they run on every decode.
  *
  * Three tag positions, one picture each (offsets in the tagged frame):
  *
@@ -28,22 +29,6 @@ uint32_t dsa_meta_tx_mask(const struct ofl_dsa_meta *m)
 	return 0;
 }
 
-void dsa_meta_set_mask(struct ofl_dsa_meta *m, uint32_t mask)
-{
-	m->port_mask = mask;
-	m->valid |= OFL_DSA_M_PORT_MASK;
-	if (mask && !(mask & (mask - 1))) {
-		unsigned port = 0;
-
-		while (!(mask & 1u)) {
-			mask >>= 1;
-			port++;
-		}
-		m->port = (uint8_t)port;
-		m->valid |= OFL_DSA_M_PORT;
-	}
-}
-
 int dsa_mask_fits(uint32_t mask, unsigned nports)
 {
 	if (!mask)
@@ -66,78 +51,12 @@ int dsa_is_link_local(const uint8_t *da)
 	       da[3] == 0x00 && da[4] == 0x00 && (da[5] & 0xF0) == 0x00;
 }
 
-static void view_init(struct ofl_dsa_view *v, const struct dsa_frame *f,
-                      uint32_t mac_off)
+int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
-	memset(v, 0, sizeof(*v));
-	v->mac_off = mac_off;
-	v->hdr_len = DSA_MACS_LEN;
-	if (!f->scratch) {
-		/* single buffer: point at the frame's own MACs */
-		v->hdr = f->head + mac_off;
-	} else {
-		memcpy(v->buf, f->head + mac_off, DSA_MACS_LEN);
-		v->hdr = v->buf;
-	}
-}
-
-int dsa_view_after_sa(const struct dsa_frame *f, uint32_t tag_len,
-                      struct ofl_dsa_view *v)
-{
-	if (!v)
-		return 0;
-	if (f->len < DSA_MACS_LEN + tag_len || f->head_len < DSA_MACS_LEN)
-		return OFL_EBADMSG;
-	view_init(v, f, 0);
-	v->tag_off = DSA_MACS_LEN;
-	v->tag_len = (uint16_t)tag_len;
-	v->rest_off = DSA_MACS_LEN + tag_len;
-	v->rest_len = f->len - v->rest_off;
-	return 0;
-}
-
-int dsa_view_before_da(const struct dsa_frame *f, uint32_t tag_len,
-                       struct ofl_dsa_view *v)
-{
-	if (!v)
-		return 0;
-	if (f->len < tag_len + DSA_MACS_LEN || f->head_len < tag_len + DSA_MACS_LEN)
-		return OFL_EBADMSG;
-	view_init(v, f, tag_len);
-	v->tag_off = 0;
-	v->tag_len = (uint16_t)tag_len;
-	v->rest_off = tag_len + DSA_MACS_LEN;
-	v->rest_len = f->len - v->rest_off;
-	return 0;
-}
-
-int dsa_view_tail(const struct dsa_frame *f, uint32_t tail_len,
-                  struct ofl_dsa_view *v)
-{
-	if (!v)
-		return 0;
-	if (f->len < DSA_MACS_LEN + tail_len || f->head_len < DSA_MACS_LEN)
-		return OFL_EBADMSG;
-	view_init(v, f, 0);
-	v->tag_off = f->len - tail_len;
-	v->tail_len = (uint16_t)tail_len;
-	v->rest_off = DSA_MACS_LEN;
-	v->rest_len = f->len - DSA_MACS_LEN - tail_len;
-	return 0;
-}
-
-void dsa_view_insert(struct ofl_dsa_view *v, const uint8_t *ins, unsigned n)
-{
-	if (!v)
-		return;
-	if (v->hdr != v->buf) {
-		memcpy(v->buf, v->hdr, DSA_MACS_LEN);
-		v->hdr = v->buf;
-	}
-	if (n)
-		memcpy(v->buf + DSA_MACS_LEN, ins, n);
-	v->ins_len = (uint8_t)n;
-	v->hdr_len = DSA_MACS_LEN + n;
+	memset(m, 0, sizeof(*m));
+	if (v)
+		memset(v, 0, sizeof(*v));
+	return err;
 }
 
 int dsa_tx_check(const struct dsa_tx *tx, uint32_t head, uint32_t pad_to,

@@ -62,10 +62,30 @@ typedef int (*dsa_encode_fn)(const struct ofl_dsa_ops *ops,
                              const struct ofl_dsa_params *p, int dir,
                              const struct ofl_dsa_meta *m, struct dsa_tx *tx);
 
+/* The same decode for a frame in one contiguous buffer (ofl_dsa_decode):
+ * zeroes meta itself, and on error both meta and view. */
+typedef int (*dsa_decode_one_fn)(const struct ofl_dsa_ops *ops,
+                                 const struct ofl_dsa_params *p, int dir,
+                                 const uint8_t *frame, uint32_t len,
+                                 struct ofl_dsa_meta *m,
+                                 struct ofl_dsa_view *v);
+
 struct ofl_dsa_codec {
-	dsa_decode_fn decode;
+	dsa_decode_fn decode;         /* multi-buffer: over head/tail windows */
 	dsa_encode_fn encode;
+	dsa_decode_one_fn decode_one; /* single buffer */
 };
+
+/* A decode body is inlined into both entries of its codec (see
+ * DSA_CODEC_WITH), so that the single-buffer one is straight-line code. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DSA_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define DSA_ALWAYS_INLINE
+#endif
+#define DSA_DECODER static inline DSA_ALWAYS_INLINE int
+/* A helper of decode bodies, inlined into them for the same reason. */
+#define DSA_INLINE static inline DSA_ALWAYS_INLINE
 
 /* --- byte access ---------------------------------------------------- */
 
@@ -127,7 +147,21 @@ static inline const uint8_t *dsa_tail_at(const struct dsa_frame *f,
 uint32_t dsa_meta_tx_mask(const struct ofl_dsa_meta *m);
 
 /* Record a TX destination mask in meta (and port when it has one bit). */
-void dsa_meta_set_mask(struct ofl_dsa_meta *m, uint32_t mask);
+static inline void dsa_meta_set_mask(struct ofl_dsa_meta *m, uint32_t mask)
+{
+	m->port_mask = mask;
+	m->valid |= OFL_DSA_M_PORT_MASK;
+	if (mask && !(mask & (mask - 1))) {
+		unsigned port = 0;
+
+		while (!(mask & 1u)) {
+			mask >>= 1;
+			port++;
+		}
+		m->port = (uint8_t)port;
+		m->valid |= OFL_DSA_M_PORT;
+	}
+}
 
 /* Non-zero when the meta's mask is non-empty and below 1 << nports. */
 int dsa_mask_fits(uint32_t mask, unsigned nports);
@@ -141,17 +175,76 @@ int dsa_is_link_local(const uint8_t *da);
 
 /* --- views ---------------------------------------------------------- */
 
+/* The view of a tag of tag_len bytes before the untagged frame's EtherType
+ * (at tag_off) and tail_len bytes cut from the end, MACs at mac_off.  Writes
+ * every field, so decode does not zero the view first. */
+static inline int dsa_view_make(const struct dsa_frame *f,
+                                struct ofl_dsa_view *v, uint32_t mac_off,
+                                uint32_t tag_off, uint32_t tag_len,
+                                uint32_t tail_len)
+{
+	if (!v)
+		return 0;
+	if (f->len < DSA_MACS_LEN + tag_len + tail_len ||
+	    f->head_len < mac_off + DSA_MACS_LEN)
+		return OFL_EBADMSG;
+	/* field by field in struct order, so that neighbouring constants
+	 * merge into wide stores */
+	v->hdr = f->head + mac_off;
+	v->hdr_len = DSA_MACS_LEN;
+	v->mac_off = mac_off;
+	v->rest_off = DSA_MACS_LEN + tag_len;
+	v->rest_len = f->len - (DSA_MACS_LEN + tag_len) - tail_len;
+	v->tag_off = tag_off;
+	v->tag_len = (uint16_t)tag_len;
+	v->tail_len = (uint16_t)tail_len;
+	v->ins_len = 0;
+	v->mac_patched = 0;
+	memset(v->buf, 0, sizeof(v->buf));
+	if (f->scratch) {
+		/* multi-buffer: the head window dies with the call */
+		memcpy(v->buf, f->head + mac_off, DSA_MACS_LEN);
+		v->hdr = v->buf;
+	}
+	return 0;
+}
+
 /* Tag of tag_len bytes after SA: untagged = MACs at 0 + frame[12+tag_len..]. */
-int dsa_view_after_sa(const struct dsa_frame *f, uint32_t tag_len,
-                      struct ofl_dsa_view *v);
+static inline int dsa_view_after_sa(const struct dsa_frame *f, uint32_t tag_len,
+                                    struct ofl_dsa_view *v)
+{
+	return dsa_view_make(f, v, 0, DSA_MACS_LEN, tag_len, 0);
+}
+
 /* Tag of tag_len bytes before DA. */
-int dsa_view_before_da(const struct dsa_frame *f, uint32_t tag_len,
-                       struct ofl_dsa_view *v);
+static inline int dsa_view_before_da(const struct dsa_frame *f,
+                                     uint32_t tag_len, struct ofl_dsa_view *v)
+{
+	return dsa_view_make(f, v, tag_len, 0, tag_len, 0);
+}
+
 /* Tail tag of tail_len bytes. */
-int dsa_view_tail(const struct dsa_frame *f, uint32_t tail_len,
-                  struct ofl_dsa_view *v);
+static inline int dsa_view_tail(const struct dsa_frame *f, uint32_t tail_len,
+                                struct ofl_dsa_view *v)
+{
+	return dsa_view_make(f, v, 0, f->len - tail_len, 0, tail_len);
+}
+
 /* Rebuild bytes (2 or 4) between the MACs and the rest (802.1Q header). */
-void dsa_view_insert(struct ofl_dsa_view *v, const uint8_t *ins, unsigned n);
+static inline void dsa_view_insert(struct ofl_dsa_view *v, const uint8_t *ins,
+                                   unsigned n)
+{
+	if (!v)
+		return;
+	if (v->hdr != v->buf) {
+		memcpy(v->buf, v->hdr, DSA_MACS_LEN);
+		v->hdr = v->buf;
+	}
+	if (n)
+		memcpy(v->buf + DSA_MACS_LEN, ins, n);
+	v->ins_len = (uint8_t)n;
+	v->hdr_len = DSA_MACS_LEN + n;
+}
 
 /* Minimum lengths the kernel's pskb_may_pull() enforces, written once:
  * after SA: DA SA tag EtherType; before DA: tag DA SA EtherType; tail:
@@ -195,25 +288,57 @@ enum { DSA_AT_AFTER_SA, DSA_AT_BEFORE_DA, DSA_AT_TAIL };
 int dsa_tx_put(const struct ofl_dsa_ops *ops, int dir, struct dsa_tx *tx,
                int at, const uint8_t *t, uint32_t n);
 
-/* Defines dsa_codec_<name> from two functions taking a format descriptor
- * first: dec(&fmt, ops, p, dir, f, m, v) and enc(&fmt, ops, p, dir, m, tx). */
-#define DSA_CODEC_WITH(name, fmt, dec, enc)                                    \
-	static int name##_decode(const struct ofl_dsa_ops *ops,                \
-	                         const struct ofl_dsa_params *p, int dir,       \
-	                         const struct dsa_frame *f,                     \
-	                         struct ofl_dsa_meta *m, struct ofl_dsa_view *v) \
+/* Zero meta and view after a failed decode; returns err. */
+int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
+
+/* Defines dsa_codec_<name>: dec_call is a decode expression over (ops, p,
+ * dir, f, m, v), enc the encoder.  The single-buffer entry describes the
+ * frame as one window on its stack, so once dec_call is inlined the window
+ * checks fold to length checks and the description never reaches memory. */
+#define DSA_CODEC_DEFINE_(name, dec_call, enc)                                 \
+	static int codec_##name##_dec(const struct ofl_dsa_ops *ops,           \
+	                              const struct ofl_dsa_params *p, int dir,  \
+	                              const struct dsa_frame *f,                \
+	                              struct ofl_dsa_meta *m,                   \
+	                              struct ofl_dsa_view *v)                   \
 	{                                                                      \
-		return dec(&fmt, ops, p, dir, f, m, v);                        \
+		return dec_call;                                               \
 	}                                                                      \
-	static int name##_encode(const struct ofl_dsa_ops *ops,                \
-	                         const struct ofl_dsa_params *p, int dir,       \
-	                         const struct ofl_dsa_meta *m,                  \
-	                         struct dsa_tx *tx)                             \
+	static int codec_##name##_one(const struct ofl_dsa_ops *ops,           \
+	                              const struct ofl_dsa_params *p, int dir,  \
+	                              const uint8_t *frame, uint32_t len,       \
+	                              struct ofl_dsa_meta *m,                   \
+	                              struct ofl_dsa_view *v)                   \
+	{                                                                      \
+		const struct dsa_frame one = { frame, frame, len, len, len,    \
+		                               0, NULL, 0 };                   \
+		const struct dsa_frame *f = &one;                              \
+		int err;                                                       \
+                                                                               \
+		*m = (struct ofl_dsa_meta){ 0 };                               \
+		err = dec_call;                                                \
+		return err ? dsa_decode_fail(err, m, v) : 0;                   \
+	}                                                                      \
+	const struct ofl_dsa_codec dsa_codec_##name = {                        \
+		codec_##name##_dec, enc, codec_##name##_one                    \
+	}
+
+/* A codec from dec(ops, p, dir, f, m, v) (a DSA_DECODER) and an encoder. */
+#define DSA_CODEC(name, dec, enc)                                              \
+	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc)
+
+/* A codec from two functions taking a format descriptor first:
+ * dec(&fmt, ops, p, dir, f, m, v) and enc(&fmt, ops, p, dir, m, tx). */
+#define DSA_CODEC_WITH(name, fmt, dec, enc)                                    \
+	static int codec_##name##_enc(const struct ofl_dsa_ops *ops,           \
+	                              const struct ofl_dsa_params *p, int dir,  \
+	                              const struct ofl_dsa_meta *m,             \
+	                              struct dsa_tx *tx)                        \
 	{                                                                      \
 		return enc(&fmt, ops, p, dir, m, tx);                          \
 	}                                                                      \
-	const struct ofl_dsa_codec dsa_codec_##name = { name##_decode,         \
-	                                                name##_encode }
+	DSA_CODEC_DEFINE_(name, dec(&fmt, ops, p, dir, f, m, v),               \
+	                  codec_##name##_enc)
 
 /* The padding length the kernel uses on TX for this format. */
 uint32_t dsa_tx_pad_len(const struct ofl_dsa_ops *ops, int dir, uint32_t len);

@@ -47,10 +47,10 @@
 #define MXL862_SUBIF_MASK 0x1Fu
 #define MXL862_PORT_MASK 0x0Fu
 
-static int gswip_decode(const struct ofl_dsa_ops *ops,
-                        const struct ofl_dsa_params *p, int dir,
-                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                        struct ofl_dsa_view *v)
+DSA_DECODER gswip_decode(const struct ofl_dsa_ops *ops,
+                         const struct ofl_dsa_params *p, int dir,
+                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                         struct ofl_dsa_view *v)
 {
 	uint32_t len = dir == OFL_DSA_RX ? GSWIP_RX_LEN : GSWIP_TX_LEN;
 	const uint8_t *t = dsa_head(f, 0, len);
@@ -115,10 +115,10 @@ static const uint8_t *mxl_tag(const struct dsa_frame *f)
 	return t;
 }
 
-static int gsw1xx_decode(const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                         struct ofl_dsa_view *v)
+DSA_DECODER gsw1xx_decode(const struct ofl_dsa_ops *ops,
+                          const struct ofl_dsa_params *p, int dir,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
 {
 	const uint8_t *t = mxl_tag(f);
 	unsigned w1;
@@ -179,10 +179,10 @@ static unsigned mxl862_cpu(const struct ofl_dsa_params *p)
 	return p->cpu_port & MXL862_PORT_MASK;
 }
 
-static int mxl862xx_decode(const struct ofl_dsa_ops *ops,
-                           const struct ofl_dsa_params *p, int dir,
-                           const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                           struct ofl_dsa_view *v)
+DSA_DECODER mxl862xx_decode(const struct ofl_dsa_ops *ops,
+                            const struct ofl_dsa_params *p, int dir,
+                            const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                            struct ofl_dsa_view *v)
 {
 	const uint8_t *t = mxl_tag(f);
 
@@ -231,7 +231,6 @@ static int mxl862xx_encode(const struct ofl_dsa_ops *ops,
 	return dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, MXL_TAG_LEN);
 }
 
-const struct ofl_dsa_codec dsa_codec_gswip = { gswip_decode, gswip_encode };
-const struct ofl_dsa_codec dsa_codec_gsw1xx = { gsw1xx_decode, gsw1xx_encode };
-const struct ofl_dsa_codec dsa_codec_mxl862xx = { mxl862xx_decode,
-                                                  mxl862xx_encode };
+DSA_CODEC(gswip, gswip_decode, gswip_encode);
+DSA_CODEC(gsw1xx, gsw1xx_decode, gsw1xx_encode);
+DSA_CODEC(mxl862xx, mxl862xx_decode, mxl862xx_encode);

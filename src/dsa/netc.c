@@ -29,10 +29,10 @@
 #define NETC_SWITCH_MASK 0x07u
 #define NETC_PORT_SHIFT 3
 
-static int netc_decode(const struct ofl_dsa_ops *ops,
-                       const struct ofl_dsa_params *p, int dir,
-                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                       struct ofl_dsa_view *v)
+DSA_DECODER netc_decode(const struct ofl_dsa_ops *ops,
+                        const struct ofl_dsa_params *p, int dir,
+                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                        struct ofl_dsa_view *v)
 {
 	uint32_t need = dir == OFL_DSA_RX ? NETC_TAG_MAX_LEN : NETC_TAG_SHORT_LEN;
 	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, NETC_TAG_SHORT_LEN);
@@ -107,4 +107,4 @@ static int netc_encode(const struct ofl_dsa_ops *ops,
 	                              NETC_TAG_SHORT_LEN);
 }
 
-const struct ofl_dsa_codec dsa_codec_netc = { netc_decode, netc_encode };
+DSA_CODEC(netc, netc_decode, netc_encode);

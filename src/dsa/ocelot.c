@@ -65,11 +65,11 @@ static void ifh_set(uint8_t *h, unsigned hi, unsigned lo, uint64_t v)
 	}
 }
 
-static int ocelot_decode_fmt(const struct ocelot_fmt *o,
-                             const struct ofl_dsa_ops *ops,
-                             const struct ofl_dsa_params *p, int dir,
-                             const struct dsa_frame *f,
-                             struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
+DSA_DECODER ocelot_decode_fmt(const struct ocelot_fmt *o,
+                              const struct ofl_dsa_ops *ops,
+                              const struct ofl_dsa_params *p, int dir,
+                              const struct dsa_frame *f,
+                              struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, 0, OCELOT_TOTAL_LEN);
 	const uint8_t *h;

@@ -402,9 +402,10 @@ static int sja1110_tx_decode(const struct q_fmt *q,
 	return err;
 }
 
-static int q_decode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
-                    const struct ofl_dsa_params *p, int dir, const struct dsa_frame *f,
-                    struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
+DSA_DECODER q_decode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
+                     const struct ofl_dsa_params *p, int dir,
+                     const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                     struct ofl_dsa_view *v)
 {
 	const uint8_t *h = dsa_head(f, DSA_MACS_LEN, 2);
 	int err;
