@@ -94,7 +94,7 @@ DSA_INLINE int brcm4_decode(int dir, const struct dsa_frame *f,
 	return 0;
 }
 
-static int brcm4_tag(int dir, const struct ofl_dsa_meta *m, uint8_t t[4])
+static inline int brcm4_tag(int dir, const struct ofl_dsa_meta *m, uint8_t t[4])
 {
 	int err = 0;
 	unsigned prio;

@@ -49,8 +49,12 @@ struct dsa_frame {
 
 struct dsa_tx {
 	uint8_t *buf;
-	uint32_t size;
 	uint32_t off;        /* frame start in buf */
+	uint32_t size;       /* between off and len on purpose: encoders
+	                        update off and len together, and as neighbours
+	                        the compiler merged the two updates into one
+	                        8-byte load that the caller's two 4-byte stores
+	                        cannot forward to (a stall per frame) */
 	uint32_t len;        /* frame length */
 };
 
@@ -144,7 +148,14 @@ static inline const uint8_t *dsa_tail_at(const struct dsa_frame *f,
 
 /* Destination ports requested by meta on TX: the mask if valid, else
  * 1 << port; 0 when meta names no port or the port does not fit. */
-uint32_t dsa_meta_tx_mask(const struct ofl_dsa_meta *m);
+static inline uint32_t dsa_meta_tx_mask(const struct ofl_dsa_meta *m)
+{
+	if (m->valid & OFL_DSA_M_PORT_MASK)
+		return m->port_mask;
+	if ((m->valid & OFL_DSA_M_PORT) && m->port < 32)
+		return (uint32_t)1 << m->port;
+	return 0;
+}
 
 /* Record a TX destination mask in meta (and port when it has one bit). */
 static inline void dsa_meta_set_mask(struct ofl_dsa_meta *m, uint32_t mask)
@@ -164,11 +175,24 @@ static inline void dsa_meta_set_mask(struct ofl_dsa_meta *m, uint32_t mask)
 }
 
 /* Non-zero when the meta's mask is non-empty and below 1 << nports. */
-int dsa_mask_fits(uint32_t mask, unsigned nports);
+static inline int dsa_mask_fits(uint32_t mask, unsigned nports)
+{
+	if (!mask)
+		return 0;
+	return nports >= 32 || mask < ((uint32_t)1 << nports);
+}
 
 /* Priority from meta (0 when not valid); OFL_ENOTSUP via *err when it does
  * not fit in nprios. */
-unsigned dsa_meta_prio(const struct ofl_dsa_meta *m, unsigned nprios, int *err);
+static inline unsigned dsa_meta_prio(const struct ofl_dsa_meta *m,
+                                     unsigned nprios, int *err)
+{
+	if (!(m->valid & OFL_DSA_M_PRIO))
+		return 0;
+	if (m->prio >= nprios)
+		*err = OFL_ENOTSUP;
+	return m->prio;
+}
 
 /* 01:80:C2:00:00:0X, the kernel's is_link_local_ether_addr() */
 int dsa_is_link_local(const uint8_t *da);
@@ -266,27 +290,97 @@ static inline uint32_t dsa_min_tail(uint32_t tag_len)
 
 /* --- in-place encode ------------------------------------------------ */
 
+/* The padding length the kernel uses on TX for this format. */
+static inline uint32_t dsa_tx_pad_len(const struct ofl_dsa_ops *ops, int dir,
+                                      uint32_t len)
+{
+	if (dir != OFL_DSA_TX || len >= ops->tx_min_len)
+		return len;
+	return ops->tx_min_len;
+}
+
 /* Check that tx can take `head` bytes in front after padding to pad_to and
  * `tail` bytes after: OFL_ENOSPC otherwise.  Writes nothing. */
-int dsa_tx_check(const struct dsa_tx *tx, uint32_t head, uint32_t pad_to,
-                 uint32_t tail);
+static inline int dsa_tx_check(const struct dsa_tx *tx, uint32_t head,
+                               uint32_t pad_to, uint32_t tail)
+{
+	uint32_t len = tx->len < pad_to ? pad_to : tx->len;
+	uint64_t end = (uint64_t)tx->off + len + tail;
+
+	if (tx->off < head || end > tx->size)
+		return OFL_ENOSPC;
+	return 0;
+}
+
 /* Zero-pad the frame to pad_to bytes (room checked before). */
-void dsa_tx_pad(struct dsa_tx *tx, uint32_t pad_to);
+static inline void dsa_tx_pad(struct dsa_tx *tx, uint32_t pad_to)
+{
+	if (tx->len >= pad_to)
+		return;
+	memset(tx->buf + tx->off + tx->len, 0, pad_to - tx->len);
+	tx->len = pad_to;
+}
+
 /* Open n bytes between SA and EtherType; returns them. */
-uint8_t *dsa_tx_after_sa(struct dsa_tx *tx, uint32_t n);
+static inline uint8_t *dsa_tx_after_sa(struct dsa_tx *tx, uint32_t n)
+{
+	uint8_t *start = tx->buf + tx->off;
+	uint8_t macs[DSA_MACS_LEN];
+
+	/* through a copy rather than memmove: two fixed-size copies inline
+	 * to a few moves where memmove stays a library call */
+	memcpy(macs, start, DSA_MACS_LEN);
+	memcpy(start - n, macs, DSA_MACS_LEN);
+	tx->off -= n;
+	tx->len += n;
+	return tx->buf + tx->off + DSA_MACS_LEN;
+}
+
 /* Open n bytes before DA; returns them. */
-uint8_t *dsa_tx_before_da(struct dsa_tx *tx, uint32_t n);
+static inline uint8_t *dsa_tx_before_da(struct dsa_tx *tx, uint32_t n)
+{
+	tx->off -= n;
+	tx->len += n;
+	return tx->buf + tx->off;
+}
+
 /* Append n bytes; returns them. */
-uint8_t *dsa_tx_tail(struct dsa_tx *tx, uint32_t n);
+static inline uint8_t *dsa_tx_tail(struct dsa_tx *tx, uint32_t n)
+{
+	uint8_t *p = tx->buf + tx->off + tx->len;
+
+	tx->len += n;
+	return p;
+}
 
 /* Where dsa_tx_put() writes. */
 enum { DSA_AT_AFTER_SA, DSA_AT_BEFORE_DA, DSA_AT_TAIL };
 
 /* The usual encode ending: pad as the format wants (TX), check room, open
  * n bytes at `at` and copy the tag t there.  OFL_ENOSPC, nothing written,
- * when the room is missing. */
-int dsa_tx_put(const struct ofl_dsa_ops *ops, int dir, struct dsa_tx *tx,
-               int at, const uint8_t *t, uint32_t n);
+ * when the room is missing.  Inline: with `at` and n constant the tag is
+ * copied with one or two moves. */
+static inline int dsa_tx_put(const struct ofl_dsa_ops *ops, int dir,
+                             struct dsa_tx *tx, int at, const uint8_t *t,
+                             uint32_t n)
+{
+	uint32_t pad = dsa_tx_pad_len(ops, dir, tx->len);
+	int err = dsa_tx_check(tx, at == DSA_AT_TAIL ? 0 : n, pad,
+	                       at == DSA_AT_TAIL ? n : 0);
+	uint8_t *dst;
+
+	if (err)
+		return err;
+	dsa_tx_pad(tx, pad);
+	if (at == DSA_AT_TAIL)
+		dst = dsa_tx_tail(tx, n);
+	else if (at == DSA_AT_BEFORE_DA)
+		dst = dsa_tx_before_da(tx, n);
+	else
+		dst = dsa_tx_after_sa(tx, n);
+	memcpy(dst, t, n);
+	return 0;
+}
 
 /* Zero meta and view after a failed decode; returns err. */
 int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
@@ -339,9 +433,6 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 	}                                                                      \
 	DSA_CODEC_DEFINE_(name, dec(&fmt, ops, p, dir, f, m, v),               \
 	                  codec_##name##_enc)
-
-/* The padding length the kernel uses on TX for this format. */
-uint32_t dsa_tx_pad_len(const struct ofl_dsa_ops *ops, int dir, uint32_t len);
 
 /* CRC-32 (IEEE 802.3), reflected, bitwise.  The Ethernet FCS of a buffer
  * is ~dsa_crc32_update(0xFFFFFFFF, p, n); pieces chain through crc. */

@@ -161,9 +161,6 @@ static inline int check_ops(const struct ofl_dsa_ops *ops, int dir)
 /* meta is zeroed before the codec runs (codecs fill it with |=); the view
  * is written whole by the codec's dsa_view_*() call on success.  On error
  * both are zeroed, so no caller ever sees a half-filled result. */
-/* meta is zeroed before the codec runs (codecs fill it with |=); the view
- * is written whole by the codec's dsa_view_*() call on success.  On error
- * both are zeroed, so no caller ever sees a half-filled result. */
 static int decode_frame(const struct ofl_dsa_ops *ops,
                         const struct ofl_dsa_params *params, int dir,
                         const struct dsa_frame *f, struct ofl_dsa_meta *meta,
