@@ -237,7 +237,13 @@ DSA_INLINE int brcm_leg_decode_common(const struct ofl_dsa_params *p, int dir,
 	dsa_meta_set_mask(m, 1u << (t[5] & BRCM_LEG_PORT_MASK));
 	if (!fcs)
 		return dsa_view_after_sa(f, strip, v);
-	err = brcm_leg_check_fcs(f, t);
+	{
+		/* a copy, so that only this rare path needs the frame
+		 * description in memory */
+		const struct dsa_frame fc = *f;
+
+		err = brcm_leg_check_fcs(&fc, t);
+	}
 	if (!err)
 		err = dsa_view_after_sa(f, strip, v);
 	if (!err && v) {

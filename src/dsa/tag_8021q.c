@@ -396,8 +396,12 @@ DSA_DECODER q_decode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
 	if (!h || f->len < DSA_ETH_HLEN)
 		return OFL_EBADMSG;
 	if (q->kind == Q_SJA1110) {
-		if (dir == OFL_DSA_TX && dsa_be16(h) == SJA_ETH_P_1110)
-			return sja1110_tx_decode(q, p, f, m, v);
+		if (dir == OFL_DSA_TX && dsa_be16(h) == SJA_ETH_P_1110) {
+			/* a copy: only this path needs the frame in memory */
+			const struct dsa_frame fc = *f;
+
+			return sja1110_tx_decode(q, p, &fc, m, v);
+		}
 		if (dir == OFL_DSA_RX)
 			return sja1110_rx(q, p, f, m, v);
 	}
