@@ -20,6 +20,8 @@
  */
 #include "dsa/dsa_int.h"
 
+const struct ofl_dsa_params dsa_default_params;
+
 int dsa_is_link_local(const uint8_t *da)
 {
 	return da[0] == 0x01 && da[1] == 0x80 && da[2] == 0xC2 &&

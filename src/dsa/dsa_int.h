@@ -66,19 +66,24 @@ typedef int (*dsa_encode_fn)(const struct ofl_dsa_ops *ops,
                              const struct ofl_dsa_params *p, int dir,
                              const struct ofl_dsa_meta *m, struct dsa_tx *tx);
 
-/* The same decode for a frame in one contiguous buffer (ofl_dsa_decode):
- * zeroes meta itself, and on error both meta and view. */
+/* The same decode for a frame in one contiguous buffer (ofl_dsa_decode),
+ * one per direction: takes params NULL for the defaults, zeroes meta
+ * itself, and on error both meta and view. */
 typedef int (*dsa_decode_one_fn)(const struct ofl_dsa_ops *ops,
-                                 const struct ofl_dsa_params *p, int dir,
+                                 const struct ofl_dsa_params *p,
                                  const uint8_t *frame, uint32_t len,
                                  struct ofl_dsa_meta *m,
                                  struct ofl_dsa_view *v);
 
 struct ofl_dsa_codec {
-	dsa_decode_fn decode;         /* multi-buffer: over head/tail windows */
+	dsa_decode_fn decode;            /* multi-buffer: over head/tail windows */
 	dsa_encode_fn encode;
-	dsa_decode_one_fn decode_one; /* single buffer */
+	dsa_decode_one_fn decode_one[2]; /* single buffer, [OFL_DSA_RX/TX] */
 };
+
+/* What a NULL params pointer stands for (all zero). */
+extern const struct ofl_dsa_params dsa_default_params;
+
 
 /* A decode body is inlined into both entries of its codec (see
  * DSA_CODEC_WITH), so that the single-buffer one is straight-line code. */
@@ -386,9 +391,31 @@ static inline int dsa_tx_put(const struct ofl_dsa_ops *ops, int dir,
 int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 
 /* Defines dsa_codec_<name>: dec_call is a decode expression over (ops, p,
- * dir, f, m, v), enc the encoder.  The single-buffer entry describes the
- * frame as one window on its stack, so once dec_call is inlined the window
- * checks fold to length checks and the description never reaches memory. */
+ * dir, f, m, v), enc the encoder.  The single-buffer entries (one per
+ * direction, dir a constant) describe the frame as one window on their
+ * stack, so once dec_call is inlined the window checks fold to length
+ * checks, the description never reaches memory, and the params default
+ * costs nothing where the format ignores params. */
+#define DSA_CODEC_ONE_(name, dirname, dirval, dec_call)                        \
+	static int codec_##name##_##dirname(const struct ofl_dsa_ops *ops,     \
+	                                    const struct ofl_dsa_params *p,     \
+	                                    const uint8_t *frame, uint32_t len, \
+	                                    struct ofl_dsa_meta *m,             \
+	                                    struct ofl_dsa_view *v)             \
+	{                                                                      \
+		const struct dsa_frame one = { frame, frame, len, len, len,    \
+		                               0, NULL, 0 };                   \
+		const struct dsa_frame *f = &one;                              \
+		const int dir = dirval;                                        \
+		int err;                                                       \
+                                                                               \
+		if (!p)                                                        \
+			p = &dsa_default_params;                               \
+		*m = (struct ofl_dsa_meta){ 0 };                               \
+		err = dec_call;                                                \
+		return err ? dsa_decode_fail(err, m, v) : 0;                   \
+	}
+
 #define DSA_CODEC_DEFINE_(name, dec_call, enc)                                 \
 	static int codec_##name##_dec(const struct ofl_dsa_ops *ops,           \
 	                              const struct ofl_dsa_params *p, int dir,  \
@@ -398,23 +425,10 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 	{                                                                      \
 		return dec_call;                                               \
 	}                                                                      \
-	static int codec_##name##_one(const struct ofl_dsa_ops *ops,           \
-	                              const struct ofl_dsa_params *p, int dir,  \
-	                              const uint8_t *frame, uint32_t len,       \
-	                              struct ofl_dsa_meta *m,                   \
-	                              struct ofl_dsa_view *v)                   \
-	{                                                                      \
-		const struct dsa_frame one = { frame, frame, len, len, len,    \
-		                               0, NULL, 0 };                   \
-		const struct dsa_frame *f = &one;                              \
-		int err;                                                       \
-                                                                               \
-		*m = (struct ofl_dsa_meta){ 0 };                               \
-		err = dec_call;                                                \
-		return err ? dsa_decode_fail(err, m, v) : 0;                   \
-	}                                                                      \
+	DSA_CODEC_ONE_(name, rx, OFL_DSA_RX, dec_call)                         \
+	DSA_CODEC_ONE_(name, tx, OFL_DSA_TX, dec_call)                         \
 	const struct ofl_dsa_codec dsa_codec_##name = {                        \
-		codec_##name##_dec, enc, codec_##name##_one                    \
+		codec_##name##_dec, enc, { codec_##name##_rx, codec_##name##_tx } \
 	}
 
 /* A codec from dec(ops, p, dir, f, m, v) (a DSA_DECODER) and an encoder. */

@@ -147,7 +147,6 @@ void ofl_dsa_params_default(struct ofl_dsa_params *p)
 		memset(p, 0, sizeof(*p));
 }
 
-static const struct ofl_dsa_params dsa_default_params;
 
 static inline int check_ops(const struct ofl_dsa_ops *ops, int dir)
 {
@@ -185,8 +184,7 @@ int ofl_dsa_decode(const struct ofl_dsa_ops *ops,
 		err = OFL_EINVAL;
 	if (err)
 		return err;
-	return ops->codec->decode_one(ops, params ? params : &dsa_default_params,
-	                              dir, frame, len, meta, view);
+	return ops->codec->decode_one[dir](ops, params, frame, len, meta, view);
 }
 
 /* Copy n bytes starting at byte `from` of the concatenated buffers. */
