@@ -275,9 +275,10 @@ static int brcm_leg_encode_common(const struct ofl_dsa_ops *ops, int dir,
                                   const struct ofl_dsa_meta *m,
                                   struct dsa_tx *tx, int fcs)
 {
-	uint8_t t[BRCM_LEG_TAG_LEN] = { 0x88, 0x74, 0, 0, 0, 0 };
 	uint32_t pad = dsa_tx_pad_len(ops, dir, tx->len);
 	uint32_t port, crc = 0, tail = 0;
+	unsigned b2 = 0, b3 = 0;
+	uint8_t *t;
 	int err;
 
 	if (dir == OFL_DSA_TX) {
@@ -288,7 +289,7 @@ static int brcm_leg_encode_common(const struct ofl_dsa_ops *ops, int dir,
 			return OFL_ENOTSUP;
 		for (port = 0; !(mask & 1u); port++)
 			mask >>= 1;
-		t[2] = BRCM_LEG_TYPE_EGRESS << BRCM_LEG_TYPE_SHIFT;
+		b2 = BRCM_LEG_TYPE_EGRESS << BRCM_LEG_TYPE_SHIFT;
 	} else {
 		if (!(m->valid & OFL_DSA_M_PORT) || m->port > BRCM_LEG_PORT_MASK)
 			return OFL_ENOTSUP;
@@ -296,17 +297,16 @@ static int brcm_leg_encode_common(const struct ofl_dsa_ops *ops, int dir,
 		if (m->valid & OFL_DSA_M_CMD) {
 			if (m->cmd > 7)
 				return OFL_ENOTSUP;
-			t[2] = (uint8_t)(m->cmd << BRCM_LEG_TYPE_SHIFT);
+			b2 = (unsigned)m->cmd << BRCM_LEG_TYPE_SHIFT;
 		}
 	}
-	t[5] = (uint8_t)port;
 	if (fcs && dir == OFL_DSA_TX) {
 		uint32_t len = tx->len < pad ? pad : tx->len;
 
 		if (len > BRCM_LEG_LEN_MAX)
 			return OFL_ENOTSUP;
-		t[2] |= (uint8_t)(len >> 8);
-		t[3] = (uint8_t)len;
+		b2 |= len >> 8;
+		b3 = len & 0xFFu;
 		tail = BRCM_FCS_LEN;
 	}
 	err = dsa_tx_check(tx, BRCM_LEG_TAG_LEN, pad, tail);
@@ -315,7 +315,13 @@ static int brcm_leg_encode_common(const struct ofl_dsa_ops *ops, int dir,
 	dsa_tx_pad(tx, pad);
 	if (tail)
 		crc = ~dsa_crc32_update(0xFFFFFFFFu, tx->buf + tx->off, tx->len);
-	memcpy(dsa_tx_after_sa(tx, BRCM_LEG_TAG_LEN), t, BRCM_LEG_TAG_LEN);
+	/* written in place (see dsa_tx_open) */
+	t = dsa_tx_after_sa(tx, BRCM_LEG_TAG_LEN);
+	dsa_put_be16(t, BRCM_LEG_ETYPE);
+	t[2] = (uint8_t)b2;
+	t[3] = (uint8_t)b3;
+	t[4] = 0;
+	t[5] = (uint8_t)port;
 	if (tail) {
 		uint8_t *q = dsa_tx_tail(tx, BRCM_FCS_LEN);
 

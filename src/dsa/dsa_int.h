@@ -361,28 +361,38 @@ static inline uint8_t *dsa_tx_tail(struct dsa_tx *tx, uint32_t n)
 /* Where dsa_tx_put() writes. */
 enum { DSA_AT_AFTER_SA, DSA_AT_BEFORE_DA, DSA_AT_TAIL };
 
-/* The usual encode ending: pad as the format wants (TX), check room, open
- * n bytes at `at` and copy the tag t there.  OFL_ENOSPC, nothing written,
- * when the room is missing.  Inline: with `at` and n constant the tag is
- * copied with one or two moves. */
+/* Pad as the format wants (TX), check room and open n bytes at `at`;
+ * returns them for the caller to fill, or NULL (nothing written) when the
+ * room is missing.  Filling them in place rather than copying a tag built
+ * on the stack avoids a wide load of bytes just stored one by one, which
+ * the CPU cannot forward and stalls on. */
+static inline uint8_t *dsa_tx_open(const struct ofl_dsa_ops *ops, int dir,
+                                   struct dsa_tx *tx, int at, uint32_t n)
+{
+	uint32_t pad = dsa_tx_pad_len(ops, dir, tx->len);
+
+	if (dsa_tx_check(tx, at == DSA_AT_TAIL ? 0 : n, pad,
+	                 at == DSA_AT_TAIL ? n : 0))
+		return NULL;
+	dsa_tx_pad(tx, pad);
+	if (at == DSA_AT_TAIL)
+		return dsa_tx_tail(tx, n);
+	if (at == DSA_AT_BEFORE_DA)
+		return dsa_tx_before_da(tx, n);
+	return dsa_tx_after_sa(tx, n);
+}
+
+/* The usual encode ending: dsa_tx_open() and copy the tag t there.
+ * OFL_ENOSPC, nothing written, when the room is missing.  Inline: with
+ * `at` and n constant the tag is copied with one or two moves. */
 static inline int dsa_tx_put(const struct ofl_dsa_ops *ops, int dir,
                              struct dsa_tx *tx, int at, const uint8_t *t,
                              uint32_t n)
 {
-	uint32_t pad = dsa_tx_pad_len(ops, dir, tx->len);
-	int err = dsa_tx_check(tx, at == DSA_AT_TAIL ? 0 : n, pad,
-	                       at == DSA_AT_TAIL ? n : 0);
-	uint8_t *dst;
+	uint8_t *dst = dsa_tx_open(ops, dir, tx, at, n);
 
-	if (err)
-		return err;
-	dsa_tx_pad(tx, pad);
-	if (at == DSA_AT_TAIL)
-		dst = dsa_tx_tail(tx, n);
-	else if (at == DSA_AT_BEFORE_DA)
-		dst = dsa_tx_before_da(tx, n);
-	else
-		dst = dsa_tx_after_sa(tx, n);
+	if (!dst)
+		return OFL_ENOSPC;
 	memcpy(dst, t, n);
 	return 0;
 }

@@ -93,12 +93,30 @@ static inline void ifh_set(struct ifh *x, unsigned hi, unsigned lo, uint64_t v)
 		x->w[0] = (x->w[0] & ~(mask >> (64 - lo))) | v >> (64 - lo);
 }
 
-static void ifh_store(uint8_t *h, const struct ifh *x)
+static inline void ifh_put_be64(uint8_t *p, uint64_t v)
 {
-	dsa_put_be32(h, (uint32_t)(x->w[0] >> 32));
-	dsa_put_be32(h + 4, (uint32_t)x->w[0]);
-	dsa_put_be32(h + 8, (uint32_t)(x->w[1] >> 32));
-	dsa_put_be32(h + 12, (uint32_t)x->w[1]);
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* one swapped 8-byte store; the byte-wise form below gets merged
+	 * with the neighbouring prefix into a long shift-and-or chain */
+	v = __builtin_bswap64(v);
+	memcpy(p, &v, sizeof(v));
+#else
+	p[0] = (uint8_t)(v >> 56);
+	p[1] = (uint8_t)(v >> 48);
+	p[2] = (uint8_t)(v >> 40);
+	p[3] = (uint8_t)(v >> 32);
+	p[4] = (uint8_t)(v >> 24);
+	p[5] = (uint8_t)(v >> 16);
+	p[6] = (uint8_t)(v >> 8);
+	p[7] = (uint8_t)v;
+#endif
+}
+
+static inline void ifh_store(uint8_t *h, const struct ifh *x)
+{
+	ifh_put_be64(h, x->w[0]);
+	ifh_put_be64(h + 8, x->w[1]);
 }
 
 DSA_DECODER ocelot_decode_fmt(const struct ocelot_fmt *o,
@@ -142,11 +160,10 @@ static int ocelot_encode_fmt(const struct ocelot_fmt *o,
                              const struct ofl_dsa_params *p, int dir,
                              const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
-	uint8_t t[OCELOT_TOTAL_LEN];
 	struct ifh h = { { 0, 0 } };
+	uint8_t *t;
 	int err = 0;
 
-	dsa_put_be32(t, o->prefix);
 	ifh_set(&h, 19, 17, dsa_meta_prio(m, 8, &err));
 	if (m->flags & OFL_DSA_MF_VLAN_S)
 		ifh_set(&h, 16, 16, 1);
@@ -177,9 +194,15 @@ static int ocelot_encode_fmt(const struct ocelot_fmt *o,
 		if (m->valid & OFL_DSA_M_TSTAMP)
 			ifh_set(&h, 116, 85, m->tstamp);
 	}
+	if (err)
+		return err;
+	/* written in place (see dsa_tx_open) */
+	t = dsa_tx_open(ops, dir, tx, DSA_AT_BEFORE_DA, OCELOT_TOTAL_LEN);
+	if (!t)
+		return OFL_ENOSPC;
+	dsa_put_be32(t, o->prefix);
 	ifh_store(t + OCELOT_PREFIX_LEN, &h);
-	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_BEFORE_DA, t,
-	                              OCELOT_TOTAL_LEN);
+	return 0;
 }
 
 DSA_CODEC_WITH(ocelot, ocelot_fmt, ocelot_decode_fmt, ocelot_encode_fmt);

@@ -119,7 +119,8 @@ DSA_INLINE int rtl8_4_read(int dir, const uint8_t *t, struct ofl_dsa_meta *m)
 	return 0;
 }
 
-static int rtl8_4_write(int dir, const struct ofl_dsa_meta *m, uint8_t t[8])
+static inline int rtl8_4_write(int dir, const struct ofl_dsa_meta *m,
+                               uint8_t t[8])
 {
 	unsigned w2 = 0, w3;
 	int err = 0;

@@ -280,7 +280,7 @@ DSA_INLINE int sja1110_rx(const struct q_fmt *q,
 
 /* --- TX ---------------------------------------------------------------- */
 
-static int q_tx_tci(const struct ofl_dsa_meta *m, unsigned *tci)
+static inline int q_tx_tci(const struct ofl_dsa_meta *m, unsigned *tci)
 {
 	int err = 0;
 	unsigned prio = dsa_meta_prio(m, 8, &err);
@@ -306,9 +306,10 @@ static int q_tx_tci(const struct ofl_dsa_meta *m, unsigned *tci)
 	return err;
 }
 
-static int q_encode_vlan(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         unsigned tci, struct dsa_tx *tx)
+static inline int q_encode_vlan(const struct q_fmt *q,
+                                const struct ofl_dsa_ops *ops,
+                                const struct ofl_dsa_params *p, int dir,
+                                unsigned tci, struct dsa_tx *tx)
 {
 	uint8_t t[DSA_VLAN_HLEN];
 
