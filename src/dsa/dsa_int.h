@@ -8,8 +8,11 @@
  * the bytes are not there.
  *
  * Encoders work in place on struct dsa_tx and must check room and meta
- * before writing anything (dsa_tx_check), so a failed encode leaves the
- * caller's buffer as it was.
+ * before writing anything (dsa_tx_check, dsa_tx_open), so a failed encode
+ * leaves the caller's buffer as it was.
+ *
+ * Decode and encode run once per frame, so what they call on their common
+ * path is inline here (a few ns per frame is the budget).
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -84,9 +87,9 @@ struct ofl_dsa_codec {
 /* What a NULL params pointer stands for (all zero). */
 extern const struct ofl_dsa_params dsa_default_params;
 
-
-/* A decode body is inlined into both entries of its codec (see
- * DSA_CODEC_WITH), so that the single-buffer one is straight-line code. */
+/* A decode body is inlined into every decode entry of its codec (see
+ * DSA_CODEC_DEFINE_), so that the single-buffer ones are straight-line
+ * code specialised for one window and one direction. */
 #if defined(__GNUC__) || defined(__clang__)
 #define DSA_ALWAYS_INLINE __attribute__((always_inline))
 #else

@@ -184,6 +184,8 @@ int ofl_dsa_decode(const struct ofl_dsa_ops *ops,
 		err = OFL_EINVAL;
 	if (err)
 		return err;
+	/* the codec's single-buffer entry for this direction (dir is 0 or 1
+	 * here); it substitutes the defaults for params NULL */
 	return ops->codec->decode_one[dir](ops, params, frame, len, meta, view);
 }
 
