@@ -17,10 +17,10 @@
 #define A5PSW_FORCE_FORWARD 0x0001u
 #define A5PSW_PORT_MASK 0x000Fu
 
-static int a5psw_decode(const struct ofl_dsa_ops *ops,
-                        const struct ofl_dsa_params *p, int dir,
-                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                        struct ofl_dsa_view *v)
+DSA_DECODER a5psw_decode(const struct ofl_dsa_ops *ops,
+                         const struct ofl_dsa_params *p, int dir,
+                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                         struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, A5PSW_TAG_LEN);
 
@@ -63,4 +63,4 @@ static int a5psw_encode(const struct ofl_dsa_ops *ops,
 	return dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, A5PSW_TAG_LEN);
 }
 
-const struct ofl_dsa_codec dsa_codec_a5psw = { a5psw_decode, a5psw_encode };
+DSA_CODEC(a5psw, a5psw_decode, a5psw_encode);

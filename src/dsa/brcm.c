@@ -64,8 +64,8 @@
 #define BRCM_LEG_LEN_MAX 0x7FFu
 #define BRCM_FCS_LEN 4u
 
-static int brcm4_decode(int dir, const struct dsa_frame *f, uint32_t tag_off,
-                        struct ofl_dsa_meta *m)
+DSA_INLINE int brcm4_decode(int dir, const struct dsa_frame *f,
+                            uint32_t tag_off, struct ofl_dsa_meta *m)
 {
 	const uint8_t *t = dsa_head(f, tag_off, BRCM_TAG_LEN);
 	unsigned op;
@@ -94,7 +94,7 @@ static int brcm4_decode(int dir, const struct dsa_frame *f, uint32_t tag_off,
 	return 0;
 }
 
-static int brcm4_tag(int dir, const struct ofl_dsa_meta *m, uint8_t t[4])
+static inline int brcm4_tag(int dir, const struct ofl_dsa_meta *m, uint8_t t[4])
 {
 	int err = 0;
 	unsigned prio;
@@ -138,10 +138,10 @@ static int brcm4_encode(const struct ofl_dsa_ops *ops, int dir,
 	                              t, BRCM_TAG_LEN);
 }
 
-static int brcm_decode(const struct ofl_dsa_ops *ops,
-                       const struct ofl_dsa_params *p, int dir,
-                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                       struct ofl_dsa_view *v)
+DSA_DECODER brcm_decode(const struct ofl_dsa_ops *ops,
+                        const struct ofl_dsa_params *p, int dir,
+                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                        struct ofl_dsa_view *v)
 {
 	int err;
 
@@ -161,10 +161,10 @@ static int brcm_encode(const struct ofl_dsa_ops *ops,
 	return brcm4_encode(ops, dir, m, tx, 0);
 }
 
-static int brcm_prepend_decode(const struct ofl_dsa_ops *ops,
-                               const struct ofl_dsa_params *p, int dir,
-                               const struct dsa_frame *f,
-                               struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
+DSA_DECODER brcm_prepend_decode(const struct ofl_dsa_ops *ops,
+                                const struct ofl_dsa_params *p, int dir,
+                                const struct dsa_frame *f,
+                                struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	int err;
 
@@ -210,10 +210,10 @@ static int brcm_leg_check_fcs(const struct dsa_frame *f, const uint8_t *t)
 	return 0;
 }
 
-static int brcm_leg_decode_common(const struct ofl_dsa_params *p, int dir,
-                                  const struct dsa_frame *f,
-                                  struct ofl_dsa_meta *m,
-                                  struct ofl_dsa_view *v, int fcs)
+DSA_INLINE int brcm_leg_decode_common(const struct ofl_dsa_params *p, int dir,
+                                      const struct dsa_frame *f,
+                                      struct ofl_dsa_meta *m,
+                                      struct ofl_dsa_view *v, int fcs)
 {
 	const uint8_t *t;
 	uint32_t strip = BRCM_LEG_TAG_LEN;
@@ -237,7 +237,13 @@ static int brcm_leg_decode_common(const struct ofl_dsa_params *p, int dir,
 	dsa_meta_set_mask(m, 1u << (t[5] & BRCM_LEG_PORT_MASK));
 	if (!fcs)
 		return dsa_view_after_sa(f, strip, v);
-	err = brcm_leg_check_fcs(f, t);
+	{
+		/* a copy, so that only this rare path needs the frame
+		 * description in memory */
+		const struct dsa_frame fc = *f;
+
+		err = brcm_leg_check_fcs(&fc, t);
+	}
 	if (!err)
 		err = dsa_view_after_sa(f, strip, v);
 	if (!err && v) {
@@ -247,19 +253,19 @@ static int brcm_leg_decode_common(const struct ofl_dsa_params *p, int dir,
 	return err;
 }
 
-static int brcm_leg_decode(const struct ofl_dsa_ops *ops,
-                           const struct ofl_dsa_params *p, int dir,
-                           const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                           struct ofl_dsa_view *v)
+DSA_DECODER brcm_leg_decode(const struct ofl_dsa_ops *ops,
+                            const struct ofl_dsa_params *p, int dir,
+                            const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                            struct ofl_dsa_view *v)
 {
 	(void)ops;
 	return brcm_leg_decode_common(p, dir, f, m, v, 0);
 }
 
-static int brcm_leg_fcs_decode(const struct ofl_dsa_ops *ops,
-                               const struct ofl_dsa_params *p, int dir,
-                               const struct dsa_frame *f,
-                               struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
+DSA_DECODER brcm_leg_fcs_decode(const struct ofl_dsa_ops *ops,
+                                const struct ofl_dsa_params *p, int dir,
+                                const struct dsa_frame *f,
+                                struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	(void)ops;
 	return brcm_leg_decode_common(p, dir, f, m, v, 1);
@@ -269,9 +275,10 @@ static int brcm_leg_encode_common(const struct ofl_dsa_ops *ops, int dir,
                                   const struct ofl_dsa_meta *m,
                                   struct dsa_tx *tx, int fcs)
 {
-	uint8_t t[BRCM_LEG_TAG_LEN] = { 0x88, 0x74, 0, 0, 0, 0 };
 	uint32_t pad = dsa_tx_pad_len(ops, dir, tx->len);
 	uint32_t port, crc = 0, tail = 0;
+	unsigned b2 = 0, b3 = 0;
+	uint8_t *t;
 	int err;
 
 	if (dir == OFL_DSA_TX) {
@@ -282,7 +289,7 @@ static int brcm_leg_encode_common(const struct ofl_dsa_ops *ops, int dir,
 			return OFL_ENOTSUP;
 		for (port = 0; !(mask & 1u); port++)
 			mask >>= 1;
-		t[2] = BRCM_LEG_TYPE_EGRESS << BRCM_LEG_TYPE_SHIFT;
+		b2 = BRCM_LEG_TYPE_EGRESS << BRCM_LEG_TYPE_SHIFT;
 	} else {
 		if (!(m->valid & OFL_DSA_M_PORT) || m->port > BRCM_LEG_PORT_MASK)
 			return OFL_ENOTSUP;
@@ -290,17 +297,16 @@ static int brcm_leg_encode_common(const struct ofl_dsa_ops *ops, int dir,
 		if (m->valid & OFL_DSA_M_CMD) {
 			if (m->cmd > 7)
 				return OFL_ENOTSUP;
-			t[2] = (uint8_t)(m->cmd << BRCM_LEG_TYPE_SHIFT);
+			b2 = (unsigned)m->cmd << BRCM_LEG_TYPE_SHIFT;
 		}
 	}
-	t[5] = (uint8_t)port;
 	if (fcs && dir == OFL_DSA_TX) {
 		uint32_t len = tx->len < pad ? pad : tx->len;
 
 		if (len > BRCM_LEG_LEN_MAX)
 			return OFL_ENOTSUP;
-		t[2] |= (uint8_t)(len >> 8);
-		t[3] = (uint8_t)len;
+		b2 |= len >> 8;
+		b3 = len & 0xFFu;
 		tail = BRCM_FCS_LEN;
 	}
 	err = dsa_tx_check(tx, BRCM_LEG_TAG_LEN, pad, tail);
@@ -309,7 +315,13 @@ static int brcm_leg_encode_common(const struct ofl_dsa_ops *ops, int dir,
 	dsa_tx_pad(tx, pad);
 	if (tail)
 		crc = ~dsa_crc32_update(0xFFFFFFFFu, tx->buf + tx->off, tx->len);
-	memcpy(dsa_tx_after_sa(tx, BRCM_LEG_TAG_LEN), t, BRCM_LEG_TAG_LEN);
+	/* written in place (see dsa_tx_open) */
+	t = dsa_tx_after_sa(tx, BRCM_LEG_TAG_LEN);
+	dsa_put_be16(t, BRCM_LEG_ETYPE);
+	t[2] = (uint8_t)b2;
+	t[3] = (uint8_t)b3;
+	t[4] = 0;
+	t[5] = (uint8_t)port;
 	if (tail) {
 		uint8_t *q = dsa_tx_tail(tx, BRCM_FCS_LEN);
 
@@ -337,10 +349,7 @@ static int brcm_leg_fcs_encode(const struct ofl_dsa_ops *ops,
 	return brcm_leg_encode_common(ops, dir, m, tx, 1);
 }
 
-const struct ofl_dsa_codec dsa_codec_brcm = { brcm_decode, brcm_encode };
-const struct ofl_dsa_codec dsa_codec_brcm_prepend = { brcm_prepend_decode,
-                                                      brcm_prepend_encode };
-const struct ofl_dsa_codec dsa_codec_brcm_legacy = { brcm_leg_decode,
-                                                     brcm_leg_encode };
-const struct ofl_dsa_codec dsa_codec_brcm_legacy_fcs = { brcm_leg_fcs_decode,
-                                                         brcm_leg_fcs_encode };
+DSA_CODEC(brcm, brcm_decode, brcm_encode);
+DSA_CODEC(brcm_prepend, brcm_prepend_decode, brcm_prepend_encode);
+DSA_CODEC(brcm_legacy, brcm_leg_decode, brcm_leg_encode);
+DSA_CODEC(brcm_legacy_fcs, brcm_leg_fcs_decode, brcm_leg_fcs_encode);

@@ -8,8 +8,11 @@
  * the bytes are not there.
  *
  * Encoders work in place on struct dsa_tx and must check room and meta
- * before writing anything (dsa_tx_check), so a failed encode leaves the
- * caller's buffer as it was.
+ * before writing anything (dsa_tx_check, dsa_tx_open), so a failed encode
+ * leaves the caller's buffer as it was.
+ *
+ * Decode and encode run once per frame, so what they call on their common
+ * path is inline here (a few ns per frame is the budget).
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -49,8 +52,12 @@ struct dsa_frame {
 
 struct dsa_tx {
 	uint8_t *buf;
-	uint32_t size;
 	uint32_t off;        /* frame start in buf */
+	uint32_t size;       /* between off and len on purpose: encoders
+	                        update off and len together, and as neighbours
+	                        the compiler merged the two updates into one
+	                        8-byte load that the caller's two 4-byte stores
+	                        cannot forward to (a stall per frame) */
 	uint32_t len;        /* frame length */
 };
 
@@ -62,10 +69,35 @@ typedef int (*dsa_encode_fn)(const struct ofl_dsa_ops *ops,
                              const struct ofl_dsa_params *p, int dir,
                              const struct ofl_dsa_meta *m, struct dsa_tx *tx);
 
+/* The same decode for a frame in one contiguous buffer (ofl_dsa_decode),
+ * one per direction: takes params NULL for the defaults, zeroes meta
+ * itself, and on error both meta and view. */
+typedef int (*dsa_decode_one_fn)(const struct ofl_dsa_ops *ops,
+                                 const struct ofl_dsa_params *p,
+                                 const uint8_t *frame, uint32_t len,
+                                 struct ofl_dsa_meta *m,
+                                 struct ofl_dsa_view *v);
+
 struct ofl_dsa_codec {
-	dsa_decode_fn decode;
+	dsa_decode_fn decode;            /* multi-buffer: over head/tail windows */
 	dsa_encode_fn encode;
+	dsa_decode_one_fn decode_one[2]; /* single buffer, [OFL_DSA_RX/TX] */
 };
+
+/* What a NULL params pointer stands for (all zero). */
+extern const struct ofl_dsa_params dsa_default_params;
+
+/* A decode body is inlined into every decode entry of its codec (see
+ * DSA_CODEC_DEFINE_), so that the single-buffer ones are straight-line
+ * code specialised for one window and one direction. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DSA_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define DSA_ALWAYS_INLINE
+#endif
+#define DSA_DECODER static inline DSA_ALWAYS_INLINE int
+/* A helper of decode bodies, inlined into them for the same reason. */
+#define DSA_INLINE static inline DSA_ALWAYS_INLINE
 
 /* --- byte access ---------------------------------------------------- */
 
@@ -124,34 +156,127 @@ static inline const uint8_t *dsa_tail_at(const struct dsa_frame *f,
 
 /* Destination ports requested by meta on TX: the mask if valid, else
  * 1 << port; 0 when meta names no port or the port does not fit. */
-uint32_t dsa_meta_tx_mask(const struct ofl_dsa_meta *m);
+static inline uint32_t dsa_meta_tx_mask(const struct ofl_dsa_meta *m)
+{
+	if (m->valid & OFL_DSA_M_PORT_MASK)
+		return m->port_mask;
+	if ((m->valid & OFL_DSA_M_PORT) && m->port < 32)
+		return (uint32_t)1 << m->port;
+	return 0;
+}
 
 /* Record a TX destination mask in meta (and port when it has one bit). */
-void dsa_meta_set_mask(struct ofl_dsa_meta *m, uint32_t mask);
+static inline void dsa_meta_set_mask(struct ofl_dsa_meta *m, uint32_t mask)
+{
+	m->port_mask = mask;
+	m->valid |= OFL_DSA_M_PORT_MASK;
+	if (mask && !(mask & (mask - 1))) {
+		unsigned port = 0;
+
+		while (!(mask & 1u)) {
+			mask >>= 1;
+			port++;
+		}
+		m->port = (uint8_t)port;
+		m->valid |= OFL_DSA_M_PORT;
+	}
+}
 
 /* Non-zero when the meta's mask is non-empty and below 1 << nports. */
-int dsa_mask_fits(uint32_t mask, unsigned nports);
+static inline int dsa_mask_fits(uint32_t mask, unsigned nports)
+{
+	if (!mask)
+		return 0;
+	return nports >= 32 || mask < ((uint32_t)1 << nports);
+}
 
 /* Priority from meta (0 when not valid); OFL_ENOTSUP via *err when it does
  * not fit in nprios. */
-unsigned dsa_meta_prio(const struct ofl_dsa_meta *m, unsigned nprios, int *err);
+static inline unsigned dsa_meta_prio(const struct ofl_dsa_meta *m,
+                                     unsigned nprios, int *err)
+{
+	if (!(m->valid & OFL_DSA_M_PRIO))
+		return 0;
+	if (m->prio >= nprios)
+		*err = OFL_ENOTSUP;
+	return m->prio;
+}
 
 /* 01:80:C2:00:00:0X, the kernel's is_link_local_ether_addr() */
 int dsa_is_link_local(const uint8_t *da);
 
 /* --- views ---------------------------------------------------------- */
 
+/* The view of a tag of tag_len bytes before the untagged frame's EtherType
+ * (at tag_off) and tail_len bytes cut from the end, MACs at mac_off.  Writes
+ * every field, so decode does not zero the view first. */
+static inline int dsa_view_make(const struct dsa_frame *f,
+                                struct ofl_dsa_view *v, uint32_t mac_off,
+                                uint32_t tag_off, uint32_t tag_len,
+                                uint32_t tail_len)
+{
+	if (!v)
+		return 0;
+	if (f->len < DSA_MACS_LEN + tag_len + tail_len ||
+	    f->head_len < mac_off + DSA_MACS_LEN)
+		return OFL_EBADMSG;
+	/* field by field in struct order, so that neighbouring constants
+	 * merge into wide stores */
+	v->hdr = f->head + mac_off;
+	v->hdr_len = DSA_MACS_LEN;
+	v->mac_off = mac_off;
+	v->rest_off = DSA_MACS_LEN + tag_len;
+	v->rest_len = f->len - (DSA_MACS_LEN + tag_len) - tail_len;
+	v->tag_off = tag_off;
+	v->tag_len = (uint16_t)tag_len;
+	v->tail_len = (uint16_t)tail_len;
+	v->ins_len = 0;
+	v->mac_patched = 0;
+	memset(v->buf, 0, sizeof(v->buf));
+	if (f->scratch) {
+		/* multi-buffer: the head window dies with the call */
+		memcpy(v->buf, f->head + mac_off, DSA_MACS_LEN);
+		v->hdr = v->buf;
+	}
+	return 0;
+}
+
 /* Tag of tag_len bytes after SA: untagged = MACs at 0 + frame[12+tag_len..]. */
-int dsa_view_after_sa(const struct dsa_frame *f, uint32_t tag_len,
-                      struct ofl_dsa_view *v);
+static inline int dsa_view_after_sa(const struct dsa_frame *f, uint32_t tag_len,
+                                    struct ofl_dsa_view *v)
+{
+	return dsa_view_make(f, v, 0, DSA_MACS_LEN, tag_len, 0);
+}
+
 /* Tag of tag_len bytes before DA. */
-int dsa_view_before_da(const struct dsa_frame *f, uint32_t tag_len,
-                       struct ofl_dsa_view *v);
+static inline int dsa_view_before_da(const struct dsa_frame *f,
+                                     uint32_t tag_len, struct ofl_dsa_view *v)
+{
+	return dsa_view_make(f, v, tag_len, 0, tag_len, 0);
+}
+
 /* Tail tag of tail_len bytes. */
-int dsa_view_tail(const struct dsa_frame *f, uint32_t tail_len,
-                  struct ofl_dsa_view *v);
+static inline int dsa_view_tail(const struct dsa_frame *f, uint32_t tail_len,
+                                struct ofl_dsa_view *v)
+{
+	return dsa_view_make(f, v, 0, f->len - tail_len, 0, tail_len);
+}
+
 /* Rebuild bytes (2 or 4) between the MACs and the rest (802.1Q header). */
-void dsa_view_insert(struct ofl_dsa_view *v, const uint8_t *ins, unsigned n);
+static inline void dsa_view_insert(struct ofl_dsa_view *v, const uint8_t *ins,
+                                   unsigned n)
+{
+	if (!v)
+		return;
+	if (v->hdr != v->buf) {
+		memcpy(v->buf, v->hdr, DSA_MACS_LEN);
+		v->hdr = v->buf;
+	}
+	if (n)
+		memcpy(v->buf + DSA_MACS_LEN, ins, n);
+	v->ins_len = (uint8_t)n;
+	v->hdr_len = DSA_MACS_LEN + n;
+}
 
 /* Minimum lengths the kernel's pskb_may_pull() enforces, written once:
  * after SA: DA SA tag EtherType; before DA: tag DA SA EtherType; tail:
@@ -173,50 +298,168 @@ static inline uint32_t dsa_min_tail(uint32_t tag_len)
 
 /* --- in-place encode ------------------------------------------------ */
 
+/* The padding length the kernel uses on TX for this format. */
+static inline uint32_t dsa_tx_pad_len(const struct ofl_dsa_ops *ops, int dir,
+                                      uint32_t len)
+{
+	if (dir != OFL_DSA_TX || len >= ops->tx_min_len)
+		return len;
+	return ops->tx_min_len;
+}
+
 /* Check that tx can take `head` bytes in front after padding to pad_to and
  * `tail` bytes after: OFL_ENOSPC otherwise.  Writes nothing. */
-int dsa_tx_check(const struct dsa_tx *tx, uint32_t head, uint32_t pad_to,
-                 uint32_t tail);
+static inline int dsa_tx_check(const struct dsa_tx *tx, uint32_t head,
+                               uint32_t pad_to, uint32_t tail)
+{
+	uint32_t len = tx->len < pad_to ? pad_to : tx->len;
+	uint64_t end = (uint64_t)tx->off + len + tail;
+
+	if (tx->off < head || end > tx->size)
+		return OFL_ENOSPC;
+	return 0;
+}
+
 /* Zero-pad the frame to pad_to bytes (room checked before). */
-void dsa_tx_pad(struct dsa_tx *tx, uint32_t pad_to);
+static inline void dsa_tx_pad(struct dsa_tx *tx, uint32_t pad_to)
+{
+	if (tx->len >= pad_to)
+		return;
+	memset(tx->buf + tx->off + tx->len, 0, pad_to - tx->len);
+	tx->len = pad_to;
+}
+
 /* Open n bytes between SA and EtherType; returns them. */
-uint8_t *dsa_tx_after_sa(struct dsa_tx *tx, uint32_t n);
+static inline uint8_t *dsa_tx_after_sa(struct dsa_tx *tx, uint32_t n)
+{
+	uint8_t *start = tx->buf + tx->off;
+	uint8_t macs[DSA_MACS_LEN];
+
+	/* through a copy rather than memmove: two fixed-size copies inline
+	 * to a few moves where memmove stays a library call */
+	memcpy(macs, start, DSA_MACS_LEN);
+	memcpy(start - n, macs, DSA_MACS_LEN);
+	tx->off -= n;
+	tx->len += n;
+	return tx->buf + tx->off + DSA_MACS_LEN;
+}
+
 /* Open n bytes before DA; returns them. */
-uint8_t *dsa_tx_before_da(struct dsa_tx *tx, uint32_t n);
+static inline uint8_t *dsa_tx_before_da(struct dsa_tx *tx, uint32_t n)
+{
+	tx->off -= n;
+	tx->len += n;
+	return tx->buf + tx->off;
+}
+
 /* Append n bytes; returns them. */
-uint8_t *dsa_tx_tail(struct dsa_tx *tx, uint32_t n);
+static inline uint8_t *dsa_tx_tail(struct dsa_tx *tx, uint32_t n)
+{
+	uint8_t *p = tx->buf + tx->off + tx->len;
+
+	tx->len += n;
+	return p;
+}
 
 /* Where dsa_tx_put() writes. */
 enum { DSA_AT_AFTER_SA, DSA_AT_BEFORE_DA, DSA_AT_TAIL };
 
-/* The usual encode ending: pad as the format wants (TX), check room, open
- * n bytes at `at` and copy the tag t there.  OFL_ENOSPC, nothing written,
- * when the room is missing. */
-int dsa_tx_put(const struct ofl_dsa_ops *ops, int dir, struct dsa_tx *tx,
-               int at, const uint8_t *t, uint32_t n);
+/* Pad as the format wants (TX), check room and open n bytes at `at`;
+ * returns them for the caller to fill, or NULL (nothing written) when the
+ * room is missing.  Filling them in place rather than copying a tag built
+ * on the stack avoids a wide load of bytes just stored one by one, which
+ * the CPU cannot forward and stalls on. */
+static inline uint8_t *dsa_tx_open(const struct ofl_dsa_ops *ops, int dir,
+                                   struct dsa_tx *tx, int at, uint32_t n)
+{
+	uint32_t pad = dsa_tx_pad_len(ops, dir, tx->len);
 
-/* Defines dsa_codec_<name> from two functions taking a format descriptor
- * first: dec(&fmt, ops, p, dir, f, m, v) and enc(&fmt, ops, p, dir, m, tx). */
-#define DSA_CODEC_WITH(name, fmt, dec, enc)                                    \
-	static int name##_decode(const struct ofl_dsa_ops *ops,                \
-	                         const struct ofl_dsa_params *p, int dir,       \
-	                         const struct dsa_frame *f,                     \
-	                         struct ofl_dsa_meta *m, struct ofl_dsa_view *v) \
+	if (dsa_tx_check(tx, at == DSA_AT_TAIL ? 0 : n, pad,
+	                 at == DSA_AT_TAIL ? n : 0))
+		return NULL;
+	dsa_tx_pad(tx, pad);
+	if (at == DSA_AT_TAIL)
+		return dsa_tx_tail(tx, n);
+	if (at == DSA_AT_BEFORE_DA)
+		return dsa_tx_before_da(tx, n);
+	return dsa_tx_after_sa(tx, n);
+}
+
+/* The usual encode ending: dsa_tx_open() and copy the tag t there.
+ * OFL_ENOSPC, nothing written, when the room is missing.  Inline: with
+ * `at` and n constant the tag is copied with one or two moves. */
+static inline int dsa_tx_put(const struct ofl_dsa_ops *ops, int dir,
+                             struct dsa_tx *tx, int at, const uint8_t *t,
+                             uint32_t n)
+{
+	uint8_t *dst = dsa_tx_open(ops, dir, tx, at, n);
+
+	if (!dst)
+		return OFL_ENOSPC;
+	memcpy(dst, t, n);
+	return 0;
+}
+
+/* Zero meta and view after a failed decode; returns err. */
+int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
+
+/* Defines dsa_codec_<name>: dec_call is a decode expression over (ops, p,
+ * dir, f, m, v), enc the encoder.  The single-buffer entries (one per
+ * direction, dir a constant) describe the frame as one window on their
+ * stack, so once dec_call is inlined the window checks fold to length
+ * checks, the description never reaches memory, and the params default
+ * costs nothing where the format ignores params. */
+#define DSA_CODEC_ONE_(name, dirname, dirval, dec_call)                        \
+	static int codec_##name##_##dirname(const struct ofl_dsa_ops *ops,     \
+	                                    const struct ofl_dsa_params *p,     \
+	                                    const uint8_t *frame, uint32_t len, \
+	                                    struct ofl_dsa_meta *m,             \
+	                                    struct ofl_dsa_view *v)             \
 	{                                                                      \
-		return dec(&fmt, ops, p, dir, f, m, v);                        \
+		const struct dsa_frame one = { frame, frame, len, len, len,    \
+		                               0, NULL, 0 };                   \
+		const struct dsa_frame *f = &one;                              \
+		const int dir = dirval;                                        \
+		int err;                                                       \
+                                                                               \
+		if (!p)                                                        \
+			p = &dsa_default_params;                               \
+		*m = (struct ofl_dsa_meta){ 0 };                               \
+		err = dec_call;                                                \
+		return err ? dsa_decode_fail(err, m, v) : 0;                   \
+	}
+
+#define DSA_CODEC_DEFINE_(name, dec_call, enc)                                 \
+	static int codec_##name##_dec(const struct ofl_dsa_ops *ops,           \
+	                              const struct ofl_dsa_params *p, int dir,  \
+	                              const struct dsa_frame *f,                \
+	                              struct ofl_dsa_meta *m,                   \
+	                              struct ofl_dsa_view *v)                   \
+	{                                                                      \
+		return dec_call;                                               \
 	}                                                                      \
-	static int name##_encode(const struct ofl_dsa_ops *ops,                \
-	                         const struct ofl_dsa_params *p, int dir,       \
-	                         const struct ofl_dsa_meta *m,                  \
-	                         struct dsa_tx *tx)                             \
+	DSA_CODEC_ONE_(name, rx, OFL_DSA_RX, dec_call)                         \
+	DSA_CODEC_ONE_(name, tx, OFL_DSA_TX, dec_call)                         \
+	const struct ofl_dsa_codec dsa_codec_##name = {                        \
+		codec_##name##_dec, enc, { codec_##name##_rx, codec_##name##_tx } \
+	}
+
+/* A codec from dec(ops, p, dir, f, m, v) (a DSA_DECODER) and an encoder. */
+#define DSA_CODEC(name, dec, enc)                                              \
+	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc)
+
+/* A codec from two functions taking a format descriptor first:
+ * dec(&fmt, ops, p, dir, f, m, v) and enc(&fmt, ops, p, dir, m, tx). */
+#define DSA_CODEC_WITH(name, fmt, dec, enc)                                    \
+	static int codec_##name##_enc(const struct ofl_dsa_ops *ops,           \
+	                              const struct ofl_dsa_params *p, int dir,  \
+	                              const struct ofl_dsa_meta *m,             \
+	                              struct dsa_tx *tx)                        \
 	{                                                                      \
 		return enc(&fmt, ops, p, dir, m, tx);                          \
 	}                                                                      \
-	const struct ofl_dsa_codec dsa_codec_##name = { name##_decode,         \
-	                                                name##_encode }
-
-/* The padding length the kernel uses on TX for this format. */
-uint32_t dsa_tx_pad_len(const struct ofl_dsa_ops *ops, int dir, uint32_t len);
+	DSA_CODEC_DEFINE_(name, dec(&fmt, ops, p, dir, f, m, v),               \
+	                  codec_##name##_enc)
 
 /* CRC-32 (IEEE 802.3), reflected, bitwise.  The Ethernet FCS of a buffer
  * is ~dsa_crc32_update(0xFFFFFFFF, p, n); pieces chain through crc. */

@@ -47,9 +47,10 @@ static const struct ksz_fmt ksz9477_fmt = { 0x07, 1, 2, 1, 7, 7, 2, 1u << 9, 1u 
 static const struct ksz_fmt ksz9893_fmt = { 0x07, 1, 1, 1, 3, 3, 2, 1u << 5, 1u << 6, 0 };
 static const struct ksz_fmt lan937x_fmt = { 0x07, 1, 2, 1, 8, 8, 3, 1u << 11, 1u << 12, 1u << 13 };
 
-static int ksz_decode(const struct ksz_fmt *k, const struct ofl_dsa_params *p,
-                      int dir, const struct dsa_frame *f,
-                      struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
+DSA_INLINE int ksz_decode(const struct ksz_fmt *k,
+                          const struct ofl_dsa_params *p, int dir,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
 {
 	uint32_t tag_len;
 	const uint8_t *t;
@@ -158,10 +159,11 @@ static int ksz_encode(const struct ofl_dsa_ops *ops, const struct ksz_fmt *k,
 	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_TAIL, t, n);
 }
 
-static int ksz_decode_fmt(const struct ksz_fmt *k, const struct ofl_dsa_ops *ops,
-                          const struct ofl_dsa_params *p, int dir,
-                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                          struct ofl_dsa_view *v)
+DSA_DECODER ksz_decode_fmt(const struct ksz_fmt *k,
+                           const struct ofl_dsa_ops *ops,
+                           const struct ofl_dsa_params *p, int dir,
+                           const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                           struct ofl_dsa_view *v)
 {
 	(void)ops;
 	return ksz_decode(k, p, dir, f, m, v);

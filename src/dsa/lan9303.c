@@ -25,10 +25,10 @@
 #define LAN9303_RX_TRAP_SHIFT 3
 #define LAN9303_RX_TRAPPED 0x18u
 
-static int lan9303_decode(const struct ofl_dsa_ops *ops,
-                          const struct ofl_dsa_params *p, int dir,
-                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                          struct ofl_dsa_view *v)
+DSA_DECODER lan9303_decode(const struct ofl_dsa_ops *ops,
+                           const struct ofl_dsa_params *p, int dir,
+                           const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                           struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, LAN9303_TAG_LEN);
 	unsigned tci;
@@ -92,4 +92,4 @@ static int lan9303_encode(const struct ofl_dsa_ops *ops,
 	return dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, LAN9303_TAG_LEN);
 }
 
-const struct ofl_dsa_codec dsa_codec_lan9303 = { lan9303_decode, lan9303_encode };
+DSA_CODEC(lan9303, lan9303_decode, lan9303_encode);

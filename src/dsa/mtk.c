@@ -28,10 +28,10 @@
 #define MTK_XMIT_SA_DIS 0x40u
 #define MTK_RECV_PORT_MASK 0x07u
 
-static int mtk_decode(const struct ofl_dsa_ops *ops,
-                      const struct ofl_dsa_params *p, int dir,
-                      const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                      struct ofl_dsa_view *v)
+DSA_DECODER mtk_decode(const struct ofl_dsa_ops *ops,
+                       const struct ofl_dsa_params *p, int dir,
+                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                       struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, MTK_HDR_LEN);
 	uint8_t tpid[2];
@@ -102,4 +102,4 @@ static int mtk_encode(const struct ofl_dsa_ops *ops,
 	return dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, tag, MTK_HDR_LEN);
 }
 
-const struct ofl_dsa_codec dsa_codec_mtk = { mtk_decode, mtk_encode };
+DSA_CODEC(mtk, mtk_decode, mtk_encode);

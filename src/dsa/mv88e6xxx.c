@@ -61,9 +61,9 @@ enum mv_code {
 };
 
 /* The 4 DSA bytes at t; extra = bytes before them (0 dsa, 4 edsa). */
-static int mv_decode(int dir, const struct dsa_frame *f, const uint8_t *t,
-                     uint32_t extra, struct ofl_dsa_meta *m,
-                     struct ofl_dsa_view *v)
+DSA_INLINE int mv_decode(int dir, const struct dsa_frame *f, const uint8_t *t,
+                         uint32_t extra, struct ofl_dsa_meta *m,
+                         struct ofl_dsa_view *v)
 {
 	unsigned cmd = t[0] >> 6;
 	unsigned tci;
@@ -125,10 +125,10 @@ static int mv_decode(int dir, const struct dsa_frame *f, const uint8_t *t,
 	return err;
 }
 
-static int dsa_decode(const struct ofl_dsa_ops *ops,
-                      const struct ofl_dsa_params *p, int dir,
-                      const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                      struct ofl_dsa_view *v)
+DSA_DECODER dsa_decode(const struct ofl_dsa_ops *ops,
+                       const struct ofl_dsa_params *p, int dir,
+                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                       struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, MV_DSA_LEN);
 
@@ -139,10 +139,10 @@ static int dsa_decode(const struct ofl_dsa_ops *ops,
 	return mv_decode(dir, f, t, 0, m, v);
 }
 
-static int edsa_decode(const struct ofl_dsa_ops *ops,
-                       const struct ofl_dsa_params *p, int dir,
-                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                       struct ofl_dsa_view *v)
+DSA_DECODER edsa_decode(const struct ofl_dsa_ops *ops,
+                        const struct ofl_dsa_params *p, int dir,
+                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                        struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, MV_EDSA_LEN);
 	int err;
@@ -268,10 +268,10 @@ static int edsa_encode(const struct ofl_dsa_ops *ops,
 
 #define TRAILER_LEN 4u
 
-static int trailer_decode(const struct ofl_dsa_ops *ops,
-                          const struct ofl_dsa_params *p, int dir,
-                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                          struct ofl_dsa_view *v)
+DSA_DECODER trailer_decode(const struct ofl_dsa_ops *ops,
+                           const struct ofl_dsa_params *p, int dir,
+                           const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                           struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_tail(f, TRAILER_LEN);
 
@@ -314,6 +314,6 @@ static int trailer_encode(const struct ofl_dsa_ops *ops,
 	return dsa_tx_put(ops, dir, tx, DSA_AT_TAIL, t, TRAILER_LEN);
 }
 
-const struct ofl_dsa_codec dsa_codec_dsa = { dsa_decode, dsa_encode };
-const struct ofl_dsa_codec dsa_codec_edsa = { edsa_decode, edsa_encode };
-const struct ofl_dsa_codec dsa_codec_trailer = { trailer_decode, trailer_encode };
+DSA_CODEC(dsa, dsa_decode, dsa_encode);
+DSA_CODEC(edsa, edsa_decode, edsa_encode);
+DSA_CODEC(trailer, trailer_decode, trailer_encode);

@@ -47,10 +47,10 @@
 #define MXL862_SUBIF_MASK 0x1Fu
 #define MXL862_PORT_MASK 0x0Fu
 
-static int gswip_decode(const struct ofl_dsa_ops *ops,
-                        const struct ofl_dsa_params *p, int dir,
-                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                        struct ofl_dsa_view *v)
+DSA_DECODER gswip_decode(const struct ofl_dsa_ops *ops,
+                         const struct ofl_dsa_params *p, int dir,
+                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                         struct ofl_dsa_view *v)
 {
 	uint32_t len = dir == OFL_DSA_RX ? GSWIP_RX_LEN : GSWIP_TX_LEN;
 	const uint8_t *t = dsa_head(f, 0, len);
@@ -79,30 +79,28 @@ static int gswip_encode(const struct ofl_dsa_ops *ops,
                         const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
 	uint8_t t[GSWIP_RX_LEN] = { 0 };
-	uint32_t len;
 	int err = 0;
 
-	(void)ops;
 	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
 
 		if (!dsa_mask_fits(mask, GSWIP_TX_PORTS))
 			return OFL_ENOTSUP;
-		len = GSWIP_TX_LEN;
 		t[0] = GSWIP_TX_SLPID_CPU;
 		t[2] = GSWIP_TX_PORT_MAP_EN | GSWIP_TX_PORT_MAP_SEL;
 		if (m->valid & OFL_DSA_M_PRIO)
 			t[2] |= (uint8_t)(GSWIP_TX_CLASS_EN |
 			                  dsa_meta_prio(m, 16, &err));
 		t[3] = (uint8_t)(mask << 1 | GSWIP_TX_DPID_EN);
-	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > 7)
-			return OFL_ENOTSUP;
-		len = GSWIP_RX_LEN;
-		t[7] = (uint8_t)(m->port << GSWIP_RX_SPPID_SHIFT);
+		return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_BEFORE_DA, t,
+		                              GSWIP_TX_LEN);
 	}
-	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_BEFORE_DA, t, len);
+	if (!(m->valid & OFL_DSA_M_PORT) || m->port > 7)
+		return OFL_ENOTSUP;
+	t[7] = (uint8_t)(m->port << GSWIP_RX_SPPID_SHIFT);
+	/* a constant length for each direction: the copy is two moves */
+	return dsa_tx_put(ops, dir, tx, DSA_AT_BEFORE_DA, t, GSWIP_RX_LEN);
 }
 
 /* The 8 bytes of a 0x88C3 tag after SA, or NULL. */
@@ -115,10 +113,10 @@ static const uint8_t *mxl_tag(const struct dsa_frame *f)
 	return t;
 }
 
-static int gsw1xx_decode(const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                         struct ofl_dsa_view *v)
+DSA_DECODER gsw1xx_decode(const struct ofl_dsa_ops *ops,
+                          const struct ofl_dsa_params *p, int dir,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
 {
 	const uint8_t *t = mxl_tag(f);
 	unsigned w1;
@@ -179,10 +177,10 @@ static unsigned mxl862_cpu(const struct ofl_dsa_params *p)
 	return p->cpu_port & MXL862_PORT_MASK;
 }
 
-static int mxl862xx_decode(const struct ofl_dsa_ops *ops,
-                           const struct ofl_dsa_params *p, int dir,
-                           const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                           struct ofl_dsa_view *v)
+DSA_DECODER mxl862xx_decode(const struct ofl_dsa_ops *ops,
+                            const struct ofl_dsa_params *p, int dir,
+                            const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                            struct ofl_dsa_view *v)
 {
 	const uint8_t *t = mxl_tag(f);
 
@@ -231,7 +229,6 @@ static int mxl862xx_encode(const struct ofl_dsa_ops *ops,
 	return dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, MXL_TAG_LEN);
 }
 
-const struct ofl_dsa_codec dsa_codec_gswip = { gswip_decode, gswip_encode };
-const struct ofl_dsa_codec dsa_codec_gsw1xx = { gsw1xx_decode, gsw1xx_encode };
-const struct ofl_dsa_codec dsa_codec_mxl862xx = { mxl862xx_decode,
-                                                  mxl862xx_encode };
+DSA_CODEC(gswip, gswip_decode, gswip_encode);
+DSA_CODEC(gsw1xx, gsw1xx_decode, gsw1xx_encode);
+DSA_CODEC(mxl862xx, mxl862xx_decode, mxl862xx_encode);

@@ -29,10 +29,10 @@
 #define NETC_SWITCH_MASK 0x07u
 #define NETC_PORT_SHIFT 3
 
-static int netc_decode(const struct ofl_dsa_ops *ops,
-                       const struct ofl_dsa_params *p, int dir,
-                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                       struct ofl_dsa_view *v)
+DSA_DECODER netc_decode(const struct ofl_dsa_ops *ops,
+                        const struct ofl_dsa_params *p, int dir,
+                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                        struct ofl_dsa_view *v)
 {
 	uint32_t need = dir == OFL_DSA_RX ? NETC_TAG_MAX_LEN : NETC_TAG_SHORT_LEN;
 	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, NETC_TAG_SHORT_LEN);
@@ -73,7 +73,8 @@ static int netc_encode(const struct ofl_dsa_ops *ops,
                        const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
 	unsigned port, sw = (m->valid & OFL_DSA_M_SWITCH) ? m->switch_id : 0;
-	uint8_t t[NETC_TAG_SHORT_LEN] = { 0 };
+	unsigned type, qv = 0;
+	uint8_t *t;
 	int err = 0;
 
 	(void)ops;
@@ -85,8 +86,8 @@ static int netc_encode(const struct ofl_dsa_ops *ops,
 			return OFL_ENOTSUP;
 		for (port = 0; !(mask & 1u); port++)
 			mask >>= 1;
-		t[2] = NETC_TYPE_TO_PORT << 4;
-		t[3] = (uint8_t)(NETC_QV | dsa_meta_prio(m, 8, &err) << NETC_IPV_SHIFT);
+		type = NETC_TYPE_TO_PORT << 4;
+		qv = NETC_QV | dsa_meta_prio(m, 8, &err) << NETC_IPV_SHIFT;
 	} else {
 		unsigned cmd = (m->valid & OFL_DSA_M_CMD) ? m->cmd : 0;
 
@@ -95,16 +96,24 @@ static int netc_encode(const struct ofl_dsa_ops *ops,
 		if (cmd != (NETC_TYPE_FORWARD << 4) && cmd != (NETC_TYPE_TO_HOST << 4))
 			return OFL_ENOTSUP;
 		port = m->port;
-		t[2] = (uint8_t)cmd;
+		type = cmd;
 		if (m->valid & OFL_DSA_M_PRIO)
-			t[3] = (uint8_t)(NETC_QV | dsa_meta_prio(m, 8, &err) << NETC_IPV_SHIFT);
+			qv = NETC_QV | dsa_meta_prio(m, 8, &err) << NETC_IPV_SHIFT;
 	}
 	if (port > 31 || sw > NETC_SWITCH_MASK)
 		return OFL_ENOTSUP;
+	if (err)
+		return err;
+	/* written in place (see dsa_tx_open) */
+	t = dsa_tx_open(ops, dir, tx, DSA_AT_AFTER_SA, NETC_TAG_SHORT_LEN);
+	if (!t)
+		return OFL_ENOSPC;
 	dsa_put_be16(t, NETC_ETH_P);
+	t[2] = (uint8_t)type;
+	t[3] = (uint8_t)qv;
 	t[4] = (uint8_t)(port << NETC_PORT_SHIFT | sw);
-	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t,
-	                              NETC_TAG_SHORT_LEN);
+	t[5] = 0;
+	return 0;
 }
 
-const struct ofl_dsa_codec dsa_codec_netc = { netc_decode, netc_encode };
+DSA_CODEC(netc, netc_decode, netc_encode);

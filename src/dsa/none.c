@@ -7,10 +7,10 @@
  */
 #include "dsa/dsa_int.h"
 
-static int none_decode(const struct ofl_dsa_ops *ops,
-                       const struct ofl_dsa_params *p, int dir,
-                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                       struct ofl_dsa_view *v)
+DSA_DECODER none_decode(const struct ofl_dsa_ops *ops,
+                        const struct ofl_dsa_params *p, int dir,
+                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                        struct ofl_dsa_view *v)
 {
 	(void)ops;
 	(void)p;
@@ -33,4 +33,4 @@ static int none_encode(const struct ofl_dsa_ops *ops,
 	return 0;
 }
 
-const struct ofl_dsa_codec dsa_codec_none = { none_decode, none_encode };
+DSA_CODEC(none, none_decode, none_encode);

@@ -43,59 +43,113 @@ static const struct ocelot_fmt ocelot_fmt = { OCELOT_PREFIX, 67, 56,
 static const struct ocelot_fmt seville_fmt = { SEVILLE_PREFIX, 67, 57,
                                                SEVILLE_DEFAULT_PORTS };
 
-/* bits hi..lo of the 128-bit header, hi - lo < 64 */
-static uint64_t ifh_get(const uint8_t *h, unsigned hi, unsigned lo)
-{
-	uint64_t v = 0;
+/* The 128-bit header as two big-endian 64-bit words: w[0] holds bits
+ * 127..64, w[1] bits 63..0. */
+struct ifh {
+	uint64_t w[2];
+};
 
-	for (unsigned b = hi + 1; b-- > lo;)
-		v = v << 1 | ((h[15 - b / 8] >> (b % 8)) & 1u);
-	return v;
+static inline uint64_t ifh_be64(const uint8_t *p)
+{
+	return (uint64_t)dsa_be32(p) << 32 | dsa_be32(p + 4);
 }
 
-static void ifh_set(uint8_t *h, unsigned hi, unsigned lo, uint64_t v)
+static inline struct ifh ifh_load(const uint8_t *h)
 {
-	for (unsigned b = lo; b <= hi; b++, v >>= 1) {
-		uint8_t bit = (uint8_t)(1u << (b % 8));
+	struct ifh x = { { ifh_be64(h), ifh_be64(h + 8) } };
 
-		if (v & 1u)
-			h[15 - b / 8] |= bit;
-		else
-			h[15 - b / 8] &= (uint8_t)~bit;
+	return x;
+}
+
+/* bits hi..lo, hi - lo < 64; with constant bounds, two shifts and a mask */
+static inline uint64_t ifh_get(const struct ifh *x, unsigned hi, unsigned lo)
+{
+	uint64_t mask = hi - lo == 63 ? ~(uint64_t)0
+	                              : ((uint64_t)1 << (hi - lo + 1)) - 1;
+	uint64_t v;
+
+	if (lo >= 64)
+		v = x->w[0] >> (lo - 64);
+	else if (lo == 0)
+		v = x->w[1];
+	else
+		v = x->w[1] >> lo | x->w[0] << (64 - lo);
+	return v & mask;
+}
+
+/* set bits hi..lo to v (bits of v above the field are dropped) */
+static inline void ifh_set(struct ifh *x, unsigned hi, unsigned lo, uint64_t v)
+{
+	uint64_t mask = hi - lo == 63 ? ~(uint64_t)0
+	                              : ((uint64_t)1 << (hi - lo + 1)) - 1;
+
+	v &= mask;
+	if (lo >= 64) {
+		x->w[0] = (x->w[0] & ~(mask << (lo - 64))) | v << (lo - 64);
+		return;
 	}
+	x->w[1] = (x->w[1] & ~(mask << lo)) | v << lo;
+	if (lo && hi >= 64)
+		x->w[0] = (x->w[0] & ~(mask >> (64 - lo))) | v >> (64 - lo);
 }
 
-static int ocelot_decode_fmt(const struct ocelot_fmt *o,
-                             const struct ofl_dsa_ops *ops,
-                             const struct ofl_dsa_params *p, int dir,
-                             const struct dsa_frame *f,
-                             struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
+static inline void ifh_put_be64(uint8_t *p, uint64_t v)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* one swapped 8-byte store; the byte-wise form below gets merged
+	 * with the neighbouring prefix into a long shift-and-or chain */
+	v = __builtin_bswap64(v);
+	memcpy(p, &v, sizeof(v));
+#else
+	p[0] = (uint8_t)(v >> 56);
+	p[1] = (uint8_t)(v >> 48);
+	p[2] = (uint8_t)(v >> 40);
+	p[3] = (uint8_t)(v >> 32);
+	p[4] = (uint8_t)(v >> 24);
+	p[5] = (uint8_t)(v >> 16);
+	p[6] = (uint8_t)(v >> 8);
+	p[7] = (uint8_t)v;
+#endif
+}
+
+static inline void ifh_store(uint8_t *h, const struct ifh *x)
+{
+	ifh_put_be64(h, x->w[0]);
+	ifh_put_be64(h + 8, x->w[1]);
+}
+
+DSA_DECODER ocelot_decode_fmt(const struct ocelot_fmt *o,
+                              const struct ofl_dsa_ops *ops,
+                              const struct ofl_dsa_params *p, int dir,
+                              const struct dsa_frame *f,
+                              struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, 0, OCELOT_TOTAL_LEN);
-	const uint8_t *h;
+	struct ifh h;
 
 	(void)ops;
 	(void)p;
 	if (!t || f->len < dsa_min_before_da(OCELOT_TOTAL_LEN))
 		return OFL_EBADMSG;
-	h = t + OCELOT_PREFIX_LEN;
-	m->prio = (uint8_t)ifh_get(h, 19, 17);
+	h = ifh_load(t + OCELOT_PREFIX_LEN);
+	m->prio = (uint8_t)ifh_get(&h, 19, 17);
 	m->valid = OFL_DSA_M_PRIO;
-	if (ifh_get(h, 16, 16))
+	if (ifh_get(&h, 16, 16))
 		m->flags |= OFL_DSA_MF_VLAN_S;
 	if (dir == OFL_DSA_RX) {
-		m->port = (uint8_t)ifh_get(h, 46, 43);
-		m->vlan_tci = (uint16_t)ifh_get(h, 15, 0);
-		m->aux = (uint16_t)ifh_get(h, 28, 20);
-		m->tstamp = ifh_get(h, 116, 85);
+		m->port = (uint8_t)ifh_get(&h, 46, 43);
+		m->vlan_tci = (uint16_t)ifh_get(&h, 15, 0);
+		m->aux = (uint16_t)ifh_get(&h, 28, 20);
+		m->tstamp = ifh_get(&h, 116, 85);
 		m->valid |= OFL_DSA_M_PORT | OFL_DSA_M_VLAN | OFL_DSA_M_AUX |
 		            OFL_DSA_M_TSTAMP;
 	} else {
-		if (dsa_be32(t) != o->prefix || !ifh_get(h, 127, 127))
+		if (dsa_be32(t) != o->prefix || !ifh_get(&h, 127, 127))
 			return OFL_EBADMSG;
-		dsa_meta_set_mask(m, (uint32_t)ifh_get(h, o->dest_hi, o->dest_lo));
-		m->cmd = (uint8_t)ifh_get(h, 125, 117);
-		m->vlan_tci = (uint16_t)ifh_get(h, 11, 0);
+		dsa_meta_set_mask(m, (uint32_t)ifh_get(&h, o->dest_hi, o->dest_lo));
+		m->cmd = (uint8_t)ifh_get(&h, 125, 117);
+		m->vlan_tci = (uint16_t)ifh_get(&h, 11, 0);
 		m->valid |= OFL_DSA_M_CMD | OFL_DSA_M_VLAN;
 	}
 	return dsa_view_before_da(f, OCELOT_TOTAL_LEN, v);
@@ -106,43 +160,49 @@ static int ocelot_encode_fmt(const struct ocelot_fmt *o,
                              const struct ofl_dsa_params *p, int dir,
                              const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
-	uint8_t t[OCELOT_TOTAL_LEN] = { 0 };
-	uint8_t *h = t + OCELOT_PREFIX_LEN;
+	struct ifh h = { { 0, 0 } };
+	uint8_t *t;
 	int err = 0;
 
-	dsa_put_be32(t, o->prefix);
-	ifh_set(h, 19, 17, dsa_meta_prio(m, 8, &err));
+	ifh_set(&h, 19, 17, dsa_meta_prio(m, 8, &err));
 	if (m->flags & OFL_DSA_MF_VLAN_S)
-		ifh_set(h, 16, 16, 1);
+		ifh_set(&h, 16, 16, 1);
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
 		unsigned nports = p->num_ports ? p->num_ports : o->default_ports;
 
 		if (!dsa_mask_fits(mask, o->dest_hi - o->dest_lo + 1u) || nports > 15)
 			return OFL_ENOTSUP;
-		ifh_set(h, 127, 127, 1);
-		ifh_set(h, o->dest_hi, o->dest_lo, mask);
-		ifh_set(h, 46, 43, nports);
+		ifh_set(&h, 127, 127, 1);
+		ifh_set(&h, o->dest_hi, o->dest_lo, mask);
+		ifh_set(&h, 46, 43, nports);
 		if (m->valid & OFL_DSA_M_CMD)
-			ifh_set(h, 125, 117, m->cmd);
+			ifh_set(&h, 125, 117, m->cmd);
 		if (m->valid & OFL_DSA_M_VLAN)
-			ifh_set(h, 11, 0, m->vlan_tci & 0xFFFu);
+			ifh_set(&h, 11, 0, m->vlan_tci & 0xFFFu);
 	} else {
 		if (!(m->valid & OFL_DSA_M_PORT) || m->port > 15)
 			return OFL_ENOTSUP;
 		if (((m->valid & OFL_DSA_M_AUX) && m->aux > 0x1FF) ||
 		    ((m->valid & OFL_DSA_M_TSTAMP) && m->tstamp > 0xFFFFFFFFu))
 			return OFL_ENOTSUP;
-		ifh_set(h, 46, 43, m->port);
+		ifh_set(&h, 46, 43, m->port);
 		if (m->valid & OFL_DSA_M_VLAN)
-			ifh_set(h, 15, 0, m->vlan_tci);
+			ifh_set(&h, 15, 0, m->vlan_tci);
 		if (m->valid & OFL_DSA_M_AUX)
-			ifh_set(h, 28, 20, m->aux);
+			ifh_set(&h, 28, 20, m->aux);
 		if (m->valid & OFL_DSA_M_TSTAMP)
-			ifh_set(h, 116, 85, m->tstamp);
+			ifh_set(&h, 116, 85, m->tstamp);
 	}
-	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_BEFORE_DA, t,
-	                              OCELOT_TOTAL_LEN);
+	if (err)
+		return err;
+	/* written in place (see dsa_tx_open) */
+	t = dsa_tx_open(ops, dir, tx, DSA_AT_BEFORE_DA, OCELOT_TOTAL_LEN);
+	if (!t)
+		return OFL_ENOSPC;
+	dsa_put_be32(t, o->prefix);
+	ifh_store(t + OCELOT_PREFIX_LEN, &h);
+	return 0;
 }
 
 DSA_CODEC_WITH(ocelot, ocelot_fmt, ocelot_decode_fmt, ocelot_encode_fmt);

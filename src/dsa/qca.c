@@ -36,10 +36,10 @@
 #define QCA_TX_FROM_CPU 0x80u
 #define QCA_TX_PORTS 7u
 
-static int qca_decode(const struct ofl_dsa_ops *ops,
-                      const struct ofl_dsa_params *p, int dir,
-                      const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                      struct ofl_dsa_view *v)
+DSA_DECODER qca_decode(const struct ofl_dsa_ops *ops,
+                       const struct ofl_dsa_params *p, int dir,
+                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                       struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, QCA_HDR_LEN);
 	unsigned hdr;
@@ -116,10 +116,10 @@ static int qca_encode(const struct ofl_dsa_ops *ops,
 #define AR9331_RESERVED 0x30u
 #define AR9331_PORT_MASK 0x0Fu
 
-static int ar9331_decode(const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                         struct ofl_dsa_view *v)
+DSA_DECODER ar9331_decode(const struct ofl_dsa_ops *ops,
+                          const struct ofl_dsa_params *p, int dir,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, 0, AR9331_HDR_LEN);
 	unsigned hdr;
@@ -179,5 +179,5 @@ static int ar9331_encode(const struct ofl_dsa_ops *ops,
 	                              AR9331_HDR_LEN);
 }
 
-const struct ofl_dsa_codec dsa_codec_qca = { qca_decode, qca_encode };
-const struct ofl_dsa_codec dsa_codec_ar9331 = { ar9331_decode, ar9331_encode };
+DSA_CODEC(qca, qca_decode, qca_encode);
+DSA_CODEC(ar9331, ar9331_decode, ar9331_encode);

@@ -147,9 +147,8 @@ void ofl_dsa_params_default(struct ofl_dsa_params *p)
 		memset(p, 0, sizeof(*p));
 }
 
-static const struct ofl_dsa_params dsa_default_params;
 
-static int check_ops(const struct ofl_dsa_ops *ops, int dir)
+static inline int check_ops(const struct ofl_dsa_ops *ops, int dir)
 {
 	if (!ops || (dir != OFL_DSA_RX && dir != OFL_DSA_TX))
 		return OFL_EINVAL;
@@ -158,6 +157,9 @@ static int check_ops(const struct ofl_dsa_ops *ops, int dir)
 	return 0;
 }
 
+/* meta is zeroed before the codec runs (codecs fill it with |=); the view
+ * is written whole by the codec's dsa_view_*() call on success.  On error
+ * both are zeroed, so no caller ever sees a half-filled result. */
 static int decode_frame(const struct ofl_dsa_ops *ops,
                         const struct ofl_dsa_params *params, int dir,
                         const struct dsa_frame *f, struct ofl_dsa_meta *meta,
@@ -165,17 +167,10 @@ static int decode_frame(const struct ofl_dsa_ops *ops,
 {
 	int err;
 
-	memset(meta, 0, sizeof(*meta));
-	if (view)
-		memset(view, 0, sizeof(*view));
+	*meta = (struct ofl_dsa_meta){ 0 };
 	err = ops->codec->decode(ops, params ? params : &dsa_default_params,
 	                         dir, f, meta, view);
-	if (err) {
-		memset(meta, 0, sizeof(*meta));
-		if (view)
-			memset(view, 0, sizeof(*view));
-	}
-	return err;
+	return err ? dsa_decode_fail(err, meta, view) : 0;
 }
 
 int ofl_dsa_decode(const struct ofl_dsa_ops *ops,
@@ -183,22 +178,15 @@ int ofl_dsa_decode(const struct ofl_dsa_ops *ops,
                    const uint8_t *frame, uint32_t len,
                    struct ofl_dsa_meta *meta, struct ofl_dsa_view *view)
 {
-	struct dsa_frame f;
 	int err = check_ops(ops, dir);
 
 	if (!err && (!frame || !meta))
 		err = OFL_EINVAL;
 	if (err)
 		return err;
-	f.head = frame;
-	f.tail = frame;
-	f.head_len = len;
-	f.tail_len = len;
-	f.len = len;
-	f.scratch = 0;
-	f.bufs = NULL;
-	f.nbufs = 0;
-	return decode_frame(ops, params, dir, &f, meta, view);
+	/* the codec's single-buffer entry for this direction (dir is 0 or 1
+	 * here); it substitutes the defaults for params NULL */
+	return ops->codec->decode_one[dir](ops, params, frame, len, meta, view);
 }
 
 /* Copy n bytes starting at byte `from` of the concatenated buffers. */

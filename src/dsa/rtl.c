@@ -43,10 +43,10 @@
 #define RTL8_4_RX_PORT_MASK 0x000Fu
 #define RTL8_4_TX_PORTS 11u
 
-static int rtl4a_decode(const struct ofl_dsa_ops *ops,
-                        const struct ofl_dsa_params *p, int dir,
-                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                        struct ofl_dsa_view *v)
+DSA_DECODER rtl4a_decode(const struct ofl_dsa_ops *ops,
+                         const struct ofl_dsa_params *p, int dir,
+                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                         struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, RTL4A_HDR_LEN);
 	unsigned pp;
@@ -93,7 +93,7 @@ static int rtl4a_encode(const struct ofl_dsa_ops *ops,
 }
 
 /* The 8 bytes of an rtl8_4 tag wherever they are. */
-static int rtl8_4_read(int dir, const uint8_t *t, struct ofl_dsa_meta *m)
+DSA_INLINE int rtl8_4_read(int dir, const uint8_t *t, struct ofl_dsa_meta *m)
 {
 	unsigned w2, w3;
 
@@ -119,7 +119,8 @@ static int rtl8_4_read(int dir, const uint8_t *t, struct ofl_dsa_meta *m)
 	return 0;
 }
 
-static int rtl8_4_write(int dir, const struct ofl_dsa_meta *m, uint8_t t[8])
+static inline int rtl8_4_write(int dir, const struct ofl_dsa_meta *m,
+                               uint8_t t[8])
 {
 	unsigned w2 = 0, w3;
 	int err = 0;
@@ -151,10 +152,10 @@ static int rtl8_4_write(int dir, const struct ofl_dsa_meta *m, uint8_t t[8])
 	return err;
 }
 
-static int rtl8_4_decode(const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                         struct ofl_dsa_view *v)
+DSA_DECODER rtl8_4_decode(const struct ofl_dsa_ops *ops,
+                          const struct ofl_dsa_params *p, int dir,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, RTL8_4_TAG_LEN);
 	int err;
@@ -179,10 +180,10 @@ static int rtl8_4_encode(const struct ofl_dsa_ops *ops,
 	                              RTL8_4_TAG_LEN);
 }
 
-static int rtl8_4t_decode(const struct ofl_dsa_ops *ops,
-                          const struct ofl_dsa_params *p, int dir,
-                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                          struct ofl_dsa_view *v)
+DSA_DECODER rtl8_4t_decode(const struct ofl_dsa_ops *ops,
+                           const struct ofl_dsa_params *p, int dir,
+                           const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                           struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_tail(f, RTL8_4_TAG_LEN);
 	int err;
@@ -206,6 +207,6 @@ static int rtl8_4t_encode(const struct ofl_dsa_ops *ops,
 	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_TAIL, t, RTL8_4_TAG_LEN);
 }
 
-const struct ofl_dsa_codec dsa_codec_rtl4a = { rtl4a_decode, rtl4a_encode };
-const struct ofl_dsa_codec dsa_codec_rtl8_4 = { rtl8_4_decode, rtl8_4_encode };
-const struct ofl_dsa_codec dsa_codec_rtl8_4t = { rtl8_4t_decode, rtl8_4t_encode };
+DSA_CODEC(rtl4a, rtl4a_decode, rtl4a_encode);
+DSA_CODEC(rtl8_4, rtl8_4_decode, rtl8_4_encode);
+DSA_CODEC(rtl8_4t, rtl8_4t_decode, rtl8_4t_encode);

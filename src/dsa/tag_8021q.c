@@ -88,13 +88,14 @@ static const struct q_fmt q_vsc73xx = { Q_VSC73XX, DSA_ETH_P_8021Q };
 static const struct q_fmt q_sja1105 = { Q_SJA1105, SJA_ETH_P_8021Q };
 static const struct q_fmt q_sja1110 = { Q_SJA1110, SJA_ETH_P_8021Q };
 
-static unsigned q_tpid(const struct q_fmt *q, const struct ofl_dsa_params *p)
+static inline unsigned q_tpid(const struct q_fmt *q,
+                              const struct ofl_dsa_params *p)
 {
 	return p->tpid ? p->tpid : q->tpid;
 }
 
-static int q_tpid_ok(const struct q_fmt *q, const struct ofl_dsa_params *p,
-                     unsigned tpid)
+DSA_INLINE int q_tpid_ok(const struct q_fmt *q, const struct ofl_dsa_params *p,
+                         unsigned tpid)
 {
 	if (tpid == q_tpid(q, p))
 		return 1;
@@ -103,20 +104,36 @@ static int q_tpid_ok(const struct q_fmt *q, const struct ofl_dsa_params *p,
 	       tpid == DSA_ETH_P_8021Q;
 }
 
-/* Fills meta from a tag_8021q TCI; 0 when the VID is not one. */
-static int q_parse_tci(unsigned tci, struct ofl_dsa_meta *m)
+/*
+ * The VLAN tag at `off` (12, or 16 behind an sja1110 header).  Returns 1
+ * when it is a tag_8021q tag (4 bytes to strip), 0 when it is some other
+ * VLAN (kept in the frame), OFL_EBADMSG when there is no VLAN tag.
+ * Fields already valid in meta (from an sja1110 header) are kept.
+ */
+DSA_INLINE int q_vlan(const struct q_fmt *q, const struct ofl_dsa_params *p,
+                      const struct dsa_frame *f, uint32_t off,
+                      struct ofl_dsa_meta *m)
 {
-	unsigned vid = tci & Q_VID_MASK, vbid;
+	const uint8_t *t = dsa_head(f, off, DSA_VLAN_HLEN);
+	unsigned tci, vid, vbid;
 
+	if (!t || f->len < off + DSA_VLAN_HLEN + 2 ||
+	    !q_tpid_ok(q, p, dsa_be16(t)))
+		return OFL_EBADMSG;
+	tci = dsa_be16(t + 2);
+	vid = tci & Q_VID_MASK;
 	m->vlan_tci = (uint16_t)tci;
 	m->valid |= OFL_DSA_M_VLAN;
 	if (vid >> Q_RSV_SHIFT != Q_RSV_VAL)
 		return 0;
 	vbid = ((vid >> Q_VBID_HI_SHIFT) & 1u) << 2 | ((vid >> Q_VBID_LO_SHIFT) & 3u);
-	m->prio = (uint8_t)(tci >> Q_PCP_SHIFT);
 	m->vbid = (uint16_t)vbid;
-	m->valid |= OFL_DSA_M_PRIO | OFL_DSA_M_VBID;
-	if (!vbid) {
+	m->valid |= OFL_DSA_M_VBID;
+	if (!(m->valid & OFL_DSA_M_PRIO)) {
+		m->prio = (uint8_t)(tci >> Q_PCP_SHIFT);
+		m->valid |= OFL_DSA_M_PRIO;
+	}
+	if (!vbid && !(m->valid & OFL_DSA_M_PORT)) {
 		m->switch_id = (vid >> Q_SWITCH_SHIFT) & Q_SWITCH_MASK;
 		m->port = vid & Q_PORT_MASK;
 		m->valid |= OFL_DSA_M_SWITCH | OFL_DSA_M_PORT;
@@ -124,47 +141,10 @@ static int q_parse_tci(unsigned tci, struct ofl_dsa_meta *m)
 	return 1;
 }
 
-/*
- * The VLAN tag at `off` (12, or 16 behind an sja1110 header).  Returns 1
- * and sets *strip = 4 when it is a tag_8021q tag, 0 when it is some other
- * VLAN (kept in the frame), OFL_EBADMSG when there is no VLAN tag.
- * Fields already valid in meta (from an sja1110 header) are kept.
- */
-static int q_vlan(const struct q_fmt *q, const struct ofl_dsa_params *p,
-                  const struct dsa_frame *f, uint32_t off,
-                  struct ofl_dsa_meta *m)
-{
-	const uint8_t *t = dsa_head(f, off, DSA_VLAN_HLEN);
-	struct ofl_dsa_meta vm;
-
-	if (!t || f->len < off + DSA_VLAN_HLEN + 2 ||
-	    !q_tpid_ok(q, p, dsa_be16(t)))
-		return OFL_EBADMSG;
-	memset(&vm, 0, sizeof(vm));
-	if (!q_parse_tci(dsa_be16(t + 2), &vm)) {
-		m->vlan_tci = vm.vlan_tci;
-		m->valid |= OFL_DSA_M_VLAN;
-		return 0;
-	}
-	if (m->valid & OFL_DSA_M_PORT)
-		vm.valid &= ~(uint32_t)(OFL_DSA_M_PORT | OFL_DSA_M_SWITCH);
-	if (m->valid & OFL_DSA_M_PRIO)
-		vm.valid &= ~(uint32_t)OFL_DSA_M_PRIO;
-	m->valid |= vm.valid;
-	m->vlan_tci = vm.vlan_tci;
-	m->vbid = vm.vbid;
-	if (vm.valid & OFL_DSA_M_PORT) {
-		m->port = vm.port;
-		m->switch_id = vm.switch_id;
-	}
-	if (vm.valid & OFL_DSA_M_PRIO)
-		m->prio = vm.prio;
-	return 1;
-}
-
-static int q_decode_plain(const struct q_fmt *q, const struct ofl_dsa_params *p,
-                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                          struct ofl_dsa_view *v)
+DSA_INLINE int q_decode_plain(const struct q_fmt *q,
+                              const struct ofl_dsa_params *p,
+                              const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                              struct ofl_dsa_view *v)
 {
 	int r = q_vlan(q, p, f, DSA_MACS_LEN, m);
 
@@ -188,9 +168,10 @@ static int sja_is_link_local(const uint8_t *fr)
 	       (fr[0] == 0x01 && fr[1] == 0x1B && fr[2] == 0x19);
 }
 
-static int sja1105_rx(const struct q_fmt *q, const struct ofl_dsa_params *p,
-                      const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                      struct ofl_dsa_view *v)
+DSA_INLINE int sja1105_rx(const struct q_fmt *q,
+                          const struct ofl_dsa_params *p,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
 {
 	const uint8_t *h = dsa_head(f, 0, DSA_ETH_HLEN);
 	int err;
@@ -236,9 +217,10 @@ static int sja1105_rx(const struct q_fmt *q, const struct ofl_dsa_params *p,
 	return OFL_EBADMSG;
 }
 
-static int sja1110_rx(const struct q_fmt *q, const struct ofl_dsa_params *p,
-                      const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                      struct ofl_dsa_view *v)
+DSA_INLINE int sja1110_rx(const struct q_fmt *q,
+                          const struct ofl_dsa_params *p,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
 {
 	const uint8_t *h = dsa_head(f, DSA_MACS_LEN, SJA1110_HDR_LEN);
 	uint32_t head = 0, end, tail = 0;
@@ -298,7 +280,7 @@ static int sja1110_rx(const struct q_fmt *q, const struct ofl_dsa_params *p,
 
 /* --- TX ---------------------------------------------------------------- */
 
-static int q_tx_tci(const struct ofl_dsa_meta *m, unsigned *tci)
+static inline int q_tx_tci(const struct ofl_dsa_meta *m, unsigned *tci)
 {
 	int err = 0;
 	unsigned prio = dsa_meta_prio(m, 8, &err);
@@ -324,9 +306,10 @@ static int q_tx_tci(const struct ofl_dsa_meta *m, unsigned *tci)
 	return err;
 }
 
-static int q_encode_vlan(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         unsigned tci, struct dsa_tx *tx)
+static inline int q_encode_vlan(const struct q_fmt *q,
+                                const struct ofl_dsa_ops *ops,
+                                const struct ofl_dsa_params *p, int dir,
+                                unsigned tci, struct dsa_tx *tx)
 {
 	uint8_t t[DSA_VLAN_HLEN];
 
@@ -402,9 +385,10 @@ static int sja1110_tx_decode(const struct q_fmt *q,
 	return err;
 }
 
-static int q_decode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
-                    const struct ofl_dsa_params *p, int dir, const struct dsa_frame *f,
-                    struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
+DSA_DECODER q_decode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
+                     const struct ofl_dsa_params *p, int dir,
+                     const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                     struct ofl_dsa_view *v)
 {
 	const uint8_t *h = dsa_head(f, DSA_MACS_LEN, 2);
 	int err;
@@ -413,8 +397,12 @@ static int q_decode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
 	if (!h || f->len < DSA_ETH_HLEN)
 		return OFL_EBADMSG;
 	if (q->kind == Q_SJA1110) {
-		if (dir == OFL_DSA_TX && dsa_be16(h) == SJA_ETH_P_1110)
-			return sja1110_tx_decode(q, p, f, m, v);
+		if (dir == OFL_DSA_TX && dsa_be16(h) == SJA_ETH_P_1110) {
+			/* a copy: only this path needs the frame in memory */
+			const struct dsa_frame fc = *f;
+
+			return sja1110_tx_decode(q, p, &fc, m, v);
+		}
 		if (dir == OFL_DSA_RX)
 			return sja1110_rx(q, p, f, m, v);
 	}

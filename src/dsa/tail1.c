@@ -24,10 +24,11 @@ struct tail1_fmt {
 static const struct tail1_fmt hellcreek_fmt = { 0, 0x03 };
 static const struct tail1_fmt xrs700x_fmt = { 1, 0 };
 
-static int tail1_decode(const struct tail1_fmt *k, const struct ofl_dsa_ops *ops,
-                        const struct ofl_dsa_params *p, int dir,
-                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                        struct ofl_dsa_view *v)
+DSA_DECODER tail1_decode(const struct tail1_fmt *k,
+                         const struct ofl_dsa_ops *ops,
+                         const struct ofl_dsa_params *p, int dir,
+                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                         struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_tail(f, 1);
 

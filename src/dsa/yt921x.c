@@ -29,10 +29,10 @@
 #define YT_CODE_UNK_MCAST 0x1Au
 #define YT_TX_PORTS 11u
 
-static int yt921x_decode(const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                         struct ofl_dsa_view *v)
+DSA_DECODER yt921x_decode(const struct ofl_dsa_ops *ops,
+                          const struct ofl_dsa_params *p, int dir,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, YT_TAG_LEN);
 	unsigned w2, w3;
@@ -100,4 +100,4 @@ static int yt921x_encode(const struct ofl_dsa_ops *ops,
 	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, YT_TAG_LEN);
 }
 
-const struct ofl_dsa_codec dsa_codec_yt921x = { yt921x_decode, yt921x_encode };
+DSA_CODEC(yt921x, yt921x_decode, yt921x_encode);
