@@ -1252,6 +1252,13 @@ static OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, cons
 		memcpy(&pw, &pkt->nbufs, 4);
 		if (!b)
 			break;
+#if defined(__GNUC__)
+		if (i + GRO_AHEAD < n) {
+			const struct ofl_buf *nb = pkts[i + GRO_AHEAD].bufs;
+			if (nb && pkts[i + GRO_AHEAD].nbufs)
+				__builtin_prefetch(nb->data);
+		}
+#endif
 		p = b->data;
 		tot = b->len;
 		if ((pw & pw_mask) != pw_want) {
@@ -1305,9 +1312,18 @@ static OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, cons
 			sl[nsl].pkt = (uint16_t)nsegs;
 			sl[nsl].buf = 0;
 		} else {
-			nsl_pkt = slices_of(pkt, hl, len, (uint16_t)nsegs, sl + nsl, sl_end - nsl);
-			if (nsl_pkt == UINT32_MAX)
+			/* the payload is the first buffer's rest and every
+			 * later buffer (checked above to sum to len) */
+			const struct ofl_buf *bb = pkt->bufs;
+			unsigned k, nb = pkt->nbufs;
+			if (nsl + nb > sl_end)
 				break;
+			if (bb[0].len > hl)
+				sl[nsl + nsl_pkt++] = (struct ofl_slice){bb[0].data + hl, bb[0].len - hl, (uint16_t)nsegs, 0};
+			for (k = 1; k < nb; k++)
+				if (bb[k].len)
+					sl[nsl + nsl_pkt++] =
+					    (struct ofl_slice){bb[k].data, bb[k].len, (uint16_t)nsegs, (uint16_t)k};
 		}
 		id = (uint16_t)(id + idinc);
 		ck[nsegs] = pkt->cookie;
@@ -1402,8 +1418,8 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 #if defined(__GNUC__)
 		/* the first touch of a received header is a cache miss: start it
 		 * a few packets ahead, as poll-mode drivers do */
-		if (i + 3 < n && pkts[i + 3].nbufs && pkts[i + 3].bufs) {
-			const uint8_t *d = pkts[i + 3].bufs[0].data;
+		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs) {
+			const uint8_t *d = pkts[i + GRO_AHEAD].bufs[0].data;
 			__builtin_prefetch(d);
 			__builtin_prefetch(d + 64);
 		}

@@ -31,6 +31,11 @@
  * untagged frame's EtherType, and this many tail tag bytes */
 #define GRO_RAWPRE_MAX 48u
 #define GRO_RAWTAIL_MAX 32u
+/* how many frames ahead a burst prefetches the headers of (a header is
+ * mostly a cache miss as far as main memory) */
+#ifndef GRO_AHEAD
+#define GRO_AHEAD 8u
+#endif
 /* recent-flows cache (entry hints for interleaved flows in a burst) */
 #define GRO_RCACHE_BITS 6
 #define GRO_RCACHE (1u << GRO_RCACHE_BITS)
@@ -56,19 +61,19 @@ struct gro_item {
 	                         first segment's bytes before the untagged
 	                         frame's EtherType (tag and MACs), in rawpre */
 	uint8_t rawtail_len;  /* ... and its tail tag bytes, in rawtail */
+	uint8_t state;
+	uint32_t hash;
+	uint32_t prev, next;  /* age list (HELD) or delivery list (PENDING) */
 	uint8_t hdr[OFL_GRO_MAX_HDR];
 	uint8_t rawpre[GRO_RAWPRE_MAX];
 	uint8_t rawtail[GRO_RAWTAIL_MAX];
 	/* the rest */
 	struct ofl_flow_key key;
-	uint32_t hash;
-	uint8_t state;
 	uint8_t out_flags;    /* OFL_GRO_OUT_F_* */
 	uint8_t cwr;
 	uint16_t vlan_tci;
 	uint32_t rx_hash;
 	uint32_t frame_len;   /* NORMAL: the frame's length */
-	uint32_t prev, next;  /* age list (HELD) or delivery list (PENDING) */
 	uint64_t first_ns;
 	uint8_t has_meta;     /* meta holds the DSA tag's fields */
 	uint8_t tail_len;     /* keep-tag mode: tail tag bytes in tailbuf */
