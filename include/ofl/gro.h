@@ -241,8 +241,18 @@ OFL_API void ofl_gro_destroy(struct ofl_gro *gro);
  */
 OFL_API int ofl_gro_receive(struct ofl_gro *gro, const struct ofl_pkt *pkt, uint64_t now_ns);
 
-/** Offer n frames; returns how many were taken (stops at the first error,
- *  whose code is stored in *err if err is non-NULL). */
+/**
+ * Offer n frames, in order; returns how many were taken (stops at the first
+ * error, whose code is stored in *err if err is non-NULL, 0 otherwise).
+ * The same decisions, deliveries and counters as n ofl_gro_receive() calls
+ * (only lookups and merged_fast may differ), and the way to call GRO from a
+ * poll loop: consecutive segments of one flow are merged in one pass over
+ * the burst (no flow lookup, the entry's state kept in registers), frames
+ * of a few interleaved flows find their entries through a small cache, and
+ * headers are prefetched a few frames ahead.  The frames' buffers and
+ * cookies are owned as with ofl_gro_receive(); pkts itself is read only
+ * during the call.
+ */
 OFL_API unsigned ofl_gro_receive_burst(struct ofl_gro *gro, const struct ofl_pkt *pkts,
                                        unsigned n, uint64_t now_ns, int *err);
 
