@@ -1433,7 +1433,7 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 		/* the next segment of a train: header prediction against the
 		 * last entry, or against the entry the recent-flows cache names
 		 * for the frame's addresses and ports, then the train loop */
-		if (pkt->csum_status == OFL_CSUM_UNNECESSARY && !(pkt->flags & OFL_PKT_F_VLAN) &&
+		if (g->tab.count && pkt->csum_status == OFL_CSUM_UNNECESSARY && !(pkt->flags & OFL_PKT_F_VLAN) &&
 		    pkt->bufs[0].len >= 54) {
 			const uint8_t *p = pkt->bufs[0].data;
 			uint32_t len = pkt->nbufs == 1 ? pkt->bufs[0].len : ofl_pkt_len(pkt->bufs, pkt->nbufs);
