@@ -615,10 +615,19 @@ static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct o
 		if (!g->cfg.dsa_keep_tag && pkt->nbufs == 1 && dv->ins_len == 0 && !dv->mac_patched &&
 		    dv->rest_off >= 12 && dv->rest_off <= GRO_RAWPRE_MAX && dv->tail_len <= GRO_RAWTAIL_MAX &&
 		    dv->hdr_len == 12) {
+			const uint8_t *tail = v->p + (pkt->bufs[0].len - dv->tail_len);
+			unsigned t;
 			it->rawpre_len = (uint8_t)dv->rest_off;
-			memcpy(it->rawpre, v->p, dv->rest_off);
+			/* a fixed-size copy (the headers after rawpre_len make the
+			 * frame longer than GRO_RAWPRE_MAX): a variable one
+			 * compiles to "rep movsb" */
+			_Static_assert(GRO_RAWPRE_MAX == 48, "the frame holds a plain header: 54 bytes");
+			memcpy(it->rawpre, v->p, 16);
+			memcpy(it->rawpre + 16, v->p + 16, 16);
+			memcpy(it->rawpre + 32, v->p + 32, 16);
 			it->rawtail_len = (uint8_t)dv->tail_len;
-			memcpy(it->rawtail, v->p + (pkt->bufs[0].len - dv->tail_len), dv->tail_len);
+			for (t = 0; t < dv->tail_len; t++)
+				it->rawtail[t] = tail[t];
 		} else {
 			it->fast = 0;
 		}
