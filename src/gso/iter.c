@@ -79,12 +79,17 @@ GSO_ALWAYS_INLINE int slot_fits(const struct ofl_gso_iter *it, const struct ofl_
  * from this kind of pool (both constants in the common case's copy of the
  * body, so its branches fold away).  restrict: the slot, the segment, the
  * pool and the iterator do not overlap, so the compiler need not reload the
- * iterator after every header byte it writes. */
+ * iterator after every header byte it writes.  in_mid: 1 when the caller
+ * knows that the segment is neither the first nor the last (its copy of
+ * the body then drops their cases), 0 when it does not. */
 GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
-                               struct ofl_gso_seg *restrict seg, uint32_t type, uint32_t pool_kind)
+                               struct ofl_gso_seg *restrict seg, uint32_t type, uint32_t pool_kind,
+                               int in_mid)
 {
 	const uint32_t k = it->seg, nsegs = it->nsegs, rel = it->rel_next;
-	const int last = k + 1 == nsegs;
+	const int last = !in_mid && k + 1 == nsegs;
+	const int first = !in_mid && k == 0;
+	const int mid = in_mid || (!first && !last);
 	uint32_t start, plen, u = it->cur_unit, o = it->cur_off, hl = it->hdr_len, nsl, rc, flags;
 	uint8_t *h;
 	rc = (uint32_t)(pool_kind == OFL_GSO_POOL_BLOCK ? gso_block_get(pool, &seg->hdr)
@@ -92,7 +97,7 @@ GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_
 	if (rc != 0)
 		return (int)rc;
 	gso_bounds(it, k, &start, &plen);
-	if (type == OFL_GSO_TYPE_UDP_FRAG && k == 0)
+	if (type == OFL_GSO_TYPE_UDP_FRAG && first)
 		hl += GSO_UDP_HLEN;
 	if (it->unit_kind == GSO_UNIT_BUF && plen &&
 	    plen < ((const struct ofl_buf *)it->units)[u].len - o) {
@@ -108,7 +113,7 @@ GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_
 		nsl = gso_take(it, &u, &o, plen, seg->slices);
 	}
 	rc = (last ? it->nunits : u) - rel; /* buffers released */
-	flags = (k == 0 ? OFL_GSO_SEG_F_FIRST : 0u) | (last ? OFL_GSO_SEG_F_LAST : 0u);
+	flags = (first ? OFL_GSO_SEG_F_FIRST : 0u) | (last ? OFL_GSO_SEG_F_LAST : 0u);
 	seg->hdr_len = hl;
 	seg->payload_len = plen;
 	seg->len = hl + plen;
@@ -116,7 +121,7 @@ GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_
 	seg->nsegs = nsegs;
 	seg->l3_off = it->l3_off;
 	/* a UDP fragment after the first has no UDP header */
-	seg->l4_off = type == OFL_GSO_TYPE_UDP_FRAG && k ? 0 : it->l4_off;
+	seg->l4_off = type == OFL_GSO_TYPE_UDP_FRAG && !first ? 0 : it->l4_off;
 	if (type != OFL_GSO_TYPE_UDP_FRAG && it->csum == OFL_CSUM_MODE_PARTIAL) {
 		flags |= OFL_GSO_SEG_F_CSUM_PARTIAL;
 		seg->csum_start = it->l4_off;
@@ -131,9 +136,9 @@ GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_
 	h = seg->hdr.data;
 	copy_hdr(h, it->tmpl, hl);
 	if (type == OFL_GSO_TYPE_TCP)
-		gso_tcp_fix(it, h, k, plen, last, seg->slices, nsl);
+		gso_tcp_fix(it, h, k, plen, last, mid, seg->slices, nsl);
 	else if (type == OFL_GSO_TYPE_UDP_L4)
-		gso_udp_fix(it, h, k, plen, last, seg->slices, nsl);
+		gso_udp_fix(it, h, k, plen, mid, seg->slices, nsl);
 	else
 		gso_frag_fix(it, h, k, plen, last);
 	if (it->l2_fill && it->l2_fill(it->l2_user, h, hl, k) != 0) {
@@ -158,7 +163,11 @@ GSO_ALWAYS_INLINE int next_n(struct ofl_gso_iter *restrict it, struct ofl_gso_po
 	if (!slot_fits(it, pool, type))
 		return OFL_ENOSPC;
 	for (i = 0; i < n; i++) {
-		rc = next_seg(it, pool, segs + i, type, pool_kind);
+		/* a burst is mostly middle segments: their own copy of the body */
+		if (n > 1 && it->seg != 0 && it->seg + 1 < it->nsegs)
+			rc = next_seg(it, pool, segs + i, type, pool_kind, 1);
+		else
+			rc = next_seg(it, pool, segs + i, type, pool_kind, 0);
 		if (rc < 0)
 			break;
 	}
