@@ -23,7 +23,9 @@ struct bh_gso {
 	uint8_t *pool_mem;
 	struct ofl_gso_hbuf held[BH_GSO_SLOTS];
 	unsigned next;
+	unsigned burst; /* 0: ofl_gso_next(); else ofl_gso_next_burst() of this many */
 	uint64_t segs, bytes;
+	struct ofl_gso_seg segv[BH_GSO_MAX_BURST];
 };
 
 static void wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
@@ -122,6 +124,23 @@ void bh_gso_free(struct bh_gso *g)
 	free(g);
 }
 
+int bh_gso_set_burst(struct bh_gso *g, unsigned n)
+{
+	if (!g || n > BH_GSO_MAX_BURST)
+		return -1;
+	g->burst = n;
+	return 0;
+}
+
+/* What a driver does with a segment: post hdr + slices (here: count). */
+static inline void post(struct bh_gso *g, const struct ofl_gso_seg *seg, unsigned *n)
+{
+	g->bytes += seg->len;
+	if (*n < BH_GSO_SLOTS)
+		g->held[*n] = seg->hdr;
+	(*n)++;
+}
+
 unsigned bh_gso_one(struct bh_gso *g)
 {
 	struct ofl_gso_iter it;
@@ -131,12 +150,13 @@ unsigned bh_gso_one(struct bh_gso *g)
 	g->next = (g->next + 1) % BH_GSO_NPKT;
 	if (ofl_gso_start(&it, &g->req, &g->bufs[i], 1) != 0)
 		return 0;
-	while ((rc = ofl_gso_next(&it, &g->pool, &seg)) == 1) {
-		/* what a driver does with a segment: post hdr + slices (here: count) */
-		g->bytes += seg.len;
-		if (n < BH_GSO_SLOTS)
-			g->held[n] = seg.hdr;
-		n++;
+	if (g->burst) {
+		while ((rc = ofl_gso_next_burst(&it, &g->pool, g->segv, g->burst)) > 0)
+			for (k = 0; k < (unsigned)rc; k++)
+				post(g, &g->segv[k], &n);
+	} else {
+		while ((rc = ofl_gso_next(&it, &g->pool, &seg)) == 1)
+			post(g, &seg, &n);
 	}
 	/* TX completion: the header slots go back */
 	for (k = 0; k < n && k < BH_GSO_SLOTS; k++)

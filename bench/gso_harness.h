@@ -29,6 +29,11 @@ struct bh_gso;
  * L4 payload per super-packet.  Returns NULL on failure. */
 struct bh_gso *bh_gso_new(int l3, int udp, uint32_t payload, uint32_t mss, int full_csum);
 void bh_gso_free(struct bh_gso *g);
+/* Segment with ofl_gso_next_burst() in bursts of n (1..BH_GSO_MAX_BURST)
+ * from now on; 0: one ofl_gso_next() per segment (the default).  Returns 0,
+ * or -1 for a bad n. */
+#define BH_GSO_MAX_BURST 64u
+int bh_gso_set_burst(struct bh_gso *g, unsigned n);
 /* Timed part: segment the next super-packet; returns its segments (0 on error). */
 unsigned bh_gso_one(struct bh_gso *g);
 /* Write a frame the generator has no function for: UDP over IPv4/IPv6. */

@@ -22,7 +22,9 @@
  *     // rc == OFL_EAGAIN (pool empty) or the ring was full: call next()
  *     // again later with the same `it`; rc == 0: every segment was emitted.
  *
- * or, with a callback per segment, ofl_gso_run().  Stopping and resuming
+ * or many segments per call with ofl_gso_next_burst() (the cheaper way for
+ * a driver that posts 32 or 64 descriptors at once), or, with a callback per
+ * segment, ofl_gso_run().  Stopping and resuming
  * never loses or repeats a segment; a segment handed out and then not
  * posted can be given back with ofl_gso_unnext().
  *
@@ -453,6 +455,34 @@ OFL_API int ofl_gso_check_pool(const struct ofl_gso_iter *it, const struct ofl_g
  * OFL_EINVAL (NULL, not started).
  */
 OFL_API int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg);
+
+/**
+ * Build up to n segments into segs[0..n-1]: the same segments, slots and
+ * errors as n calls of ofl_gso_next() (one per element, stopping at the
+ * first that does not return 1), with the argument checks, the slot size
+ * check and the dispatch on type and pool kind paid once per call.  A driver
+ * posts a burst of 32 or 64: at most its free ring descriptors / (1 +
+ * ofl_gso_counts.max_slices).
+ * Ownership: segs is the caller's array (n elements, written only at
+ * [0, return value)); each segs[i].hdr slot is the caller's until it puts it
+ * back with ofl_gso_pool_put(), and the slices point into the input buffers
+ * under the lifetime rules of ofl_gso_next() (release ranges included).
+ * The segments written are undone with ofl_gso_unnext(), the last first
+ * (segs[r-1], then segs[r-2], ...): each is then the last segment built.
+ * Returns the number of segments written, 1..n: fewer than n when the
+ * packet ends (the next call returns 0) or when a later segment failed
+ * (the pool ran out, the l2_fill hook refused it): that segment was not
+ * built, the position is just after segs[r-1], and the next call returns the
+ * error again if it persists.  Returns 0 when no segment is left (the packet
+ * is done or aborted), or, with nothing written, the position unchanged and
+ * no slot taken, the error of ofl_gso_next() for the first segment:
+ * OFL_EAGAIN (pool empty: call again after putting slots back),
+ * OFL_ENOSPC (slots smaller than the headers), OFL_EBADMSG (the l2_fill hook
+ * refused), OFL_EINVAL (NULL it, pool or segs, n 0, not started, pool not
+ * initialised, a FREELIST get() that handed out a bad buffer).
+ */
+OFL_API int ofl_gso_next_burst(struct ofl_gso_iter *it, struct ofl_gso_pool *pool,
+                               struct ofl_gso_seg *segs, unsigned n);
 
 /**
  * Undo the last ofl_gso_next(): seg must be the segment it returned; its

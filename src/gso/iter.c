@@ -1,6 +1,6 @@
 /*
- * iter.c - the GSO iterator after start: count, next / unnext, the callback
- * runner and abort.
+ * iter.c - the GSO iterator after start: count, next / next_burst / unnext,
+ * the callback runner and abort.
  *
  * The whole state is the caller's struct ofl_gso_iter.  Segment k is a pure
  * function of k (payload range, sequence number, IP ID, fragment offset), so
@@ -68,26 +68,36 @@ static inline void copy_hdr(uint8_t *restrict d, const uint8_t *restrict s, uint
 	}
 }
 
-/* ofl_gso_next() after its argument checks, for a segment of this type
+/* Do the pool's slots hold the longest header of a segment of this type? */
+GSO_ALWAYS_INLINE int slot_fits(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool, uint32_t type)
+{
+	return pool->slot_size >= it->hdr_len + (type == OFL_GSO_TYPE_UDP_FRAG ? GSO_UDP_HLEN : 0u);
+}
+
+/* ofl_gso_next() after its argument checks and the slot size check (the
+ * caller's: once per segment or once per burst), for a segment of this type
  * from this kind of pool (both constants in the common case's copy of the
  * body, so its branches fold away).  restrict: the slot, the segment, the
  * pool and the iterator do not overlap, so the compiler need not reload the
- * iterator after every header byte it writes. */
+ * iterator after every header byte it writes.  in_mid: 1 when the caller
+ * knows that the segment is neither the first nor the last (its copy of
+ * the body then drops their cases), 0 when it does not. */
 GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
-                               struct ofl_gso_seg *restrict seg, uint32_t type, uint32_t pool_kind)
+                               struct ofl_gso_seg *restrict seg, uint32_t type, uint32_t pool_kind,
+                               int in_mid)
 {
 	const uint32_t k = it->seg, nsegs = it->nsegs, rel = it->rel_next;
-	const int last = k + 1 == nsegs;
+	const int last = !in_mid && k + 1 == nsegs;
+	const int first = !in_mid && k == 0;
+	const int mid = in_mid || (!first && !last);
 	uint32_t start, plen, u = it->cur_unit, o = it->cur_off, hl = it->hdr_len, nsl, rc, flags;
 	uint8_t *h;
-	if (pool->slot_size < hl + (type == OFL_GSO_TYPE_UDP_FRAG ? GSO_UDP_HLEN : 0u))
-		return OFL_ENOSPC;
 	rc = (uint32_t)(pool_kind == OFL_GSO_POOL_BLOCK ? gso_block_get(pool, &seg->hdr)
 	                                                : ofl_gso_pool_get(pool, &seg->hdr));
 	if (rc != 0)
 		return (int)rc;
 	gso_bounds(it, k, &start, &plen);
-	if (type == OFL_GSO_TYPE_UDP_FRAG && k == 0)
+	if (type == OFL_GSO_TYPE_UDP_FRAG && first)
 		hl += GSO_UDP_HLEN;
 	if (it->unit_kind == GSO_UNIT_BUF && plen &&
 	    plen < ((const struct ofl_buf *)it->units)[u].len - o) {
@@ -103,7 +113,7 @@ GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_
 		nsl = gso_take(it, &u, &o, plen, seg->slices);
 	}
 	rc = (last ? it->nunits : u) - rel; /* buffers released */
-	flags = (k == 0 ? OFL_GSO_SEG_F_FIRST : 0u) | (last ? OFL_GSO_SEG_F_LAST : 0u);
+	flags = (first ? OFL_GSO_SEG_F_FIRST : 0u) | (last ? OFL_GSO_SEG_F_LAST : 0u);
 	seg->hdr_len = hl;
 	seg->payload_len = plen;
 	seg->len = hl + plen;
@@ -111,7 +121,7 @@ GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_
 	seg->nsegs = nsegs;
 	seg->l3_off = it->l3_off;
 	/* a UDP fragment after the first has no UDP header */
-	seg->l4_off = type == OFL_GSO_TYPE_UDP_FRAG && k ? 0 : it->l4_off;
+	seg->l4_off = type == OFL_GSO_TYPE_UDP_FRAG && !first ? 0 : it->l4_off;
 	if (type != OFL_GSO_TYPE_UDP_FRAG && it->csum == OFL_CSUM_MODE_PARTIAL) {
 		flags |= OFL_GSO_SEG_F_CSUM_PARTIAL;
 		seg->csum_start = it->l4_off;
@@ -126,9 +136,9 @@ GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_
 	h = seg->hdr.data;
 	copy_hdr(h, it->tmpl, hl);
 	if (type == OFL_GSO_TYPE_TCP)
-		gso_tcp_fix(it, h, k, plen, last, seg->slices, nsl);
+		gso_tcp_fix(it, h, k, plen, last, mid, seg->slices, nsl);
 	else if (type == OFL_GSO_TYPE_UDP_L4)
-		gso_udp_fix(it, h, k, plen, last, seg->slices, nsl);
+		gso_udp_fix(it, h, k, plen, mid, seg->slices, nsl);
 	else
 		gso_frag_fix(it, h, k, plen, last);
 	if (it->l2_fill && it->l2_fill(it->l2_user, h, hl, k) != 0) {
@@ -142,20 +152,71 @@ GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_
 	return 1;
 }
 
-int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
+/* n (>= 1, at most the segments left) segments into segs: the slot size
+ * checked once, then ofl_gso_next()'s body n times.  Stops at the first
+ * failure: the segments built so far, or its error when there are none. */
+GSO_ALWAYS_INLINE int next_n(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
+                             struct ofl_gso_seg *restrict segs, uint32_t n, uint32_t type, uint32_t pool_kind)
 {
-	if (!it || !pool || !seg)
-		return OFL_EINVAL;
-	/* the common case first: it implies the checks below */
-	if (it->seg < it->nsegs && !it->done && it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_BLOCK)
-		return next_seg(it, pool, seg, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
+	uint32_t i;
+	int rc = 0;
+	if (!slot_fits(it, pool, type))
+		return OFL_ENOSPC;
+	for (i = 0; i < n; i++) {
+		/* a burst is mostly middle segments: their own copy of the body */
+		if (n > 1 && it->seg != 0 && it->seg + 1 < it->nsegs)
+			rc = next_seg(it, pool, segs + i, type, pool_kind, 1);
+		else
+			rc = next_seg(it, pool, segs + i, type, pool_kind, 0);
+		if (rc < 0)
+			break;
+	}
+	return i ? (int)i : rc;
+}
+
+/* The checks both entry points share.  Returns 1 (go on), 0 (nothing left)
+ * or the error. */
+static inline int next_ready(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool)
+{
 	if (!it->nsegs)
 		return OFL_EINVAL;
 	if (it->done || it->seg >= it->nsegs)
 		return 0;
 	if (!pool->kind)
 		return OFL_EINVAL;
-	return next_seg(it, pool, seg, it->type, pool->kind);
+	return 1;
+}
+
+int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
+{
+	int rc;
+	if (!it || !pool || !seg)
+		return OFL_EINVAL;
+	/* the common case first: it implies the checks below */
+	if (it->seg < it->nsegs && !it->done && it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_BLOCK)
+		return next_n(it, pool, seg, 1, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
+	rc = next_ready(it, pool);
+	if (rc <= 0)
+		return rc;
+	return next_n(it, pool, seg, 1, it->type, pool->kind);
+}
+
+int ofl_gso_next_burst(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *segs,
+                       unsigned n)
+{
+	uint32_t left;
+	int rc;
+	if (!it || !pool || !segs || n == 0)
+		return OFL_EINVAL;
+	rc = next_ready(it, pool);
+	if (rc <= 0)
+		return rc;
+	left = it->nsegs - it->seg;
+	if (n > left)
+		n = left;
+	if (it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_BLOCK)
+		return next_n(it, pool, segs, n, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
+	return next_n(it, pool, segs, n, it->type, pool->kind);
 }
 
 int ofl_gso_unnext(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, const struct ofl_gso_seg *seg)

@@ -74,16 +74,16 @@ GSO_ALWAYS_INLINE void gso_l4_csum(const struct ofl_gso_iter *restrict it, uint8
 	ofl_put16(l4 + field, c);
 }
 
-/* Segment k (the last one when last), plen payload bytes in the nsl slices
- * sl.  A middle segment (neither first nor last) finds its length, flags
+/* Segment k (the last one when last; mid: neither the first nor the last,
+ * i.e. k && !last, a constant where the caller knows it), plen payload
+ * bytes in the nsl slices sl.  A middle segment finds its length, flags
  * and (PARTIAL) checksum in the template: only the sequence number, the
  * IPv4 ID and checksum (and a FULL checksum) change. */
 GSO_ALWAYS_INLINE void gso_tcp_fix(const struct ofl_gso_iter *restrict it, uint8_t *restrict h, uint32_t k,
-                                   uint32_t plen, int last, const struct ofl_slice *sl, uint32_t nsl)
+                                   uint32_t plen, int last, int mid, const struct ofl_slice *sl, uint32_t nsl)
 {
 	uint8_t *th = h + it->l4_off;
 	const uint8_t *tt = it->tmpl + it->l4_off;
-	const int mid = k && !last;
 	uint32_t thl = it->hdr_len - it->l4_off;
 	uint32_t seq = it->seq0 + k * it->seg_size;
 	uint32_t fl = tt[13];
@@ -103,10 +103,9 @@ GSO_ALWAYS_INLINE void gso_tcp_fix(const struct ofl_gso_iter *restrict it, uint8
 }
 
 GSO_ALWAYS_INLINE void gso_udp_fix(const struct ofl_gso_iter *restrict it, uint8_t *restrict h, uint32_t k,
-                                   uint32_t plen, int last, const struct ofl_slice *sl, uint32_t nsl)
+                                   uint32_t plen, int mid, const struct ofl_slice *sl, uint32_t nsl)
 {
 	uint8_t *uh = h + it->l4_off;
-	const int mid = k && !last;
 	uint32_t ulen = GSO_UDP_HLEN + plen;
 	if (!mid)
 		ofl_put16(uh + 4, (uint16_t)ulen);

@@ -6,8 +6,9 @@
  * (BLOCK, ARRAY or FREELIST, 1..8 slots, slot size around the header
  * length), how the input is held (split into buffers at fuzzed points,
  * optionally behind a virtio_net_hdr), a script of driver actions (next,
- * TX completion of the oldest slot, unnext, abort, or ofl_gso_run with a
- * callback that continues, stops or refuses), then the frame.  An option
+ * TX completion of the oldest slot, unnext, abort, ofl_gso_run with a
+ * callback that continues, stops or refuses, or ofl_gso_next_burst of
+ * 1..64 segments), then the frame.  An option
  * fixes the frame's IP/UDP length fields so that more inputs segment.
  *
  * Checked: start refuses with a documented code or accepts; count() is
@@ -20,6 +21,11 @@
  * as the same flow with consecutive sequence numbers and valid checksums
  * (after finishing a PARTIAL one); UDP_L4 datagrams have their length and a
  * valid checksum; IPv4 lengths and header checksums are right; no slot is handed out twice; the pool gets every slot back.
+ * A burst is short only at the end, with the pool empty or the l2 hook
+ * refusing; taken back (unnext, newest first) and built again with
+ * ofl_gso_next() one by one, its segments come back the same (fields,
+ * slices, header bytes; and the slots, but for an ARRAY pool whose only
+ * slot in use was taken back, which the ring counts as sent).
  */
 #include <ofl/csum.h>
 #include <ofl/gso.h>
@@ -76,6 +82,9 @@ struct gst {
 	struct ofl_gso_req req;
 	uint32_t l2_calls;
 	bool l2_refuse;
+	/* the last burst (not cleared per input) */
+	struct ofl_gso_seg bsegs[64];
+	uint8_t bhdr[64][OFL_GSO_MAX_HDR];
 };
 
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
@@ -242,6 +251,85 @@ static int seg_cb(void *user, const struct ofl_gso_seg *g)
 		return OFL_GSO_CB_REFUSE;
 	check_seg(s, g);
 	return (b & 3) == 2 ? OFL_GSO_CB_STOP : OFL_GSO_CB_CONTINUE;
+}
+
+/* Segment g taken back with ofl_gso_unnext(): the tracking goes back too. */
+static void unnext_seg(struct gst *s, struct ofl_gso_iter *it, const struct ofl_gso_seg *g)
+{
+	FZ_CHECK(ofl_gso_unnext(it, &s->pool, g) == 0);
+	s->next_index--;
+	s->nout--;
+	s->pay_total -= g->payload_len;
+	/* the payload cursor goes back to the segment's start */
+	if (g->nslices) {
+		const struct ofl_slice *sl = &g->slices[0];
+		s->pay_end = s->boff[sl->buf] + (uint64_t)(sl->data - s->bufs[sl->buf].data);
+	}
+}
+
+/* a and b are the same segment (b built again after a was taken back). */
+static void same_seg(const struct gst *s, const struct ofl_gso_seg *a, const uint8_t *ahdr,
+                     const struct ofl_gso_seg *b, bool same_slot)
+{
+	uint32_t i;
+	FZ_CHECK(a->hdr_len == b->hdr_len && a->payload_len == b->payload_len && a->len == b->len);
+	FZ_CHECK(a->index == b->index && a->nsegs == b->nsegs && a->flags == b->flags);
+	FZ_CHECK(a->l3_off == b->l3_off && a->l4_off == b->l4_off);
+	FZ_CHECK(a->csum_start == b->csum_start && a->csum_offset == b->csum_offset);
+	FZ_CHECKF(a->release_first == b->release_first && a->release_count == b->release_count,
+	          "segment %u: release %u+%u in the burst, %u+%u one by one", a->index, a->release_first,
+	          a->release_count, b->release_first, b->release_count);
+	FZ_CHECK(a->nslices == b->nslices);
+	for (i = 0; i < a->nslices; i++)
+		FZ_CHECK(a->slices[i].data == b->slices[i].data && a->slices[i].len == b->slices[i].len &&
+		         a->slices[i].pkt == b->slices[i].pkt && a->slices[i].buf == b->slices[i].buf);
+	FZ_CHECKF(memcmp(ahdr, b->hdr.data, a->hdr_len) == 0, "segment %u: headers differ", a->index);
+	if (same_slot)
+		FZ_CHECKF(a->hdr.data == b->hdr.data && a->hdr.index == b->hdr.index &&
+		          a->hdr.offset == b->hdr.offset && a->hdr.size == b->hdr.size,
+		          "segment %u: another slot one by one", a->index);
+	(void)s;
+}
+
+/* ofl_gso_next_burst of 1..64 segments; with again, the burst is taken
+ * back and built again with ofl_gso_next(), which must give the same. */
+static void burst(struct gst *s, struct ofl_gso_iter *it, unsigned n, bool again)
+{
+	uint32_t before = s->next_index, nout0 = s->nout, i;
+	struct ofl_gso_seg seg;
+	int rc = ofl_gso_next_burst(it, &s->pool, s->bsegs, n);
+	TR("burst %u: %d\n", n, rc);
+	if (rc == OFL_EAGAIN) {
+		FZ_CHECKF(s->nout > 0, "EAGAIN with %u slots out of %u", s->nout, s->nslots);
+		put_oldest(s);
+		return;
+	}
+	if (rc == OFL_EBADMSG) {
+		FZ_CHECK(s->l2_refuse);
+		return;
+	}
+	FZ_CHECKF(rc >= 1 && (unsigned)rc <= n, "burst of %u: %d", n, rc);
+	if ((unsigned)rc < n && before + (uint32_t)rc < s->nsegs)
+		FZ_CHECKF(s->nout + (uint32_t)rc == s->nslots || s->l2_refuse,
+		          "burst of %u stopped at %d with %u of %u slots out", n, rc, s->nout, s->nslots);
+	for (i = 0; i < (uint32_t)rc; i++) {
+		check_seg(s, &s->bsegs[i]);
+		memcpy(s->bhdr[i], s->bsegs[i].hdr.data, s->bsegs[i].hdr_len);
+	}
+	if (!again)
+		return;
+	for (i = (uint32_t)rc; i-- > 0;)
+		unnext_seg(s, it, &s->bsegs[i]);
+	FZ_CHECK(s->next_index == before && s->nout == nout0);
+	for (i = 0; i < (uint32_t)rc;) {
+		int r = ofl_gso_next(it, &s->pool, &seg);
+		if (r == OFL_EBADMSG && s->l2_refuse)
+			continue; /* the hook refuses every other time */
+		FZ_CHECKF(r == 1, "next after taking a burst back: %d", r);
+		same_seg(s, &s->bsegs[i], s->bhdr[i], &seg, s->kind != OFL_GSO_POOL_ARRAY || nout0 > 0);
+		check_seg(s, &seg);
+		i++;
+	}
 }
 
 /* Set IP (and UDP) length fields from the frame so more inputs segment. */
@@ -460,15 +548,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				check_seg(s, &seg);
 				last_ok = 1;
 				if (a & 0x40) { /* not posted after all: give it back */
-					FZ_CHECK(ofl_gso_unnext(&it, &s->pool, &seg) == 0);
-					s->next_index--;
-					s->nout--;
-					s->pay_total -= seg.payload_len;
-					/* the payload cursor goes back to the segment's start */
-					if (seg.nslices) {
-						const struct ofl_slice *sl = &seg.slices[0];
-						s->pay_end = s->boff[sl->buf] + (uint64_t)(sl->data - s->bufs[sl->buf].data);
-					}
+					unnext_seg(s, &it, &seg);
 					last_ok = 0;
 				}
 			}
@@ -496,8 +576,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				          s->nsegs - s->next_index);
 				aborted = 1;
 				FZ_CHECK(ofl_gso_next(&it, &s->pool, &seg) == 0);
+				FZ_CHECK(ofl_gso_next_burst(&it, &s->pool, s->bsegs, 64) == 0);
 				goto drained;
 			}
+			/* a driver posting a burst: 1..64 segments */
+			burst(s, &it, 1u + (z.n ? fz_u8(&z) : 0u) % 64u, (a & 0x20) != 0);
 			break;
 		default:
 			FZ_CHECK(ofl_gso_count(&it, &cnt) == 0);

@@ -1,0 +1,631 @@
+/*
+ * gso_burst_test.c - ofl_gso_next_burst() against ofl_gso_next(): for
+ * TCP/IPv4, TCP/IPv6, UDP L4 and UDP fragmentation (IPv4 and IPv6), both
+ * checksum modes, every pool kind and burst sizes 1..64, the same segments
+ * (bytes, slices, release ranges, slots, flags), the same counts after every
+ * call; pools that run out in the middle of a burst (a short burst, then
+ * OFL_EAGAIN, then resume); unnext of a burst's tail; and every error.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gso_util.h"
+
+#define SLOT 256u
+#define MAXSLOTS 256u
+#define MAXSEG 128u
+
+/* ---- inputs ---- */
+
+enum { IN_TCP4, IN_TCP6, IN_UDP4_L4, IN_UDP6_L4, IN_UDP4_FRAG, IN_UDP6_FRAG, IN_N };
+
+static uint8_t frame[70000];
+static struct ofl_buf bufs[16];
+static unsigned nbufs;
+static struct ofl_gso_req req;
+
+/* Input kind in, checksum mode full, split into several buffers when split
+ * (segments of several slices, release ranges of several buffers). */
+static void make_input(int in, int full, int split)
+{
+	size_t len;
+	ofl_gso_req_default(&req);
+	req.csum = (uint8_t)(full ? OFL_CSUM_MODE_FULL : OFL_CSUM_MODE_PARTIAL);
+	if (in == IN_TCP4 || in == IN_TCP6) {
+		struct gen_tcp g;
+		gen_tcp_init(&g, in == IN_TCP4 ? 4 : 6);
+		g.payload_len = 45500; /* 46 segments of 1000: the last one short */
+		g.flags = GEN_ACK | GEN_PSH | GEN_FIN | GEN_CWR;
+		len = gen_tcp_frame(&g, frame, sizeof(frame));
+		req.type = OFL_GSO_TYPE_TCP;
+		req.seg_size = 1000;
+	} else {
+		struct gu_udp u;
+		gu_udp_init(&u, in == IN_UDP4_L4 || in == IN_UDP4_FRAG ? 4 : 6);
+		u.payload_len = in == IN_UDP4_L4 || in == IN_UDP6_L4 ? 20000 : 30001;
+		len = gu_udp_frame(&u, frame, sizeof(frame));
+		if (in == IN_UDP4_L4 || in == IN_UDP6_L4) {
+			req.type = OFL_GSO_TYPE_UDP_L4;
+			req.seg_size = 1400; /* 15 datagrams */
+		} else {
+			req.type = OFL_GSO_TYPE_UDP_FRAG;
+			req.seg_size = 1480; /* 21 fragments */
+		}
+	}
+	ck_assert_uint_gt(len, 0);
+	if (!split) {
+		bufs[0].data = frame;
+		bufs[0].len = (uint32_t)len;
+		nbufs = 1;
+	} else {
+		/* buffers of 700, 2900, 5100 ... bytes: segments across them */
+		size_t off = 0, piece = 700;
+		nbufs = 0;
+		while (off < len) {
+			size_t l = nbufs == 15 || len - off < piece ? len - off : piece;
+			bufs[nbufs].data = frame + off;
+			bufs[nbufs].len = (uint32_t)l;
+			nbufs++;
+			off += l;
+			piece += 2200;
+		}
+	}
+}
+
+static void start(struct ofl_gso_iter *it)
+{
+	ck_assert_int_eq(ofl_gso_start(it, &req, bufs, nbufs), 0);
+}
+
+/* ---- pools: BLOCK, FREELIST, ARRAY over the same memory ---- */
+
+static uint8_t block[MAXSLOTS * SLOT] __attribute__((aligned(64)));
+static struct ofl_gso_hbuf arr[MAXSLOTS];
+
+/* FREELIST: a stack of slot numbers; get() number bad_at (from 1) hands
+ * out a buffer smaller than the slot size. */
+struct flist {
+	unsigned top, gets, puts, bad_at;
+	uint32_t stack[MAXSLOTS];
+};
+static struct flist fl;
+
+static int fl_get(void *user, struct ofl_gso_hbuf *hb)
+{
+	struct flist *f = user;
+	uint32_t slot;
+	if (f->top == 0)
+		return 1;
+	slot = f->stack[--f->top];
+	f->gets++;
+	*hb = (struct ofl_gso_hbuf){block + (size_t)slot * SLOT, f->gets == f->bad_at ? 32u : SLOT, 0,
+	                            0x100000u + slot, f};
+	return 0;
+}
+
+static void fl_put(void *user, const struct ofl_gso_hbuf *hb)
+{
+	struct flist *f = user;
+	ck_assert_ptr_eq(hb->cookie, f);
+	ck_assert_uint_eq(hb->offset - 0x100000u, (size_t)(hb->data - block) / SLOT);
+	f->stack[f->top++] = (uint32_t)(hb->offset - 0x100000u);
+	f->puts++;
+}
+
+static const int kinds[3] = {OFL_GSO_POOL_BLOCK, OFL_GSO_POOL_FREELIST, OFL_GSO_POOL_ARRAY};
+
+static void pool_make(struct ofl_gso_pool *p, int kind, uint32_t nslots, uint32_t slot)
+{
+	uint32_t i;
+	if (kind == OFL_GSO_POOL_BLOCK) {
+		ck_assert_int_eq(ofl_gso_pool_init_block(p, block, (size_t)nslots * slot, slot), 0);
+	} else if (kind == OFL_GSO_POOL_FREELIST) {
+		memset(&fl, 0, sizeof(fl));
+		ck_assert_uint_eq(slot, SLOT);
+		for (i = 0; i < nslots; i++)
+			fl.stack[fl.top++] = nslots - 1 - i;
+		ck_assert_int_eq(ofl_gso_pool_init_freelist(p, slot, fl_get, fl_put, &fl), 0);
+	} else {
+		for (i = 0; i < nslots; i++) {
+			arr[i].data = block + (size_t)i * slot;
+			arr[i].size = slot;
+			arr[i].offset = 0x1000 + i;
+		}
+		ck_assert_int_eq(ofl_gso_pool_init_array(p, arr, nslots), 0);
+	}
+}
+
+/* ---- the reference: ofl_gso_next() one segment at a time ---- */
+
+struct run {
+	unsigned n;
+	struct ofl_gso_seg seg[MAXSEG];
+	uint8_t hdr[MAXSEG][OFL_GSO_MAX_HDR]; /* the slot's bytes when handed out */
+	struct ofl_gso_counts cnt[MAXSEG + 1]; /* counts after segment i (0: at start) */
+};
+static struct run ref, got;
+
+/* The segment as handed out: its struct and its header bytes. */
+static void keep(struct run *r, const struct ofl_gso_seg *s)
+{
+	ck_assert_uint_lt(r->n, MAXSEG);
+	ck_assert_uint_le(s->hdr_len, OFL_GSO_MAX_HDR);
+	r->seg[r->n] = *s;
+	memcpy(r->hdr[r->n], s->hdr.data, s->hdr_len);
+	r->n++;
+}
+
+static void counts(const struct ofl_gso_iter *it, struct ofl_gso_counts *c)
+{
+	ck_assert_int_eq(ofl_gso_count(it, c), 0);
+}
+
+/* Every segment with ofl_gso_next() from a pool large enough. */
+static void make_ref(int kind)
+{
+	struct ofl_gso_iter it;
+	struct ofl_gso_pool pool;
+	struct ofl_gso_seg s;
+	unsigned i;
+	int rc;
+	memset(&ref, 0, sizeof(ref));
+	pool_make(&pool, kind, MAXSLOTS, SLOT);
+	start(&it);
+	counts(&it, &ref.cnt[0]);
+	while ((rc = ofl_gso_next(&it, &pool, &s)) == 1) {
+		keep(&ref, &s);
+		counts(&it, &ref.cnt[ref.n]);
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_gt(ref.n, 1);
+	ck_assert_uint_eq(ref.n, ref.cnt[0].segs);
+	for (i = 0; i < ref.n; i++)
+		ck_assert_int_eq(ofl_gso_pool_put(&pool, &ref.seg[i].hdr), 0);
+}
+
+/* Segment i of the burst run equals segment i of the reference. */
+static void same_seg(unsigned i)
+{
+	const struct ofl_gso_seg *a = &ref.seg[i], *b = &got.seg[i];
+	unsigned j;
+	ck_assert_ptr_eq(a->hdr.data, b->hdr.data);
+	ck_assert_uint_eq(a->hdr.size, b->hdr.size);
+	ck_assert_uint_eq(a->hdr.index, b->hdr.index);
+	ck_assert_uint_eq(a->hdr.offset, b->hdr.offset);
+	ck_assert_ptr_eq(a->hdr.cookie, b->hdr.cookie);
+	ck_assert_uint_eq(a->hdr_len, b->hdr_len);
+	ck_assert_uint_eq(a->payload_len, b->payload_len);
+	ck_assert_uint_eq(a->len, b->len);
+	ck_assert_uint_eq(a->index, b->index);
+	ck_assert_uint_eq(b->index, i);
+	ck_assert_uint_eq(a->nsegs, b->nsegs);
+	ck_assert_uint_eq(a->l3_off, b->l3_off);
+	ck_assert_uint_eq(a->l4_off, b->l4_off);
+	ck_assert_uint_eq(a->csum_start, b->csum_start);
+	ck_assert_uint_eq(a->csum_offset, b->csum_offset);
+	ck_assert_uint_eq(a->flags, b->flags);
+	ck_assert_uint_eq(a->release_first, b->release_first);
+	ck_assert_uint_eq(a->release_count, b->release_count);
+	ck_assert_uint_eq(a->nslices, b->nslices);
+	for (j = 0; j < a->nslices; j++) {
+		ck_assert_ptr_eq(a->slices[j].data, b->slices[j].data);
+		ck_assert_uint_eq(a->slices[j].len, b->slices[j].len);
+		ck_assert_uint_eq(a->slices[j].pkt, b->slices[j].pkt);
+		ck_assert_uint_eq(a->slices[j].buf, b->slices[j].buf);
+	}
+	ck_assert_mem_eq(ref.hdr[i], got.hdr[i], a->hdr_len);
+}
+
+static void same_counts(const struct ofl_gso_iter *it, unsigned done)
+{
+	struct ofl_gso_counts c;
+	counts(it, &c);
+	ck_assert_uint_eq(c.segs_left, ref.cnt[done].segs_left);
+	ck_assert_uint_eq(c.descs_left, ref.cnt[done].descs_left);
+	ck_assert_uint_eq(c.segs, ref.cnt[done].segs);
+	ck_assert_uint_eq(c.descs, ref.cnt[done].descs);
+}
+
+/* A fresh pool of nslots slots and it started: the burst run begins. */
+static void begin(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, int kind, uint32_t nslots)
+{
+	memset(&got, 0, sizeof(got));
+	pool_make(pool, kind, nslots, SLOT);
+	start(it);
+}
+
+/* The run ended (r: the last return) with the reference's segments. */
+static void all_same(int r)
+{
+	unsigned i;
+	ck_assert_int_eq(r, 0);
+	ck_assert_uint_eq(got.n, ref.n);
+	for (i = 0; i < got.n; i++)
+		same_seg(i);
+}
+
+/* TX completion of every segment of the run: the pool is full again. */
+static void all_back(struct ofl_gso_pool *pool, int kind)
+{
+	unsigned i;
+	for (i = 0; i < got.n; i++)
+		ck_assert_int_eq(ofl_gso_pool_put(pool, &got.seg[i].hdr), 0);
+	if (kind != OFL_GSO_POOL_FREELIST)
+		ck_assert_uint_eq(ofl_gso_pool_avail(pool), MAXSLOTS);
+	else
+		ck_assert_uint_eq(fl.gets, fl.puts);
+}
+
+/* The frames are the kernel's too: valid checksums once finished. */
+static void frames_ok(void)
+{
+	static uint8_t lin[GU_FRAME_MAX];
+	unsigned i;
+	for (i = 0; i < got.n; i++) {
+		struct ofl_gso_seg s = got.seg[i];
+		size_t l;
+		s.hdr.data = got.hdr[i];
+		l = gu_linearize(&s, lin, sizeof(lin));
+		ck_assert_uint_eq(l, s.len);
+		if (s.flags & OFL_GSO_SEG_F_CSUM_PARTIAL)
+			gu_complete_csum(lin, l, s.csum_start, s.csum_offset);
+		ck_assert(gu_csums_ok(lin, l));
+	}
+}
+
+/* ---- burst sizes 1..64, every input, both checksum modes, every pool ---- */
+
+/* _i: input x csum x split x pool kind; every burst size in the loop. */
+START_TEST(test_burst_equals_next)
+{
+	int in = _i % IN_N, full = (_i / IN_N) % 2, split = (_i / (IN_N * 2)) % 2;
+	int kind = kinds[_i / (IN_N * 4)];
+	unsigned bn;
+	make_input(in, full, split);
+	make_ref(kind);
+	for (bn = 1; bn <= 64; bn++) {
+		struct ofl_gso_iter it;
+		struct ofl_gso_pool pool;
+		struct ofl_gso_seg segs[64];
+		unsigned i, calls = 0;
+		int r;
+		begin(&it, &pool, kind, MAXSLOTS);
+		while ((r = ofl_gso_next_burst(&it, &pool, segs, bn)) > 0) {
+			unsigned left = ref.n - got.n;
+			/* a full burst, or what is left of the packet */
+			ck_assert_int_eq(r, (int)(left < bn ? left : bn));
+			for (i = 0; i < (unsigned)r; i++)
+				keep(&got, &segs[i]);
+			same_counts(&it, got.n);
+			calls++;
+		}
+		all_same(r);
+		ck_assert_uint_eq(calls, (ref.n + bn - 1) / bn);
+		if (bn == 1 || bn == 7 || bn == 64)
+			frames_ok();
+		/* done: 0 again, nothing taken */
+		ck_assert_int_eq(ofl_gso_next_burst(&it, &pool, segs, bn), 0);
+		all_back(&pool, kind);
+	}
+}
+END_TEST
+
+/* ---- pools that run out in the middle of a burst ---- */
+
+/* Pools of 1..9 slots and bursts of 1..64: a burst stops short when the
+ * pool is empty (the next call says OFL_EAGAIN and takes nothing), the
+ * slots go back (TX completion, oldest first) and the iteration resumes
+ * where it stopped; the segments equal the reference.
+ * _i: input x pool kind; slots and burst sizes in the loop. */
+START_TEST(test_pool_runs_out)
+{
+	int in = _i % IN_N, kind = kinds[_i / IN_N];
+	uint32_t nslots;
+	make_input(in, _i % 2, 1);
+	make_ref(kind);
+	for (nslots = 1; nslots <= 9; nslots++) {
+		unsigned bn;
+		for (bn = 1; bn <= 64; bn++) {
+			struct ofl_gso_iter it;
+			struct ofl_gso_pool pool;
+			struct ofl_gso_seg segs[64];
+			unsigned held = 0, i, eagain = 0, guard = 0;
+			int r;
+			begin(&it, &pool, kind, nslots);
+			for (;;) {
+				r = ofl_gso_next_burst(&it, &pool, segs, bn);
+				ck_assert_uint_lt(++guard, 10000);
+				if (r > 0) {
+					unsigned left = ref.n - got.n, room = nslots - held;
+					unsigned want = left < bn ? left : bn;
+					/* short only at the end or where the pool ran out */
+					ck_assert_int_eq(r, (int)(want < room ? want : room));
+					for (i = 0; i < (unsigned)r; i++)
+						keep(&got, &segs[i]);
+					held += (unsigned)r;
+					same_counts(&it, got.n);
+					continue;
+				}
+				if (r == 0)
+					break;
+				ck_assert_int_eq(r, OFL_EAGAIN);
+				ck_assert_uint_eq(held, nslots); /* only when the pool is empty */
+				same_counts(&it, got.n);       /* the position did not move */
+				eagain++;
+				/* TX completion: every slot back, oldest first */
+				for (i = got.n - held; i < got.n; i++)
+					ck_assert_int_eq(ofl_gso_pool_put(&pool, &got.seg[i].hdr), 0);
+				held = 0;
+			}
+			ck_assert_uint_eq(got.n, ref.n);
+			ck_assert_uint_eq(eagain, (ref.n - 1) / nslots);
+			/* the bytes and slices (slots differ: fewer of them) */
+			for (i = 0; i < got.n; i++) {
+				got.seg[i].hdr = ref.seg[i].hdr;
+				same_seg(i);
+			}
+		}
+	}
+}
+END_TEST
+
+/* ---- unnext of a burst's tail ---- */
+
+/* Take a burst, give back its last m segments (the newest first), resume:
+ * the same segments as the reference, every slot back. */
+START_TEST(test_unnext_tail)
+{
+	int in = _i % IN_N, kind = kinds[_i / IN_N];
+	unsigned bn, m;
+	make_input(in, 0, 1);
+	make_ref(kind);
+	for (bn = 1; bn <= 20; bn += 3) {
+		for (m = 1; m <= bn; m++) {
+			struct ofl_gso_iter it;
+			struct ofl_gso_pool pool;
+			struct ofl_gso_seg segs[64];
+			unsigned i, undone = 0;
+			int r;
+			begin(&it, &pool, kind, MAXSLOTS);
+			while ((r = ofl_gso_next_burst(&it, &pool, segs, bn)) > 0) {
+				unsigned back = 0;
+				if (undone < 3 && (unsigned)r > m) {
+					/* not the newest first: refused */
+					ck_assert_int_eq(ofl_gso_unnext(&it, &pool, &segs[r - 1 - m]), OFL_EINVAL);
+					for (back = 0; back < m; back++)
+						ck_assert_int_eq(ofl_gso_unnext(&it, &pool, &segs[r - 1 - back]), 0);
+					undone++;
+				}
+				for (i = 0; i < (unsigned)r - back; i++)
+					keep(&got, &segs[i]);
+				same_counts(&it, got.n);
+			}
+			all_same(r); /* the slots too: each undone one comes again */
+			all_back(&pool, kind);
+		}
+	}
+}
+END_TEST
+
+/* ---- errors: where ofl_gso_next() fails, with nothing written ---- */
+
+static const uint8_t poison = 0xa5;
+
+static void poisoned(struct ofl_gso_seg *segs, unsigned n)
+{
+	memset(segs, poison, sizeof(*segs) * n);
+}
+
+static void untouched(const struct ofl_gso_seg *segs, unsigned n)
+{
+	const uint8_t *p = (const uint8_t *)segs;
+	size_t i;
+	for (i = 0; i < sizeof(*segs) * n; i++)
+		ck_assert_uint_eq(p[i], poison);
+}
+
+START_TEST(test_errors)
+{
+	struct ofl_gso_iter it, zero;
+	struct ofl_gso_pool pool, small, none;
+	struct ofl_gso_seg segs[8];
+	/* 64-byte slots: the 70-byte headers of a first IPv6 UDP fragment do
+	 * not fit (the check is before the first segment, for every one) */
+	make_input(IN_UDP6_FRAG, 0, 0);
+	start(&it);
+	ck_assert_int_eq(ofl_gso_pool_init_block(&small, block + 64 * SLOT, 4 * 64, 64), 0);
+	ck_assert_int_eq(ofl_gso_check_pool(&it, &small), OFL_ENOSPC);
+	poisoned(segs, 8);
+	ck_assert_int_eq(ofl_gso_next_burst(&it, &small, segs, 8), OFL_ENOSPC);
+	ck_assert_int_eq(ofl_gso_next(&it, &small, segs), OFL_ENOSPC);
+	ck_assert_uint_eq(ofl_gso_pool_avail(&small), 4);
+	untouched(segs, 8);
+
+	make_input(IN_TCP4, 0, 0);
+	make_ref(OFL_GSO_POOL_BLOCK);
+	pool_make(&pool, OFL_GSO_POOL_BLOCK, 64, SLOT);
+	memset(&none, 0, sizeof(none));
+	memset(&zero, 0, sizeof(zero));
+	start(&it);
+	ck_assert_int_eq(ofl_gso_next_burst(NULL, &pool, segs, 8), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gso_next_burst(&it, NULL, segs, 8), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gso_next_burst(&it, &pool, NULL, 8), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gso_next_burst(&it, &pool, segs, 0), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gso_next_burst(&zero, &pool, segs, 8), OFL_EINVAL); /* not started */
+	ck_assert_int_eq(ofl_gso_next(&zero, &pool, segs), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gso_next_burst(&it, &none, segs, 8), OFL_EINVAL); /* pool not set up */
+	ck_assert_int_eq(ofl_gso_next(&it, &none, segs), OFL_EINVAL);
+	untouched(segs, 8);
+	same_counts(&it, 0);
+	ck_assert_uint_eq(ofl_gso_pool_avail(&pool), 64);
+	/* aborted: no segment left */
+	ck_assert_int_eq(ofl_gso_next_burst(&it, &pool, segs, 8), 8);
+	ck_assert_int_eq(ofl_gso_abort(&it), 46 - 8);
+	ck_assert_int_eq(ofl_gso_next_burst(&it, &pool, segs, 8), 0);
+	ck_assert_int_eq(ofl_gso_next(&it, &pool, segs), 0);
+	ck_assert_uint_eq(ofl_gso_pool_avail(&pool), 64 - 8);
+}
+END_TEST
+
+/* A FREELIST get() that hands out a buffer smaller than the slot size:
+ * the burst stops before that segment (the buffer went back); when it is
+ * the first of a call, OFL_EINVAL as ofl_gso_next() says, nothing taken. */
+START_TEST(test_freelist_bad_buffer)
+{
+	struct ofl_gso_iter it;
+	struct ofl_gso_pool pool;
+	struct ofl_gso_seg segs[16];
+	make_input(IN_UDP4_L4, 0, 0);
+	make_ref(OFL_GSO_POOL_FREELIST);
+	ck_assert_uint_eq(ref.n, 15);
+	pool_make(&pool, OFL_GSO_POOL_FREELIST, 64, SLOT);
+	fl.bad_at = 6; /* the 6th get */
+	start(&it);
+	ck_assert_int_eq(ofl_gso_next_burst(&it, &pool, segs, 16), 5);
+	ck_assert_uint_eq(fl.puts, 1); /* the bad buffer went back */
+	same_counts(&it, 5);
+	ck_assert_int_eq(ofl_gso_next_burst(&it, &pool, segs + 5, 11), 10);
+	ck_assert_int_eq(ofl_gso_next_burst(&it, &pool, segs, 16), 0);
+
+	pool_make(&pool, OFL_GSO_POOL_FREELIST, 64, SLOT);
+	fl.bad_at = 1;
+	start(&it);
+	ck_assert_int_eq(ofl_gso_next_burst(&it, &pool, segs, 16), OFL_EINVAL);
+	ck_assert_uint_eq(fl.puts, 1);
+	same_counts(&it, 0);
+	ck_assert_int_eq(ofl_gso_next_burst(&it, &pool, segs, 16), 15);
+}
+END_TEST
+
+/* The l2_fill hook refuses segment `refuse_at`: the burst stops before it,
+ * the next call returns OFL_EBADMSG with the position unchanged and no slot
+ * taken, and once the hook agrees the rest comes as with ofl_gso_next(). */
+struct l2 {
+	unsigned refuse_at, calls;
+	int refuse;
+};
+
+static int l2_fill(void *user, uint8_t *hdr, uint32_t hdr_len, uint32_t k)
+{
+	struct l2 *l = user;
+	(void)hdr_len;
+	l->calls++;
+	hdr[12] = (uint8_t)k; /* something per segment in the extra bytes */
+	hdr[13] = 0xdd;
+	return l->refuse && k == l->refuse_at;
+}
+
+START_TEST(test_l2_refused)
+{
+	struct l2 l = {0, 0, 0};
+	unsigned bn = 1 + (unsigned)_i % 13, at = (unsigned)_i / 13 * 7;
+	int kind = kinds[_i % 3];
+	struct ofl_gso_iter it;
+	struct ofl_gso_pool pool;
+	struct ofl_gso_seg segs[64];
+	unsigned i;
+	int r, refused = 0;
+	make_input(IN_TCP6, 0, 1);
+	req.extra_l2_len = 2;
+	req.extra_l2_off = 12;
+	req.l2_fill = l2_fill;
+	req.l2_user = &l;
+	/* the reference: ofl_gso_next() with the same refusal (the refused
+	 * segment's slot went back: which slot comes next is the pool's rule) */
+	memset(&ref, 0, sizeof(ref));
+	pool_make(&pool, kind, MAXSLOTS, SLOT);
+	l.refuse = 1;
+	l.refuse_at = at;
+	start(&it);
+	counts(&it, &ref.cnt[0]);
+	while ((r = ofl_gso_next(&it, &pool, segs)) != 0) {
+		if (r == OFL_EBADMSG) {
+			ck_assert_uint_eq(ref.n, at);
+			l.refuse = 0;
+			continue;
+		}
+		ck_assert_int_eq(r, 1);
+		keep(&ref, segs);
+		counts(&it, &ref.cnt[ref.n]);
+	}
+	ck_assert_uint_gt(ref.n, at);
+
+	l.refuse = 1;
+	begin(&it, &pool, kind, MAXSLOTS);
+	while ((r = ofl_gso_next_burst(&it, &pool, segs, bn)) != 0) {
+		if (r == OFL_EBADMSG) {
+			ck_assert_uint_eq(got.n, at);
+			if (kind != OFL_GSO_POOL_FREELIST)
+				ck_assert_uint_eq(ofl_gso_pool_avail(&pool), MAXSLOTS - got.n);
+			same_counts(&it, got.n);
+			l.refuse = 0;
+			refused++;
+			continue;
+		}
+		ck_assert_int_gt(r, 0);
+		/* short only where the hook refused or at the end */
+		if ((unsigned)r < bn)
+			ck_assert(got.n + (unsigned)r == at || got.n + (unsigned)r == ref.n);
+		for (i = 0; i < (unsigned)r; i++)
+			keep(&got, &segs[i]);
+		same_counts(&it, got.n);
+	}
+	ck_assert_int_eq(refused, 1);
+	ck_assert_uint_eq(got.n, ref.n);
+	for (i = 0; i < got.n; i++) {
+		same_seg(i);
+		ck_assert_uint_eq(got.hdr[i][12], (uint8_t)i); /* the hook's bytes */
+		ck_assert_uint_eq(got.hdr[i][13], 0xdd);
+	}
+}
+END_TEST
+
+/* ofl_gso_run() and mixing next and burst on one iterator. */
+START_TEST(test_mixed)
+{
+	struct ofl_gso_iter it;
+	struct ofl_gso_pool pool;
+	struct ofl_gso_seg segs[64];
+	unsigned i, step = 0;
+	int r;
+	make_input(IN_UDP6_FRAG, 1, 1);
+	make_ref(OFL_GSO_POOL_BLOCK);
+	begin(&it, &pool, OFL_GSO_POOL_BLOCK, MAXSLOTS);
+	for (;;) {
+		if (step++ % 2) {
+			r = ofl_gso_next(&it, &pool, segs);
+		} else {
+			r = ofl_gso_next_burst(&it, &pool, segs, step % 5 + 1);
+		}
+		if (r <= 0)
+			break;
+		for (i = 0; i < (unsigned)r; i++)
+			keep(&got, &segs[i]);
+		same_counts(&it, got.n);
+	}
+	all_same(r);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("gso_burst");
+	TCase *tc = tcase_create("burst");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_burst_equals_next, 0, IN_N * 4 * 3);
+	tcase_add_loop_test(tc, test_pool_runs_out, 0, IN_N * 3);
+	tcase_add_loop_test(tc, test_unnext_tail, 0, IN_N * 3);
+	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_freelist_bad_buffer);
+	tcase_add_loop_test(tc, test_l2_refused, 0, 13 * 6);
+	tcase_add_test(tc, test_mixed);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return gu_run(suite());
+}
