@@ -185,7 +185,8 @@ OFL_API int ofl_gso_pool_get(struct ofl_gso_pool *pool, struct ofl_gso_hbuf *hb)
  * ofl_gso_unnext()).  ARRAY slots must come back in the order they were
  * handed out (the oldest first, as a TX ring completes), except that the
  * newest may be taken back (what ofl_gso_unnext() does; it is then handed
- * out again next).  Returns 0, or OFL_EINVAL (NULL, a slot that is not this
+ * out again next).  With a single ARRAY slot in use a put means "sent"
+ * (ofl_gso_unnext() takes a slot back itself, so it is handed out again).  Returns 0, or OFL_EINVAL (NULL, a slot that is not this
  * pool's, BLOCK/ARRAY: more puts than gets, ARRAY: neither the oldest nor
  * the newest slot in use).
  */

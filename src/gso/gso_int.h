@@ -152,6 +152,11 @@ static inline int gso_block_get(struct ofl_gso_pool *restrict pool, struct ofl_g
 	return 0;
 }
 
+/* Take back the slot handed out last (ofl_gso_unnext(), a refused
+ * segment): an ARRAY pool hands it out again next even when it is the only
+ * one in use; other pools as ofl_gso_pool_put(). */
+int gso_pool_unget(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb);
+
 /* Give a slot back to a BLOCK pool (ofl_gso_pool_put()): it becomes the
  * first free one. */
 static inline int gso_block_put(struct ofl_gso_pool *restrict pool, const struct ofl_gso_hbuf *restrict hb)

@@ -142,7 +142,7 @@ GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_
 	else
 		gso_frag_fix(it, h, k, plen, last);
 	if (it->l2_fill && it->l2_fill(it->l2_user, h, hl, k) != 0) {
-		ofl_gso_pool_put(pool, &seg->hdr);
+		gso_pool_unget(pool, &seg->hdr);
 		return OFL_EBADMSG;
 	}
 	it->cur_unit = u;
@@ -234,7 +234,7 @@ int ofl_gso_unnext(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, const str
 	it->rel_next -= seg->release_count;
 	it->seg = k;
 	it->done = 0;
-	return ofl_gso_pool_put(pool, &seg->hdr);
+	return gso_pool_unget(pool, &seg->hdr);
 }
 
 int ofl_gso_run(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, const struct ofl_gso_callbacks *cb,

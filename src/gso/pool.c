@@ -146,6 +146,21 @@ int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb)
 	}
 }
 
+int gso_pool_unget(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb)
+{
+	/* An ARRAY pool with one slot in use cannot tell "sent" from "taken
+	 * back" in ofl_gso_pool_put(); the library knows it takes the newest
+	 * back, so the slot is handed out again next as documented. */
+	if (pool && hb && pool->kind == OFL_GSO_POOL_ARRAY && !pool->seeked && pool->nfree < pool->nslots &&
+	    hb->index < pool->nslots && hb->data == pool->slots[hb->index].data &&
+	    hb->index == (pool->head ? pool->head - 1 : pool->nslots - 1)) {
+		pool->head = hb->index;
+		pool->nfree++;
+		return 0;
+	}
+	return ofl_gso_pool_put(pool, hb);
+}
+
 uint32_t ofl_gso_pool_avail(const struct ofl_gso_pool *pool)
 {
 	if (!pool)

@@ -491,6 +491,42 @@ START_TEST(test_array_order)
 }
 END_TEST
 
+/* ofl_gso_unnext() of the only segment in use: an ARRAY pool hands the
+ * same slot out again (the next ring descriptor stays in order), which
+ * ofl_gso_pool_put() alone cannot tell from "sent". */
+START_TEST(test_array_unnext_only_slot)
+{
+	struct ofl_gso_pool pool;
+	struct ofl_gso_iter it;
+	struct ofl_buf b;
+	struct ofl_gso_seg s1, s2;
+	uint32_t i;
+	make_ref();
+	b.data = frame;
+	b.len = (uint32_t)frame_len;
+	for (i = 0; i < 3; i++) {
+		pool_make(&pool, 2, 4);
+		start(&it, &b, 1);
+		if (i) {
+			/* slots ahead of the segment taken back were sent */
+			uint32_t k;
+			for (k = 0; k < i; k++) {
+				ck_assert_int_eq(ofl_gso_next(&it, &pool, &s1), 1);
+				ck_assert_int_eq(ofl_gso_pool_put(&pool, &s1.hdr), 0);
+			}
+		}
+		ck_assert_int_eq(ofl_gso_next(&it, &pool, &s1), 1);
+		ck_assert_uint_eq(ofl_gso_pool_avail(&pool), 3);
+		ck_assert_int_eq(ofl_gso_unnext(&it, &pool, &s1), 0);
+		ck_assert_uint_eq(ofl_gso_pool_avail(&pool), 4);
+		ck_assert_int_eq(ofl_gso_next(&it, &pool, &s2), 1);
+		ck_assert_uint_eq(s2.index, s1.index);
+		ck_assert_uint_eq(s2.hdr.index, s1.hdr.index); /* the same descriptor again */
+		ck_assert_uint_eq(s2.hdr.index, i);
+	}
+}
+END_TEST
+
 /* ofl_gso_run() stops when the pool runs dry (the callback keeps the slots,
  * as a driver does until TX completion) and resumes after slots come back. */
 struct keep {
@@ -548,6 +584,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_pool_exhaustion, 0, 3 * 14);
 	tcase_add_loop_test(tc, test_ring_stops, 0, 2 * NSEG);
 	tcase_add_test(tc, test_unnext_count_abort);
+	tcase_add_test(tc, test_array_unnext_only_slot);
 	tcase_add_test(tc, test_gro_input_resume);
 	tcase_add_test(tc, test_bad_requests);
 	tcase_add_test(tc, test_pool_api);
