@@ -140,8 +140,19 @@ static inline void ofl_put32(uint8_t *p, uint32_t v)
  * headers within the first buflen bytes at p.  Returns 1 with h filled
  * exactly as ofl_parse() would fill it (status OK), or 0 when the frame is
  * anything else (ofl_parse() decides it then). */
+static inline int ofl_parse_plain_at(const uint8_t *p, uint32_t buflen, uint32_t frame_len, uint32_t base,
+                                     struct ofl_hdrs *h);
 static inline int ofl_parse_plain(const uint8_t *p, uint32_t buflen, uint32_t frame_len,
                                   struct ofl_hdrs *h)
+{
+	return ofl_parse_plain_at(p, buflen, frame_len, 0, h);
+}
+
+/* The same over a frame that starts base bytes into the caller's view (an
+ * untagged frame behind a DSA tag): the offsets in h count from the view,
+ * as ofl_parse_at() gives them. */
+static inline int ofl_parse_plain_at(const uint8_t *p, uint32_t buflen, uint32_t frame_len, uint32_t base,
+                                     struct ofl_hdrs *h)
 {
 	const uint8_t *ip = p + 14;
 	uint32_t l4, l3_end, thl;
@@ -171,13 +182,13 @@ static inline int ofl_parse_plain(const uint8_t *p, uint32_t buflen, uint32_t fr
 		.l3 = et == 0x0800u ? 4 : 6,
 		.l4proto = 6,
 		.l4_ok = 1,
-		.l2_len = 14,
-		.l3_off = 14,
-		.l4_off = (uint16_t)l4,
-		.hdr_len = (uint16_t)(l4 + thl),
-		.l3_end = l3_end,
-		.frame_len = frame_len,
-		.et_off = 12,
+		.l2_len = (uint16_t)(base + 14),
+		.l3_off = (uint16_t)(base + 14),
+		.l4_off = (uint16_t)(base + l4),
+		.hdr_len = (uint16_t)(base + l4 + thl),
+		.l3_end = base + l3_end,
+		.frame_len = base + frame_len,
+		.et_off = base + 12,
 		.payload_len = l3_end - l4 - thl,
 	};
 	return 1;

@@ -642,7 +642,13 @@ static int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct o
 	it->fixedid = 0;
 	it->fin_psh = 0;
 	it->cwr = (th[13] & TCP_CWR) != 0;
-	add_slices(g, idx, pkt, h->hdr_len, h->payload_len, 0);
+	if (pkt->nbufs == 1 && h->payload_len) {
+		struct ofl_slice *sl = gro_slices(g, idx);
+		*sl = (struct ofl_slice){pkt->bufs[0].data + h->hdr_len, h->payload_len, 0, 0};
+		it->nslices = 1;
+	} else {
+		add_slices(g, idx, pkt, h->hdr_len, h->payload_len, 0);
+	}
 	if (v->len >= 38)
 		g->rcache[rcache_slot(v->p)] = rcache_val(v->p, idx);
 	return hold_link(g, idx, pkt, hash, h->payload_len, now);
@@ -1096,18 +1102,10 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
 	if (fk.plain) {
 		h = fk.h;
 	} else if (tag.has && tag.view.hdr_len == 12 && tag.view.rest_off >= 12 && v.len >= tag.view.rest_off &&
-	           ofl_parse_plain(v.p + (tag.view.rest_off - 12), v.len - (tag.view.rest_off - 12),
-	                           end - (tag.view.rest_off - 12), &h)) {
+	           ofl_parse_plain_at(v.p + (tag.view.rest_off - 12), v.len - (tag.view.rest_off - 12),
+	                              end - (tag.view.rest_off - 12), tag.view.rest_off - 12, &h)) {
 		/* behind a tag, a plain untagged frame: the one-pass parse,
-		 * its offsets moved to the tagged frame's (as ofl_parse_at()
-		 * gives them) */
-		uint32_t pre = tag.view.rest_off - 12;
-		h.l2_len = h.l3_off = (uint16_t)(h.l3_off + pre);
-		h.l4_off = (uint16_t)(h.l4_off + pre);
-		h.hdr_len = (uint16_t)(h.hdr_len + pre);
-		h.l3_end += pre;
-		h.frame_len += pre;
-		h.et_off += pre;
+		 * offsets from the tagged frame's start */
 	} else {
 		ofl_parse_at(&v, end, et_off, &h);
 		if (h.short_view && pkt->nbufs > 1) {
