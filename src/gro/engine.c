@@ -970,67 +970,71 @@ struct fast_key {
 
 /* Returns OFL_GRO_MERGED or OFL_GRO_HELD when it took the frame, -1 when
  * the full path decides (with what fk learnt). */
+/* The flow key of a frame that looks plain (the words build_key() would
+ * write for it); 0 when it does not. */
+static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *k)
+{
+	const uint8_t *ip = p + 14;
+	uint16_t et = ld16(p + 12);
+	k->w[0] = ld64(p);
+	k->w[8] = 0;
+	if (et == ld16((const uint8_t *)"\x08\x00")) {
+		if (ip[0] != 0x45)
+			return 0;
+		k->w[1] = ld32(p + 8) | 4ull << 56;
+		k->w[2] = (uint64_t)ld32(p + 34) << 32;
+		k->w[3] = ld64(ip + 12);
+		k->w[4] = k->w[5] = k->w[6] = k->w[7] = 0;
+		return 4;
+	}
+	if (et == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74 && ip[6] == 6) {
+		k->w[1] = ld32(p + 8) | 6ull << 56;
+		k->w[2] = (uint64_t)ld32(p + 54) << 32;
+		k->w[3] = ld64(ip + 8);
+		k->w[4] = ld64(ip + 16);
+		k->w[5] = ld64(ip + 24);
+		k->w[6] = ld64(ip + 32);
+		k->w[7] = ofl_get32(ip) & 0xf00fffffu;
+		return 6;
+	}
+	return 0;
+}
+
 static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
                             struct fast_key *fk, int tried_last, uint64_t now)
 {
 	struct ofl_flow_key *kp = &fk->k;
-	uint32_t idx, hash;
-	const uint8_t *p, *ip;
-	uint16_t et;
+	uint32_t idx = GRO_NONE, b0 = pkt->bufs[0].len;
+	const uint8_t *p;
 	/* the headers must be in the first buffer (one buffer, or header split) */
-	if (pkt->csum_status != OFL_CSUM_UNNECESSARY || (pkt->flags & OFL_PKT_F_VLAN) ||
-	    pkt->bufs[0].len < 54 || total > 0xffffu)
+	if (pkt->csum_status != OFL_CSUM_UNNECESSARY || (pkt->flags & OFL_PKT_F_VLAN) || b0 < 54 ||
+	    total > 0xffffu)
 		return -1;
 	p = pkt->bufs[0].data;
-	if (!tried_last && g->last != GRO_NONE && predict(g, g->last, pkt, p, total))
-		return OFL_GRO_MERGED;
-	ip = p + 14;
-	et = ld16(p + 12);
-#define k (*kp)
-	k.w[0] = ld64(p);
-	k.w[8] = 0;
-	if (et == ld16((const uint8_t *)"\x08\x00")) {
-		if (ip[0] != 0x45)
+	if (g->tab.count) {
+		int l3;
+		if (!tried_last && g->last != GRO_NONE && predict(g, g->last, pkt, p, total))
+			return OFL_GRO_MERGED;
+		l3 = plain_key(p, b0, kp);
+		if (!l3)
 			return -1;
-		k.w[1] = ld32(p + 8) | 4ull << 56;
-		k.w[2] = (uint64_t)ld32(p + 34) << 32;
-		k.w[3] = ld64(ip + 12);
-		k.w[4] = k.w[5] = k.w[6] = k.w[7] = 0;
-	} else if (et == ld16((const uint8_t *)"\x86\xdd") && pkt->bufs[0].len >= 74 && ip[6] == 6) {
-		k.w[1] = ld32(p + 8) | 6ull << 56;
-		k.w[2] = (uint64_t)ld32(p + 54) << 32;
-		k.w[3] = ld64(ip + 8);
-		k.w[4] = ld64(ip + 16);
-		k.w[5] = ld64(ip + 24);
-		k.w[6] = ld64(ip + 32);
-		k.w[7] = ofl_get32(ip) & 0xf00fffffu;
-	} else {
-		return -1;
-	}
-#undef k
-	fk->valid = 1;
-	fk->looked = 1;
-	if (g->tab.count == 0) {
-		/* nothing held: no entry to find, and no hash unless the
-		 * frame is held (PSH-only traffic never hashes) */
-		idx = GRO_NONE;
-	} else {
 		/* no compare with the last entry's key first: the packet did
 		 * not predict against it, so it is most likely another flow */
-		hash = et == ld16((const uint8_t *)"\x08\x00") ? ofl_flow_hash_v4(&g->tab, kp)
-		                                                : ofl_flow_hash(&g->tab, kp);
+		fk->hash = l3 == 4 ? ofl_flow_hash_v4(&g->tab, kp) : ofl_flow_hash(&g->tab, kp);
 		g->st.lookups++;
-		idx = ofl_flowtab_find(&g->tab, hash, kp, key_of, g, &g->st.lookup_probes);
-		fk->hashed = 1;
-		fk->hash = hash;
+		idx = ofl_flowtab_find(&g->tab, fk->hash, kp, key_of, g, &g->st.lookup_probes);
+		fk->valid = fk->hashed = 1;
 	}
+	/* else nothing is held: no entry to find, and no key or hash unless
+	 * the frame is held (PSH-only traffic never builds one) */
+	fk->looked = 1;
 	fk->idx = idx;
 	if (idx != GRO_NONE) {
 		if (idx != g->last && predict(g, idx, pkt, p, total))
 			return OFL_GRO_MERGED;
 		return -1;
 	}
-	fk->plain = (uint8_t)ofl_parse_plain(p, pkt->bufs[0].len, total, &fk->h);
+	fk->plain = (uint8_t)ofl_parse_plain(p, b0, total, &fk->h);
 	if (fk->plain) {
 		/* a new flow of the plain shape: held here when the full path
 		 * would hold it (payload, no flag that passes it on, within
@@ -1040,20 +1044,17 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
 		uint8_t flags = p[h->l4_off + 13];
 		if (g->held_bytes + len > g->cfg.max_held_bytes)
 			return -1; /* the full path makes room first */
-		if (!len || (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH))) {
+		g->st.rx_pkts++;
+		g->st.rx_bytes += total;
+		if (!len || (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)))
 			/* no held packet of this flow to go first: passed on */
-			g->st.rx_pkts++;
-			g->st.rx_bytes += total;
 			return pass_normal(g, pkt, total, len ? OFL_GRO_NORMAL_FLAGS : OFL_GRO_NORMAL_NO_PAYLOAD,
 			                   now, NULL);
+		if (!fk->hashed) {
+			plain_key(p, b0, kp); /* a plain frame has one */
+			fk->hash = h->l3 == 4 ? ofl_flow_hash_v4(&g->tab, kp) : ofl_flow_hash(&g->tab, kp);
 		}
-		{
-			if (!fk->hashed)
-				fk->hash = h->l3 == 4 ? ofl_flow_hash_v4(&g->tab, kp) : ofl_flow_hash(&g->tab, kp);
-			g->st.rx_pkts++;
-			g->st.rx_bytes += total;
-			return hold_plain(g, pkt, p, h, kp, fk->hash, now);
-		}
+		return hold_plain(g, pkt, p, h, kp, fk->hash, now);
 	}
 	return -1;
 }
