@@ -1,0 +1,102 @@
+/*
+ * gro_instr.c - instructions per packet of the GRO engine, for callgrind.
+ *
+ * Runs generated TCP bulk traffic (tests/support/gen.c) through
+ * ofl_gro_receive_burst() + ofl_gro_poll_end() in polls of 64, 20 times over
+ * the same frames, and prints how many packets it fed.  Under
+ *   valgrind --tool=callgrind ofl_gro_instr FLOWS [L3] [NBUFS] [PSH]
+ * the inclusive instruction counts of ofl_gro_receive_burst and
+ * ofl_gro_poll_end divided by that number are the engine's instructions per
+ * packet, a figure that does not move with the load of a shared machine
+ * (bench/instr.sh does this for the rows of bench/PROFILE.md).
+ *   FLOWS  interleaved flows, round robin (8192 frames in all)
+ *   L3     4 (default) or 6
+ *   NBUFS  1 (default) or 4: headers in the first buffer, the payload in
+ *          three more (header split + page fragments)
+ *   PSH    1: PSH on every segment (nothing can be held)
+ * Checksums are marked verified by the NIC, the flush timeout is 0.
+ */
+#include <ofl/gro.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gen.h"
+
+#define TOTAL 8192u
+#define STRIDE 1600u
+#define POLL 64u
+#define ROUNDS 20u
+
+static void count_out(void *user, const struct ofl_gro_out *p, unsigned n)
+{
+	(void)p;
+	*(unsigned long *)user += n;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned flows = argc > 1 ? (unsigned)atoi(argv[1]) : 1;
+	unsigned l3 = argc > 2 ? (unsigned)atoi(argv[2]) : 4;
+	unsigned nb = argc > 3 ? (unsigned)atoi(argv[3]) : 1;
+	unsigned psh = argc > 4 ? (unsigned)atoi(argv[4]) : 0;
+	unsigned nseg, r;
+	unsigned long outs = 0;
+	size_t n, i;
+	uint8_t *frames;
+	uint32_t *lens;
+	struct ofl_buf *bufs;
+	struct ofl_pkt *pkts;
+	struct ofl_gro_config cfg;
+	struct ofl_gro *g;
+	if (flows == 0 || flows > TOTAL || (l3 != 4 && l3 != 6) || (nb != 1 && nb != 4)) {
+		fprintf(stderr, "usage: %s FLOWS [4|6] [1|4] [0|1]\n", argv[0]);
+		return 2;
+	}
+	nseg = TOTAL / flows < 2 ? 2 : TOTAL / flows;
+	frames = malloc((size_t)STRIDE * flows * nseg);
+	lens = malloc(sizeof(*lens) * flows * nseg);
+	bufs = malloc(sizeof(*bufs) * 4 * flows * nseg);
+	pkts = calloc((size_t)flows * nseg, sizeof(*pkts));
+	if (!frames || !lens || !bufs || !pkts)
+		return 1;
+	n = gen_bulk(l3, flows, nseg, 1448, frames, STRIDE, lens);
+	for (i = 0; i < n; i++) {
+		uint8_t *f = frames + i * STRIDE;
+		uint32_t l4 = l3 == 4 ? 34u : 54u, hl = l4 + (uint32_t)(f[l4 + 12] >> 4) * 4u;
+		struct ofl_buf *b = &bufs[4 * i];
+		if (psh)
+			f[l4 + 13] |= 0x08;
+		pkts[i].bufs = b;
+		pkts[i].csum_status = OFL_CSUM_UNNECESSARY;
+		if (nb == 1) {
+			b[0] = (struct ofl_buf){f, lens[i]};
+			pkts[i].nbufs = 1;
+		} else {
+			uint32_t pl = lens[i] - hl, a = pl / 3;
+			b[0] = (struct ofl_buf){f, hl};
+			b[1] = (struct ofl_buf){f + hl, a};
+			b[2] = (struct ofl_buf){f + hl + a, a};
+			b[3] = (struct ofl_buf){f + hl + 2 * a, pl - 2 * a};
+			pkts[i].nbufs = 4;
+		}
+	}
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = count_out;
+	cfg.user = &outs;
+	cfg.max_flows = flows < 64 ? 64 : flows;
+	if (ofl_gro_create(&cfg, &g) != 0)
+		return 1;
+	for (r = 0; r < ROUNDS; r++)
+		for (i = 0; i < n; i += POLL) {
+			unsigned m = (unsigned)(n - i < POLL ? n - i : POLL);
+			ofl_gro_receive_burst(g, pkts + i, m, 0, NULL);
+			ofl_gro_poll_end(g, m, 0, NULL);
+		}
+	ofl_gro_destroy(g);
+	printf("packets %zu\n", n * ROUNDS);
+	free(frames);
+	free(lens);
+	free(bufs);
+	free(pkts);
+	return outs ? 0 : 1;
+}

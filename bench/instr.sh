@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# bench/instr.sh - the GRO engine's instructions per packet under callgrind
+# (bench/gro_instr.c), for the rows bench/PROFILE.md discusses.  Exact and
+# independent of the load of a shared machine, unlike the timed rows.
+#
+#   bench/instr.sh [BUILD_DIR]     default: the bench/run build (build-bench)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-${OFL_BENCH_BUILD:-$here/../build-bench}}
+bin=$build/bench/ofl_gro_instr
+[ -x "$bin" ] || cmake --build "$build" --target ofl_gro_instr >/dev/null
+command -v valgrind >/dev/null || { echo "instr.sh: needs valgrind" >&2; exit 1; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+row() {
+  local label=$1; shift
+  local pk
+  pk=$(valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$bin" "$@" 2>/dev/null | sed -n 's/^packets //p')
+  local sum
+  sum=$(callgrind_annotate --inclusive=yes "$out/cg" 2>/dev/null |
+        awk '/:ofl_gro_receive_burst |:ofl_gro_poll_end / { gsub(",", "", $1); s += $1 } END { print s + 0 }')
+  printf '%-44s %6d instructions/packet\n' "$label" $(( sum / pk ))
+}
+echo "GRO, TCP bulk, NIC-verified checksums, polls of 64, timeout 0 (callgrind):"
+row "TCP/IPv4, 1 flow" 1 4 1 0
+row "TCP/IPv4, 8 flows (round robin)" 8 4 1 0
+row "TCP/IPv4, 64 flows" 64 4 1 0
+row "TCP/IPv4, 1024 flows" 1024 4 1 0
+row "TCP/IPv6, 1 flow" 1 6 1 0
+row "TCP/IPv4, 1 flow, 4 buffers" 1 4 4 0
+row "TCP/IPv4, 64 flows, PSH on every packet" 64 4 1 1
