@@ -802,10 +802,13 @@ static inline uint16_t ld16(const uint8_t *p)
 	return v;
 }
 
-/* Non-zero when the hl header bytes at p differ from the held header h0
- * where the mask m says they must be equal.  A plain header is at least 54
- * bytes: 16-byte blocks from the start, the last 16 bytes overlapping. */
-static inline uint64_t pred_diff(const uint8_t *p, const uint8_t *h0, const uint8_t *m, uint32_t hl)
+/* Non-zero when the header bytes [from, hl) at p differ from the held
+ * header h0 where the mask m says they must be equal: 16-byte blocks, the
+ * last 16 bytes overlapping (a plain header is at least 54 bytes).  from
+ * is 0, or 12 behind a DSA tag, whose MACs were compared with the tag (p
+ * is then where the untagged frame's bytes would start). */
+static inline uint64_t pred_diff(const uint8_t *p, const uint8_t *h0, const uint8_t *m, uint32_t from,
+                                 uint32_t hl)
 {
 	uint32_t o;
 #if defined(__GNUC__)
@@ -813,38 +816,41 @@ static inline uint64_t pred_diff(const uint8_t *p, const uint8_t *h0, const uint
 	v2 a, b, c, d = {0, 0};
 #define PV(o)                                                                                      \
 	(memcpy(&a, p + (o), 16), memcpy(&b, h0 + (o), 16), memcpy(&c, m + (o), 16), d |= (a ^ b) & c)
-	PV(0);
-	PV(16);
-	PV(32);
-	for (o = 48; o < hl - 16; o += 16)
+	/* blocks that fit any plain header (hl >= 54) need no test: two from
+	 * byte 12, three from byte 0 (from is a constant at each call) */
+	PV(from);
+	PV(from + 16);
+	if (from == 0)
+		PV(32);
+	for (o = from == 0 ? 48 : from + 32; o + 16 < hl; o += 16)
 		PV(o);
 	PV(hl - 16);
 #undef PV
 	return d[0] | d[1];
 #else
-	uint64_t d;
+	uint64_t d = 0;
 #define PW(o) ((ld64(p + (o)) ^ ld64(h0 + (o))) & ld64(m + (o)))
-	d = PW(0) | PW(8) | PW(16) | PW(24) | PW(32) | PW(40) | PW(hl - 8);
-	for (o = 48; o < hl - 8; o += 8)
+	for (o = from; o + 8 < hl; o += 8)
 		d |= PW(o);
+	d |= PW(hl - 8);
 #undef PW
 	return d;
 #endif
 }
 
-/* pred_diff() from byte 12 on (behind a DSA tag the MACs were compared
- * with the tag): q is where the untagged frame's bytes would start. */
-static inline uint64_t pred_diff12(const uint8_t *q, const uint8_t *h0, const uint8_t *m, uint32_t hl)
+/* Bytes before the untagged frame's EtherType beyond the 12 MAC bytes: the
+ * DSA tag's, for an entry predicted behind one (0 otherwise). */
+static inline uint32_t tag_pre(const struct gro_item *it)
 {
-	uint64_t d = 0;
-	uint32_t o;
-	for (o = 12; o + 16 < hl; o += 16)
-		d |= ((ld64(q + o) ^ ld64(h0 + o)) & ld64(m + o)) |
-		     ((ld64(q + o + 8) ^ ld64(h0 + o + 8)) & ld64(m + o + 8));
-	o = hl - 16;
-	d |= ((ld64(q + o) ^ ld64(h0 + o)) & ld64(m + o)) |
-	     ((ld64(q + o + 8) ^ ld64(h0 + o + 8)) & ld64(m + o + 8));
-	return d;
+	return it->rawpre_len ? it->rawpre_len - 12u : 0;
+}
+
+/* Does the frame (buflen bytes at p) carry the entry's TCP ports where its
+ * shape has them?  The cheap first check of header prediction. */
+static inline int same_ports_at(const struct gro_item *it, const uint8_t *p, uint32_t buflen)
+{
+	uint32_t o = tag_pre(it) + it->l4_off;
+	return buflen >= o + 4 && ld32(p + o) == ld32(it->hdr + it->l4_off);
 }
 
 /* Does the tagged frame p (total bytes, one buffer) repeat the entry's
@@ -904,13 +910,13 @@ static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt 
 	if (it->rawpre_len) {
 		/* behind a DSA tag: the same tag (and MACs), then the untagged
 		 * header from its EtherType on */
-		uint32_t pre = it->rawpre_len - 12u;
+		uint32_t pre = tag_pre(it);
 		if (pkt->nbufs != 1 || pkt->bufs[0].len < hl + pre ||
-		    !tag_same(it, p, total) || pred_diff12(p + pre, h0, m, hl))
+		    !tag_same(it, p, total) || pred_diff(p + pre, h0, m, 12, hl))
 			return 0;
 		p += pre;
 		total -= pre + it->rawtail_len;
-	} else if (pred_diff(p, h0, m, hl)) {
+	} else if (pred_diff(p, h0, m, 0, hl)) {
 		return 0;
 	}
 	ip = p + 14;
@@ -1235,7 +1241,7 @@ static OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, cons
 	const uint32_t lenoff = v4 ? 14u : 54u, lenpos = v4 ? 16u : 18u;
 	/* behind a DSA tag: bytes before the untagged EtherType beyond the
 	 * 12 MAC bytes, and the tail tag */
-	const uint32_t pre = tagged ? it->rawpre_len - 12u : 0, tl = tagged ? it->rawtail_len : 0;
+	const uint32_t pre = tagged ? tag_pre(it) : 0, tl = tagged ? it->rawtail_len : 0;
 	struct ofl_slice *sl = gro_slices(g, idx);
 	void **ck = gro_cookies(g, idx);
 	uint32_t seq = it->next_seq, nsegs = it->nsegs, nsl = it->nslices, added = 0;
@@ -1286,11 +1292,11 @@ static OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, cons
 		if (!p || tot < hl + pre + tl || tot > 0xffffu)
 			break;
 		if (tagged) {
-			if (!tag_same(it, p, tot) || pred_diff12(p + pre, h0, m, hl))
+			if (!tag_same(it, p, tot) || pred_diff(p + pre, h0, m, 12, hl))
 				break;
 			p += pre;
 			tot -= pre + tl;
-		} else if (pred_diff(p, h0, m, hl)) {
+		} else if (pred_diff(p, h0, m, 0, hl)) {
 			break;
 		}
 		th = p + l4;
@@ -1379,9 +1385,8 @@ static unsigned train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt
  * (a hint: a train of one frame costs more than it saves)? */
 static inline int same_ports(const struct gro_item *it, const struct ofl_pkt *pkt)
 {
-	uint32_t o = (it->rawpre_len ? it->rawpre_len - 12u : 0) + it->l4_off;
-	return pkt->nbufs && pkt->bufs && pkt->bufs[0].data && pkt->bufs[0].len >= o + 4 &&
-	       ld32(pkt->bufs[0].data + o) == ld32(it->hdr + it->l4_off);
+	return pkt->nbufs && pkt->bufs && pkt->bufs[0].data &&
+	       same_ports_at(it, pkt->bufs[0].data, pkt->bufs[0].len);
 }
 
 /* Header prediction of a frame (headers in its first buffer, checksum
@@ -1391,9 +1396,8 @@ static inline int try_predict(struct ofl_gro *g, uint32_t idx, const struct ofl_
                               uint32_t len)
 {
 	const struct gro_item *it = &g->items[idx];
-	uint32_t pre = it->rawpre_len ? it->rawpre_len - 12u : 0;
-	return it->state == GRO_HELD && it->fast && pkt->bufs[0].len >= it->hdr_len + pre && len <= 0xffffu &&
-	       ld32(p + pre + it->l4_off) == ld32(it->hdr + it->l4_off) && predict(g, idx, pkt, p, len);
+	return it->state == GRO_HELD && it->fast && pkt->bufs[0].len >= it->hdr_len + tag_pre(it) &&
+	       len <= 0xffffu && same_ports_at(it, p, pkt->bufs[0].len) && predict(g, idx, pkt, p, len);
 }
 
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
