@@ -24,6 +24,8 @@
 
 #include "ofl/dsa.h"
 
+#include "core/compiler.h"
+
 #define DSA_ETH_ALEN 6u
 #define DSA_MACS_LEN 12u  /* DA + SA */
 #define DSA_ETH_HLEN 14u  /* DA + SA + EtherType */
@@ -90,14 +92,9 @@ extern const struct ofl_dsa_params dsa_default_params;
 /* A decode body is inlined into every decode entry of its codec (see
  * DSA_CODEC_DEFINE_), so that the single-buffer ones are straight-line
  * code specialised for one window and one direction. */
-#if defined(__GNUC__) || defined(__clang__)
-#define DSA_ALWAYS_INLINE __attribute__((always_inline))
-#else
-#define DSA_ALWAYS_INLINE
-#endif
-#define DSA_DECODER static inline DSA_ALWAYS_INLINE int
+#define DSA_DECODER static inline OFL_ALWAYS_INLINE int
 /* A helper of decode bodies, inlined into them for the same reason. */
-#define DSA_INLINE static inline DSA_ALWAYS_INLINE
+#define DSA_INLINE static inline OFL_ALWAYS_INLINE
 
 /* --- byte access ---------------------------------------------------- */
 

@@ -1206,12 +1206,6 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
  * at a segment that ends the train (merged, then the entry completed).
  * Same checks as predict(); returns how many packets it took.
  */
-#if defined(__GNUC__)
-#define OFL_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define OFL_ALWAYS_INLINE inline
-#endif
-
 /* The packet fields a train segment must have (one buffer, checksum
  * verified, no hardware VLAN) as one 32-bit compare, whatever the byte
  * order; *nb_mask: the mask without nbufs. */
@@ -1232,7 +1226,7 @@ static void train_pkt_word(uint32_t *want_w, uint32_t *mask_w, uint32_t *nb_mask
 }
 
 /* train() for one L3 (v4 is a constant in each copy). */
-static OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
+static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
                                            unsigned i, unsigned n, const int v4, const int tagged)
 {
 	struct gro_item *it = &g->items[idx];

@@ -11,17 +11,12 @@
 
 #include <ofl/gro.h>
 
+#include "core/compiler.h"
 #include "core/flowtab.h"
 #include "core/parse.h"
 
 #define GRO_NONE UINT32_MAX
 
-/* Keep rare, large paths out of line so the per-packet path stays small. */
-#if defined(__GNUC__)
-#define OFL_NOINLINE __attribute__((noinline))
-#else
-#define OFL_NOINLINE
-#endif
 /* headers plus the largest head tag (ocelot: 20 bytes) and some slack */
 #define OFL_GRO_SCRATCH (OFL_GRO_MAX_HDR + 64u)
 /* header prediction covers headers up to this long (IPv6 + 60 bytes of

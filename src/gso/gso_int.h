@@ -12,16 +12,13 @@
 #include <ofl/gso.h>
 #include <string.h>
 
+#include "core/compiler.h"
 #include "core/csum_int.h"
 #include "core/parse.h"
 
 /* For a body the compiler must copy into each caller (so that constant
- * arguments fold): plain static inline elsewhere. */
-#if defined(__GNUC__) || defined(__clang__)
-#define GSO_ALWAYS_INLINE static inline __attribute__((always_inline))
-#else
-#define GSO_ALWAYS_INLINE static inline
-#endif
+ * arguments fold). */
+#define GSO_ALWAYS_INLINE static inline OFL_ALWAYS_INLINE
 
 #define GSO_UNIT_BUF 0   /* units are struct ofl_buf */
 #define GSO_UNIT_SLICE 1 /* units are struct ofl_slice */

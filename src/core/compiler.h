@@ -1,0 +1,21 @@
+/*
+ * compiler.h - the two inlining hints the packet paths use, for every
+ * module (GRO, GSO, DSA): plain C elsewhere than gcc and clang.
+ *   OFL_ALWAYS_INLINE  a body that must be copied into each caller, so that
+ *                      its constant arguments fold (per-L3 train, per-codec
+ *                      decode, per-segment GSO rules);
+ *   OFL_NOINLINE       a rare, large path kept out of line so that the
+ *                      per-packet path around it stays small.
+ */
+#ifndef OFL_CORE_COMPILER_H
+#define OFL_CORE_COMPILER_H
+
+#if defined(__GNUC__) || defined(__clang__)
+#define OFL_ALWAYS_INLINE __attribute__((always_inline))
+#define OFL_NOINLINE __attribute__((noinline))
+#else
+#define OFL_ALWAYS_INLINE
+#define OFL_NOINLINE
+#endif
+
+#endif
