@@ -53,6 +53,9 @@ if(OFL_CXX)
       "-DEXTRA_FLAGS=${OFL_INSTALL_TEST_FLAGS}"
       -P ${CMAKE_CURRENT_SOURCE_DIR}/install/headers.cmake)
 endif()
+if(NOT OFL_CXX)
+  ofl_tests_not_built("no C++ compiler" public_headers_cxx)
+endif()
 set_tests_properties(public_headers_c11 PROPERTIES
   PASS_REGULAR_EXPRESSION "headers: OK" SKIP_REGULAR_EXPRESSION "SKIP:")
 if(OFL_CXX)
