@@ -196,7 +196,12 @@ struct ofl_gro_config {
 	uint16_t normal_batch; /**< delivery list size in segments; default 8 */
 	uint16_t reserved0;    /**< 0 */
 	uint64_t flush_timeout_ns; /**< like gro_flush_timeout; default 0 */
-	uint64_t hash_key[2];  /**< flow-hash key; 0,0 = derive one per context */
+	uint64_t hash_key[2];  /**< flow-hash key: the caller's random bytes (any
+	                            value but 0,0); default 0,0 = ofl_gro_create()
+	                            takes 16 bytes from the OS (getrandom() /
+	                            getentropy(), no file is opened), a new key per
+	                            context; a build without them (OFL_ENTROPY=OFF,
+	                            freestanding) requires a key */
 	ofl_gro_deliver_fn deliver; /**< required */
 	void *user;            /**< passed to deliver */
 	const struct ofl_mem *mem; /**< NULL = malloc/free */
@@ -225,7 +230,8 @@ struct ofl_gro;
  * Returns 0 and *out, or OFL_EINVAL (NULL, no deliver callback, a wrong
  * version, a limit of 0, max_flows above 2^24, max_size < 1280 or >
  * OFL_GRO_MAX_SIZE_LIMIT, normal_batch 0, an allocator without both
- * functions, dsa_keep_tag above 1), OFL_ENOMEM.
+ * functions, dsa_keep_tag above 1, hash_key 0,0 where the OS gives no random
+ * bytes or the build has no entropy source), OFL_ENOMEM.
  */
 OFL_API int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out);
 
