@@ -2,7 +2,8 @@
 # Every test: install what is missing, then build and run the whole suite
 # with gcc and with clang (-Wall -Wextra -Werror), under AddressSanitizer +
 # UndefinedBehaviorSanitizer, once under valgrind memcheck, and the fuzz
-# targets briefly.  Exits non-zero on the first failure.
+# targets briefly; the ABI of the shared library against the previous
+# revision (.ci/abi.sh, abidiff).  Exits non-zero on the first failure.
 #   QUICK=1 scripts/test.sh    gcc build and ctest only
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,7 +40,7 @@ CC=clang CXX=clang++ cmake -S "$top" -B "$out/clang" -DCMAKE_BUILD_TYPE=RelWithD
 cmake --build "$out/clang" -j"$jobs"
 ctest --test-dir "$out/clang" --output-on-failure -j"$jobs"
 
-for s in sanitize valgrind fuzz; do
+for s in abi sanitize valgrind fuzz; do
   if [ -f "$top/.ci/$s.sh" ]; then
     stage "$s"
     extra=()
