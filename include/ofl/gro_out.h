@@ -4,6 +4,9 @@
  * gso.h, which gives the original segments back).  Its own header so that a
  * GSO-only program includes and links nothing of GRO.
  *
+ * The struct does not grow: it reaches the deliver callback as an array,
+ * so its size is part of the ABI (.ci/abi.sh fails on a change).
+ *
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef OFL_GRO_OUT_H
