@@ -7,6 +7,9 @@
 # most MAX_BYTES (default 4096) that cover an edge the committed ones do
 # not.  Review them, then commit.  The work is tests/fuzz/run-fuzz.sh's
 # (its -M); the reproducers of a crash are in WORK_DIR (non-zero exit).
+# Inputs grown from the frames cut out of the corpora may carry bytes of
+# those captures: to merge only what grew from the repository's own inputs,
+# run with OFL_CORPORA=/nonexistent (and a fresh -w).
 #
 #   scripts/fuzz-long.sh [-t SECONDS] [-m MAX_BYTES] [-b BUILD_DIR] [-w WORK_DIR] [target...]
 #
@@ -19,7 +22,7 @@ secs=600 max=4096 build=$top/build-fuzz work=
 while getopts "t:m:b:w:" o; do
   case $o in
     t) secs=$OPTARG ;; m) max=$OPTARG ;; b) build=$OPTARG ;; w) work=$OPTARG ;;
-    *) sed -n '2,15p' "$0"; exit 2 ;;
+    *) sed -n '2,18p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
