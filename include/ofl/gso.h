@@ -60,7 +60,9 @@
 #include "ofl.h"
 #include "pkt.h"
 #include "dsa.h"
-#include "gro.h" /* struct ofl_gro_out, enum ofl_csum_mode, struct ofl_virtio_net_hdr */
+#include "csum.h"    /* enum ofl_csum_mode */
+#include "gro_out.h" /* struct ofl_gro_out (ofl_gso_start_gro()); no GRO code */
+#include "vnet.h"    /* struct ofl_virtio_net_hdr */
 
 #ifdef __cplusplus
 extern "C" {
