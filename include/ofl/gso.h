@@ -17,7 +17,8 @@
  *     struct ofl_gso_counts cnt;
  *     if (ofl_gso_start(&it, &req, bufs, nbufs) < 0) drop;   // nothing emitted
  *     ofl_gso_count(&it, &cnt);           // ring space check, like tso_count_descs
- *     while (ring_has_room() && (rc = ofl_gso_next(&it, &pool, &seg)) == 1)
+ *     while (ring_room() >= ofl_gso_next_descs(&it) &&   // this segment's descriptors
+ *            (rc = ofl_gso_next(&it, &pool, &seg)) == 1)
  *         post(seg.hdr, seg.slices, seg.nslices);
  *     // rc == OFL_EAGAIN (pool empty) or the ring was full: call next()
  *     // again later with the same `it`; rc == 0: every segment was emitted.
@@ -268,7 +269,10 @@ struct ofl_gso_req {
 	uint16_t extra_l2_len; /**< bytes to leave in every header at extra_l2_off
 	                         (a DSA tag); default 0 */
 	uint16_t extra_l2_off; /**< offset in the L2 header (<= the L2 length:
-	                         12 = after the source MAC, 0 = before the DA) */
+	                         12 = after the source MAC, 0 = before the DA;
+	                         with OFL_GSO_F_VLAN_INSERT counted in the L2
+	                         header that has the tag, so 12 puts the bytes
+	                         before it) */
 	ofl_gso_l2_fn l2_fill; /**< fills those bytes; NULL leaves them zero */
 	void *l2_user;      /**< passed to l2_fill */
 	/* version 2 */
@@ -525,6 +529,18 @@ struct ofl_gso_counts {
  * Returns 0, or OFL_EINVAL (NULL, iterator not started).
  */
 OFL_API int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_counts *cnt);
+
+/**
+ * Descriptors the next segment needs: 1 (its header slot) + its payload
+ * slices, i.e. 1 + the nslices the next ofl_gso_next() (or the first
+ * segment of ofl_gso_next_burst()) will report.  A driver reserves that
+ * many ring entries before building the segment (exact, unlike a bound);
+ * ofl_gso_dsa_finish() adds up to two more for a tagged request (padding,
+ * tail tag).  Reads the iterator only; cheap (the slices of one segment).
+ * Returns the count (>= 1), 0 when no segment is left (done or aborted),
+ * or OFL_EINVAL (NULL, iterator not started).
+ */
+OFL_API int ofl_gso_next_descs(const struct ofl_gso_iter *it);
 
 /**
  * Is the pool's slot size enough for this packet's headers?  Returns 0, or

@@ -41,6 +41,19 @@ int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_counts *cnt)
 	return 0;
 }
 
+int ofl_gso_next_descs(const struct ofl_gso_iter *it)
+{
+	uint32_t start, plen, u, o;
+	if (!it || !it->nsegs)
+		return OFL_EINVAL;
+	if (it->done || it->seg >= it->nsegs)
+		return 0;
+	gso_bounds(it, it->seg, &start, &plen);
+	u = it->cur_unit;
+	o = it->cur_off;
+	return 1 + (int)gso_take(it, &u, &o, plen, NULL);
+}
+
 int ofl_gso_check_pool(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool)
 {
 	if (!it || !pool || !pool->kind)
