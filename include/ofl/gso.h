@@ -195,6 +195,17 @@ OFL_API int ofl_gso_pool_get(struct ofl_gso_pool *pool, struct ofl_gso_hbuf *hb)
  */
 OFL_API int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb);
 
+/**
+ * Give n slots back at once (the TX completion of a burst): the same as
+ * ofl_gso_pool_put() of hbs[0], hbs[1], ... in that order, stopping at the
+ * first that fails; a BLOCK pool does it in one loop.  hbs is the caller's
+ * array, read during the call only.  Returns the number of slots given back
+ * (n when every one was; fewer: hbs[return value] was refused with
+ * OFL_EINVAL and it and the ones after it were not put), or OFL_EINVAL for
+ * a NULL pool or a NULL hbs with n > 0.
+ */
+OFL_API int ofl_gso_pool_put_burst(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hbs, unsigned n);
+
 /** Free slots now (BLOCK, ARRAY); UINT32_MAX for FREELIST (unknown); 0 for NULL. */
 OFL_API uint32_t ofl_gso_pool_avail(const struct ofl_gso_pool *pool);
 

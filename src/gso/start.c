@@ -504,6 +504,10 @@ int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req_in,
 		it->udp_csum = gso_frag_udp_csum(it);
 	else
 		gso_mid_template(it);
+	/* the fast loop copies the template in 32-byte blocks: no stale stack
+	 * bytes after the header */
+	if (it->type != OFL_GSO_TYPE_UDP_FRAG && it->hdr_len < 128u)
+		memset(it->tmpl + it->hdr_len, 0, 128u - it->hdr_len);
 	if (hp)
 		*hp = p.h;
 	it->done = 0;
