@@ -58,8 +58,8 @@ static const char *const why_text[] = {
 	[OFL_GSO_WHY_FRAME_LONG] = "frame longer than 16 MiB",
 	[OFL_GSO_WHY_SEGS] = "more segments than the limit (UDP L4: 128, as Linux)",
 	[OFL_GSO_WHY_SLICES] = "a segment would need more than 32 payload slices",
-	[OFL_GSO_WHY_UDP_LONG] = "UDP datagram longer than its length fields can say (over 65535 "
-	                         "bytes of UDP, or of IPv4 packet): Linux refuses to send it (EMSGSIZE)",
+	[OFL_GSO_WHY_UDP_LONG] = ("UDP datagram longer than its length fields can say (over 65535 "
+	                          "bytes of UDP, or of IPv4 packet): Linux refuses to send it (EMSGSIZE)"),
 	[OFL_GSO_WHY_NOT_IP] = "headers do not parse as TCP/UDP over IPv4/IPv6",
 	[OFL_GSO_WHY_TYPE] = "L4 protocol is not the requested type's",
 	[OFL_GSO_WHY_TCP_HDR] = "TCP header length wrong or cut",
