@@ -61,6 +61,8 @@ struct dsa_tx {
 	                        8-byte load that the caller's two 4-byte stores
 	                        cannot forward to (a stall per frame) */
 	uint32_t len;        /* frame length */
+	uint32_t pad_to;     /* zero-pad the untagged frame to this length
+	                        before tagging (dsa_tx_pad_len) */
 };
 
 typedef int (*dsa_decode_fn)(const struct ofl_dsa_ops *ops,
@@ -295,13 +297,21 @@ static inline uint32_t dsa_min_tail(uint32_t tag_len)
 
 /* --- in-place encode ------------------------------------------------ */
 
-/* The padding length the kernel uses on TX for this format. */
-static inline uint32_t dsa_tx_pad_len(const struct ofl_dsa_ops *ops, int dir,
+/* The length the kernel pads an untagged frame of len bytes to on TX: the
+ * tagger's own minimum (ops->tx_min_len, which is already 60 for taggers
+ * that need tailroom), and 60 (eth_skb_pad in dsa_user_xmit) when the
+ * conduit needs tailroom. */
+static inline uint32_t dsa_tx_pad_len(const struct ofl_dsa_ops *ops,
+                                      const struct ofl_dsa_params *p, int dir,
                                       uint32_t len)
 {
-	if (dir != OFL_DSA_TX || len >= ops->tx_min_len)
+	uint32_t min = ops->tx_min_len;
+
+	if (dir != OFL_DSA_TX)
 		return len;
-	return ops->tx_min_len;
+	if (p->conduit_tailroom && min < DSA_ETH_ZLEN)
+		min = DSA_ETH_ZLEN;
+	return len < min ? min : len;
 }
 
 /* Check that tx can take `head` bytes in front after padding to pad_to and
@@ -361,20 +371,17 @@ static inline uint8_t *dsa_tx_tail(struct dsa_tx *tx, uint32_t n)
 /* Where dsa_tx_put() writes. */
 enum { DSA_AT_AFTER_SA, DSA_AT_BEFORE_DA, DSA_AT_TAIL };
 
-/* Pad as the format wants (TX), check room and open n bytes at `at`;
+/* Pad to tx->pad_to, check room and open n bytes at `at`;
  * returns them for the caller to fill, or NULL (nothing written) when the
  * room is missing.  Filling them in place rather than copying a tag built
  * on the stack avoids a wide load of bytes just stored one by one, which
  * the CPU cannot forward and stalls on. */
-static inline uint8_t *dsa_tx_open(const struct ofl_dsa_ops *ops, int dir,
-                                   struct dsa_tx *tx, int at, uint32_t n)
+static inline uint8_t *dsa_tx_open(struct dsa_tx *tx, int at, uint32_t n)
 {
-	uint32_t pad = dsa_tx_pad_len(ops, dir, tx->len);
-
-	if (dsa_tx_check(tx, at == DSA_AT_TAIL ? 0 : n, pad,
+	if (dsa_tx_check(tx, at == DSA_AT_TAIL ? 0 : n, tx->pad_to,
 	                 at == DSA_AT_TAIL ? n : 0))
 		return NULL;
-	dsa_tx_pad(tx, pad);
+	dsa_tx_pad(tx, tx->pad_to);
 	if (at == DSA_AT_TAIL)
 		return dsa_tx_tail(tx, n);
 	if (at == DSA_AT_BEFORE_DA)
@@ -385,11 +392,10 @@ static inline uint8_t *dsa_tx_open(const struct ofl_dsa_ops *ops, int dir,
 /* The usual encode ending: dsa_tx_open() and copy the tag t there.
  * OFL_ENOSPC, nothing written, when the room is missing.  Inline: with
  * `at` and n constant the tag is copied with one or two moves. */
-static inline int dsa_tx_put(const struct ofl_dsa_ops *ops, int dir,
-                             struct dsa_tx *tx, int at, const uint8_t *t,
+static inline int dsa_tx_put(struct dsa_tx *tx, int at, const uint8_t *t,
                              uint32_t n)
 {
-	uint8_t *dst = dsa_tx_open(ops, dir, tx, at, n);
+	uint8_t *dst = dsa_tx_open(tx, at, n);
 
 	if (!dst)
 		return OFL_ENOSPC;
