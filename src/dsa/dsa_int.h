@@ -74,10 +74,12 @@ typedef int (*dsa_encode_fn)(const struct ofl_dsa_ops *ops,
                              const struct ofl_dsa_meta *m, struct dsa_tx *tx);
 
 /* The same decode for a frame in one contiguous buffer (ofl_dsa_decode),
- * one per direction: takes params NULL for the defaults, zeroes meta
- * itself, and on error both meta and view. */
+ * one per direction (dir_in is the direction the entry was made for and
+ * only passed on, so that ofl_dsa_decode() hands over its arguments as
+ * they are, a plain jump): takes params NULL for the defaults, fills meta
+ * itself, and on error zeroes both meta and view. */
 typedef int (*dsa_decode_one_fn)(const struct ofl_dsa_ops *ops,
-                                 const struct ofl_dsa_params *p,
+                                 const struct ofl_dsa_params *p, int dir_in,
                                  const uint8_t *frame, uint32_t len,
                                  struct ofl_dsa_meta *m,
                                  struct ofl_dsa_view *v);
@@ -208,7 +210,8 @@ int dsa_is_link_local(const uint8_t *da);
 
 /* The view of a tag of tag_len bytes before the untagged frame's EtherType
  * (at tag_off) and tail_len bytes cut from the end, MACs at mac_off.  Writes
- * every field, so decode does not zero the view first. */
+ * every field but buf (only when hdr points there), so decode does not zero
+ * the view first. */
 static inline int dsa_view_make(const struct dsa_frame *f,
                                 struct ofl_dsa_view *v, uint32_t mac_off,
                                 uint32_t tag_off, uint32_t tag_len,
@@ -231,7 +234,7 @@ static inline int dsa_view_make(const struct dsa_frame *f,
 	v->tail_len = (uint16_t)tail_len;
 	v->ins_len = 0;
 	v->mac_patched = 0;
-	memset(v->buf, 0, sizeof(v->buf));
+	/* buf is written only where hdr points into it */
 	if (f->scratch) {
 		/* multi-buffer: the head window dies with the call */
 		memcpy(v->buf, f->head + mac_off, DSA_MACS_LEN);
@@ -415,7 +418,8 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 #define DSA_CODEC_ONE_(name, dirname, dirval, dec_call)                        \
 	static int codec_##name##_##dirname(const struct ofl_dsa_ops *ops,     \
 	                                    const struct ofl_dsa_params *p,     \
-	                                    const uint8_t *frame, uint32_t len, \
+	                                    int dir_in, const uint8_t *frame,   \
+	                                    uint32_t len,                       \
 	                                    struct ofl_dsa_meta *m,             \
 	                                    struct ofl_dsa_view *v)             \
 	{                                                                      \
@@ -425,6 +429,7 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 		const int dir = dirval;                                        \
 		int err;                                                       \
                                                                                \
+		(void)dir_in;                                                  \
 		if (!p)                                                        \
 			p = &dsa_default_params;                               \
 		*m = (struct ofl_dsa_meta){ 0 };                               \

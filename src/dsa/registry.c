@@ -233,7 +233,7 @@ int ofl_dsa_decode(const struct ofl_dsa_ops *ops,
 		return err;
 	/* the codec's single-buffer entry for this direction (dir is 0 or 1
 	 * here); it substitutes the defaults for params NULL */
-	return ops->codec->decode_one[dir](ops, params, frame, len, meta, view);
+	return ops->codec->decode_one[dir](ops, params, dir, frame, len, meta, view);
 }
 
 /* Copy n bytes starting at byte `from` of the concatenated buffers. */
