@@ -168,18 +168,18 @@ static int sja_is_link_local(const uint8_t *fr)
 	       (fr[0] == 0x01 && fr[1] == 0x1B && fr[2] == 0x19);
 }
 
-DSA_INLINE int sja1105_rx(const struct q_fmt *q,
-                          const struct ofl_dsa_params *p,
-                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                          struct ofl_dsa_view *v)
+/* sja1105 RX frames without a tag_8021q VLAN: management (link-local)
+ * frames and timestamp meta frames.  Out of line, so that the common VLAN
+ * path does not pay for their registers. */
+static OFL_NOINLINE int sja1105_rx_mgmt(const struct dsa_frame *f,
+                                        struct ofl_dsa_meta *m,
+                                        struct ofl_dsa_view *v)
 {
 	const uint8_t *h = dsa_head(f, 0, DSA_ETH_HLEN);
 	int err;
 
-	if (!h || f->len < DSA_ETH_HLEN)
+	if (!h)
 		return OFL_EBADMSG;
-	if (q_tpid_ok(q, p, dsa_be16(h + DSA_MACS_LEN)))
-		return q_decode_plain(q, p, f, m, v);
 	if (sja_is_link_local(h)) {
 		/* management route: port and switch in DA bytes 3 and 4; a port
 		 * the switch cannot have finds no user port in the kernel, which
@@ -217,6 +217,25 @@ DSA_INLINE int sja1105_rx(const struct q_fmt *q,
 		return dsa_view_after_sa(f, 0, v);
 	}
 	return OFL_EBADMSG;
+}
+
+DSA_INLINE int sja1105_rx(const struct q_fmt *q,
+                          const struct ofl_dsa_params *p,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
+{
+	const uint8_t *h = dsa_head(f, DSA_MACS_LEN, 2);
+
+	if (!h || f->len < DSA_ETH_HLEN)
+		return OFL_EBADMSG;
+	if (q_tpid_ok(q, p, dsa_be16(h)))
+		return q_decode_plain(q, p, f, m, v);
+	{
+		/* a copy: only this path needs the frame description in memory */
+		const struct dsa_frame fc = *f;
+
+		return sja1105_rx_mgmt(&fc, m, v);
+	}
 }
 
 DSA_INLINE int sja1110_rx(const struct q_fmt *q,
