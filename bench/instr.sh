@@ -58,3 +58,26 @@ for m in iter burst; do
     gso_row "UDP L4/IPv4 $p B, $m" 4 udp $p $m
   done
 done
+
+# ---- DSA decode (bench/dsa_instr.c) --------------------------------------
+# One row per format: ofl_dsa_decode() inclusive (the library's instructions
+# only) per frame, a 1502-byte TCP/IPv4 frame tagged for port 1, RX layout.
+dsa_bin=$build/bench/ofl_dsa_instr
+[ -x "$dsa_bin" ] || cmake --build "$build" --target ofl_dsa_instr >/dev/null
+dsa_row() {
+  local fmt=$1 fr sum
+  fr=$(valgrind --tool=callgrind --callgrind-out-file="$out/dsa" "$dsa_bin" "$fmt" 2>/dev/null |
+       sed -n 's/^frames //p')
+  [ -n "$fr" ] || { printf 'decode %-20s (cannot tag the test frame)\n' "$fmt"; return; }
+  sum=$(callgrind_annotate --inclusive=yes "$out/dsa" 2>/dev/null |
+        awk '/:ofl_dsa_decode / { gsub(",", "", $1); s += $1 } END { print s + 0 }')
+  printf 'decode %-20s %4d instructions/frame\n' "$fmt" $(( sum / fr ))
+}
+echo
+echo "DSA decode, switch -> host, 1502-byte frame with a view (callgrind):"
+for fmt in none brcm brcm-prepend dsa edsa gswip ksz9477 ksz9893 lan9303 mtk qca \
+           trailer 8021q sja1105 ksz8795 ocelot ar9331 rtl4a hellcreek xrs700x \
+           ocelot-8021q seville brcm-legacy sja1110 rtl8_4 rtl8_4t a5psw lan937x \
+           vsc73xx-8021q brcm-legacy-fcs yt921x gsw1xx mxl862xx nxp_netc; do
+  dsa_row "$fmt"
+done

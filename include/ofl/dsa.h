@@ -30,12 +30,15 @@
  * two directions, so the caller always says which one it means.
  *
  * What the library cannot know (which ports exist, bridge state) it leaves
- * to the caller: a decoded port number is what the tag says; the kernel
- * would additionally drop frames for ports that have no user netdev.
+ * to the caller: a decoded port number is what the tag says, and decode
+ * refuses (OFL_EBADMSG) one that no switch of the format can have (at or
+ * above ops->rx_ports on RX, ops->tx_ports on TX), as the kernel drops a
+ * frame whose port it finds no user netdev for; it would additionally drop
+ * frames for existing ports that have none.
  *
  * Where this library is stricter than Linux's .rcv, because Linux trusts
- * the switch configuration and a library cannot: edsa requires EtherType
- * 0xDADA, brcm-legacy(-fcs) 0x8874, lan9303 TPID 0x8100, and rtl4a refuses
+ * the switch configuration and a library cannot: brcm-legacy(-fcs) requires
+ * EtherType 0x8874, lan9303 TPID 0x8100, and rtl4a refuses
  * (instead of passing through) frames without EtherType 0x8899.  Frames the
  * kernel hands to the switch driver instead of the stack (qca MIB and
  * register ACKs, sja1105/sja1110 timestamp meta frames) decode with
@@ -127,7 +130,11 @@ struct ofl_dsa_ops {
 	uint8_t tx_head;    /**< headroom encode needs on TX */
 	uint8_t tx_tail;    /**< tailroom encode needs on TX, padding excluded */
 	uint8_t tx_min_len; /**< TX: the untagged frame is zero-padded to this
-	                         length before tagging (0: no padding) */
+	                         length before tagging (0: no padding): the
+	                         tagger's own minimum, or 60 when the tagger
+	                         needs tailroom (tx_tail > 0), the kernel's
+	                         rule.  A conduit with tailroom raises it to 60
+	                         (ofl_dsa_params.conduit_tailroom) */
 	uint8_t rx_prios;   /**< RX: priorities 0 .. rx_prios-1 (0: none) */
 	uint8_t tx_prios;   /**< TX: priorities 0 .. tx_prios-1 (0: none) */
 	uint16_t rx_ports;  /**< RX: source port numbers the tag can express
@@ -161,15 +168,23 @@ OFL_API const struct ofl_dsa_ops *ofl_dsa_by_id(unsigned id);
 /* Switch-dependent parameters                                         */
 
 /* ofl_dsa_params.flags */
-#define OFL_DSA_P_BRCM_LEGACY_VLAN 0x1u /**< brcm-legacy(-fcs) RX: a VLAN tag
-                                             follows the Broadcom tag and is
-                                             removed with it (BCM63xx internal
-                                             switch below another DSA switch;
-                                             the kernel's netdev_uses_dsa()) */
+#define OFL_DSA_P_BRCM_LEGACY_VLAN 0x1u /**< brcm-legacy(-fcs) RX: the 4 bytes
+                                             after the Broadcom tag are an
+                                             802.1Q header removed with it,
+                                             whatever its TCI (kernels before
+                                             6.18, on a switch below another
+                                             DSA switch).  Without the flag,
+                                             as Linux 6.18: removed only when
+                                             they are 0x8100 with TCI 0 */
 #define OFL_DSA_P_KSZ_PTP          0x2u /**< ksz9477/ksz9893/lan937x TX:
                                              hardware timestamping is on, so a
                                              4-byte timestamp field precedes
                                              the tail tag (meta.tstamp, raw) */
+#define OFL_DSA_P_EDSA_STRICT      0x4u /**< edsa RX: refuse a tag whose first
+                                             4 bytes are not DA DA 00 00 (the
+                                             kernel checks neither the
+                                             EtherType nor the reserved bytes,
+                                             and neither does the default) */
 
 /**
  * Bytes that depend on how the switch is wired, not on the frame.  Fill with
@@ -188,6 +203,12 @@ struct ofl_dsa_params {
 	                          written as the injection source port.  0
 	                          (default) = 6 for ocelot (VSC9959), 10 for
 	                          seville (VSC9953) */
+	uint16_t conduit_tailroom; /**< TX: tailroom the conduit's driver asks
+	                          for (its netdev's needed_tailroom); default 0.
+	                          Non-zero makes encode pad every frame to 60
+	                          bytes before tagging, as the kernel's
+	                          dsa_user_xmit() does whenever the user port
+	                          needs tailroom (tagger's plus conduit's) */
 };
 
 /** Fill *p with the defaults documented above.  p must not be NULL. */
@@ -395,7 +416,8 @@ OFL_API int ofl_dsa_room(const struct ofl_dsa_ops *ops,
  * bytes after the frame are tailroom; both are the caller's and encode may
  * write all of them that it reports through ofl_dsa_room().  On success
  * *off and *len describe the tagged frame.  TX first zero-pads to
- * ops->tx_min_len (the kernel's rule), then writes the tag: after-SA tags
+ * ops->tx_min_len, or to at least 60 bytes when params->conduit_tailroom
+ * is non-zero (the kernel's rules), then writes the tag: after-SA tags
  * move the 12 MAC bytes back, prepended tags go before DA, tail tags after
  * the frame.  dsa/edsa fold an existing 802.1Q header at offset 12 into the
  * tag and mtk overwrites its TPID, as Linux does.  meta is read only.

@@ -670,9 +670,11 @@ struct ofl_gso_dsa {
  * Returns 0, or OFL_EINVAL (NULL), OFL_ENOTSUP (a format whose tag depends
  * on each frame's bytes: brcm-legacy-fcs carries the length and the FCS;
  * "none"; or meta the format cannot express, as ofl_dsa_encode() says).
- * Limits: the tag is computed for an untagged frame; a super-packet that
- * carries an 802.1Q header is tagged as it is (dsa/edsa would fold that
- * header into their tag: strip the VLAN first or send it untagged).
+ * The tag is computed for an untagged frame; for a super-packet that
+ * carries an 802.1Q header, ofl_gso_dsa_finish() folds that header into
+ * the tag of the formats whose kernel tagger does (dsa, edsa, mtk), so
+ * every segment is what ofl_dsa_encode() makes of it.  Segments are padded
+ * as ofl_dsa_encode() pads with the same params (conduit_tailroom).
  */
 OFL_API int ofl_gso_dsa_prepare(struct ofl_gso_dsa *d, const struct ofl_dsa_ops *ops,
                                 const struct ofl_dsa_params *params,
@@ -688,10 +690,12 @@ OFL_API int ofl_gso_dsa_prepare(struct ofl_gso_dsa *d, const struct ofl_dsa_ops 
 OFL_API int ofl_gso_req_set_dsa(struct ofl_gso_req *req, const struct ofl_gso_dsa *d);
 
 /**
- * Complete a segment from ofl_gso_next()/the runner callback for d: appends
- * the padding slice (when the untagged frame is shorter than d->min_len) and
- * the tail tag slice (.buf = 0xffff: library memory, nothing to release),
- * and updates payload_len and len.  Call once per segment, after it was
+ * Complete a segment from ofl_gso_next()/the runner callback for d: folds an
+ * 802.1Q header into a dsa/edsa/mtk tag (the header gets 4 bytes shorter:
+ * hdr_len, l3_off, l4_off and csum_start move back), appends the padding
+ * slice (when the untagged frame is shorter than d->min_len) and the tail
+ * tag slice (.buf = 0xffff: library memory, nothing to release), and
+ * updates payload_len and len.  Call once per segment, after it was
  * produced by a request made with ofl_gso_req_set_dsa(d).  Returns 0, or
  * OFL_EINVAL, OFL_ENOSPC (no room left in seg->slices; the segment is
  * unchanged).

@@ -46,6 +46,7 @@ static int a5psw_encode(const struct ofl_dsa_ops *ops,
 {
 	uint8_t t[A5PSW_TAG_LEN] = { 0 };
 
+	(void)ops;
 	(void)p;
 	dsa_put_be16(t, A5PSW_ETH_P);
 	if (dir == OFL_DSA_TX) {
@@ -60,7 +61,7 @@ static int a5psw_encode(const struct ofl_dsa_ops *ops,
 			return OFL_ENOTSUP;
 		dsa_put_be16(t + 2, m->port);
 	}
-	return dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, A5PSW_TAG_LEN);
+	return dsa_tx_put(tx, DSA_AT_AFTER_SA, t, A5PSW_TAG_LEN);
 }
 
 DSA_CODEC(a5psw, a5psw_decode, a5psw_encode);

@@ -35,11 +35,15 @@
  * Linux writes type "egress" (2) on TX and pads to 66 bytes.  The -fcs
  * variant also puts the untagged frame length in b2 2:0 and b3, and
  * appends the untagged frame's FCS (little-endian, as on the wire) after
- * the tagged frame.  On RX both read only the port; a BCM63xx switch
- * cascaded below another DSA switch adds an 802.1Q tag after the Broadcom
- * tag, removed with it (OFL_DSA_P_BRCM_LEGACY_VLAN).  The kernel's RX
- * requires 10 bytes after the conduit's EtherType; it does not check 0x8874
- * (the switch always sends it); this library does.
+ * the tagged frame.  On RX both read only the port.  The internal switch
+ * of BCM63xx SoCs tags every frame it sends to the CPU port with an 802.1Q
+ * header after the Broadcom tag, VID 0 for untagged traffic; like Linux
+ * 6.18, RX removes that header with the tag when, and only when, it is
+ * 0x8100 with a TCI of 0 (a VLAN or priority tag stays).  Kernels before
+ * 6.18 removed it whatever it held, on a switch below another DSA switch
+ * (OFL_DSA_P_BRCM_LEGACY_VLAN).  The kernel's RX requires 10 bytes after
+ * the conduit's EtherType; it does not check 0x8874 (the switch always
+ * sends it); this library does.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -126,14 +130,13 @@ static inline int brcm4_tag(int dir, const struct ofl_dsa_meta *m, uint8_t t[4])
 	return err;
 }
 
-static int brcm4_encode(const struct ofl_dsa_ops *ops, int dir,
-                        const struct ofl_dsa_meta *m, struct dsa_tx *tx,
-                        int prepend)
+static int brcm4_encode(int dir, const struct ofl_dsa_meta *m,
+                        struct dsa_tx *tx, int prepend)
 {
 	uint8_t t[BRCM_TAG_LEN];
 	int err = brcm4_tag(dir, m, t);
 
-	return err ? err : dsa_tx_put(ops, dir, tx, prepend ? DSA_AT_BEFORE_DA
+	return err ? err : dsa_tx_put(tx, prepend ? DSA_AT_BEFORE_DA
 	                                                     : DSA_AT_AFTER_SA,
 	                              t, BRCM_TAG_LEN);
 }
@@ -157,8 +160,9 @@ static int brcm_encode(const struct ofl_dsa_ops *ops,
                        const struct ofl_dsa_params *p, int dir,
                        const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
+	(void)ops;
 	(void)p;
-	return brcm4_encode(ops, dir, m, tx, 0);
+	return brcm4_encode(dir, m, tx, 0);
 }
 
 DSA_DECODER brcm_prepend_decode(const struct ofl_dsa_ops *ops,
@@ -180,8 +184,9 @@ static int brcm_prepend_encode(const struct ofl_dsa_ops *ops,
                                const struct ofl_dsa_params *p, int dir,
                                const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
+	(void)ops;
 	(void)p;
-	return brcm4_encode(ops, dir, m, tx, 1);
+	return brcm4_encode(dir, m, tx, 1);
 }
 
 /* --- legacy ---------------------------------------------------------- */
@@ -222,15 +227,19 @@ DSA_INLINE int brcm_leg_decode_common(const struct ofl_dsa_params *p, int dir,
 	/* the kernel pulls tag + VLAN_HLEN after the conduit's EtherType */
 	if (f->len < DSA_MACS_LEN + BRCM_LEG_TAG_LEN + DSA_VLAN_HLEN + 2)
 		return OFL_EBADMSG;
-	t = dsa_head(f, DSA_MACS_LEN, BRCM_LEG_TAG_LEN);
+	t = dsa_head(f, DSA_MACS_LEN, BRCM_LEG_TAG_LEN + DSA_VLAN_HLEN);
 	if (!t || dsa_be16(t) != BRCM_LEG_ETYPE)
 		return OFL_EBADMSG;
 	m->cmd = t[2] >> BRCM_LEG_TYPE_SHIFT;
 	m->valid = OFL_DSA_M_CMD;
 	if (dir == OFL_DSA_RX) {
+		const uint8_t *q = t + BRCM_LEG_TAG_LEN;
+
 		m->port = t[5] & BRCM_LEG_PORT_MASK;
 		m->valid |= OFL_DSA_M_PORT;
-		if (p->flags & OFL_DSA_P_BRCM_LEGACY_VLAN)
+		/* 6.18: an 802.1Q header with TCI 0 goes with the tag */
+		if ((dsa_be16(q) == DSA_ETH_P_8021Q && dsa_be16(q + 2) == 0) ||
+		    (p->flags & OFL_DSA_P_BRCM_LEGACY_VLAN))
 			strip += DSA_VLAN_HLEN;
 		return dsa_view_after_sa(f, strip, v);
 	}
@@ -271,11 +280,10 @@ DSA_DECODER brcm_leg_fcs_decode(const struct ofl_dsa_ops *ops,
 	return brcm_leg_decode_common(p, dir, f, m, v, 1);
 }
 
-static int brcm_leg_encode_common(const struct ofl_dsa_ops *ops, int dir,
-                                  const struct ofl_dsa_meta *m,
+static int brcm_leg_encode_common(int dir, const struct ofl_dsa_meta *m,
                                   struct dsa_tx *tx, int fcs)
 {
-	uint32_t pad = dsa_tx_pad_len(ops, dir, tx->len);
+	uint32_t pad = tx->pad_to;
 	uint32_t port, crc = 0, tail = 0;
 	unsigned b2 = 0, b3 = 0;
 	uint8_t *t;
@@ -337,16 +345,18 @@ static int brcm_leg_encode(const struct ofl_dsa_ops *ops,
                            const struct ofl_dsa_params *p, int dir,
                            const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
+	(void)ops;
 	(void)p;
-	return brcm_leg_encode_common(ops, dir, m, tx, 0);
+	return brcm_leg_encode_common(dir, m, tx, 0);
 }
 
 static int brcm_leg_fcs_encode(const struct ofl_dsa_ops *ops,
                                const struct ofl_dsa_params *p, int dir,
                                const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
+	(void)ops;
 	(void)p;
-	return brcm_leg_encode_common(ops, dir, m, tx, 1);
+	return brcm_leg_encode_common(dir, m, tx, 1);
 }
 
 DSA_CODEC(brcm, brcm_decode, brcm_encode);

@@ -61,6 +61,8 @@ struct dsa_tx {
 	                        8-byte load that the caller's two 4-byte stores
 	                        cannot forward to (a stall per frame) */
 	uint32_t len;        /* frame length */
+	uint32_t pad_to;     /* zero-pad the untagged frame to this length
+	                        before tagging (dsa_tx_pad_len) */
 };
 
 typedef int (*dsa_decode_fn)(const struct ofl_dsa_ops *ops,
@@ -72,10 +74,12 @@ typedef int (*dsa_encode_fn)(const struct ofl_dsa_ops *ops,
                              const struct ofl_dsa_meta *m, struct dsa_tx *tx);
 
 /* The same decode for a frame in one contiguous buffer (ofl_dsa_decode),
- * one per direction: takes params NULL for the defaults, zeroes meta
- * itself, and on error both meta and view. */
+ * one per direction (dir_in is the direction the entry was made for and
+ * only passed on, so that ofl_dsa_decode() hands over its arguments as
+ * they are, a plain jump): takes params NULL for the defaults, fills meta
+ * itself, and on error zeroes both meta and view. */
 typedef int (*dsa_decode_one_fn)(const struct ofl_dsa_ops *ops,
-                                 const struct ofl_dsa_params *p,
+                                 const struct ofl_dsa_params *p, int dir_in,
                                  const uint8_t *frame, uint32_t len,
                                  struct ofl_dsa_meta *m,
                                  struct ofl_dsa_view *v);
@@ -206,7 +210,8 @@ int dsa_is_link_local(const uint8_t *da);
 
 /* The view of a tag of tag_len bytes before the untagged frame's EtherType
  * (at tag_off) and tail_len bytes cut from the end, MACs at mac_off.  Writes
- * every field, so decode does not zero the view first. */
+ * every field but buf (only when hdr points there), so decode does not zero
+ * the view first. */
 static inline int dsa_view_make(const struct dsa_frame *f,
                                 struct ofl_dsa_view *v, uint32_t mac_off,
                                 uint32_t tag_off, uint32_t tag_len,
@@ -229,7 +234,7 @@ static inline int dsa_view_make(const struct dsa_frame *f,
 	v->tail_len = (uint16_t)tail_len;
 	v->ins_len = 0;
 	v->mac_patched = 0;
-	memset(v->buf, 0, sizeof(v->buf));
+	/* buf is written only where hdr points into it */
 	if (f->scratch) {
 		/* multi-buffer: the head window dies with the call */
 		memcpy(v->buf, f->head + mac_off, DSA_MACS_LEN);
@@ -295,13 +300,21 @@ static inline uint32_t dsa_min_tail(uint32_t tag_len)
 
 /* --- in-place encode ------------------------------------------------ */
 
-/* The padding length the kernel uses on TX for this format. */
-static inline uint32_t dsa_tx_pad_len(const struct ofl_dsa_ops *ops, int dir,
+/* The length the kernel pads an untagged frame of len bytes to on TX: the
+ * tagger's own minimum (ops->tx_min_len, which is already 60 for taggers
+ * that need tailroom), and 60 (eth_skb_pad in dsa_user_xmit) when the
+ * conduit needs tailroom. */
+static inline uint32_t dsa_tx_pad_len(const struct ofl_dsa_ops *ops,
+                                      const struct ofl_dsa_params *p, int dir,
                                       uint32_t len)
 {
-	if (dir != OFL_DSA_TX || len >= ops->tx_min_len)
+	uint32_t min = ops->tx_min_len;
+
+	if (dir != OFL_DSA_TX)
 		return len;
-	return ops->tx_min_len;
+	if (p->conduit_tailroom && min < DSA_ETH_ZLEN)
+		min = DSA_ETH_ZLEN;
+	return len < min ? min : len;
 }
 
 /* Check that tx can take `head` bytes in front after padding to pad_to and
@@ -361,20 +374,17 @@ static inline uint8_t *dsa_tx_tail(struct dsa_tx *tx, uint32_t n)
 /* Where dsa_tx_put() writes. */
 enum { DSA_AT_AFTER_SA, DSA_AT_BEFORE_DA, DSA_AT_TAIL };
 
-/* Pad as the format wants (TX), check room and open n bytes at `at`;
+/* Pad to tx->pad_to, check room and open n bytes at `at`;
  * returns them for the caller to fill, or NULL (nothing written) when the
  * room is missing.  Filling them in place rather than copying a tag built
  * on the stack avoids a wide load of bytes just stored one by one, which
  * the CPU cannot forward and stalls on. */
-static inline uint8_t *dsa_tx_open(const struct ofl_dsa_ops *ops, int dir,
-                                   struct dsa_tx *tx, int at, uint32_t n)
+static inline uint8_t *dsa_tx_open(struct dsa_tx *tx, int at, uint32_t n)
 {
-	uint32_t pad = dsa_tx_pad_len(ops, dir, tx->len);
-
-	if (dsa_tx_check(tx, at == DSA_AT_TAIL ? 0 : n, pad,
+	if (dsa_tx_check(tx, at == DSA_AT_TAIL ? 0 : n, tx->pad_to,
 	                 at == DSA_AT_TAIL ? n : 0))
 		return NULL;
-	dsa_tx_pad(tx, pad);
+	dsa_tx_pad(tx, tx->pad_to);
 	if (at == DSA_AT_TAIL)
 		return dsa_tx_tail(tx, n);
 	if (at == DSA_AT_BEFORE_DA)
@@ -385,11 +395,10 @@ static inline uint8_t *dsa_tx_open(const struct ofl_dsa_ops *ops, int dir,
 /* The usual encode ending: dsa_tx_open() and copy the tag t there.
  * OFL_ENOSPC, nothing written, when the room is missing.  Inline: with
  * `at` and n constant the tag is copied with one or two moves. */
-static inline int dsa_tx_put(const struct ofl_dsa_ops *ops, int dir,
-                             struct dsa_tx *tx, int at, const uint8_t *t,
+static inline int dsa_tx_put(struct dsa_tx *tx, int at, const uint8_t *t,
                              uint32_t n)
 {
-	uint8_t *dst = dsa_tx_open(ops, dir, tx, at, n);
+	uint8_t *dst = dsa_tx_open(tx, at, n);
 
 	if (!dst)
 		return OFL_ENOSPC;
@@ -409,7 +418,8 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 #define DSA_CODEC_ONE_(name, dirname, dirval, dec_call)                        \
 	static int codec_##name##_##dirname(const struct ofl_dsa_ops *ops,     \
 	                                    const struct ofl_dsa_params *p,     \
-	                                    const uint8_t *frame, uint32_t len, \
+	                                    int dir_in, const uint8_t *frame,   \
+	                                    uint32_t len,                       \
 	                                    struct ofl_dsa_meta *m,             \
 	                                    struct ofl_dsa_view *v)             \
 	{                                                                      \
@@ -419,6 +429,7 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 		const int dir = dirval;                                        \
 		int err;                                                       \
                                                                                \
+		(void)dir_in;                                                  \
 		if (!p)                                                        \
 			p = &dsa_default_params;                               \
 		*m = (struct ofl_dsa_meta){ 0 };                               \

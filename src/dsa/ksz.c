@@ -104,7 +104,7 @@ DSA_INLINE int ksz_decode(const struct ksz_fmt *k,
 	return dsa_view_tail(f, tag_len, v);
 }
 
-static int ksz_encode(const struct ofl_dsa_ops *ops, const struct ksz_fmt *k,
+static int ksz_encode(const struct ksz_fmt *k,
                       const struct ofl_dsa_params *p, int dir,
                       const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
@@ -156,7 +156,7 @@ static int ksz_encode(const struct ofl_dsa_ops *ops, const struct ksz_fmt *k,
 			t[n++] = (uint8_t)val;
 		}
 	}
-	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_TAIL, t, n);
+	return err ? err : dsa_tx_put(tx, DSA_AT_TAIL, t, n);
 }
 
 DSA_DECODER ksz_decode_fmt(const struct ksz_fmt *k,
@@ -173,7 +173,8 @@ static int ksz_encode_fmt(const struct ksz_fmt *k, const struct ofl_dsa_ops *ops
                           const struct ofl_dsa_params *p, int dir,
                           const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
-	return ksz_encode(ops, k, p, dir, m, tx);
+	(void)ops;
+	return ksz_encode(k, p, dir, m, tx);
 }
 
 DSA_CODEC_WITH(ksz8795, ksz8795_fmt, ksz_decode_fmt, ksz_encode_fmt);

@@ -64,6 +64,7 @@ static int lan9303_encode(const struct ofl_dsa_ops *ops,
 	uint8_t t[LAN9303_TAG_LEN];
 	unsigned tci;
 
+	(void)ops;
 	(void)p;
 	if (dir == OFL_DSA_TX) {
 		if (m->flags & OFL_DSA_MF_LOOKUP) {
@@ -89,7 +90,7 @@ static int lan9303_encode(const struct ofl_dsa_ops *ops,
 	}
 	dsa_put_be16(t, DSA_ETH_P_8021Q);
 	dsa_put_be16(t + 2, tci);
-	return dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, LAN9303_TAG_LEN);
+	return dsa_tx_put(tx, DSA_AT_AFTER_SA, t, LAN9303_TAG_LEN);
 }
 
 DSA_CODEC(lan9303, lan9303_decode, lan9303_encode);

@@ -73,6 +73,7 @@ static int mtk_encode(const struct ofl_dsa_ops *ops,
 	unsigned type = MTK_XMIT_UNTAGGED, b1;
 	uint8_t *t, tag[MTK_HDR_LEN] = { MTK_XMIT_UNTAGGED, 0, 0, 0 };
 
+	(void)ops;
 	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
@@ -93,13 +94,16 @@ static int mtk_encode(const struct ofl_dsa_ops *ops,
 		b1 = m->port;
 	}
 	if (type != MTK_XMIT_UNTAGGED) {
+		if (dsa_tx_check(tx, 0, tx->pad_to, 0))
+			return OFL_ENOSPC;
+		dsa_tx_pad(tx, tx->pad_to);
 		t = tx->buf + tx->off + DSA_MACS_LEN;
 		t[0] = (uint8_t)type;
 		t[1] = (uint8_t)b1;
 		return 0;
 	}
 	tag[1] = (uint8_t)b1;
-	return dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, tag, MTK_HDR_LEN);
+	return dsa_tx_put(tx, DSA_AT_AFTER_SA, tag, MTK_HDR_LEN);
 }
 
 DSA_CODEC(mtk, mtk_decode, mtk_encode);

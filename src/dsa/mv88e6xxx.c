@@ -29,8 +29,10 @@
  *
  *   | DA | SA | DA DA | 00 00 | b0 b1 b2 b3 | type | ...
  *
- * The kernel does not check 0xDADA on RX (the switch is programmed to
- * send it); this library does, and reports the reserved bytes in aux.
+ * The kernel's RX checks neither 0xDADA nor the two reserved bytes (the
+ * switch is programmed to send them); nor does decode on RX, unless asked
+ * to (OFL_DSA_P_EDSA_STRICT).  The reserved bytes are reported in aux.
+ * TX decode requires both, as the kernel writes them.
  *
  * Trailer (88E6060), 4 bytes at the end:
  *   TX: 80 | port mask | 10 | 00
@@ -148,9 +150,10 @@ DSA_DECODER edsa_decode(const struct ofl_dsa_ops *ops,
 	int err;
 
 	(void)ops;
-	(void)p;
-	if (!t || f->len < dsa_min_after_sa(MV_EDSA_LEN) ||
-	    dsa_be16(t) != MV_ETH_P_EDSA)
+	if (!t || f->len < dsa_min_after_sa(MV_EDSA_LEN))
+		return OFL_EBADMSG;
+	if ((dir == OFL_DSA_TX || (p->flags & OFL_DSA_P_EDSA_STRICT)) &&
+	    dsa_be32(t) != (uint32_t)MV_ETH_P_EDSA << 16)
 		return OFL_EBADMSG;
 	err = mv_decode(dir, f, t + 4, MV_EDSA_LEN - MV_DSA_LEN, m, v);
 	if (!err) {
@@ -211,9 +214,10 @@ static int mv_encode(int dir, const struct ofl_dsa_meta *m, struct dsa_tx *tx,
 	}
 	if (err)
 		return err;
-	err = dsa_tx_check(tx, extra + (fold ? 0 : MV_DSA_LEN), 0, 0);
+	err = dsa_tx_check(tx, extra + (fold ? 0 : MV_DSA_LEN), tx->pad_to, 0);
 	if (err)
 		return err;
+	dsa_tx_pad(tx, tx->pad_to);
 	if (fold)
 		t = extra ? dsa_tx_after_sa(tx, extra) + extra
 		          : tx->buf + tx->off + DSA_MACS_LEN;
@@ -298,6 +302,7 @@ static int trailer_encode(const struct ofl_dsa_ops *ops,
 {
 	uint8_t t[TRAILER_LEN] = { 0x80, 0, 0, 0 };
 
+	(void)ops;
 	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
@@ -311,7 +316,7 @@ static int trailer_encode(const struct ofl_dsa_ops *ops,
 			return OFL_ENOTSUP;
 		t[1] = m->port;
 	}
-	return dsa_tx_put(ops, dir, tx, DSA_AT_TAIL, t, TRAILER_LEN);
+	return dsa_tx_put(tx, DSA_AT_TAIL, t, TRAILER_LEN);
 }
 
 DSA_CODEC(dsa, dsa_decode, dsa_encode);

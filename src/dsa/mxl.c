@@ -81,6 +81,7 @@ static int gswip_encode(const struct ofl_dsa_ops *ops,
 	uint8_t t[GSWIP_RX_LEN] = { 0 };
 	int err = 0;
 
+	(void)ops;
 	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
@@ -93,14 +94,14 @@ static int gswip_encode(const struct ofl_dsa_ops *ops,
 			t[2] |= (uint8_t)(GSWIP_TX_CLASS_EN |
 			                  dsa_meta_prio(m, 16, &err));
 		t[3] = (uint8_t)(mask << 1 | GSWIP_TX_DPID_EN);
-		return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_BEFORE_DA, t,
+		return err ? err : dsa_tx_put(tx, DSA_AT_BEFORE_DA, t,
 		                              GSWIP_TX_LEN);
 	}
 	if (!(m->valid & OFL_DSA_M_PORT) || m->port > 7)
 		return OFL_ENOTSUP;
 	t[7] = (uint8_t)(m->port << GSWIP_RX_SPPID_SHIFT);
 	/* a constant length for each direction: the copy is two moves */
-	return dsa_tx_put(ops, dir, tx, DSA_AT_BEFORE_DA, t, GSWIP_RX_LEN);
+	return dsa_tx_put(tx, DSA_AT_BEFORE_DA, t, GSWIP_RX_LEN);
 }
 
 /* The 8 bytes of a 0x88C3 tag after SA, or NULL. */
@@ -169,7 +170,7 @@ static int gsw1xx_encode(const struct ofl_dsa_ops *ops,
 		w1 = (unsigned)m->port << 8;
 	}
 	dsa_put_be16(t + 2, w1);
-	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, MXL_TAG_LEN);
+	return err ? err : dsa_tx_put(tx, DSA_AT_AFTER_SA, t, MXL_TAG_LEN);
 }
 
 static unsigned mxl862_cpu(const struct ofl_dsa_params *p)
@@ -194,7 +195,10 @@ DSA_DECODER mxl862xx_decode(const struct ofl_dsa_ops *ops,
 		unsigned subif = t[5] & MXL862_SUBIF_MASK;
 		unsigned cpu = mxl862_cpu(p);
 
-		if (subif + cpu < 16 || (t[7] & MXL862_PORT_MASK) != cpu)
+		/* sub-interface = port + 16 - CPU port: a port of 16 or more
+		 * names none of the switch's 16 */
+		if (subif + cpu < 16 || subif + cpu - 16 > MXL862_PORT_MASK ||
+		    (t[7] & MXL862_PORT_MASK) != cpu)
 			return OFL_EBADMSG;
 		dsa_meta_set_mask(m, 1u << (subif + cpu - 16));
 	}
@@ -217,7 +221,8 @@ static int mxl862xx_encode(const struct ofl_dsa_ops *ops,
 			return OFL_ENOTSUP;
 		for (port = 0; !(mask & 1u); port++)
 			mask >>= 1;
-		if (port + 16 < cpu || port + 16 - cpu > MXL862_SUBIF_MASK)
+		if (port > MXL862_PORT_MASK || port + 16 < cpu ||
+		    port + 16 - cpu > MXL862_SUBIF_MASK)
 			return OFL_ENOTSUP;
 		t[5] = (uint8_t)(port + 16 - cpu);
 		t[7] = (uint8_t)cpu;
@@ -226,7 +231,7 @@ static int mxl862xx_encode(const struct ofl_dsa_ops *ops,
 			return OFL_ENOTSUP;
 		t[7] = m->port;
 	}
-	return dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, MXL_TAG_LEN);
+	return dsa_tx_put(tx, DSA_AT_AFTER_SA, t, MXL_TAG_LEN);
 }
 
 DSA_CODEC(gswip, gswip_decode, gswip_encode);

@@ -105,7 +105,7 @@ static int netc_encode(const struct ofl_dsa_ops *ops,
 	if (err)
 		return err;
 	/* written in place (see dsa_tx_open) */
-	t = dsa_tx_open(ops, dir, tx, DSA_AT_AFTER_SA, NETC_TAG_SHORT_LEN);
+	t = dsa_tx_open(tx, DSA_AT_AFTER_SA, NETC_TAG_SHORT_LEN);
 	if (!t)
 		return OFL_ENOSPC;
 	dsa_put_be16(t, NETC_ETH_P);

@@ -1,7 +1,8 @@
 /*
  * none.c - the "none" format (net/dsa/tag_none.c): the switch adds no tag,
  * so the host cannot tell ports apart.  Decode accepts any Ethernet frame
- * (14 bytes or more) and reports no port; encode leaves the frame alone.
+ * (14 bytes or more) and reports no port; encode adds nothing but the
+ * padding of a conduit that needs tailroom.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -21,6 +22,8 @@ DSA_DECODER none_decode(const struct ofl_dsa_ops *ops,
 	return dsa_view_after_sa(f, 0, v);
 }
 
+/* No tag; a conduit that needs tailroom still has the frame padded
+ * (dsa_user_xmit pads before any tagger, this one included). */
 static int none_encode(const struct ofl_dsa_ops *ops,
                        const struct ofl_dsa_params *p, int dir,
                        const struct ofl_dsa_meta *m, struct dsa_tx *tx)
@@ -29,7 +32,9 @@ static int none_encode(const struct ofl_dsa_ops *ops,
 	(void)p;
 	(void)dir;
 	(void)m;
-	(void)tx;
+	if (dsa_tx_check(tx, 0, tx->pad_to, 0))
+		return OFL_ENOSPC;
+	dsa_tx_pad(tx, tx->pad_to);
 	return 0;
 }
 

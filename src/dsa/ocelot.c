@@ -164,6 +164,7 @@ static int ocelot_encode_fmt(const struct ocelot_fmt *o,
 	uint8_t *t;
 	int err = 0;
 
+	(void)ops;
 	ifh_set(&h, 19, 17, dsa_meta_prio(m, 8, &err));
 	if (m->flags & OFL_DSA_MF_VLAN_S)
 		ifh_set(&h, 16, 16, 1);
@@ -197,7 +198,7 @@ static int ocelot_encode_fmt(const struct ocelot_fmt *o,
 	if (err)
 		return err;
 	/* written in place (see dsa_tx_open) */
-	t = dsa_tx_open(ops, dir, tx, DSA_AT_BEFORE_DA, OCELOT_TOTAL_LEN);
+	t = dsa_tx_open(tx, DSA_AT_BEFORE_DA, OCELOT_TOTAL_LEN);
 	if (!t)
 		return OFL_ENOSPC;
 	dsa_put_be32(t, o->prefix);

@@ -78,6 +78,7 @@ static int qca_encode(const struct ofl_dsa_ops *ops,
 	uint8_t t[QCA_HDR_LEN];
 	int err = 0;
 
+	(void)ops;
 	(void)p;
 	hdr |= dsa_meta_prio(m, 8, &err) << QCA_PRIO_SHIFT;
 	if (dir == OFL_DSA_TX) {
@@ -102,7 +103,7 @@ static int qca_encode(const struct ofl_dsa_ops *ops,
 			hdr |= QCA_RX_TAGGED;
 	}
 	dsa_put_be16(t, hdr);
-	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, QCA_HDR_LEN);
+	return err ? err : dsa_tx_put(tx, DSA_AT_AFTER_SA, t, QCA_HDR_LEN);
 }
 
 /* --- ar9331 ---------------------------------------------------------- */
@@ -153,6 +154,7 @@ static int ar9331_encode(const struct ofl_dsa_ops *ops,
 	uint8_t t[AR9331_HDR_LEN];
 	int err = 0;
 
+	(void)ops;
 	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
@@ -175,7 +177,7 @@ static int ar9331_encode(const struct ofl_dsa_ops *ops,
 	hdr |= port | dsa_meta_prio(m, 4, &err) << AR9331_PRIO_SHIFT;
 	t[0] = (uint8_t)hdr;
 	t[1] = (uint8_t)(hdr >> 8);
-	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_BEFORE_DA, t,
+	return err ? err : dsa_tx_put(tx, DSA_AT_BEFORE_DA, t,
 	                              AR9331_HDR_LEN);
 }
 

@@ -8,89 +8,136 @@
 #include "core/parse.h"
 #include "dsa/dsa_int.h"
 
-#define AFTER OFL_DSA_PLACE_AFTER_SA
-#define BEFORE OFL_DSA_PLACE_BEFORE_DA
+#define NO_TAG OFL_DSA_PLACE_NONE
+#define AFTER_SA OFL_DSA_PLACE_AFTER_SA
+#define BEFORE_DA OFL_DSA_PLACE_BEFORE_DA
 #define TAIL OFL_DSA_PLACE_TAIL
 #define VLAN OFL_DSA_PLACE_VLAN
 #define PROMISC OFL_DSA_F_PROMISC
 #define SWCSUM OFL_DSA_F_SW_CSUM
 #define HIDES OFL_DSA_F_HIDES_L3
 #define VARLEN OFL_DSA_F_VAR_LEN
+#define TX_FCS OFL_DSA_F_TX_FCS
+#define NO_PORTS OFL_DSA_F_NO_PORTS
+#define CTRL OFL_DSA_F_CTRL
 
-/* Lengths, padding and port ranges come from each kernel tagger; see the
- * comment at the top of the codec's file for the layout. */
+/* One row per format, indexed by its DSA_TAG_PROTO_*_VALUE; lengths,
+ * padding and port ranges come from each kernel tagger (the layout is in
+ * the comment at the top of the codec's file).  Fields left out are 0: no
+ * such bytes, no padding, no priorities.  Adding a format is a codec in a
+ * file of its own, declared in dsa_int.h, and one row here. */
+#define FORMAT(proto_id, ...) [proto_id] = { .id = (proto_id), __VA_ARGS__ }
+
 static const struct ofl_dsa_ops dsa_table[] = {
-	/* name, alias, id, place, rx_head, rx_tail, tx_head, tx_tail,
-	 * tx_min_len, rx_prios, tx_prios, rx_ports, tx_ports, flags, codec */
-	{ "none", NULL, 0, OFL_DSA_PLACE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	  OFL_DSA_F_NO_PORTS, &dsa_codec_none },
-	{ "brcm", NULL, 1, AFTER, 4, 0, 4, 0, 64, 8, 8, 32, 9, HIDES,
-	  &dsa_codec_brcm },
-	{ "brcm-prepend", NULL, 2, BEFORE, 4, 0, 4, 0, 64, 8, 8, 32, 9,
-	  PROMISC | HIDES, &dsa_codec_brcm_prepend },
-	{ "dsa", NULL, 3, AFTER, 4, 0, 4, 0, 0, 8, 8, 32, 32, HIDES,
-	  &dsa_codec_dsa },
-	{ "edsa", NULL, 4, AFTER, 8, 0, 8, 0, 0, 8, 8, 32, 32, HIDES,
-	  &dsa_codec_edsa },
-	{ "gswip", NULL, 5, BEFORE, 8, 0, 4, 0, 0, 0, 16, 8, 6,
-	  PROMISC | HIDES, &dsa_codec_gswip },
-	{ "ksz9477", NULL, 6, TAIL, 0, 5, 0, 6, 60, 0, 4, 8, 7,
-	  SWCSUM | VARLEN, &dsa_codec_ksz9477 },
-	{ "ksz9893", NULL, 7, TAIL, 0, 5, 0, 5, 60, 0, 4, 8, 3,
-	  SWCSUM | VARLEN, &dsa_codec_ksz9893 },
-	{ "lan9303", NULL, 8, AFTER, 4, 0, 4, 0, 0, 0, 0, 4, 4, 0,
-	  &dsa_codec_lan9303 },
-	{ "mtk", NULL, 9, AFTER, 4, 0, 4, 0, 0, 0, 0, 8, 6, HIDES,
-	  &dsa_codec_mtk },
-	{ "qca", NULL, 10, AFTER, 2, 0, 2, 0, 0, 8, 8, 8, 7,
-	  PROMISC | HIDES | OFL_DSA_F_CTRL, &dsa_codec_qca },
-	{ "trailer", NULL, 11, TAIL, 0, 4, 0, 4, 60, 0, 0, 8, 8, SWCSUM,
-	  &dsa_codec_trailer },
-	{ "8021q", NULL, 12, VLAN, 4, 0, 4, 0, 0, 8, 8, 16, 16, 0,
-	  &dsa_codec_generic_8021q },
-	{ "sja1105", NULL, 13, VLAN, 4, 0, 4, 0, 0, 8, 8, 16, 16,
-	  PROMISC | OFL_DSA_F_CTRL, &dsa_codec_sja1105 },
-	{ "ksz8795", NULL, 14, TAIL, 0, 1, 0, 1, 60, 0, 0, 4, 5, SWCSUM,
-	  &dsa_codec_ksz8795 },
-	{ "ocelot", NULL, 15, BEFORE, 20, 0, 20, 0, 0, 8, 8, 16, 12,
-	  PROMISC | HIDES, &dsa_codec_ocelot },
-	{ "ar9331", NULL, 16, BEFORE, 2, 0, 2, 0, 0, 4, 4, 16, 16,
-	  PROMISC | HIDES, &dsa_codec_ar9331 },
-	{ "rtl4a", NULL, 17, AFTER, 4, 0, 4, 0, 60, 0, 0, 256, 12, HIDES,
-	  &dsa_codec_rtl4a },
-	{ "hellcreek", NULL, 18, TAIL, 0, 1, 0, 1, 60, 0, 0, 4, 8, SWCSUM,
-	  &dsa_codec_hellcreek },
-	{ "xrs700x", NULL, 19, TAIL, 0, 1, 0, 1, 60, 0, 0, 8, 8, SWCSUM,
-	  &dsa_codec_xrs700x },
-	{ "ocelot-8021q", NULL, 20, VLAN, 4, 0, 4, 0, 0, 8, 8, 16, 16,
-	  PROMISC, &dsa_codec_ocelot_8021q },
-	{ "seville", NULL, 21, BEFORE, 20, 0, 20, 0, 0, 8, 8, 16, 11,
-	  PROMISC | HIDES, &dsa_codec_seville },
-	{ "brcm-legacy", NULL, 22, AFTER, 10, 0, 6, 0, 66, 0, 0, 16, 16,
-	  HIDES, &dsa_codec_brcm_legacy },
-	{ "sja1110", NULL, 23, VLAN, 8, 28, 8, 4, 0, 8, 8, 16, 16,
-	  VARLEN | OFL_DSA_F_CTRL, &dsa_codec_sja1110 },
-	{ "rtl8_4", NULL, 24, AFTER, 8, 0, 8, 0, 0, 8, 8, 16, 11, HIDES,
-	  &dsa_codec_rtl8_4 },
-	{ "rtl8_4t", NULL, 25, TAIL, 0, 8, 0, 8, 60, 8, 8, 16, 11, SWCSUM,
-	  &dsa_codec_rtl8_4t },
-	{ "a5psw", "rzn1-a5psw", 26, AFTER, 8, 0, 8, 0, 60, 0, 0, 16, 4,
-	  HIDES, &dsa_codec_a5psw },
-	{ "lan937x", NULL, 27, TAIL, 0, 5, 0, 6, 60, 0, 8, 8, 8,
-	  SWCSUM | VARLEN, &dsa_codec_lan937x },
-	{ "vsc73xx-8021q", NULL, 28, VLAN, 4, 0, 4, 0, 0, 8, 8, 16, 16,
-	  PROMISC, &dsa_codec_vsc73xx_8021q },
-	{ "brcm-legacy-fcs", NULL, 29, AFTER, 10, 0, 6, 4, 66, 0, 0, 16, 16,
-	  HIDES | OFL_DSA_F_TX_FCS, &dsa_codec_brcm_legacy_fcs },
-	{ "yt921x", NULL, 30, AFTER, 8, 0, 8, 0, 0, 8, 8, 16, 11, HIDES,
-	  &dsa_codec_yt921x },
-	{ "gsw1xx", "mxl-gsw1xx", 31, AFTER, 8, 0, 8, 0, 0, 0, 16, 256, 8,
-	  HIDES, &dsa_codec_gsw1xx },
-	{ "mxl862xx", "mxl862", 32, AFTER, 8, 0, 8, 0, 0, 0, 0, 16, 16,
-	  HIDES, &dsa_codec_mxl862xx },
-	{ "nxp_netc", "netc", 33, AFTER, 14, 0, 6, 0, 0, 8, 8, 32, 32,
-	  HIDES | VARLEN, &dsa_codec_netc },
+	FORMAT(0, .name = "none", .place = NO_TAG, .flags = NO_PORTS,
+	       .codec = &dsa_codec_none),
+	FORMAT(1, .name = "brcm", .place = AFTER_SA, .rx_head = 4, .tx_head = 4,
+	       .tx_min_len = 64, .rx_prios = 8, .tx_prios = 8, .rx_ports = 32,
+	       .tx_ports = 9, .flags = HIDES, .codec = &dsa_codec_brcm),
+	FORMAT(2, .name = "brcm-prepend", .place = BEFORE_DA, .rx_head = 4,
+	       .tx_head = 4, .tx_min_len = 64, .rx_prios = 8, .tx_prios = 8,
+	       .rx_ports = 32, .tx_ports = 9, .flags = PROMISC | HIDES,
+	       .codec = &dsa_codec_brcm_prepend),
+	FORMAT(3, .name = "dsa", .place = AFTER_SA, .rx_head = 4, .tx_head = 4,
+	       .rx_prios = 8, .tx_prios = 8, .rx_ports = 32, .tx_ports = 32,
+	       .flags = HIDES, .codec = &dsa_codec_dsa),
+	FORMAT(4, .name = "edsa", .place = AFTER_SA, .rx_head = 8, .tx_head = 8,
+	       .rx_prios = 8, .tx_prios = 8, .rx_ports = 32, .tx_ports = 32,
+	       .flags = HIDES, .codec = &dsa_codec_edsa),
+	FORMAT(5, .name = "gswip", .place = BEFORE_DA, .rx_head = 8, .tx_head = 4,
+	       .tx_prios = 16, .rx_ports = 8, .tx_ports = 6,
+	       .flags = PROMISC | HIDES, .codec = &dsa_codec_gswip),
+	FORMAT(6, .name = "ksz9477", .place = TAIL, .rx_tail = 5, .tx_tail = 6,
+	       .tx_min_len = 60, .tx_prios = 4, .rx_ports = 8, .tx_ports = 7,
+	       .flags = SWCSUM | VARLEN, .codec = &dsa_codec_ksz9477),
+	FORMAT(7, .name = "ksz9893", .place = TAIL, .rx_tail = 5, .tx_tail = 5,
+	       .tx_min_len = 60, .tx_prios = 4, .rx_ports = 8, .tx_ports = 3,
+	       .flags = SWCSUM | VARLEN, .codec = &dsa_codec_ksz9893),
+	FORMAT(8, .name = "lan9303", .place = AFTER_SA, .rx_head = 4, .tx_head = 4,
+	       .rx_ports = 4, .tx_ports = 4, .codec = &dsa_codec_lan9303),
+	FORMAT(9, .name = "mtk", .place = AFTER_SA, .rx_head = 4, .tx_head = 4,
+	       .rx_ports = 8, .tx_ports = 6, .flags = HIDES,
+	       .codec = &dsa_codec_mtk),
+	FORMAT(10, .name = "qca", .place = AFTER_SA, .rx_head = 2, .tx_head = 2,
+	       .rx_prios = 8, .tx_prios = 8, .rx_ports = 8, .tx_ports = 7,
+	       .flags = PROMISC | HIDES | CTRL, .codec = &dsa_codec_qca),
+	FORMAT(11, .name = "trailer", .place = TAIL, .rx_tail = 4, .tx_tail = 4,
+	       .tx_min_len = 60, .rx_ports = 8, .tx_ports = 8, .flags = SWCSUM,
+	       .codec = &dsa_codec_trailer),
+	FORMAT(12, .name = "8021q", .place = VLAN, .rx_head = 4, .tx_head = 4,
+	       .rx_prios = 8, .tx_prios = 8, .rx_ports = 16, .tx_ports = 16,
+	       .codec = &dsa_codec_generic_8021q),
+	FORMAT(13, .name = "sja1105", .place = VLAN, .rx_head = 4, .tx_head = 4,
+	       .rx_prios = 8, .tx_prios = 8, .rx_ports = 16, .tx_ports = 16,
+	       .flags = PROMISC | CTRL, .codec = &dsa_codec_sja1105),
+	FORMAT(14, .name = "ksz8795", .place = TAIL, .rx_tail = 1, .tx_tail = 1,
+	       .tx_min_len = 60, .rx_ports = 4, .tx_ports = 5, .flags = SWCSUM,
+	       .codec = &dsa_codec_ksz8795),
+	FORMAT(15, .name = "ocelot", .place = BEFORE_DA, .rx_head = 20,
+	       .tx_head = 20, .rx_prios = 8, .tx_prios = 8, .rx_ports = 16,
+	       .tx_ports = 12, .flags = PROMISC | HIDES,
+	       .codec = &dsa_codec_ocelot),
+	FORMAT(16, .name = "ar9331", .place = BEFORE_DA, .rx_head = 2, .tx_head = 2,
+	       .rx_prios = 4, .tx_prios = 4, .rx_ports = 16, .tx_ports = 16,
+	       .flags = PROMISC | HIDES, .codec = &dsa_codec_ar9331),
+	FORMAT(17, .name = "rtl4a", .place = AFTER_SA, .rx_head = 4, .tx_head = 4,
+	       .tx_min_len = 60, .rx_ports = 256, .tx_ports = 12, .flags = HIDES,
+	       .codec = &dsa_codec_rtl4a),
+	FORMAT(18, .name = "hellcreek", .place = TAIL, .rx_tail = 1, .tx_tail = 1,
+	       .tx_min_len = 60, .rx_ports = 4, .tx_ports = 8, .flags = SWCSUM,
+	       .codec = &dsa_codec_hellcreek),
+	FORMAT(19, .name = "xrs700x", .place = TAIL, .rx_tail = 1, .tx_tail = 1,
+	       .tx_min_len = 60, .rx_ports = 8, .tx_ports = 8, .flags = SWCSUM,
+	       .codec = &dsa_codec_xrs700x),
+	FORMAT(20, .name = "ocelot-8021q", .place = VLAN, .rx_head = 4,
+	       .tx_head = 4, .rx_prios = 8, .tx_prios = 8, .rx_ports = 16,
+	       .tx_ports = 16, .flags = PROMISC, .codec = &dsa_codec_ocelot_8021q),
+	FORMAT(21, .name = "seville", .place = BEFORE_DA, .rx_head = 20,
+	       .tx_head = 20, .rx_prios = 8, .tx_prios = 8, .rx_ports = 16,
+	       .tx_ports = 11, .flags = PROMISC | HIDES,
+	       .codec = &dsa_codec_seville),
+	FORMAT(22, .name = "brcm-legacy", .place = AFTER_SA, .rx_head = 10,
+	       .tx_head = 6, .tx_min_len = 66, .rx_ports = 16, .tx_ports = 16,
+	       .flags = HIDES, .codec = &dsa_codec_brcm_legacy),
+	FORMAT(23, .name = "sja1110", .place = VLAN, .rx_head = 8, .rx_tail = 28,
+	       .tx_head = 8, .tx_tail = 4, .tx_min_len = 60, .rx_prios = 8,
+	       .tx_prios = 8, .rx_ports = 16, .tx_ports = 16,
+	       .flags = VARLEN | CTRL, .codec = &dsa_codec_sja1110),
+	FORMAT(24, .name = "rtl8_4", .place = AFTER_SA, .rx_head = 8, .tx_head = 8,
+	       .rx_prios = 8, .tx_prios = 8, .rx_ports = 16, .tx_ports = 11,
+	       .flags = HIDES, .codec = &dsa_codec_rtl8_4),
+	FORMAT(25, .name = "rtl8_4t", .place = TAIL, .rx_tail = 8, .tx_tail = 8,
+	       .tx_min_len = 60, .rx_prios = 8, .tx_prios = 8, .rx_ports = 16,
+	       .tx_ports = 11, .flags = SWCSUM, .codec = &dsa_codec_rtl8_4t),
+	FORMAT(26, .name = "a5psw", .alias = "rzn1-a5psw", .place = AFTER_SA,
+	       .rx_head = 8, .tx_head = 8, .tx_min_len = 60, .rx_ports = 16,
+	       .tx_ports = 4, .flags = HIDES, .codec = &dsa_codec_a5psw),
+	FORMAT(27, .name = "lan937x", .place = TAIL, .rx_tail = 5, .tx_tail = 6,
+	       .tx_min_len = 60, .tx_prios = 8, .rx_ports = 8, .tx_ports = 8,
+	       .flags = SWCSUM | VARLEN, .codec = &dsa_codec_lan937x),
+	FORMAT(28, .name = "vsc73xx-8021q", .place = VLAN, .rx_head = 4,
+	       .tx_head = 4, .rx_prios = 8, .tx_prios = 8, .rx_ports = 16,
+	       .tx_ports = 16, .flags = PROMISC, .codec = &dsa_codec_vsc73xx_8021q),
+	FORMAT(29, .name = "brcm-legacy-fcs", .place = AFTER_SA, .rx_head = 10,
+	       .tx_head = 6, .tx_tail = 4, .tx_min_len = 66, .rx_ports = 16,
+	       .tx_ports = 16, .flags = HIDES | TX_FCS,
+	       .codec = &dsa_codec_brcm_legacy_fcs),
+	FORMAT(30, .name = "yt921x", .place = AFTER_SA, .rx_head = 8, .tx_head = 8,
+	       .rx_prios = 8, .tx_prios = 8, .rx_ports = 16, .tx_ports = 11,
+	       .flags = HIDES, .codec = &dsa_codec_yt921x),
+	FORMAT(31, .name = "gsw1xx", .alias = "mxl-gsw1xx", .place = AFTER_SA,
+	       .rx_head = 8, .tx_head = 8, .tx_prios = 16, .rx_ports = 256,
+	       .tx_ports = 8, .flags = HIDES, .codec = &dsa_codec_gsw1xx),
+	FORMAT(32, .name = "mxl862xx", .alias = "mxl862", .place = AFTER_SA,
+	       .rx_head = 8, .tx_head = 8, .rx_ports = 16, .tx_ports = 16,
+	       .flags = HIDES, .codec = &dsa_codec_mxl862xx),
+	FORMAT(33, .name = "nxp_netc", .alias = "netc", .place = AFTER_SA,
+	       .rx_head = 14, .tx_head = 6, .rx_prios = 8, .tx_prios = 8,
+	       .rx_ports = 32, .tx_ports = 32, .flags = HIDES | VARLEN,
+	       .codec = &dsa_codec_netc),
 };
+
+#undef FORMAT
 
 #define DSA_NFORMATS (sizeof(dsa_table) / sizeof(dsa_table[0]))
 
@@ -186,7 +233,7 @@ int ofl_dsa_decode(const struct ofl_dsa_ops *ops,
 		return err;
 	/* the codec's single-buffer entry for this direction (dir is 0 or 1
 	 * here); it substitutes the defaults for params NULL */
-	return ops->codec->decode_one[dir](ops, params, frame, len, meta, view);
+	return ops->codec->decode_one[dir](ops, params, dir, frame, len, meta, view);
 }
 
 /* Copy n bytes starting at byte `from` of the concatenated buffers. */
@@ -263,14 +310,15 @@ int ofl_dsa_room(const struct ofl_dsa_ops *ops,
 {
 	int err = check_ops(ops, dir);
 
-	(void)params;
 	if (err == OFL_EINVAL)
 		return err;
+	if (!params)
+		params = &dsa_default_params;
 	if (head)
 		*head = dir == OFL_DSA_TX ? ops->tx_head : ops->rx_head;
 	if (tail)
 		*tail = (dir == OFL_DSA_TX ? ops->tx_tail : ops->rx_tail) +
-		        (dsa_tx_pad_len(ops, dir, len) - len);
+		        (dsa_tx_pad_len(ops, params, dir, len) - len);
 	return 0;
 }
 
@@ -288,12 +336,14 @@ int ofl_dsa_encode(const struct ofl_dsa_ops *ops,
 		return err;
 	if (*off > size || *len > size - *off || *len < DSA_ETH_HLEN)
 		return OFL_EINVAL;
+	if (!params)
+		params = &dsa_default_params;
 	tx.buf = buf;
 	tx.size = size;
 	tx.off = *off;
 	tx.len = *len;
-	err = ops->codec->encode(ops, params ? params : &dsa_default_params,
-	                         dir, meta, &tx);
+	tx.pad_to = dsa_tx_pad_len(ops, params, dir, *len);
+	err = ops->codec->encode(ops, params, dir, meta, &tx);
 	if (err)
 		return err;
 	*off = tx.off;

@@ -75,6 +75,7 @@ static int rtl4a_encode(const struct ofl_dsa_ops *ops,
 	unsigned pp = RTL4A_PROTOCOL << 12;
 	uint8_t t[RTL4A_HDR_LEN];
 
+	(void)ops;
 	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
@@ -89,7 +90,7 @@ static int rtl4a_encode(const struct ofl_dsa_ops *ops,
 	}
 	dsa_put_be16(t, RTL_ETH_P_REALTEK);
 	dsa_put_be16(t + 2, pp);
-	return dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, RTL4A_HDR_LEN);
+	return dsa_tx_put(tx, DSA_AT_AFTER_SA, t, RTL4A_HDR_LEN);
 }
 
 /* The 8 bytes of an rtl8_4 tag wherever they are. */
@@ -175,8 +176,9 @@ static int rtl8_4_encode(const struct ofl_dsa_ops *ops,
 	uint8_t t[RTL8_4_TAG_LEN];
 	int err = rtl8_4_write(dir, m, t);
 
+	(void)ops;
 	(void)p;
-	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t,
+	return err ? err : dsa_tx_put(tx, DSA_AT_AFTER_SA, t,
 	                              RTL8_4_TAG_LEN);
 }
 
@@ -203,8 +205,9 @@ static int rtl8_4t_encode(const struct ofl_dsa_ops *ops,
 	uint8_t t[RTL8_4_TAG_LEN];
 	int err = rtl8_4_write(dir, m, t);
 
+	(void)ops;
 	(void)p;
-	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_TAIL, t, RTL8_4_TAG_LEN);
+	return err ? err : dsa_tx_put(tx, DSA_AT_TAIL, t, RTL8_4_TAG_LEN);
 }
 
 DSA_CODEC(rtl4a, rtl4a_decode, rtl4a_encode);

@@ -168,23 +168,23 @@ static int sja_is_link_local(const uint8_t *fr)
 	       (fr[0] == 0x01 && fr[1] == 0x1B && fr[2] == 0x19);
 }
 
-DSA_INLINE int sja1105_rx(const struct q_fmt *q,
-                          const struct ofl_dsa_params *p,
-                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                          struct ofl_dsa_view *v)
+/* sja1105 RX frames without a tag_8021q VLAN: management (link-local)
+ * frames and timestamp meta frames.  Out of line, so that the common VLAN
+ * path does not pay for their registers. */
+static OFL_NOINLINE int sja1105_rx_mgmt(const struct dsa_frame *f,
+                                        struct ofl_dsa_meta *m,
+                                        struct ofl_dsa_view *v)
 {
 	const uint8_t *h = dsa_head(f, 0, DSA_ETH_HLEN);
 	int err;
 
-	if (!h || f->len < DSA_ETH_HLEN)
+	if (!h)
 		return OFL_EBADMSG;
-	if (q_tpid_ok(q, p, dsa_be16(h + DSA_MACS_LEN)))
-		return q_decode_plain(q, p, f, m, v);
 	if (sja_is_link_local(h)) {
 		/* management route: port and switch in DA bytes 3 and 4; a port
 		 * the switch cannot have finds no user port in the kernel, which
 		 * drops the frame */
-		if (h[3] >= 16)
+		if (h[3] > Q_PORT_MASK)
 			return OFL_EBADMSG;
 		m->port = h[3];
 		m->switch_id = h[4];
@@ -203,7 +203,9 @@ DSA_INLINE int sja1105_rx(const struct q_fmt *q,
 	    dsa_be16(h + DSA_MACS_LEN) == SJA_ETH_P_META) {
 		const uint8_t *b = dsa_head(f, DSA_ETH_HLEN, SJA_META_LEN);
 
-		if (!b)
+		/* the kernel looks the meta frame's port up like any other
+		 * (dsa_conduit_find_user) and drops it when there is none */
+		if (!b || b[6] > Q_PORT_MASK)
 			return OFL_EBADMSG;
 		m->tstamp = dsa_be32(b);
 		m->aux = (uint16_t)(b[5] << 8 | b[4]); /* DA bytes 3 and 4 */
@@ -215,6 +217,25 @@ DSA_INLINE int sja1105_rx(const struct q_fmt *q,
 		return dsa_view_after_sa(f, 0, v);
 	}
 	return OFL_EBADMSG;
+}
+
+DSA_INLINE int sja1105_rx(const struct q_fmt *q,
+                          const struct ofl_dsa_params *p,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
+{
+	const uint8_t *h = dsa_head(f, DSA_MACS_LEN, 2);
+
+	if (!h || f->len < DSA_ETH_HLEN)
+		return OFL_EBADMSG;
+	if (q_tpid_ok(q, p, dsa_be16(h)))
+		return q_decode_plain(q, p, f, m, v);
+	{
+		/* a copy: only this path needs the frame description in memory */
+		const struct dsa_frame fc = *f;
+
+		return sja1105_rx_mgmt(&fc, m, v);
+	}
 }
 
 DSA_INLINE int sja1110_rx(const struct q_fmt *q,
@@ -307,15 +328,14 @@ static inline int q_tx_tci(const struct ofl_dsa_meta *m, unsigned *tci)
 }
 
 static inline int q_encode_vlan(const struct q_fmt *q,
-                                const struct ofl_dsa_ops *ops,
-                                const struct ofl_dsa_params *p, int dir,
-                                unsigned tci, struct dsa_tx *tx)
+                                const struct ofl_dsa_params *p, unsigned tci,
+                                struct dsa_tx *tx)
 {
 	uint8_t t[DSA_VLAN_HLEN];
 
 	dsa_put_be16(t, q_tpid(q, p));
 	dsa_put_be16(t + 2, tci);
-	return dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, DSA_VLAN_HLEN);
+	return dsa_tx_put(tx, DSA_AT_AFTER_SA, t, DSA_VLAN_HLEN);
 }
 
 /* sja1110 link-local TX: VLAN 4095 + in-band header + trailer */
@@ -331,14 +351,17 @@ static int sja1110_tx_mgmt(const struct q_fmt *q, const struct ofl_dsa_params *p
 	if (!dsa_mask_fits(mask, SJA1110_TX_PORTS) || sw > 0xF)
 		return OFL_ENOTSUP;
 	trailer = dsa_meta_prio(m, 8, &err) << 21 | sw << 12 | mask << 1;
-	pos = tx->len + SJA1110_HDR_LEN + DSA_VLAN_HLEN;
+	/* the trailer follows the padded frame */
+	pos = (tx->len < tx->pad_to ? tx->pad_to : tx->len) + SJA1110_HDR_LEN +
+	      DSA_VLAN_HLEN;
 	if (pos > SJA1110_TX_TRAILER_POS)
 		return OFL_ENOTSUP;
 	if (!err)
-		err = dsa_tx_check(tx, SJA1110_HDR_LEN + DSA_VLAN_HLEN, 0,
+		err = dsa_tx_check(tx, SJA1110_HDR_LEN + DSA_VLAN_HLEN, tx->pad_to,
 		                   SJA1110_TX_TRAILER_LEN);
 	if (err)
 		return err;
+	dsa_tx_pad(tx, tx->pad_to);
 	t = dsa_tx_after_sa(tx, SJA1110_HDR_LEN + DSA_VLAN_HLEN);
 	hdr = SJA1110_HOST_TO_SWITCH | SJA1110_TX_HAS_TRAILER | pos;
 	dsa_put_be16(t, SJA_ETH_P_1110);
@@ -420,6 +443,7 @@ static int q_encode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
 	unsigned tci;
 	int err;
 
+	(void)ops;
 	if (q->kind == Q_SJA1110 && dir == OFL_DSA_TX &&
 	    sja_is_link_local(tx->buf + tx->off))
 		return sja1110_tx_mgmt(q, p, m, tx);
@@ -443,7 +467,7 @@ static int q_encode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
 	} else {
 		err = q_tx_tci(m, &tci);
 	}
-	return err ? err : q_encode_vlan(q, ops, p, dir, tci, tx);
+	return err ? err : q_encode_vlan(q, p, tci, tx);
 }
 
 DSA_CODEC_WITH(ocelot_8021q, q_ocelot, q_decode, q_encode);

@@ -59,6 +59,7 @@ static int tail1_encode(const struct tail1_fmt *k, const struct ofl_dsa_ops *ops
 	uint32_t val;
 	uint8_t t;
 
+	(void)ops;
 	(void)p;
 	if (dir == OFL_DSA_TX) {
 		val = dsa_meta_tx_mask(m);
@@ -71,7 +72,7 @@ static int tail1_encode(const struct tail1_fmt *k, const struct ofl_dsa_ops *ops
 		val = k->one_hot ? 1u << m->port : m->port;
 	}
 	t = (uint8_t)val;
-	return dsa_tx_put(ops, dir, tx, DSA_AT_TAIL, &t, 1);
+	return dsa_tx_put(tx, DSA_AT_TAIL, &t, 1);
 }
 
 DSA_CODEC_WITH(hellcreek, hellcreek_fmt, tail1_decode, tail1_encode);

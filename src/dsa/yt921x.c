@@ -74,6 +74,7 @@ static int yt921x_encode(const struct ofl_dsa_ops *ops,
 	unsigned w2, code = 0;
 	int err = 0;
 
+	(void)ops;
 	(void)p;
 	if (m->valid & OFL_DSA_M_CODE) {
 		if (m->code > YT_CODE_MASK)
@@ -97,7 +98,7 @@ static int yt921x_encode(const struct ofl_dsa_ops *ops,
 			dsa_put_be16(t + 2, m->vlan_tci);
 	}
 	dsa_put_be16(t + 4, w2);
-	return err ? err : dsa_tx_put(ops, dir, tx, DSA_AT_AFTER_SA, t, YT_TAG_LEN);
+	return err ? err : dsa_tx_put(tx, DSA_AT_AFTER_SA, t, YT_TAG_LEN);
 }
 
 DSA_CODEC(yt921x, yt921x_decode, yt921x_encode);

@@ -155,7 +155,7 @@ START_TEST(test_bad_tag_named)
 
 	fr[0] = du_encode(ops, OFL_DSA_RX, &m, orig[0], orig_len[0], &len[0]);
 	fr[1] = du_encode(ops, OFL_DSA_RX, &m, orig[1], orig_len[1], &len[1]);
-	fr[1][12] = 0xDB; /* EtherType 0xDBDA: not an EDSA tag */
+	fr[1][16] = 0x80; /* TO_SNIFFER: neither direction takes it */
 	fr[2] = du_encode(ops, OFL_DSA_RX, &m, orig[2], orig_len[2], &len[2]);
 	len[2] = 16; /* cut inside the tag */
 	du_write(du_tmp("dsa_rt_bad.pcap"), 285, fr, len, 3);
@@ -166,7 +166,7 @@ START_TEST(test_bad_tag_named)
 	ck_assert_int_eq(lines[0].dir, 'r');
 	ck_assert_int_eq(lines[0].port, 2);
 	ck_assert_int_eq(lines[1].dir, '-');
-	ck_assert_msg(strstr(lines[1].text, "not a valid edsa tag") && strstr(lines[1].text, "db da"),
+	ck_assert_msg(strstr(lines[1].text, "not a valid edsa tag") && strstr(lines[1].text, "da da 00 00 80"),
 	              "%s", lines[1].text);
 	ck_assert_int_eq(lines[2].dir, '-');
 	ck_assert_msg(strstr(lines[2].text, "too short"), "%s", lines[2].text);

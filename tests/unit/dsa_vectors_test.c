@@ -357,7 +357,8 @@ static const struct bad bads[] = {
 	{ "dsa", RX, AT_AFTER_SA, { 0x00, 0x0e, 0x00, 0 }, 4, "reserved code 6" },
 	{ "dsa", RX, AT_AFTER_SA, { 0x00, 0x0e, 0x10, 0 }, 4, "reserved code 7" },
 	{ "dsa", TX, AT_AFTER_SA, { 0x00, 0x08, 0, 0 }, 4, "TO_CPU on TX" },
-	{ "edsa", RX, AT_AFTER_SA, { 0xda, 0xdb, 0, 0, 0xc0, 0, 0, 0 }, 8, "EtherType" },
+	/* RX takes any EtherType, as the kernel (dsa_kernel_rules_test) */
+	{ "edsa", TX, AT_AFTER_SA, { 0xda, 0xdb, 0, 0, 0x40, 0, 0, 0 }, 8, "EtherType on TX" },
 	{ "edsa", RX, AT_AFTER_SA, { 0xda, 0xda, 0, 0, 0x40, 0, 0, 0 }, 8, "FROM_CPU" },
 	{ "gswip", TX, AT_BEFORE_DA, { 0x02, 0, 0x00, 0x11 }, 4, "no port map enable" },
 	{ "lan9303", RX, AT_AFTER_SA, { 0x88, 0xa8, 0, 0x01 }, 4, "TPID" },

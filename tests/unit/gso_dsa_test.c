@@ -35,6 +35,24 @@ static int prepare(const struct ofl_dsa_ops *ops, unsigned port, struct ofl_gso_
 	return r;
 }
 
+/* A TCP super-packet (nvlan 802.1Q headers with TCI tci) in super[] and a
+ * full-checksum TCP request for it. */
+static struct ofl_buf make_super(struct gen_tcp *g, int l3, uint32_t payload, unsigned nvlan,
+                                 uint16_t tci, uint32_t mss, struct ofl_gso_req *req)
+{
+	gen_tcp_init(g, l3);
+	g->payload_len = payload;
+	g->flags = GEN_ACK | GEN_PSH;
+	g->nvlan = (uint8_t)nvlan;
+	g->vlan_tpid[0] = 0x8100;
+	g->vlan_tci[0] = tci;
+	ofl_gso_req_default(req);
+	req->type = OFL_GSO_TYPE_TCP;
+	req->seg_size = mss;
+	req->csum = OFL_CSUM_MODE_FULL;
+	return (struct ofl_buf){super, (uint32_t)gen_tcp_frame(g, super, sizeof(super))};
+}
+
 static void run(const struct ofl_dsa_ops *ops, int l3, uint32_t payload, uint32_t mss)
 {
 	struct ofl_gso_dsa d;
@@ -44,7 +62,6 @@ static void run(const struct ofl_dsa_ops *ops, int l3, uint32_t payload, uint32_
 	struct ofl_gso_seg seg;
 	struct gen_tcp g;
 	struct ofl_buf b;
-	size_t n;
 	uint32_t seq, nseg = 0;
 	unsigned port = ops->tx_ports > 3 ? 3 : 0;
 	int r;
@@ -55,15 +72,7 @@ static void run(const struct ofl_dsa_ops *ops, int l3, uint32_t payload, uint32_
 		return;
 	}
 	ck_assert_msg(r == 0, "%s: prepare %d", ops->name, r);
-	gen_tcp_init(&g, l3);
-	g.payload_len = payload;
-	g.flags = GEN_ACK | GEN_PSH;
-	n = gen_tcp_frame(&g, super, sizeof(super));
-	b = (struct ofl_buf){super, (uint32_t)n};
-	ofl_gso_req_default(&req);
-	req.type = OFL_GSO_TYPE_TCP;
-	req.seg_size = mss;
-	req.csum = OFL_CSUM_MODE_FULL;
+	b = make_super(&g, l3, payload, 0, 0, mss, &req);
 	ck_assert_int_eq(ofl_gso_req_set_dsa(&req, &d), 0);
 	ck_assert_int_eq(ofl_gso_pool_init_block(&pool, block, sizeof(block), 512), 0);
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), 0);
@@ -120,6 +129,103 @@ START_TEST(every_format)
 }
 END_TEST
 
+/* Linearise a segment into out; returns its length. */
+static uint32_t linear(const struct ofl_gso_seg *seg, uint8_t *out)
+{
+	uint32_t pos = seg->hdr_len, i;
+	memcpy(out, seg->hdr.data, seg->hdr_len);
+	for (i = 0; i < seg->nslices; i++) {
+		memcpy(out + pos, seg->slices[i].data, seg->slices[i].len);
+		pos += seg->slices[i].len;
+	}
+	return pos;
+}
+
+/* Every segment GSO tags is byte for byte what ofl_dsa_encode() makes of
+ * the same segment cut without a tag, with the same params: the kernel
+ * segments in software first and hands each segment to the tagger, after
+ * dsa_user_xmit() padded it to 60 bytes when the port needs tailroom (the
+ * tagger's or, with conduit_tailroom, the conduit's); dsa/edsa fold an
+ * 802.1Q header into their tag (dsa_xmit_ll) and mtk overwrites its TPID
+ * (mtk_tag_xmit) instead of adding 4 bytes in front of it. */
+static void same_as_encode(const struct ofl_dsa_ops *ops, unsigned nvlan, uint16_t tci,
+                           uint16_t tailroom, uint32_t payload, uint32_t mss)
+{
+	static uint8_t plain_lin[4096], tagged_lin[4096], enc[4096 + 128];
+	struct ofl_dsa_params par;
+	struct ofl_dsa_meta m;
+	struct ofl_gso_dsa d;
+	struct ofl_gso_req rp, rt;
+	struct ofl_gso_iter ip, itg;
+	struct ofl_gso_pool pp, pt;
+	static uint8_t bp[64 * 512], bt[64 * 512];
+	struct ofl_gso_seg sp, st;
+	struct gen_tcp g;
+	struct ofl_buf b;
+	unsigned port = ops->tx_ports > 3 ? 3 : 0, nseg = 0;
+	int r1, r2;
+	ofl_dsa_params_default(&par);
+	par.conduit_tailroom = tailroom;
+	memset(&m, 0, sizeof(m));
+	m.valid = OFL_DSA_M_PORT | OFL_DSA_M_SWITCH;
+	m.port = (uint8_t)port;
+	m.switch_id = 1;
+	if (ofl_gso_dsa_prepare(&d, ops, &par, &m) != 0)
+		return; /* "none", brcm-legacy-fcs: every_format checks which */
+	b = make_super(&g, 4, payload, nvlan, tci, mss, &rp);
+	rt = rp;
+	ck_assert_int_eq(ofl_gso_req_set_dsa(&rt, &d), 0);
+	ck_assert_int_eq(ofl_gso_pool_init_block(&pp, bp, sizeof(bp), 512), 0);
+	ck_assert_int_eq(ofl_gso_pool_init_block(&pt, bt, sizeof(bt), 512), 0);
+	ck_assert_int_eq(ofl_gso_start(&ip, &rp, &b, 1), 0);
+	ck_assert_int_eq(ofl_gso_start(&itg, &rt, &b, 1), 0);
+	for (;;) {
+		uint32_t pl, tl, off = 64, el;
+		r1 = ofl_gso_next(&ip, &pp, &sp);
+		r2 = ofl_gso_next(&itg, &pt, &st);
+		ck_assert_int_eq(r1, r2);
+		if (r1 != 1)
+			break;
+		ck_assert_int_eq(ofl_gso_dsa_finish(&d, &st), 0);
+		pl = linear(&sp, plain_lin);
+		tl = linear(&st, tagged_lin);
+		memset(enc, 0, sizeof(enc));
+		memcpy(enc + off, plain_lin, pl);
+		el = pl;
+		ck_assert_int_eq(ofl_dsa_encode(ops, &par, OFL_DSA_TX, &m, enc, sizeof(enc), &off, &el), 0);
+		ck_assert_msg(el == tl && memcmp(enc + off, tagged_lin, tl) == 0,
+		              "%s (vlan %u, tailroom %u): segment %u of %u bytes, encode gives %u bytes",
+		              ops->name, nvlan, tailroom, nseg, tl, el);
+		ck_assert_uint_eq(st.hdr_len + st.payload_len, st.len);
+		if (tailroom || ops->tx_tail) {
+			/* what the tagger was handed: 60 bytes at least */
+			struct ofl_dsa_meta dm;
+			struct ofl_dsa_view v;
+			ck_assert_int_eq(ofl_dsa_decode(ops, &par, OFL_DSA_TX, tagged_lin, tl, &dm, &v), 0);
+			ck_assert_uint_ge(v.hdr_len + v.rest_len, 60);
+		}
+		ck_assert_int_eq(ofl_gso_pool_put(&pp, &sp.hdr), 0);
+		ck_assert_int_eq(ofl_gso_pool_put(&pt, &st.hdr), 0);
+		nseg++;
+	}
+	ck_assert_int_eq(r1, 0);
+	ck_assert_uint_eq(nseg, (payload + mss - 1) / mss);
+}
+
+START_TEST(every_format_as_encode)
+{
+	const struct ofl_dsa_ops *ops = ofl_dsa_at((size_t)_i);
+	if (!ops || !ops->tx_ports)
+		return;
+	/* a short last segment (2 bytes of payload) shows the padding */
+	same_as_encode(ops, 0, 0, 0, 3 * 700 + 2, 700);
+	same_as_encode(ops, 0, 0, 4, 3 * 700 + 2, 700);
+	/* PCP 5, CFI, VID 100: every TCI bit the fold moves */
+	same_as_encode(ops, 1, 0xb064, 0, 3 * 700 + 2, 700);
+	same_as_encode(ops, 1, 0x0064, 4, 3 * 700 + 2, 700);
+}
+END_TEST
+
 START_TEST(prepare_args)
 {
 	struct ofl_gso_dsa d;
@@ -155,6 +261,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("dsa");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, every_format, 0, (int)ofl_dsa_count());
+	tcase_add_loop_test(tc, every_format_as_encode, 0, (int)ofl_dsa_count());
 	tcase_add_test(tc, prepare_args);
 	suite_add_tcase(s, tc);
 	return s;

@@ -93,7 +93,7 @@ void dsa_opt_usage_params(FILE *fp)
 	        "  --num-ports N           ocelot/seville TX: the switch's port count (default 0:\n"
 	        "                          the kernel's 6 or 10)\n"
 	        "  --tpid T                tag_8021q formats: the TPID (default 0: the kernel's)\n"
-	        "  --brcm-legacy-vlan      brcm-legacy RX: a VLAN tag follows the Broadcom tag\n"
+	        "  --brcm-legacy-vlan      brcm-legacy RX: drop the VLAN tag after it, any TCI (<6.18)\n"
 	        "  --ksz-ptp               ksz9477/ksz9893/lan937x TX: a PTP timestamp field\n");
 }
 

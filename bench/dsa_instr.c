@@ -1,0 +1,64 @@
+/*
+ * dsa_instr.c - instructions per frame of ofl_dsa_decode(), for callgrind.
+ *
+ * Tags a 1502-byte TCP/IPv4 frame from the generator (tests/support/gen.c)
+ * for source port 1 in the switch -> host layout (OFL_DSA_RX, the layout a
+ * driver decodes on receive) with ofl_dsa_encode(), then decodes it FRAMES
+ * times with a view, as a driver in front of GRO would, and prints how many
+ * frames it decoded.  Under
+ *   valgrind --tool=callgrind ofl_dsa_instr FORMAT
+ * the inclusive instruction count of ofl_dsa_decode divided by that number
+ * is the library's cost per frame (bench/instr.sh prints it per format).
+ * Exits 2 for an unknown format, 3 for one that cannot tag this frame.
+ */
+#include <ofl/dsa.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gen.h"
+
+#define FRAMES 4096u
+#define HEAD 64u
+
+static uint8_t buf[HEAD + 2048 + 64];
+
+int main(int argc, char **argv)
+{
+	const struct ofl_dsa_ops *ops = argc > 1 ? ofl_dsa_find(argv[1]) : NULL;
+	struct ofl_dsa_meta meta, m;
+	struct ofl_dsa_view v;
+	struct gen_tcp g;
+	uint32_t off = HEAD, len, acc = 0;
+	size_t n;
+	unsigned i;
+
+	if (!ops) {
+		fprintf(stderr, "usage: %s FORMAT\n", argv[0]);
+		return 2;
+	}
+	gen_tcp_init(&g, 4);
+	g.payload_len = 1448;
+	n = gen_tcp_frame(&g, buf + HEAD, sizeof(buf) - HEAD - 64);
+	if (!n)
+		return 1;
+	len = (uint32_t)n;
+	memset(&meta, 0, sizeof(meta));
+	if (ops->rx_ports) {
+		meta.valid = OFL_DSA_M_PORT;
+		meta.port = ops->rx_ports > 1 ? 1 : 0;
+	}
+	if (ops->id == 33) { /* nxp_netc: RX needs a non-zero switch id */
+		meta.valid |= OFL_DSA_M_SWITCH;
+		meta.switch_id = 1;
+	}
+	if (ofl_dsa_encode(ops, NULL, OFL_DSA_RX, &meta, buf, sizeof(buf), &off, &len) != 0 ||
+	    ofl_dsa_decode(ops, NULL, OFL_DSA_RX, buf + off, len, &m, &v) != 0)
+		return 3;
+	for (i = 0; i < FRAMES; i++) {
+		/* what a driver reads afterwards */
+		acc += (uint32_t)ofl_dsa_decode(ops, NULL, OFL_DSA_RX, buf + off, len, &m, &v) +
+		       m.port + v.rest_off;
+	}
+	printf("frames %u\n", FRAMES + 1);
+	return acc == 0xFFFFFFFFu;
+}
