@@ -8,7 +8,7 @@
 #   -b  build directory (default build-fuzz in the repository)
 #   -w  where the corpora grow and crashes land (default BUILD_DIR/work);
 #       a corpus kept there is reused by the next run
-#   targets: fuzz_gro fuzz_gso fuzz_dsa fuzz_pcap (default: every one built)
+#   targets: fuzz_gro fuzz_gso fuzz_dsa (default: every one built)
 #
 # Seeds: the committed tests/fuzz/seeds/<area> and regress/<area>, plus
 # frames cut at run time out of the captures in $OFL_CORPORA (default
@@ -44,7 +44,7 @@ cmake --build "$build" -j"$jobs" >/dev/null
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  for t in fuzz_gro fuzz_gso fuzz_dsa fuzz_pcap; do
+  for t in fuzz_gro fuzz_gso fuzz_dsa; do
     [ -x "$build/$t" ] && targets+=("$t")
   done
 fi

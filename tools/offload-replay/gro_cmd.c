@@ -59,12 +59,15 @@ void gro_cmd_usage(FILE *fp)
 {
 	fprintf(fp,
 	        "usage: %s gro IN OUT [options]\n"
-	        "  Feeds the frames of IN (pcap or pcapng, Ethernet) to the GRO engine in polls,\n"
-	        "  with the capture's time stamps as the clock, and writes every delivered packet\n"
-	        "  as one frame, in delivery order, time-stamped with the clock at delivery, to\n"
-	        "  OUT (classic pcap, same link type; nanosecond time stamps if IN had them).\n"
-	        "  OUT '-' writes no capture (statistics only).  Frames cut by the snap length\n"
-	        "  are fed as captured (GRO passes them on as malformed) and counted.\n"
+	        "  Feeds the frames of IN (any capture file libpcap reads: pcap or pcapng;\n"
+	        "  link type Ethernet or a DSA tag) to the GRO engine in polls, with the\n"
+	        "  capture's time stamps as the clock, and writes every delivered packet as\n"
+	        "  one frame, in delivery order, time-stamped with the clock at delivery, to OUT\n"
+	        "  (classic pcap, same link type; nanosecond time stamps if some in IN are\n"
+	        "  not whole microseconds).  IN '-' is standard input, OUT '-' standard output\n"
+	        "  (the statistics then go to standard error); OUT /dev/null writes nothing.\n"
+	        "  Frames cut by the snap length are fed as captured (GRO passes them on as\n"
+	        "  malformed) and counted.\n"
 	        "  --burst N             frames per poll (default 64, like NAPI; 0 = one poll\n"
 	        "                        for the whole capture)\n"
 	        "  --flush-timeout-ns T  gro_flush_timeout: keep packets held across polls up to\n"
@@ -75,7 +78,8 @@ void gro_cmd_usage(FILE *fp)
 	        "  --flows N             flow entries held at once (default 64)\n"
 	        "  --csum full|partial   checksums of merged packets in OUT: complete (default), or\n"
 	        "                        the pseudo-header sum as CHECKSUM_PARTIAL leaves it\n"
-	        "  --stats text|json     statistics on standard output as aligned text (default)\n"
+	        "  --stats text|json     statistics on standard output (standard error when OUT\n"
+	        "                        is '-') as aligned text (default)\n"
 	        "                        or one JSON object (names as in struct ofl_gro_stats)\n"
 	        "  --rx-csum none|unnecessary|complete\n"
 	        "                        checksum status the simulated NIC reports: nothing\n"
@@ -84,7 +88,9 @@ void gro_cmd_usage(FILE *fp)
 	        "                        or the CHECKSUM_COMPLETE sum, computed by the replay\n"
 	        "  --split N             feed frames longer than N bytes as two buffers split at\n"
 	        "                        byte N (multi-buffer input; default: one buffer)\n"
-	        "  --lax-snaplen         accept frames longer than the file's snap length\n"
+	        "  --lax-snaplen         read frames longer than the file's snap length whole\n"
+	        "                        (up to 262144 bytes; libpcap, like tcpdump, cuts them\n"
+	        "                        to the snap length otherwise)\n"
 	        "  --trace               one line per delivered packet on standard error: time,\n"
 	        "                        kind, segments, length and the input frame numbers\n"
 	        "  --kernel-napi         poll like Linux NAPI under the kernel oracle's\n"
@@ -106,12 +112,12 @@ void gro_cmd_usage(FILE *fp)
 
 struct gro_cmd {
 	const char *in_path;
-	const char *out_path; /* NULL: none */
+	const char *out_path; /* "-": standard output */
 	struct replay_gro_opts opts;
 	enum ofl_csum_mode csum;
 	int json;
 	int trace;
-	unsigned pcap_flags;
+	int lax;                /* --lax-snaplen */
 	struct dsa_opt dsa;
 };
 
@@ -218,7 +224,7 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 			kernel_napi = 1;
 			break;
 		case OPT_LAX_SNAPLEN:
-			g->pcap_flags |= PCAPIO_F_LAX_SNAPLEN;
+			g->lax = 1;
 			break;
 		default:
 			if (dsa_opt_parse(&g->dsa, "gro", "--dsa", id, arg) != 0)
@@ -238,7 +244,7 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 			g->opts.flush_timeout_ns = KERNEL_NAPI_TIMEOUT_NS;
 	}
 	g->in_path = pos[0];
-	g->out_path = strcmp(pos[1], "-") == 0 ? NULL : pos[1];
+	g->out_path = pos[1];
 	return 0;
 }
 
@@ -334,7 +340,7 @@ static int sink_open(struct gro_sink *s, const struct gro_cmd *g, const struct r
 	s->dsa = g->dsa.ops != NULL;
 	s->dsa_untagged = s->dsa && !g->dsa.keep_tag;
 	if (replay_outfile_open(&s->out, g->out_path,
-	                        s->dsa_untagged ? PCAPIO_LINKTYPE_ETHERNET : cap->linktype,
+	                        s->dsa_untagged ? REPLAY_LINKTYPE_ETHERNET : cap->linktype,
 	                        out_snaplen(cap, g->opts.max_size),
 	                        cap->nano) < 0) {
 		fprintf(stderr, "%s gro: %s\n", CLI_PROG, s->out.err);
@@ -367,10 +373,8 @@ int gro_cmd_run(int argc, char **argv)
 			fprintf(stderr, "Try '%s gro --help'.\n", CLI_PROG);
 		return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
-	if (replay_capture_read(&cap, g.in_path, g.pcap_flags, err, sizeof err) < 0) {
+	if ((g.lax ? replay_capture_read_lax : replay_capture_read)(&cap, g.in_path, err, sizeof err) < 0) {
 		fprintf(stderr, "%s gro: %s\n", CLI_PROG, err);
-		if (!(g.pcap_flags & PCAPIO_F_LAX_SNAPLEN) && strstr(err, "> snaplen"))
-			fprintf(stderr, "(--lax-snaplen accepts such frames)\n");
 		return CLI_EXIT_FAIL;
 	}
 	rc = dsa_opt_resolve(&g.dsa, "gro", "--dsa", g.in_path, cap.linktype, 0);
@@ -404,13 +408,15 @@ int gro_cmd_run(int argc, char **argv)
 			.csum = g.csum == OFL_CSUM_MODE_FULL ? "full" : "partial",
 			.rx_csum = rx_csum_names[g.opts.csum_status], .res = &res,
 		};
+		/* the capture may be on standard output: the report is not */
+		FILE *fp = strcmp(g.out_path, "-") == 0 ? stderr : stdout;
 		if (g.json)
-			gro_report_json(stdout, &rep);
+			gro_report_json(fp, &rep);
 		else
-			gro_report_text(stdout, &rep);
+			gro_report_text(fp, &rep);
 		if (!g.json && g.dsa.ops)
-			dsa_ports_print(stdout, &sink.ports, &g.dsa);
-		if (fflush(stdout) != 0)
+			dsa_ports_print(fp, &sink.ports, &g.dsa);
+		if (fflush(fp) != 0)
 			rc = -1;
 	}
 	replay_capture_free(&cap);
