@@ -39,7 +39,7 @@ corpora=${OFL_CORPORA:-$top/../shared/corpora}
 jobs=${JOBS:-2}
 
 echo "run-fuzz: building in $build"
-CC=clang cmake -S "$top/tests/fuzz" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+CC=clang cmake -S "$top/tests/fuzz" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_WERROR=ON >/dev/null
 cmake --build "$build" -j"$jobs" >/dev/null
 
 targets=("$@")
