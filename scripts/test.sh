@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: install what is missing, then build and run the whole suite
 # with gcc and with clang (-Wall -Wextra -Werror: OFL_WERROR=ON here, off in
-# a user's build), build Release (-O3) and MinSizeRel with both, run the suite under
+# a user's build), build Release (-O3) and MinSizeRel with both, build the
+# Debian packages and link against them, run the suite under
 # AddressSanitizer + UndefinedBehaviorSanitizer, once under valgrind
 # memcheck, and the fuzz targets briefly.  Exits non-zero on the first failure.
 #   QUICK=1 scripts/test.sh    gcc build and ctest only
@@ -48,6 +49,10 @@ for cc in gcc clang; do
     cmake --build "$dir" -j"$jobs" "${targets[@]}" >/dev/null
   done
 done
+
+# ---- packages (issue 15): cpack -G DEB, an empty root, the consumer ------
+stage "packages: libofl0, libofl-dev, offload-replay into an empty root"
+bash "$top/.ci/packages.sh" "$out/gcc-Release" "$out/packages"
 
 for s in sanitize valgrind fuzz; do
   if [ -f "$top/.ci/$s.sh" ]; then
