@@ -20,7 +20,8 @@
 /* One command line (run by the shell); in args, {E} {R} {S} {J} {X} {N} name
  * the captures made here (empty Ethernet, RAW link type, short header, junk,
  * cut frame, an output path), {C} the corpus capture, {B} offload-replay;
- * NULL patterns are not checked.  Messages about files are libpcap's. */
+ * args starting with '!' are a whole command line (else offload-replay's
+ * arguments).  NULL patterns are not checked.  Messages about files are libpcap's. */
 struct cli_case {
 	const char *name;
 	const char *args;
@@ -34,6 +35,7 @@ struct cli_case {
 #define NEEDS_GSO 2u
 #define NEEDS_DEV_FULL 4u
 #define JSON_OUT 8u /* standard output must be one JSON object */
+#define NEEDS_TCPDUMP 16u
 
 static const struct cli_case cases[] = {
 	{ "--help", "--help", 0, "usage: offload-replay COMMAND", NULL, 0 },
@@ -83,6 +85,8 @@ static const struct cli_case cases[] = {
 	{ "standard output", "gro {C} -", 0, NULL, "segments per GRO packet", NEEDS_CORPUS },
 	{ "a pipe", "gro {C} - 2>/dev/null | {B} gro - {N}", 0, "segments per GRO packet", NULL,
 	  NEEDS_CORPUS },
+	{ "from tcpdump", "!tcpdump -r {C} -w - 2>/dev/null | {B} gro - {N}",
+	  0, "segments per GRO packet", NULL, NEEDS_CORPUS | NEEDS_TCPDUMP },
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -296,7 +300,10 @@ static int run(const char *args, char **out, char **err)
 	expand(args, expanded, sizeof expanded);
 	snprintf(po, sizeof po, "%s/replay_cli_stdout.txt", tmp);
 	snprintf(pe, sizeof pe, "%s/replay_cli_stderr.txt", tmp);
-	snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", OFFLOAD_REPLAY_BIN, expanded, po, pe);
+	if (expanded[0] == '!') /* a command line of its own */
+		snprintf(cmd, sizeof cmd, "%s >'%s' 2>'%s'", expanded + 1, po, pe);
+	else
+		snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", OFFLOAD_REPLAY_BIN, expanded, po, pe);
 	rc = system(cmd);
 	*out = slurp(po);
 	*err = slurp(pe);
@@ -323,6 +330,10 @@ START_TEST(cli_case)
 	}
 	if ((c->needs & NEEDS_GSO) && !have_gso)
 		return;
+	if ((c->needs & NEEDS_TCPDUMP) && system("tcpdump --version >/dev/null 2>&1") != 0) {
+		printf("%s: skipped, no tcpdump\n", c->name);
+		return;
+	}
 	if ((c->needs & NEEDS_DEV_FULL) && !can_open("/dev/full", "wb"))
 		return;
 	int rc = run(c->args, &out, &err);
