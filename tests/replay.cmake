@@ -31,6 +31,14 @@ if(TARGET offload-replay)
   # label "cli": drives the binary, left out of the memcheck stage (tests/CMakeLists.txt)
   set_tests_properties(replay_manifest_test PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS cli)
 
+  # gro -i lo while the test sends over a loopback TCP connection (root)
+  ofl_add_check_test(replay_live_test replay/live_test.c LIBS ofl_replaycore)
+  target_compile_definitions(replay_live_test PRIVATE
+    OFFLOAD_REPLAY_BIN="$<TARGET_FILE:offload-replay>"
+    REPLAY_TMPDIR="${CMAKE_CURRENT_BINARY_DIR}")
+  add_dependencies(replay_live_test offload-replay)
+  set_tests_properties(replay_live_test PROPERTIES SKIP_RETURN_CODE 77 LABELS cli RUN_SERIAL TRUE)
+
   ofl_add_check_test(replay_cli_test replay/cli_test.c)
   target_compile_definitions(replay_cli_test PRIVATE
     OFFLOAD_REPLAY_BIN="$<TARGET_FILE:offload-replay>"

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "payload_sum.h"
+#include "harness.h"
 #include "replay.h"
 
 #define MAX_FILES 1024
@@ -156,10 +157,8 @@ int main(void)
 {
 	const char *c = getenv("OFL_CORPORA");
 	char out[256];
-	SRunner *sr;
 	Suite *s;
 	TCase *tc;
-	int failed;
 
 	if (run("tcpdump --version >/dev/null 2>&1; echo $?", out, sizeof out) != 0 || atoi(out) != 0) {
 		printf("replay_manifest_test: no tcpdump: skipped\n");
@@ -175,9 +174,5 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, capture, 0, (int)nfiles);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return h_run_suite(s);
 }

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "dsa_opt.h"
+#include "gro_live.h"
 #include "gro_report.h"
 #include "replay.h"
 
@@ -33,6 +34,8 @@ enum {
 	OPT_SPLIT,
 	OPT_TRACE,
 	OPT_KERNEL_NAPI,
+	OPT_IFACE,
+	OPT_DURATION,
 };
 
 static const struct cli_opt gro_opts[] = {
@@ -49,6 +52,8 @@ static const struct cli_opt gro_opts[] = {
 	{ "split", 0, 1, OPT_SPLIT },
 	{ "trace", 0, 0, OPT_TRACE },
 	{ "kernel-napi", 0, 0, OPT_KERNEL_NAPI },
+	{ "interface", 'i', 1, OPT_IFACE },
+	{ "duration", 0, 1, OPT_DURATION },
 	{ "dsa", 0, 1, DSA_OPT_TAG },
 	{ "dsa-keep-tag", 0, 0, DSA_OPT_KEEP_TAG },
 	DSA_OPT_PARAM_ENTRIES,
@@ -59,6 +64,7 @@ void gro_cmd_usage(FILE *fp)
 {
 	fprintf(fp,
 	        "usage: %s gro IN OUT [options]\n"
+	        "       %s gro -i IFACE OUT [--duration S] [options]\n"
 	        "  Feeds the frames of IN (any capture file libpcap reads: pcap or pcapng;\n"
 	        "  link type Ethernet or a DSA tag) to the GRO engine in polls, with the\n"
 	        "  capture's time stamps as the clock, and writes every delivered packet as\n"
@@ -106,8 +112,15 @@ void gro_cmd_usage(FILE *fp)
 	        "  --dsa-keep-tag        deliver as received: OUT keeps IN's link type and tags\n"
 	        "  --cpu-port C, --num-ports N, --tpid T, --brcm-legacy-vlan, --ksz-ptp\n"
 	        "                        switch parameters (see dsa-decode --help)\n"
+	        "  -i, --interface IFACE live: GRO on the frames of IFACE as they arrive, through\n"
+	        "                        libpcap in immediate mode (needs CAP_NET_RAW), polls of\n"
+	        "                        at most --burst frames, nothing held across polls; one\n"
+	        "                        line of counters a second on standard output (standard\n"
+	        "                        error when OUT is '-'); Ctrl-C ends.  Not with --trace,\n"
+	        "                        --split, --kernel-napi or --flush-timeout-ns\n"
+	        "  --duration S          live: stop after S seconds\n"
 	        "  -h, --help            this help\n",
-	        CLI_PROG, OFL_GRO_MAX_SIZE_LIMIT);
+	        CLI_PROG, CLI_PROG, OFL_GRO_MAX_SIZE_LIMIT);
 }
 
 struct gro_cmd {
@@ -118,6 +131,8 @@ struct gro_cmd {
 	int json;
 	int trace;
 	int lax;                /* --lax-snaplen */
+	const char *iface;      /* -i: live capture */
+	unsigned duration;      /* --duration, seconds (0: until a signal) */
 	struct dsa_opt dsa;
 };
 
@@ -226,11 +241,36 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 		case OPT_LAX_SNAPLEN:
 			g->lax = 1;
 			break;
+		case OPT_IFACE:
+			g->iface = arg;
+			break;
+		case OPT_DURATION:
+			if (cli_u64("--duration", arg, 1, UINT32_MAX, &v) < 0)
+				return -1;
+			g->duration = (unsigned)v;
+			break;
 		default:
 			if (dsa_opt_parse(&g->dsa, "gro", "--dsa", id, arg) != 0)
 				return -1;
 			break;
 		}
+	}
+	if (g->iface) {
+		if (npos != 1) {
+			fprintf(stderr, "%s gro: -i IFACE needs OUT, and no IN\n", CLI_PROG);
+			return -1;
+		}
+		if (g->trace || g->opts.split || kernel_napi || g->opts.flush_timeout_ns) {
+			fprintf(stderr, "%s gro: -i IFACE takes no --trace, --split, --kernel-napi or "
+			                "--flush-timeout-ns\n", CLI_PROG);
+			return -1;
+		}
+		g->out_path = pos[0];
+		return 0;
+	}
+	if (g->duration) {
+		fprintf(stderr, "%s gro: --duration is for -i IFACE\n", CLI_PROG);
+		return -1;
 	}
 	if (npos != 2) {
 		fprintf(stderr, "%s gro: needs IN and OUT\n", CLI_PROG);
@@ -359,6 +399,62 @@ static int sink_close(struct gro_sink *s)
 	return 0;
 }
 
+/* The tag format from --dsa and the link type into the replay options. */
+static int resolve_dsa(struct gro_cmd *g, const char *name, uint32_t linktype)
+{
+	int rc = dsa_opt_resolve(&g->dsa, "gro", "--dsa", name, linktype, 0);
+
+	if (rc == CLI_EXIT_OK && g->dsa.keep_tag && !g->dsa.ops) {
+		fprintf(stderr, "%s gro: --dsa-keep-tag needs --dsa NAME (or a DSA link type)\n", CLI_PROG);
+		rc = CLI_EXIT_USAGE;
+	}
+	g->opts.dsa = g->dsa.ops;
+	g->opts.dsa_params = g->dsa.params;
+	g->opts.dsa_keep_tag = g->dsa.keep_tag;
+	return rc;
+}
+
+/* gro -i IFACE OUT: see gro_live.h. */
+static int live_main(struct gro_cmd *g)
+{
+	char err[REPLAY_ERRLEN];
+	struct replay_capture cap; /* the interface's link type, snap length, resolution */
+	struct gro_sink sink;
+	struct ofl_gro_stats st;
+	FILE *fp = strcmp(g->out_path, "-") == 0 ? stderr : stdout;
+	struct gro_live *l = gro_live_open(g->iface, err, sizeof err);
+	int rc;
+
+	if (!l) {
+		fprintf(stderr, "%s gro: %s\n", CLI_PROG, err);
+		return CLI_EXIT_FAIL;
+	}
+	memset(&cap, 0, sizeof cap);
+	cap.linktype = gro_live_linktype(l);
+	cap.snaplen = gro_live_snaplen(l);
+	cap.nano = gro_live_nano(l);
+	rc = resolve_dsa(g, g->iface, cap.linktype);
+	if (rc == CLI_EXIT_OK && sink_open(&sink, g, &cap) < 0)
+		rc = CLI_EXIT_FAIL;
+	if (rc != CLI_EXIT_OK) {
+		gro_live_close(l);
+		return rc;
+	}
+	fprintf(fp, "offload-replay gro: live on %s -> %s\n", g->iface, g->out_path);
+	fflush(fp);
+	rc = gro_live_run(l, &g->opts, g->duration, sink_packet, &sink, fp, &st, err, sizeof err);
+	if (rc < 0)
+		fprintf(stderr, "%s gro: %s: %s\n", CLI_PROG, g->iface, err);
+	if (sink_close(&sink) < 0 && rc == 0)
+		rc = -1;
+	if (rc == 0)
+		fprintf(fp, "total  frames in %9" PRIu64 "  merged %9" PRIu64 "  packets out %9" PRIu64
+		            "  dropped by the kernel %" PRIu64 "\n",
+		        st.rx_pkts, st.merged, st.out_pkts, gro_live_dropped(l));
+	gro_live_close(l);
+	return rc == 0 ? CLI_EXIT_OK : rc == REPLAY_ECONFIG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+}
+
 int gro_cmd_run(int argc, char **argv)
 {
 	struct gro_cmd g;
@@ -373,22 +469,17 @@ int gro_cmd_run(int argc, char **argv)
 			fprintf(stderr, "Try '%s gro --help'.\n", CLI_PROG);
 		return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
+	if (g.iface)
+		return live_main(&g);
 	if ((g.lax ? replay_capture_read_lax : replay_capture_read)(&cap, g.in_path, err, sizeof err) < 0) {
 		fprintf(stderr, "%s gro: %s\n", CLI_PROG, err);
 		return CLI_EXIT_FAIL;
 	}
-	rc = dsa_opt_resolve(&g.dsa, "gro", "--dsa", g.in_path, cap.linktype, 0);
-	if (rc == CLI_EXIT_OK && g.dsa.keep_tag && !g.dsa.ops) {
-		fprintf(stderr, "%s gro: --dsa-keep-tag needs --dsa NAME (or a DSA link type)\n", CLI_PROG);
-		rc = CLI_EXIT_USAGE;
-	}
+	rc = resolve_dsa(&g, g.in_path, cap.linktype);
 	if (rc != CLI_EXIT_OK) {
 		replay_capture_free(&cap);
 		return rc;
 	}
-	g.opts.dsa = g.dsa.ops;
-	g.opts.dsa_params = g.dsa.params;
-	g.opts.dsa_keep_tag = g.dsa.keep_tag;
 	if (sink_open(&sink, &g, &cap) < 0) {
 		replay_capture_free(&cap);
 		return CLI_EXIT_FAIL;

@@ -45,6 +45,23 @@ size_t replay_cookie_index(const struct replay_capture *c, const void *cookie)
 	return (size_t)((const struct replay_frame *)cookie - c->frames);
 }
 
+void replay_gro_config(const struct replay_gro_opts *o, struct ofl_gro_config *cfg)
+{
+	ofl_gro_config_default(cfg);
+	cfg->flush_timeout_ns = o->flush_timeout_ns;
+	if (o->batch)
+		cfg->normal_batch = (uint16_t)o->batch;
+	if (o->max_size)
+		cfg->max_size = o->max_size;
+	if (o->flows)
+		cfg->max_flows = o->flows;
+	if (o->dsa) {
+		cfg->dsa = o->dsa;
+		cfg->dsa_params = o->dsa_params;
+		cfg->dsa_keep_tag = o->dsa_keep_tag ? 1 : 0;
+	}
+}
+
 struct gro_run {
 	const struct replay_gro_hooks *hooks;
 	uint64_t now;
@@ -106,21 +123,9 @@ int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
 	int rc;
 
 	memset(res, 0, sizeof *res);
-	ofl_gro_config_default(&cfg);
-	cfg.flush_timeout_ns = o->flush_timeout_ns;
-	if (o->batch)
-		cfg.normal_batch = (uint16_t)o->batch;
-	if (o->max_size)
-		cfg.max_size = o->max_size;
-	if (o->flows)
-		cfg.max_flows = o->flows;
+	replay_gro_config(o, &cfg);
 	cfg.deliver = gro_deliver;
 	cfg.user = &run;
-	if (o->dsa) {
-		cfg.dsa = o->dsa;
-		cfg.dsa_params = o->dsa_params;
-		cfg.dsa_keep_tag = o->dsa_keep_tag ? 1 : 0;
-	}
 	rc = ofl_gro_create(&cfg, &gro);
 	if (rc < 0) {
 		snprintf(err, errlen, "ofl_gro_create: %s", ofl_strerror(rc));

@@ -50,6 +50,10 @@ struct replay_gro_opts {
  *  frame, library defaults otherwise. */
 void replay_gro_opts_default(struct replay_gro_opts *o);
 
+/** The engine configuration of these options (deliver and user left for
+ *  the caller to set). */
+void replay_gro_config(const struct replay_gro_opts *o, struct ofl_gro_config *cfg);
+
 /** What a GRO replay did, besides the engine's own counters. */
 struct replay_gro_result {
 	struct ofl_gro_stats stats; /**< the engine's counters at the end */
