@@ -20,7 +20,7 @@ export LSAN_OPTIONS=${LSAN_OPTIONS:-exitcode=23}
 
 echo "sanitize: clang ASan+UBSan build in $out"
 CC=clang cmake -S "$top" -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_SANITIZE=ON \
-  -DOFL_BUILD_BENCH=OFF >/dev/null
+  -DOFL_BUILD_BENCH=OFF -DOFL_WERROR=ON >/dev/null
 cmake --build "$out" -j"$jobs"
 rc=0
 ctest --test-dir "$out" --output-on-failure -j"$jobs" || rc=$?

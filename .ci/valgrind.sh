@@ -25,7 +25,7 @@ export OFL_CORPORA=${OFL_CORPORA:-$top/../shared/corpora}
 # Check runs every test case in a forked child: valgrind follows forks; the
 # child's exit status 99 fails the test case.
 echo "valgrind: gcc build in $out"
-CC=gcc cmake -S "$top" -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_BUILD_BENCH=OFF >/dev/null
+CC=gcc cmake -S "$top" -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_BUILD_BENCH=OFF -DOFL_WERROR=ON >/dev/null
 cmake --build "$out" -j"$jobs"
 logs=$out/vglogs
 rm -rf "$logs" "$out"/Testing/Temporary/MemoryChecker.*.log

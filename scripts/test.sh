@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Every test: install what is missing, then build and run the whole suite
-# with gcc and with clang (-Wall -Wextra -Werror), under AddressSanitizer +
-# UndefinedBehaviorSanitizer, once under valgrind memcheck, and the fuzz
-# targets briefly; the ABI of the shared library against the previous
-# revision (.ci/abi.sh, abidiff).  Exits non-zero on the first failure.
+# with gcc and with clang (-Wall -Wextra -Werror: OFL_WERROR=ON here, off in
+# a user's build), build Release (-O3) and MinSizeRel with both, build the
+# Debian packages and link against them, check the shared library's ABI
+# against the previous revision (.ci/abi.sh, abidiff), run the suite under
+# AddressSanitizer + UndefinedBehaviorSanitizer, once under valgrind
+# memcheck, and the fuzz targets briefly.  Exits non-zero on the first failure.
 #   QUICK=1 scripts/test.sh    gcc build and ctest only
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +17,8 @@ export OFL_CORPORA=${OFL_CORPORA:-$top/../shared/corpora}
 stage() { echo; echo "=== $* ==="; }
 
 stage "gcc: build and ctest"
-CC=gcc cmake -S "$top" -B "$out/gcc" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_BUILD_BENCH=OFF >/dev/null
+CC=gcc cmake -S "$top" -B "$out/gcc" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_BUILD_BENCH=OFF \
+  -DOFL_WERROR=ON >/dev/null
 cmake --build "$out/gcc" -j"$jobs"
 ctest --test-dir "$out/gcc" --output-on-failure -j"$jobs" | tee "$out/gcc-ctest.log"
 [ "${PIPESTATUS[0]}" = 0 ] || exit 1
@@ -36,9 +39,31 @@ closing() { set -- $summary; echo "tests: $(( $1 - $2 )) passed, $2 failed"; }
 if [ "${QUICK:-0}" = 1 ]; then closing; exit 0; fi
 
 stage "clang: build (warnings are errors) and ctest"
-CC=clang CXX=clang++ cmake -S "$top" -B "$out/clang" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_BUILD_BENCH=OFF >/dev/null
+CC=clang CXX=clang++ cmake -S "$top" -B "$out/clang" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_BUILD_BENCH=OFF \
+  -DOFL_WERROR=ON >/dev/null
 cmake --build "$out/clang" -j"$jobs"
 ctest --test-dir "$out/clang" --output-on-failure -j"$jobs"
+
+# ---- release builds (issue 15): what users and packagers build ----------
+# Build only, no ctest; warnings are errors.  gcc Release builds everything
+# (tests too: the README's `cmake -DCMAKE_BUILD_TYPE=Release` path, where gcc
+# 12 -O3 once warned); the other three the library and the tool.  Installed
+# under /usr, so the gcc Release tree is also the one the packages come from.
+for cc in gcc clang; do
+  for type in Release MinSizeRel; do
+    stage "$cc $type: build (warnings are errors)"
+    dir="$out/$cc-$type"
+    targets=(--target ofl ofl_static offload-replay)
+    [ "$cc/$type" = gcc/Release ] && targets=()
+    CC=$cc cmake -S "$top" -B "$dir" -DCMAKE_BUILD_TYPE="$type" -DCMAKE_INSTALL_PREFIX=/usr \
+      -DOFL_BUILD_BENCH=OFF -DOFL_WERROR=ON >/dev/null
+    cmake --build "$dir" -j"$jobs" "${targets[@]}" >/dev/null
+  done
+done
+
+# ---- packages (issue 15): cpack -G DEB, an empty root, the consumer ------
+stage "packages: libofl0, libofl-dev, offload-replay into an empty root"
+bash "$top/.ci/packages.sh" "$out/gcc-Release" "$out/packages"
 
 for s in abi sanitize valgrind fuzz; do
   if [ -f "$top/.ci/$s.sh" ]; then

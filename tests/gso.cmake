@@ -1,10 +1,10 @@
 # Software GSO/TSO tests (tests/unit/gso_*_test.c, tests/gso/), the kernel
 # fixtures in tests/fixtures/gso/ (made by tests/gso/make-fixtures.sh), and
 # the first benchmark (bench/gso_first.c).  Every test name starts with "gso".
-# (ofl_pcapio: tests/CMakeLists.txt makes sure it exists, with or without the tool)
+# (ofl_replaycore: tests/CMakeLists.txt makes sure it exists, with or without the tool)
 add_library(ofl_gsotest STATIC gso/gso_util.c gso/gso_check.c)
 target_include_directories(ofl_gsotest PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/gso)
-target_link_libraries(ofl_gsotest PUBLIC ofl_testsupport ofl_pcapio)
+target_link_libraries(ofl_gsotest PUBLIC ofl_testsupport ofl_replaycore)
 
 foreach(t tcp udp pool vnet roundtrip burst vlan descs)
   ofl_add_check_test(gso_${t}_test unit/gso_${t}_test.c LIBS ofl_gsotest)

@@ -1,8 +1,7 @@
-# offload-replay: pcap I/O, command line, corpus replay, end to end.
+# offload-replay: command line, corpus replay, end to end.
 # Included by tests/CMakeLists.txt; every test name starts with "replay".
 if(TARGET offload-replay)
-  ofl_add_check_test(replay_pcapio_test replay/pcapio_test.c LIBS ofl_pcapio)
-  ofl_add_check_test(replay_core_test replay/core_test.c LIBS ofl_replaycore)
+  ofl_add_check_test(replay_core_test replay/core_test.c replay/pcapng_gen.c LIBS ofl_replaycore)
 
   # The key test: every Ethernet capture of the corpus through the replay core.
   ofl_add_check_test(replay_corpus_test replay/corpus_test.c replay/replay_check.c replay/frame_check.c
@@ -13,12 +12,32 @@ if(TARGET offload-replay)
                      LIBS ofl_replaycore)
   set_tests_properties(replay_mutate_test PROPERTIES TIMEOUT 900)
 
-  ofl_add_check_test(replay_e2e_test replay/e2e_test.c replay/frame_check.c
+  ofl_add_check_test(replay_e2e_test replay/e2e_test.c replay/frame_check.c replay/pcapng_gen.c
+                     replay/payload_sum.c
                      LIBS ofl_replaycore)
   target_compile_definitions(replay_e2e_test PRIVATE
     OFFLOAD_REPLAY_BIN="$<TARGET_FILE:offload-replay>"
     REPLAY_TMPDIR="${CMAKE_CURRENT_BINARY_DIR}")
   add_dependencies(replay_e2e_test offload-replay)
+
+  # Every capture of MANIFEST.tsv tcpdump reads: read too, and conserved
+  # (or, for the L2-less link types, refused naming them: see the file).
+  ofl_add_check_test(replay_manifest_test replay/manifest_test.c replay/frame_check.c
+                     replay/payload_sum.c LIBS ofl_replaycore)
+  target_compile_definitions(replay_manifest_test PRIVATE
+    OFFLOAD_REPLAY_BIN="$<TARGET_FILE:offload-replay>"
+    REPLAY_TMPDIR="${CMAKE_CURRENT_BINARY_DIR}")
+  add_dependencies(replay_manifest_test offload-replay)
+  # label "cli": drives the binary, left out of the memcheck stage (tests/CMakeLists.txt)
+  set_tests_properties(replay_manifest_test PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS cli)
+
+  # gro -i lo while the test sends over a loopback TCP connection (root)
+  ofl_add_check_test(replay_live_test replay/live_test.c LIBS ofl_replaycore)
+  target_compile_definitions(replay_live_test PRIVATE
+    OFFLOAD_REPLAY_BIN="$<TARGET_FILE:offload-replay>"
+    REPLAY_TMPDIR="${CMAKE_CURRENT_BINARY_DIR}")
+  add_dependencies(replay_live_test offload-replay)
+  set_tests_properties(replay_live_test PROPERTIES SKIP_RETURN_CODE 77 LABELS cli RUN_SERIAL TRUE)
 
   ofl_add_check_test(replay_cli_test replay/cli_test.c)
   target_compile_definitions(replay_cli_test PRIVATE

@@ -34,9 +34,7 @@ ofl_add_check_test(robust_badinput_test unit/robust_badinput_test.c)
 ofl_add_check_test(robust_hashflood_test unit/robust_hashflood_test.c)
 target_include_directories(robust_hashflood_test PRIVATE fuzz)
 ofl_add_check_test(robust_membound_test unit/robust_membound_test.c)
-if(TARGET ofl_pcapio)
-  ofl_add_check_test(robust_malformed_test unit/robust_malformed_test.c LIBS ofl_pcapio)
-endif()
+ofl_add_check_test(robust_malformed_test unit/robust_malformed_test.c LIBS ofl_replaycore)
 
 # The hash-flood benchmark (run by hand, see its header).
 add_executable(robust_flood_bench fuzz/flood_bench.c)
@@ -45,9 +43,9 @@ target_link_libraries(robust_flood_bench PRIVATE ofl_testsupport)
 
 # The seed maker of the fuzz targets (run-fuzz.sh uses the libFuzzer
 # build's copy; this one keeps it compiling with the project's warnings).
-if(TARGET ofl_pcapio)
+if(TARGET ofl_replaycore)
   add_executable(robust_fzseed fuzz/fzseed.c)
-  target_link_libraries(robust_fzseed PRIVATE ofl_testsupport ofl_pcapio)
+  target_link_libraries(robust_fzseed PRIVATE ofl_testsupport ofl_replaycore)
   if(fuzz_dsa IN_LIST OFL_FUZZ_TARGETS)
     target_compile_definitions(robust_fzseed PRIVATE FZSEED_DSA)
   endif()

@@ -1,6 +1,6 @@
 /*
  * fzseed.c - seed inputs for the fuzz targets, in each target's input
- * format (see the top of fuzz_gro.c, fuzz_gso.c, fuzz_dsa.c, fuzz_pcap.c).
+ * format (see the top of fuzz_gro.c, fuzz_gso.c, fuzz_dsa.c).
  *
  *   fzseed hand OUTDIR           small hand-made seeds (committed under
  *                                tests/fuzz/seeds/<target>/)
@@ -10,8 +10,9 @@
  *                                OUTDIR/<target>/ at run time; nothing from
  *                                the captures is committed
  *
- * Both write OUTDIR/gro, OUTDIR/gso, OUTDIR/dsa and OUTDIR/pcap (the DSA
- * seeds only when the library has DSA, the GSO ones only when it has GSO).
+ * Both write OUTDIR/gro, OUTDIR/gso and OUTDIR/dsa (the DSA seeds only when
+ * the library has DSA, the GSO ones only when it has GSO).  Captures are
+ * read through libpcap (capture.h of offload-replay).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -22,7 +23,7 @@
 #include <sys/stat.h>
 
 #include "gen.h"
-#include "pcapio.h"
+#include "capture.h"
 
 #ifdef FZSEED_DSA
 #include <ofl/dsa.h>
@@ -354,89 +355,24 @@ static void hand_dsa(const char *dir)
 #endif
 }
 
-/* ---- pcap (fuzz_pcap.c) ---- */
-
-static void hand_pcap(const char *dir)
-{
-	static const struct {
-		const char *name;
-		enum pcapio_format fmt;
-		int nano, be;
-	} v[] = {
-		{"pcap-le-us", PCAPIO_FMT_PCAP, 0, 0}, {"pcap-be-ns", PCAPIO_FMT_PCAP, 1, 1},
-		{"pcapng-le", PCAPIO_FMT_PCAPNG, 1, 0}, {"pcapng-be-us", PCAPIO_FMT_PCAPNG, 0, 1},
-	};
-	uint8_t fr[200];
-	unsigned i, k;
-	struct gen_tcp g;
-	size_t n;
-	gen_tcp_init(&g, 4);
-	n = gen_tcp_frame(&g, fr, sizeof(fr));
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		struct pcapio_writer w;
-		struct out o = {0};
-		if (pcapio_writer_init(&w, v[i].fmt, 1, 128, v[i].nano, v[i].be) != PCAPIO_OK)
-			abort();
-		for (k = 0; k < 3; k++)
-			if (pcapio_write(&w, 1000000000ull * k + 12345, fr, (uint32_t)(k == 2 ? 60 : n),
-			                 (uint32_t)n) != PCAPIO_OK)
-				abort();
-		put(&o, w.buf, w.len);
-		save(dir, "pcap", v[i].name, &o);
-		free(o.b);
-		pcapio_writer_free(&w);
-	}
-}
-
 /* ---- cut seeds out of the corpora at run time ---- */
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *b;
-	long n;
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	b = malloc(n > 0 ? (size_t)n : 1);
-	if (!b || (n > 0 && fread(b, 1, (size_t)n, f) != (size_t)n)) {
-		fclose(f);
-		free(b);
-		return NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return b;
-}
 
 static void cut_file(const char *sub, const char *path, const char *base, const char *outdir)
 {
-	size_t len = 0;
-	uint8_t *data = slurp(path, &len);
-	struct pcapio_reader *r = calloc(1, sizeof(*r));
-	struct pcapio_frame f;
+	struct replay_capture c;
 	struct out o = {0};
 	unsigned nframes = 0, chunk = 0, nchunks = 0, ngso = 0;
-	char name[512];
-	if (!data || !r)
-		goto done;
-	/* the capture itself for the pcap reader, when small */
-	if (len <= 65536) {
-		put(&o, data, len);
-		snprintf(name, sizeof(name), "%s__%s", sub, base);
-		save(outdir, "pcap", name, &o);
-	}
-	if (pcapio_open(r, data, len, PCAPIO_F_LAX_SNAPLEN) != PCAPIO_OK)
-		goto done;
-	while (pcapio_next(r, &f) == PCAPIO_OK) {
+	char name[512], err[REPLAY_ERRLEN];
+	if (replay_capture_read_lax(&c, path, err, sizeof(err)) < 0)
+		return;
+	for (size_t i = 0; i < c.nframes; i++) {
+		const struct replay_frame f = c.frames[i];
 		nframes++;
 #ifdef FZSEED_DSA
-		if (f.linktype >= 281 && f.linktype <= 285) {
+		if (c.linktype >= 281 && c.linktype <= 285) {
 			/* DSA_TAG_BRCM 281, BRCM_PREPEND 282, DSA 284, EDSA 285 */
-			const char *fmt = f.linktype == 281 ? "brcm" : f.linktype == 282 ? "brcm-prepend"
-			                : f.linktype == 284 ? "dsa" : f.linktype == 285 ? "edsa" : NULL;
+			const char *fmt = c.linktype == 281 ? "brcm" : c.linktype == 282 ? "brcm-prepend"
+			                : c.linktype == 284 ? "dsa" : c.linktype == 285 ? "edsa" : NULL;
 			const struct ofl_dsa_ops *ops = fmt ? ofl_dsa_find(fmt) : NULL;
 			if (ops && nframes <= 12) {
 				dsa_seed(&o, ops->id, 0, 0, f.data, f.caplen, nframes % 3);
@@ -449,7 +385,7 @@ static void cut_file(const char *sub, const char *path, const char *base, const 
 			continue;
 		}
 #endif
-		if (f.linktype != 1)
+		if (c.linktype != REPLAY_LINKTYPE_ETHERNET)
 			continue;
 		/* GRO: runs of 24 consecutive frames, at most 6 runs per capture */
 		if (nchunks < 6) {
@@ -484,11 +420,9 @@ static void cut_file(const char *sub, const char *path, const char *base, const 
 		snprintf(name, sizeof(name), "%s__%s-%u", sub, base, nchunks);
 		save(outdir, "gro", name, &o);
 	}
-done:
 	o.n = 0;
 	free(o.b);
-	free(r);
-	free(data);
+	replay_capture_free(&c);
 }
 
 /* Every .pcap/.pcapng below dir (depth <= 3), named by its path under root. */
@@ -533,7 +467,6 @@ int main(int argc, char **argv)
 		mkdir(argv[2], 0777);
 		hand_gro(argv[2]);
 		hand_dsa(argv[2]);
-		hand_pcap(argv[2]);
 #ifdef FZSEED_GSO
 		hand_gso(argv[2]);
 #else

@@ -12,7 +12,7 @@
 #       (libFuzzer -merge=1 -use_counters=0): inputs of at most MAX_BYTES
 #       that cover an edge the committed seeds and regress inputs do not;
 #       even after a crash.  scripts/fuzz-long.sh uses it.
-#   targets: fuzz_gro fuzz_gso fuzz_dsa fuzz_pcap (default: every one built)
+#   targets: fuzz_gro fuzz_gso fuzz_dsa (default: every one built)
 #
 # Seeds: the committed tests/fuzz/seeds/<area> and regress/<area>, plus
 # frames cut at run time out of the captures in $OFL_CORPORA (default
@@ -45,12 +45,12 @@ corpora=${OFL_CORPORA:-$top/../shared/corpora}
 jobs=${JOBS:-2}
 
 echo "run-fuzz: building in $build"
-CC=clang cmake -S "$top/tests/fuzz" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+CC=clang cmake -S "$top/tests/fuzz" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_WERROR=ON >/dev/null
 cmake --build "$build" -j"$jobs" >/dev/null
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  for t in fuzz_gro fuzz_gso fuzz_dsa fuzz_pcap; do
+  for t in fuzz_gro fuzz_gso fuzz_dsa; do
     [ -x "$build/$t" ] && targets+=("$t")
   done
 fi

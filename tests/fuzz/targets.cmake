@@ -1,7 +1,7 @@
 # The fuzz targets that exist in this tree: shared by tests/fuzz/CMakeLists.txt
 # (libFuzzer build) and tests/robust.cmake (gcc build with onefile.c).  A
 # target for an area is added only once that area's header and sources are
-# in the tree, so the list grows as GSO/DSA/pcap land.
+# in the tree, so the list grows as GSO/DSA land.
 set(_fz ${CMAKE_CURRENT_LIST_DIR})
 get_filename_component(_top ${_fz}/../.. ABSOLUTE)
 set(OFL_FUZZ_TARGETS fuzz_gro)
@@ -19,8 +19,5 @@ if(EXISTS ${_top}/include/ofl/gso.h AND EXISTS ${_top}/src/gso/sources.cmake)
   set(OFL_FUZZ_fuzz_gso_SRCS ${_fz}/fuzz_gso.c)
   set(OFL_FUZZ_fuzz_gso_LIBS "")
 endif()
-if(TARGET ofl_pcapio AND EXISTS ${_top}/tools/offload-replay/pcapio.h)
-  list(APPEND OFL_FUZZ_TARGETS fuzz_pcap)
-  set(OFL_FUZZ_fuzz_pcap_SRCS ${_fz}/fuzz_pcap.c)
-  set(OFL_FUZZ_fuzz_pcap_LIBS ofl_pcapio)
-endif()
+# No fuzz_pcap: capture files are read by libpcap (offload-replay's
+# capture.c), whose own fuzzing is libpcap's project's business.

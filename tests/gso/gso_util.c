@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcapio.h"
+#include "capture.h"
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
 static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
@@ -245,42 +245,28 @@ void gu_segs_free(struct gu_segs *s)
 
 bool gu_pcap_read(const char *path, struct gu_pcap *p)
 {
-	FILE *fp = fopen(path, "rb");
-	struct pcapio_reader *r;
-	struct pcapio_frame fr;
-	uint8_t *data = NULL;
-	long sz;
-	unsigned cap = 0;
+	struct replay_capture c;
+	char err[REPLAY_ERRLEN];
+	size_t i;
 	memset(p, 0, sizeof(*p));
-	if (!fp)
+	if (replay_capture_read_lax(&c, path, err, sizeof(err)) < 0)
 		return false;
-	fseek(fp, 0, SEEK_END);
-	sz = ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	data = malloc(sz > 0 ? (size_t)sz : 1);
-	r = malloc(sizeof(*r));
-	if (!data || !r || fread(data, 1, (size_t)sz, fp) != (size_t)sz ||
-	    pcapio_open(r, data, (size_t)sz, PCAPIO_F_LAX_SNAPLEN) != PCAPIO_OK) {
-		fclose(fp);
-		free(data);
-		free(r);
+	p->linktype = c.linktype;
+	p->frame = calloc(c.nframes ? c.nframes : 1, sizeof(*p->frame));
+	p->len = calloc(c.nframes ? c.nframes : 1, sizeof(*p->len));
+	if (!p->frame || !p->len) {
+		replay_capture_free(&c);
+		gu_pcap_free(p);
 		return false;
 	}
-	fclose(fp);
-	p->linktype = r->linktype;
-	while (pcapio_next(r, &fr) == PCAPIO_OK) {
-		if (p->n == cap) {
-			cap = cap ? cap * 2 : 64;
-			p->frame = realloc(p->frame, cap * sizeof(*p->frame));
-			p->len = realloc(p->len, cap * sizeof(*p->len));
-		}
-		p->frame[p->n] = malloc(fr.caplen ? fr.caplen : 1);
-		memcpy(p->frame[p->n], fr.data, fr.caplen);
-		p->len[p->n] = fr.caplen;
+	for (i = 0; i < c.nframes; i++) {
+		const struct replay_frame *fr = &c.frames[i];
+		p->frame[p->n] = malloc(fr->caplen ? fr->caplen : 1);
+		memcpy(p->frame[p->n], fr->data, fr->caplen);
+		p->len[p->n] = fr->caplen;
 		p->n++;
 	}
-	free(data);
-	free(r);
+	replay_capture_free(&c);
 	return true;
 }
 
@@ -296,23 +282,14 @@ void gu_pcap_free(struct gu_pcap *p)
 
 bool gu_pcap_write(const char *path, uint8_t *const *frames, const uint32_t *lens, unsigned n)
 {
-	struct pcapio_writer w;
-	FILE *fp;
+	struct replay_outfile w;
 	unsigned i;
-	bool ok;
-	if (pcapio_writer_init(&w, PCAPIO_FMT_PCAP, PCAPIO_LINKTYPE_ETHERNET, 262144, 0, 0) != PCAPIO_OK)
+	if (replay_outfile_open(&w, path, REPLAY_LINKTYPE_ETHERNET, 262144, 0) < 0)
 		return false;
 	for (i = 0; i < n; i++)
-		if (pcapio_write(&w, (uint64_t)(i + 1) * 1000000u, frames[i], lens[i], lens[i]) != PCAPIO_OK) {
-			pcapio_writer_free(&w);
-			return false;
-		}
-	fp = fopen(path, "wb");
-	ok = fp && fwrite(w.buf, 1, w.len, fp) == w.len;
-	if (fp)
-		ok = fclose(fp) == 0 && ok;
-	pcapio_writer_free(&w);
-	return ok;
+		if (replay_outfile_write(&w, (uint64_t)(i + 1) * 1000000u, frames[i], lens[i], lens[i]) < 0)
+			break;
+	return replay_outfile_close(&w) == 0;
 }
 
 

@@ -74,7 +74,7 @@ struct gu_segs {
 int gu_collect(struct ofl_gso_iter *it, struct gu_segs *out, uint32_t nslots, uint32_t slot_size);
 void gu_segs_free(struct gu_segs *s);
 
-/* Every frame of a capture file (pcap or pcapng through ofl_pcapio),
+/* Every frame of a capture file (pcap or pcapng through libpcap),
  * copied (free with gu_pcap_free). */
 struct gu_pcap {
 	unsigned n;

@@ -35,11 +35,12 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-# mkgso uses the test helpers, which use the library and the pcap writer
+# mkgso uses the test helpers, which use the library and the capture
+# files of offload-replay (libpcap)
 "$cc" -std=c11 -O1 -I "$src/include" -I "$src/src" -I "$src/tests/support" -I "$here" \
 	-I "$src/tools/offload-replay" -o "$tmp/mkgso" \
 	"$here/mkgso.c" "$here/gso_util.c" "$src/tests/support/gen.c" \
-	"$src/tools/offload-replay/pcapio.c" "$src"/src/core/*.c "$src"/src/gso/*.c
+	"$src/tools/offload-replay/capture.c" "$src"/src/core/*.c "$src"/src/gso/*.c -lpcap
 
 mkdir -p "$out"
 "$tmp/mkgso" "$out" "$@" > "$tmp/list"

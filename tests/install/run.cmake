@@ -3,6 +3,12 @@
 # pkg-config.  Needs no network: everything is local.
 #   -DBUILD_DIR -DWORK_DIR -DCONSUMER_DIR -DPUBLIC_HEADER_DIR -DCC -DGENERATOR
 #   -DPKG_CONFIG -DREADELF -DVERSION [-DEXTRA_FLAGS=compile and link flags, e.g. -fsanitize=...]
+# With -DPREFIX=DIR instead of -DBUILD_DIR: check a copy installed there by
+# other means (the Debian packages unpacked into an empty root, see
+# .ci/packages.sh) and build against it.
+if(DEFINED PREFIX AND NOT PREFIX STREQUAL "")
+  set(BUILD_DIR "(none: -DPREFIX)")
+endif()
 foreach(v BUILD_DIR WORK_DIR CONSUMER_DIR PUBLIC_HEADER_DIR CC GENERATOR VERSION)
   if(NOT DEFINED ${v} OR "${${v}}" STREQUAL "")
     message(FATAL_ERROR "run.cmake: ${v} not set")
@@ -27,8 +33,12 @@ set(prefix ${WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 
-# 1. cmake --install into the prefix
-run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+# 1. cmake --install into the prefix (or the copy at -DPREFIX)
+if(DEFINED PREFIX AND NOT PREFIX STREQUAL "")
+  set(prefix ${PREFIX})
+else()
+  run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+endif()
 message(STATUS "installed into ${prefix}")
 
 # 2. what must be there: headers, shared library with SONAME and version, static library
@@ -103,7 +113,10 @@ if(PKG_CONFIG)
   run("pkg-config --variable=prefix" ${PKG_CONFIG} --variable=prefix ofl)
   string(STRIP "${out}" pcprefix)
   set(define)
-  if(NOT pcprefix STREQUAL prefix)
+  # a relocatable .pc says ${pcfiledir}/../..: compare the places, not the strings
+  get_filename_component(pcprefix_real "${pcprefix}" REALPATH)
+  get_filename_component(prefix_real "${prefix}" REALPATH)
+  if(NOT pcprefix_real STREQUAL prefix_real)
     # ofl.pc carries the configure-time prefix: relocate it the way pkg-config allows
     message(WARNING "ofl.pc says prefix=${pcprefix}, installed under ${prefix} "
                     "(the .pc file is not relocatable; using --define-variable=prefix)")

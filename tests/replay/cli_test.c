@@ -17,9 +17,11 @@
 #define CAPTURE "tcp-bulk/suricata-verify__bug-4663.pcap"
 #define OUTCAP 262144
 
-/* One command line; in args, {E} {R} {S} {J} {X} {N} name the captures made
- * here (empty Ethernet, RAW link type, short header, junk, cut frame, an
- * output path), {C} the corpus capture; NULL patterns are not checked. */
+/* One command line (run by the shell); in args, {E} {R} {S} {J} {X} {N} name
+ * the captures made here (empty Ethernet, RAW link type, short header, junk,
+ * cut frame, an output path), {C} the corpus capture, {B} offload-replay;
+ * args starting with '!' are a whole command line (else offload-replay's
+ * arguments).  NULL patterns are not checked.  Messages about files are libpcap's. */
 struct cli_case {
 	const char *name;
 	const char *args;
@@ -33,12 +35,13 @@ struct cli_case {
 #define NEEDS_GSO 2u
 #define NEEDS_DEV_FULL 4u
 #define JSON_OUT 8u /* standard output must be one JSON object */
+#define NEEDS_TCPDUMP 16u
 
 static const struct cli_case cases[] = {
 	{ "--help", "--help", 0, "usage: offload-replay COMMAND", NULL, 0 },
 	{ "-h", "-h", 0, "gro IN OUT", NULL, 0 },
 	{ "gro --help", "gro --help", 0, "--flush-timeout-ns", NULL, 0 },
-	{ "gro -h", "gro -h", 0, "OUT '-' writes no capture", NULL, 0 },
+	{ "gro -h", "gro -h", 0, "OUT '-' standard output", NULL, 0 },
 	{ "no arguments", "", 2, NULL, "usage:", 0 },
 	{ "unknown command", "frobnicate", 2, NULL, "unknown command 'frobnicate'", 0 },
 	{ "unknown option", "gro --bogus {E} -", 2, NULL, "unknown option '--bogus'", 0 },
@@ -57,31 +60,40 @@ static const struct cli_case cases[] = {
 	{ "--flows beyond the engine", "gro --flows 4294967295 {E} -", 2, NULL,
 	  "engine refused --flows 4294967295", 0 },
 	{ "missing file", "gro /nonexistent/in.pcap -", 1, NULL, "/nonexistent/in.pcap", 0 },
-	{ "junk file", "gro {J} -", 1, NULL, "junk.pcap: unknown file magic", 0 },
-	{ "short header", "gro {S} -", 1, NULL, "short.pcap: file header truncated", 0 },
-	{ "frame past the end", "gro {X} -", 1, NULL, "caplen 100 but only 60 bytes left", 0 },
-	{ "unsupported link type", "gro {R} -", 1, NULL, "raw.pcap: link type 101 is not supported", 0 },
+	{ "junk file", "gro {J} -", 1, NULL, "junk.pcap: unknown file format", 0 },
+	{ "short header", "gro {S} -", 1, NULL, "short.pcap: truncated dump file", 0 },
+	{ "frame past the end", "gro {X} -", 1, NULL, "frame 1: truncated dump file; tried to read 100", 0 },
+	{ "unsupported link type", "gro {R} -", 1, NULL,
+	  "raw.pcap: link type 12 (RAW, Raw IP) is not supported", 0 },
 	{ "unwritable output", "gro {E} /nonexistent/out.pcap", 1, NULL, "/nonexistent/out.pcap", 0 },
 	{ "write error", "gro {E} /dev/full", 1, NULL, "/dev/full: write error", NEEDS_DEV_FULL },
 	{ "empty capture", "gro {E} {N}", 0, "frames in                               0", NULL, 0 },
-	{ "empty capture, JSON", "gro --stats json {E} -", 0, "\"rx_pkts\": 0", NULL, JSON_OUT },
+	{ "empty capture, JSON", "gro --stats json {E} {N}", 0, "\"rx_pkts\": 0", NULL, JSON_OUT },
 	{ "gso --help", "gso --help", 0, "gso IN OUT --mss N", NULL, NEEDS_GSO },
 	{ "gso without --mss", "gso {E} -", 2, NULL, "--mss is required", NEEDS_GSO },
 	{ "corpus, text", "gro {C} {N} --flush-timeout-ns 1000000", 0, "segments per GRO packet", NULL,
 	  NEEDS_CORPUS },
-	{ "corpus, --trace", "gro --trace {C} -", 0, NULL, " segs of 1448, ", NEEDS_CORPUS },
-	{ "corpus, --kernel-napi", "gro --kernel-napi {C} -", 0, "kernel NAPI polling: first poll of 1",
+	{ "corpus, --trace", "gro --trace {C} {N}", 0, NULL, " segs of 1448, ", NEEDS_CORPUS },
+	{ "corpus, --kernel-napi", "gro --kernel-napi {C} {N}", 0, "kernel NAPI polling: first poll of 1",
 	  NULL, NEEDS_CORPUS },
-	{ "corpus, --rx-csum/--split", "gro --rx-csum complete --split 60 {C} -", 0,
+	{ "corpus, --rx-csum/--split", "gro --rx-csum complete --split 60 {C} {N}", 0,
 	  "rx checksum complete, split 60", NULL, NEEDS_CORPUS },
-	{ "corpus, JSON", "gro --stats=json --burst 0 --csum partial {C} -", 0, "\"normal_why\": {", NULL,
+	{ "corpus, JSON", "gro --stats=json --burst 0 --csum partial {C} {N}", 0, "\"normal_why\": {", NULL,
 	  NEEDS_CORPUS | JSON_OUT },
+	/* '-': standard input and output (the statistics then on standard error) */
+	{ "standard input", "gro - {N} < {C}", 0, "offload-replay gro: - -> ", NULL, NEEDS_CORPUS },
+	{ "standard output", "gro {C} -", 0, NULL, "segments per GRO packet", NEEDS_CORPUS },
+	{ "a pipe", "gro {C} - 2>/dev/null | {B} gro - {N}", 0, "segments per GRO packet", NULL,
+	  NEEDS_CORPUS },
+	{ "from tcpdump", "!tcpdump -r {C} -w - 2>/dev/null | {B} gro - {N}",
+	  0, "segments per GRO packet", NULL, NEEDS_CORPUS | NEEDS_TCPDUMP },
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
 static char tmp[4096], capture[8192];
 static int have_gso;
 static int have_dev_full;
+static int have_tcpdump;
 
 /* ---- a JSON syntax check (RFC 8259 values) --------------------------------- */
 
@@ -245,6 +257,7 @@ static void expand(const char *args, char *out, size_t cap)
 			case 'X': name = "replay_cli_cut.pcap"; break;
 			case 'N': name = "replay_cli_out.pcap"; break;
 			case 'C': name = ""; break;
+			case 'B': name = OFFLOAD_REPLAY_BIN; break;
 			default: break;
 			}
 		}
@@ -252,8 +265,9 @@ static void expand(const char *args, char *out, size_t cap)
 			out[n++] = *p;
 			continue;
 		}
-		int w = *name ? snprintf(out + n, cap - n, "'%s/%s'", tmp, name)
-		              : snprintf(out + n, cap - n, "'%s'", capture);
+		int w = p[1] == 'B' ? snprintf(out + n, cap - n, "'%s'", name)
+		        : *name   ? snprintf(out + n, cap - n, "'%s/%s'", tmp, name)
+		                  : snprintf(out + n, cap - n, "'%s'", capture);
 		if (w < 0 || (size_t)w >= cap - n)
 			abort(); /* the table's lines are short */
 		n += (size_t)w;
@@ -288,7 +302,10 @@ static int run(const char *args, char **out, char **err)
 	expand(args, expanded, sizeof expanded);
 	snprintf(po, sizeof po, "%s/replay_cli_stdout.txt", tmp);
 	snprintf(pe, sizeof pe, "%s/replay_cli_stderr.txt", tmp);
-	snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", OFFLOAD_REPLAY_BIN, expanded, po, pe);
+	if (expanded[0] == '!') /* a command line of its own */
+		snprintf(cmd, sizeof cmd, "%s >'%s' 2>'%s'", expanded + 1, po, pe);
+	else
+		snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", OFFLOAD_REPLAY_BIN, expanded, po, pe);
 	rc = system(cmd);
 	*out = slurp(po);
 	*err = slurp(pe);
@@ -310,10 +327,12 @@ START_TEST(cli_case)
 	char *out, *err;
 
 	/* a missing corpus capture or subcommand fails the case; only a
-	 * system without /dev/full skips one (main() then exits 77) */
+	 * system without /dev/full or tcpdump skips one (main() then exits 77) */
 	ck_assert_msg(!(c->needs & NEEDS_CORPUS) || can_open(capture, "rb"), "%s: corpus capture %s missing",
 	              c->name, capture);
 	ck_assert_msg(!(c->needs & NEEDS_GSO) || have_gso, "%s: offload-replay --help lists no gso", c->name);
+	if ((c->needs & NEEDS_TCPDUMP) && !have_tcpdump)
+		return;
 	if ((c->needs & NEEDS_DEV_FULL) && !have_dev_full)
 		return;
 	int rc = run(c->args, &out, &err);
@@ -388,6 +407,9 @@ int main(void)
 	have_dev_full = can_open("/dev/full", "wb");
 	if (!have_dev_full)
 		printf("NOTICE: no writable /dev/full: the write-error cases are SKIPPED\n");
+	have_tcpdump = system("tcpdump --version >/dev/null 2>&1") == 0;
+	if (!have_tcpdump)
+		printf("NOTICE: no tcpdump: the pipe-from-tcpdump cases are SKIPPED\n");
 
 	Suite *s = suite_create("replay_cli");
 	TCase *tc = tcase_create("cli");
@@ -403,5 +425,5 @@ int main(void)
 	srunner_free(sr);
 	if (failed)
 		return EXIT_FAILURE;
-	return have_dev_full ? EXIT_SUCCESS : 77;
+	return have_dev_full && have_tcpdump ? EXIT_SUCCESS : 77;
 }

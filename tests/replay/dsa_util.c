@@ -11,7 +11,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "pcapio.h"
 
 const char *du_tmp(const char *name)
 {
@@ -70,26 +69,21 @@ int du_run(const char *args, char **out, char **err)
 void du_write(const char *path, uint32_t linktype, uint8_t *const *frames, const uint32_t *lens,
               size_t n)
 {
-	struct pcapio_writer w;
-	FILE *fp;
+	struct replay_outfile w;
 
-	ck_assert_int_eq(pcapio_writer_init(&w, PCAPIO_FMT_PCAP, linktype, 262144, 0, 0), PCAPIO_OK);
+	ck_assert_msg(replay_outfile_open(&w, path, linktype, 262144, 0) == 0, "%s", w.err);
 	for (size_t i = 0; i < n; i++)
-		ck_assert_int_eq(pcapio_write(&w, 1700000000000000000ull + i * 1000000ull, frames[i],
-		                              lens[i], lens[i]),
-		                 PCAPIO_OK);
-	fp = fopen(path, "wb");
-	ck_assert_msg(fp != NULL, "cannot write %s", path);
-	ck_assert_uint_eq(fwrite(w.buf, 1, w.len, fp), w.len);
-	ck_assert_int_eq(fclose(fp), 0);
-	pcapio_writer_free(&w);
+		ck_assert_int_eq(replay_outfile_write(&w, 1700000000000000000ull + i * 1000000ull, frames[i],
+		                                      lens[i], lens[i]),
+		                 0);
+	ck_assert_msg(replay_outfile_close(&w) == 0, "%s", w.err);
 }
 
 void du_read(const char *path, struct replay_capture *c)
 {
 	char err[REPLAY_ERRLEN];
 
-	ck_assert_msg(replay_capture_read(c, path, 0, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(replay_capture_read(c, path, err, sizeof err) == 0, "%s", err);
 }
 
 uint8_t *du_encode(const struct ofl_dsa_ops *ops, int dir, const struct ofl_dsa_meta *m,

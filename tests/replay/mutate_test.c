@@ -149,21 +149,16 @@ static const char *damage(struct replay_capture *c, size_t i, const struct fc_tc
 /* Write the (damaged) frames as a pcap file. */
 static void dump(const struct replay_capture *c, const char *path)
 {
-	struct pcapio_writer w;
-	FILE *fp = fopen(path, "wb");
+	struct replay_outfile w;
 
-	ck_assert_ptr_nonnull(fp);
-	ck_assert_int_eq(pcapio_writer_init(&w, PCAPIO_FMT_PCAP, c->linktype, 262144, c->nano, 0),
-	                 PCAPIO_OK);
+	ck_assert_msg(replay_outfile_open(&w, path, c->linktype, 262144, c->nano) == 0, "%s", w.err);
 	for (size_t i = 0; i < c->nframes; i++) {
 		const struct replay_frame *f = &c->frames[i];
-		ck_assert_int_eq(pcapio_write(&w, f->ts_ns, f->data, f->caplen,
-		                              f->len > f->caplen ? f->len : f->caplen),
-		                 PCAPIO_OK);
+		ck_assert_int_eq(replay_outfile_write(&w, f->ts_ns, f->data, f->caplen,
+		                                      f->len > f->caplen ? f->len : f->caplen),
+		                 0);
 	}
-	ck_assert_uint_eq(fwrite(w.buf, 1, w.len, fp), w.len);
-	fclose(fp);
-	pcapio_writer_free(&w);
+	ck_assert_msg(replay_outfile_close(&w) == 0, "%s", w.err);
 }
 
 START_TEST(mutate_file)

@@ -544,9 +544,9 @@ int rc_load_ethernet(const struct rc_corpus *corpus, unsigned i, struct replay_c
 	char path[8192], err[REPLAY_ERRLEN];
 
 	snprintf(path, sizeof path, "%s/%s", corpus->dir, corpus->files[i]);
-	ck_assert_msg(replay_capture_read(cap, path, PCAPIO_F_LAX_SNAPLEN, err, sizeof err) == 0, "%s",
+	ck_assert_msg(replay_capture_read_lax(cap, path, err, sizeof err) == 0, "%s",
 	              err);
-	if (cap->linktype == PCAPIO_LINKTYPE_ETHERNET && cap->nframes > 0)
+	if (cap->linktype == REPLAY_LINKTYPE_ETHERNET && cap->nframes > 0)
 		return 1;
 	replay_capture_free(cap);
 	return 0;

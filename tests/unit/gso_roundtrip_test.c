@@ -146,7 +146,9 @@ static void bulk_list(struct bulk *b)
 		}
 		if (c < 13 || strcmp(f[5], "1") != 0 || atoi(f[11]) < 50)
 			continue;
-		snprintf(b->path[b->n++], sizeof(b->path[0]), "%s/%s", corpora(), f[0]);
+		c = snprintf(b->path[b->n], sizeof(b->path[0]), "%s/%s", corpora(), f[0]);
+		if (c > 0 && (size_t)c < sizeof(b->path[0]))
+			b->n++; /* a longer path is left out (not cut) */
 	}
 	fclose(fp);
 }

@@ -17,7 +17,6 @@
 
 #include "cli.h"
 #include "dsa_opt.h"
-#include "pcapio.h"
 #include "replay.h"
 
 #define DEFAULT_SNAPLEN 262144u
@@ -67,18 +66,21 @@ static uint32_t out_snaplen(const struct replay_capture *cap, uint32_t grow)
 	return snap;
 }
 
-static int read_capture(const char *cmd, const char *path, unsigned flags,
-                        struct replay_capture *cap)
+static int read_capture(const char *cmd, const char *path, int lax, struct replay_capture *cap)
 {
 	char err[REPLAY_ERRLEN];
 
-	if (replay_capture_read(cap, path, flags, err, sizeof err) < 0) {
+	if ((lax ? replay_capture_read_lax : replay_capture_read)(cap, path, err, sizeof err) < 0) {
 		fprintf(stderr, "%s %s: %s\n", CLI_PROG, cmd, err);
-		if (!(flags & PCAPIO_F_LAX_SNAPLEN) && strstr(err, "> snaplen"))
-			fprintf(stderr, "(--lax-snaplen accepts such frames)\n");
 		return -1;
 	}
 	return 0;
+}
+
+/* Where the report goes: not where the capture goes ("-": standard output). */
+static FILE *report_stream(const char *out_path)
+{
+	return out_path && strcmp(out_path, "-") == 0 ? stderr : stdout;
 }
 
 /* ======================================================================== */
@@ -97,19 +99,23 @@ void dsa_decode_usage(FILE *fp)
 {
 	fprintf(fp,
 	        "usage: %s dsa-decode IN [OUT] [--tag NAME] [--dir rx|tx|auto] [options]\n"
-	        "  Prints one line per frame of IN (pcap or pcapng): its number (from 1), the\n"
+	        "  Prints one line per frame of IN (pcap or pcapng, '-' standard input): its\n"
+	        "  number (from 1), the\n"
 	        "  direction of the tag's layout (rx: switch to host, tx: host to switch) and the\n"
 	        "  fields the tag holds (port, port mask, switch, prio, cmd, code, aux, vlan,\n"
 	        "  vbid, tstamp, flags by name), or '-' and why the frame carries no valid tag.\n"
 	        "  Lines starting with '#' are a header and a summary.  With OUT, the untagged\n"
 	        "  frames are written to it (classic pcap, Ethernet; frames without a valid tag\n"
-	        "  are left out).  Exit status 0 even when frames carry no valid tag.\n"
+	        "  are left out; '-' standard output, the lines then on standard error).\n"
+	        "  Exit status 0 even when frames carry no valid tag.\n"
 	        "  --tag NAME              the tag format, as /sys/class/net/*/dsa/tagging names\n"
 	        "                          it (brcm, dsa, edsa, ksz9477, mtk, ocelot, ...);\n"
 	        "                          needed for Ethernet captures; link types 281 (brcm),\n"
 	        "                          282 (brcm-prepend), 284 (dsa), 285 (edsa) name their own\n"
 	        "  --dir rx|tx|auto        layout to decode (default auto: rx, else tx)\n"
-	        "  --lax-snaplen           accept frames longer than the file's snap length\n",
+	        "  --lax-snaplen           read frames longer than the file's snap length whole\n"
+	        "                          (up to 262144 bytes; libpcap, like tcpdump, cuts\n"
+	        "                          them to the snap length otherwise)\n",
 	        CLI_PROG);
 	dsa_opt_usage_params(fp);
 	fprintf(fp, "  -h, --help              this help\n");
@@ -119,7 +125,7 @@ struct decode_cmd {
 	const char *in_path, *out_path;
 	struct dsa_opt dsa;
 	int dir;
-	unsigned pcap_flags;
+	int lax; /* --lax-snaplen */
 };
 
 static int decode_args(struct decode_cmd *d, int argc, char **argv)
@@ -149,7 +155,7 @@ static int decode_args(struct decode_cmd *d, int argc, char **argv)
 				return -1;
 			break;
 		case OPT_LAX_SNAPLEN:
-			d->pcap_flags |= PCAPIO_F_LAX_SNAPLEN;
+			d->lax = 1;
 			break;
 		default:
 			r = dsa_opt_parse(&d->dsa, "dsa-decode", "--tag", id, arg);
@@ -163,7 +169,7 @@ static int decode_args(struct decode_cmd *d, int argc, char **argv)
 		return -1;
 	}
 	d->in_path = pos[0];
-	d->out_path = npos == 2 && strcmp(pos[1], "-") != 0 ? pos[1] : NULL;
+	d->out_path = npos == 2 ? pos[1] : NULL;
 	return 0;
 }
 
@@ -258,13 +264,14 @@ int dsa_decode_main(int argc, char **argv)
 	uint64_t nrx = 0, ntx = 0, nbad = 0, nout = 0;
 	char text[512];
 	int rc = decode_args(&d, argc, argv);
+	FILE *fp = report_stream(d.out_path);
 
 	if (rc != 0) {
 		if (rc < 0)
 			fprintf(stderr, "Try '%s dsa-decode --help'.\n", CLI_PROG);
 		return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
-	if (read_capture("dsa-decode", d.in_path, d.pcap_flags, &cap) < 0)
+	if (read_capture("dsa-decode", d.in_path, d.lax, &cap) < 0)
 		return CLI_EXIT_FAIL;
 	rc = dsa_opt_resolve(&d.dsa, "dsa-decode", "--tag", d.in_path, cap.linktype, 1);
 	if (rc != CLI_EXIT_OK) {
@@ -272,13 +279,13 @@ int dsa_decode_main(int argc, char **argv)
 		return rc;
 	}
 	/* untagged frames are at most 4 bytes longer (a rebuilt 802.1Q header) */
-	if (replay_outfile_open(&o, d.out_path, PCAPIO_LINKTYPE_ETHERNET, out_snaplen(&cap, 4),
+	if (replay_outfile_open(&o, d.out_path, REPLAY_LINKTYPE_ETHERNET, out_snaplen(&cap, 4),
 	                        cap.nano) < 0) {
 		fprintf(stderr, "%s dsa-decode: %s\n", CLI_PROG, o.err);
 		replay_capture_free(&cap);
 		return CLI_EXIT_FAIL;
 	}
-	printf("# %s: link type %" PRIu32 ", %zu frames, tag %s (%s), direction %s\n", d.in_path,
+	fprintf(fp, "# %s: link type %" PRIu32 ", %zu frames, tag %s (%s), direction %s\n", d.in_path,
 	       cap.linktype, cap.nframes, d.dsa.ops->name,
 	       d.dsa.by_linktype ? "from the link type" : "--tag", dir_name(d.dir));
 	for (size_t i = 0; i < cap.nframes; i++) {
@@ -293,13 +300,13 @@ int dsa_decode_main(int argc, char **argv)
 			rc = OFL_EBADMSG;
 		if (rc != 0) {
 			why_no_tag(&d, f, rc, text, sizeof text);
-			printf("%zu -: no valid tag: %s\n", i + 1, text);
+			fprintf(fp, "%zu -: no valid tag: %s\n", i + 1, text);
 			nbad++;
 			continue;
 		}
 		uint32_t ulen = pc[0].len + pc[1].len;
 		uint32_t wire = f->len >= f->caplen ? f->len - f->caplen + ulen : ulen;
-		printf("%zu %s: %s; %" PRIu32 " -> %" PRIu32 " bytes\n", i + 1, dir_name(dir),
+		fprintf(fp, "%zu %s: %s; %" PRIu32 " -> %" PRIu32 " bytes\n", i + 1, dir_name(dir),
 		       dsa_meta_text(d.dsa.ops, &m, text, sizeof text), f->caplen, ulen);
 		if (dir == OFL_DSA_RX)
 			nrx++;
@@ -312,17 +319,17 @@ int dsa_decode_main(int argc, char **argv)
 			nout++;
 		}
 	}
-	printf("# %zu frames: %" PRIu64 " rx, %" PRIu64 " tx, %" PRIu64 " without a valid tag", cap.nframes,
+	fprintf(fp, "# %zu frames: %" PRIu64 " rx, %" PRIu64 " tx, %" PRIu64 " without a valid tag", cap.nframes,
 	       nrx, ntx, nbad);
 	if (d.out_path)
-		printf("; %" PRIu64 " untagged frames written to %s", nout, d.out_path);
-	printf("\n");
+		fprintf(fp, "; %" PRIu64 " untagged frames written to %s", nout, d.out_path);
+	fprintf(fp, "\n");
 	rc = CLI_EXIT_OK;
 	if (replay_outfile_close(&o) < 0) {
 		fprintf(stderr, "%s dsa-decode: %s\n", CLI_PROG, o.err);
 		rc = CLI_EXIT_FAIL;
 	}
-	if (fflush(stdout) != 0)
+	if (fflush(fp) != 0)
 		rc = CLI_EXIT_FAIL;
 	replay_capture_free(&cap);
 	return rc;
@@ -360,7 +367,9 @@ void dsa_encode_usage(FILE *fp)
 	        "  --switch S              switch (device) index in a cascade (default 0)\n"
 	        "  --priority P            traffic class / priority (default: the format's 0)\n"
 	        "  --dir tx|rx             layout: host to switch (default) or switch to host\n"
-	        "  --lax-snaplen           accept frames longer than the file's snap length\n",
+	        "  --lax-snaplen           read frames longer than the file's snap length whole\n"
+	        "                          (up to 262144 bytes; libpcap, like tcpdump, cuts\n"
+	        "                          them to the snap length otherwise)\n",
 	        CLI_PROG);
 	dsa_opt_usage_params(fp);
 	fprintf(fp, "  -h, --help              this help\n");
@@ -371,7 +380,7 @@ struct encode_cmd {
 	struct dsa_opt dsa;
 	struct ofl_dsa_meta meta;
 	int dir, port_given;
-	unsigned pcap_flags;
+	int lax; /* --lax-snaplen */
 };
 
 static int encode_args(struct encode_cmd *e, int argc, char **argv)
@@ -421,7 +430,7 @@ static int encode_args(struct encode_cmd *e, int argc, char **argv)
 			e->meta.valid |= OFL_DSA_M_PRIO;
 			break;
 		case OPT_LAX_SNAPLEN:
-			e->pcap_flags |= PCAPIO_F_LAX_SNAPLEN;
+			e->lax = 1;
 			break;
 		default:
 			if (dsa_opt_parse(&e->dsa, "dsa-encode", "--tag", id, arg) != 0)
@@ -438,7 +447,7 @@ static int encode_args(struct encode_cmd *e, int argc, char **argv)
 		return -1;
 	}
 	e->in_path = pos[0];
-	e->out_path = strcmp(pos[1], "-") == 0 ? NULL : pos[1];
+	e->out_path = pos[1];
 	return 0;
 }
 
@@ -494,7 +503,9 @@ int dsa_encode_main(int argc, char **argv)
 	uint32_t head = 0, tail = 0, lt;
 	uint8_t *buf = NULL;
 	size_t bufcap = 0;
+	char lname[128];
 	int rc = encode_args(&e, argc, argv);
+	FILE *fp = report_stream(e.out_path);
 
 	if (rc == 0 && encode_check(&e) < 0)
 		rc = -1;
@@ -503,17 +514,17 @@ int dsa_encode_main(int argc, char **argv)
 			fprintf(stderr, "Try '%s dsa-encode --help'.\n", CLI_PROG);
 		return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
-	if (read_capture("dsa-encode", e.in_path, e.pcap_flags, &cap) < 0)
+	if (read_capture("dsa-encode", e.in_path, e.lax, &cap) < 0)
 		return CLI_EXIT_FAIL;
-	if (cap.linktype != PCAPIO_LINKTYPE_ETHERNET) {
+	if (cap.linktype != REPLAY_LINKTYPE_ETHERNET) {
 		const struct ofl_dsa_ops *has = dsa_linktype_ops(cap.linktype);
 		if (has)
 			fprintf(stderr, "%s dsa-encode: %s: link type %" PRIu32 ": its frames carry %s tags "
 			                "already (dsa-decode IN OUT untags them)\n",
 			        CLI_PROG, e.in_path, cap.linktype, has->name);
 		else
-			fprintf(stderr, "%s dsa-encode: %s: link type %" PRIu32 " is not supported (only "
-			                "Ethernet, 1)\n", CLI_PROG, e.in_path, cap.linktype);
+			fprintf(stderr, "%s dsa-encode: %s: link type %s is not supported (only Ethernet, 1)\n",
+			        CLI_PROG, e.in_path, replay_linktype_describe(cap.linktype, lname, sizeof lname));
 		replay_capture_free(&cap);
 		return CLI_EXIT_FAIL;
 	}
@@ -523,7 +534,7 @@ int dsa_encode_main(int argc, char **argv)
 		uint32_t grow = head + tail + e.dsa.ops->tx_min_len + 64u;
 		lt = dsa_ops_linktype(e.dsa.ops);
 		if (!lt)
-			lt = PCAPIO_LINKTYPE_ETHERNET;
+			lt = REPLAY_LINKTYPE_ETHERNET;
 		if (replay_outfile_open(&o, e.out_path, lt,
 		                        out_snaplen(&cap, grow), cap.nano) < 0) {
 			fprintf(stderr, "%s dsa-encode: %s\n", CLI_PROG, o.err);
@@ -585,16 +596,16 @@ int dsa_encode_main(int argc, char **argv)
 		rc = CLI_EXIT_FAIL;
 	}
 	if (rc == CLI_EXIT_OK) {
-		printf("offload-replay dsa-encode: %s -> %s (link type %" PRIu32 ")\n", e.in_path,
-		       e.out_path ? e.out_path : "(none)", lt);
-		printf("  tag %s, %s layout, port %u", e.dsa.ops->name, dir_name(e.dir), e.meta.port);
+		fprintf(fp, "offload-replay dsa-encode: %s -> %s (link type %" PRIu32 ")\n", e.in_path,
+		       e.out_path, lt);
+		fprintf(fp, "  tag %s, %s layout, port %u", e.dsa.ops->name, dir_name(e.dir), e.meta.port);
 		if (e.meta.valid & OFL_DSA_M_SWITCH)
-			printf(", switch %u", e.meta.switch_id);
+			fprintf(fp, ", switch %u", e.meta.switch_id);
 		if (e.meta.valid & OFL_DSA_M_PRIO)
-			printf(", priority %u", e.meta.prio);
-		printf("\n  %-28s %12zu\n  %-28s %12" PRIu64 "\n  %-28s %12" PRIu64 "\n", "frames in",
+			fprintf(fp, ", priority %u", e.meta.prio);
+		fprintf(fp, "\n  %-28s %12zu\n  %-28s %12" PRIu64 "\n  %-28s %12" PRIu64 "\n", "frames in",
 		       cap.nframes, "frames tagged", ntag, "frames not tagged", nskip);
-		if (fflush(stdout) != 0)
+		if (fflush(fp) != 0)
 			rc = CLI_EXIT_FAIL;
 	}
 	replay_capture_free(&cap);

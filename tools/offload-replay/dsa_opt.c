@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "cli.h"
 
 void dsa_opt_init(struct dsa_opt *o)
@@ -140,9 +141,13 @@ int dsa_opt_resolve(struct dsa_opt *o, const char *cmd, const char *flag, const 
 		o->by_linktype = 1;
 		return CLI_EXIT_OK;
 	}
-	if (linktype != 1) {
-		fprintf(stderr, "%s %s: %s: link type %" PRIu32 " is not supported (only Ethernet, 1, and the "
-		                "DSA link types 281, 282, 284, 285)\n", CLI_PROG, cmd, path, linktype);
+	if (linktype != REPLAY_LINKTYPE_ETHERNET) {
+		/* raw IP, Linux cooked (v1, v2), BSD loopback and every other
+		 * link type: refused in one line naming it (libpcap's name) */
+		char lname[128];
+		fprintf(stderr, "%s %s: %s: link type %s is not supported (only Ethernet, 1, and the "
+		                "DSA link types 281, 282, 284, 285)\n", CLI_PROG, cmd, path,
+		        replay_linktype_describe(linktype, lname, sizeof lname));
 		return CLI_EXIT_FAIL;
 	}
 	if (!o->ops && required) {

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "dsa_opt.h"
+#include "gro_live.h"
 #include "gro_report.h"
 #include "replay.h"
 
@@ -33,6 +34,8 @@ enum {
 	OPT_SPLIT,
 	OPT_TRACE,
 	OPT_KERNEL_NAPI,
+	OPT_IFACE,
+	OPT_DURATION,
 };
 
 static const struct cli_opt gro_opts[] = {
@@ -49,6 +52,8 @@ static const struct cli_opt gro_opts[] = {
 	{ "split", 0, 1, OPT_SPLIT },
 	{ "trace", 0, 0, OPT_TRACE },
 	{ "kernel-napi", 0, 0, OPT_KERNEL_NAPI },
+	{ "interface", 'i', 1, OPT_IFACE },
+	{ "duration", 0, 1, OPT_DURATION },
 	{ "dsa", 0, 1, DSA_OPT_TAG },
 	{ "dsa-keep-tag", 0, 0, DSA_OPT_KEEP_TAG },
 	DSA_OPT_PARAM_ENTRIES,
@@ -59,12 +64,16 @@ void gro_cmd_usage(FILE *fp)
 {
 	fprintf(fp,
 	        "usage: %s gro IN OUT [options]\n"
-	        "  Feeds the frames of IN (pcap or pcapng, Ethernet) to the GRO engine in polls,\n"
-	        "  with the capture's time stamps as the clock, and writes every delivered packet\n"
-	        "  as one frame, in delivery order, time-stamped with the clock at delivery, to\n"
-	        "  OUT (classic pcap, same link type; nanosecond time stamps if IN had them).\n"
-	        "  OUT '-' writes no capture (statistics only).  Frames cut by the snap length\n"
-	        "  are fed as captured (GRO passes them on as malformed) and counted.\n"
+	        "       %s gro -i IFACE OUT [--duration S] [options]\n"
+	        "  Feeds the frames of IN (any capture file libpcap reads: pcap or pcapng;\n"
+	        "  link type Ethernet or a DSA tag) to the GRO engine in polls, with the\n"
+	        "  capture's time stamps as the clock, and writes every delivered packet as\n"
+	        "  one frame, in delivery order, time-stamped with the clock at delivery, to OUT\n"
+	        "  (classic pcap, same link type; nanosecond time stamps if some in IN are\n"
+	        "  not whole microseconds).  IN '-' is standard input, OUT '-' standard output\n"
+	        "  (the statistics then go to standard error); OUT /dev/null writes nothing.\n"
+	        "  Frames cut by the snap length are fed as captured (GRO passes them on as\n"
+	        "  malformed) and counted.\n"
 	        "  --burst N             frames per poll (default 64, like NAPI; 0 = one poll\n"
 	        "                        for the whole capture)\n"
 	        "  --flush-timeout-ns T  gro_flush_timeout: keep packets held across polls up to\n"
@@ -75,7 +84,8 @@ void gro_cmd_usage(FILE *fp)
 	        "  --flows N             flow entries held at once (default 64)\n"
 	        "  --csum full|partial   checksums of merged packets in OUT: complete (default), or\n"
 	        "                        the pseudo-header sum as CHECKSUM_PARTIAL leaves it\n"
-	        "  --stats text|json     statistics on standard output as aligned text (default)\n"
+	        "  --stats text|json     statistics on standard output (standard error when OUT\n"
+	        "                        is '-') as aligned text (default)\n"
 	        "                        or one JSON object (names as in struct ofl_gro_stats)\n"
 	        "  --rx-csum none|unnecessary|complete\n"
 	        "                        checksum status the simulated NIC reports: nothing\n"
@@ -84,7 +94,9 @@ void gro_cmd_usage(FILE *fp)
 	        "                        or the CHECKSUM_COMPLETE sum, computed by the replay\n"
 	        "  --split N             feed frames longer than N bytes as two buffers split at\n"
 	        "                        byte N (multi-buffer input; default: one buffer)\n"
-	        "  --lax-snaplen         accept frames longer than the file's snap length\n"
+	        "  --lax-snaplen         read frames longer than the file's snap length whole\n"
+	        "                        (up to 262144 bytes; libpcap, like tcpdump, cuts them\n"
+	        "                        to the snap length otherwise)\n"
 	        "  --trace               one line per delivered packet on standard error: time,\n"
 	        "                        kind, segments, length and the input frame numbers\n"
 	        "  --kernel-napi         poll like Linux NAPI under the kernel oracle's\n"
@@ -100,18 +112,27 @@ void gro_cmd_usage(FILE *fp)
 	        "  --dsa-keep-tag        deliver as received: OUT keeps IN's link type and tags\n"
 	        "  --cpu-port C, --num-ports N, --tpid T, --brcm-legacy-vlan, --ksz-ptp\n"
 	        "                        switch parameters (see dsa-decode --help)\n"
+	        "  -i, --interface IFACE live: GRO on the frames of IFACE as they arrive, through\n"
+	        "                        libpcap in immediate mode (needs CAP_NET_RAW), polls of\n"
+	        "                        at most --burst frames, nothing held across polls; one\n"
+	        "                        line of counters a second on standard output (standard\n"
+	        "                        error when OUT is '-'); Ctrl-C ends.  Not with --trace,\n"
+	        "                        --split, --kernel-napi or --flush-timeout-ns\n"
+	        "  --duration S          live: stop after S seconds\n"
 	        "  -h, --help            this help\n",
-	        CLI_PROG, OFL_GRO_MAX_SIZE_LIMIT);
+	        CLI_PROG, CLI_PROG, OFL_GRO_MAX_SIZE_LIMIT);
 }
 
 struct gro_cmd {
 	const char *in_path;
-	const char *out_path; /* NULL: none */
+	const char *out_path; /* "-": standard output */
 	struct replay_gro_opts opts;
 	enum ofl_csum_mode csum;
 	int json;
 	int trace;
-	unsigned pcap_flags;
+	int lax;                /* --lax-snaplen */
+	const char *iface;      /* -i: live capture */
+	unsigned duration;      /* --duration, seconds (0: until a signal) */
 	struct dsa_opt dsa;
 };
 
@@ -218,13 +239,38 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 			kernel_napi = 1;
 			break;
 		case OPT_LAX_SNAPLEN:
-			g->pcap_flags |= PCAPIO_F_LAX_SNAPLEN;
+			g->lax = 1;
+			break;
+		case OPT_IFACE:
+			g->iface = arg;
+			break;
+		case OPT_DURATION:
+			if (cli_u64("--duration", arg, 1, UINT32_MAX, &v) < 0)
+				return -1;
+			g->duration = (unsigned)v;
 			break;
 		default:
 			if (dsa_opt_parse(&g->dsa, "gro", "--dsa", id, arg) != 0)
 				return -1;
 			break;
 		}
+	}
+	if (g->iface) {
+		if (npos != 1) {
+			fprintf(stderr, "%s gro: -i IFACE needs OUT, and no IN\n", CLI_PROG);
+			return -1;
+		}
+		if (g->trace || g->opts.split || kernel_napi || g->opts.flush_timeout_ns) {
+			fprintf(stderr, "%s gro: -i IFACE takes no --trace, --split, --kernel-napi or "
+			                "--flush-timeout-ns\n", CLI_PROG);
+			return -1;
+		}
+		g->out_path = pos[0];
+		return 0;
+	}
+	if (g->duration) {
+		fprintf(stderr, "%s gro: --duration is for -i IFACE\n", CLI_PROG);
+		return -1;
 	}
 	if (npos != 2) {
 		fprintf(stderr, "%s gro: needs IN and OUT\n", CLI_PROG);
@@ -238,7 +284,7 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 			g->opts.flush_timeout_ns = KERNEL_NAPI_TIMEOUT_NS;
 	}
 	g->in_path = pos[0];
-	g->out_path = strcmp(pos[1], "-") == 0 ? NULL : pos[1];
+	g->out_path = pos[1];
 	return 0;
 }
 
@@ -334,7 +380,7 @@ static int sink_open(struct gro_sink *s, const struct gro_cmd *g, const struct r
 	s->dsa = g->dsa.ops != NULL;
 	s->dsa_untagged = s->dsa && !g->dsa.keep_tag;
 	if (replay_outfile_open(&s->out, g->out_path,
-	                        s->dsa_untagged ? PCAPIO_LINKTYPE_ETHERNET : cap->linktype,
+	                        s->dsa_untagged ? REPLAY_LINKTYPE_ETHERNET : cap->linktype,
 	                        out_snaplen(cap, g->opts.max_size),
 	                        cap->nano) < 0) {
 		fprintf(stderr, "%s gro: %s\n", CLI_PROG, s->out.err);
@@ -353,6 +399,62 @@ static int sink_close(struct gro_sink *s)
 	return 0;
 }
 
+/* The tag format from --dsa and the link type into the replay options. */
+static int resolve_dsa(struct gro_cmd *g, const char *name, uint32_t linktype)
+{
+	int rc = dsa_opt_resolve(&g->dsa, "gro", "--dsa", name, linktype, 0);
+
+	if (rc == CLI_EXIT_OK && g->dsa.keep_tag && !g->dsa.ops) {
+		fprintf(stderr, "%s gro: --dsa-keep-tag needs --dsa NAME (or a DSA link type)\n", CLI_PROG);
+		rc = CLI_EXIT_USAGE;
+	}
+	g->opts.dsa = g->dsa.ops;
+	g->opts.dsa_params = g->dsa.params;
+	g->opts.dsa_keep_tag = g->dsa.keep_tag;
+	return rc;
+}
+
+/* gro -i IFACE OUT: see gro_live.h. */
+static int live_main(struct gro_cmd *g)
+{
+	char err[REPLAY_ERRLEN];
+	struct replay_capture cap; /* the interface's link type, snap length, resolution */
+	struct gro_sink sink;
+	struct ofl_gro_stats st;
+	FILE *fp = strcmp(g->out_path, "-") == 0 ? stderr : stdout;
+	struct gro_live *l = gro_live_open(g->iface, err, sizeof err);
+	int rc;
+
+	if (!l) {
+		fprintf(stderr, "%s gro: %s\n", CLI_PROG, err);
+		return CLI_EXIT_FAIL;
+	}
+	memset(&cap, 0, sizeof cap);
+	cap.linktype = gro_live_linktype(l);
+	cap.snaplen = gro_live_snaplen(l);
+	cap.nano = gro_live_nano(l);
+	rc = resolve_dsa(g, g->iface, cap.linktype);
+	if (rc == CLI_EXIT_OK && sink_open(&sink, g, &cap) < 0)
+		rc = CLI_EXIT_FAIL;
+	if (rc != CLI_EXIT_OK) {
+		gro_live_close(l);
+		return rc;
+	}
+	fprintf(fp, "offload-replay gro: live on %s -> %s\n", g->iface, g->out_path);
+	fflush(fp);
+	rc = gro_live_run(l, &g->opts, g->duration, sink_packet, &sink, fp, &st, err, sizeof err);
+	if (rc < 0)
+		fprintf(stderr, "%s gro: %s: %s\n", CLI_PROG, g->iface, err);
+	if (sink_close(&sink) < 0 && rc == 0)
+		rc = -1;
+	if (rc == 0)
+		fprintf(fp, "total  frames in %9" PRIu64 "  merged %9" PRIu64 "  packets out %9" PRIu64
+		            "  dropped by the kernel %" PRIu64 "\n",
+		        st.rx_pkts, st.merged, st.out_pkts, gro_live_dropped(l));
+	gro_live_close(l);
+	return rc == 0 ? CLI_EXIT_OK : rc == REPLAY_ECONFIG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+}
+
 int gro_cmd_run(int argc, char **argv)
 {
 	struct gro_cmd g;
@@ -367,24 +469,17 @@ int gro_cmd_run(int argc, char **argv)
 			fprintf(stderr, "Try '%s gro --help'.\n", CLI_PROG);
 		return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
-	if (replay_capture_read(&cap, g.in_path, g.pcap_flags, err, sizeof err) < 0) {
+	if (g.iface)
+		return live_main(&g);
+	if ((g.lax ? replay_capture_read_lax : replay_capture_read)(&cap, g.in_path, err, sizeof err) < 0) {
 		fprintf(stderr, "%s gro: %s\n", CLI_PROG, err);
-		if (!(g.pcap_flags & PCAPIO_F_LAX_SNAPLEN) && strstr(err, "> snaplen"))
-			fprintf(stderr, "(--lax-snaplen accepts such frames)\n");
 		return CLI_EXIT_FAIL;
 	}
-	rc = dsa_opt_resolve(&g.dsa, "gro", "--dsa", g.in_path, cap.linktype, 0);
-	if (rc == CLI_EXIT_OK && g.dsa.keep_tag && !g.dsa.ops) {
-		fprintf(stderr, "%s gro: --dsa-keep-tag needs --dsa NAME (or a DSA link type)\n", CLI_PROG);
-		rc = CLI_EXIT_USAGE;
-	}
+	rc = resolve_dsa(&g, g.in_path, cap.linktype);
 	if (rc != CLI_EXIT_OK) {
 		replay_capture_free(&cap);
 		return rc;
 	}
-	g.opts.dsa = g.dsa.ops;
-	g.opts.dsa_params = g.dsa.params;
-	g.opts.dsa_keep_tag = g.dsa.keep_tag;
 	if (sink_open(&sink, &g, &cap) < 0) {
 		replay_capture_free(&cap);
 		return CLI_EXIT_FAIL;
@@ -404,13 +499,15 @@ int gro_cmd_run(int argc, char **argv)
 			.csum = g.csum == OFL_CSUM_MODE_FULL ? "full" : "partial",
 			.rx_csum = rx_csum_names[g.opts.csum_status], .res = &res,
 		};
+		/* the capture may be on standard output: the report is not */
+		FILE *fp = strcmp(g.out_path, "-") == 0 ? stderr : stdout;
 		if (g.json)
-			gro_report_json(stdout, &rep);
+			gro_report_json(fp, &rep);
 		else
-			gro_report_text(stdout, &rep);
+			gro_report_text(fp, &rep);
 		if (!g.json && g.dsa.ops)
-			dsa_ports_print(stdout, &sink.ports, &g.dsa);
-		if (fflush(stdout) != 0)
+			dsa_ports_print(fp, &sink.ports, &g.dsa);
+		if (fflush(fp) != 0)
 			rc = -1;
 	}
 	replay_capture_free(&cap);

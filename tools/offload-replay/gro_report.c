@@ -12,9 +12,9 @@ static double ratio(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0.0;
 }
 
-static const char *format_name(enum pcapio_format f)
+static const char *format_name(enum replay_format f)
 {
-	return f == PCAPIO_FMT_PCAPNG ? "pcapng" : "pcap";
+	return f == REPLAY_FMT_PCAPNG ? "pcapng" : "pcap";
 }
 
 /* ---- text ---------------------------------------------------------------- */
@@ -43,8 +43,6 @@ void gro_report_text(FILE *fp, const struct gro_report *r)
 	fprintf(fp, "input (%s%s)\n", format_name(r->cap->format), r->cap->nano ? ", ns" : "");
 	line(fp, "frames in", r->cap->nframes);
 	line(fp, "cut by the snaplen", r->cap->truncated);
-	if (r->cap->over_snaplen)
-		line(fp, "longer than the snaplen", r->cap->over_snaplen);
 	line(fp, "bytes in", st->rx_bytes);
 	fprintf(fp, "engine\n");
 	line(fp, "merged", st->merged);
@@ -125,7 +123,6 @@ void gro_report_json(FILE *fp, const struct gro_report *r)
 	fputs("\"replay\": {", fp);
 	json_u64(fp, "frames_in", r->cap->nframes, 0);
 	json_u64(fp, "frames_truncated", r->cap->truncated, 0);
-	json_u64(fp, "frames_over_snaplen", r->cap->over_snaplen, 0);
 	json_u64(fp, "polls", res->polls, 0);
 	json_u64(fp, "timer_fires", res->timer_fires, 0);
 	json_u64(fp, "packets_out", res->out_pkts, 0);

@@ -13,7 +13,6 @@
 #include "cli.h"
 #include "dsa_opt.h"
 #include "gso_cmd.h"
-#include "pcapio.h"
 #include "replay.h"
 
 #define NSLOTS 64u
@@ -52,10 +51,12 @@ void replay_gso_usage(FILE *fp)
 {
 	fprintf(fp,
 	        "usage: %s gso IN OUT --mss N [options]\n"
-	        "  Segments every frame of IN (pcap or pcapng, Ethernet) that is longer than\n"
+	        "  Segments every frame of IN (pcap or pcapng through libpcap, '-' standard\n"
+	        "  input; Ethernet or a DSA link type) that is longer than\n"
 	        "  the MTU implied by --mss (its own IP and TCP/UDP headers plus N bytes) with\n"
 	        "  software GSO, and writes the segments, or the frame unchanged, to OUT\n"
-	        "  (classic pcap, same time stamps).  BIG TCP frames (IP length 0) are taken.\n"
+	        "  (classic pcap, same time stamps; '-' standard output, the statistics then\n"
+	        "  on standard error).  BIG TCP frames (IP length 0) are taken.\n"
 	        "  Frames that cannot be cut (tunnels, IP fragments, frames cut by the snap\n"
 	        "  length...) are written unchanged and named on standard error.\n"
 	        "  --mss N                 payload bytes per segment (TCP MSS, UDP payload per\n"
@@ -67,7 +68,9 @@ void replay_gso_usage(FILE *fp)
 	        "  --csum full|partial     write every L4 checksum (default), or leave the\n"
 	        "                          pseudo-header sum as CHECKSUM_PARTIAL hardware wants\n"
 	        "  --fixed-id              IPv4: keep the ID of the super-packet in every segment\n"
-	        "  --lax-snaplen           accept frames longer than the file's snap length\n"
+	        "  --lax-snaplen           read frames longer than the file's snap length whole\n"
+	        "                          (up to 262144 bytes; libpcap, like tcpdump, cuts\n"
+	        "                          them to the snap length otherwise)\n"
 	        "  --dsa NAME              the frames are super-packets tagged for a switch port\n"
 	        "                          (tx layout of format NAME; link types 281, 282, 284,\n"
 	        "                          285 name their own): each is untagged, segmented, and\n"
@@ -80,11 +83,11 @@ void replay_gso_usage(FILE *fp)
 }
 
 struct gso_cmd {
-	const char *in_path, *out_path; /* out NULL: none ("-") */
+	const char *in_path, *out_path; /* "-": standard input, output */
 	struct ofl_gso_req req;
 	uint32_t mss;
-	unsigned pcap_flags;
 	struct dsa_opt dsa;
+	int lax; /* --lax-snaplen */
 };
 
 static int parse_args(struct gso_cmd *g, int argc, char **argv)
@@ -137,7 +140,7 @@ static int parse_args(struct gso_cmd *g, int argc, char **argv)
 			g->req.flags |= OFL_GSO_F_FIXED_ID;
 			break;
 		case OPT_LAX_SNAPLEN:
-			g->pcap_flags |= PCAPIO_F_LAX_SNAPLEN;
+			g->lax = 1;
 			break;
 		default:
 			if (dsa_opt_parse(&g->dsa, "gso", "--dsa", id, arg) != 0)
@@ -154,7 +157,7 @@ static int parse_args(struct gso_cmd *g, int argc, char **argv)
 		return -1;
 	}
 	g->in_path = pos[0];
-	g->out_path = strcmp(pos[1], "-") == 0 ? NULL : pos[1];
+	g->out_path = pos[1];
 	return 0;
 }
 
@@ -278,7 +281,7 @@ int replay_gso_main(int argc, char **argv)
 			fprintf(stderr, "Try '%s gso --help'.\n", CLI_PROG);
 		return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
-	if (replay_capture_read(&cap, g.in_path, g.pcap_flags, err, sizeof err) < 0) {
+	if ((g.lax ? replay_capture_read_lax : replay_capture_read)(&cap, g.in_path, err, sizeof err) < 0) {
 		fprintf(stderr, "%s gso: %s\n", CLI_PROG, err);
 		return CLI_EXIT_FAIL;
 	}
@@ -309,23 +312,25 @@ int replay_gso_main(int argc, char **argv)
 		fprintf(stderr, "%s gso: %llu more frames not segmented\n", CLI_PROG,
 		        (unsigned long long)(st.refused - MAX_WARN));
 	if (rc == 0) {
-		printf("offload-replay gso: %s -> %s\n", g.in_path, g.out_path ? g.out_path : "(none)");
-		printf("  mss %u, type %s, csum %s%s\n", g.mss, type_names[g.req.type],
+		/* the capture may be on standard output: the report is not */
+		FILE *fp = strcmp(g.out_path, "-") == 0 ? stderr : stdout;
+		fprintf(fp, "offload-replay gso: %s -> %s\n", g.in_path, g.out_path);
+		fprintf(fp, "  mss %u, type %s, csum %s%s\n", g.mss, type_names[g.req.type],
 		       g.req.csum == OFL_CSUM_MODE_FULL ? "full" : "partial",
 		       (g.req.flags & OFL_GSO_F_FIXED_ID) ? ", fixed IPv4 ID" : "");
-		printf("  %-28s %12llu\n", "frames in", (unsigned long long)st.frames);
-		printf("  %-28s %12llu\n", "bytes in", (unsigned long long)st.bytes);
-		printf("  %-28s %12llu\n", "super-packets segmented", (unsigned long long)st.segmented);
-		printf("  %-28s %12llu\n", "segments out", (unsigned long long)st.segments);
-		printf("  %-28s %12llu\n", "segment bytes out", (unsigned long long)st.seg_bytes);
-		printf("  %-28s %12llu\n", "frames passed unchanged", (unsigned long long)st.unchanged);
-		printf("  %-28s %12llu\n", "oversized, not segmented", (unsigned long long)st.refused);
+		fprintf(fp, "  %-28s %12llu\n", "frames in", (unsigned long long)st.frames);
+		fprintf(fp, "  %-28s %12llu\n", "bytes in", (unsigned long long)st.bytes);
+		fprintf(fp, "  %-28s %12llu\n", "super-packets segmented", (unsigned long long)st.segmented);
+		fprintf(fp, "  %-28s %12llu\n", "segments out", (unsigned long long)st.segments);
+		fprintf(fp, "  %-28s %12llu\n", "segment bytes out", (unsigned long long)st.seg_bytes);
+		fprintf(fp, "  %-28s %12llu\n", "frames passed unchanged", (unsigned long long)st.unchanged);
+		fprintf(fp, "  %-28s %12llu\n", "oversized, not segmented", (unsigned long long)st.refused);
 		if (g.dsa.ops)
-			printf("  %-28s %12llu\n", "no valid tag (unchanged)", (unsigned long long)st.dsa_bad_tag);
+			fprintf(fp, "  %-28s %12llu\n", "no valid tag (unchanged)", (unsigned long long)st.dsa_bad_tag);
 		for (i = 1; i < 11; i++)
 			if (st.refused_by[i])
-				printf("    %-26s %12llu\n", ofl_strerror(-(int)i), (unsigned long long)st.refused_by[i]);
-		if (fflush(stdout) != 0)
+				fprintf(fp, "    %-26s %12llu\n", ofl_strerror(-(int)i), (unsigned long long)st.refused_by[i]);
+		if (fflush(fp) != 0)
 			rc = -1;
 	}
 	replay_capture_free(&cap);

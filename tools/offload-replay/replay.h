@@ -1,8 +1,8 @@
 /*
  * replay.h - the replay core of offload-replay, also linked by the tests
- * (static library ofl_replaycore): load a capture from memory into a frame
- * table, and run the GRO engine over it with the capture's time stamps as
- * the clock, like a NAPI driver would.
+ * (static library ofl_replaycore): run the GRO engine over a capture loaded
+ * by capture.h, with the capture's time stamps as the clock, like a NAPI
+ * driver would.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -15,46 +15,10 @@
 
 #include <ofl/gro.h>
 
-#include "pcapio.h"
+#include "capture.h"
 
-#define REPLAY_ERRLEN 256u
 /** replay_gro(): the engine refused the configuration (an option out of range) */
 #define REPLAY_ECONFIG (-2)
-
-/** One captured frame; data points into the capture's bytes. */
-struct replay_frame {
-	const uint8_t *data;
-	uint32_t caplen;   /**< bytes present (what is fed to the engine) */
-	uint32_t len;      /**< length on the wire */
-	uint64_t ts_ns;
-};
-
-/** A capture loaded into memory. */
-struct replay_capture {
-	uint8_t *bytes;              /**< file contents when read by replay_capture_read() */
-	size_t nbytes;
-	struct replay_frame *frames; /**< nframes, in file order */
-	size_t nframes;
-	enum pcapio_format format;
-	uint32_t linktype;           /**< every frame's (mixed link types are refused) */
-	uint32_t snaplen;
-	int nano;                    /**< time stamps finer than a microsecond */
-	uint64_t truncated;          /**< frames with caplen < len */
-	uint64_t over_snaplen;       /**< frames longer than the snaplen (PCAPIO_F_LAX_SNAPLEN) */
-};
-
-/**
- * Parse a whole capture held in memory (not copied; must outlive c).
- * pcap_flags: PCAPIO_F_*.  Returns 0, or -1 with a message in err.
- */
-int replay_capture_parse(struct replay_capture *c, const void *data, size_t len,
-                         unsigned pcap_flags, char *err, size_t errlen);
-
-/** Read a file into memory and parse it; the message names the file. */
-int replay_capture_read(struct replay_capture *c, const char *path, unsigned pcap_flags,
-                        char *err, size_t errlen);
-
-void replay_capture_free(struct replay_capture *c);
 
 /** Options of a GRO replay (0 = the library's default where noted). */
 struct replay_gro_opts {
@@ -85,6 +49,10 @@ struct replay_gro_opts {
 /** Default replay options: burst 64 (like NAPI), OFL_CSUM_NONE, one buffer per
  *  frame, library defaults otherwise. */
 void replay_gro_opts_default(struct replay_gro_opts *o);
+
+/** The engine configuration of these options (deliver and user left for
+ *  the caller to set). */
+void replay_gro_config(const struct replay_gro_opts *o, struct ofl_gro_config *cfg);
 
 /** What a GRO replay did, besides the engine's own counters. */
 struct replay_gro_result {
@@ -145,41 +113,5 @@ uint16_t replay_complete_csum(const uint8_t *frame, uint32_t len);
 
 /** Index in c->frames of the frame a delivered cookie stands for. */
 size_t replay_cookie_index(const struct replay_capture *c, const void *cookie);
-
-/**
- * A capture file being written (classic pcap): frames go into a buffer
- * that is written out whenever it holds 1 MiB, and at the end.  Shared by
- * the subcommands that write captures.
- */
-struct replay_outfile {
-	struct pcapio_writer w;
-	FILE *fp;                  /**< NULL: nothing is written (OUT "-") */
-	const char *path;
-	int failed;
-	char err[REPLAY_ERRLEN];   /**< what failed, naming the file */
-};
-
-/**
- * Create path (NULL: a sink that writes nothing) with a pcap header of that
- * link type, snap length and resolution.  Returns 0, or -1 with a message
- * in o->err.
- */
-int replay_outfile_open(struct replay_outfile *o, const char *path, uint32_t linktype,
-                        uint32_t snaplen, int nano);
-
-/**
- * Room for one frame of caplen bytes (len on the wire) stamped ts_ns; the
- * caller fills it before the next call.  NULL when there is no file, or
- * after a failure (o->failed, o->err).
- */
-uint8_t *replay_outfile_reserve(struct replay_outfile *o, uint64_t ts_ns, uint32_t caplen,
-                                uint32_t len);
-
-/** Record a failure of the caller's (e.g. filling a reserved frame). */
-void replay_outfile_fail(struct replay_outfile *o, const char *msg);
-
-/** Write what is left and close.  Returns 0, or -1 with a message in o->err
- *  (also for a failure recorded before). */
-int replay_outfile_close(struct replay_outfile *o);
 
 #endif /* OFL_REPLAY_REPLAY_H */
