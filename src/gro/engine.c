@@ -1436,7 +1436,9 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 #if defined(__GNUC__)
 		/* the first touch of a received header is a cache miss: start it
 		 * a few packets ahead, as poll-mode drivers do */
-		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs) {
+		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs &&
+		    pkts[i + GRO_AHEAD].bufs[0].data) {
+			/* (an empty first buffer may be NULL: no d + 64 then) */
 			const uint8_t *d = pkts[i + GRO_AHEAD].bufs[0].data;
 			__builtin_prefetch(d);
 			__builtin_prefetch(d + 64);

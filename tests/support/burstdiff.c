@@ -398,14 +398,23 @@ static void describe(const struct bd_out *o, size_t idx, char *buf, size_t cap)
 		return;
 	}
 	memcpy(&r, o->bytes.p + starts[idx], sizeof(r));
-	if (r.tag == 'P')
+	if (r.tag == 'P') {
+		/* the first cookie: after the header bytes and the slices */
+		size_t at = starts[idx] + sizeof(r) + r.hdr_len;
+		uintptr_t c = 0;
+		uint32_t k, f[3];
+		for (k = 0; k < r.nslices; k++) {
+			memcpy(f, o->bytes.p + at, sizeof(f));
+			at += sizeof(f) + f[0];
+		}
+		if (r.ncookies)
+			memcpy(&c, o->bytes.p + at, sizeof(c));
 		snprintf(buf, cap,
 		         "packet len %u hdr_len %u seg_count %u seg_size %u nslices %u first cookie %#" PRIxPTR
 		         " flags %#x gso_type %#x first_ns %" PRIu64,
-		         r.len, r.hdr_len, r.seg_count, r.seg_size, r.nslices,
-		         *(const uintptr_t *)(const void *)(o->bytes.p + starts[idx] + sizeof(r) + r.hdr_len),
-		         r.flags, r.gso_type, r.first_ns);
-	else
+		         r.len, r.hdr_len, r.seg_count, r.seg_size, r.nslices, c, r.flags, r.gso_type,
+		         r.first_ns);
+	} else
 		snprintf(buf, cap, "mark '%c' value %" PRIu64, (char)r.tag, r.aux);
 }
 
