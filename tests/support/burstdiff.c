@@ -433,7 +433,7 @@ static void compare(const struct bd_out *a, const struct ofl_gro_stats *sa, cons
                     unsigned bsize)
 {
 	struct ofl_gro_stats x = *sa, y = *sb;
-	if (a->bytes.n != b->bytes.n || memcmp(a->bytes.p, b->bytes.p, a->bytes.n) != 0) {
+	if (a->bytes.n != b->bytes.n || (a->bytes.n && memcmp(a->bytes.p, b->bytes.p, a->bytes.n) != 0)) {
 		const size_t *s1 = (const size_t *)a->starts.p, *s2 = (const size_t *)b->starts.p;
 		size_t n1 = a->starts.n / sizeof(size_t), n2 = b->starts.n / sizeof(size_t), k = 0;
 		char d1[256], d2[256];
