@@ -1137,6 +1137,20 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
 		build_key(pkt, mac, v.p, &h, &tag, &k);
 		fk.valid = fk.hashed = fk.looked = 0;
 	}
+	if (h.trimmed)
+		g->st.padding_trimmed++;
+	/* The kernel's length rule (ipv4.h, gro_ip_len_nomerge): a segment
+	 * whose IP packet ends before the frame (Ethernet padding) is not
+	 * merged and the held packet of its flow goes first.  Before the TCP
+	 * checksum, which the kernel does not verify for such a frame.  Header
+	 * prediction and the train never take one: they compare the IP length
+	 * field with the frame's length. */
+	if (len && gro_ip_len_nomerge(&h)) {
+		idx = lookup(g, &k, &hash);
+		if (idx != GRO_NONE)
+			complete(g, idx, OFL_GRO_FLUSH_NOT_GRO);
+		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_PADDED, now, &tag);
+	}
 	if (len && csum_status != OFL_CSUM_UNNECESSARY)
 		g->st.csum_sw++;
 	if (len && !gro_tcp_csum_ok(pkt, csum_status, &v, &h)) {
@@ -1145,8 +1159,6 @@ static int receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, i
 			complete(g, idx, OFL_GRO_FLUSH_CSUM);
 		return pass_normal(g, pkt, total, OFL_GRO_NORMAL_TCP_CSUM, now, &tag);
 	}
-	if (h.trimmed)
-		g->st.padding_trimmed++;
 	if (g->held_bytes + len > g->cfg.max_held_bytes) {
 		make_room(g, len);
 		fk.looked = 0; /* entries may have gone */
@@ -1417,7 +1429,9 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 #if defined(__GNUC__)
 		/* the first touch of a received header is a cache miss: start it
 		 * a few packets ahead, as poll-mode drivers do */
-		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs) {
+		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs &&
+		    pkts[i + GRO_AHEAD].bufs[0].data) {
+			/* (an empty first buffer may be NULL: no d + 64 then) */
 			const uint8_t *d = pkts[i + GRO_AHEAD].bufs[0].data;
 			__builtin_prefetch(d);
 			__builtin_prefetch(d + 64);
@@ -1553,7 +1567,7 @@ const char *ofl_gro_normal_reason_name(unsigned r)
 	static const char *const names[OFL_GRO_NORMAL__COUNT] = {
 		"not_ip", "not_tcp", "malformed", "vlan_depth", "hdr_too_long", "ip_options",
 		"ip_csum", "fragment", "ip6_ext", "tcp_csum", "no_payload", "flags", "bad_tag",
-		"dsa_control", "over_limit",
+		"dsa_control", "over_limit", "padded",
 	};
 	return r < OFL_GRO_NORMAL__COUNT ? names[r] : "?";
 }

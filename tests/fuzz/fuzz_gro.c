@@ -26,6 +26,16 @@
  *     flush reasons = GRO packets, api_errors = refusals seen), the table
  *     never holds more than max_flows entries, and nothing is allocated
  *     after create (counting struct ofl_mem).
+ *
+ * Burst mode (bit 0x20 of the first configuration byte): frames are queued
+ * and handed over with ofl_gro_receive_burst(), as a driver's poll does: a
+ * burst ends at its size (bits 0x40/0x80: 64, 2, 5 or 17 frames) and before
+ * any other operation (poll end, clock step, flush, ...).  A second context
+ * with the same configuration takes the same frames one ofl_gro_receive()
+ * at a time (its per-frame results drive the checks above) and the same
+ * operations; both must deliver the same packets (cookies, slices, headers,
+ * sizes, flags, in the same delivery lists), return the same deadlines and
+ * flush counts, and end with the same counters (gro.h's promise).
  */
 #include <ofl/csum.h>
 #include <ofl/dsa.h>
@@ -67,6 +77,12 @@ struct inpkt {
 	uint32_t rx_hash;
 };
 
+/* A growing byte record of deliveries. */
+struct rec {
+	uint8_t *b;
+	size_t n, cap;
+};
+
 struct flowrec {
 	uint8_t key[KEYLEN];
 	int last; /* last delivered cookie index */
@@ -91,6 +107,14 @@ struct st {
 	uint64_t api_errors;   /* refusals we caused */
 	int reenter;           /* deliver callback tries to re-enter */
 	unsigned lists;
+	/* burst mode: the queued frames and the one-frame-at-a-time twin */
+	bool burst;
+	unsigned bmax;
+	struct ofl_pkt q[64];
+	unsigned nq;
+	struct ofl_gro *single;
+	struct fz_mem mem1;
+	struct rec out_burst, out_single; /* what each delivered, serialized */
 	uint8_t lin[OFL_GRO_MAX_SIZE_LIMIT + 512];
 	uint8_t lin2[OFL_GRO_MAX_SIZE_LIMIT + 512];
 };
@@ -367,7 +391,7 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 		FZ_CHECK(((o->gso_type & OFL_GSO_TCPV4) != 0) != ((o->gso_type & OFL_GSO_TCPV6) != 0));
 		FZ_CHECK(!!(o->gso_type & OFL_GSO_TCPV4) == ((o->hdr[o->l3_off] >> 4) == 4));
 	} else {
-		/* Nothing joined: the original (untagged) frame, less Ethernet padding. */
+		/* Nothing joined: the original (untagged) frame. */
 		struct inpkt *in = cookie_pkt(s, o->cookies[0]);
 		FZ_CHECK(flen <= in->ulen);
 		FZ_CHECK(memcmp(fr, in->uf, flen) == 0);
@@ -416,6 +440,61 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 	}
 }
 
+static void rec_put(struct rec *r, const void *d, size_t n)
+{
+	if (r->n + n > r->cap) {
+		r->cap = (r->n + n) * 2 + 1024;
+		r->b = realloc(r->b, r->cap);
+		FZ_CHECK(r->b);
+	}
+	memcpy(r->b + r->n, d, n);
+	r->n += n;
+}
+
+/* One delivery list, as the burst/single comparison sees it: every field,
+ * the header bytes, the slices (the same buffers in both contexts, so the
+ * pointers themselves), the cookies. */
+static void rec_list(struct rec *r, const struct ofl_gro_out *pk, unsigned n)
+{
+	unsigned i, k;
+	rec_put(r, &n, sizeof(n));
+	for (i = 0; i < n; i++) {
+		const struct ofl_gro_out *o = &pk[i];
+		uint64_t f[8];
+		f[0] = (uint64_t)o->hdr_len << 32 | o->nslices;
+		f[1] = (uint64_t)o->len << 32 | (uint32_t)o->seg_count << 16 | o->seg_size;
+		f[2] = (uint64_t)o->ncookies << 32 | (uint32_t)o->l3_off << 16 | o->l4_off;
+		f[3] = (uint64_t)o->csum_start << 48 | (uint64_t)o->csum_offset << 32 |
+		       (uint32_t)o->flags << 24 | (uint32_t)o->gso_type << 16 | o->vlan_tci;
+		f[4] = o->rx_hash;
+		f[5] = o->first_ns;
+		f[6] = o->dsa != NULL;
+		f[7] = 0;
+		rec_put(r, f, sizeof(f));
+		if (o->dsa)
+			rec_put(r, o->dsa, sizeof(*o->dsa));
+		if (o->hdr_len)
+			rec_put(r, o->hdr, o->hdr_len);
+		for (k = 0; k < o->nslices; k++) {
+			const struct ofl_slice *sl = &o->slices[k];
+			uintptr_t a = sl->buf == 0xffff ? 0 : (uintptr_t)sl->data;
+			uint32_t w[3] = {sl->len, sl->pkt, sl->buf};
+			rec_put(r, &a, sizeof(a));
+			rec_put(r, w, sizeof(w));
+			if (sl->buf == 0xffff) /* library memory: its bytes */
+				rec_put(r, sl->data, sl->len);
+		}
+		for (k = 0; k < o->ncookies; k++)
+			rec_put(r, &o->cookies[k], sizeof(o->cookies[k]));
+	}
+}
+
+static void deliver_single(void *user, const struct ofl_gro_out *pk, unsigned n)
+{
+	struct st *s = user;
+	rec_list(&s->out_single, pk, n);
+}
+
 static void deliver(void *user, const struct ofl_gro_out *pk, unsigned n)
 {
 	struct st *s = user;
@@ -423,6 +502,8 @@ static void deliver(void *user, const struct ofl_gro_out *pk, unsigned n)
 	FZ_CHECKF(n >= 1 && n <= s->cfg.normal_batch + 1u, "list of %u packets, batch %u", n,
 	          s->cfg.normal_batch);
 	s->lists++;
+	if (s->burst)
+		rec_list(&s->out_burst, pk, n);
 	if (s->reenter)
 		check_reenter(s);
 	for (i = 0; i < n; i++) {
@@ -501,6 +582,10 @@ static void check_stats(struct st *s)
 	FZ_CHECK(g.out_segs <= g.rx_pkts);
 }
 
+static void took(struct inpkt *in, int r, const struct ofl_gro_stats *bef,
+                 const struct ofl_gro_stats *aft);
+static void submit(struct st *s);
+
 /* Feed frame bytes f[0..len) with options from the stream. */
 static void feed(struct st *s, struct fz *z, const uint8_t *f, size_t len, bool fix)
 {
@@ -513,6 +598,8 @@ static void feed(struct st *s, struct fz *z, const uint8_t *f, size_t len, bool 
 	int r;
 	if (s->npk == MAX_FRAMES)
 		return;
+	memset(&before, 0, sizeof(before));
+	memset(&after, 0, sizeof(after));
 	in = &s->pk[s->npk];
 	memset(in, 0, sizeof(*in));
 	in->frame = malloc(len ? len : 1);
@@ -598,9 +685,23 @@ static void feed(struct st *s, struct fz *z, const uint8_t *f, size_t len, bool 
 	in->rx_hash = p.rx_hash;
 	p.cookie = in;
 	s->npk++;
-	FZ_CHECK(ofl_gro_get_stats(s->gro, &before) == 0);
-	r = ofl_gro_receive(s->gro, &p, s->now);
-	FZ_CHECK(ofl_gro_get_stats(s->gro, &after) == 0);
+	if (s->burst && nb <= s->cfg.max_bufs) {
+		s->q[s->nq++] = p;
+		if (s->nq == s->bmax)
+			submit(s);
+		return;
+	}
+	if (s->burst) {
+		/* refused: what is queued goes first, then the refusal of a
+		 * burst of one (nothing taken, the error returned) */
+		int err = 0;
+		submit(s);
+		r = ofl_gro_receive_burst(s->gro, &p, 1, s->now, &err) == 0 ? err : 0;
+	} else {
+		FZ_CHECK(ofl_gro_get_stats(s->gro, &before) == 0);
+		r = ofl_gro_receive(s->gro, &p, s->now);
+		FZ_CHECK(ofl_gro_get_stats(s->gro, &after) == 0);
+	}
 	if (nb > s->cfg.max_bufs) {
 		FZ_CHECKF(r == OFL_E2BIG, "%u buffers, max %u: %d", nb, s->cfg.max_bufs, r);
 		s->api_errors++;
@@ -612,8 +713,17 @@ static void feed(struct st *s, struct fz *z, const uint8_t *f, size_t len, bool 
 		free(in->frame);
 		return;
 	}
+	took(in, r, &before, &after);
+}
+
+/* What ofl_gro_receive() said of a frame it took (r, the counters around
+ * the call): checked, and the flow whose order the deliveries keep. */
+static void took(struct inpkt *in, int r, const struct ofl_gro_stats *bef,
+                 const struct ofl_gro_stats *aft)
+{
+	const struct ofl_gro_stats before = *bef, after = *aft;
 	FZ_CHECKF(r == OFL_GRO_MERGED || r == OFL_GRO_HELD || r == OFL_GRO_NORMAL, "receive: %d", r);
-	FZ_CHECK(after.rx_pkts == before.rx_pkts + 1 && after.rx_bytes == before.rx_bytes + len);
+	FZ_CHECK(after.rx_pkts == before.rx_pkts + 1 && after.rx_bytes == before.rx_bytes + in->len);
 	if (r == OFL_GRO_NORMAL) {
 		unsigned k, why = OFL_GRO_NORMAL__COUNT;
 		for (k = 0; k < OFL_GRO_NORMAL__COUNT; k++)
@@ -626,13 +736,35 @@ static void feed(struct st *s, struct fz *z, const uint8_t *f, size_t len, bool 
 		 * their flow; the others (malformed IP...) are not ordered. */
 		if (in->tcp && (why == OFL_GRO_NORMAL_TCP_CSUM || why == OFL_GRO_NORMAL_NO_PAYLOAD ||
 		                why == OFL_GRO_NORMAL_FLAGS || why == OFL_GRO_NORMAL_IP_CSUM ||
-		                why == OFL_GRO_NORMAL_IP_OPTIONS))
-			in->flow = flow_of(s, in);
+		                why == OFL_GRO_NORMAL_IP_OPTIONS || why == OFL_GRO_NORMAL_PADDED))
+			in->flow = flow_of(S, in);
 	} else {
 		FZ_CHECKF(in->tcp, "a frame the library %s is not TCP to an independent parser",
 		          r == OFL_GRO_HELD ? "held" : "merged");
-		in->flow = flow_of(s, in);
+		in->flow = flow_of(S, in);
 	}
+}
+
+/* Burst mode: the queued frames, first one at a time into the twin context
+ * (whose results say which flow each frame's order belongs to), then as one
+ * ofl_gro_receive_burst() call into the context under test. */
+static void submit(struct st *s)
+{
+	unsigned i, n = s->nq, got;
+	int err = 1;
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		struct ofl_gro_stats before, after;
+		int r;
+		FZ_CHECK(ofl_gro_get_stats(s->single, &before) == 0);
+		r = ofl_gro_receive(s->single, &s->q[i], s->now);
+		FZ_CHECK(ofl_gro_get_stats(s->single, &after) == 0);
+		took(s->q[i].cookie, r, &before, &after);
+	}
+	got = ofl_gro_receive_burst(s->gro, s->q, n, s->now, &err);
+	FZ_CHECKF(got == n && err == 0, "burst took %u of %u (%d)", got, n, err);
+	s->nq = 0;
 }
 
 static void feed_raw(struct st *s, struct fz *z, bool fix)
@@ -771,6 +903,32 @@ static void misuse(struct st *s, struct fz *z)
 	s->api_errors++;
 }
 
+/* The end of a burst-mode run: the twin flushed too, the same deliveries
+ * and counters (all but lookups, merged_fast and the refusals, which only
+ * the context under test saw). */
+static void burst_same_as_single(struct st *s, const struct ofl_gro_stats *g)
+{
+	struct ofl_gro_stats a = *g, b;
+	FZ_CHECK(ofl_gro_flush(s->single) == 0);
+	FZ_CHECK(ofl_gro_get_stats(s->single, &b) == 0);
+	a.lookups = b.lookups = 0;
+	a.lookup_probes = b.lookup_probes = 0;
+	a.merged_fast = b.merged_fast = 0;
+	a.api_errors = b.api_errors = 0;
+	FZ_CHECKF(s->out_burst.n == s->out_single.n &&
+	              (!s->out_burst.n || memcmp(s->out_burst.b, s->out_single.b, s->out_burst.n) == 0),
+	          "bursts and single frames delivered differently (%zu vs %zu record bytes)",
+	          s->out_burst.n, s->out_single.n);
+	FZ_CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+	ofl_gro_destroy(s->single);
+	s->single = NULL;
+	FZ_CHECK(s->mem1.live_bytes == 0 && s->mem1.frees == s->mem1.allocs);
+	free(s->out_burst.b);
+	free(s->out_single.b);
+	memset(&s->out_burst, 0, sizeof(s->out_burst));
+	memset(&s->out_single, 0, sizeof(s->out_single));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz z = {data, size};
@@ -803,6 +961,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s->cfg.max_held_bytes = b7 == 255 ? 4u << 20 : (b7 + 1u) * 512u;
 		if (b0 & 0x10)
 			s->cfg.hash_key[0] = 1; /* a fixed key */
+		if (b0 & 0x20) {
+			static const unsigned sizes[4] = {64, 2, 5, 17};
+			s->burst = true;
+			s->bmax = sizes[b0 >> 6];
+		}
 		b8 = fz_u8(&z);
 		b9 = fz_u8(&z);
 		if (b8 & 0x80) {
@@ -826,11 +989,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		FZ_CHECKF(rc == 0, "create: %d", rc);
 	}
+	if (s->burst) {
+		/* the twin: the same configuration, its own allocator */
+		struct ofl_gro_config c1 = s->cfg;
+		fz_mem_init(&s->mem1);
+		c1.deliver = deliver_single;
+		c1.mem = &s->mem1.mem;
+		FZ_CHECK(ofl_gro_create(&c1, &s->single) == 0);
+	}
 	allocs_after_create = s->mem.allocs;
 	s->now = 1000000;
 	for (k = 0; z.n && k < 4 * MAX_FRAMES && s->npk < MAX_FRAMES; k++) {
 		uint8_t op = fz_u8(&z);
 		uint64_t dl = 0;
+		/* every operation but a frame or a misuse ends a burst */
+		if (s->burst && op % 12 >= 7 && op % 12 <= 10)
+			submit(s);
 		switch (op % 12) {
 		case 0: case 1: case 2:
 			feed_raw(s, &z, op & 0x10);
@@ -841,6 +1015,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 7: {
 			unsigned work = fz_u8(&z) % 4;
 			FZ_CHECK(ofl_gro_poll_end(s->gro, work, s->now, op & 0x10 ? NULL : &dl) == 0);
+			if (s->burst) {
+				uint64_t d1 = 0;
+				FZ_CHECK(ofl_gro_poll_end(s->single, work, s->now, &d1) == 0);
+				FZ_CHECKF(op & 0x10 || d1 == dl, "poll end: deadline %llu, single frames %llu",
+				          (unsigned long long)dl, (unsigned long long)d1);
+			}
 			if (s->cfg.flush_timeout_ns == 0 || work == 0) {
 				FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0 && g.flows_held == 0);
 				FZ_CHECK(dl == 0);
@@ -856,14 +1036,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s->now += (uint64_t)fz_u16(&z) * (op & 0x10 ? 1000u : 1u);
 			break;
 		case 9: {
-			int n = ofl_gro_flush_older(s->gro, s->now, (uint64_t)fz_u16(&z) * 100u);
+			uint64_t age = (uint64_t)fz_u16(&z) * 100u;
+			int n = ofl_gro_flush_older(s->gro, s->now, age);
 			FZ_CHECK(n >= 0);
+			if (s->burst)
+				FZ_CHECK(ofl_gro_flush_older(s->single, s->now, age) == n);
 			flushes++;
 			break;
 		}
 		case 10:
 			if (op & 0x10) {
 				FZ_CHECK(ofl_gro_flush(s->gro) == 0);
+				FZ_CHECK(!s->burst || ofl_gro_flush(s->single) == 0);
 				FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0);
 				FZ_CHECK(g.flows_held == 0 && g.bytes_held == 0 && g.out_segs == g.rx_pkts);
 			} else {
@@ -877,11 +1061,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_stats(s);
 	}
 	(void)flushes;
+	submit(s);
 	FZ_CHECKF(s->mem.allocs == allocs_after_create, "allocated on the packet path: %zu -> %zu",
 	          allocs_after_create, s->mem.allocs);
 	s->reenter = 0;
 	FZ_CHECK(ofl_gro_flush(s->gro) == 0);
 	FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0);
+	if (s->burst)
+		burst_same_as_single(s, &g);
 	FZ_CHECK(g.flows_held == 0 && g.bytes_held == 0);
 	FZ_CHECK(g.out_segs == g.rx_pkts && g.rx_pkts == s->npk);
 	{

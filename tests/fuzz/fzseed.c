@@ -70,6 +70,25 @@ static void save(const char *dir, const char *sub, const char *name, struct out 
 
 /* ---- GRO: config header + ops (fuzz_gro.c) ---- */
 
+/* Save a GRO seed twice: as made, and in burst mode (fuzz_gro.c: frames
+ * through ofl_gro_receive_burst, compared with single frames), the burst
+ * size picked by the seed's length. */
+static void save_gro(const char *dir, const char *name, struct out *o)
+{
+	struct out b = {0};
+	char bname[512];
+	if (!o->n) { /* nothing to vary */
+		save(dir, "gro", name, o);
+		return;
+	}
+	put(&b, o->b, o->n);
+	b.b[0] = (uint8_t)(b.b[0] | 0x20 | (o->n & 3u) << 6);
+	snprintf(bname, sizeof(bname), "%s-burst", name);
+	save(dir, "gro", name, o);
+	save(dir, "gro", bname, &b);
+	free(b.b);
+}
+
 static void gro_hdr(struct out *o, unsigned flows, unsigned segs, unsigned bufs, unsigned batch,
                     unsigned timeout_op, unsigned held)
 {
@@ -134,12 +153,12 @@ static void hand_gro(const char *dir)
 		gro_gen(&o, i & 1, 0, 0, 4, 0, 1);
 	u8(&o, 7);
 	u8(&o, 1);
-	save(dir, "gro", "bulk-v4-2flows", &o);
+	save_gro(dir, "bulk-v4-2flows", &o);
 	/* 2: IPv6 with timestamps, buffers split in 3, software checksums */
 	gro_hdr(&o, 8, 64, 17, 4, 1, 255);
 	for (i = 0; i < 16; i++)
 		gro_gen(&o, 4 | (i & 3), 0, 0, 1 | 2, 2, 0);
-	save(dir, "gro", "bulk-v6-ts-split", &o);
+	save_gro(dir, "bulk-v6-ts-split", &o);
 	/* 3: flags: PSH, FIN, a short segment, retransmits and gaps */
 	gro_hdr(&o, 4, 16, 8, 8, 1, 255);
 	for (i = 0; i < 20; i++) {
@@ -147,7 +166,7 @@ static void hand_gro(const char *dir)
 		unsigned c = i % 6 == 5 ? 0x80 | 0x10 | 0x08 : i == 13 ? 0x80 | 0x10 | 0x01 : 0;
 		gro_gen(&o, i & 1, b, c, 4, 0, 1);
 	}
-	save(dir, "gro", "flags-retrans", &o);
+	save_gro(dir, "flags-retrans", &o);
 	/* 4: flush timeout, clock steps, poll ends with work, flush_older */
 	gro_hdr(&o, 4, 32, 4, 8, 200, 255);
 	for (i = 0; i < 12; i++) {
@@ -161,13 +180,13 @@ static void hand_gro(const char *dir)
 	}
 	u8(&o, 9);
 	u16(&o, 1);
-	save(dir, "gro", "timer", &o);
+	save_gro(dir, "timer", &o);
 	/* 5: VLANs (1, 2 and the refused 3), IP options, IPv6 dest options, bad csums */
 	gro_hdr(&o, 8, 64, 17, 8, 1, 255);
 	for (i = 0; i < 16; i++)
 		gro_gen(&o, (i & 1) | ((i % 4) << 3), 0, i % 3 == 2 ? 0x08 | 0x10 : 0,
 		        4 | (i % 5 == 4 ? 0xc0 : 0), 0, 1);
-	save(dir, "gro", "vlan-options", &o);
+	save_gro(dir, "vlan-options", &o);
 	/* 6: raw frames with checksums fixed up by the target, one byte per buffer */
 	gro_hdr(&o, 8, 64, 17, 8, 1, 255);
 	gen_tcp_init(&g, 4);
@@ -178,12 +197,12 @@ static void hand_gro(const char *dir)
 		n = gen_tcp_frame(&g, fr, sizeof(fr));
 		gro_raw(&o, fr, n, 1, i & 1 ? 0x80 : 3, 0);
 	}
-	save(dir, "gro", "raw-fixed", &o);
+	save_gro(dir, "raw-fixed", &o);
 	/* 7: small table (2 flows, 1 KiB held): table-full flushes */
 	gro_hdr(&o, 2, 8, 17, 2, 1, 1);
 	for (i = 0; i < 24; i++)
 		gro_gen(&o, i & 3, 7 | (20u << 3), 0, 4, 0, 1);
-	save(dir, "gro", "table-full", &o);
+	save_gro(dir, "table-full", &o);
 	/* 8: API misuse and re-entry from the deliver callback */
 	gro_hdr(&o, 4, 8, 2, 1, 1, 255);
 	for (i = 0; i < 5; i++) {
@@ -194,12 +213,12 @@ static void hand_gro(const char *dir)
 	gro_gen(&o, 0, 0, 0, 4, 0, 1);
 	gro_gen(&o, 0, 6, 0, 4, 0, 1);
 	gro_gen(&o, 0, 0, 0, 4, 5, 1); /* 5 extra cut points > max_bufs 2: refused */
-	save(dir, "gro", "misuse", &o);
+	save_gro(dir, "misuse", &o);
 	/* 9: CHECKSUM_COMPLETE, hardware VLAN, RX hash */
 	gro_hdr(&o, 8, 64, 17, 8, 1, 255);
 	for (i = 0; i < 10; i++)
 		gro_gen(&o, i & 1, 0, 0, 4, 0, 2 | 0x20 | 0x80);
-	save(dir, "gro", "csum-complete-hwvlan", &o);
+	save_gro(dir, "csum-complete-hwvlan", &o);
 #ifdef FZSEED_DSA
 	/* 10: GRO through DSA tags, untagged and tag-keeping delivery */
 	for (i = 0; i < ofl_dsa_count(); i += 3) {
@@ -211,7 +230,7 @@ static void hand_gro(const char *dir)
 		for (k = 0; k < 8; k++)
 			gro_gen(&o, k & 1, 0, 0, 4, k & 2 ? 2 : 0, 1);
 		snprintf(name, sizeof(name), "dsa-%s", ofl_dsa_at(i)->name);
-		save(dir, "gro", name, &o);
+		save_gro(dir, name, &o);
 	}
 #endif
 	free(o.b);
@@ -394,7 +413,7 @@ static void cut_file(const char *sub, const char *path, const char *base, const 
 			gro_raw(&o, f.data, f.caplen, nframes & 1, 0, nframes & 1 ? 0 : 1);
 			if (++chunk == 24) {
 				snprintf(name, sizeof(name), "%s__%s-%u", sub, base, nchunks);
-				save(outdir, "gro", name, &o);
+				save_gro(outdir, name, &o);
 				chunk = 0;
 				nchunks++;
 			}
@@ -418,7 +437,7 @@ static void cut_file(const char *sub, const char *path, const char *base, const 
 	}
 	if (chunk && nchunks < 6) {
 		snprintf(name, sizeof(name), "%s__%s-%u", sub, base, nchunks);
-		save(outdir, "gro", name, &o);
+		save_gro(outdir, name, &o);
 	}
 	o.n = 0;
 	free(o.b);
