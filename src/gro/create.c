@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/mem.h"
+#include "gro/layer.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
 
@@ -27,24 +28,15 @@ int ofl_gro_config_default(struct ofl_gro_config *cfg)
 
 /* ---- create / destroy --------------------------------------------------- */
 
-/* Header prediction's masks: which bytes of a plain Ethernet + IPv4/IPv6 +
- * TCP header the next segment must repeat.  Not compared: the IP length,
- * ID and header checksum (IPv4) or payload length (IPv6), the TCP sequence
- * number, FIN and PSH, the TCP checksum and urgent pointer. */
-#define PRED_FLAGS ((uint8_t)~(TCP_FIN | TCP_PSH))
+/* Header prediction's masks, one per layer stack: which bytes of a plain
+ * header the next segment must repeat, derived from the layers' holes
+ * (layer.h). */
 static void pred_masks(struct ofl_gro *g)
 {
-	static const struct {
-		uint8_t l3, off, len, val;
-	} holes[] = {
-		{4, 16, 4, 0},    {4, 24, 2, 0},    {4, 38, 4, 0},
-		{4, 47, 1, PRED_FLAGS}, {4, 50, 4, 0},    {6, 18, 2, 0},
-		{6, 58, 4, 0},    {6, 67, 1, PRED_FLAGS}, {6, 70, 4, 0},
-	};
-	unsigned i;
-	memset(g->pmask, 0xff, sizeof(g->pmask));
-	for (i = 0; i < sizeof(holes) / sizeof(holes[0]); i++)
-		memset(&g->pmask[holes[i].l3 == 6][holes[i].off], holes[i].val, holes[i].len);
+	unsigned s;
+	_Static_assert(sizeof(g->pmask) / sizeof(g->pmask[0]) == GRO_NSTACKS, "a mask per stack");
+	for (s = 0; s < GRO_NSTACKS; s++)
+		gro_stack_pred_mask(&gro_stacks[s], g->pmask[s]);
 }
 
 static void derive_key(const struct ofl_gro *g, uint64_t key[2])
@@ -66,7 +58,7 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 {
 	struct ofl_gro *g;
 	uint32_t nslots, i, nitems, max_slices;
-	size_t sz_items, sz_slices, sz_cookies, sz_outs, sz_tab;
+	size_t sz_items, sz_cold, sz_slices, sz_cookies, sz_outs, sz_tab;
 	uint64_t key[2];
 	if (!cfg || !out || !cfg->deliver || cfg->version != OFL_GRO_CONFIG_VERSION ||
 	    cfg->max_flows == 0 || cfg->max_flows > (1u << 24) || cfg->max_segs == 0 ||
@@ -75,12 +67,13 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 		return OFL_EINVAL;
 	if (cfg->mem && (!cfg->mem->alloc || !cfg->mem->free))
 		return OFL_EINVAL;
-	if (cfg->dsa && (cfg->dsa_keep_tag > 1 || cfg->dsa->rx_tail > sizeof(((struct gro_item *)0)->tailbuf)))
+	if (cfg->dsa && (cfg->dsa_keep_tag > 1 || cfg->dsa->rx_tail > sizeof(((struct gro_cold *)0)->tailbuf)))
 		return OFL_EINVAL;
 	*out = NULL;
 	nitems = cfg->max_flows + cfg->normal_batch + 1u;
 	max_slices = 2u * cfg->max_segs + cfg->max_bufs + 1u; /* + a tail tag */
 	sz_items = ofl_mul_size(nitems, sizeof(struct gro_item));
+	sz_cold = cfg->dsa ? ofl_mul_size(nitems, sizeof(struct gro_cold)) : 0;
 	sz_slices = ofl_mul_size(ofl_mul_size(nitems, max_slices), sizeof(struct ofl_slice));
 	sz_cookies = ofl_mul_size(ofl_mul_size(nitems, cfg->max_segs), sizeof(void *));
 	sz_outs = ofl_mul_size(cfg->normal_batch + 1u, sizeof(struct ofl_gro_out));
@@ -91,13 +84,15 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	g->cfg = *cfg;
 	g->alloc_size = sizeof(*g);
 	g->items = ofl_mem_zalloc(cfg->mem, sz_items, 64);
+	g->cold = sz_cold ? ofl_mem_zalloc(cfg->mem, sz_cold, 64) : NULL;
 	g->slices = ofl_mem_zalloc(cfg->mem, sz_slices, 64);
 	g->cookies = ofl_mem_zalloc(cfg->mem, sz_cookies, 64);
 	g->outs = ofl_mem_zalloc(cfg->mem, sz_outs, 64);
 	g->tab_mem = ofl_mem_zalloc(cfg->mem, sz_tab, 64);
 	g->tab_size = sz_tab;
-	if (!g->items || !g->slices || !g->cookies || !g->outs || !g->tab_mem) {
+	if (!g->items || (sz_cold && !g->cold) || !g->slices || !g->cookies || !g->outs || !g->tab_mem) {
 		ofl_mem_free(cfg->mem, g->items, sz_items);
+		ofl_mem_free(cfg->mem, g->cold, sz_cold);
 		ofl_mem_free(cfg->mem, g->slices, sz_slices);
 		ofl_mem_free(cfg->mem, g->cookies, sz_cookies);
 		ofl_mem_free(cfg->mem, g->outs, sz_outs);
@@ -135,6 +130,7 @@ void ofl_gro_destroy(struct ofl_gro *g)
 	mem = g->cfg.mem;
 	nitems = g->nitems;
 	ofl_mem_free(mem, g->items, nitems * sizeof(struct gro_item));
+	ofl_mem_free(mem, g->cold, nitems * sizeof(struct gro_cold));
 	ofl_mem_free(mem, g->slices, nitems * g->max_slices * sizeof(struct ofl_slice));
 	ofl_mem_free(mem, g->cookies, nitems * g->cfg.max_segs * sizeof(void *));
 	ofl_mem_free(mem, g->outs, (g->cfg.normal_batch + 1u) * sizeof(struct ofl_gro_out));

@@ -6,8 +6,7 @@
 #include <string.h>
 
 #include "core/csum_int.h"
-#include "gro/ipv4.h"
-#include "gro/ipv6.h"
+#include "gro/layer.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
 
@@ -38,7 +37,7 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 	o->vlan_tci = it->vlan_tci;
 	o->rx_hash = it->rx_hash;
 	o->first_ns = it->first_ns;
-	o->dsa = it->has_meta ? &it->meta : NULL;
+	o->dsa = it->has_meta ? &g->cold[idx].meta : NULL;
 	o->hdr = it->hdr_len ? it->hdr : NULL;
 	o->hdr_len = it->hdr_len;
 	o->seg_count = it->nsegs;
@@ -133,18 +132,14 @@ static inline void complete_x(struct ofl_gro *g, uint32_t idx, unsigned reason, 
 	if (g->last == idx)
 		g->last = GRO_NONE;
 	if (it->nsegs > 1) {
-		if (it->l3 == 4)
-			gro_ipv4_complete(it);
-		else
-			gro_ipv6_complete(it);
-		gro_tcp_complete(it);
+		gro_stack_complete(it);
 		if (it->tail_len)
 			finish_csum(g, idx);
 	}
 	if (it->tail_len) {
 		/* keep-tag mode with a tail tag: the first segment's tag ends it */
 		struct ofl_slice *sl = &gro_slices(g, idx)[it->nslices++];
-		sl->data = it->tailbuf;
+		sl->data = g->cold[idx].tailbuf;
 		sl->len = it->tail_len;
 		sl->pkt = 0;
 		sl->buf = 0xffff;

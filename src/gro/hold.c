@@ -6,6 +6,7 @@
 
 #include "core/mem.h"
 #include "gro/hold.h"
+#include "gro/layer.h"
 
 /* The pieces of the bytes [off, off + len) of a packet's buffers: written to
  * out (at most cap of them) when out is not NULL; returns how many there
@@ -79,7 +80,7 @@ int gro_pass_normal(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total
 	it->first_ns = now;
 	it->has_meta = tag && tag->has;
 	if (it->has_meta)
-		it->meta = tag->meta;
+		g->cold[idx].meta = tag->meta;
 	gro_cookies(g, idx)[0] = pkt->cookie;
 	g->st.normal++;
 	g->st.normal_why[why]++;
@@ -127,6 +128,7 @@ int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_
 	it->key = *k;
 	it->hash = hash;
 	it->l3 = h->l3;
+	it->stack = gro_stack_of_l3(h->l3);
 	it->hdr_len = (uint16_t)(h->hdr_len - sh);
 	it->l3_off = (uint16_t)(h->l3_off - sh);
 	it->l4_off = (uint16_t)(h->l4_off - sh);
@@ -142,11 +144,11 @@ int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_
 	if (tag->has && g->cfg.dsa_keep_tag && tag->view.tail_len) {
 		it->tail_len = (uint8_t)tag->view.tail_len;
 		/* the tail tag follows the untagged frame's content */
-		ofl_bufs_copy(pkt->bufs, pkt->nbufs, h->frame_len, it->tail_len, it->tailbuf);
+		ofl_bufs_copy(pkt->bufs, pkt->nbufs, h->frame_len, it->tail_len, g->cold[idx].tailbuf);
 	}
 	it->has_meta = (uint8_t)tag->has;
 	if (tag->has)
-		it->meta = tag->meta;
+		g->cold[idx].meta = tag->meta;
 	it->fast = (uint8_t)(!(pkt->flags & OFL_PKT_F_VLAN) && it->l3_off == 14 && h->ip6_ext_len == 0 &&
 	                     it->hdr_len <= GRO_PRED_MAX && it->l4_off == (h->l3 == 4 ? 34u : 54u));
 	it->rawpre_len = it->rawtail_len = 0;
@@ -165,12 +167,12 @@ int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_
 			 * frame longer than GRO_RAWPRE_MAX): a variable one
 			 * compiles to "rep movsb" */
 			_Static_assert(GRO_RAWPRE_MAX == 48, "the frame holds a plain header: 54 bytes");
-			memcpy(it->rawpre, v->p, 16);
-			memcpy(it->rawpre + 16, v->p + 16, 16);
-			memcpy(it->rawpre + 32, v->p + 32, 16);
+			memcpy(g->cold[idx].rawpre, v->p, 16);
+			memcpy(g->cold[idx].rawpre + 16, v->p + 16, 16);
+			memcpy(g->cold[idx].rawpre + 32, v->p + 32, 16);
 			it->rawtail_len = (uint8_t)dv->tail_len;
 			for (t = 0; t < dv->tail_len; t++)
-				it->rawtail[t] = tail[t];
+				g->cold[idx].rawtail[t] = tail[t];
 		} else {
 			it->fast = 0;
 		}

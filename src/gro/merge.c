@@ -115,7 +115,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 		if (!p || tot < hl + pre + tl || tot > 0xffffu)
 			break;
 		if (tagged) {
-			if (!tag_same(it, p, tot) || pred_diff(p + pre, h0, m, 12, hl))
+			if (!tag_same(it, &g->cold[idx], p, tot) || pred_diff(p + pre, h0, m, 12, hl))
 				break;
 			p += pre;
 			tot -= pre + tl;
@@ -195,11 +195,23 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 	return i - start;
 }
 
-unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i,
-                      unsigned n)
+/* One function per copy: each is register-allocated on its own. */
+#define TRAIN_COPY(name, v4, tagged)                                                               \
+	static OFL_NOINLINE unsigned name(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,    \
+	                                  unsigned i, unsigned n)                                        \
+	{                                                                                          \
+		return train_l3(g, idx, pkts, i, n, v4, tagged);                                   \
+	}
+TRAIN_COPY(train_v4, 1, 0)
+TRAIN_COPY(train_v6, 0, 0)
+TRAIN_COPY(train_v4_tagged, 1, 1)
+TRAIN_COPY(train_v6_tagged, 0, 1)
+#undef TRAIN_COPY
+
+unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n)
 {
 	const struct gro_item *it = &g->items[idx];
 	if (it->rawpre_len)
-		return it->l3 == 4 ? train_l3(g, idx, pkts, i, n, 1, 1) : train_l3(g, idx, pkts, i, n, 0, 1);
-	return it->l3 == 4 ? train_l3(g, idx, pkts, i, n, 1, 0) : train_l3(g, idx, pkts, i, n, 0, 0);
+		return it->l3 == 4 ? train_v4_tagged(g, idx, pkts, i, n) : train_v6_tagged(g, idx, pkts, i, n);
+	return it->l3 == 4 ? train_v4(g, idx, pkts, i, n) : train_v6(g, idx, pkts, i, n);
 }

@@ -84,14 +84,15 @@ static inline int same_ports_at(const struct gro_item *it, const uint8_t *p, uin
 /* Does the tagged frame p (total bytes, one buffer) repeat the entry's
  * first segment up to the untagged EtherType (tag, MACs) and in its tail
  * tag?  The tag decodes the same then: same port, same metadata. */
-static inline int tag_same(const struct gro_item *it, const uint8_t *p, uint32_t total)
+static inline int tag_same(const struct gro_item *it, const struct gro_cold *c, const uint8_t *p,
+                           uint32_t total)
 {
 	uint32_t n = it->rawpre_len, t = it->rawtail_len, o;
-	uint64_t d = ld64(p + n - 8) ^ ld64(it->rawpre + n - 8);
+	uint64_t d = ld64(p + n - 8) ^ ld64(c->rawpre + n - 8);
 	for (o = 0; o + 8 < n; o += 8)
-		d |= ld64(p + o) ^ ld64(it->rawpre + o);
+		d |= ld64(p + o) ^ ld64(c->rawpre + o);
 	for (o = 0; o < t; o++)
-		d |= (uint64_t)(p[total - t + o] ^ it->rawtail[o]);
+		d |= (uint64_t)(p[total - t + o] ^ c->rawtail[o]);
 	return d == 0;
 }
 
@@ -122,7 +123,7 @@ static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt 
 		 * header from its EtherType on */
 		uint32_t pre = tag_pre(it);
 		if (pkt->nbufs != 1 || pkt->bufs[0].len < hl + pre ||
-		    !tag_same(it, p, total) || pred_diff(p + pre, h0, m, 12, hl))
+		    !tag_same(it, &g->cold[idx], p, total) || pred_diff(p + pre, h0, m, 12, hl))
 			return 0;
 		p += pre;
 		total -= pre + it->rawtail_len;
