@@ -13,6 +13,17 @@ if(TARGET offload-replay)
                      LIBS ofl_replaycore)
   set_tests_properties(replay_mutate_test PROPERTIES TIMEOUT 900)
 
+  # Every corpus capture as bursts against single frames (burstdiff.h).
+  ofl_add_burst_diff_test(gro_burst_diff_test ${CMAKE_CURRENT_SOURCE_DIR}/unit/gro_burst_diff_test.c
+                          replay/replay_check.c replay/frame_check.c LIBS ofl_replaycore)
+  target_include_directories(gro_burst_diff_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/replay)
+  set_tests_properties(gro_burst_diff_test PROPERTIES TIMEOUT 1500)
+
+  # The one-pass parse of plain frames against the full parser, every frame.
+  ofl_add_check_test(parse_fast_diff_test ${CMAKE_CURRENT_SOURCE_DIR}/unit/parse_fast_diff_test.c
+                     replay/replay_check.c replay/frame_check.c LIBS ofl_replaycore)
+  target_include_directories(parse_fast_diff_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/replay)
+
   ofl_add_check_test(replay_e2e_test replay/e2e_test.c replay/frame_check.c
                      LIBS ofl_replaycore)
   target_compile_definitions(replay_e2e_test PRIVATE

@@ -22,7 +22,7 @@
  *     IPv4 header checksum rewritten, FIN/PSH of all segments merged)
  *     followed by the payload slices of every segment in order, pointing into
  *     the caller's buffers.  seg_count 1 means it was held but nothing
- *     joined it (its bytes are the original frame's, less Ethernet padding).
+ *     joined it (its bytes are the original frame's).
  *
  * Ownership: the bytes of every received frame stay owned by the library
  * from ofl_gro_receive() until its cookie appears in a delivery; every
@@ -101,6 +101,11 @@ enum ofl_gro_normal_reason {
 	                                  for the switch driver, never merged */
 	OFL_GRO_NORMAL_OVER_LIMIT,   /**< a new flow's first segment is larger than
 	                                  max_held_bytes: it could not be held */
+	OFL_GRO_NORMAL_PADDED,       /**< a minimum-size IPv4 frame with Ethernet
+	                                  padding after its IP packet (total length
+	                                  shorter than the frame): never merged, as
+	                                  in the kernel (inet_gro_receive); a held
+	                                  packet of its flow is completed first */
 	OFL_GRO_NORMAL__COUNT
 };
 
@@ -115,7 +120,9 @@ struct ofl_gro_stats {
 	uint64_t out_gro_pkts;   /**< of which went through the table (seg_count >= 1) */
 	uint64_t out_segs;       /**< segments delivered (== rx_pkts once all is out) */
 	uint64_t out_lists;      /**< deliver callback invocations */
-	uint64_t padding_trimmed;/**< frames whose Ethernet padding was trimmed */
+	uint64_t padding_trimmed;/**< frames with Ethernet padding after the IP
+	                              packet (minimum-size frames); those with
+	                              payload are passed on, OFL_GRO_NORMAL_PADDED */
 	uint64_t csum_sw;        /**< TCP checksums we checked (status NONE or COMPLETE) */
 	uint64_t api_errors;     /**< calls refused with a negative OFL_E* code */
 	uint64_t flush[OFL_GRO_FLUSH__COUNT];       /**< completions by enum ofl_gro_flush_reason */

@@ -163,7 +163,7 @@ const char *ofl_gro_normal_reason_name(unsigned r)
 	static const char *const names[OFL_GRO_NORMAL__COUNT] = {
 		"not_ip", "not_tcp", "malformed", "vlan_depth", "hdr_too_long", "ip_options",
 		"ip_csum", "fragment", "ip6_ext", "tcp_csum", "no_payload", "flags", "bad_tag",
-		"dsa_control", "over_limit",
+		"dsa_control", "over_limit", "padded",
 	};
 	return r < OFL_GRO_NORMAL__COUNT ? names[r] : "?";
 }

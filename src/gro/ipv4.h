@@ -10,6 +10,22 @@
 
 #include "gro/gro_int.h"
 
+/*
+ * The length rule (net/ipv4/af_inet.c inet_gro_receive, and its IPv6 twin in
+ * ipv6.h): the IP length field must equal the frame's L3 length (the GRO
+ * length), or the segment is not merged and the held packet of its flow is
+ * completed (the kernel's flush; seen on Linux 6.18 by the kernel-oracle
+ * fixtures pad_tail, pad_v4_mid, pad_v4_each).  The parser already refuses a
+ * length longer than the frame and bytes after the IP packet of a frame that
+ * is not of minimum size (MALFORMED, fixtures len_v4_long, len_v6_long,
+ * pad_v6_mid); what reaches GRO with the lengths apart is a minimum-size
+ * frame with Ethernet padding (ofl_hdrs.trimmed).
+ */
+static inline int gro_ip_len_nomerge(const struct ofl_hdrs *h)
+{
+	return h->l3_end != h->frame_len;
+}
+
 /* The IP ID rule alone (header prediction compared the rest). */
 static inline uint32_t gro_ipv4_id_nomerge(const uint8_t *ip, struct gro_item *it)
 {

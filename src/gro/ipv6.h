@@ -2,7 +2,10 @@
  * ipv6.h - the kernel's IPv6 rules for a held flow (net/ipv6/ip6_offload.c
  * ipv6_gro_receive, include/net/gro.h): version and flow label, next header
  * and addresses are part of the flow key; traffic class or hop limit changes
- * flush; the extension headers must be byte-identical.
+ * flush; the extension headers must be byte-identical.  The length rule
+ * (payload_len against the GRO length) is the IPv4 one, gro_ip_len_nomerge
+ * in ipv4.h: an IPv6 frame is never of minimum size, so every mismatch is
+ * refused by the parser already.
  */
 #ifndef OFL_GRO_IPV6_H
 #define OFL_GRO_IPV6_H

@@ -306,6 +306,20 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 		build_key(pkt, mac, v.p, &h, &tag, &k);
 		fk.valid = fk.hashed = fk.looked = 0;
 	}
+	if (h.trimmed)
+		g->st.padding_trimmed++;
+	/* The kernel's length rule (ipv4.h, gro_ip_len_nomerge): a segment
+	 * whose IP packet ends before the frame (Ethernet padding) is not
+	 * merged and the held packet of its flow goes first.  Before the TCP
+	 * checksum, which the kernel does not verify for such a frame.  Header
+	 * prediction and the train never take one: they compare the IP length
+	 * field with the frame's length. */
+	if (len && gro_ip_len_nomerge(&h)) {
+		idx = lookup(g, &k, &hash);
+		if (idx != GRO_NONE)
+			gro_complete(g, idx, OFL_GRO_FLUSH_NOT_GRO);
+		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_PADDED, now, &tag);
+	}
 	if (len && csum_status != OFL_CSUM_UNNECESSARY)
 		g->st.csum_sw++;
 	if (len && !gro_tcp_csum_ok(pkt, csum_status, &v, &h)) {
@@ -314,8 +328,6 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 			gro_complete(g, idx, OFL_GRO_FLUSH_CSUM);
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_TCP_CSUM, now, &tag);
 	}
-	if (h.trimmed)
-		g->st.padding_trimmed++;
 	if (g->held_bytes + len > g->cfg.max_held_bytes) {
 		gro_make_room(g, len);
 		fk.looked = 0; /* entries may have gone */

@@ -150,10 +150,6 @@ static const struct special specials[] = {
 	 * (ab4c8b6f7fcb) lets CWR segments coalesce with each other, which is
 	 * the rule we follow: the 3 CWR segments become one packet. */
 	{"cwr", NULL, "0;1+2+3;4", 0, "CWR segments coalesce (2026 rule)"},
-	/* 6.18 does not merge a segment whose frame carries Ethernet padding
-	 * (tot_len != GRO length); the current kernel does (selftest
-	 * data_lrg_1byte expects 101): padding trimmed, tail merged. */
-	{"pad_tail", NULL, "0+1", 0, "padded 1-byte tail merged (current rule)"},
 	/* veth has no RX hash: every flow lands in one GRO bucket of at most 8
 	 * packets, so with 9 interleaved flows the kernel merges nothing.  Our
 	 * flow table holds them all: each flow becomes one packet, exactly what

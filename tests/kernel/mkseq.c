@@ -603,6 +603,77 @@ static void s_pad_tail(void)
 	seg(&g);
 }
 
+/* IP length shorter than the frame (Ethernet padding of minimum-size frames,
+ * trailing bytes) or longer than it, in the middle of a flow: the kernel's
+ * inet_gro_receive / ipv6_gro_receive compare the length field with the GRO
+ * length. */
+
+/* 100-byte segments, a 1-byte one padded to 60 mid-stream, 100-byte ones. */
+static void s_pad_v4_mid(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	g.optlen = 0;
+	g.payload_len = 100;
+	segs(&g, 4);
+	g.payload_len = 1;
+	g.pad_to = 60;
+	seg(&g);
+	g.payload_len = 100;
+	g.pad_to = 0;
+	segs(&g, 4);
+}
+
+/* 5-byte segments, every frame padded to 60 (one byte of padding each). */
+static void s_pad_v4_each(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	g.optlen = 0;
+	g.payload_len = 5;
+	g.pad_to = 60;
+	segs(&g, 6);
+}
+
+/* The IPv6 twin: a full segment with 4 bytes after the payload_len mid-stream
+ * (1400-byte segments: the frame with the extra bytes stays within 1514). */
+static void s_pad_v6_mid(void)
+{
+	struct gen_tcp g;
+	init6(&g);
+	g.payload_len = 1400;
+	segs(&g, 4);
+	g.pad_to = (uint32_t)gen_tcp_len(&g) + 4;
+	seg(&g);
+	g.pad_to = 0;
+	segs(&g, 4);
+}
+
+/* The IP length (IPv4 total length, IPv6 payload length) 8 bytes longer
+ * than the frame, mid-stream. */
+static void len_long(struct gen_tcp *g)
+{
+	segs(g, 4);
+	g->ip_len_delta = 8;
+	seg(g);
+	g->ip_len_delta = 0;
+	segs(g, 4);
+}
+
+static void s_len_v4_long(void)
+{
+	struct gen_tcp g;
+	init4(&g);
+	len_long(&g);
+}
+
+static void s_len_v6_long(void)
+{
+	struct gen_tcp g;
+	init6(&g);
+	len_long(&g);
+}
+
 /* A SYN-less mid-stream RST after 4 segments, then 4 more. */
 static void s_rst_mid(void)
 {
@@ -818,6 +889,11 @@ static const struct {
 	{"vlan_untagged", s_vlan_untagged},
 	{"fin_end", s_fin_end},
 	{"pad_tail", s_pad_tail},
+	{"pad_v4_mid", s_pad_v4_mid},
+	{"pad_v4_each", s_pad_v4_each},
+	{"pad_v6_mid", s_pad_v6_mid},
+	{"len_v4_long", s_len_v4_long},
+	{"len_v6_long", s_len_v6_long},
 	{"rst_mid", s_rst_mid},
 	{"flows8", s_flows8},
 	{"mixed_v4_v6", s_mixed_v4_v6},

@@ -430,20 +430,85 @@ START_TEST(mac_is_flow)
 }
 END_TEST
 
-START_TEST(padding_trimmed)
+/* The kernel's length rule (inet_gro_receive / ipv6_gro_receive compare the
+ * IP length with the frame's; kernel fixtures pad_*, len_*): a segment whose
+ * IP packet is shorter than its frame is not merged and the held packet of
+ * its flow goes first.  IPv4: Ethernet padding of a minimum-size frame
+ * (normal reason "padded"); IPv6 frames are never padded, its twin is bytes
+ * after the payload (malformed). */
+START_TEST(padded_segment_not_merged)
 {
 	struct gen_tcp g;
 	struct ofl_gro_stats st;
-	gen_tcp_init(&g, 4);
+	gen_tcp_init(&g, L3(_i));
 	start(_i, NULL);
+	seq_send(&g, 2);
+	if (L3(_i) == 4) {
+		g.payload_len = 1;
+		g.pad_to = 60; /* 5 bytes of padding */
+	} else {
+		g.pad_to = (uint32_t)gen_tcp_len(&g) + 4;
+	}
 	seq_send(&g, 1);
-	g.payload_len = 1;
-	g.pad_to = 60;
-	seq_send(&g, 1);
+	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
 	ofl_gro_get_stats(h.gro, &st);
-	ck_assert_uint_eq(st.padding_trimmed, 1);
-	EXPECT("101");
-	ck_assert_uint_eq(h.out[0].len, 14 + 20 + 20 + 101);
+	ck_assert_uint_eq(st.flows_held, 0);
+	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_NOT_GRO], 1);
+	ck_assert_uint_eq(st.normal_why[L3(_i) == 4 ? OFL_GRO_NORMAL_PADDED : OFL_GRO_NORMAL_MALFORMED], 1);
+	ck_assert_uint_eq(st.padding_trimmed, L3(_i) == 4 ? 1 : 0);
+	g.payload_len = 100;
+	g.pad_to = 0;
+	seq_send(&g, 2); /* the flow goes on in a new packet */
+	EXPECT(L3(_i) == 4 ? "200,1,200" : "200,100,200");
+	ck_assert_uint_eq(h.out[1].seg_count, 0); /* passed on untouched (the harness compares bytes) */
+	done();
+}
+END_TEST
+
+START_TEST(padded_frames_never_merge)
+{
+	struct gen_tcp g;
+	struct ofl_gro_stats st;
+	gen_tcp_init(&g, L3(_i));
+	start(_i, NULL);
+	/* minimum-size frames: IPv4 with 6 payload bytes needs no padding and
+	 * merges; with 5 (one byte of padding) nothing merges.  IPv6: 5 bytes
+	 * make a 79-byte frame, no padding, merged. */
+	g.payload_len = 6;
+	seq_send(&g, 3);
+	g.payload_len = 5;
+	g.pad_to = 60;
+	g.flow_salt = 1;
+	g.sport = 2000;
+	seq_send(&g, 3);
+	ofl_gro_get_stats(h.gro, &st);
+	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_PADDED], L3(_i) == 4 ? 3 : 0);
+	/* IPv4: the padded frames of the second flow go out at once, the
+	 * first flow's packet at the end */
+	EXPECT(L3(_i) == 4 ? "5,5,5,18" : "18,15");
+	done();
+}
+END_TEST
+
+START_TEST(ip_length_past_frame)
+{
+	struct gen_tcp g;
+	struct ofl_gro_stats st;
+	gen_tcp_init(&g, L3(_i));
+	start(_i, NULL);
+	seq_send(&g, 2);
+	g.ip_len_delta = 8; /* the IP length claims 8 bytes the frame lacks */
+	seq_send(&g, 1);
+	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
+	ofl_gro_get_stats(h.gro, &st);
+	ck_assert_uint_eq(st.flows_held, 0);
+	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_NOT_GRO], 1);
+	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_MALFORMED], 1);
+	g.ip_len_delta = 0;
+	seq_send(&g, 2);
+	EXPECT("200,200"); /* the malformed frame is not TCP to the test's parser */
+	ck_assert_uint_eq(h.nout, 3);
+	ck_assert_uint_eq(h.out[1].seg_count, 0);
 	done();
 }
 END_TEST
@@ -691,7 +756,9 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, ipv6_ext_headers, 0, NVAR);
 	tcase_add_loop_test(tc, vlan_tags, 0, NVAR);
 	tcase_add_loop_test(tc, mac_is_flow, 0, NVAR);
-	tcase_add_loop_test(tc, padding_trimmed, 0, NVAR);
+	tcase_add_loop_test(tc, padded_segment_not_merged, 0, NVAR);
+	tcase_add_loop_test(tc, padded_frames_never_merge, 0, NVAR);
+	tcase_add_loop_test(tc, ip_length_past_frame, 0, NVAR);
 	tcase_add_loop_test(tc, trailing_garbage_not_merged, 0, NVAR);
 	tcase_add_loop_test(tc, max_size_default, 0, NVAR);
 	tcase_add_loop_test(tc, big_tcp, 0, NVAR);

@@ -193,7 +193,11 @@ START_TEST(data_lrg_1byte)
 	mk(&g, PAYLOAD_LEN, 1);
 	g.pad_to = 60; /* the minimum Ethernet frame: IPv4 gets 5 bytes of padding */
 	tx(&g);
-	finish(0, "101,0");
+	/* IPv4: the padded tail is not merged and the held packet goes first,
+	 * as Linux 6.18 does (kernel fixtures pad_tail, pad_v4_mid; see
+	 * tests/kernel/README.md on the selftest's expectation of 101).  An
+	 * IPv6 frame is never padded. */
+	finish(0, L3 == 4 ? "100,1,0" : "101,0");
 }
 END_TEST
 

@@ -233,9 +233,11 @@ static const struct gro_row gro_bad[] = {
 	{"FIN with data", 6, m_fin, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS},
 	{"PSH first segment", 4, m_psh, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS},
 	{"URG", 4, m_urg, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS},
+	/* Ethernet padding after the IP packet: never merged (the kernel's
+	 * length rule, src/gro/ipv4.h) */
+	{"padded minimum frame", 4, m_pad, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_PADDED},
+	{"padded minimum frame with a VLAN tag", 4, m_pad_vlan, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_PADDED},
 	/* valid oddities: taken */
-	{"padded minimum frame", 4, m_pad, NULL, H_SPLIT_NONE, OFL_GRO_HELD, 0},
-	{"padded minimum frame with a VLAN tag", 4, m_pad_vlan, NULL, H_SPLIT_NONE, OFL_GRO_HELD, 0},
 	{"two VLAN tags (802.1ad + 802.1Q)", 6, m_vlan2, NULL, H_SPLIT_NONE, OFL_GRO_HELD, 0},
 	{"IPv6 destination options", 6, NULL, ext_ok, H_SPLIT_NONE, OFL_GRO_HELD, 0},
 	{"zero-length buffers between the pieces", 4, NULL, NULL, H_SPLIT_EMPTY, OFL_GRO_HELD, 0},
