@@ -159,8 +159,7 @@ unsigned bh_gso_one(struct bh_gso *g)
 			post(g, &seg, &n);
 	}
 	/* TX completion: the header slots go back */
-	for (k = 0; k < n && k < BH_GSO_SLOTS; k++)
-		ofl_gso_pool_put(&g->pool, &g->held[k]);
+	ofl_gso_pool_put_burst(&g->pool, g->held, n < BH_GSO_SLOTS ? n : BH_GSO_SLOTS);
 	if (rc != 0)
 		return 0;
 	g->segs += n;

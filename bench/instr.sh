@@ -52,3 +52,32 @@ row "TCP/IPv4, 64 flows, PSH on every packet" 64 4 1 1
 four=$(per_packet 1 4 4 0)
 printf '%-52s %6d instructions/packet\n' "TCP/IPv4, 1 flow, 4 buffers" "$four"
 awk -v a="$four" -v b="$one" 'BEGIN { printf "%-52s %6.2fx\n", "four buffers / one buffer (1 flow)", a / b }'
+
+# ---------------------------------------------------------------------------
+# GSO rows (bench/gso_instr.c): instructions per segment, partial checksums,
+# every ofl_ call bh_gso_one() makes (start, next or next_burst, the slots
+# back to the pool) counted inclusive from callgrind's call edges, so nested
+# ofl_ calls count once and no debug information is needed.
+gso_bin=$build/bench/ofl_gso_instr
+[ -x "$gso_bin" ] || cmake --build "$build" --target ofl_gso_instr >/dev/null
+gso_row() {
+  local label=$1; shift
+  local segs sum
+  segs=$(valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
+           --callgrind-out-file="$out/gso" "$gso_bin" "$@" 2>/dev/null | sed -n 's/^segments //p')
+  sum=$(awk '/^fn=/ { inl = ($0 == "fn=bh_gso_one") }
+             inl && /^cfn=/ { ofl = (substr($0, 5, 4) == "ofl_") }
+             inl && /^calls=/ { take = ofl; next }
+             take { s += $2; take = 0 }
+             END { print s + 0 }' "$out/gso")
+  printf '%-44s %6d instructions/segment\n' "$label" $(( sum / segs ))
+}
+echo
+echo "GSO, partial checksums, MSS 1448, header slots put back after each packet (callgrind):"
+for m in iter burst; do
+  for p in 64000 9000; do
+    gso_row "TCP/IPv4 $p B, $m" 4 tcp $p $m
+    gso_row "TCP/IPv6 $p B, $m" 6 tcp $p $m
+    gso_row "UDP L4/IPv4 $p B, $m" 4 udp $p $m
+  done
+done

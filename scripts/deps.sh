@@ -3,7 +3,7 @@
 # Skips apt-get when everything is already there.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config check libsubunit-dev libpcap-dev clang llvm doxygen
-      libclang-rt-14-dev tcpdump valgrind)
+      libclang-rt-14-dev tcpdump valgrind abigail-tools)
 pkgs+=(libxdp-dev libbpf-dev) # examples/af_xdp_gro: AF_XDP sockets (libxdp) and its XDP program (libbpf; clang above)
 if [ "${1:-}" = "--bench" ]; then
   pkgs+=(libbenchmark-dev hyperfine gnuplot dpdk-dev)

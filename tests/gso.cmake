@@ -1,33 +1,32 @@
 # Software GSO/TSO tests (tests/unit/gso_*_test.c, tests/gso/), the kernel
 # fixtures in tests/fixtures/gso/ (made by tests/gso/make-fixtures.sh), and
 # the first benchmark (bench/gso_first.c).  Every test name starts with "gso".
-if(TARGET ofl_pcapio)
-  add_library(ofl_gsotest STATIC gso/gso_util.c gso/gso_check.c)
-  target_include_directories(ofl_gsotest PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/gso)
-  target_link_libraries(ofl_gsotest PUBLIC ofl_testsupport ofl_pcapio)
+# (ofl_pcapio: tests/CMakeLists.txt makes sure it exists, with or without the tool)
+add_library(ofl_gsotest STATIC gso/gso_util.c gso/gso_check.c)
+target_include_directories(ofl_gsotest PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/gso)
+target_link_libraries(ofl_gsotest PUBLIC ofl_testsupport ofl_pcapio)
 
-  foreach(t tcp udp pool vnet roundtrip burst)
-    ofl_add_check_test(gso_${t}_test unit/gso_${t}_test.c LIBS ofl_gsotest)
-  endforeach()
-endif()
+foreach(t tcp udp pool vnet roundtrip burst vlan descs)
+  ofl_add_check_test(gso_${t}_test unit/gso_${t}_test.c LIBS ofl_gsotest)
+endforeach()
 
 # The kernel GSO fixtures: our segments against the kernel's.
-if(TARGET ofl_gsotest)
-  ofl_add_check_test(gso_kernel_test unit/gso_kernel_test.c gso/mkgso.c LIBS ofl_gsotest)
-  target_compile_definitions(gso_kernel_test PRIVATE MKGSO_NO_MAIN
-    OFL_GSO_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso")
-  # the fixture generator (make-fixtures.sh builds its own copy; this one
-  # keeps it compiling with the project's warnings)
-  add_executable(ofl_mkgso gso/mkgso.c)
-  target_link_libraries(ofl_mkgso PRIVATE ofl_gsotest)
-endif()
+ofl_add_check_test(gso_kernel_test unit/gso_kernel_test.c gso/mkgso.c LIBS ofl_gsotest)
+target_compile_definitions(gso_kernel_test PRIVATE MKGSO_NO_MAIN
+  OFL_GSO_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso")
+# the fixture generator (make-fixtures.sh builds its own copy; this one
+# keeps it compiling with the project's warnings)
+add_executable(ofl_mkgso gso/mkgso.c)
+target_link_libraries(ofl_mkgso PRIVATE ofl_gsotest)
 
 # `offload-replay gso` end to end (the replay tool lists tools/offload-replay/gso_cmd.c).
-if(TARGET offload-replay AND TARGET ofl_gsotest)
+if(TARGET offload-replay)
   ofl_add_check_test(gso_replay_test unit/gso_replay_test.c LIBS ofl_gsotest)
   target_compile_definitions(gso_replay_test PRIVATE
     OFL_GSO_REPLAY="$<TARGET_FILE:offload-replay>" OFL_GSO_TMP="${CMAKE_CURRENT_BINARY_DIR}")
   add_dependencies(gso_replay_test offload-replay)
+else()
+  ofl_tests_not_built("OFL_BUILD_TOOLS=OFF" gso_replay_test)
 endif()
 
 # The first GSO benchmark (plain C, clock_gettime): bench/gso_first.c.

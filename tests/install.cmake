@@ -9,6 +9,11 @@
 #  public_headers_cxx   the same in C++ (-std=c++11 -pedantic ...), plus one
 #                       C++ program calling into every header, linked against
 #                       the library: a missing extern "C" fails to link.
+#                       Both also check that gso.h does not include gro.h
+#                       nor gro.h gso.h, nor a shared header either.
+#  gso_links_without_gro  a GSO-only program (install/gso_only.c), linked
+#                       against the library's objects less src/gro/: GSO
+#                       needs no GRO code.
 set(OFL_INSTALL_TEST_DIR ${CMAKE_CURRENT_BINARY_DIR}/install-test)
 find_program(OFL_PKG_CONFIG NAMES pkg-config pkgconf)
 find_program(OFL_READELF NAMES readelf)
@@ -53,9 +58,21 @@ if(OFL_CXX)
       "-DEXTRA_FLAGS=${OFL_INSTALL_TEST_FLAGS}"
       -P ${CMAKE_CURRENT_SOURCE_DIR}/install/headers.cmake)
 endif()
+if(NOT OFL_CXX)
+  ofl_tests_not_built("no C++ compiler" public_headers_cxx)
+endif()
 set_tests_properties(public_headers_c11 PROPERTIES
   PASS_REGULAR_EXPRESSION "headers: OK" SKIP_REGULAR_EXPRESSION "SKIP:")
 if(OFL_CXX)
   set_tests_properties(public_headers_cxx PROPERTIES
     PASS_REGULAR_EXPRESSION "headers: OK" SKIP_REGULAR_EXPRESSION "SKIP:")
 endif()
+
+# the library's objects without src/gro/ (no recompile)
+add_library(ofl_nogro STATIC $<FILTER:$<TARGET_OBJECTS:ofl_obj>,EXCLUDE,/src/gro/>)
+add_executable(gso_only install/gso_only.c)
+target_include_directories(gso_only PRIVATE ${CMAKE_SOURCE_DIR}/include)
+target_compile_definitions(gso_only PRIVATE OFL_STATIC)
+target_link_libraries(gso_only PRIVATE ofl_nogro)
+add_test(NAME gso_links_without_gro COMMAND gso_only)
+set_tests_properties(gso_links_without_gro PROPERTIES PASS_REGULAR_EXPRESSION "22 entry points linked")

@@ -18,6 +18,13 @@
 extern "C" {
 #endif
 
+/** The form a packet's L4 checksum is left in: by ofl_gro_linearize() and
+ *  by GSO (struct ofl_gso_req.csum). */
+enum ofl_csum_mode {
+	OFL_CSUM_MODE_FULL = 0,    /**< write the complete L4 checksum */
+	OFL_CSUM_MODE_PARTIAL = 1, /**< leave the pseudo-header sum (see csum_start/offset) */
+};
+
 /** Add len bytes at buf (any alignment) to the accumulator sum.  If the
  *  bytes are logically at an odd offset of the checksummed data, use
  *  ofl_csum_add_at() instead. */

@@ -35,9 +35,12 @@
 #ifndef OFL_GRO_H
 #define OFL_GRO_H
 
+#include "csum.h"    /* enum ofl_csum_mode */
 #include "dsa.h"
+#include "gro_out.h" /* struct ofl_gro_out: what GRO delivers */
 #include "ofl.h"
 #include "pkt.h"
+#include "vnet.h"    /* struct ofl_virtio_net_hdr */
 
 #ifdef __cplusplus
 extern "C" {
@@ -137,46 +140,6 @@ struct ofl_gro_stats {
 	                              held header directly) */
 };
 
-/* ofl_gro_out.flags */
-#define OFL_GRO_OUT_F_CSUM_PARTIAL 0x01u /**< hdr's L4 checksum field holds the
-    pseudo-header sum; the full sum is folded from csum_start to the end
-    into csum_start + csum_offset (Linux CHECKSUM_PARTIAL) */
-#define OFL_GRO_OUT_F_CSUM_VERIFIED 0x02u /**< every segment's L4 checksum was
-    verified (by hardware or by us) */
-#define OFL_GRO_OUT_F_VLAN 0x04u /**< vlan_tci holds a hardware-stripped tag */
-#define OFL_GRO_OUT_F_HASH 0x08u /**< rx_hash is valid */
-
-/* ofl_gro_out.gso_type (bits as Linux SKB_GSO_* semantics, our values) */
-#define OFL_GSO_TCPV4 0x01u       /**< TCP over IPv4 (SKB_GSO_TCPV4) */
-#define OFL_GSO_TCPV6 0x02u       /**< TCP over IPv6 (SKB_GSO_TCPV6) */
-#define OFL_GSO_TCP_FIXEDID 0x04u /**< IPv4 ID fixed, not incrementing */
-#define OFL_GSO_TCP_ECN 0x08u     /**< CWR seen in the merged segments */
-
-/** One delivered packet.  Valid only during the deliver callback. */
-struct ofl_gro_out {
-	const uint8_t *hdr;            /**< rewritten headers (GRO packet) or NULL */
-	uint32_t hdr_len;              /**< 0 for NORMAL */
-	uint32_t nslices;              /**< entries in slices */
-	const struct ofl_slice *slices;/**< payload (GRO) or whole frame (NORMAL) */
-	uint32_t len;                  /**< hdr_len + sum of slice lengths */
-	uint16_t seg_count;            /**< 0 NORMAL, >= 1 GRO packet */
-	uint16_t seg_size;             /**< first segment's payload length (GRO) */
-	void *const *cookies;          /**< ncookies cookies, in segment order */
-	uint32_t ncookies;             /**< seg_count, or 1 for NORMAL */
-	uint16_t l3_off;               /**< IP header offset in hdr (GRO packet only) */
-	uint16_t l4_off;               /**< TCP header offset in hdr (GRO packet only) */
-	uint16_t csum_start;           /**< with OFL_GRO_OUT_F_CSUM_PARTIAL: sum from here */
-	uint16_t csum_offset;          /**< ... and store at csum_start + csum_offset */
-	uint8_t flags;                 /**< OFL_GRO_OUT_F_* */
-	uint8_t gso_type;              /**< OFL_GSO_* (GRO packet with seg_count > 1) */
-	uint16_t vlan_tci;             /**< with OFL_GRO_OUT_F_VLAN: the stripped TCI */
-	uint32_t rx_hash;              /**< with OFL_GRO_OUT_F_HASH: the NIC's hash */
-	uint64_t first_ns;             /**< receive time of the first segment */
-	const struct ofl_dsa_meta *dsa;/**< with a DSA format: what the (first
-	                                    segment's) tag said; NULL without a
-	                                    format or when the tag was invalid */
-};
-
 /**
  * Deliver callback: n packets (1 <= n <= normal_batch + 1) in delivery
  * order; per-flow order is preserved across calls.  The callback must
@@ -203,7 +166,12 @@ struct ofl_gro_config {
 	uint16_t normal_batch; /**< delivery list size in segments; default 8 */
 	uint16_t reserved0;    /**< 0 */
 	uint64_t flush_timeout_ns; /**< like gro_flush_timeout; default 0 */
-	uint64_t hash_key[2];  /**< flow-hash key; 0,0 = derive one per context */
+	uint64_t hash_key[2];  /**< flow-hash key: the caller's random bytes (any
+	                            value but 0,0); default 0,0 = ofl_gro_create()
+	                            takes 16 bytes from the OS (getrandom() /
+	                            getentropy(), no file is opened), a new key per
+	                            context; a build without them (OFL_ENTROPY=OFF,
+	                            freestanding) requires a key */
 	ofl_gro_deliver_fn deliver; /**< required */
 	void *user;            /**< passed to deliver */
 	const struct ofl_mem *mem; /**< NULL = malloc/free */
@@ -232,7 +200,8 @@ struct ofl_gro;
  * Returns 0 and *out, or OFL_EINVAL (NULL, no deliver callback, a wrong
  * version, a limit of 0, max_flows above 2^24, max_size < 1280 or >
  * OFL_GRO_MAX_SIZE_LIMIT, normal_batch 0, an allocator without both
- * functions, dsa_keep_tag above 1), OFL_ENOMEM.
+ * functions, dsa_keep_tag above 1, hash_key 0,0 where the OS gives no random
+ * bytes or the build has no entropy source), OFL_ENOMEM.
  */
 OFL_API int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out);
 
@@ -290,12 +259,6 @@ OFL_API const char *ofl_gro_flush_reason_name(unsigned reason);
 /** Name of an enum ofl_gro_normal_reason ("not_ip", ...; "?" when out of range). */
 OFL_API const char *ofl_gro_normal_reason_name(unsigned reason);
 
-/** Checksum form for ofl_gro_linearize(). */
-enum ofl_csum_mode {
-	OFL_CSUM_MODE_FULL = 0,    /**< write the complete L4 checksum */
-	OFL_CSUM_MODE_PARTIAL = 1, /**< leave the pseudo-header sum (see csum_start/offset) */
-};
-
 /**
  * Copy one delivered packet into one caller buffer (for a TUN device or a
  * pcap file).  For a GRO packet with seg_count > 1 the L4 checksum is
@@ -305,17 +268,6 @@ enum ofl_csum_mode {
  */
 OFL_API int ofl_gro_linearize(const struct ofl_gro_out *out, void *buf, size_t cap,
                               enum ofl_csum_mode mode);
-
-/** Linux struct virtio_net_hdr (10 bytes, little-endian fields as on x86/ARM
- *  with VIRTIO 1.0 / IFF_VNET_LE). */
-struct ofl_virtio_net_hdr {
-	uint8_t flags;       /**< 1 = VIRTIO_NET_HDR_F_NEEDS_CSUM, 2 = DATA_VALID */
-	uint8_t gso_type;    /**< 0 NONE, 1 TCPV4, 4 TCPV6, 5 UDP_L4, | 0x80 ECN */
-	uint16_t hdr_len;     /**< bytes of headers (GSO packets) */
-	uint16_t gso_size;    /**< payload bytes per segment (GSO packets) */
-	uint16_t csum_start;  /**< with NEEDS_CSUM: sum from here ... */
-	uint16_t csum_offset; /**< ... and store at csum_start + csum_offset */
-};
 
 /**
  * Fill a virtio_net_hdr for a delivered packet linearized with

@@ -17,7 +17,8 @@
  *     struct ofl_gso_counts cnt;
  *     if (ofl_gso_start(&it, &req, bufs, nbufs) < 0) drop;   // nothing emitted
  *     ofl_gso_count(&it, &cnt);           // ring space check, like tso_count_descs
- *     while (ring_has_room() && (rc = ofl_gso_next(&it, &pool, &seg)) == 1)
+ *     while (ring_room() >= ofl_gso_next_descs(&it) &&   // this segment's descriptors
+ *            (rc = ofl_gso_next(&it, &pool, &seg)) == 1)
  *         post(seg.hdr, seg.slices, seg.nslices);
  *     // rc == OFL_EAGAIN (pool empty) or the ring was full: call next()
  *     // again later with the same `it`; rc == 0: every segment was emitted.
@@ -41,8 +42,10 @@
  *     input's) and header checksum; IPv6 payload length (an IPv6 hop-by-hop
  *     Jumbo option of a BIG TCP input is left out);
  *   - the L4 checksum complete, or the pseudo-header sum for the NIC.
- * A VLAN tag that the caller's hardware inserts (not in the frame) is not
- * added: the caller puts it in each TX descriptor.
+ * A VLAN tag that the NIC would insert (a TCI in packet metadata, not in
+ * the frame) is written into every segment's header when the request asks
+ * (OFL_GSO_F_VLAN_INSERT: a NIC without VLAN insertion); otherwise the
+ * caller puts it in each TX descriptor.
  *
  * Lifetimes: the iterator copies the headers at start; the payload buffers
  * (and, for ofl_gso_start_gro(), the out->slices array) must stay valid and
@@ -60,7 +63,9 @@
 #include "ofl.h"
 #include "pkt.h"
 #include "dsa.h"
-#include "gro.h" /* struct ofl_gro_out, enum ofl_csum_mode, struct ofl_virtio_net_hdr */
+#include "csum.h"    /* enum ofl_csum_mode */
+#include "gro_out.h" /* struct ofl_gro_out (ofl_gso_start_gro()); no GRO code */
+#include "vnet.h"    /* struct ofl_virtio_net_hdr */
 
 #ifdef __cplusplus
 extern "C" {
@@ -192,6 +197,17 @@ OFL_API int ofl_gso_pool_get(struct ofl_gso_pool *pool, struct ofl_gso_hbuf *hb)
  */
 OFL_API int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb);
 
+/**
+ * Give n slots back at once (the TX completion of a burst): the same as
+ * ofl_gso_pool_put() of hbs[0], hbs[1], ... in that order, stopping at the
+ * first that fails; a BLOCK pool does it in one loop.  hbs is the caller's
+ * array, read during the call only.  Returns the number of slots given back
+ * (n when every one was; fewer: hbs[return value] was refused with
+ * OFL_EINVAL and it and the ones after it were not put), or OFL_EINVAL for
+ * a NULL pool or a NULL hbs with n > 0.
+ */
+OFL_API int ofl_gso_pool_put_burst(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hbs, unsigned n);
+
 /** Free slots now (BLOCK, ARRAY); UINT32_MAX for FREELIST (unknown); 0 for NULL. */
 OFL_API uint32_t ofl_gso_pool_avail(const struct ofl_gso_pool *pool);
 
@@ -218,6 +234,15 @@ enum ofl_gso_type {
 #define OFL_GSO_F_KEEP_CWR 0x0002u /**< TCP: leave CWR on every segment
                                         (SKB_GSO_TCP_ACCECN); default: CWR only
                                         on the first segment */
+#define OFL_GSO_F_VLAN_INSERT 0x0004u /**< write the tag of vlan_tci/vlan_proto
+                                        into every segment (request version >= 2):
+                                        what Linux does for a frame whose tag is
+                                        in metadata (skb_vlan_tag_present) when
+                                        the NIC cannot insert it
+                                        (validate_xmit_vlan -> __vlan_hwaccel_push_inside,
+                                        before segmentation): a 4-byte 802.1Q header
+                                        right after the source MAC, outside any tag
+                                        already in the frame */
 
 /**
  * Extra L2 bytes hook (for a DSA tag codec, later): called once per segment
@@ -228,8 +253,10 @@ enum ofl_gso_type {
  */
 typedef int (*ofl_gso_l2_fn)(void *user, uint8_t *hdr, uint32_t hdr_len, uint32_t seg_index);
 
-/** Version of struct ofl_gso_req this header describes (fields only appended). */
-#define OFL_GSO_REQ_VERSION 1
+/** Version of struct ofl_gso_req this header describes (fields only
+ *  appended).  A request of version 1 (without vlan_tci and vlan_proto) is
+ *  still taken: only its version-1 fields are read. */
+#define OFL_GSO_REQ_VERSION 2
 
 /** What to do with one super-packet.  Fill with ofl_gso_req_default() first. */
 struct ofl_gso_req {
@@ -255,9 +282,17 @@ struct ofl_gso_req {
 	uint16_t extra_l2_len; /**< bytes to leave in every header at extra_l2_off
 	                         (a DSA tag); default 0 */
 	uint16_t extra_l2_off; /**< offset in the L2 header (<= the L2 length:
-	                         12 = after the source MAC, 0 = before the DA) */
+	                         12 = after the source MAC, 0 = before the DA;
+	                         with OFL_GSO_F_VLAN_INSERT counted in the L2
+	                         header that has the tag, so 12 puts the bytes
+	                         before it) */
 	ofl_gso_l2_fn l2_fill; /**< fills those bytes; NULL leaves them zero */
 	void *l2_user;      /**< passed to l2_fill */
+	/* version 2 */
+	uint16_t vlan_tci;  /**< with OFL_GSO_F_VLAN_INSERT: the TCI (PCP, DEI, VID)
+	                         the frame's metadata holds; default 0 */
+	uint16_t vlan_proto; /**< with OFL_GSO_F_VLAN_INSERT: its TPID, 0x8100
+	                         (802.1Q) or 0x88a8 (802.1ad); 0 = 0x8100 */
 };
 
 /** Fill req with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL. */
@@ -310,6 +345,7 @@ struct ofl_gso_iter {
 	uint8_t unit_kind;     /* 0 ofl_buf, 1 ofl_slice, 2 GRO header + slices */
 	uint8_t type, csum, l3;
 	uint8_t nvlan, done, hbh_cut, l4proto;
+	uint8_t why;           /* enum ofl_gso_why of the last start */
 	uint16_t flags;
 	uint16_t in_hdr_len;   /* headers in the input (after skip) */
 	uint16_t hdr_len;      /* headers of a segment (UDP_FRAG: of a non-first one) */
@@ -335,6 +371,70 @@ struct ofl_gso_iter {
 };
 
 /**
+ * Why the last ofl_gso_start*() on an iterator refused its packet: each
+ * refusal names one rule (ofl_gso_why(), ofl_gso_why_str()).  The error code
+ * each goes with is in brackets.  Stable values, only appended.
+ */
+enum ofl_gso_why {
+	OFL_GSO_WHY_NONE = 0,      /**< started (or never started) */
+	OFL_GSO_WHY_ARG = 1,       /**< [EINVAL] NULL, no buffer, a NULL buffer with a length */
+	OFL_GSO_WHY_REQ = 2,       /**< [EINVAL] req version, type, csum or flags unknown */
+	OFL_GSO_WHY_SEG_SIZE = 3,  /**< [EINVAL] seg_size 0, or more than one IP packet
+	                                of these headers can carry */
+	OFL_GSO_WHY_FRAG_SIZE = 4, /**< [EINVAL] UDP_FRAG seg_size not a multiple of 8,
+	                                under 16 or over an IP packet's payload */
+	OFL_GSO_WHY_EXTRA_L2 = 5,  /**< [EINVAL] extra_l2_len over 32 or extra_l2_off
+	                                beyond the L2 header */
+	OFL_GSO_WHY_VLAN_NO_L2 = 6, /**< [EINVAL] OFL_GSO_F_VLAN_INSERT on a packet
+	                                without Ethernet header (TUN input) */
+	OFL_GSO_WHY_FRAME_LONG = 7, /**< [E2BIG] frame over 16 MiB */
+	OFL_GSO_WHY_SEGS = 8,      /**< [E2BIG] more segments than max_segs */
+	OFL_GSO_WHY_SLICES = 9,    /**< [E2BIG] a segment would need more than
+	                                OFL_GSO_SEG_MAX_SLICES slices */
+	OFL_GSO_WHY_UDP_LONG = 10, /**< [E2BIG] a UDP datagram whose length its
+	                                headers cannot hold: over 65,535 bytes of UDP
+	                                (the UDP length field), or over 65,535 bytes
+	                                with its IPv4 header (no jumbograms in IPv4;
+	                                BIG TCP is TCP only).  Linux never builds one:
+	                                the send fails with EMSGSIZE
+	                                (tools/testing/selftests/net/udpgso.c) */
+	OFL_GSO_WHY_NOT_IP = 11,   /**< [EPROTO] not Ethernet + IPv4/IPv6 + TCP/UDP */
+	OFL_GSO_WHY_TYPE = 12,     /**< [EPROTO] the L4 protocol is not the requested type's */
+	OFL_GSO_WHY_TCP_HDR = 13,  /**< [EPROTO] TCP header length wrong or cut */
+	OFL_GSO_WHY_UDP_HDR = 14,  /**< [EPROTO] UDP header cut */
+	OFL_GSO_WHY_LENGTHS = 15,  /**< [EBADMSG] the frame is shorter than the IP length
+	                                says, or longer without being padding */
+	OFL_GSO_WHY_UDP_LEN = 16,  /**< [EBADMSG] UDP length disagrees with the IP length */
+	OFL_GSO_WHY_JUMBO = 17,    /**< [EBADMSG] IPv6 Jumbo option disagrees with the frame */
+	OFL_GSO_WHY_VLANS = 18,    /**< [ENOTSUP] three or more VLAN tags in the frame */
+	OFL_GSO_WHY_HDR_LONG = 19, /**< [ENOTSUP] headers longer than OFL_GSO_MAX_IN_HDR */
+	OFL_GSO_WHY_FRAGMENT = 20, /**< [ENOTSUP] already an IP fragment */
+	OFL_GSO_WHY_IP6_EXT = 21,  /**< [ENOTSUP] IPsec or unknown IPv6 extension header */
+	OFL_GSO_WHY_ROUTING = 22,  /**< [ENOTSUP] IPv6 routing header (it changes the
+	                                pseudo header) */
+	OFL_GSO_WHY_FRAG_EXT = 23, /**< [ENOTSUP] IPv6 extension headers with UDP_FRAG */
+	OFL_GSO_WHY_TUNNEL = 24,   /**< [ENOTSUP] a tunnel: IP-in-IP, GRE, or UDP to a
+	                                VXLAN/GENEVE port with AUTO */
+	OFL_GSO_WHY_VNET_NONE = 25, /**< [ENOTSUP] virtio_net_hdr asks for no GSO
+	                                (or has unknown gso_type bits) */
+	OFL_GSO_WHY_VNET_SHORT = 26, /**< [EPROTO] shorter than its virtio_net_hdr */
+	OFL_GSO_WHY_VNET_TYPE = 27, /**< [EPROTO] virtio gso_type disagrees with the
+	                                headers, or gso_size 0 */
+	OFL_GSO_WHY_VNET_CSUM = 28, /**< [EPROTO] virtio csum_start/csum_offset do not
+	                                point at the L4 checksum */
+};
+
+/**
+ * The reason (enum ofl_gso_why) of the last ofl_gso_start*() on it:
+ * OFL_GSO_WHY_NONE after a successful start; 0 for NULL.
+ */
+OFL_API int ofl_gso_why(const struct ofl_gso_iter *it);
+
+/** One line naming a reason (enum ofl_gso_why); never NULL ("unknown
+ *  reason" for a value not listed). */
+OFL_API const char *ofl_gso_why_str(int why);
+
+/**
  * Start segmenting one Ethernet frame (destination MAC first, up to two
  * 802.1Q/802.1ad tags) held in nbufs caller buffers.  Parses and checks
  * everything, copies the headers into it, and emits nothing.
@@ -346,7 +446,8 @@ struct ofl_gso_iter {
  *   OFL_EINVAL   NULL, nbufs 0, a NULL buffer with a length, a bad req
  *                (version, type, csum), seg_size 0, seg_size larger than one
  *                IP packet can carry, UDP_FRAG seg_size not a multiple of 8 or
- *                smaller than 8, extra_l2_off beyond the L2 header;
+ *                smaller than 16, extra_l2_off beyond the L2 header,
+ *                OFL_GSO_F_VLAN_INSERT without an Ethernet header;
  *   OFL_EPROTO   the headers do not parse as Ethernet/IP/TCP or UDP, or not as
  *                the requested type;
  *   OFL_EBADMSG  the payload does not match the IP (or UDP) lengths;
@@ -354,10 +455,12 @@ struct ofl_gso_iter {
  *                header (it changes the pseudo header), IPv6 extension
  *                headers with UDP_FRAG, tunnel (IP-in-IP, GRE; UDP to a
  *                VXLAN/GENEVE port with AUTO), three VLAN tags, headers
- *                longer than OFL_GSO_MAX_IN_HDR, UDP datagram over 65535
- *                bytes;
- *   OFL_E2BIG    more segments than max_segs, or a segment would need more
- *                than OFL_GSO_SEG_MAX_SLICES slices.
+ *                longer than OFL_GSO_MAX_IN_HDR;
+ *   OFL_E2BIG    more segments than max_segs, a segment would need more
+ *                than OFL_GSO_SEG_MAX_SLICES slices, a UDP datagram whose
+ *                length fields cannot hold it (over 65,535 bytes of UDP, or
+ *                of IPv4 packet: Linux refuses to send one with EMSGSIZE).
+ * Each refusal also names its reason: ofl_gso_why(it).
  * The slot size is checked by ofl_gso_next()/ofl_gso_run()/ofl_gso_check_pool()
  * (OFL_ENOSPC before anything is emitted).
  */
@@ -439,6 +542,18 @@ struct ofl_gso_counts {
  * Returns 0, or OFL_EINVAL (NULL, iterator not started).
  */
 OFL_API int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_counts *cnt);
+
+/**
+ * Descriptors the next segment needs: 1 (its header slot) + its payload
+ * slices, i.e. 1 + the nslices the next ofl_gso_next() (or the first
+ * segment of ofl_gso_next_burst()) will report.  A driver reserves that
+ * many ring entries before building the segment (exact, unlike a bound);
+ * ofl_gso_dsa_finish() adds up to two more for a tagged request (padding,
+ * tail tag).  Reads the iterator only; cheap (the slices of one segment).
+ * Returns the count (>= 1), 0 when no segment is left (done or aborted),
+ * or OFL_EINVAL (NULL, iterator not started).
+ */
+OFL_API int ofl_gso_next_descs(const struct ofl_gso_iter *it);
 
 /**
  * Is the pool's slot size enough for this packet's headers?  Returns 0, or

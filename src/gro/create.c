@@ -2,9 +2,9 @@
  * create.c - the context: configuration defaults, create (one allocation per
  * array, at create time), destroy, counters and the names of the reasons.
  */
-#include <stdio.h>
 #include <string.h>
 
+#include "core/entropy.h"
 #include "core/mem.h"
 #include "gro/layer.h"
 #include "gro/stage.h"
@@ -39,19 +39,16 @@ static void pred_masks(struct ofl_gro *g)
 		gro_stack_pred_mask(&gro_stacks[s], g->pmask[s]);
 }
 
-static void derive_key(const struct ofl_gro *g, uint64_t key[2])
+/* The flow-hash key: the configured one, else 16 random bytes from the
+ * system (core/entropy.c; none in a freestanding build).  0 or -1. */
+static int derive_key(const struct ofl_gro_config *cfg, uint64_t key[2])
 {
-	FILE *f = fopen("/dev/urandom", "rb");
-	size_t got = 0;
-	if (f) {
-		got = fread(key, 1, 2 * sizeof(uint64_t), f);
-		fclose(f);
+	if (cfg->hash_key[0] || cfg->hash_key[1]) {
+		key[0] = cfg->hash_key[0];
+		key[1] = cfg->hash_key[1];
+		return 0;
 	}
-	if (got != 2 * sizeof(uint64_t)) {
-		/* No entropy source: still differ per context and per run. */
-		key[0] = (uint64_t)(uintptr_t)g * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)&got;
-		key[1] = (uint64_t)(uintptr_t)key ^ 0x2545f4914f6cdd1dull;
-	}
+	return ofl_entropy(key, 2 * sizeof(uint64_t));
 }
 
 int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
@@ -69,6 +66,8 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 		return OFL_EINVAL;
 	if (cfg->dsa && (cfg->dsa_keep_tag > 1 || cfg->dsa->rx_tail > sizeof(((struct gro_cold *)0)->tailbuf)))
 		return OFL_EINVAL;
+	if (derive_key(cfg, key) != 0)
+		return OFL_EINVAL; /* no key configured and none from the system */
 	*out = NULL;
 	nitems = cfg->max_flows + cfg->normal_batch + 1u;
 	max_slices = 2u * cfg->max_segs + cfg->max_bufs + 1u; /* + a tail tag */
@@ -106,12 +105,6 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 		g->items[i].next = i + 1 < nitems ? i + 1 : GRO_NONE;
 	g->free_head = 0;
 	g->age_head = g->age_tail = g->pend_head = g->pend_tail = g->last = GRO_NONE;
-	if (cfg->hash_key[0] || cfg->hash_key[1]) {
-		key[0] = cfg->hash_key[0];
-		key[1] = cfg->hash_key[1];
-	} else {
-		derive_key(g, key);
-	}
 	ofl_flowtab_init(&g->tab, g->tab_mem, nslots, key);
 	pred_masks(g);
 	for (i = 0; i < GRO_RCACHE; i++)

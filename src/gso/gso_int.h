@@ -206,6 +206,13 @@ struct gso_input {
 	uint32_t skip;
 	uint32_t flen;
 };
+/* A refusal at start: remember why (enum ofl_gso_why), leave the iterator
+ * done, return the error that reason goes with. */
+int gso_refuse(struct ofl_gso_iter *it, unsigned why);
+/* Copy a request of version 1 or the current one into *dst (a version-1
+ * request is read only as far as its fields go; the later ones are 0).
+ * Returns 0, or OFL_GSO_WHY_REQ for an unknown version. */
+int gso_req_load(struct ofl_gso_req *dst, const struct ofl_gso_req *req);
 int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
                      const struct gso_input *in, struct ofl_hdrs *out_h);
 

@@ -7,6 +7,7 @@
  * the only thing carried from one segment to the next is the payload cursor
  * (which unit, which byte), kept to avoid re-walking the buffers.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "gso/seg.h"
@@ -39,6 +40,19 @@ int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_counts *cnt)
 			cnt->descs_left += n;
 	}
 	return 0;
+}
+
+int ofl_gso_next_descs(const struct ofl_gso_iter *it)
+{
+	uint32_t start, plen, u, o;
+	if (!it || !it->nsegs)
+		return OFL_EINVAL;
+	if (it->done || it->seg >= it->nsegs)
+		return 0;
+	gso_bounds(it, it->seg, &start, &plen);
+	u = it->cur_unit;
+	o = it->cur_off;
+	return 1 + (int)gso_take(it, &u, &o, plen, NULL);
 }
 
 int ofl_gso_check_pool(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool)
@@ -152,9 +166,158 @@ GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_
 	return 1;
 }
 
+/* ---- The middle segments of a burst, the common case made cheap ----
+ *
+ * A middle segment of a TCP or UDP L4 packet with partial checksums is the
+ * middle-segment template (gso_mid_template(): lengths, flags and the L4
+ * pseudo-header sum already right) with two or three fields patched: the
+ * TCP sequence number, the IPv4 ID and header checksum.  When the input is
+ * plain buffers, the slots come from a BLOCK pool and no hook runs, m such
+ * segments inside the current buffer are built by one loop with the state
+ * (sequence number, ID, payload pointer, pool head) in registers and written
+ * back once: a fixed-size copy of the template, the patches, one slice, and
+ * the segment record from a per-burst copy.  Everything that decides
+ * whether it applies is checked once per burst (mid_fast_count()). */
+
+/* Bytes of the template copied per segment: a whole number of 32-byte
+ * blocks covering the header, so the copy has a constant size (the slot
+ * must hold it; the bytes past hdr_len are not part of the segment). */
+static inline uint32_t mid_copy_len(uint32_t hdr_len)
+{
+	return (hdr_len + 31u) & ~31u;
+}
+
+/* How many middle segments, at most n, the fast loop may build now: 0 when
+ * any condition fails (the general body then builds the segment). */
+static inline uint32_t mid_fast_count(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool, uint32_t n)
+{
+	const struct ofl_buf *b;
+	uint32_t k = it->seg, m, room;
+	if (k == 0 || it->unit_kind != GSO_UNIT_BUF || it->csum != OFL_CSUM_MODE_PARTIAL ||
+	    (it->type != OFL_GSO_TYPE_TCP && it->type != OFL_GSO_TYPE_UDP_L4) ||
+	    pool->kind != OFL_GSO_POOL_BLOCK || it->l2_fill || it->hdr_len > 128u ||
+	    pool->slot_size < 128u || it->cur_unit >= it->nunits)
+		return 0;
+	m = it->nsegs - 1u - k; /* middle segments left (the last one excluded) */
+	if (it->nsegs < k + 2u)
+		return 0;
+	if (m > n)
+		m = n;
+	if (m > pool->nfree)
+		m = pool->nfree;
+	/* each segment ends strictly inside the buffer (as next_seg()'s one-slice
+	 * case: the cursor then needs no normalising) */
+	b = (const struct ofl_buf *)it->units + it->cur_unit;
+	if (b->len <= it->cur_off)
+		return 0;
+	room = (b->len - it->cur_off - 1u) / it->seg_size;
+	return m < room ? m : room;
+}
+
+/* The part of a segment record the fast loop writes: everything up to and
+ * including the first slice. */
+#define GSO_SEG_HEAD (offsetof(struct ofl_gso_seg, slices) + sizeof(struct ofl_slice))
+
+/* m (>= 1, from mid_fast_count()) middle segments into segs.  l3: 4 or 6;
+ * tcp: TCP (else UDP L4); cl: mid_copy_len(hdr_len), 64, 96 or 128; l3o,
+ * l4o: the IP and L4 header offsets - constants in each copy of the body
+ * but the last two, which are constants in the copy for untagged frames
+ * without IP options or extension headers (then the patches are stores at
+ * fixed offsets and the loop has the registers it needs). */
+GSO_ALWAYS_INLINE void mid_fast(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
+                                struct ofl_gso_seg *restrict segs, uint32_t m, unsigned l3, int tcp, uint32_t cl,
+                                uint32_t l3o, uint32_t l4o)
+{
+	const uint8_t *tmpl = it->tmpl;
+	const uint32_t k0 = it->seg, mss = it->seg_size;
+	const uint32_t slot = pool->slot_size, hl = it->hdr_len;
+	const uint32_t inc = (it->flags & OFL_GSO_F_FIXED_ID) ? 0u : 1u;
+	uint8_t *const base = pool->base;
+	const uint8_t *pay = ((const struct ofl_buf *)it->units)[it->cur_unit].data + it->cur_off;
+	uint32_t seq = it->seq0 + k0 * mss, id = it->id0 + k0 * inc, head = pool->head, ipb = 0, k = k0;
+	struct ofl_gso_seg r; /* the record every middle segment shares */
+	struct ofl_gso_seg *sg, *const end = segs + m;
+	if (l3 == 4) /* the IPv4 header sum without the ID, folded to 16 bits */
+		ipb = gso_fold_be(it->ip_base + ofl_get16(tmpl + l3o + 2) + ofl_get16(tmpl + l3o + 6));
+	memset(&r, 0, GSO_SEG_HEAD);
+	r.hdr.size = slot;
+	r.hdr_len = hl;
+	r.payload_len = mss;
+	r.len = hl + mss;
+	r.nsegs = it->nsegs;
+	r.l3_off = (uint16_t)l3o;
+	r.l4_off = (uint16_t)l4o;
+	r.csum_start = (uint16_t)l4o;
+	r.csum_offset = tcp ? GSO_TCP_CSUM_OFF : GSO_UDP_CSUM_OFF;
+	r.flags = OFL_GSO_SEG_F_CSUM_PARTIAL;
+	r.release_first = (uint16_t)it->rel_next;
+	r.nslices = 1;
+	r.slices[0].len = mss;
+	r.slices[0].buf = (uint16_t)it->cur_unit;
+	for (sg = segs; sg != end; sg++) {
+		const uint32_t idx = head;
+		const size_t off = (size_t)idx * slot;
+		uint8_t *h = base + off;
+		memcpy(sg, &r, GSO_SEG_HEAD);
+		memcpy(&head, h, 4); /* the free list's next slot */
+		sg->hdr.data = h;
+		sg->hdr.index = idx;
+		sg->hdr.offset = off;
+		sg->index = k++;
+		sg->slices[0].data = pay;
+		memcpy(h, tmpl, cl);
+		if (tcp) {
+			ofl_put32(h + l4o + 4, seq);
+			seq += mss;
+		}
+		if (l3 == 4) {
+			uint32_t x = ipb + (uint16_t)id;
+			ofl_put16(h + l3o + 4, (uint16_t)id);
+			ofl_put16(h + l3o + 10, (uint16_t)~((x & 0xffffu) + (x >> 16)));
+			id += inc;
+		}
+		pay += mss;
+	}
+	pool->head = head;
+	pool->nfree -= m;
+	it->seg = k;
+	it->cur_off += m * mss;
+}
+
+/* The copies of mid_fast() by L3, protocol, copy size and layout. */
+static OFL_NOINLINE void mid_fast_any(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
+                                      struct ofl_gso_seg *restrict segs, uint32_t m)
+{
+	uint32_t cl = mid_copy_len(it->hdr_len), l3o = it->l3_off, l4o = it->l4_off;
+	int tcp = it->type == OFL_GSO_TYPE_TCP;
+	int plain = l3o == 14 && l4o == (it->l3 == 4 ? 34u : 54u) && cl <= 96;
+#define GSO_MID_FAST(L3, TCP)                                                         \
+	do {                                                                          \
+		if (plain && cl == 64)                                                \
+			mid_fast(it, pool, segs, m, L3, TCP, 64, 14, L3 == 4 ? 34 : 54); \
+		else if (plain)                                                       \
+			mid_fast(it, pool, segs, m, L3, TCP, 96, 14, L3 == 4 ? 34 : 54); \
+		else                                                                  \
+			mid_fast(it, pool, segs, m, L3, TCP, 128, l3o, l4o);          \
+	} while (0)
+	if (it->l3 == 4) {
+		if (tcp)
+			GSO_MID_FAST(4, 1);
+		else
+			GSO_MID_FAST(4, 0);
+	} else {
+		if (tcp)
+			GSO_MID_FAST(6, 1);
+		else
+			GSO_MID_FAST(6, 0);
+	}
+#undef GSO_MID_FAST
+}
+
 /* n (>= 1, at most the segments left) segments into segs: the slot size
- * checked once, then ofl_gso_next()'s body n times.  Stops at the first
- * failure: the segments built so far, or its error when there are none. */
+ * checked once, then ofl_gso_next()'s body n times, runs of middle
+ * segments by the fast loop.  Stops at the first failure: the segments
+ * built so far, or its error when there are none. */
 GSO_ALWAYS_INLINE int next_n(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
                              struct ofl_gso_seg *restrict segs, uint32_t n, uint32_t type, uint32_t pool_kind)
 {
@@ -162,14 +325,21 @@ GSO_ALWAYS_INLINE int next_n(struct ofl_gso_iter *restrict it, struct ofl_gso_po
 	int rc = 0;
 	if (!slot_fits(it, pool, type))
 		return OFL_ENOSPC;
-	for (i = 0; i < n; i++) {
-		/* a burst is mostly middle segments: their own copy of the body */
-		if (n > 1 && it->seg != 0 && it->seg + 1 < it->nsegs)
+	for (i = 0; i < n;) {
+		uint32_t m = n > 1 ? mid_fast_count(it, pool, n - i) : 0;
+		if (m) {
+			mid_fast_any(it, pool, segs + i, m);
+			i += m;
+			continue;
+		}
+		/* most segments are middle ones: their own copy of the body */
+		if (it->seg != 0 && it->seg + 1 < it->nsegs)
 			rc = next_seg(it, pool, segs + i, type, pool_kind, 1);
 		else
 			rc = next_seg(it, pool, segs + i, type, pool_kind, 0);
 		if (rc < 0)
 			break;
+		i++;
 	}
 	return i ? (int)i : rc;
 }

@@ -146,6 +146,35 @@ int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb)
 	}
 }
 
+int ofl_gso_pool_put_burst(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hbs, unsigned n)
+{
+	unsigned i;
+	if (!pool || (!hbs && n))
+		return OFL_EINVAL;
+	if (pool->kind == OFL_GSO_POOL_BLOCK) {
+		/* gso_block_put() with the list head and count in registers */
+		uint8_t *const base = pool->base;
+		const uint32_t slot = pool->slot_size, ns = pool->nslots;
+		uint32_t head = pool->head, nfree = pool->nfree;
+		for (i = 0; i < n; i++) {
+			const uint32_t x = hbs[i].index;
+			uint8_t *d = hbs[i].data;
+			if (x >= ns || nfree >= ns || d != base + (size_t)x * slot)
+				break;
+			memcpy(d, &head, 4);
+			head = x;
+			nfree++;
+		}
+		pool->head = head;
+		pool->nfree = nfree;
+		return (int)i;
+	}
+	for (i = 0; i < n; i++)
+		if (ofl_gso_pool_put(pool, &hbs[i]) != 0)
+			break;
+	return (int)i;
+}
+
 int gso_pool_unget(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb)
 {
 	/* An ARRAY pool with one slot in use cannot tell "sent" from "taken

@@ -6,12 +6,111 @@
  * fragment header for UDP fragmentation) and fix the geometry (segment
  * count, payload cursor).  Nothing is emitted and no slot is taken.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "gso/gso_int.h"
 
 #define GSO_MAX_FRAME (16u << 20)
 #define GSO_MAX_EXTRA_L2 32u
+
+/* The error code each reason goes with (enum ofl_gso_why). */
+static const int8_t why_err[] = {
+	[OFL_GSO_WHY_NONE] = 0,
+	[OFL_GSO_WHY_ARG] = OFL_EINVAL,
+	[OFL_GSO_WHY_REQ] = OFL_EINVAL,
+	[OFL_GSO_WHY_SEG_SIZE] = OFL_EINVAL,
+	[OFL_GSO_WHY_FRAG_SIZE] = OFL_EINVAL,
+	[OFL_GSO_WHY_EXTRA_L2] = OFL_EINVAL,
+	[OFL_GSO_WHY_VLAN_NO_L2] = OFL_EINVAL,
+	[OFL_GSO_WHY_FRAME_LONG] = OFL_E2BIG,
+	[OFL_GSO_WHY_SEGS] = OFL_E2BIG,
+	[OFL_GSO_WHY_SLICES] = OFL_E2BIG,
+	[OFL_GSO_WHY_UDP_LONG] = OFL_E2BIG,
+	[OFL_GSO_WHY_NOT_IP] = OFL_EPROTO,
+	[OFL_GSO_WHY_TYPE] = OFL_EPROTO,
+	[OFL_GSO_WHY_TCP_HDR] = OFL_EPROTO,
+	[OFL_GSO_WHY_UDP_HDR] = OFL_EPROTO,
+	[OFL_GSO_WHY_LENGTHS] = OFL_EBADMSG,
+	[OFL_GSO_WHY_UDP_LEN] = OFL_EBADMSG,
+	[OFL_GSO_WHY_JUMBO] = OFL_EBADMSG,
+	[OFL_GSO_WHY_VLANS] = OFL_ENOTSUP,
+	[OFL_GSO_WHY_HDR_LONG] = OFL_ENOTSUP,
+	[OFL_GSO_WHY_FRAGMENT] = OFL_ENOTSUP,
+	[OFL_GSO_WHY_IP6_EXT] = OFL_ENOTSUP,
+	[OFL_GSO_WHY_ROUTING] = OFL_ENOTSUP,
+	[OFL_GSO_WHY_FRAG_EXT] = OFL_ENOTSUP,
+	[OFL_GSO_WHY_TUNNEL] = OFL_ENOTSUP,
+	[OFL_GSO_WHY_VNET_NONE] = OFL_ENOTSUP,
+	[OFL_GSO_WHY_VNET_SHORT] = OFL_EPROTO,
+	[OFL_GSO_WHY_VNET_TYPE] = OFL_EPROTO,
+	[OFL_GSO_WHY_VNET_CSUM] = OFL_EPROTO,
+};
+
+static const char *const why_text[] = {
+	[OFL_GSO_WHY_NONE] = "no refusal",
+	[OFL_GSO_WHY_ARG] = "bad argument (NULL, no buffer, NULL buffer with a length)",
+	[OFL_GSO_WHY_REQ] = "bad request (version, type, checksum mode, flags or VLAN protocol)",
+	[OFL_GSO_WHY_SEG_SIZE] = "segment size 0 or more than one IP packet can carry",
+	[OFL_GSO_WHY_FRAG_SIZE] = "fragment size not a multiple of 8, under 16 or over an IP packet",
+	[OFL_GSO_WHY_EXTRA_L2] = "extra L2 bytes too long or beyond the L2 header",
+	[OFL_GSO_WHY_VLAN_NO_L2] = "VLAN insertion asked for a packet without Ethernet header",
+	[OFL_GSO_WHY_FRAME_LONG] = "frame longer than 16 MiB",
+	[OFL_GSO_WHY_SEGS] = "more segments than the limit (UDP L4: 128, as Linux)",
+	[OFL_GSO_WHY_SLICES] = "a segment would need more than 32 payload slices",
+	[OFL_GSO_WHY_UDP_LONG] = ("UDP datagram longer than its length fields can say (over 65535 "
+	                          "bytes of UDP, or of IPv4 packet): Linux refuses to send it (EMSGSIZE)"),
+	[OFL_GSO_WHY_NOT_IP] = "headers do not parse as TCP/UDP over IPv4/IPv6",
+	[OFL_GSO_WHY_TYPE] = "L4 protocol is not the requested type's",
+	[OFL_GSO_WHY_TCP_HDR] = "TCP header length wrong or cut",
+	[OFL_GSO_WHY_UDP_HDR] = "UDP header cut",
+	[OFL_GSO_WHY_LENGTHS] = "payload does not match the IP length",
+	[OFL_GSO_WHY_UDP_LEN] = "UDP length does not match the IP length",
+	[OFL_GSO_WHY_JUMBO] = "IPv6 Jumbo option does not match the frame",
+	[OFL_GSO_WHY_VLANS] = "three or more VLAN tags",
+	[OFL_GSO_WHY_HDR_LONG] = "headers longer than 256 bytes",
+	[OFL_GSO_WHY_FRAGMENT] = "already an IP fragment",
+	[OFL_GSO_WHY_IP6_EXT] = "IPsec or unknown IPv6 extension header",
+	[OFL_GSO_WHY_ROUTING] = "IPv6 routing header",
+	[OFL_GSO_WHY_FRAG_EXT] = "IPv6 extension headers with UDP fragmentation",
+	[OFL_GSO_WHY_TUNNEL] = "tunnel (IP-in-IP, GRE, VXLAN/GENEVE port)",
+	[OFL_GSO_WHY_VNET_NONE] = "virtio_net_hdr asks for no GSO or has unknown gso_type bits",
+	[OFL_GSO_WHY_VNET_SHORT] = "shorter than its virtio_net_hdr",
+	[OFL_GSO_WHY_VNET_TYPE] = "virtio gso_type disagrees with the headers, or gso_size 0",
+	[OFL_GSO_WHY_VNET_CSUM] = "virtio csum_start/csum_offset not at the L4 checksum",
+};
+
+int gso_refuse(struct ofl_gso_iter *it, unsigned why)
+{
+	it->why = (uint8_t)why;
+	it->done = 1;
+	return why < sizeof(why_err) ? why_err[why] : OFL_EINVAL;
+}
+
+int ofl_gso_why(const struct ofl_gso_iter *it)
+{
+	return it ? it->why : 0;
+}
+
+const char *ofl_gso_why_str(int why)
+{
+	if (why < 0 || (size_t)why >= sizeof(why_text) / sizeof(why_text[0]))
+		return "unknown reason";
+	return why_text[why];
+}
+
+int gso_req_load(struct ofl_gso_req *dst, const struct ofl_gso_req *req)
+{
+	if (req->version == 1) {
+		memset(dst, 0, sizeof(*dst));
+		memcpy(dst, req, offsetof(struct ofl_gso_req, vlan_tci));
+		return 0;
+	}
+	if (req->version != OFL_GSO_REQ_VERSION)
+		return OFL_GSO_WHY_REQ;
+	*dst = *req;
+	return 0;
+}
 
 int ofl_gso_req_default(struct ofl_gso_req *req)
 {
@@ -121,13 +220,22 @@ static int parse_frame(uint8_t *v, uint32_t vlen, uint32_t flen, struct ofl_hdrs
 	return 0;
 }
 
-static int check_req(const struct ofl_gso_req *req)
+/* req: loaded by gso_req_load() (version 1 or the current one). */
+static unsigned check_req(const struct ofl_gso_req *req)
 {
-	if (req->version != OFL_GSO_REQ_VERSION || req->type > OFL_GSO_TYPE_UDP_FRAG ||
+	uint32_t known = OFL_GSO_F_FIXED_ID | OFL_GSO_F_KEEP_CWR;
+	if (req->version >= 2)
+		known |= OFL_GSO_F_VLAN_INSERT;
+	if (req->type > OFL_GSO_TYPE_UDP_FRAG ||
 	    (req->csum != OFL_CSUM_MODE_FULL && req->csum != OFL_CSUM_MODE_PARTIAL) ||
-	    (req->flags & ~(OFL_GSO_F_FIXED_ID | OFL_GSO_F_KEEP_CWR)) || req->seg_size == 0 ||
-	    req->seg_size > 0xffffu || req->extra_l2_len > GSO_MAX_EXTRA_L2)
-		return OFL_EINVAL;
+	    (req->flags & ~known) ||
+	    ((req->flags & OFL_GSO_F_VLAN_INSERT) && req->vlan_proto != 0 && req->vlan_proto != 0x8100u &&
+	     req->vlan_proto != 0x88a8u))
+		return OFL_GSO_WHY_REQ;
+	if (req->seg_size == 0 || req->seg_size > 0xffffu)
+		return OFL_GSO_WHY_SEG_SIZE;
+	if (req->extra_l2_len > GSO_MAX_EXTRA_L2)
+		return OFL_GSO_WHY_EXTRA_L2;
 	return 0;
 }
 
@@ -141,8 +249,8 @@ struct gso_parsed {
 	int big;        /* an IP length field was 0 */
 };
 
-/* Parse and classify: every refusal with its own error. */
-static int classify(const struct ofl_gso_req *req, const struct gso_input *in, struct gso_parsed *p)
+/* Parse and classify: every refusal with its own reason (enum ofl_gso_why). */
+static unsigned classify(const struct ofl_gso_req *req, const struct gso_input *in, struct gso_parsed *p)
 {
 	struct ofl_hdrs *h = &p->h;
 	uint32_t vlen;
@@ -153,56 +261,68 @@ static int classify(const struct ofl_gso_req *req, const struct gso_input *in, s
 		/* TUN: no L2.  Parse behind a made-up Ethernet header. */
 		memset(p->sc, 0, OFL_ETH_HLEN);
 		if (vlen < 1)
-			return OFL_EPROTO;
+			return OFL_GSO_WHY_NOT_IP;
 		ofl_put16(p->sc + 12, (p->sc[p->fake] >> 4) == 6 ? 0x86ddu : 0x0800u);
 	}
 	vlen += p->fake;
 	parse_frame(p->sc, vlen, in->flen + p->fake, h, &p->big);
 	if (!h->l3) {
-		if (h->status == OFL_PARSE_VLAN_DEPTH || h->status == OFL_PARSE_HDR_TOO_LONG)
-			return OFL_ENOTSUP;
-		return OFL_EPROTO;
+		if (h->status == OFL_PARSE_VLAN_DEPTH)
+			return OFL_GSO_WHY_VLANS;
+		if (h->status == OFL_PARSE_HDR_TOO_LONG)
+			return OFL_GSO_WHY_HDR_LONG;
+		return OFL_GSO_WHY_NOT_IP;
 	}
 	if (h->l3_end > h->frame_len || (h->l3_end < h->frame_len && !h->trimmed))
-		return OFL_EBADMSG;
+		return OFL_GSO_WHY_LENGTHS;
 	if (h->l3 == 4 && (ofl_get16(p->sc + h->l3_off + 6) & 0x3fffu))
-		return OFL_ENOTSUP; /* already a fragment */
-	if (h->l4proto == 44 || h->status == OFL_PARSE_IP6_EXT || h->status == OFL_PARSE_FRAGMENT ||
-	    h->status == OFL_PARSE_HDR_TOO_LONG)
-		return OFL_ENOTSUP;
+		return OFL_GSO_WHY_FRAGMENT;
+	if (h->l4proto == 44 || h->status == OFL_PARSE_FRAGMENT)
+		return OFL_GSO_WHY_FRAGMENT;
+	if (h->status == OFL_PARSE_IP6_EXT)
+		return OFL_GSO_WHY_IP6_EXT;
+	if (h->status == OFL_PARSE_HDR_TOO_LONG)
+		return OFL_GSO_WHY_HDR_LONG;
 	/* an IPv6 fragment header sits between the counted extension headers
 	 * and the transport header (the parser walks past a first fragment) */
 	if (h->l3 == 6 && h->l4_off && h->l4_off != h->l3_off + 40u + h->ip6_ext_len)
-		return OFL_ENOTSUP;
+		return OFL_GSO_WHY_FRAGMENT;
 	if (h->l4proto == 4 || h->l4proto == 41 || h->l4proto == 47)
-		return OFL_ENOTSUP; /* IP-in-IP, 6in4, GRE tunnels */
+		return OFL_GSO_WHY_TUNNEL; /* IP-in-IP, 6in4, GRE tunnels */
 	if (!h->l4_off)
-		return OFL_EPROTO;
+		return OFL_GSO_WHY_NOT_IP;
 	p->type = req->type;
 	if (h->l4proto == GSO_PROTO_TCP) {
 		if (p->type == OFL_GSO_TYPE_AUTO)
 			p->type = OFL_GSO_TYPE_TCP;
-		if (p->type != OFL_GSO_TYPE_TCP || !h->l4_ok)
-			return OFL_EPROTO;
+		if (p->type != OFL_GSO_TYPE_TCP)
+			return OFL_GSO_WHY_TYPE;
+		if (!h->l4_ok)
+			return OFL_GSO_WHY_TCP_HDR;
 		p->l4len = h->hdr_len - h->l4_off;
 		return 0;
 	}
 	if (h->l4proto != GSO_PROTO_UDP)
-		return OFL_EPROTO;
+		return OFL_GSO_WHY_NOT_IP;
 	if (h->l4_off + GSO_UDP_HLEN > h->l3_end || h->l4_off + GSO_UDP_HLEN > vlen)
-		return OFL_EPROTO;
+		return OFL_GSO_WHY_UDP_HDR;
 	l4 = p->sc + h->l4_off; /* inside the view: checked just above */
 	if (p->type == OFL_GSO_TYPE_AUTO) {
 		if (is_tunnel_port(ofl_get16(l4)) || is_tunnel_port(ofl_get16(l4 + 2)))
-			return OFL_ENOTSUP;
+			return OFL_GSO_WHY_TUNNEL;
 		p->type = OFL_GSO_TYPE_UDP_FRAG;
 	}
 	if (p->type != OFL_GSO_TYPE_UDP_L4 && p->type != OFL_GSO_TYPE_UDP_FRAG)
-		return OFL_EPROTO;
-	if (h->l3_end - h->l4_off > 0xffffu)
-		return OFL_ENOTSUP;
+		return OFL_GSO_WHY_TYPE;
+	/* Length fields that cannot say the length (a 0 read as "to the end of
+	 * the frame"): the UDP length is 16 bits, and IPv4 has no jumbogram (BIG
+	 * TCP is TCP only).  Linux refuses to send such a datagram: EMSGSIZE
+	 * from ip_append_data / ip6_append_data (udpgso selftest, "max number
+	 * + 1 of full sized segments: fail"). */
+	if (h->l3_end - h->l4_off > 0xffffu || (h->l3 == 4 && h->l3_end - h->l3_off > 0xffffu))
+		return OFL_GSO_WHY_UDP_LONG;
 	if (ofl_get16(l4 + 4) != h->l3_end - h->l4_off)
-		return OFL_EBADMSG;
+		return OFL_GSO_WHY_UDP_LEN;
 	p->l4len = GSO_UDP_HLEN;
 	h->hdr_len = (uint16_t)(h->l4_off + GSO_UDP_HLEN);
 	h->payload_len = h->l3_end - h->hdr_len;
@@ -211,7 +331,7 @@ static int classify(const struct ofl_gso_req *req, const struct gso_input *in, s
 
 /* The IPv6 part of the template: the fixed header and the extension
  * headers, without a hop-by-hop Jumbo option (segments are not jumbograms). */
-static int template_ipv6(struct ofl_gso_iter *it, const struct gso_parsed *p, uint32_t flen)
+static unsigned template_ipv6(struct ofl_gso_iter *it, const struct gso_parsed *p, uint32_t flen)
 {
 	const uint8_t *ip = p->sc + p->h.l3_off, *ext = ip + 40;
 	uint8_t *t = it->tmpl + it->l3_off;
@@ -220,35 +340,37 @@ static int template_ipv6(struct ofl_gso_iter *it, const struct gso_parsed *p, ui
 	memcpy(t, ip, 40);
 	if (ext_len >= 8 && ip[6] == 0 && is_hbh_jumbo(ext)) {
 		if (!p->big || ofl_get32(ext + 4) != flen - (p->h.l3_off - p->fake) - 40u)
-			return OFL_EBADMSG;
+			return OFL_GSO_WHY_JUMBO;
 		t[6] = ext[0];
 		ext += 8;
 		ext_len -= 8;
 		it->hbh_cut = 1;
 	}
 	if (ext_len && p->type == OFL_GSO_TYPE_UDP_FRAG)
-		return OFL_ENOTSUP;
+		return OFL_GSO_WHY_FRAG_EXT;
 	memcpy(t + 40, ext, ext_len);
 	it->ext_len = (uint16_t)ext_len;
 	it->l3_hlen = (uint16_t)(40u + ext_len);
 	/* a routing header changes the pseudo-header destination: refuse */
 	for (nh = t[6]; q < ext_len; q += (t[40 + q + 1] + 1u) * 8u) {
 		if (nh == 43)
-			return OFL_ENOTSUP;
+			return OFL_GSO_WHY_ROUTING;
 		nh = t[40 + q];
 	}
 	return 0;
 }
 
-/* The output header template: L2 (with the extra bytes), L3, L4. */
-static int build_template(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
-                          const struct gso_parsed *p, uint32_t flen)
+/* The output header template: L2 (with the inserted VLAN tag and the extra
+ * bytes), L3, L4. */
+static unsigned build_template(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
+                               const struct gso_parsed *p, uint32_t flen)
 {
 	const struct ofl_hdrs *h = &p->h;
 	uint32_t l2 = h->l3_off - p->fake, o;
-	const uint8_t *ip = p->sc + h->l3_off, *l4 = p->sc + h->l4_off;
+	const uint8_t *ip = p->sc + h->l3_off, *l4 = p->sc + h->l4_off, *src = p->sc + p->fake;
 	uint8_t *t = it->tmpl;
-	int rc;
+	uint8_t l2v[sizeof(p->sc) + 4];
+	unsigned rc;
 	it->type = p->type;
 	it->csum = req->csum;
 	it->flags = req->flags;
@@ -261,12 +383,23 @@ static int build_template(struct ofl_gso_iter *it, const struct ofl_gso_req *req
 	it->l2_fill = req->l2_fill;
 	it->l2_user = req->l2_user;
 	it->ip6_frag_id = req->ip6_frag_id;
+	if (req->flags & OFL_GSO_F_VLAN_INSERT) {
+		/* __vlan_hwaccel_push_inside(): the metadata tag becomes the
+		 * outermost one, right after the source MAC (an Ethernet L2 of at
+		 * least 14 bytes: TUN input was refused) */
+		memcpy(l2v, src, 12);
+		ofl_put16(l2v + 12, req->vlan_proto ? req->vlan_proto : 0x8100u);
+		ofl_put16(l2v + 14, req->vlan_tci);
+		memcpy(l2v + 16, src + 12, l2 - 12);
+		src = l2v;
+		l2 += 4;
+		it->nvlan++;
+	}
 	if (it->extra_l2_off > l2)
-		return OFL_EINVAL;
-	memcpy(t, p->sc + p->fake, it->extra_l2_off);
+		return OFL_GSO_WHY_EXTRA_L2;
+	memcpy(t, src, it->extra_l2_off);
 	memset(t + it->extra_l2_off, 0, it->extra_l2_len);
-	memcpy(t + it->extra_l2_off + it->extra_l2_len, p->sc + p->fake + it->extra_l2_off,
-	       l2 - it->extra_l2_off);
+	memcpy(t + it->extra_l2_off + it->extra_l2_len, src + it->extra_l2_off, l2 - it->extra_l2_off);
 	o = l2 + it->extra_l2_len;
 	it->l3_off = (uint16_t)o;
 	if (h->l3 == 4) {
@@ -305,24 +438,24 @@ static int build_template(struct ofl_gso_iter *it, const struct ofl_gso_req *req
 }
 
 /* Segment size, count and the payload cursor. */
-static int geometry(struct ofl_gso_iter *it, const struct ofl_gso_req *req, const struct gso_input *in,
+static unsigned geometry(struct ofl_gso_iter *it, const struct ofl_gso_req *req, const struct gso_input *in,
                     uint32_t l4len)
 {
 	uint32_t l3max = 0xffffu - (it->l3 == 4 ? it->l3_hlen : it->l3_hlen - 40u), max_segs;
 	if (it->type == OFL_GSO_TYPE_UDP_FRAG) {
 		uint32_t pay_max = l3max - (it->l3 == 6 ? GSO_FRAG6_HLEN : 0);
 		if (it->seg_size % 8 || it->seg_size < 16 || it->seg_size > pay_max)
-			return OFL_EINVAL;
+			return OFL_GSO_WHY_FRAG_SIZE;
 		it->nsegs = (it->payload + GSO_UDP_HLEN + it->seg_size - 1) / it->seg_size;
 	} else {
 		if (it->seg_size > l3max - l4len)
-			return OFL_EINVAL;
+			return OFL_GSO_WHY_SEG_SIZE;
 		it->nsegs = it->payload ? (it->payload + it->seg_size - 1) / it->seg_size : 1;
 	}
 	max_segs = req->max_segs ? req->max_segs
 	                         : (it->type == OFL_GSO_TYPE_UDP_L4 ? OFL_GSO_UDP_MAX_SEGS : OFL_GSO_MAX_SEGS);
 	if (it->nsegs > max_segs || it->nsegs > OFL_GSO_MAX_SEGS)
-		return OFL_E2BIG;
+		return OFL_GSO_WHY_SEGS;
 	it->units = in->units;
 	it->nunits = in->nunits;
 	it->hdr0 = in->hdr0;
@@ -345,29 +478,36 @@ static int geometry(struct ofl_gso_iter *it, const struct ofl_gso_req *req, cons
 				it->max_slices = n;
 		}
 		if (it->max_slices > OFL_GSO_SEG_MAX_SLICES)
-			return OFL_E2BIG;
+			return OFL_GSO_WHY_SLICES;
 	}
 	return 0;
 }
 
-int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
+int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req_in,
                      const struct gso_input *in, struct ofl_hdrs *hp)
 {
 	struct gso_parsed p;
-	int rc;
+	struct ofl_gso_req r, *req = &r;
+	unsigned rc;
 	memset(it, 0, offsetof(struct ofl_gso_iter, tmpl));
 	it->done = 1;
-	if ((rc = check_req(req)) != 0)
-		return rc;
+	if ((rc = (unsigned)gso_req_load(&r, req_in)) != 0 || (rc = check_req(req)) != 0)
+		return gso_refuse(it, rc);
+	if ((req->flags & OFL_GSO_F_VLAN_INSERT) && in->l2_none)
+		return gso_refuse(it, OFL_GSO_WHY_VLAN_NO_L2);
 	if (in->flen > GSO_MAX_FRAME)
-		return OFL_E2BIG;
+		return gso_refuse(it, OFL_GSO_WHY_FRAME_LONG);
 	if ((rc = classify(req, in, &p)) != 0 || (rc = build_template(it, req, &p, in->flen)) != 0 ||
 	    (rc = geometry(it, req, in, p.l4len)) != 0)
-		return rc;
+		return gso_refuse(it, rc);
 	if (it->type == OFL_GSO_TYPE_UDP_FRAG)
 		it->udp_csum = gso_frag_udp_csum(it);
 	else
 		gso_mid_template(it);
+	/* the fast loop copies the template in 32-byte blocks: no stale stack
+	 * bytes after the header */
+	if (it->type != OFL_GSO_TYPE_UDP_FRAG && it->hdr_len < 128u)
+		memset(it->tmpl + it->hdr_len, 0, 128u - it->hdr_len);
 	if (hp)
 		*hp = p.h;
 	it->done = 0;
@@ -379,11 +519,13 @@ int ofl_gso_start(struct ofl_gso_iter *it, const struct ofl_gso_req *req, const 
 {
 	struct gso_input in;
 	uint32_t i;
-	if (!it || !req || !bufs || nbufs == 0 || nbufs > 0xffffu)
+	if (!it)
 		return OFL_EINVAL;
+	if (!req || !bufs || nbufs == 0 || nbufs > 0xffffu)
+		return gso_refuse(it, OFL_GSO_WHY_ARG);
 	for (i = 0; i < nbufs; i++)
 		if (!bufs[i].data && bufs[i].len)
-			return OFL_EINVAL;
+			return gso_refuse(it, OFL_GSO_WHY_ARG);
 	memset(&in, 0, sizeof(in));
 	in.units = bufs;
 	in.nunits = nbufs;
@@ -399,13 +541,15 @@ int ofl_gso_start_gro(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
 	struct gso_input in;
 	uint64_t total = 0;
 	uint32_t i;
-	if (!it || !out || (out->nslices && !out->slices) || (out->hdr_len && !out->hdr) ||
-	    out->nslices >= 0xffffu || (!out->hdr_len && !out->nslices))
+	if (!it)
 		return OFL_EINVAL;
-	if (req)
-		r = *req;
-	else
+	if (!out || (out->nslices && !out->slices) || (out->hdr_len && !out->hdr) ||
+	    out->nslices >= 0xffffu || (!out->hdr_len && !out->nslices))
+		return gso_refuse(it, OFL_GSO_WHY_ARG);
+	if (!req)
 		ofl_gso_req_default(&r);
+	else if (gso_req_load(&r, req) != 0)
+		return gso_refuse(it, OFL_GSO_WHY_REQ);
 	if (out->hdr_len) {
 		if (r.type == OFL_GSO_TYPE_AUTO)
 			r.type = OFL_GSO_TYPE_TCP;
@@ -418,12 +562,12 @@ int ofl_gso_start_gro(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
 	}
 	for (i = 0; i < out->nslices; i++) {
 		if (!out->slices[i].data && out->slices[i].len)
-			return OFL_EINVAL;
+			return gso_refuse(it, OFL_GSO_WHY_ARG);
 		total += out->slices[i].len;
 	}
 	total += out->hdr_len;
 	if (total > GSO_MAX_FRAME)
-		return OFL_E2BIG;
+		return gso_refuse(it, OFL_GSO_WHY_FRAME_LONG);
 	memset(&in, 0, sizeof(in));
 	in.units = out->slices;
 	in.nunits = out->nslices;

@@ -73,13 +73,15 @@ int ofl_gso_start_vnet(struct ofl_gso_iter *it, const struct ofl_gso_req *req, u
 	uint64_t total = 0;
 	uint8_t gt;
 	int rc;
-	if (!it || !bufs || nbufs == 0 || nbufs > 0xffffu || (vnet_hdr_len != 10 && vnet_hdr_len != 12) ||
-	    (l2 != OFL_GSO_L2_ETH && l2 != OFL_GSO_L2_NONE))
+	if (!it)
 		return OFL_EINVAL;
+	if (!bufs || nbufs == 0 || nbufs > 0xffffu || (vnet_hdr_len != 10 && vnet_hdr_len != 12) ||
+	    (l2 != OFL_GSO_L2_ETH && l2 != OFL_GSO_L2_NONE))
+		return gso_refuse(it, OFL_GSO_WHY_ARG);
 	for (i = 0; i < nbufs; i++) {
 		uint32_t c;
 		if (!bufs[i].data && bufs[i].len)
-			return OFL_EINVAL;
+			return gso_refuse(it, OFL_GSO_WHY_ARG);
 		total += bufs[i].len;
 		c = bufs[i].len < 10 - got ? bufs[i].len : 10 - got;
 		if (c && got < 10) {
@@ -88,19 +90,19 @@ int ofl_gso_start_vnet(struct ofl_gso_iter *it, const struct ofl_gso_req *req, u
 		}
 	}
 	if (total < vnet_hdr_len)
-		return OFL_EPROTO;
+		return gso_refuse(it, OFL_GSO_WHY_VNET_SHORT);
 	if (total > 0xffffffffu)
-		return OFL_E2BIG;
+		return gso_refuse(it, OFL_GSO_WHY_FRAME_LONG);
 	ofl_gso_vnet_read(raw, 10, &vh);
-	if (req)
-		r = *req;
-	else
+	if (!req)
 		ofl_gso_req_default(&r);
+	else if (gso_req_load(&r, req) != 0)
+		return gso_refuse(it, OFL_GSO_WHY_REQ);
 	rc = ofl_gso_req_from_vnet(&vh, &r);
-	if (rc == 0)
-		return OFL_ENOTSUP;
+	if (rc == 0 || rc == OFL_ENOTSUP)
+		return gso_refuse(it, OFL_GSO_WHY_VNET_NONE);
 	if (rc < 0)
-		return rc;
+		return gso_refuse(it, OFL_GSO_WHY_VNET_TYPE);
 	memset(&in, 0, sizeof(in));
 	in.units = bufs;
 	in.nunits = nbufs;
@@ -113,16 +115,12 @@ int ofl_gso_start_vnet(struct ofl_gso_iter *it, const struct ofl_gso_req *req, u
 		return rc;
 	/* the headers must be what gso_type says (virtio_net_hdr_to_skb) */
 	gt = vh.gso_type & (uint8_t)~VNET_GSO_ECN;
-	if ((gt == VNET_GSO_TCPV4 && h.l3 != 4) || (gt == VNET_GSO_TCPV6 && h.l3 != 6)) {
-		it->done = 1;
-		return OFL_EPROTO;
-	}
+	if ((gt == VNET_GSO_TCPV4 && h.l3 != 4) || (gt == VNET_GSO_TCPV6 && h.l3 != 6))
+		return gso_refuse(it, OFL_GSO_WHY_VNET_TYPE);
 	fake = in.l2_none ? OFL_ETH_HLEN : 0;
 	base = h.l4_off - fake;
 	if ((vh.flags & VNET_F_NEEDS_CSUM) &&
-	    (vh.csum_start != base || vh.csum_offset != (h.l4proto == GSO_PROTO_TCP ? 16u : 6u))) {
-		it->done = 1;
-		return OFL_EPROTO;
-	}
+	    (vh.csum_start != base || vh.csum_offset != (h.l4proto == GSO_PROTO_TCP ? 16u : 6u)))
+		return gso_refuse(it, OFL_GSO_WHY_VNET_CSUM);
 	return 0;
 }

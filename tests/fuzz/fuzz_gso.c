@@ -26,6 +26,9 @@
  * ofl_gso_next() one by one, its segments come back the same (fields,
  * slices, header bytes; and the slots, but for an ARRAY pool whose only
  * slot in use was taken back, which the ring counts as sent).
+ * ofl_gso_next_descs() before each segment is 1 + its slices (0 at the
+ * end); a refused start names a reason (ofl_gso_why), a started one none;
+ * slots go back one by one or through ofl_gso_pool_put_burst().
  */
 #include <ofl/csum.h>
 #include <ofl/gso.h>
@@ -238,7 +241,11 @@ static void put_oldest(struct gst *s)
 {
 	TR("put slot %u (avail before %u)\n", s->out[0].index, ofl_gso_pool_avail(&s->pool));
 	FZ_CHECK(s->nout > 0);
-	FZ_CHECK(ofl_gso_pool_put(&s->pool, &s->out[0]) == 0);
+	/* one at a time, or as a burst of one */
+	if (s->nout & 1)
+		FZ_CHECK(ofl_gso_pool_put(&s->pool, &s->out[0]) == 0);
+	else
+		FZ_CHECK(ofl_gso_pool_put_burst(&s->pool, &s->out[0], 1) == 1);
 	memmove(s->out, s->out + 1, (s->nout - 1) * sizeof(s->out[0]));
 	s->nout--;
 }
@@ -297,8 +304,12 @@ static void burst(struct gst *s, struct ofl_gso_iter *it, unsigned n, bool again
 {
 	uint32_t before = s->next_index, nout0 = s->nout, i;
 	struct ofl_gso_seg seg;
+	int d = ofl_gso_next_descs(it);
 	int rc = ofl_gso_next_burst(it, &s->pool, s->bsegs, n);
 	TR("burst %u: %d\n", n, rc);
+	if (rc >= 1)
+		FZ_CHECKF(d == 1 + (int)s->bsegs[0].nslices, "next_descs %d, segment of %u slices", d,
+		          s->bsegs[0].nslices);
 	if (rc == OFL_EAGAIN) {
 		FZ_CHECKF(s->nout > 0, "EAGAIN with %u slots out of %u", s->nout, s->nslots);
 		put_oldest(s);
@@ -506,6 +517,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	          rc == OFL_ENOTSUP || rc == OFL_E2BIG, "start: %d", rc);
 	if (s->req.seg_size == 0 && !s->prefix)
 		FZ_CHECKF(rc == OFL_EINVAL, "seg_size 0 accepted: %d", rc);
+	/* every refusal names a reason; a start names none */
+	FZ_CHECKF((rc != 0) == (ofl_gso_why(&it) != OFL_GSO_WHY_NONE), "start %d, reason %d", rc, ofl_gso_why(&it));
+	FZ_CHECK(ofl_gso_why_str(ofl_gso_why(&it)) != NULL);
 	if (rc != 0)
 		goto out;
 	FZ_CHECK(ofl_gso_count(&it, &cnt) == 0);
@@ -529,14 +543,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* drive it: a script of driver actions, then drain */
 	for (steps = 0; steps < 4u * s->nsegs + 64u; steps++) {
 		uint8_t a = z.n ? fz_u8(&z) : 0;
-		int last_ok = 0;
+		int last_ok = 0, d;
 		if (s->next_index == s->nsegs)
 			break;
 		TR("action %u (nout %u avail %u)\n", a % 6, s->nout, ofl_gso_pool_avail(&s->pool));
 		switch (a % 6) {
 		case 0: case 1:
+			d = ofl_gso_next_descs(&it);
 			rc = ofl_gso_next(&it, &s->pool, &seg);
 			TR("next: %d\n", rc);
+			FZ_CHECK(rc == 0 ? d == 0 : d >= 1);
+			if (rc == 1)
+				FZ_CHECKF(d == 1 + (int)seg.nslices, "next_descs %d, segment of %u slices", d, seg.nslices);
 			if (rc == OFL_EAGAIN) {
 				FZ_CHECKF(s->nout > 0,
 				          "EAGAIN with %u slots out of %u", s->nout, s->nslots);

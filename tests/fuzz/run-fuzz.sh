@@ -2,12 +2,16 @@
 # Build the libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined)
 # and run each for N seconds, one target at a time, niced.
 #
-#   tests/fuzz/run-fuzz.sh [-t SECONDS] [-b BUILD_DIR] [-w WORK_DIR] [target...]
+#   tests/fuzz/run-fuzz.sh [-t SECONDS] [-b BUILD_DIR] [-w WORK_DIR] [-M MAX_BYTES] [target...]
 #
 #   -t  seconds per target (default 20, the CI budget)
 #   -b  build directory (default build-fuzz in the repository)
 #   -w  where the corpora grow and crashes land (default BUILD_DIR/work);
 #       a corpus kept there is reused by the next run
+#   -M  afterwards merge the grown corpus into tests/fuzz/seeds/<area>
+#       (libFuzzer -merge=1 -use_counters=0): inputs of at most MAX_BYTES
+#       that cover an edge the committed seeds and regress inputs do not;
+#       even after a crash.  scripts/fuzz-long.sh uses it.
 #   targets: fuzz_gro fuzz_gso fuzz_dsa fuzz_pcap (default: every one built)
 #
 # Seeds: the committed tests/fuzz/seeds/<area> and regress/<area>, plus
@@ -25,12 +29,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=20
 build=$top/build-fuzz
 work=
-while getopts "t:b:w:" o; do
+merge=
+while getopts "t:b:w:M:" o; do
   case $o in
     t) secs=$OPTARG ;;
     b) build=$OPTARG ;;
     w) work=$OPTARG ;;
-    *) sed -n '2,20p' "$0"; exit 2 ;;
+    M) merge=$OPTARG ;;
+    *) sed -n '2,24p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -91,6 +97,36 @@ for t in "${targets[@]}"; do
     grep "Test unit written to" "$log" >&2 || true
   fi
 done
+
+# -M: keep what was found (small inputs with new edges) in the repository
+merge_seeds() {
+  local t=$1 area=${1#fuzz_} into=$top/tests/fuzz/seeds/${1#fuzz_} m=$seeds/merge/${1#fuzz_} f added=0
+  mkdir -p "$into" "$m/base" "$m/small"
+  # the committed inputs come first: only coverage beyond them is merged
+  cp -r "$into/." "$m/base/"
+  for f in "$top/tests/fuzz/regress/$area"/*; do
+    [ -f "$f" ] && cp "$f" "$m/base/regress-$(basename "$f")"
+  done
+  find "$work/$area" -maxdepth 1 -type f -size -$((merge + 1))c -exec cp -t "$m/small" {} +
+  ls "$m/base" | sort >"$m/before"
+  # -use_counters=0: an input is new for an edge not yet covered, not for
+  # a new hit count of one (keeps the repository's seed set small)
+  if ! nice -n 10 "$build/$t" -merge=1 -use_counters=0 -max_len="$merge" "$m/base" "$m/small" \
+      >"$work/$area-merge.log" 2>&1; then
+    echo "run-fuzz: merge of $area failed (see $work/$area-merge.log)" >&2
+    return 1
+  fi
+  while read -r f; do
+    cp "$m/base/$f" "$into/$f"
+    added=$((added + 1))
+  done < <(ls "$m/base" | sort | comm -13 "$m/before" -)
+  echo "run-fuzz: $t: $added new seeds (at most $merge bytes) merged into tests/fuzz/seeds/$area"
+}
+if [ -n "$merge" ]; then
+  for t in "${targets[@]}"; do
+    merge_seeds "$t" || fail=1
+  done
+fi
 if [ "$fail" -ne 0 ]; then
   echo "run-fuzz: FAILED (logs in $work)" >&2
   exit 1

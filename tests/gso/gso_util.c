@@ -46,7 +46,7 @@ size_t gu_udp_frame(const struct gu_udp *u, uint8_t *buf, size_t cap)
 		uint8_t *ip = buf + l3;
 		ip[0] = 0x45;
 		ip[1] = u->tos;
-		put16(ip + 2, (uint16_t)(20 + ulen));
+		put16(ip + 2, 20 + ulen > 0xffff ? 0 : (uint16_t)(20 + ulen)); /* 0: cannot say */
 		put16(ip + 4, u->ip_id);
 		put16(ip + 6, u->df ? 0x4000 : 0);
 		ip[8] = u->ttl;
@@ -58,7 +58,7 @@ size_t gu_udp_frame(const struct gu_udp *u, uint8_t *buf, size_t cap)
 	} else {
 		uint8_t *ip = buf + l3;
 		ip[0] = 0x60;
-		put16(ip + 4, (uint16_t)ulen);
+		put16(ip + 4, ulen > 0xffff ? 0 : (uint16_t)ulen);
 		ip[6] = 17;
 		ip[7] = u->ttl;
 		ip[8] = ip[24] = 0xfd;
@@ -69,7 +69,7 @@ size_t gu_udp_frame(const struct gu_udp *u, uint8_t *buf, size_t cap)
 	}
 	put16(buf + l4, u->sport);
 	put16(buf + l4 + 2, u->dport);
-	put16(buf + l4 + 4, (uint16_t)ulen);
+	put16(buf + l4 + 4, ulen > 0xffff ? 0 : (uint16_t)ulen);
 	for (i = 0; i < u->payload_len; i++)
 		buf[l4 + 8 + i] = gen_payload_byte(u->salt, (uint32_t)i);
 	c = (uint16_t)~gen_csum_fold(buf + l4, ulen, sum);

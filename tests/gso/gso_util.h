@@ -31,7 +31,8 @@ struct gu_udp {
 };
 
 void gu_udp_init(struct gu_udp *u, int l3);
-/* Write the UDP frame (valid checksums); returns its length, 0 if cap is too small. */
+/* Write the UDP frame (valid checksums); returns its length, 0 if cap is too
+ * small.  A length field that cannot hold the length says 0. */
 size_t gu_udp_frame(const struct gu_udp *u, uint8_t *buf, size_t cap);
 
 /* Frame layout found by the independent parser below. */

@@ -7,9 +7,11 @@
 #include <ofl/csum.h>
 #include <ofl/dsa.h>
 #include <ofl/gro.h>
+#include <ofl/gro_out.h>
 #include <ofl/gso.h>
 #include <ofl/ofl.h>
 #include <ofl/pkt.h>
+#include <ofl/vnet.h>
 
 #include <stdio.h>
 #include <string.h>

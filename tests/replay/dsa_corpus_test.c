@@ -225,8 +225,8 @@ int main(void)
 
 	find_files();
 	if (nfiles == 0) {
-		printf("NOTICE: no captures in %s: SKIPPED\n", corpus_dir());
-		return 77;
+		printf("replay_dsa_corpus_test: no captures in %s: the corpus is missing\n", corpus_dir());
+		return EXIT_FAILURE;
 	}
 	have_tcpdump = system("tcpdump --version >/dev/null 2>&1") == 0;
 	if (!have_tcpdump)

@@ -400,6 +400,60 @@ START_TEST(test_pool_api)
 }
 END_TEST
 
+/* ofl_gso_pool_put_burst(): the same as one put per slot in order (the
+ * same free list afterwards), stopping at the first slot refused; an ARRAY
+ * pool through its own put. */
+START_TEST(test_pool_put_burst)
+{
+	static uint8_t blk[10 * 128], blk2[10 * 128];
+	struct ofl_gso_pool p, q;
+	struct ofl_gso_hbuf h[6], x;
+	unsigned i;
+	ck_assert_int_eq(ofl_gso_pool_init_block(&p, blk, sizeof(blk), 128), 0);
+	ck_assert_int_eq(ofl_gso_pool_init_block(&q, blk2, sizeof(blk2), 128), 0);
+	for (i = 0; i < 6; i++)
+		ck_assert_int_eq(ofl_gso_pool_get(&p, &h[i]), 0);
+	for (i = 0; i < 6; i++)
+		ck_assert_int_eq(ofl_gso_pool_get(&q, &x), 0);
+	ck_assert_int_eq(ofl_gso_pool_put_burst(&p, h, 6), 6);
+	for (i = 0; i < 6; i++) { /* the reference: one put each, blk2 */
+		x = h[i];
+		x.data = blk2 + (x.data - blk);
+		ck_assert_int_eq(ofl_gso_pool_put(&q, &x), 0);
+	}
+	ck_assert_uint_eq(ofl_gso_pool_avail(&p), 10);
+	for (i = 0; i < 10; i++) { /* the same slots come out in the same order */
+		struct ofl_gso_hbuf a, b;
+		ck_assert_int_eq(ofl_gso_pool_get(&p, &a), 0);
+		ck_assert_int_eq(ofl_gso_pool_get(&q, &b), 0);
+		ck_assert_uint_eq(a.index, b.index);
+		if (i < 6)
+			h[i] = a;
+	}
+	/* a slot that is not a slot start: the ones before it go back */
+	h[3].data++;
+	ck_assert_int_eq(ofl_gso_pool_put_burst(&p, h, 6), 3);
+	ck_assert_uint_eq(ofl_gso_pool_avail(&p), 3);
+	h[3].data--;
+	ck_assert_int_eq(ofl_gso_pool_put_burst(&p, h + 3, 3), 3);
+	ck_assert_uint_eq(ofl_gso_pool_avail(&p), 6);
+	/* more puts than gets */
+	ck_assert_int_eq(ofl_gso_pool_init_block(&p, blk, sizeof(blk), 128), 0);
+	ck_assert_int_eq(ofl_gso_pool_put_burst(&p, h, 1), 0);
+	ck_assert_int_eq(ofl_gso_pool_put_burst(&p, h, 0), 0);
+	ck_assert_int_eq(ofl_gso_pool_put_burst(&p, NULL, 0), 0);
+	ck_assert_int_eq(ofl_gso_pool_put_burst(&p, NULL, 1), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gso_pool_put_burst(NULL, h, 1), OFL_EINVAL);
+	/* an ARRAY pool: oldest first */
+	pool_make(&p, 2, 5);
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(ofl_gso_pool_get(&p, &h[i]), 0);
+	ck_assert_int_eq(ofl_gso_pool_put_burst(&p, h + 1, 1), 0); /* neither oldest nor newest */
+	ck_assert_int_eq(ofl_gso_pool_put_burst(&p, h, 4), 4);
+	ck_assert_uint_eq(ofl_gso_pool_avail(&p), 5);
+}
+END_TEST
+
 /* A GRO packet as input (header + one slice per original segment, as
  * ofl_gro delivers it): a one-slot pool, and at every position the segment
  * is taken back once (unnext) before it is kept; the bytes equal the
@@ -588,6 +642,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_gro_input_resume);
 	tcase_add_test(tc, test_bad_requests);
 	tcase_add_test(tc, test_pool_api);
+	tcase_add_test(tc, test_pool_put_burst);
 	tcase_add_test(tc, test_array_order);
 	tcase_add_loop_test(tc, test_run_pool_empty, 0, 3);
 	suite_add_tcase(s, tc);

@@ -223,19 +223,24 @@ START_TEST(test_udp_errors)
 	ofl_gso_req_default(&req);
 	req.seg_size = 1001; /* fragments must be multiples of 8 */
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_FRAG_SIZE);
 	req.type = OFL_GSO_TYPE_TCP; /* UDP is not TCP */
 	req.seg_size = 1000;
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_EPROTO);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_TYPE);
 	/* UDP length disagrees with the IP length */
 	req.type = OFL_GSO_TYPE_UDP_L4;
 	frame[14 + 20 + 5] ^= 1;
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_EBADMSG);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_UDP_LEN);
 	frame[14 + 20 + 5] ^= 1;
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), 0);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_NONE);
 	/* a tunnel port is refused by AUTO */
 	len = make_udp(4, 0, 3000, 4789, frame);
 	req.type = OFL_GSO_TYPE_AUTO;
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_ENOTSUP);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_TUNNEL);
 	/* an IPv6 first fragment (as our own fragmentation writes it) neither */
 	{
 		struct gu_segs *sg = calloc(1, sizeof(*sg));
@@ -260,6 +265,79 @@ START_TEST(test_udp_errors)
 	frame[14 + 6] = 0x20;
 	req.type = OFL_GSO_TYPE_UDP_L4;
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_ENOTSUP);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_FRAGMENT);
+	ck_assert_int_eq(ofl_gso_start(&it, &req, NULL, 1), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_ARG);
+	ck_assert_int_eq(ofl_gso_why(NULL), 0);
+}
+END_TEST
+
+/* The length limits of the kernel's UDP GSO selftest
+ * (tools/testing/selftests/net/udpgso.c, MTU 1500): the most full-size
+ * segments that fit one datagram are sent, one more fails.  Linux never
+ * builds a datagram whose length fields cannot say its length: the send
+ * fails with EMSGSIZE (ip_append_data: IPv4 packet over 65535 bytes,
+ * ip6_append_data: IPv6 payload over IPV6_MAXPLEN).  Such a super-packet
+ * (its length fields 0, read as "to the end of the frame") is refused with
+ * OFL_E2BIG and its own reason, for UDP L4 and UDP fragmentation (the
+ * generator writes 0 in a length field that cannot say the length). */
+static const struct {
+	int l3;
+	uint32_t payload, mss, segs; /* segs 0: refused */
+} udp_long_cases[] = {
+	{ 4, 44 * 1472, 1472, 44 },  /* udpgso: max number of full sized segments (IPv4) */
+	{ 4, 45 * 1472, 1472, 0 },   /* ... + 1: fail (UDP and IPv4 length over 65535) */
+	{ 4, 65507, 1472, 45 },      /* the largest IPv4 datagram: 65535 - 20 - 8 */
+	{ 4, 65508, 1472, 0 },       /* UDP length fits, IPv4 total length does not */
+	{ 6, 45 * 1452, 1452, 45 },  /* udpgso: max number of full sized segments (IPv6) */
+	{ 6, 46 * 1452, 1452, 0 },   /* ... + 1: fail (UDP length over 65535) */
+	{ 6, 65527, 1452, 46 },      /* the largest UDP datagram: 65535 - 8 */
+	{ 6, 65528, 1452, 0 },
+};
+
+START_TEST(test_udp_too_long)
+{
+	int l3 = udp_long_cases[_i].l3;
+	uint32_t payload = udp_long_cases[_i].payload, segs = udp_long_cases[_i].segs;
+	size_t len = make_udp(l3, 0, payload, 0, frame);
+	struct ofl_buf b = { frame, (uint32_t)len };
+	struct ofl_gso_req req;
+	struct ofl_gso_iter it;
+	struct ofl_gso_counts c;
+	int t;
+	for (t = 0; t < 2; t++) {
+		ofl_gso_req_default(&req);
+		req.type = t ? OFL_GSO_TYPE_UDP_FRAG : OFL_GSO_TYPE_UDP_L4;
+		req.seg_size = t ? 1480 : udp_long_cases[_i].mss;
+		if (segs == 0) {
+			ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_E2BIG);
+			ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_UDP_LONG);
+			ck_assert(strstr(ofl_gso_why_str(ofl_gso_why(&it)), "EMSGSIZE") != NULL);
+			ck_assert_int_eq(ofl_gso_count(&it, &c), OFL_EINVAL); /* not started */
+			continue;
+		}
+		ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), 0);
+		ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_NONE);
+		ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+		if (t == 0)
+			ck_assert_uint_eq(c.segs, segs);
+	}
+}
+END_TEST
+
+/* Every reason has a text of its own. */
+START_TEST(test_udp_why)
+{
+	int w;
+	/* every reason has its own text */
+	for (w = OFL_GSO_WHY_NONE; w <= OFL_GSO_WHY_VNET_CSUM; w++) {
+		int v;
+		ck_assert_str_ne(ofl_gso_why_str(w), "unknown reason");
+		for (v = OFL_GSO_WHY_NONE; v < w; v++)
+			ck_assert_str_ne(ofl_gso_why_str(w), ofl_gso_why_str(v));
+	}
+	ck_assert_str_eq(ofl_gso_why_str(OFL_GSO_WHY_VNET_CSUM + 1), "unknown reason");
+	ck_assert_str_eq(ofl_gso_why_str(-1), "unknown reason");
 }
 END_TEST
 
@@ -271,6 +349,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_udp_l4_limit);
 	tcase_add_loop_test(tc, test_udp_frag, 0, 12);
 	tcase_add_test(tc, test_udp_errors);
+	tcase_add_loop_test(tc, test_udp_too_long, 0, (int)(sizeof(udp_long_cases) / sizeof(udp_long_cases[0])));
+	tcase_add_test(tc, test_udp_why);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -187,18 +187,6 @@ static void out_seg(struct replay_outfile *o, uint64_t ts, const struct ofl_gso_
 	}
 }
 
-static const char *refuse_reason(int rc)
-{
-	switch (rc) {
-	case OFL_ENOTSUP: return "not supported (tunnel, IP fragment, IPsec, 3 VLAN tags or long headers)";
-	case OFL_EPROTO: return "headers do not parse as TCP/UDP over IPv4/IPv6 (or not as --type)";
-	case OFL_EBADMSG: return "payload does not match the IP/UDP lengths";
-	case OFL_E2BIG: return "too many segments (UDP L4 limit) or too many buffers per segment";
-	case OFL_EINVAL: return "--mss does not fit this packet";
-	default: return ofl_strerror(rc);
-	}
-}
-
 /* One frame: segment it when it is a super-packet, else pass it on. */
 static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint64_t idx,
                      struct ofl_gso_pool *pool, struct replay_outfile *o, struct gso_stats *st)
@@ -244,7 +232,7 @@ static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint
 			if (st->refused < MAX_WARN)
 				fprintf(stderr, "%s gso: frame %llu (%u bytes): not segmented: %s\n", CLI_PROG,
 				        (unsigned long long)idx + 1, (unsigned)f->len,
-				        f->caplen < f->len ? "cut by the snap length" : refuse_reason(rc));
+				        f->caplen < f->len ? "cut by the snap length" : ofl_gso_why_str(ofl_gso_why(&it)));
 			st->refused++;
 			if (-rc < 11)
 				st->refused_by[-rc]++;

@@ -1,0 +1,67 @@
+/*
+ * gro_out.h - one coalesced packet as GRO delivers it (struct ofl_gro_out):
+ * the output of ofl_gro (gro.h) and an input of GSO (ofl_gso_start_gro() in
+ * gso.h, which gives the original segments back).  Its own header so that a
+ * GSO-only program includes and links nothing of GRO.
+ *
+ * The struct does not grow: it reaches the deliver callback as an array,
+ * so its size is part of the ABI (.ci/abi.sh fails on a change).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef OFL_GRO_OUT_H
+#define OFL_GRO_OUT_H
+
+#include "ofl.h"
+#include "pkt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ofl_dsa_meta; /* dsa.h */
+
+/* ofl_gro_out.flags */
+#define OFL_GRO_OUT_F_CSUM_PARTIAL 0x01u /**< hdr's L4 checksum field holds the
+    pseudo-header sum; the full sum is folded from csum_start to the end
+    into csum_start + csum_offset (Linux CHECKSUM_PARTIAL) */
+#define OFL_GRO_OUT_F_CSUM_VERIFIED 0x02u /**< every segment's L4 checksum was
+    verified (by hardware or by us) */
+#define OFL_GRO_OUT_F_VLAN 0x04u /**< vlan_tci holds a hardware-stripped tag */
+#define OFL_GRO_OUT_F_HASH 0x08u /**< rx_hash is valid */
+
+/* ofl_gro_out.gso_type (bits as Linux SKB_GSO_* semantics, our values) */
+#define OFL_GSO_TCPV4 0x01u       /**< TCP over IPv4 (SKB_GSO_TCPV4) */
+#define OFL_GSO_TCPV6 0x02u       /**< TCP over IPv6 (SKB_GSO_TCPV6) */
+#define OFL_GSO_TCP_FIXEDID 0x04u /**< IPv4 ID fixed, not incrementing */
+#define OFL_GSO_TCP_ECN 0x08u     /**< CWR seen in the merged segments */
+
+/** One delivered packet.  Valid only during the deliver callback. */
+struct ofl_gro_out {
+	const uint8_t *hdr;            /**< rewritten headers (GRO packet) or NULL */
+	uint32_t hdr_len;              /**< 0 for NORMAL */
+	uint32_t nslices;              /**< entries in slices */
+	const struct ofl_slice *slices;/**< payload (GRO) or whole frame (NORMAL) */
+	uint32_t len;                  /**< hdr_len + sum of slice lengths */
+	uint16_t seg_count;            /**< 0 NORMAL, >= 1 GRO packet */
+	uint16_t seg_size;             /**< first segment's payload length (GRO) */
+	void *const *cookies;          /**< ncookies cookies, in segment order */
+	uint32_t ncookies;             /**< seg_count, or 1 for NORMAL */
+	uint16_t l3_off;               /**< IP header offset in hdr (GRO packet only) */
+	uint16_t l4_off;               /**< TCP header offset in hdr (GRO packet only) */
+	uint16_t csum_start;           /**< with OFL_GRO_OUT_F_CSUM_PARTIAL: sum from here */
+	uint16_t csum_offset;          /**< ... and store at csum_start + csum_offset */
+	uint8_t flags;                 /**< OFL_GRO_OUT_F_* */
+	uint8_t gso_type;              /**< OFL_GSO_* (GRO packet with seg_count > 1) */
+	uint16_t vlan_tci;             /**< with OFL_GRO_OUT_F_VLAN: the stripped TCI */
+	uint32_t rx_hash;              /**< with OFL_GRO_OUT_F_HASH: the NIC's hash */
+	uint64_t first_ns;             /**< receive time of the first segment */
+	const struct ofl_dsa_meta *dsa;/**< with a DSA format: what the (first
+	                                    segment's) tag said; NULL without a
+	                                    format or when the tag was invalid */
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OFL_GRO_OUT_H */
