@@ -49,6 +49,7 @@ struct gro_item {
 	uint16_t hdr_len, l3_off, l4_off;
 	uint16_t id0;         /* IPv4 ID of the first segment */
 	uint8_t l3, fixedid, fin_psh;
+	uint8_t stack;        /* its layers: gro_stacks[stack] (layer.h) */
 	uint8_t fast;         /* plain Ethernet + IPv4/IPv6 (no options, no
 	                         extension headers, no VLAN): the fast path may
 	                         compare the next segment against hdr directly */
@@ -60,8 +61,6 @@ struct gro_item {
 	uint32_t hash;
 	uint32_t prev, next;  /* age list (HELD) or delivery list (PENDING) */
 	uint8_t hdr[OFL_GRO_MAX_HDR];
-	uint8_t rawpre[GRO_RAWPRE_MAX];
-	uint8_t rawtail[GRO_RAWTAIL_MAX];
 	/* the rest */
 	struct ofl_flow_key key;
 	uint8_t out_flags;    /* OFL_GRO_OUT_F_* */
@@ -70,9 +69,16 @@ struct gro_item {
 	uint32_t rx_hash;
 	uint32_t frame_len;   /* NORMAL: the frame's length */
 	uint64_t first_ns;
-	uint8_t has_meta;     /* meta holds the DSA tag's fields */
-	uint8_t tail_len;     /* keep-tag mode: tail tag bytes in tailbuf */
+	uint8_t has_meta;     /* the cold entry's meta holds the DSA tag's fields */
+	uint8_t tail_len;     /* keep-tag mode: tail tag bytes in the cold tailbuf */
 	uint8_t csum_done;    /* the TCP checksum in hdr is complete (tail tag) */
+};
+
+/* The DSA state of an entry, out of the hot entry: an array parallel to the
+ * entries, allocated only when the context decodes a DSA tag. */
+struct gro_cold {
+	uint8_t rawpre[GRO_RAWPRE_MAX];
+	uint8_t rawtail[GRO_RAWTAIL_MAX];
 	uint8_t tailbuf[30];
 	struct ofl_dsa_meta meta;
 };
@@ -82,6 +88,7 @@ struct ofl_gro {
 	struct ofl_gro_stats st;
 	struct ofl_flowtab tab;
 	struct gro_item *items;
+	struct gro_cold *cold;     /* nitems, with cfg.dsa only; else NULL */
 	struct ofl_slice *slices;  /* nitems * max_slices */
 	void **cookies;            /* nitems * max_segs */
 	struct ofl_gro_out *outs;  /* normal_batch + 1 */
@@ -98,7 +105,7 @@ struct ofl_gro {
 	size_t tab_size;
 	/* header prediction's byte masks, IPv4 and IPv6: 0xff where the next
 	 * segment must equal the held header */
-	uint8_t pmask[2][GRO_PRED_MAX];
+	uint8_t pmask[2][GRO_PRED_MAX]; /* by stack (layer.h): TCP4, TCP6 */
 	uint64_t rcache[GRO_RCACHE]; /* bytes 34-37 << 32 | entry */
 	uint8_t scratch[OFL_GRO_SCRATCH];
 };

@@ -1,7 +1,7 @@
 /* ipv4.c - IPv4 completion (inet_gro_complete): total length (0 above
  * 65535, as Linux BIG TCP writes it) and the header checksum. */
 #include "core/csum_int.h"
-#include "gro/gro_int.h"
+#include "gro/layer.h"
 
 void gro_ipv4_complete(struct gro_item *it)
 {
@@ -12,6 +12,17 @@ void gro_ipv4_complete(struct gro_item *it)
 	c = (uint16_t)~ofl_csum_words_fold(ip, (ip[0] & 0xfu));
 	memcpy(ip + 10, &c, 2);
 }
+
+/* Per segment the total length, the ID (its own rule, gro_ipv4_id_nomerge())
+ * and the header checksum differ; TTL, TOS, DF, protocol and addresses are
+ * compared whole (ipv4.h). */
+const struct gro_layer gro_layer_ipv4 = {
+	.name = "ipv4",
+	.plain_len = 20,
+	.nholes = 2,
+	.holes = {{2, 4, 0}, {10, 2, 0}},
+	.complete = gro_ipv4_complete,
+};
 
 uint32_t gro_pseudo_sum(const uint8_t *hdr, unsigned l3, unsigned l3_off, uint32_t l4_len)
 {

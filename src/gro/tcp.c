@@ -4,6 +4,7 @@
  */
 #include <ofl/csum.h>
 
+#include "gro/layer.h"
 #include "gro/tcp.h"
 
 /* Sum of the bytes [from, to) of a packet's buffers, as if contiguous and
@@ -70,3 +71,14 @@ void gro_tcp_complete(struct gro_item *it)
 	                                            it->l3_len - (uint32_t)(it->l4_off - it->l3_off)));
 	memcpy(th + 16, &c, 2);
 }
+
+/* Per segment the sequence number (strictly the next, tcp.h), FIN and PSH,
+ * the checksum and the urgent pointer differ; ports, ack, the flag word's
+ * other bits, window and options are compared whole (tcp.h). */
+const struct gro_layer gro_layer_tcp = {
+	.name = "tcp",
+	.plain_len = 20,
+	.nholes = 3,
+	.holes = {{4, 4, 0}, {13, 1, (uint8_t)~(TCP_FIN | TCP_PSH)}, {16, 4, 0}},
+	.complete = gro_tcp_complete,
+};

@@ -1,0 +1,162 @@
+/*
+ * create.c - the context: configuration defaults, create (one allocation per
+ * array, at create time), destroy, counters and the names of the reasons.
+ */
+#include <string.h>
+
+#include "core/entropy.h"
+#include "core/mem.h"
+#include "gro/layer.h"
+#include "gro/stage.h"
+#include "gro/tcp.h"
+
+int ofl_gro_config_default(struct ofl_gro_config *cfg)
+{
+	if (!cfg)
+		return OFL_EINVAL;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->version = OFL_GRO_CONFIG_VERSION;
+	cfg->max_flows = 64;
+	cfg->max_held_bytes = 4u << 20;
+	cfg->max_size = 65535;
+	cfg->max_segs = 128;
+	cfg->max_bufs = 17;
+	cfg->normal_batch = 8;
+	ofl_dsa_params_default(&cfg->dsa_params);
+	return 0;
+}
+
+/* ---- create / destroy --------------------------------------------------- */
+
+/* Header prediction's masks, one per layer stack: which bytes of a plain
+ * header the next segment must repeat, derived from the layers' holes
+ * (layer.h). */
+static void pred_masks(struct ofl_gro *g)
+{
+	unsigned s;
+	_Static_assert(sizeof(g->pmask) / sizeof(g->pmask[0]) == GRO_NSTACKS, "a mask per stack");
+	for (s = 0; s < GRO_NSTACKS; s++)
+		gro_stack_pred_mask(&gro_stacks[s], g->pmask[s]);
+}
+
+/* The flow-hash key: the configured one, else 16 random bytes from the
+ * system (core/entropy.c; none in a freestanding build).  0 or -1. */
+static int derive_key(const struct ofl_gro_config *cfg, uint64_t key[2])
+{
+	if (cfg->hash_key[0] || cfg->hash_key[1]) {
+		key[0] = cfg->hash_key[0];
+		key[1] = cfg->hash_key[1];
+		return 0;
+	}
+	return ofl_entropy(key, 2 * sizeof(uint64_t));
+}
+
+int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
+{
+	struct ofl_gro *g;
+	uint32_t nslots, i, nitems, max_slices;
+	size_t sz_items, sz_cold, sz_slices, sz_cookies, sz_outs, sz_tab;
+	uint64_t key[2];
+	if (!cfg || !out || !cfg->deliver || cfg->version != OFL_GRO_CONFIG_VERSION ||
+	    cfg->max_flows == 0 || cfg->max_flows > (1u << 24) || cfg->max_segs == 0 ||
+	    cfg->max_bufs == 0 || cfg->normal_batch == 0 || cfg->max_size < 1280 ||
+	    cfg->max_size > OFL_GRO_MAX_SIZE_LIMIT || cfg->max_held_bytes == 0)
+		return OFL_EINVAL;
+	if (cfg->mem && (!cfg->mem->alloc || !cfg->mem->free))
+		return OFL_EINVAL;
+	if (cfg->dsa && (cfg->dsa_keep_tag > 1 || cfg->dsa->rx_tail > sizeof(((struct gro_cold *)0)->tailbuf)))
+		return OFL_EINVAL;
+	if (derive_key(cfg, key) != 0)
+		return OFL_EINVAL; /* no key configured and none from the system */
+	*out = NULL;
+	nitems = cfg->max_flows + cfg->normal_batch + 1u;
+	max_slices = 2u * cfg->max_segs + cfg->max_bufs + 1u; /* + a tail tag */
+	sz_items = ofl_mul_size(nitems, sizeof(struct gro_item));
+	sz_cold = cfg->dsa ? ofl_mul_size(nitems, sizeof(struct gro_cold)) : 0;
+	sz_slices = ofl_mul_size(ofl_mul_size(nitems, max_slices), sizeof(struct ofl_slice));
+	sz_cookies = ofl_mul_size(ofl_mul_size(nitems, cfg->max_segs), sizeof(void *));
+	sz_outs = ofl_mul_size(cfg->normal_batch + 1u, sizeof(struct ofl_gro_out));
+	sz_tab = ofl_flowtab_size(cfg->max_flows, &nslots);
+	g = ofl_mem_zalloc(cfg->mem, sizeof(*g), 64);
+	if (!g)
+		return OFL_ENOMEM;
+	g->cfg = *cfg;
+	g->alloc_size = sizeof(*g);
+	g->items = ofl_mem_zalloc(cfg->mem, sz_items, 64);
+	g->cold = sz_cold ? ofl_mem_zalloc(cfg->mem, sz_cold, 64) : NULL;
+	g->slices = ofl_mem_zalloc(cfg->mem, sz_slices, 64);
+	g->cookies = ofl_mem_zalloc(cfg->mem, sz_cookies, 64);
+	g->outs = ofl_mem_zalloc(cfg->mem, sz_outs, 64);
+	g->tab_mem = ofl_mem_zalloc(cfg->mem, sz_tab, 64);
+	g->tab_size = sz_tab;
+	if (!g->items || (sz_cold && !g->cold) || !g->slices || !g->cookies || !g->outs || !g->tab_mem) {
+		ofl_mem_free(cfg->mem, g->items, sz_items);
+		ofl_mem_free(cfg->mem, g->cold, sz_cold);
+		ofl_mem_free(cfg->mem, g->slices, sz_slices);
+		ofl_mem_free(cfg->mem, g->cookies, sz_cookies);
+		ofl_mem_free(cfg->mem, g->outs, sz_outs);
+		ofl_mem_free(cfg->mem, g->tab_mem, sz_tab);
+		ofl_mem_free(cfg->mem, g, sizeof(*g));
+		return OFL_ENOMEM;
+	}
+	g->nitems = nitems;
+	g->max_slices = max_slices;
+	for (i = 0; i < nitems; i++)
+		g->items[i].next = i + 1 < nitems ? i + 1 : GRO_NONE;
+	g->free_head = 0;
+	g->age_head = g->age_tail = g->pend_head = g->pend_tail = g->last = GRO_NONE;
+	ofl_flowtab_init(&g->tab, g->tab_mem, nslots, key);
+	pred_masks(g);
+	for (i = 0; i < GRO_RCACHE; i++)
+		g->rcache[i] = GRO_NONE;
+	*out = g;
+	return 0;
+}
+
+void ofl_gro_destroy(struct ofl_gro *g)
+{
+	const struct ofl_mem *mem;
+	size_t nitems;
+	if (!g || g->in_cb)
+		return;
+	gro_flush_all(g, OFL_GRO_FLUSH_EXPLICIT);
+	mem = g->cfg.mem;
+	nitems = g->nitems;
+	ofl_mem_free(mem, g->items, nitems * sizeof(struct gro_item));
+	ofl_mem_free(mem, g->cold, nitems * sizeof(struct gro_cold));
+	ofl_mem_free(mem, g->slices, nitems * g->max_slices * sizeof(struct ofl_slice));
+	ofl_mem_free(mem, g->cookies, nitems * g->cfg.max_segs * sizeof(void *));
+	ofl_mem_free(mem, g->outs, (g->cfg.normal_batch + 1u) * sizeof(struct ofl_gro_out));
+	ofl_mem_free(mem, g->tab_mem, g->tab_size);
+	ofl_mem_free(mem, g, sizeof(*g));
+}
+
+int ofl_gro_get_stats(const struct ofl_gro *g, struct ofl_gro_stats *st)
+{
+	if (!g || !st)
+		return OFL_EINVAL;
+	*st = g->st;
+	st->flows_held = g->tab.count;
+	st->bytes_held = g->held_bytes;
+	return 0;
+}
+
+const char *ofl_gro_flush_reason_name(unsigned r)
+{
+	static const char *const names[OFL_GRO_FLUSH__COUNT] = {
+		"flags", "ack", "options", "seq", "size", "ttl_tos_df", "ip_id", "ip6_ext", "csum",
+		"not_gro", "max_size", "max_segs", "psh", "fin_urg_rst_syn", "short", "table_full",
+		"timeout", "poll_end", "explicit",
+	};
+	return r < OFL_GRO_FLUSH__COUNT ? names[r] : "?";
+}
+
+const char *ofl_gro_normal_reason_name(unsigned r)
+{
+	static const char *const names[OFL_GRO_NORMAL__COUNT] = {
+		"not_ip", "not_tcp", "malformed", "vlan_depth", "hdr_too_long", "ip_options",
+		"ip_csum", "fragment", "ip6_ext", "tcp_csum", "no_payload", "flags", "bad_tag",
+		"dsa_control", "over_limit", "padded",
+	};
+	return r < OFL_GRO_NORMAL__COUNT ? names[r] : "?";
+}

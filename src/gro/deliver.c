@@ -1,0 +1,243 @@
+/*
+ * deliver.c - completion and delivery: the age and delivery lists, an entry
+ * completed (its headers rewritten outwards), batches of normal_batch,
+ * flushes, the flush timer and poll end.
+ */
+#include <string.h>
+
+#include "core/csum_int.h"
+#include "gro/layer.h"
+#include "gro/stage.h"
+#include "gro/tcp.h"
+
+#include <ofl/csum.h>
+
+static void age_unlink(struct ofl_gro *g, struct gro_item *it)
+{
+	if (it->prev != GRO_NONE)
+		g->items[it->prev].next = it->next;
+	else
+		g->age_head = it->next;
+	if (it->next != GRO_NONE)
+		g->items[it->next].prev = it->prev;
+	else
+		g->age_tail = it->prev;
+}
+
+static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
+{
+	/* every field assigned: no memset of the whole struct per packet */
+	struct gro_item *it = &g->items[idx];
+	int gro = it->nsegs != 0, merged = it->nsegs > 1;
+	int partial = merged && !it->csum_done;
+	o->slices = gro_slices(g, idx);
+	o->nslices = it->nslices;
+	o->cookies = gro_cookies(g, idx);
+	o->ncookies = gro ? it->nsegs : 1u;
+	o->vlan_tci = it->vlan_tci;
+	o->rx_hash = it->rx_hash;
+	o->first_ns = it->first_ns;
+	o->dsa = it->has_meta ? &g->cold[idx].meta : NULL;
+	o->hdr = it->hdr_len ? it->hdr : NULL;
+	o->hdr_len = it->hdr_len;
+	o->seg_count = it->nsegs;
+	o->seg_size = gro ? it->seg_size : 0;
+	o->len = gro ? it->hdr_len + it->payload + it->tail_len : it->frame_len;
+	o->l3_off = gro ? it->l3_off : 0;
+	o->l4_off = gro ? it->l4_off : 0;
+	o->flags = (uint8_t)(it->out_flags | (partial ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
+	o->csum_start = partial ? it->l4_off : 0;
+	o->csum_offset = partial ? 16 : 0;
+	o->gso_type = merged ? (uint8_t)((it->l3 == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
+	                                 (it->l3 == 4 && it->fixedid ? OFL_GSO_TCP_FIXEDID : 0) |
+	                                 (it->cwr ? OFL_GSO_TCP_ECN : 0))
+	                     : 0;
+}
+
+/* Hand the delivery list to the caller and recycle its entries. */
+void gro_deliver_pending(struct ofl_gro *g)
+{
+	uint32_t i, n = 0, segs = 0;
+	if (g->pend_head == GRO_NONE)
+		return;
+	for (i = g->pend_head; i != GRO_NONE; i = g->items[i].next) {
+		fill_out(g, i, &g->outs[n]);
+		segs += g->items[i].nsegs ? g->items[i].nsegs : 1u;
+		if (g->items[i].nsegs)
+			g->st.out_gro_pkts++;
+		n++;
+	}
+	g->st.out_pkts += n;
+	g->st.out_segs += segs;
+	g->st.out_lists++;
+	g->in_cb = 1;
+	g->cfg.deliver(g->cfg.user, g->outs, n);
+	g->in_cb = 0;
+	for (i = g->pend_head; i != GRO_NONE;) {
+		uint32_t nx = g->items[i].next;
+		g->items[i].state = GRO_FREE;
+		g->items[i].next = g->free_head;
+		g->free_head = i;
+		i = nx;
+	}
+	g->pend_head = g->pend_tail = GRO_NONE;
+	g->pend_segs = g->pend_n = 0;
+}
+
+/* Append to the delivery list; a list of normal_batch segments goes out. */
+void gro_pend_push(struct ofl_gro *g, uint32_t idx)
+{
+	struct gro_item *it = &g->items[idx];
+	it->state = GRO_PENDING;
+	it->next = GRO_NONE;
+	if (g->pend_tail == GRO_NONE)
+		g->pend_head = idx;
+	else
+		g->items[g->pend_tail].next = idx;
+	g->pend_tail = idx;
+	g->pend_n++;
+	g->pend_segs += it->nsegs ? it->nsegs : 1u;
+	if (g->pend_segs >= g->cfg.normal_batch)
+		gro_deliver_pending(g);
+}
+
+/* Keep-tag mode with a tail tag: the tag follows the payload, so a checksum
+ * "from csum_start to the end" would cover it.  Finish the TCP checksum here
+ * instead (as Linux finishes it before a tail tagger runs). */
+static void finish_csum(struct ofl_gro *g, uint32_t idx)
+{
+	struct gro_item *it = &g->items[idx];
+	const struct ofl_slice *sl = gro_slices(g, idx);
+	uint32_t s = ofl_csum_partial(it->hdr + it->l4_off, (size_t)(it->hdr_len - it->l4_off), 0);
+	uint32_t done = it->hdr_len - it->l4_off, i;
+	uint16_t c;
+	for (i = 0; i < it->nslices; i++) {
+		s = ofl_csum_add_at(s, ofl_csum_partial(sl[i].data, sl[i].len, 0), (int)(done & 1));
+		done += sl[i].len;
+	}
+	c = ofl_csum_fold(s);
+	memcpy(it->hdr + it->l4_off + 16, &c, 2);
+	it->csum_done = 1;
+}
+
+/* Complete a held entry: rewrite its header and queue it for delivery. */
+static inline void complete_x(struct ofl_gro *g, uint32_t idx, unsigned reason, int in_table)
+{
+	struct gro_item *it = &g->items[idx];
+	if (in_table)
+		ofl_flowtab_remove(&g->tab, it->hash, idx);
+	age_unlink(g, it);
+	g->held_bytes -= it->payload;
+	g->st.flush[reason]++;
+	if (g->last == idx)
+		g->last = GRO_NONE;
+	if (it->nsegs > 1) {
+		gro_stack_complete(it);
+		if (it->tail_len)
+			finish_csum(g, idx);
+	}
+	if (it->tail_len) {
+		/* keep-tag mode with a tail tag: the first segment's tag ends it */
+		struct ofl_slice *sl = &gro_slices(g, idx)[it->nslices++];
+		sl->data = g->cold[idx].tailbuf;
+		sl->len = it->tail_len;
+		sl->pkt = 0;
+		sl->buf = 0xffff;
+	}
+	gro_pend_push(g, idx);
+}
+
+void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
+{
+	complete_x(g, idx, reason, 1);
+}
+
+void gro_flush_all(struct ofl_gro *g, unsigned reason)
+{
+	int in_table = 1;
+	/* every entry leaves the table: clearing it at once beats a removal
+	 * per entry once it is an eighth full */
+	if (g->tab.count && (uint64_t)g->tab.count * 8u >= (uint64_t)g->tab.mask + 1u) {
+		ofl_flowtab_clear(&g->tab);
+		in_table = 0;
+	}
+	while (g->age_head != GRO_NONE)
+		complete_x(g, g->age_head, reason, in_table);
+	gro_deliver_pending(g);
+}
+
+
+/* The segment just merged ends its train: complete the entry. */
+void gro_end_train(struct ofl_gro *g, uint32_t idx, uint8_t flags)
+{
+	if (flags & TCP_PSH)
+		gro_complete(g, idx, OFL_GRO_FLUSH_PSH);
+	else if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN))
+		gro_complete(g, idx, OFL_GRO_FLUSH_FIN_URG_RST_SYN);
+	else
+		gro_complete(g, idx, OFL_GRO_FLUSH_SHORT);
+}
+
+/* ---- flushes and the timer ---------------------------------------------- */
+
+static int check_ctx(struct ofl_gro *g)
+{
+	if (!g)
+		return OFL_EINVAL;
+	if (g->in_cb) {
+		g->st.api_errors++;
+		return OFL_ESTATE;
+	}
+	return 0;
+}
+
+static int flush_older(struct ofl_gro *g, uint64_t now, uint64_t age)
+{
+	int n = 0;
+	while (g->age_head != GRO_NONE) {
+		uint64_t t = g->items[g->age_head].first_ns;
+		if (t > now || now - t < age)
+			break;
+		gro_complete(g, g->age_head, OFL_GRO_FLUSH_TIMEOUT);
+		n++;
+	}
+	return n;
+}
+
+int ofl_gro_flush(struct ofl_gro *g)
+{
+	int err = check_ctx(g);
+	if (err)
+		return err;
+	gro_flush_all(g, OFL_GRO_FLUSH_EXPLICIT);
+	return 0;
+}
+
+int ofl_gro_flush_older(struct ofl_gro *g, uint64_t now, uint64_t max_age)
+{
+	int n, err = check_ctx(g);
+	if (err)
+		return err;
+	n = flush_older(g, now, max_age);
+	gro_deliver_pending(g);
+	return n;
+}
+
+int ofl_gro_poll_end(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64_t *deadline)
+{
+	uint64_t t = g ? g->cfg.flush_timeout_ns : 0;
+	int err = check_ctx(g);
+	if (deadline)
+		*deadline = 0;
+	if (err)
+		return err;
+	if (t == 0 || work_done == 0) {
+		gro_flush_all(g, OFL_GRO_FLUSH_POLL_END);
+		return 0;
+	}
+	flush_older(g, now, t);
+	gro_deliver_pending(g);
+	if (deadline && g->age_head != GRO_NONE)
+		*deadline = g->items[g->age_head].first_ns + t;
+	return 0;
+}

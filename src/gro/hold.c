@@ -1,0 +1,201 @@
+/*
+ * hold.c - holding: a frame passed on untouched (a NORMAL entry), a new flow
+ * held (its header copied, its payload recorded as slices), room made.
+ */
+#include <string.h>
+
+#include "core/mem.h"
+#include "gro/hold.h"
+#include "gro/layer.h"
+
+/* The pieces of the bytes [off, off + len) of a packet's buffers: written to
+ * out (at most cap of them) when out is not NULL; returns how many there
+ * are, or UINT32_MAX when they do not fit in cap. */
+static uint32_t slices_of(const struct ofl_pkt *pkt, uint32_t off, uint32_t len, uint16_t seg,
+                          struct ofl_slice *out, uint32_t cap)
+{
+	uint32_t n = 0;
+	unsigned b;
+	for (b = 0; b < pkt->nbufs && len; b++) {
+		uint32_t bl = pkt->bufs[b].len, take;
+		if (off >= bl) {
+			off -= bl;
+			continue;
+		}
+		take = bl - off < len ? bl - off : len;
+		if (out) {
+			if (n == cap)
+				return UINT32_MAX;
+			out[n].data = pkt->bufs[b].data + off;
+			out[n].len = take;
+			out[n].pkt = seg;
+			out[n].buf = (uint16_t)b;
+		}
+		n++;
+		len -= take;
+		off = 0;
+	}
+	return n;
+}
+
+/* Record the payload bytes [off, off + len) of the packet as slices of the
+ * entry (the caller checked there is room: gro_count_slices()). */
+int gro_add_slices(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t off,
+                      uint32_t len, uint16_t seg)
+{
+	struct gro_item *it = &g->items[idx];
+	uint32_t n = slices_of(pkt, off, len, seg, gro_slices(g, idx) + it->nslices,
+	                       g->max_slices - it->nslices);
+	if (n == UINT32_MAX)
+		return -1;
+	it->nslices = (uint16_t)(it->nslices + n);
+	return 0;
+}
+
+/* Count of payload slices a packet needs (the buffers it spans). */
+uint32_t gro_count_slices(const struct ofl_pkt *pkt, uint32_t off, uint32_t len)
+{
+	if (pkt->nbufs == 1)
+		return len ? 1 : 0;
+	return slices_of(pkt, off, len, 0, NULL, 0);
+}
+
+/* Queue a frame GRO does not take.  Untouched, except that with a DSA
+ * format in untagged mode a frame with a valid tag is described untagged:
+ * its 12-16 MAC/VLAN bytes in hdr, the rest as slices of its buffers. */
+int gro_pass_normal(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
+                       unsigned why, uint64_t now, const struct rx_tag *tag)
+{
+	uint32_t idx = item_alloc(g);
+	struct gro_item *it = &g->items[idx];
+	struct ofl_slice *s = gro_slices(g, idx);
+	unsigned b;
+	it->nsegs = 0;
+	it->hdr_len = 0;
+	it->tail_len = 0;
+	it->out_flags = (uint8_t)((pkt->csum_status == OFL_CSUM_UNNECESSARY ? OFL_GRO_OUT_F_CSUM_VERIFIED : 0) |
+	                          pkt_out_flags(pkt));
+	it->vlan_tci = pkt->vlan_tci;
+	it->rx_hash = pkt->rx_hash;
+	it->first_ns = now;
+	it->has_meta = tag && tag->has;
+	if (it->has_meta)
+		g->cold[idx].meta = tag->meta;
+	gro_cookies(g, idx)[0] = pkt->cookie;
+	g->st.normal++;
+	g->st.normal_why[why]++;
+	if (it->has_meta && !g->cfg.dsa_keep_tag) {
+		const struct ofl_dsa_view *dv = &tag->view;
+		memcpy(it->hdr, dv->hdr, dv->hdr_len);
+		it->hdr_len = (uint16_t)dv->hdr_len;
+		it->frame_len = dv->hdr_len + dv->rest_len;
+		it->nslices = 0;
+		gro_add_slices(g, idx, pkt, dv->rest_off, dv->rest_len, 0);
+		gro_pend_push(g, idx);
+		return OFL_GRO_NORMAL;
+	}
+	it->frame_len = total;
+	it->nslices = pkt->nbufs;
+	for (b = 0; b < pkt->nbufs; b++) {
+		s[b].data = pkt->bufs[b].data;
+		s[b].len = pkt->bufs[b].len;
+		s[b].pkt = 0;
+		s[b].buf = (uint16_t)b;
+	}
+	gro_pend_push(g, idx);
+	return OFL_GRO_NORMAL;
+}
+
+/* Make room for a new entry: the table holds max_flows and max_held_bytes. */
+void gro_make_room(struct ofl_gro *g, uint32_t payload)
+{
+	while (g->age_head != GRO_NONE &&
+	       (g->tab.count >= g->cfg.max_flows || g->held_bytes + payload > g->cfg.max_held_bytes))
+		gro_complete(g, g->age_head, OFL_GRO_FLUSH_TABLE_FULL);
+}
+
+int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_view *v,
+                    const struct ofl_hdrs *h, const struct rx_tag *tag,
+                    const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
+{
+	uint32_t idx;
+	struct gro_item *it;
+	const uint8_t *th = v->p + h->l4_off;
+	int32_t sh = hdr_shift(g, h, tag);
+	gro_make_room(g, h->payload_len);
+	idx = item_alloc(g);
+	it = &g->items[idx];
+	it->key = *k;
+	it->hash = hash;
+	it->l3 = h->l3;
+	it->stack = gro_stack_of_l3(h->l3);
+	it->hdr_len = (uint16_t)(h->hdr_len - sh);
+	it->l3_off = (uint16_t)(h->l3_off - sh);
+	it->l4_off = (uint16_t)(h->l4_off - sh);
+	if (sh || (tag->has && !g->cfg.dsa_keep_tag)) {
+		uint32_t mh = tag->view.hdr_len;
+		memcpy(it->hdr, tag->view.hdr, mh);
+		memcpy(it->hdr + mh, v->p + h->et_off, h->hdr_len - h->et_off);
+	} else {
+		memcpy(it->hdr, v->p, h->hdr_len);
+	}
+	it->tail_len = 0;
+	it->csum_done = 0;
+	if (tag->has && g->cfg.dsa_keep_tag && tag->view.tail_len) {
+		it->tail_len = (uint8_t)tag->view.tail_len;
+		/* the tail tag follows the untagged frame's content */
+		ofl_bufs_copy(pkt->bufs, pkt->nbufs, h->frame_len, it->tail_len, g->cold[idx].tailbuf);
+	}
+	it->has_meta = (uint8_t)tag->has;
+	if (tag->has)
+		g->cold[idx].meta = tag->meta;
+	it->fast = (uint8_t)(!(pkt->flags & OFL_PKT_F_VLAN) && it->l3_off == 14 && h->ip6_ext_len == 0 &&
+	                     it->hdr_len <= GRO_PRED_MAX && it->l4_off == (h->l3 == 4 ? 34u : 54u));
+	it->rawpre_len = it->rawtail_len = 0;
+	if (tag->has) {
+		/* behind a tag: predicted when the next frame repeats the
+		 * first one's bytes up to the EtherType and its tail tag
+		 * (one buffer, untagged mode, MACs as in the frame) */
+		const struct ofl_dsa_view *dv = &tag->view;
+		if (!g->cfg.dsa_keep_tag && pkt->nbufs == 1 && dv->ins_len == 0 && !dv->mac_patched &&
+		    dv->rest_off >= 12 && dv->rest_off <= GRO_RAWPRE_MAX && dv->tail_len <= GRO_RAWTAIL_MAX &&
+		    dv->hdr_len == 12) {
+			const uint8_t *tail = v->p + (pkt->bufs[0].len - dv->tail_len);
+			unsigned t;
+			it->rawpre_len = (uint8_t)dv->rest_off;
+			/* a fixed-size copy (the headers after rawpre_len make the
+			 * frame longer than GRO_RAWPRE_MAX): a variable one
+			 * compiles to "rep movsb" */
+			_Static_assert(GRO_RAWPRE_MAX == 48, "the frame holds a plain header: 54 bytes");
+			memcpy(g->cold[idx].rawpre, v->p, 16);
+			memcpy(g->cold[idx].rawpre + 16, v->p + 16, 16);
+			memcpy(g->cold[idx].rawpre + 32, v->p + 32, 16);
+			it->rawtail_len = (uint8_t)dv->tail_len;
+			for (t = 0; t < dv->tail_len; t++)
+				g->cold[idx].rawtail[t] = tail[t];
+		} else {
+			it->fast = 0;
+		}
+	}
+	it->seg_size = (uint16_t)(h->payload_len > 0xffffu ? 0xffffu : h->payload_len);
+	it->nsegs = 1;
+	it->nslices = 0;
+	it->payload = h->payload_len;
+	it->l3_len = h->l3_end - h->l3_off;
+	it->next_seq = ofl_get32(th + 4) + h->payload_len;
+	it->id0 = h->l3 == 4 ? ofl_get16(v->p + h->l3_off + 4) : 0;
+	it->fixedid = 0;
+	it->fin_psh = 0;
+	it->cwr = (th[13] & TCP_CWR) != 0;
+	if (pkt->nbufs == 1 && h->payload_len) {
+		struct ofl_slice *sl = gro_slices(g, idx);
+		*sl = (struct ofl_slice){pkt->bufs[0].data + h->hdr_len, h->payload_len, 0, 0};
+		it->nslices = 1;
+	} else {
+		gro_add_slices(g, idx, pkt, h->hdr_len, h->payload_len, 0);
+	}
+	if (v->len >= 38)
+		g->rcache[rcache_slot(v->p)] = rcache_val(v->p, idx);
+	return hold_link(g, idx, pkt, hash, h->payload_len, now);
+}
+

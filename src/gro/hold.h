@@ -1,0 +1,118 @@
+/*
+ * hold.h - holding a new flow, the part the fast path inlines: an entry
+ * taken from the free list, filled from a plain frame, linked on the age
+ * list and into the flow table (hold.c has the general case).
+ */
+#ifndef OFL_GRO_HOLD_H
+#define OFL_GRO_HOLD_H
+
+#include "gro/layer.h"
+#include "gro/stage.h"
+#include "gro/tcp.h"
+
+static inline uint32_t item_alloc(struct ofl_gro *g)
+{
+	uint32_t i = g->free_head;
+	/* The pool is sized so this never fails: max_flows held plus at most
+	 * normal_batch pending, plus one. */
+	g->free_head = g->items[i].next;
+	return i;
+}
+
+static inline uint8_t pkt_out_flags(const struct ofl_pkt *pkt)
+{
+	return (uint8_t)((pkt->flags & OFL_PKT_F_VLAN ? OFL_GRO_OUT_F_VLAN : 0) |
+	                 (pkt->flags & OFL_PKT_F_HASH ? OFL_GRO_OUT_F_HASH : 0));
+}
+
+/* The end of holding a new entry: what comes from the packet, the age
+ * list (newest at the tail), the table. */
+static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t hash,
+                            uint32_t len, uint64_t now)
+{
+	struct gro_item *it = &g->items[idx];
+	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | pkt_out_flags(pkt));
+	it->vlan_tci = pkt->vlan_tci;
+	it->rx_hash = pkt->rx_hash;
+	it->first_ns = now;
+	it->state = GRO_HELD;
+	gro_cookies(g, idx)[0] = pkt->cookie;
+	it->next = GRO_NONE;
+	it->prev = g->age_tail;
+	if (g->age_tail == GRO_NONE)
+		g->age_head = idx;
+	else
+		g->items[g->age_tail].next = idx;
+	g->age_tail = idx;
+	ofl_flowtab_insert(&g->tab, hash, idx);
+	g->held_bytes += len;
+	g->last = idx;
+	g->st.held++;
+	return OFL_GRO_HELD;
+}
+
+/* Copy a plain header (n >= 54 bytes) in 16-byte pieces, the last one
+ * overlapping: a variable-length memcpy() of 54-128 bytes becomes
+ * "rep movs" here, whose start-up costs more than the copy. */
+static inline void copy_hdr(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	uint32_t o;
+	memcpy(dst, src, 16);
+	memcpy(dst + 16, src + 16, 16);
+	memcpy(dst + 32, src + 32, 16);
+	for (o = 48; o + 16 < n; o += 16)
+		memcpy(dst + o, src + o, 16);
+	memcpy(dst + n - 16, src + n - 16, 16);
+}
+
+/* Hold a new flow of the plain shape (ofl_parse_plain() filled h; the
+ * headers are in the first buffer): gro_hold_new() without the tag cases. */
+static inline int gro_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
+                      const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
+{
+	const uint8_t *th = p + h->l4_off;
+	uint32_t idx, len = h->payload_len, hl = h->hdr_len;
+	struct gro_item *it;
+	struct ofl_slice *sl;
+	if (g->tab.count >= g->cfg.max_flows)
+		gro_make_room(g, len);
+	idx = item_alloc(g);
+	it = &g->items[idx];
+	copy_hdr(it->hdr, p, hl);
+	ofl_flow_key_copy(&it->key, k);
+	it->hash = hash;
+	it->l3 = h->l3;
+	it->stack = gro_stack_of_l3(h->l3);
+	it->hdr_len = (uint16_t)hl;
+	it->l3_off = 14;
+	it->l4_off = h->l4_off;
+	it->tail_len = 0;
+	it->csum_done = 0;
+	it->has_meta = 0;
+	it->fast = (uint8_t)(hl <= GRO_PRED_MAX);
+	it->rawpre_len = it->rawtail_len = 0;
+	it->seg_size = (uint16_t)len; /* the frame is at most 0xffff bytes */
+	it->nsegs = 1;
+	it->payload = len;
+	it->l3_len = h->l3_end - 14;
+	it->next_seq = ofl_get32(th + 4) + len;
+	it->id0 = h->l3 == 4 ? ofl_get16(p + 18) : 0;
+	it->fixedid = 0;
+	it->fin_psh = 0;
+	it->cwr = (th[13] & TCP_CWR) != 0;
+	if (pkt->nbufs == 1) {
+		sl = gro_slices(g, idx);
+		sl->data = p + hl;
+		sl->len = len;
+		sl->pkt = 0;
+		sl->buf = 0;
+		it->nslices = 1;
+	} else {
+		it->nslices = 0;
+		gro_add_slices(g, idx, pkt, hl, len, 0);
+	}
+	g->rcache[rcache_slot(p)] = rcache_val(p, idx);
+	return hold_link(g, idx, pkt, hash, len, now);
+}
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * layer.h - the protocol layers of the GRO engine and the stacks of them a
+ * flow is made of (the kernel's chain of gro_receive/gro_complete, flattened
+ * into a table at hold time).
+ *
+ * A layer is one file (eth.c, ipv4.c, ipv6.c, tcp.c) that defines one
+ * struct gro_layer: how long its header is in the plain shape header
+ * prediction covers, which of those bytes may differ from one segment to the
+ * next (its "holes": the fields its own rules check, as the length, ID and
+ * checksum of IPv4 or the sequence number of TCP), and how a merged packet's
+ * header is completed.  A stack (layers.c) is the layers of one kind of
+ * flow, outermost first; the prediction masks are derived from the stacks at
+ * create time (create.c) and completion walks the flow's stack (deliver.c).
+ *
+ * Adding a layer (UDP, a tunnel header, a raw-IP first layer): a file with
+ * its struct gro_layer, a row in gro_stacks[] for each stack it appears in;
+ * its parse into the flow key is still core/parse.c's and receive.c's.
+ */
+#ifndef OFL_GRO_LAYER_H
+#define OFL_GRO_LAYER_H
+
+#include "gro/gro_int.h"
+
+/* Bytes [off, off + len) of a layer's header may differ between segments;
+ * keep: the bits of each of them still compared (0: none). */
+struct gro_hole {
+	uint8_t off, len, keep;
+};
+
+#define GRO_LAYER_HOLES 4
+
+struct gro_layer {
+	const char *name;
+	uint8_t plain_len;   /* header bytes in the shape prediction covers */
+	uint8_t nholes;
+	struct gro_hole holes[GRO_LAYER_HOLES];
+	/* rewrite the merged packet's header of this layer (NULL: nothing) */
+	void (*complete)(struct gro_item *it);
+};
+
+extern const struct gro_layer gro_layer_eth, gro_layer_ipv4, gro_layer_ipv6, gro_layer_tcp;
+
+/* The stacks, indexed by struct gro_item.stack (and the prediction masks,
+ * struct ofl_gro.pmask, by the same index). */
+enum gro_stack_id { GRO_STACK_TCP4 = 0, GRO_STACK_TCP6 = 1, GRO_NSTACKS };
+#define GRO_STACK_MAX 4
+
+struct gro_stack {
+	uint8_t n;
+	const struct gro_layer *layer[GRO_STACK_MAX];
+};
+
+extern const struct gro_stack gro_stacks[GRO_NSTACKS];
+
+/* The stack of a flow of L3 4 or 6 over TCP. */
+static inline uint8_t gro_stack_of_l3(unsigned l3)
+{
+	return l3 == 4 ? GRO_STACK_TCP4 : GRO_STACK_TCP6;
+}
+
+/* Complete a merged packet's headers, outermost layer first. */
+static inline void gro_stack_complete(struct gro_item *it)
+{
+	const struct gro_stack *s = &gro_stacks[it->stack];
+	unsigned i;
+	for (i = 0; i < s->n; i++)
+		if (s->layer[i]->complete)
+			s->layer[i]->complete(it);
+}
+
+/* Fill a prediction mask (GRO_PRED_MAX bytes) for a stack: 0xff where the
+ * next segment must repeat the held header, the holes' keep bits elsewhere.
+ * Returns the plain header length of the stack. */
+unsigned gro_stack_pred_mask(const struct gro_stack *s, uint8_t *mask);
+
+#endif

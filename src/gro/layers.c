@@ -1,0 +1,25 @@
+/*
+ * layers.c - the table of layer stacks (layer.h): which layers a flow is
+ * made of, outermost first, and the prediction mask derived from them.
+ */
+#include <string.h>
+
+#include "gro/layer.h"
+
+const struct gro_stack gro_stacks[GRO_NSTACKS] = {
+	[GRO_STACK_TCP4] = {3, {&gro_layer_eth, &gro_layer_ipv4, &gro_layer_tcp}},
+	[GRO_STACK_TCP6] = {3, {&gro_layer_eth, &gro_layer_ipv6, &gro_layer_tcp}},
+};
+
+unsigned gro_stack_pred_mask(const struct gro_stack *s, uint8_t *mask)
+{
+	unsigned i, h, off = 0;
+	memset(mask, 0xff, GRO_PRED_MAX);
+	for (i = 0; i < s->n; i++) {
+		const struct gro_layer *l = s->layer[i];
+		for (h = 0; h < l->nholes; h++)
+			memset(mask + off + l->holes[h].off, l->holes[h].keep, l->holes[h].len);
+		off += l->plain_len;
+	}
+	return off;
+}

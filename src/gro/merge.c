@@ -1,0 +1,217 @@
+/*
+ * merge.c - merge runs: header prediction's end for a frame in several
+ * buffers, and the train loop that takes the next segments of a flow from
+ * the burst with the entry's state in locals.
+ */
+#include <string.h>
+
+#include "gro/predict.h"
+
+/* Header prediction's end for a frame in several buffers (header split):
+ * room for its slices, the IP ID rule, then the merge. */
+int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                     const uint8_t *ip, uint32_t len, uint8_t flags)
+{
+	struct gro_item *it = &g->items[idx];
+	uint32_t hl = it->hdr_len;
+	if (it->nslices + gro_count_slices(pkt, hl, len) + 1u > g->max_slices ||
+	    (it->l3 == 4 && gro_ipv4_id_nomerge(ip, it)))
+		return 0;
+	gro_add_slices(g, idx, pkt, hl, len, it->nsegs);
+	g->st.rx_pkts++;
+	g->st.rx_bytes += hl + len;
+	g->st.merged_fast++;
+	merge_tail(g, idx, pkt, len, flags);
+	return 1;
+}
+
+/*
+ * A train: after a packet merged into entry idx by header prediction, the
+ * packets that follow it in the burst are most often the next segments of
+ * the same flow.  This loop takes them with the entry's state in locals
+ * (next sequence number, segment and slice counts, byte budget, expected IP
+ * ID) and writes it back once, when the train stops: at a packet that does
+ * not predict (left to the caller, untouched), at the end of the burst, or
+ * at a segment that ends the train (merged, then the entry completed).
+ * Same checks as predict(); returns how many packets it took.
+ */
+/* The packet fields a train segment must have (one buffer, checksum
+ * verified, no hardware VLAN) as one 32-bit compare, whatever the byte
+ * order; *nb_mask: the mask without nbufs. */
+static void train_pkt_word(uint32_t *want_w, uint32_t *mask_w, uint32_t *nb_mask)
+{
+	struct ofl_pkt want, mask;
+	memset(&want, 0, sizeof(want));
+	memset(&mask, 0, sizeof(mask));
+	want.nbufs = 1;
+	want.csum_status = OFL_CSUM_UNNECESSARY;
+	mask.nbufs = 0xffff;
+	mask.csum_status = 0xff;
+	mask.flags = OFL_PKT_F_VLAN;
+	memcpy(want_w, &want.nbufs, 4);
+	memcpy(mask_w, &mask.nbufs, 4);
+	mask.nbufs = 0;
+	memcpy(nb_mask, &mask.nbufs, 4);
+}
+
+/* gro_train() for one L3 (v4 is a constant in each copy). */
+static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
+                                           unsigned i, unsigned n, const int v4, const int tagged)
+{
+	struct gro_item *it = &g->items[idx];
+	const uint8_t *h0 = it->hdr, *m = g->pmask[!v4];
+	const uint32_t hl = it->hdr_len, l4 = it->l4_off, mss = it->seg_size;
+	const uint32_t lenoff = v4 ? 14u : 54u, lenpos = v4 ? 16u : 18u;
+	/* behind a DSA tag: bytes before the untagged EtherType beyond the
+	 * 12 MAC bytes, and the tail tag */
+	const uint32_t pre = tagged ? tag_pre(it) : 0, tl = tagged ? it->rawtail_len : 0;
+	struct ofl_slice *sl = gro_slices(g, idx);
+	void **ck = gro_cookies(g, idx);
+	uint32_t seq = it->next_seq, nsegs = it->nsegs, nsl = it->nslices, added = 0;
+	uint32_t room = sat_sub(g->cfg.max_size, it->l3_len);
+	uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
+	/* segments and slices the entry may still take */
+	uint32_t seg_end = g->cfg.max_segs, sl_end = g->max_slices - 1u;
+	uint16_t id = (uint16_t)(it->id0 + (it->fixedid ? 0u : nsegs)), idinc = it->fixedid ? 0u : 1u;
+	/* the IPv4 header sum without length, ID and checksum: the same for
+	 * every segment that predicts (all its other bytes equal the held
+	 * header's) */
+	uint64_t ipsum = v4 ? (uint64_t)ld16(h0 + 14) + ld32(h0 + 20) + ld32(h0 + 26) + ld32(h0 + 30) : 0;
+	uint32_t pw_want, pw_mask, pw_nb;
+	unsigned start = i;
+	uint8_t end = 0, fl = 0;
+	train_pkt_word(&pw_want, &pw_mask, &pw_nb);
+	for (; i < n; i++) {
+		const struct ofl_pkt *pkt = &pkts[i];
+		const struct ofl_buf *b = pkt->bufs;
+		const uint8_t *p, *th;
+		uint32_t tot, len, pw, nsl_pkt = 1;
+		memcpy(&pw, &pkt->nbufs, 4);
+		if (!b)
+			break;
+#if defined(__GNUC__)
+		if (i + GRO_AHEAD < n) {
+			const struct ofl_buf *nb = pkts[i + GRO_AHEAD].bufs;
+			if (nb && pkts[i + GRO_AHEAD].nbufs)
+				__builtin_prefetch(nb->data);
+		}
+#endif
+		p = b->data;
+		tot = b->len;
+		if ((pw & pw_mask) != pw_want) {
+			if (tagged)
+				break;
+			/* several buffers (header split, page fragments): what
+			 * check_args() would refuse is left to the full path */
+			unsigned k, nb = pkt->nbufs;
+			if ((pw & pw_nb) != (pw_want & pw_nb) || nb > g->cfg.max_bufs || nb == 0)
+				break;
+			for (k = 1; k < nb && (b[k].data || !b[k].len); k++)
+				tot += b[k].len;
+			if (k < nb || tot > 0xffffu || b->len < hl)
+				break;
+			nsl_pkt = 0; /* counted below */
+		}
+		if (!p || tot < hl + pre + tl || tot > 0xffffu)
+			break;
+		if (tagged) {
+			if (!tag_same(it, &g->cold[idx], p, tot) || pred_diff(p + pre, h0, m, 12, hl))
+				break;
+			p += pre;
+			tot -= pre + tl;
+		} else if (pred_diff(p, h0, m, 0, hl)) {
+			break;
+		}
+		th = p + l4;
+		len = tot - hl;
+		if (len - 1u >= mss || ofl_get32(th + 4) != seq ||
+		    ofl_get16(p + lenpos) + lenoff != tot || nsegs >= seg_end || nsl >= sl_end)
+			break;
+		if (v4) {
+			uint64_t s2 = ipsum + ld32(p + 16) + ld16(p + 24);
+			s2 = (s2 & 0xffffffffu) + (s2 >> 32);
+			s2 = (s2 & 0xffff) + (s2 >> 16);
+			s2 = (s2 & 0xffff) + (s2 >> 16);
+			s2 = (s2 & 0xffff) + (s2 >> 16);
+			if (s2 != 0xffff || ofl_get16(p + 18) != id)
+				break;
+		}
+		if (len > room || len > hroom) {
+			/* mergeable but for the size: the full path flushes the
+			 * entry (max_size) or makes room first (held bytes) */
+			if (len > room && len <= hroom)
+				end = 2;
+			break;
+		}
+		if (nsl_pkt) {
+			sl[nsl].data = p + hl;
+			sl[nsl].len = len;
+			sl[nsl].pkt = (uint16_t)nsegs;
+			sl[nsl].buf = 0;
+		} else {
+			/* the payload is the first buffer's rest and every
+			 * later buffer (checked above to sum to len) */
+			const struct ofl_buf *bb = pkt->bufs;
+			unsigned k, nb = pkt->nbufs;
+			if (nsl + nb > sl_end)
+				break;
+			if (bb[0].len > hl)
+				sl[nsl + nsl_pkt++] = (struct ofl_slice){bb[0].data + hl, bb[0].len - hl, (uint16_t)nsegs, 0};
+			for (k = 1; k < nb; k++)
+				if (bb[k].len)
+					sl[nsl + nsl_pkt++] =
+					    (struct ofl_slice){bb[k].data, bb[k].len, (uint16_t)nsegs, (uint16_t)k};
+		}
+		id = (uint16_t)(id + idinc);
+		ck[nsegs] = pkt->cookie;
+		nsl += nsl_pkt;
+		nsegs++;
+		seq += len;
+		room -= len;
+		hroom -= len;
+		added += len;
+		fl = th[13];
+		if ((fl & (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)) || len < mss) {
+			end = 1;
+			i++;
+			break;
+		}
+	}
+	it->next_seq = seq;
+	it->nslices = (uint16_t)nsl;
+	it->payload += added;
+	it->l3_len += added;
+	it->fin_psh |= fl & (TCP_FIN | TCP_PSH);
+	g->held_bytes += added;
+	g->st.rx_pkts += i - start;
+	g->st.rx_bytes += added + (uint64_t)(nsegs - it->nsegs) * (hl + pre + tl);
+	g->st.merged += i - start;
+	g->st.merged_fast += i - start;
+	it->nsegs = (uint16_t)nsegs;
+	if (end == 1)
+		gro_end_train(g, idx, fl);
+	else if (end == 2)
+		gro_complete(g, idx, OFL_GRO_FLUSH_MAX_SIZE);
+	return i - start;
+}
+
+/* One function per copy: each is register-allocated on its own. */
+#define TRAIN_COPY(name, v4, tagged)                                                               \
+	static OFL_NOINLINE unsigned name(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,    \
+	                                  unsigned i, unsigned n)                                        \
+	{                                                                                          \
+		return train_l3(g, idx, pkts, i, n, v4, tagged);                                   \
+	}
+TRAIN_COPY(train_v4, 1, 0)
+TRAIN_COPY(train_v6, 0, 0)
+TRAIN_COPY(train_v4_tagged, 1, 1)
+TRAIN_COPY(train_v6_tagged, 0, 1)
+#undef TRAIN_COPY
+
+unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n)
+{
+	const struct gro_item *it = &g->items[idx];
+	if (it->rawpre_len)
+		return it->l3 == 4 ? train_v4_tagged(g, idx, pkts, i, n) : train_v6_tagged(g, idx, pkts, i, n);
+	return it->l3 == 4 ? train_v4(g, idx, pkts, i, n) : train_v6(g, idx, pkts, i, n);
+}

@@ -1,0 +1,163 @@
+/*
+ * predict.h - header prediction: a frame against a held entry in one masked
+ * compare of the header bytes that must be equal, then the fields that
+ * must advance; the merge of a predicted segment.
+ */
+#ifndef OFL_GRO_PREDICT_H
+#define OFL_GRO_PREDICT_H
+
+#include "gro/ipv4.h"
+#include "gro/stage.h"
+#include "gro/tcp.h"
+
+/* Account a merged segment whose slices are recorded, and end the train
+ * on a short segment or PSH/FIN/URG/RST/SYN (tcp_gro_receive's final check). */
+static inline int merge_tail(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t len,
+                             uint8_t flags)
+{
+	struct gro_item *it = &g->items[idx];
+	gro_cookies(g, idx)[it->nsegs] = pkt->cookie;
+	it->nsegs++;
+	it->payload += len;
+	it->l3_len += len;
+	it->next_seq += len;
+	it->fin_psh |= flags & (TCP_FIN | TCP_PSH);
+	g->held_bytes += len;
+	g->last = idx;
+	g->st.merged++;
+	if ((flags & (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)) || len < it->seg_size)
+		gro_end_train(g, idx, flags);
+	return OFL_GRO_MERGED;
+}
+
+/* Non-zero when the header bytes [from, hl) at p differ from the held
+ * header h0 where the mask m says they must be equal: 16-byte blocks, the
+ * last 16 bytes overlapping (a plain header is at least 54 bytes).  from
+ * is 0, or 12 behind a DSA tag, whose MACs were compared with the tag (p
+ * is then where the untagged frame's bytes would start). */
+static inline uint64_t pred_diff(const uint8_t *p, const uint8_t *h0, const uint8_t *m, uint32_t from,
+                                 uint32_t hl)
+{
+	uint32_t o;
+#if defined(__GNUC__)
+	typedef uint64_t v2 __attribute__((vector_size(16)));
+	v2 a, b, c, d = {0, 0};
+#define PV(o)                                                                                      \
+	(memcpy(&a, p + (o), 16), memcpy(&b, h0 + (o), 16), memcpy(&c, m + (o), 16), d |= (a ^ b) & c)
+	/* blocks that fit any plain header (hl >= 54) need no test: two from
+	 * byte 12, three from byte 0 (from is a constant at each call) */
+	PV(from);
+	PV(from + 16);
+	if (from == 0)
+		PV(32);
+	for (o = from == 0 ? 48 : from + 32; o + 16 < hl; o += 16)
+		PV(o);
+	PV(hl - 16);
+#undef PV
+	return d[0] | d[1];
+#else
+	uint64_t d = 0;
+#define PW(o) ((ld64(p + (o)) ^ ld64(h0 + (o))) & ld64(m + (o)))
+	for (o = from; o + 8 < hl; o += 8)
+		d |= PW(o);
+	d |= PW(hl - 8);
+#undef PW
+	return d;
+#endif
+}
+
+/* Bytes before the untagged frame's EtherType beyond the 12 MAC bytes: the
+ * DSA tag's, for an entry predicted behind one (0 otherwise). */
+static inline uint32_t tag_pre(const struct gro_item *it)
+{
+	return it->rawpre_len ? it->rawpre_len - 12u : 0;
+}
+
+/* Does the frame (buflen bytes at p) carry the entry's TCP ports where its
+ * shape has them?  The cheap first check of header prediction. */
+static inline int same_ports_at(const struct gro_item *it, const uint8_t *p, uint32_t buflen)
+{
+	uint32_t o = tag_pre(it) + it->l4_off;
+	return buflen >= o + 4 && ld32(p + o) == ld32(it->hdr + it->l4_off);
+}
+
+/* Does the tagged frame p (total bytes, one buffer) repeat the entry's
+ * first segment up to the untagged EtherType (tag, MACs) and in its tail
+ * tag?  The tag decodes the same then: same port, same metadata. */
+static inline int tag_same(const struct gro_item *it, const struct gro_cold *c, const uint8_t *p,
+                           uint32_t total)
+{
+	uint32_t n = it->rawpre_len, t = it->rawtail_len, o;
+	uint64_t d = ld64(p + n - 8) ^ ld64(c->rawpre + n - 8);
+	for (o = 0; o + 8 < n; o += 8)
+		d |= ld64(p + o) ^ ld64(c->rawpre + o);
+	for (o = 0; o < t; o++)
+		d |= (uint64_t)(p[total - t + o] ^ c->rawtail[o]);
+	return d == 0;
+}
+
+static inline uint32_t sat_sub(uint32_t a, uint32_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* Header prediction proper: the frame (headers in p, the first buffer)
+ * against the held entry idx.  Every header byte the kernel's rules want
+ * equal is compared under the context's byte mask for the entry's L3 in
+ * 8-byte words (MACs, ethertype, addresses and ports included, so this is
+ * also the flow check); the bytes that change per segment (IP length, ID
+ * and checksum, TCP sequence, FIN/PSH, checksum, urgent pointer) are
+ * checked by their own rules after. */
+static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *p,
+                          uint32_t total)
+{
+	struct gro_item *it = &g->items[idx];
+	const uint8_t *h0 = it->hdr, *m, *ip, *th;
+	uint32_t hl = it->hdr_len, len;
+	struct ofl_slice *sl;
+	if (!it->fast || pkt->bufs[0].len < hl)
+		return 0;
+	m = g->pmask[it->l3 == 6];
+	if (it->rawpre_len) {
+		/* behind a DSA tag: the same tag (and MACs), then the untagged
+		 * header from its EtherType on */
+		uint32_t pre = tag_pre(it);
+		if (pkt->nbufs != 1 || pkt->bufs[0].len < hl + pre ||
+		    !tag_same(it, &g->cold[idx], p, total) || pred_diff(p + pre, h0, m, 12, hl))
+			return 0;
+		p += pre;
+		total -= pre + it->rawtail_len;
+	} else if (pred_diff(p, h0, m, 0, hl)) {
+		return 0;
+	}
+	ip = p + 14;
+	th = p + it->l4_off;
+	len = total - hl;
+	if (len - 1u >= it->seg_size || ofl_get32(th + 4) != it->next_seq)
+		return 0;
+	if (it->l3 == 4) {
+		if (ofl_get16(ip + 2) != total - 14 || ofl_csum_ip4_fold(ip) != 0xffff)
+			return 0;
+	} else if (ofl_get16(ip + 4) != total - 54) {
+		return 0;
+	}
+	if (it->l3_len + len > g->cfg.max_size || it->nsegs == g->cfg.max_segs ||
+	    g->held_bytes + len > g->cfg.max_held_bytes)
+		return 0;
+	if (pkt->nbufs != 1)
+		return gro_predict_bufs(g, idx, pkt, ip, len, th[13]);
+	if (it->nslices + 2u > g->max_slices || (it->l3 == 4 && gro_ipv4_id_nomerge(ip, it)))
+		return 0;
+	sl = &gro_slices(g, idx)[it->nslices++];
+	sl->data = p + hl;
+	sl->len = len;
+	sl->pkt = it->nsegs;
+	sl->buf = 0;
+	g->st.rx_pkts++;
+	g->st.rx_bytes += pkt->bufs[0].len;
+	g->st.merged_fast++;
+	merge_tail(g, idx, pkt, len, th[13]);
+	return 1;
+}
+
+#endif

@@ -1,0 +1,371 @@
+/*
+ * receive.c - one frame through the engine: the fast path (prediction against
+ * the last or looked-up entry, a plain new flow held), then the full path
+ * (DSA tag, parse, flow key, lookup, the kernel's rules, hold or pass on).
+ */
+#include <string.h>
+
+#include "core/csum_int.h"
+#include "gro/ipv4.h"
+#include "gro/hold.h"
+#include "gro/ipv6.h"
+#include "gro/predict.h"
+#include "gro/tcp.h"
+
+#include <ofl/csum.h>
+
+static const struct ofl_flow_key *key_of(void *ctx, uint32_t v)
+{
+	return &((struct ofl_gro *)ctx)->items[v].key;
+}
+
+/* Build the flow key in registers (see flowtab.h for the packing). */
+static void build_key(const struct ofl_pkt *pkt, const uint8_t *mac, const uint8_t *p,
+                      const struct ofl_hdrs *h, const struct rx_tag *tag, struct ofl_flow_key *k)
+{
+	const uint8_t *ip = p + h->l3_off;
+	uint64_t l2 = (uint64_t)h->nvlan << 1 | (uint64_t)(h->vlan_tpid[0] == 0x88a8) << 3 |
+	              (uint64_t)(h->vlan_tpid[1] == 0x88a8) << 4;
+	uint64_t hwv = 0;
+	if (pkt->flags & OFL_PKT_F_VLAN) {
+		hwv = pkt->vlan_tci;
+		l2 |= 1;
+	}
+	k->w[0] = ld64(mac);
+	k->w[1] = ld32(mac + 8) | hwv << 32 | l2 << 48 | (uint64_t)h->l3 << 56;
+	k->w[2] = (uint64_t)h->vlan_tci[0] | (uint64_t)h->vlan_tci[1] << 16 |
+	          (uint64_t)ld32(p + h->l4_off) << 32;
+	k->w[8] = 0;
+	if (tag && tag->has) {
+		/* switch and port are part of the flow: two ports never merge */
+		const struct ofl_dsa_meta *m = &tag->meta;
+		uint32_t valid = m->valid & (OFL_DSA_M_PORT | OFL_DSA_M_SWITCH | OFL_DSA_M_VLAN);
+		k->w[8] = 1ull << 63 | (uint64_t)valid << 40 |
+		          (uint64_t)(valid & OFL_DSA_M_VLAN ? m->vlan_tci : 0) << 16 |
+		          (uint64_t)(valid & OFL_DSA_M_SWITCH ? m->switch_id : 0) << 8 |
+		          (valid & OFL_DSA_M_PORT ? m->port : 0);
+	}
+	if (h->l3 == 4) {
+		k->w[3] = ld64(ip + 12);
+		k->w[4] = k->w[5] = k->w[6] = k->w[7] = 0;
+	} else {
+		uint64_t ext = 0;
+		k->w[3] = ld64(ip + 8);
+		k->w[4] = ld64(ip + 16);
+		k->w[5] = ld64(ip + 24);
+		k->w[6] = ld64(ip + 32);
+		if (h->ip6_ext_len)
+			ext = (uint32_t)h->ip6_ext_len << 16 ^ ofl_csum_partial(ip + 40, h->ip6_ext_len, 0);
+		k->w[7] = (ofl_get32(ip) & 0xf00fffffu) | ext << 32;
+	}
+}
+
+/* Lookup when the key's hash is known already. */
+static uint32_t lookup_hashed(struct ofl_gro *g, const struct ofl_flow_key *k, uint32_t hash)
+{
+	if (g->last != GRO_NONE && g->items[g->last].hash == hash &&
+	    ofl_flow_key_eq(&g->items[g->last].key, k))
+		return g->last;
+	g->st.lookups++;
+	return ofl_flowtab_find(&g->tab, hash, k, key_of, g, &g->st.lookup_probes);
+}
+
+static uint32_t lookup(struct ofl_gro *g, const struct ofl_flow_key *k, uint32_t *hash)
+{
+	if (g->last != GRO_NONE && ofl_flow_key_eq(&g->items[g->last].key, k)) {
+		*hash = g->items[g->last].hash;
+		return g->last;
+	}
+	*hash = ofl_flow_hash(&g->tab, k);
+	g->st.lookups++;
+	return ofl_flowtab_find(&g->tab, *hash, k, key_of, g, &g->st.lookup_probes);
+}
+
+static unsigned first_reason(uint32_t nm)
+{
+	return (unsigned)__builtin_ctz(nm);
+}
+
+/* Decode the frame's DSA tag once.  Returns -1 when the frame was passed on
+ * (no valid tag, or a switch control frame). */
+static int decode_tag(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
+                      struct rx_tag *tag, uint64_t now)
+{
+	int r;
+	if (pkt->nbufs == 1)
+		r = ofl_dsa_decode(g->cfg.dsa, &g->cfg.dsa_params, OFL_DSA_RX, pkt->bufs[0].data,
+		                   pkt->bufs[0].len, &tag->meta, &tag->view);
+	else
+		r = ofl_dsa_decode_bufs(g->cfg.dsa, &g->cfg.dsa_params, OFL_DSA_RX, pkt->bufs,
+		                        pkt->nbufs, &tag->meta, &tag->view);
+	if (r != 0) {
+		tag->has = 0;
+		gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_BAD_TAG, now, NULL);
+		return -1;
+	}
+	tag->has = 1;
+	if (tag->meta.flags & OFL_DSA_MF_CONTROL) {
+		gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_DSA_CONTROL, now, tag);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The fast path: a frame whose headers are all in its first buffer, with a
+ * hardware-verified checksum, that looks like plain Ethernet + IPv4 (no
+ * options) or IPv6 (no extension headers) + TCP is first predicted against
+ * the entry of the last merge (one flow's train costs no key and no hash);
+ * failing that its flow key is built from fixed offsets and looked up, and
+ * a held entry of the same plain shape is predicted against.  Anything
+ * unexpected returns 0 and the full path decides: this path only ever
+ * accepts packets the full path would merge into the same entry (returns 1:
+ * OFL_GRO_MERGED).
+ */
+/* What the fast path learnt of a frame it did not merge, for the full path
+ * to reuse: the flow key (built when the frame looked plain), its hash and
+ * table lookup (skipped while nothing is held), and the whole parse when
+ * the frame is the plain shape (ofl_parse_plain()). */
+struct fast_key {
+	uint8_t valid;  /* k holds the key build_key() would build */
+	uint8_t hashed; /* hash is k's hash */
+	uint8_t looked; /* idx is k's entry (or GRO_NONE) in the table */
+	uint8_t plain;  /* h holds the parse */
+	uint32_t hash, idx;
+	struct ofl_flow_key k;
+	struct ofl_hdrs h;
+};
+
+/* Returns OFL_GRO_MERGED or OFL_GRO_HELD when it took the frame, -1 when
+ * the full path decides (with what fk learnt). */
+/* The flow key of a frame that looks plain (the words build_key() would
+ * write for it); 0 when it does not. */
+static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *k)
+{
+	const uint8_t *ip = p + 14;
+	uint16_t et = ld16(p + 12);
+	k->w[0] = ld64(p);
+	k->w[8] = 0;
+	if (et == ld16((const uint8_t *)"\x08\x00")) {
+		if (ip[0] != 0x45)
+			return 0;
+		k->w[1] = ld32(p + 8) | 4ull << 56;
+		k->w[2] = (uint64_t)ld32(p + 34) << 32;
+		k->w[3] = ld64(ip + 12);
+		k->w[4] = k->w[5] = k->w[6] = k->w[7] = 0;
+		return 4;
+	}
+	if (et == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74 && ip[6] == 6) {
+		k->w[1] = ld32(p + 8) | 6ull << 56;
+		k->w[2] = (uint64_t)ld32(p + 54) << 32;
+		k->w[3] = ld64(ip + 8);
+		k->w[4] = ld64(ip + 16);
+		k->w[5] = ld64(ip + 24);
+		k->w[6] = ld64(ip + 32);
+		k->w[7] = ofl_get32(ip) & 0xf00fffffu;
+		return 6;
+	}
+	return 0;
+}
+
+static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
+                            struct fast_key *fk, int tried_last, uint64_t now)
+{
+	struct ofl_flow_key *kp = &fk->k;
+	uint32_t idx = GRO_NONE, b0 = pkt->bufs[0].len;
+	const uint8_t *p;
+	/* the headers must be in the first buffer (one buffer, or header split) */
+	if (pkt->csum_status != OFL_CSUM_UNNECESSARY || (pkt->flags & OFL_PKT_F_VLAN) || b0 < 54 ||
+	    total > 0xffffu)
+		return -1;
+	p = pkt->bufs[0].data;
+	if (g->tab.count) {
+		int l3;
+		if (!tried_last && g->last != GRO_NONE && predict(g, g->last, pkt, p, total))
+			return OFL_GRO_MERGED;
+		l3 = plain_key(p, b0, kp);
+		if (!l3)
+			return -1;
+		/* no compare with the last entry's key first: the packet did
+		 * not predict against it, so it is most likely another flow */
+		fk->hash = l3 == 4 ? ofl_flow_hash_v4(&g->tab, kp) : ofl_flow_hash(&g->tab, kp);
+		g->st.lookups++;
+		idx = ofl_flowtab_find(&g->tab, fk->hash, kp, key_of, g, &g->st.lookup_probes);
+		fk->valid = fk->hashed = 1;
+	}
+	/* else nothing is held: no entry to find, and no key or hash unless
+	 * the frame is held (PSH-only traffic never builds one) */
+	fk->looked = 1;
+	fk->idx = idx;
+	if (idx != GRO_NONE) {
+		if (idx != g->last && predict(g, idx, pkt, p, total))
+			return OFL_GRO_MERGED;
+		return -1;
+	}
+	fk->plain = (uint8_t)ofl_parse_plain(p, b0, total, &fk->h);
+	if (fk->plain) {
+		/* a new flow of the plain shape: held here when the full path
+		 * would hold it (payload, no flag that passes it on, within
+		 * the byte bound) */
+		const struct ofl_hdrs *h = &fk->h;
+		uint32_t len = h->payload_len;
+		uint8_t flags = p[h->l4_off + 13];
+		if (g->held_bytes + len > g->cfg.max_held_bytes)
+			return -1; /* the full path makes room first */
+		g->st.rx_pkts++;
+		g->st.rx_bytes += total;
+		if (!len || (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)))
+			/* no held packet of this flow to go first: passed on */
+			return gro_pass_normal(g, pkt, total, len ? OFL_GRO_NORMAL_FLAGS : OFL_GRO_NORMAL_NO_PAYLOAD,
+			                   now, NULL);
+		if (!fk->hashed) {
+			plain_key(p, b0, kp); /* a plain frame has one */
+			fk->hash = h->l3 == 4 ? ofl_flow_hash_v4(&g->tab, kp) : ofl_flow_hash(&g->tab, kp);
+		}
+		return gro_hold_plain(g, pkt, p, h, kp, fk->hash, now);
+	}
+	return -1;
+}
+
+/* Offer a frame the caller's arguments were checked for; tried_last: the
+ * burst loop predicted it against the last entry already. */
+int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int tried_last)
+{
+	struct ofl_hdrs h;
+	struct ofl_view v;
+	struct ofl_flow_key k;
+	struct rx_tag tag;
+	struct fast_key fk;
+	uint32_t total, idx, hash = 0, nm = 0, len, et_off = 12, end;
+	const uint8_t *th, *mac;
+	int csum_status;
+	uint8_t flags;
+	total = pkt->nbufs == 1 ? pkt->bufs[0].len : ofl_pkt_len(pkt->bufs, pkt->nbufs);
+	fk.valid = fk.hashed = fk.looked = fk.plain = 0;
+	if (!g->cfg.dsa) {
+		int r = fast_path(g, pkt, total, &fk, tried_last, now);
+		if (r >= 0)
+			return r;
+	} else if (!tried_last && g->last != GRO_NONE && pkt->csum_status == OFL_CSUM_UNNECESSARY &&
+	           !(pkt->flags & OFL_PKT_F_VLAN) && pkt->nbufs == 1 && total <= 0xffffu &&
+	           predict(g, g->last, pkt, pkt->bufs[0].data, total)) {
+		return OFL_GRO_MERGED; /* the next segment behind the same tag */
+	}
+	g->st.rx_pkts++;
+	g->st.rx_bytes += total;
+	end = total;
+	tag.has = 0;
+	csum_status = pkt->csum_status;
+	if (g->cfg.dsa) {
+		if (decode_tag(g, pkt, total, &tag, now) < 0)
+			return OFL_GRO_NORMAL;
+		et_off = tag.view.rest_off;
+		end = tag.view.rest_off + tag.view.rest_len;
+		if (csum_status == OFL_CSUM_COMPLETE)
+			csum_status = OFL_CSUM_NONE; /* the NIC's sum covered the tag */
+	}
+	/* Parse over the first buffer; gather a bounded copy of the headers
+	 * only when they run past it. */
+	v.p = pkt->bufs[0].data;
+	v.len = pkt->bufs[0].len;
+	if (fk.plain) {
+		h = fk.h;
+	} else if (tag.has && tag.view.hdr_len == 12 && tag.view.rest_off >= 12 && v.len >= tag.view.rest_off &&
+	           ofl_parse_plain_at(v.p + (tag.view.rest_off - 12), v.len - (tag.view.rest_off - 12),
+	                              end - (tag.view.rest_off - 12), tag.view.rest_off - 12, &h)) {
+		/* behind a tag, a plain untagged frame: the one-pass parse,
+		 * offsets from the tagged frame's start */
+	} else {
+		ofl_parse_at(&v, end, et_off, &h);
+		if (h.short_view && pkt->nbufs > 1) {
+			v = ofl_view_make(pkt->bufs, pkt->nbufs, total, g->scratch, OFL_GRO_SCRATCH);
+			ofl_parse_at(&v, end, et_off, &h);
+		}
+	}
+	mac = tag.has ? tag.view.hdr : v.p;
+	if (h.status != OFL_PARSE_OK ||
+	    h.hdr_len - hdr_shift(g, &h, &tag) > (int32_t)OFL_GRO_MAX_HDR) {
+		unsigned why = h.status == OFL_PARSE_OK ? (unsigned)OFL_GRO_NORMAL_HDR_TOO_LONG : h.status;
+		if (h.l4_ok) {
+			/* Same flow as a held packet: that one goes first. */
+			build_key(pkt, mac, v.p, &h, &tag, &k);
+			idx = lookup(g, &k, &hash);
+			if (idx != GRO_NONE)
+				gro_complete(g, idx, OFL_GRO_FLUSH_NOT_GRO);
+		}
+		return gro_pass_normal(g, pkt, total, why, now, &tag);
+	}
+	len = h.payload_len;
+	th = v.p + h.l4_off;
+	flags = th[13];
+	if (fk.valid && h.nvlan == 0 && h.l3_off == 14 && h.ip6_ext_len == 0 &&
+	    h.l4_off == (h.l3 == 4 ? 34 : 54)) {
+		k = fk.k; /* the same words build_key() would write */
+		hash = fk.hash;
+	} else {
+		build_key(pkt, mac, v.p, &h, &tag, &k);
+		fk.valid = fk.hashed = fk.looked = 0;
+	}
+	if (h.trimmed)
+		g->st.padding_trimmed++;
+	/* The kernel's length rule (ipv4.h, gro_ip_len_nomerge): a segment
+	 * whose IP packet ends before the frame (Ethernet padding) is not
+	 * merged and the held packet of its flow goes first.  Before the TCP
+	 * checksum, which the kernel does not verify for such a frame.  Header
+	 * prediction and the train never take one: they compare the IP length
+	 * field with the frame's length. */
+	if (len && gro_ip_len_nomerge(&h)) {
+		idx = lookup(g, &k, &hash);
+		if (idx != GRO_NONE)
+			gro_complete(g, idx, OFL_GRO_FLUSH_NOT_GRO);
+		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_PADDED, now, &tag);
+	}
+	if (len && csum_status != OFL_CSUM_UNNECESSARY)
+		g->st.csum_sw++;
+	if (len && !gro_tcp_csum_ok(pkt, csum_status, &v, &h)) {
+		idx = lookup(g, &k, &hash);
+		if (idx != GRO_NONE)
+			gro_complete(g, idx, OFL_GRO_FLUSH_CSUM);
+		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_TCP_CSUM, now, &tag);
+	}
+	if (g->held_bytes + len > g->cfg.max_held_bytes) {
+		gro_make_room(g, len);
+		fk.looked = 0; /* entries may have gone */
+	}
+	if (fk.looked)
+		idx = fk.idx; /* hash too, unless the table was empty */
+	else if (fk.hashed)
+		idx = lookup_hashed(g, &k, hash);
+	else
+		idx = lookup(g, &k, &hash), fk.hashed = 1;
+	if (idx != GRO_NONE) {
+		struct gro_item *it = &g->items[idx];
+		nm = gro_tcp_nomerge(th, it, len);
+		if (h.l3 == 4)
+			nm |= gro_ipv4_nomerge(v.p + h.l3_off, it);
+		else
+			nm |= gro_ipv6_nomerge(v.p + h.l3_off, it, h.ip6_ext_len);
+		if (!nm) {
+			if (it->l3_len + len > g->cfg.max_size)
+				nm = NM(OFL_GRO_FLUSH_MAX_SIZE);
+			else if (it->nsegs == g->cfg.max_segs ||
+			         it->nslices + gro_count_slices(pkt, h.hdr_len, len) + 1u > g->max_slices)
+				nm = NM(OFL_GRO_FLUSH_MAX_SEGS);
+		}
+		if (!nm) {
+			gro_add_slices(g, idx, pkt, h.hdr_len, len, it->nsegs);
+			return merge_tail(g, idx, pkt, len, flags);
+		}
+		gro_complete(g, idx, first_reason(nm));
+	}
+	/* New flow entry (the kernel's mss = 1 path). */
+	if (len == 0)
+		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_NO_PAYLOAD, now, &tag);
+	if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH))
+		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_FLAGS, now, &tag);
+	if (len > g->cfg.max_held_bytes)
+		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, &tag);
+	if (!fk.hashed)
+		hash = ofl_flow_hash(&g->tab, &k);
+	return gro_hold_new(g, pkt, &v, &h, &tag, &k, hash, now);
+}

@@ -1,0 +1,88 @@
+/*
+ * stage.h - what the GRO stages share: the frame's DSA tag, unaligned loads,
+ * the recent-flows cache, and the functions one stage calls in another
+ * (receive.c, merge.c, hold.c, deliver.c, create.c).
+ */
+#ifndef OFL_GRO_STAGE_H
+#define OFL_GRO_STAGE_H
+
+#include <string.h>
+
+#include "gro/gro_int.h"
+
+/* What the DSA tag of the frame in hand said (GRO through the tag). */
+struct rx_tag {
+	int has;
+	struct ofl_dsa_meta meta;
+	struct ofl_dsa_view view;
+};
+
+static inline uint64_t ld64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+static inline uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+static inline uint16_t ld16(const uint8_t *p)
+{
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return v;
+}
+
+
+/* The recent-flows cache: a slot per frame from bytes 26-37 (IPv4
+ * addresses and ports, part of IPv6 addresses), naming the entry last held
+ * or merged for them.  Only a hint: try_predict() checks the entry is held
+ * and compares the whole header. */
+static inline uint32_t rcache_slot(const uint8_t *p)
+{
+	uint32_t x = ld32(p + 26) ^ ld32(p + 30) ^ ld32(p + 34);
+	return (x * 0x9e3779b1u) >> (32 - GRO_RCACHE_BITS);
+}
+
+/* A cache value: the entry and the frame's bytes 34-37 (IPv4 ports), so
+ * that most misses are seen without touching the entry. */
+static inline uint64_t rcache_val(const uint8_t *p, uint32_t idx)
+{
+	return (uint64_t)ld32(p + 34) << 32 | idx;
+}
+
+/* Where the header copy of an entry starts, relative to the frame: the
+ * frame itself, or (untagged mode) the untagged frame. */
+static inline int32_t hdr_shift(const struct ofl_gro *g, const struct ofl_hdrs *h, const struct rx_tag *tag)
+{
+	if (!tag->has || g->cfg.dsa_keep_tag)
+		return 0;
+	return (int32_t)h->et_off - (int32_t)tag->view.hdr_len;
+}
+
+/* deliver.c: completion, the delivery list, flushes */
+void gro_deliver_pending(struct ofl_gro *g);
+void gro_pend_push(struct ofl_gro *g, uint32_t idx);
+void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason);
+void gro_flush_all(struct ofl_gro *g, unsigned reason);
+void gro_end_train(struct ofl_gro *g, uint32_t idx, uint8_t flags);
+/* hold.c: slices, passing a frame on, holding a new flow */
+int gro_add_slices(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t off, uint32_t len,
+                   uint16_t seg);
+uint32_t gro_count_slices(const struct ofl_pkt *pkt, uint32_t off, uint32_t len);
+int gro_pass_normal(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total, unsigned why, uint64_t now,
+                    const struct rx_tag *tag);
+void gro_make_room(struct ofl_gro *g, uint32_t payload);
+int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_view *v, const struct ofl_hdrs *h,
+                 const struct rx_tag *tag, const struct ofl_flow_key *k, uint32_t hash, uint64_t now);
+/* merge.c: header prediction's end for several buffers, the train */
+int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip, uint32_t len,
+                     uint8_t flags);
+unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n);
+/* receive.c: one frame through the full path */
+int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int tried_last);
+
+#endif
