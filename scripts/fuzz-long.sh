@@ -15,7 +15,7 @@
 #
 #   -b  libFuzzer build directory (default build-fuzz in the repository)
 #   -w  work directory (default BUILD_DIR/work-long; its corpus is reused)
-#   targets: fuzz_gro fuzz_gso fuzz_dsa fuzz_pcap (default: every one built)
+#   targets: fuzz_gro fuzz_gso fuzz_dsa (default: every one built)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=600 max=4096 build=$top/build-fuzz work=

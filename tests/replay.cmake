@@ -56,7 +56,8 @@ if(TARGET offload-replay)
     REPLAY_TMPDIR="${CMAKE_CURRENT_BINARY_DIR}")
   add_dependencies(replay_cli_test offload-replay)
 else()
-  ofl_tests_not_built("OFL_BUILD_TOOLS=OFF" replay_pcapio_test replay_core_test replay_corpus_test
+  ofl_tests_not_built("OFL_BUILD_TOOLS=OFF" replay_core_test replay_corpus_test gro_burst_diff_test
+                      parse_fast_diff_test replay_manifest_test replay_live_test
                       replay_mutate_test replay_e2e_test replay_cli_test replay_dsa_corpus_test
                       replay_dsa_roundtrip_test replay_dsa_gro_test replay_dsa_gso_test)
 endif()
