@@ -45,6 +45,7 @@ listed libofl-dev '/cmake/ofl/ofl-config\.cmake$'
 listed libofl-dev '/libofl\.a$'
 listed offload-replay '/usr/bin/offload-replay$'
 listed offload-replay '/usr/share/man/man1/offload-replay\.1\.gz$'
+for p in libofl0 libofl-dev offload-replay; do listed $p "/usr/share/doc/$p/copyright\$"; done
 zcat "$root/usr/share/man/man1/offload-replay.1.gz" | grep -q '^\.TH OFFLOAD-REPLAY' ||
   fail "the man page is not a man page"
 "$root/usr/bin/offload-replay" --version | grep -q "offload-replay $version" ||
