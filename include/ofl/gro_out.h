@@ -28,7 +28,8 @@ struct ofl_dsa_meta; /* dsa.h */
     packet (seg_count > 1), and a single segment received as
     OFL_CSUM_PARTIAL */
 #define OFL_GRO_OUT_F_CSUM_VERIFIED 0x02u /**< every segment's L4 checksum was
-    verified (by hardware or by us) */
+    verified (by hardware or by us; one received as OFL_CSUM_PARTIAL counts
+    as verified, as skb_csum_unnecessary() counts CHECKSUM_PARTIAL) */
 #define OFL_GRO_OUT_F_VLAN 0x04u /**< vlan_tci holds a hardware-stripped tag */
 #define OFL_GRO_OUT_F_HASH 0x08u /**< rx_hash is valid */
 #define OFL_GRO_OUT_F_CSUM_RX_PARTIAL 0x10u /**< a NORMAL packet received as
