@@ -261,9 +261,11 @@ OFL_API const char *ofl_gro_normal_reason_name(unsigned reason);
 
 /**
  * Copy one delivered packet into one caller buffer (for a TUN device or a
- * pcap file).  For a GRO packet with seg_count > 1 the L4 checksum is
- * written in the given mode; NORMAL packets and seg_count 1 are copied
- * byte for byte.  Returns the length written, or OFL_EINVAL, OFL_ENOSPC
+ * pcap file).  For a packet flagged OFL_GRO_OUT_F_CSUM_PARTIAL (a GRO
+ * packet with seg_count > 1, or one segment received as OFL_CSUM_PARTIAL)
+ * the L4 checksum is written in the given mode: the seed (PARTIAL) or the
+ * full checksum (FULL); other packets are copied byte for byte (a NORMAL
+ * packet flagged OFL_GRO_OUT_F_CSUM_RX_PARTIAL keeps its seed in both modes).  Returns the length written, or OFL_EINVAL, OFL_ENOSPC
  * (cap < out->len; nothing written).
  */
 OFL_API int ofl_gro_linearize(const struct ofl_gro_out *out, void *buf, size_t cap,
@@ -272,13 +274,32 @@ OFL_API int ofl_gro_linearize(const struct ofl_gro_out *out, void *buf, size_t c
 /**
  * Fill a virtio_net_hdr for a delivered packet linearized with
  * OFL_CSUM_MODE_PARTIAL (GRO packets with seg_count > 1: GSO type, size,
- * NEEDS_CSUM; others: no GSO, DATA_VALID when the checksum was verified).
+ * NEEDS_CSUM; a single segment flagged OFL_GRO_OUT_F_CSUM_PARTIAL (received
+ * as OFL_CSUM_PARTIAL): NEEDS_CSUM, no GSO; others: no GSO, DATA_VALID when
+ * the checksum was verified).  The fields are in host order: written as they
+ * are, this is the legacy (native-endian) header.
  * l2_strip: bytes of Ethernet header the caller removes before writing (14 for
  * a TUN device, 0 for a TAP device); offsets are adjusted by it.
- * Returns 0, or OFL_EINVAL.
+ * Returns 0, or OFL_EINVAL, OFL_ENOTSUP (a NORMAL packet flagged
+ * OFL_GRO_OUT_F_CSUM_RX_PARTIAL: its checksum state is the one the caller
+ * received with it; *vh is zeroed).
  */
 OFL_API int ofl_gro_vnet_hdr(const struct ofl_gro_out *out, unsigned l2_strip,
                              struct ofl_virtio_net_hdr *vh);
+
+/**
+ * The same header as ofl_gro_vnet_hdr(), written as the little-endian bytes
+ * of virtio 1.0 (a TUN/TAP device with TUNSETVNETLE, a virtio 1.x ring)
+ * whatever the host's byte order, into buf: vnet_hdr_len 10 (struct
+ * virtio_net_hdr) or 12 (virtio_net_hdr_v1 / _mrg_rxbuf: num_buffers, bytes
+ * 10-11, written 0 as a driver transmits; a device handing the packet to its
+ * driver stores its own count there).  buf (vnet_hdr_len bytes, the caller's)
+ * is written only on success.  Returns vnet_hdr_len, or OFL_EINVAL (NULL,
+ * vnet_hdr_len not 10 or 12, as ofl_gro_vnet_hdr()), OFL_ENOTSUP (as
+ * ofl_gro_vnet_hdr()).
+ */
+OFL_API int ofl_gro_vnet_hdr_le(const struct ofl_gro_out *out, unsigned l2_strip, void *buf,
+                                size_t vnet_hdr_len);
 
 #ifdef __cplusplus
 }

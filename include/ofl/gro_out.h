@@ -24,11 +24,29 @@ struct ofl_dsa_meta; /* dsa.h */
 /* ofl_gro_out.flags */
 #define OFL_GRO_OUT_F_CSUM_PARTIAL 0x01u /**< hdr's L4 checksum field holds the
     pseudo-header sum; the full sum is folded from csum_start to the end
-    into csum_start + csum_offset (Linux CHECKSUM_PARTIAL) */
+    into csum_start + csum_offset (Linux CHECKSUM_PARTIAL).  Every merged
+    packet (seg_count > 1), and a single segment received as
+    OFL_CSUM_PARTIAL */
 #define OFL_GRO_OUT_F_CSUM_VERIFIED 0x02u /**< every segment's L4 checksum was
-    verified (by hardware or by us) */
+    verified (by hardware or by us; one received as OFL_CSUM_PARTIAL counts
+    as verified, as skb_csum_unnecessary() counts CHECKSUM_PARTIAL) */
 #define OFL_GRO_OUT_F_VLAN 0x04u /**< vlan_tci holds a hardware-stripped tag */
 #define OFL_GRO_OUT_F_HASH 0x08u /**< rx_hash is valid */
+#define OFL_GRO_OUT_F_CSUM_RX_PARTIAL 0x10u /**< a NORMAL packet received as
+    OFL_CSUM_PARTIAL: passed on untouched, its checksum field still holds the
+    seed, and where it sits is what the caller received with it (csum_start
+    and csum_offset are 0 here, CSUM_PARTIAL and CSUM_VERIFIED are not set) */
+
+/* Checksum state of a GRO packet (seg_count >= 1) whose segments came with
+ * different ofl_pkt.csum_status values: a merged packet (seg_count > 1) is
+ * always CSUM_PARTIAL | CSUM_VERIFIED, its seed computed afresh over the
+ * rewritten headers, whatever the mix (UNNECESSARY, COMPLETE and NONE
+ * segments verified, PARTIAL ones taken as they are; the kernel does not
+ * require equal checksum state for TCP GRO either).  A single segment keeps
+ * its own state: CSUM_VERIFIED, plus CSUM_PARTIAL (csum_start = l4_off,
+ * csum_offset 16) when it was received as OFL_CSUM_PARTIAL, as the kernel's
+ * skb keeps the first segment's ip_summed.  In keep-tag mode with a tail tag
+ * the checksum is finished instead and CSUM_PARTIAL is not set. */
 
 /* ofl_gro_out.gso_type (bits as Linux SKB_GSO_* semantics, our values) */
 #define OFL_GSO_TCPV4 0x01u       /**< TCP over IPv4 (SKB_GSO_TCPV4) */

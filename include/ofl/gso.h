@@ -490,8 +490,11 @@ OFL_API int ofl_gso_start_gro(struct ofl_gso_iter *it, const struct ofl_gso_req 
 
 /**
  * Read a Linux struct virtio_net_hdr (10 bytes, little endian, as TUN with
- * IFF_VNET_HDR and AF_PACKET with PACKET_VNET_HDR hand it out) from p.
- * Returns 0, or OFL_EINVAL (NULL, len < 10).
+ * IFF_VNET_HDR and AF_PACKET with PACKET_VNET_HDR hand it out on a little-
+ * endian host, and as virtio 1.0 / TUNSETVNETLE define it on any host) from
+ * p, whatever the host's byte order (a legacy big-endian header from a
+ * big-endian host is not read).  The 12-byte virtio_net_hdr_v1's num_buffers
+ * (bytes 10-11) is not read.  Returns 0, or OFL_EINVAL (NULL, len < 10).
  */
 OFL_API int ofl_gso_vnet_read(const void *p, size_t len, struct ofl_virtio_net_hdr *vh);
 
@@ -508,8 +511,8 @@ OFL_API int ofl_gso_req_from_vnet(const struct ofl_virtio_net_hdr *vh, struct of
 
 /**
  * Start from what a TUN/TAP device with IFF_VNET_HDR (or AF_PACKET with
- * PACKET_VNET_HDR) hands out: a vnet_hdr_len-byte header (10, or 12 with
- * num_buffers) followed by the frame (l2 OFL_GSO_L2_ETH) or IP packet
+ * PACKET_VNET_HDR) hands out: a vnet_hdr_len-byte little-endian header (read
+ * as ofl_gso_vnet_read(): 10 bytes, or 12 with num_buffers, ignored) followed by the frame (l2 OFL_GSO_L2_ETH) or IP packet
  * (OFL_GSO_L2_NONE), in nbufs buffers.  req (may be NULL for defaults)
  * gives the checksum mode and flags; type and seg_size come from the header
  * (OFL_GSO_TYPE_TCP with VIRTIO_NET_HDR_GSO_ECN keeps the classic CWR rule;

@@ -37,6 +37,14 @@ enum ofl_csum_status {
 	                               sum of every byte after the 14-byte Ethernet
 	                               header to the end of the frame (in-band VLAN
 	                               tags, L3, L4 and any padding included) */
+	OFL_CSUM_PARTIAL = 3,     /**< virtio NEEDS_CSUM / Linux CHECKSUM_PARTIAL
+	                               (a frame from a TUN/TAP device or a VM that
+	                               was never on a wire): the TCP checksum field
+	                               holds the pseudo-header seed, to be finished
+	                               over the TCP header and payload.  GRO takes
+	                               it as verified (skb_csum_unnecessary() does)
+	                               and never sums it; what is delivered stays
+	                               marked partial (ofl_gro_out.flags, gro_out.h) */
 };
 
 /** ofl_pkt.flags */

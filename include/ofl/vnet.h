@@ -14,8 +14,9 @@
 extern "C" {
 #endif
 
-/** Linux struct virtio_net_hdr (10 bytes, little-endian fields as on x86/ARM
- *  with VIRTIO 1.0 / IFF_VNET_LE). */
+/** Linux struct virtio_net_hdr, its fields in host order (10 bytes; on the
+ *  wire little endian with VIRTIO 1.0 / TUNSETVNETLE: ofl_gro_vnet_hdr_le()
+ *  writes those bytes, ofl_gso_vnet_read() reads them). */
 struct ofl_virtio_net_hdr {
 	uint8_t flags;       /**< 1 = VIRTIO_NET_HDR_F_NEEDS_CSUM, 2 = DATA_VALID */
 	uint8_t gso_type;    /**< 0 NONE, 1 TCPV4, 4 TCPV6, 5 UDP_L4, | 0x80 ECN */

@@ -29,7 +29,9 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 	/* every field assigned: no memset of the whole struct per packet */
 	struct gro_item *it = &g->items[idx];
 	int gro = it->nsegs != 0, merged = it->nsegs > 1;
-	int partial = merged && !it->csum_done;
+	/* merged: the seed gro_tcp_complete() wrote; one segment: the seed a
+	 * PARTIAL first segment came with (hold_link) */
+	int partial = (merged || (gro && (it->out_flags & OFL_GRO_OUT_F_CSUM_PARTIAL))) && !it->csum_done;
 	o->slices = gro_slices(g, idx);
 	o->nslices = it->nslices;
 	o->cookies = gro_cookies(g, idx);
@@ -45,7 +47,7 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 	o->len = gro ? it->hdr_len + it->payload + it->tail_len : it->frame_len;
 	o->l3_off = gro ? it->l3_off : 0;
 	o->l4_off = gro ? it->l4_off : 0;
-	o->flags = (uint8_t)(it->out_flags | (partial ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
+	o->flags = (uint8_t)((it->out_flags & ~OFL_GRO_OUT_F_CSUM_PARTIAL) | (partial ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
 	o->csum_start = partial ? it->l4_off : 0;
 	o->csum_offset = partial ? 16 : 0;
 	o->gso_type = merged ? (uint8_t)((it->l3 == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
@@ -135,6 +137,8 @@ static inline void complete_x(struct ofl_gro *g, uint32_t idx, unsigned reason, 
 		gro_stack_complete(it);
 		if (it->tail_len)
 			finish_csum(g, idx);
+	} else if (it->tail_len && (it->out_flags & OFL_GRO_OUT_F_CSUM_PARTIAL)) {
+		finish_csum(g, idx); /* a lone PARTIAL segment: its seed, finished */
 	}
 	if (it->tail_len) {
 		/* keep-tag mode with a tail tag: the first segment's tag ends it */

@@ -74,6 +74,7 @@ int gro_pass_normal(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total
 	it->hdr_len = 0;
 	it->tail_len = 0;
 	it->out_flags = (uint8_t)((pkt->csum_status == OFL_CSUM_UNNECESSARY ? OFL_GRO_OUT_F_CSUM_VERIFIED : 0) |
+	                          (pkt->csum_status == OFL_CSUM_PARTIAL ? OFL_GRO_OUT_F_CSUM_RX_PARTIAL : 0) |
 	                          pkt_out_flags(pkt));
 	it->vlan_tci = pkt->vlan_tci;
 	it->rx_hash = pkt->rx_hash;

@@ -31,7 +31,9 @@ static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pk
                             uint32_t len, uint64_t now)
 {
 	struct gro_item *it = &g->items[idx];
-	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | pkt_out_flags(pkt));
+	/* a PARTIAL first segment: its seed stays in hdr, delivered partial even alone */
+	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | pkt_out_flags(pkt) |
+	                          (pkt->csum_status == OFL_CSUM_PARTIAL ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
 	it->vlan_tci = pkt->vlan_tci;
 	it->rx_hash = pkt->rx_hash;
 	it->first_ns = now;

@@ -320,7 +320,7 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 			gro_complete(g, idx, OFL_GRO_FLUSH_NOT_GRO);
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_PADDED, now, &tag);
 	}
-	if (len && csum_status != OFL_CSUM_UNNECESSARY)
+	if (len && csum_status != OFL_CSUM_UNNECESSARY && csum_status != OFL_CSUM_PARTIAL)
 		g->st.csum_sw++;
 	if (len && !gro_tcp_csum_ok(pkt, csum_status, &v, &h)) {
 		idx = lookup(g, &k, &hash);

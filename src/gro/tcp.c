@@ -35,8 +35,8 @@ int gro_tcp_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl
                     const struct ofl_hdrs *h)
 {
 	uint32_t l4_len = h->l3_end - h->l4_off, s;
-	if (csum_status == OFL_CSUM_UNNECESSARY)
-		return 1;
+	if (csum_status == OFL_CSUM_UNNECESSARY || csum_status == OFL_CSUM_PARTIAL)
+		return 1; /* PARTIAL: a seed, nothing to verify (skb_csum_unnecessary) */
 	s = gro_pseudo_sum(v->p, h->l3, h->l3_off, l4_len);
 	if (csum_status == OFL_CSUM_COMPLETE) {
 		/* The NIC summed everything after the 14-byte Ethernet header:

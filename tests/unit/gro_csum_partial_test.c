@@ -1,0 +1,297 @@
+/*
+ * gro_csum_partial_test.c - segments received as OFL_CSUM_PARTIAL (virtio
+ * NEEDS_CSUM: the TCP checksum field holds the pseudo-header seed): merged
+ * without a software checksum, delivered partial with the right seed,
+ * finished by linearize in full mode; a lone PARTIAL segment stays partial;
+ * mixed statuses in one flow (gro_out.h); a NORMAL PARTIAL frame untouched.
+ */
+#include <check.h>
+#include <ofl/csum.h>
+#include <ofl/gro.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "harness.h"
+
+#define MAXO 8
+
+struct cap {
+	struct ofl_gro_out out[MAXO];
+	uint8_t full[MAXO][8000], part[MAXO][8000];
+	int len[MAXO];
+	int vrc[MAXO];
+	struct ofl_virtio_net_hdr vh[MAXO];
+	unsigned n;
+};
+
+static struct cap cap;
+
+static void deliver(void *user, const struct ofl_gro_out *p, unsigned n)
+{
+	struct cap *c = user;
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		unsigned k = c->n++;
+		ck_assert_uint_lt(k, MAXO);
+		c->out[k] = p[i];
+		c->len[k] = ofl_gro_linearize(&p[i], c->full[k], sizeof(c->full[k]), OFL_CSUM_MODE_FULL);
+		ck_assert_int_eq(ofl_gro_linearize(&p[i], c->part[k], sizeof(c->part[k]), OFL_CSUM_MODE_PARTIAL),
+		                 c->len[k]);
+		c->vrc[k] = ofl_gro_vnet_hdr(&p[i], 14, &c->vh[k]);
+	}
+}
+
+static struct ofl_gro *mk(void)
+{
+	struct ofl_gro_config cfg;
+	struct ofl_gro *g;
+	memset(&cap, 0, sizeof(cap));
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = deliver;
+	cfg.user = &cap;
+	cfg.normal_batch = 1;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &g), 0);
+	return g;
+}
+
+/* The CHECKSUM_PARTIAL seed of a linear untagged frame (IP at 14): the
+ * folded pseudo-header sum, not inverted, in memory order. */
+static uint16_t seed_of(const uint8_t *f, size_t len)
+{
+	uint8_t ph[40];
+	size_t phl, l4;
+	uint32_t l4_len;
+	if ((f[14] >> 4) == 4) {
+		l4 = 14 + (size_t)(f[14] & 15) * 4;
+		memcpy(ph, f + 26, 8);
+		phl = 12;
+	} else {
+		l4 = 54;
+		memcpy(ph, f + 22, 32);
+		phl = 40;
+	}
+	l4_len = (uint32_t)(len - l4);
+	if (phl == 12) {
+		ph[8] = 0;
+		ph[9] = 6;
+		ph[10] = (uint8_t)(l4_len >> 8);
+		ph[11] = (uint8_t)l4_len;
+	} else {
+		ph[32] = (uint8_t)(l4_len >> 24);
+		ph[33] = (uint8_t)(l4_len >> 16);
+		ph[34] = (uint8_t)(l4_len >> 8);
+		ph[35] = (uint8_t)l4_len;
+		ph[36] = ph[37] = ph[38] = 0;
+		ph[39] = 6;
+	}
+	return (uint16_t)~ofl_csum_fold(ofl_csum_partial(ph, phl, 0));
+}
+
+static size_t tcp_off(const uint8_t *f) { return (f[14] >> 4) == 4 ? 14 + (size_t)(f[14] & 15) * 4 : 54; }
+
+static uint8_t frames[6][2000];
+
+/* Frame k of a flow; with PARTIAL its checksum field holds the seed (what
+ * a TUN device hands out), otherwise the full checksum. */
+static size_t make(struct gen_tcp *gt, unsigned k, int status)
+{
+	size_t n = gen_tcp_frame(gt, frames[k], sizeof(frames[k]));
+	if (status == OFL_CSUM_PARTIAL) {
+		uint16_t s = seed_of(frames[k], n);
+		memcpy(frames[k] + tcp_off(frames[k]) + 16, &s, 2);
+	}
+	return n;
+}
+
+static int offer(struct ofl_gro *g, unsigned k, size_t n, int status)
+{
+	struct ofl_buf b = {frames[k], (uint32_t)n};
+	struct ofl_pkt p;
+	memset(&p, 0, sizeof(p));
+	p.bufs = &b;
+	p.nbufs = 1;
+	p.csum_status = (uint8_t)status;
+	p.cookie = frames[k];
+	return ofl_gro_receive(g, &p, 0);
+}
+
+/* A flow of ACK segments of payload bytes each. */
+static void flow(struct gen_tcp *gt, int l3, uint32_t payload)
+{
+	gen_tcp_init(gt, l3);
+	gt->payload_len = payload;
+	gt->flags = GEN_ACK;
+}
+
+/* Make frame k with the given status, offer it, step to the next segment. */
+static size_t next(struct ofl_gro *g, struct gen_tcp *gt, unsigned k, int status)
+{
+	size_t n = make(gt, k, status);
+	if (status == OFL_CSUM_PARTIAL && gt->payload_len)
+		ck_assert(!gen_frame_csums_ok(frames[k], n)); /* a seed, not a checksum */
+	ck_assert_int_ge(offer(g, k, n, status), 0);
+	gt->seq += gt->payload_len;
+	gt->ip_id++;
+	return n;
+}
+
+static uint64_t csum_sw(const struct ofl_gro *g)
+{
+	struct ofl_gro_stats st;
+	ck_assert_int_eq(ofl_gro_get_stats(g, &st), 0);
+	return st.csum_sw;
+}
+
+/* Check a delivered GRO packet that is marked partial: the seed in the
+ * partial copy, a valid checksum in the full one, the virtio header. */
+static void check_partial(unsigned k, unsigned segs)
+{
+	const struct ofl_gro_out *o = &cap.out[k];
+	uint16_t got;
+	ck_assert_uint_eq(o->seg_count, segs);
+	ck_assert(o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL);
+	ck_assert(o->flags & OFL_GRO_OUT_F_CSUM_VERIFIED);
+	ck_assert(!(o->flags & OFL_GRO_OUT_F_CSUM_RX_PARTIAL));
+	ck_assert_uint_eq(o->csum_start, o->l4_off);
+	ck_assert_uint_eq(o->csum_offset, 16);
+	ck_assert_uint_eq(o->csum_start, tcp_off(cap.part[k]));
+	memcpy(&got, cap.part[k] + o->csum_start + 16, 2);
+	ck_assert_uint_eq(got, seed_of(cap.part[k], (size_t)cap.len[k]));
+	ck_assert(gen_frame_csums_ok(cap.full[k], (size_t)cap.len[k]));
+	ck_assert(!gen_frame_csums_ok(cap.part[k], (size_t)cap.len[k]));
+	ck_assert_int_eq(cap.vrc[k], 0);
+	ck_assert_uint_eq(cap.vh[k].flags, 1); /* NEEDS_CSUM */
+	ck_assert_uint_eq(cap.vh[k].csum_start, o->csum_start - 14);
+	ck_assert_uint_eq(cap.vh[k].csum_offset, 16);
+	if (segs > 1) {
+		ck_assert_uint_eq(cap.vh[k].gso_type & 0x7f, o->l3_off == 14 && (cap.part[k][14] >> 4) == 6 ? 4 : 1);
+		ck_assert_uint_eq(cap.vh[k].gso_size, o->seg_size);
+		ck_assert_uint_eq(cap.vh[k].hdr_len, o->hdr_len - 14);
+	} else {
+		ck_assert_uint_eq(cap.vh[k].gso_type, 0);
+		ck_assert_uint_eq(cap.vh[k].gso_size, 0);
+	}
+}
+
+START_TEST(partial_segments_merge)
+{
+	int l3 = _i ? 6 : 4;
+	struct ofl_gro *g = mk();
+	struct gen_tcp gt;
+	unsigned k;
+	flow(&gt, l3, 1000);
+	for (k = 0; k < 4; k++) {
+		if (k == 3)
+			gt.flags |= GEN_PSH;
+		next(g, &gt, k, OFL_CSUM_PARTIAL);
+	}
+	/* a software check would have failed on the seeds */
+	ck_assert_uint_eq(cap.n, 1);
+	ck_assert_uint_eq(csum_sw(g), 0);
+	check_partial(0, 4);
+	ofl_gro_destroy(g);
+}
+END_TEST
+
+/* One PARTIAL segment alone: the kernel keeps its CHECKSUM_PARTIAL; so do we. */
+START_TEST(lone_partial_segment)
+{
+	int l3 = _i ? 6 : 4;
+	struct ofl_gro *g = mk();
+	struct gen_tcp gt;
+	size_t n;
+	flow(&gt, l3, 700);
+	n = next(g, &gt, 0, OFL_CSUM_PARTIAL);
+	ck_assert_int_eq(ofl_gro_flush(g), 0);
+	ck_assert_uint_eq(cap.n, 1);
+	ck_assert_uint_eq(csum_sw(g), 0);
+	check_partial(0, 1);
+	ck_assert_uint_eq((unsigned)cap.len[0], n);
+	ck_assert(memcmp(cap.part[0], frames[0], n) == 0); /* the seed as received */
+	ofl_gro_destroy(g);
+}
+END_TEST
+
+/* Two segments of one flow with every pair of statuses: always merged, the
+ * merged packet partial with a fresh seed (whatever the mix), NONE segments
+ * summed in software, the others not.  Loop index: first * 3 + second. */
+START_TEST(mixed_statuses)
+{
+	static const int st[3] = {OFL_CSUM_NONE, OFL_CSUM_UNNECESSARY, OFL_CSUM_PARTIAL};
+	int a = st[_i / 3], b = st[_i % 3];
+	struct ofl_gro *g = mk();
+	struct gen_tcp gt;
+	flow(&gt, 4, 1200);
+	next(g, &gt, 0, a);
+	next(g, &gt, 1, b);
+	ck_assert_int_eq(ofl_gro_flush(g), 0);
+	ck_assert_uint_eq(cap.n, 1);
+	ck_assert_uint_eq(csum_sw(g), (uint64_t)((a == OFL_CSUM_NONE) + (b == OFL_CSUM_NONE)));
+	check_partial(0, 2);
+	ofl_gro_destroy(g);
+}
+END_TEST
+
+/* A lone segment follows its own status: UNNECESSARY is delivered verified
+ * and not partial, its checksum as received. */
+START_TEST(lone_verified_segment_not_partial)
+{
+	struct ofl_gro *g = mk();
+	struct gen_tcp gt;
+	flow(&gt, 4, 700);
+	next(g, &gt, 0, OFL_CSUM_UNNECESSARY);
+	ck_assert_int_eq(ofl_gro_flush(g), 0);
+	ck_assert_uint_eq(cap.n, 1);
+	ck_assert_uint_eq(cap.out[0].seg_count, 1);
+	ck_assert(!(cap.out[0].flags & OFL_GRO_OUT_F_CSUM_PARTIAL));
+	ck_assert(cap.out[0].flags & OFL_GRO_OUT_F_CSUM_VERIFIED);
+	ck_assert(gen_frame_csums_ok(cap.full[0], (size_t)cap.len[0]));
+	ck_assert_uint_eq(cap.vh[0].flags, 2); /* DATA_VALID */
+	ofl_gro_destroy(g);
+}
+END_TEST
+
+/* A PARTIAL frame GRO does not take (a pure ACK): untouched, marked
+ * RX_PARTIAL, neither verified nor partial; no virtio header from us. */
+START_TEST(normal_partial_untouched)
+{
+	struct ofl_gro *g = mk();
+	struct gen_tcp gt;
+	uint8_t le[12];
+	size_t n;
+	flow(&gt, 4, 0);
+	n = make(&gt, 0, OFL_CSUM_PARTIAL);
+	ck_assert_int_eq(offer(g, 0, n, OFL_CSUM_PARTIAL), OFL_GRO_NORMAL);
+	ck_assert_uint_eq(cap.n, 1);
+	ck_assert_uint_eq(cap.out[0].seg_count, 0);
+	ck_assert_uint_eq(cap.out[0].flags & (OFL_GRO_OUT_F_CSUM_PARTIAL | OFL_GRO_OUT_F_CSUM_VERIFIED), 0);
+	ck_assert(cap.out[0].flags & OFL_GRO_OUT_F_CSUM_RX_PARTIAL);
+	ck_assert_uint_eq((unsigned)cap.len[0], n);
+	ck_assert(memcmp(cap.full[0], frames[0], n) == 0);
+	ck_assert(memcmp(cap.part[0], frames[0], n) == 0);
+	ck_assert_int_eq(cap.vrc[0], OFL_ENOTSUP);
+	memset(le, 0xee, sizeof(le));
+	ck_assert_int_eq(ofl_gro_vnet_hdr_le(&cap.out[0], 14, le, 12), OFL_ENOTSUP);
+	ck_assert_uint_eq(le[0], 0xee); /* not written */
+	ofl_gro_destroy(g);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("gro_csum_partial");
+	TCase *tc = tcase_create("partial");
+	tcase_add_loop_test(tc, partial_segments_merge, 0, 2);
+	tcase_add_loop_test(tc, lone_partial_segment, 0, 2);
+	tcase_add_loop_test(tc, mixed_statuses, 0, 9);
+	tcase_add_test(tc, lone_verified_segment_not_partial);
+	tcase_add_test(tc, normal_partial_untouched);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return h_run_suite(suite());
+}
