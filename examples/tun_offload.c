@@ -25,11 +25,11 @@
  * (IPv6: fd00:f1::/64), inside the namespaces only.
  *
  * With -T the devices are TUN devices (IFF_TUN: IP packets, no Ethernet).
- * libofl's packets are Ethernet frames, so a 14-byte Ethernet header is put
- * in front of each packet for GSO/GRO (without a copy: the segments go to GRO
- * as [Ethernet, header slot, payload slices]) and taken off when writing,
- * ofl_gso_start_vnet(OFL_GSO_L2_NONE) and ofl_gro_vnet_hdr(l2_strip 14)
- * doing the offset arithmetic.
+ * GSO takes them with ofl_gso_start_vnet(OFL_GSO_L2_NONE) and GRO with a
+ * context configured for raw IP (ofl_gro_config.l2 = OFL_L2_NONE): the
+ * packets go to GRO as they were read, the segments as [header slot,
+ * payload slices], and GRO delivers them from the IP header, ready to be
+ * written with ofl_gro_vnet_hdr(l2_strip 0).
  *
  *   usage: tun_offload [-6] [-T] [-m MiB] [-t seconds]
  *
@@ -83,7 +83,7 @@ struct wire {
 	struct ofl_gso_hbuf held[POOL_SLOTS]; /* slot of each segment inside GRO */
 	_Alignas(64) uint8_t block[POOL_SLOTS * SLOT_SIZE]; /* the header block */
 	uint8_t vnet[RX_BATCH][VNET_LEN];   /* each frame's virtio_net_hdr ... */
-	uint8_t rx[RX_BATCH][ETH_LEN + FRAME_MAX]; /* ... and the frame (TUN: at ETH_LEN) */
+	uint8_t rx[RX_BATCH][FRAME_MAX];    /* ... and the frame */
 	uint8_t tx[VNET_LEN + ETH_LEN + FRAME_MAX];
 	/* counters */
 	uint64_t frames_in, supers_in, segs_cut, csum_finished, bad_in;
@@ -92,11 +92,7 @@ struct wire {
 };
 
 static struct wire wires[2];
-/* TAP: 0.  TUN: ETH_LEN, the Ethernet header put in front of each IP packet
- * for GSO/GRO (libofl's packets are Ethernet frames) and taken off again. */
-static unsigned l2_len;
-static const uint8_t eth_ip4[ETH_LEN] = {2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00};
-static const uint8_t eth_ip6[ETH_LEN] = {2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x86, 0xdd};
+static int tun; /* -T: TUN devices, raw IP packets */
 static struct xfer xfer;
 
 /* --- virtio_net_hdr: little endian on the wire (VIRTIO 1.0 / x86, ARM) --- */
@@ -125,17 +121,16 @@ static void deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		const struct ofl_gro_out *o = &pkts[i];
 		struct ofl_virtio_net_hdr vh;
-		/* The frame goes where its first l2_len bytes end just at the
-		 * virtio_net_hdr: for TUN the header overwrites the Ethernet header
-		 * we made up, and ofl_gro_vnet_hdr() counts offsets without it. */
-		uint8_t *vnet = w->tx + ETH_LEN, *frame = vnet + VNET_LEN - l2_len;
+		/* The frame (TAP: Ethernet; TUN: the IP packet, as GRO delivers
+		 * it) follows its virtio_net_hdr. */
+		uint8_t *vnet = w->tx + ETH_LEN, *frame = vnet + VNET_LEN;
 		int len = ofl_gro_linearize(o, frame, sizeof w->tx - (size_t)(frame - w->tx),
 		                            OFL_CSUM_MODE_PARTIAL);
-		if (len < (int)l2_len || ofl_gro_vnet_hdr(o, l2_len, &vh) != 0) {
+		if (len < 0 || ofl_gro_vnet_hdr(o, 0, &vh) != 0) {
 			w->errors++;
 		} else {
 			vnet_put(vnet, &vh);
-			size_t wlen = VNET_LEN + (size_t)len - l2_len;
+			size_t wlen = VNET_LEN + (size_t)len;
 			ssize_t r = write(w->out_fd, vnet, wlen);
 			if (r == (ssize_t)wlen) {
 				w->pkts_out++;
@@ -175,14 +170,12 @@ static void gro_one(struct wire *w, const struct ofl_buf *bufs, uint16_t nbufs, 
 		w->errors++; /* not taken: nothing to release (slot put back below) */
 }
 
-/* vnet: the frame's virtio_net_hdr; base: l2_len free bytes, then the n
- * bytes the device handed out (TAP: Ethernet frame, TUN: IP packet). */
-static void wire_frame(struct wire *w, const uint8_t *vnet, uint8_t *base, size_t n, uint64_t now)
+/* vnet: the frame's virtio_net_hdr; frame: the n bytes the device handed
+ * out (TAP: Ethernet frame, TUN: IP packet). */
+static void wire_frame(struct wire *w, const uint8_t *vnet, uint8_t *frame, size_t n, uint64_t now)
 {
 	struct ofl_virtio_net_hdr vh;
-	uint8_t *frame = base + l2_len;
 	size_t flen = n;
-	const uint8_t *eth = (frame[0] >> 4) == 6 ? eth_ip6 : eth_ip4; /* TUN only */
 	w->frames_in++;
 	if (ofl_gso_vnet_read(vnet, VNET_LEN, &vh) != 0 || n == 0) {
 		w->bad_in++;
@@ -202,8 +195,7 @@ static void wire_frame(struct wire *w, const uint8_t *vnet, uint8_t *base, size_
 			memcpy(frame + field, &c, 2);
 			w->csum_finished++;
 		}
-		memcpy(base, eth, l2_len); /* TUN: an Ethernet frame, in place */
-		const struct ofl_buf b = {.data = base, .len = (uint32_t)(l2_len + flen)};
+		const struct ofl_buf b = {.data = frame, .len = (uint32_t)flen};
 		gro_one(w, &b, 1, w, now);
 		return;
 	}
@@ -217,7 +209,7 @@ static void wire_frame(struct wire *w, const uint8_t *vnet, uint8_t *base, size_
 	                              {.data = frame, .len = (uint32_t)flen}};
 	ofl_gso_req_default(&req);
 	req.csum = OFL_CSUM_MODE_FULL; /* GRO verifies these: proves GSO right */
-	int rc = ofl_gso_start_vnet(&it, &req, VNET_LEN, l2_len ? OFL_GSO_L2_NONE : OFL_GSO_L2_ETH,
+	int rc = ofl_gso_start_vnet(&it, &req, VNET_LEN, tun ? OFL_GSO_L2_NONE : OFL_GSO_L2_ETH,
 	                            in, 2);
 	if (rc != 0) {
 		fprintf(stderr, "%s: gso start: %s\n", w->name, ofl_strerror(rc));
@@ -246,11 +238,9 @@ static void wire_frame(struct wire *w, const uint8_t *vnet, uint8_t *base, size_
 			ofl_gso_abort(&it);
 			return;
 		}
-		/* to GRO as a multi-buffer frame: [Ethernet (TUN)] header slot, slices */
-		struct ofl_buf bufs[2 + OFL_GSO_SEG_MAX_SLICES];
+		/* to GRO as a multi-buffer frame: header slot, slices */
+		struct ofl_buf bufs[1 + OFL_GSO_SEG_MAX_SLICES];
 		uint16_t nb = 0;
-		if (l2_len)
-			bufs[nb++] = (struct ofl_buf){.data = eth, .len = ETH_LEN};
 		bufs[nb++] = (struct ofl_buf){.data = seg.hdr.data, .len = seg.hdr_len};
 		for (uint32_t i = 0; i < seg.nslices; i++)
 			bufs[nb++] = (struct ofl_buf){.data = seg.slices[i].data, .len = seg.slices[i].len};
@@ -268,7 +258,7 @@ static int wire_poll(struct wire *w)
 	uint64_t now = xfer_now_ns();
 	while (got < RX_BATCH) {
 		struct iovec iov[2] = {{.iov_base = w->vnet[got], .iov_len = VNET_LEN},
-		                       {.iov_base = w->rx[got] + l2_len, .iov_len = FRAME_MAX}};
+		                       {.iov_base = w->rx[got], .iov_len = FRAME_MAX}};
 		ssize_t r = readv(w->in_fd, iov, 2);
 		if (r < 0) {
 			if (errno == EAGAIN || errno == EINTR)
@@ -300,6 +290,7 @@ static int wire_init(struct wire *w, const char *name, int in_fd, int out_fd)
 		return -1;
 	cfg.deliver = deliver;
 	cfg.user = w;
+	cfg.l2 = tun ? OFL_L2_NONE : OFL_L2_ETH; /* TUN: packets start at IP */
 	return ofl_gro_create(&cfg, &w->gro);
 }
 
@@ -307,7 +298,7 @@ static int wire_init(struct wire *w, const char *name, int in_fd, int out_fd)
 
 static int tap_open(const char *name, unsigned *offloads)
 {
-	struct ifreq ifr = {.ifr_flags = (short)((l2_len ? IFF_TUN : IFF_TAP) | IFF_NO_PI | IFF_VNET_HDR)};
+	struct ifreq ifr = {.ifr_flags = (short)((tun ? IFF_TUN : IFF_TAP) | IFF_NO_PI | IFF_VNET_HDR)};
 	int vlen = VNET_LEN;
 	int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
@@ -367,7 +358,7 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	int v6 = o.v6;
-	l2_len = o.tun ? ETH_LEN : 0;
+	tun = o.tun;
 	const char *devA = o.tun ? "ofltunA" : "ofltapA", *devB = o.tun ? "ofltunB" : "ofltapB";
 	unsigned mib = o.mib, timeout_s = o.timeout_s, offA = 0, offB = 0;
 	const char *ipA = v6 ? "fd00:f1::1" : "198.18.0.1";
@@ -413,7 +404,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("%s offloads accepted: CSUM TSO4 TSO6%s; transfer %u MiB over %s, limit %u s\n",
-	       o.tun ? "TUN (IP packets; a 14-byte Ethernet header is put on for GSO/GRO and taken off)"
+	       o.tun ? "TUN (IP packets; GSO and GRO take them as raw IP)"
 	             : "TAP (Ethernet frames)",
 	       (offA & offB & TUN_F_USO4) ? " USO4 USO6" : " (USO refused by this kernel)", mib,
 	       v6 ? "IPv6" : "IPv4", timeout_s);

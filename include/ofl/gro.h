@@ -149,7 +149,7 @@ struct ofl_gro_stats {
 typedef void (*ofl_gro_deliver_fn)(void *user, const struct ofl_gro_out *pkts, unsigned n);
 
 /** Version of struct ofl_gro_config this header describes (fields are only appended). */
-#define OFL_GRO_CONFIG_VERSION 1
+#define OFL_GRO_CONFIG_VERSION 2
 
 /** Configuration.  Fill with ofl_gro_config_default() first. */
 struct ofl_gro_config {
@@ -188,9 +188,30 @@ struct ofl_gro_config {
 	                            untouched, GRO packets with the first
 	                            segment's tag (head tags in hdr, a tail tag as
 	                            a last slice in library memory, buf 0xffff) */
+	/* version 2: */
+	uint8_t l2;            /**< enum ofl_l2: what a received packet starts
+	                            with.  OFL_L2_ETH (default): an Ethernet
+	                            frame.  OFL_L2_NONE: an IP packet (IPv4 or
+	                            IPv6 by its first nibble; a TUN device, a
+	                            VPN, an L3 AF_XDP device, a cooked capture
+	                            past its pseudo-header): the same TCP/IP
+	                            rules; GRO packets are delivered without an
+	                            Ethernet header (hdr starts at the IP header,
+	                            l3_off 0; ofl_gro_linearize() and
+	                            ofl_gro_vnet_hdr() with l2_strip 0 apply);
+	                            bytes after the IP packet are treated as an
+	                            Ethernet frame's padding would be (a packet
+	                            of at most 46 bytes: NORMAL_PADDED, else
+	                            NORMAL_MALFORMED); csum_status COMPLETE sums
+	                            from the IP header.  Not with a DSA format
+	                            (OFL_EINVAL).  Header prediction and the burst
+	                            train are Ethernet-only: raw-IP packets take
+	                            the full path */
 };
 
-/** Fill cfg with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL. */
+/** Fill cfg with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL.
+ *  (ofl_gro_create() also takes a version 1 struct, which ends before l2:
+ *  its packets are Ethernet frames.) */
 OFL_API int ofl_gro_config_default(struct ofl_gro_config *cfg);
 
 struct ofl_gro;
@@ -200,7 +221,8 @@ struct ofl_gro;
  * Returns 0 and *out, or OFL_EINVAL (NULL, no deliver callback, a wrong
  * version, a limit of 0, max_flows above 2^24, max_size < 1280 or >
  * OFL_GRO_MAX_SIZE_LIMIT, normal_batch 0, an allocator without both
- * functions, dsa_keep_tag above 1, hash_key 0,0 where the OS gives no random
+ * functions, dsa_keep_tag above 1, l2 not an enum ofl_l2 or OFL_L2_NONE with a DSA
+ * format, hash_key 0,0 where the OS gives no random
  * bytes or the build has no entropy source), OFL_ENOMEM.
  */
 OFL_API int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out);

@@ -485,8 +485,8 @@ OFL_API int ofl_gso_start_gro(struct ofl_gso_iter *it, const struct ofl_gso_req 
                               const struct ofl_gro_out *out);
 
 /* l2 argument of ofl_gso_start_vnet() */
-#define OFL_GSO_L2_ETH 0  /**< a frame from a TAP device or AF_PACKET */
-#define OFL_GSO_L2_NONE 1 /**< an IP packet from a TUN device (segments carry no L2) */
+#define OFL_GSO_L2_ETH OFL_L2_ETH   /**< a frame from a TAP device or AF_PACKET */
+#define OFL_GSO_L2_NONE OFL_L2_NONE /**< an IP packet from a TUN device (segments carry no L2) */
 
 /**
  * Read a Linux struct virtio_net_hdr (10 bytes, little endian, as TUN with

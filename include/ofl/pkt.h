@@ -36,7 +36,9 @@ enum ofl_csum_status {
 	OFL_CSUM_COMPLETE = 2,    /**< csum holds the NIC's 16-bit ones'-complement
 	                               sum of every byte after the 14-byte Ethernet
 	                               header to the end of the frame (in-band VLAN
-	                               tags, L3, L4 and any padding included) */
+	                               tags, L3, L4 and any padding included); for
+	                               raw-IP input (OFL_L2_NONE) of every byte
+	                               from the IP header on */
 	OFL_CSUM_PARTIAL = 3,     /**< virtio NEEDS_CSUM / Linux CHECKSUM_PARTIAL
 	                               (a frame from a TUN/TAP device or a VM that
 	                               was never on a wire): the TCP checksum field
@@ -47,12 +49,23 @@ enum ofl_csum_status {
 	                               marked partial (ofl_gro_out.flags, gro_out.h) */
 };
 
+/** What a packet starts with: ofl_gro_config.l2, and the l2 argument of
+ *  ofl_gso_start_vnet() (OFL_GSO_L2_ETH / OFL_GSO_L2_NONE are these). */
+enum ofl_l2 {
+	OFL_L2_ETH = 0,  /**< an Ethernet II frame (TAP device, AF_PACKET, a NIC) */
+	OFL_L2_NONE = 1, /**< an IP packet, no link header (TUN device, VPN, an L3
+	                      AF_XDP device, a Linux cooked capture once its
+	                      pseudo-header is skipped); IPv4 or IPv6 by the
+	                      first nibble */
+};
+
 /** ofl_pkt.flags */
 #define OFL_PKT_F_VLAN 0x1u   /**< vlan_tci holds a tag stripped by hardware */
 #define OFL_PKT_F_HASH 0x2u   /**< rx_hash holds the NIC's RX hash */
 
 /**
- * A received frame (Ethernet II, starting at the destination MAC).
+ * A received frame (Ethernet II, starting at the destination MAC; with a
+ * GRO context configured for OFL_L2_NONE, an IP packet).
  * The struct and the bufs array are read during the call only and may be
  * reused by the caller as soon as it returns; the *bytes* the buffers point
  * to belong to the library until the packet's cookie is handed back.

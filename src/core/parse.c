@@ -1,5 +1,6 @@
 /*
- * parse.c - the one header parser (Ethernet, VLAN, IPv4, IPv6, TCP).
+ * parse.c - the one header parser (Ethernet, VLAN, IPv4, IPv6, TCP; or a
+ * raw IP packet, from its IP header on).
  *
  * Every read is checked against the view; a header that runs past the view
  * is MALFORMED when the frame really ends there, HDR_TOO_LONG when only the
@@ -44,8 +45,10 @@ static int check_end(struct ofl_hdrs *h)
 	if (h->l3_end > h->frame_len)
 		return OFL_PARSE_MALFORMED;
 	if (h->l3_end < h->frame_len) {
-		/* the untagged frame's length, whatever tag sits before it */
-		if (h->frame_len - h->et_off + 12u > OFL_ETH_ZLEN + 4u * h->nvlan)
+		/* the untagged frame's length, whatever tag sits before it
+		 * (raw IP: as if behind an Ethernet header) */
+		uint32_t flen = h->raw ? h->frame_len + OFL_ETH_HLEN : h->frame_len - h->et_off + 12u;
+		if (flen > OFL_ETH_ZLEN + 4u * h->nvlan)
 			return OFL_PARSE_MALFORMED;
 		h->trimmed = 1;
 	}
@@ -156,6 +159,8 @@ static int parse_tcp(const struct ofl_view *v, struct ofl_hdrs *h)
 	return OFL_PARSE_OK;
 }
 
+static int parse_l3(const struct ofl_view *v, struct ofl_hdrs *h, uint16_t et, uint32_t off);
+
 int ofl_parse(const struct ofl_view *v, uint32_t frame_len, struct ofl_hdrs *h)
 {
 	return ofl_parse_at(v, frame_len, 12, h);
@@ -188,6 +193,34 @@ int ofl_parse_at(const struct ofl_view *v, uint32_t frame_len, uint32_t et_off, 
 	}
 	off += 2;
 	h->l2_len = h->l3_off = (uint16_t)off;
+	return parse_l3(v, h, et, off);
+}
+
+int ofl_parse_raw(const struct ofl_view *v, uint32_t frame_len, struct ofl_hdrs *h)
+{
+	int st;
+	memset(h, 0, sizeof(*h));
+	h->status = OFL_PARSE_OK;
+	h->frame_len = frame_len;
+	h->raw = 1;
+	if (frame_len == 0)
+		return h->status = OFL_PARSE_MALFORMED;
+	if (!have(v, h, 1, &st))
+		return h->status = (uint8_t)st;
+	switch (v->p[0] >> 4) {
+	case 4:
+		return parse_l3(v, h, ETH_P_IP, 0);
+	case 6:
+		return parse_l3(v, h, ETH_P_IPV6, 0);
+	default:
+		return parse_l3(v, h, 0, 0);
+	}
+}
+
+/* From the L3 header on (et: its EtherType, at offset off). */
+static int parse_l3(const struct ofl_view *v, struct ofl_hdrs *h, uint16_t et, uint32_t off)
+{
+	int st;
 	if (et == ETH_P_IP)
 		st = parse_ipv4(v, h, off);
 	else if (et == ETH_P_IPV6)

@@ -44,6 +44,7 @@ struct ofl_hdrs {
 	uint8_t trimmed;      /* Ethernet padding after the IP packet ignored */
 	uint8_t short_view;   /* a header ran past the view, not past the frame:
 	                         parse again over a longer view */
+	uint8_t raw;          /* parsed by ofl_parse_raw(): no link header */
 	uint16_t l2_len;      /* MAC header incl. VLAN tags (= l3_off) */
 	uint16_t l3_off, l4_off, hdr_len; /* hdr_len = payload offset */
 	uint16_t ip6_ext_len; /* IPv6 extension header bytes before TCP */
@@ -122,6 +123,13 @@ int ofl_parse(const struct ofl_view *v, uint32_t frame_len, struct ofl_hdrs *h);
  * frame's content ends at end; the MAC addresses are wherever the caller
  * says.  Offsets in h are from the start of the view, like ofl_parse(). */
 int ofl_parse_at(const struct ofl_view *v, uint32_t end, uint32_t et_off, struct ofl_hdrs *h);
+
+/* The same for a packet that starts at its IP header (raw IP: a TUN device,
+ * OFL_L2_NONE): IPv4 or IPv6 by the first nibble (anything else NOT_IP),
+ * then as ofl_parse(); l2_len, l3_off and et_off are 0, nvlan 0.  Bytes
+ * after the IP packet are judged as an Ethernet frame's padding would be,
+ * the packet counted with a 14-byte Ethernet header (raw set). */
+int ofl_parse_raw(const struct ofl_view *v, uint32_t frame_len, struct ofl_hdrs *h);
 
 static inline uint16_t ofl_get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 static inline uint32_t ofl_get32(const uint8_t *p)

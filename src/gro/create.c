@@ -2,6 +2,7 @@
  * create.c - the context: configuration defaults, create (one allocation per
  * array, at create time), destroy, counters and the names of the reasons.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "core/entropy.h"
@@ -57,7 +58,7 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	uint32_t nslots, i, nitems, max_slices;
 	size_t sz_items, sz_cold, sz_slices, sz_cookies, sz_outs, sz_tab;
 	uint64_t key[2];
-	if (!cfg || !out || !cfg->deliver || cfg->version != OFL_GRO_CONFIG_VERSION ||
+	if (!cfg || !out || !cfg->deliver || (cfg->version != OFL_GRO_CONFIG_VERSION && cfg->version != 1) ||
 	    cfg->max_flows == 0 || cfg->max_flows > (1u << 24) || cfg->max_segs == 0 ||
 	    cfg->max_bufs == 0 || cfg->normal_batch == 0 || cfg->max_size < 1280 ||
 	    cfg->max_size > OFL_GRO_MAX_SIZE_LIMIT || cfg->max_held_bytes == 0)
@@ -65,6 +66,8 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	if (cfg->mem && (!cfg->mem->alloc || !cfg->mem->free))
 		return OFL_EINVAL;
 	if (cfg->dsa && (cfg->dsa_keep_tag > 1 || cfg->dsa->rx_tail > sizeof(((struct gro_cold *)0)->tailbuf)))
+		return OFL_EINVAL;
+	if (cfg->version >= 2 && (cfg->l2 > OFL_L2_NONE || (cfg->l2 == OFL_L2_NONE && cfg->dsa)))
 		return OFL_EINVAL;
 	if (derive_key(cfg, key) != 0)
 		return OFL_EINVAL; /* no key configured and none from the system */
@@ -80,7 +83,16 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	g = ofl_mem_zalloc(cfg->mem, sizeof(*g), 64);
 	if (!g)
 		return OFL_ENOMEM;
-	g->cfg = *cfg;
+	if (cfg->version == 1) {
+		/* a version 1 struct ends before l2: Ethernet */
+		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, l2));
+		g->cfg.l2 = OFL_L2_ETH;
+	} else {
+		g->cfg = *cfg;
+	}
+	g->cfg.version = OFL_GRO_CONFIG_VERSION;
+	g->raw = g->cfg.l2 == OFL_L2_NONE;
+	g->full_only = (uint8_t)(g->cfg.dsa || g->raw);
 	g->alloc_size = sizeof(*g);
 	g->items = ofl_mem_zalloc(cfg->mem, sz_items, 64);
 	g->cold = sz_cold ? ofl_mem_zalloc(cfg->mem, sz_cold, 64) : NULL;

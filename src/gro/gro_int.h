@@ -50,7 +50,7 @@ struct gro_item {
 	uint16_t id0;         /* IPv4 ID of the first segment */
 	uint8_t l3, fixedid, fin_psh;
 	uint8_t stack;        /* its layers: gro_stacks[stack] (layer.h) */
-	uint8_t fast;         /* plain Ethernet + IPv4/IPv6 (no options, no
+	uint8_t fast;         /* plain Ethernet (never raw-IP input) + IPv4/IPv6 (no options, no
 	                         extension headers, no VLAN): the fast path may
 	                         compare the next segment against hdr directly */
 	uint8_t rawpre_len;   /* behind a DSA tag (untagged mode, fast): the
@@ -100,12 +100,16 @@ struct ofl_gro {
 	uint32_t last;             /* entry of the last merge (lookup cache) */
 	uint32_t held_bytes;
 	int in_cb;
+	uint8_t raw;               /* cfg.l2 is OFL_L2_NONE: packets start at IP */
+	uint8_t full_only;         /* a DSA format or raw input: no fast path */
 	size_t alloc_size;
 	void *tab_mem;
 	size_t tab_size;
 	/* header prediction's byte masks, IPv4 and IPv6: 0xff where the next
 	 * segment must equal the held header */
-	uint8_t pmask[2][GRO_PRED_MAX]; /* by stack (layer.h): TCP4, TCP6 */
+	uint8_t pmask[4][GRO_PRED_MAX]; /* by stack (layer.h): TCP4, TCP6,
+	                                   RAW4, RAW6 (these unused so far:
+	                                   raw-IP input is not predicted) */
 	uint64_t rcache[GRO_RCACHE]; /* bytes 34-37 << 32 | entry */
 	uint8_t scratch[OFL_GRO_SCRATCH];
 };

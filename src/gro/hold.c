@@ -129,7 +129,7 @@ int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_
 	it->key = *k;
 	it->hash = hash;
 	it->l3 = h->l3;
-	it->stack = gro_stack_of_l3(h->l3);
+	it->stack = gro_stack_of_l3(h->l3, g->raw);
 	it->hdr_len = (uint16_t)(h->hdr_len - sh);
 	it->l3_off = (uint16_t)(h->l3_off - sh);
 	it->l4_off = (uint16_t)(h->l4_off - sh);

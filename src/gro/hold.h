@@ -84,7 +84,7 @@ static inline int gro_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, c
 	ofl_flow_key_copy(&it->key, k);
 	it->hash = hash;
 	it->l3 = h->l3;
-	it->stack = gro_stack_of_l3(h->l3);
+	it->stack = gro_stack_of_l3(h->l3, 0); /* never raw-IP input */
 	it->hdr_len = (uint16_t)hl;
 	it->l3_off = 14;
 	it->l4_off = h->l4_off;

@@ -12,7 +12,10 @@
  * flow, outermost first; the prediction masks are derived from the stacks at
  * create time (create.c) and completion walks the flow's stack (deliver.c).
  *
- * Adding a layer (UDP, a tunnel header, a raw-IP first layer): a file with
+ * Raw-IP input (OFL_L2_NONE) is the stacks without the Ethernet layer: IP
+ * is the first layer, parsed by ofl_parse_raw() (core/parse.c).
+ *
+ * Adding a layer (UDP, a tunnel header): a file with
  * its struct gro_layer, a row in gro_stacks[] for each stack it appears in;
  * its parse into the flow key is still core/parse.c's and receive.c's.
  */
@@ -42,7 +45,13 @@ extern const struct gro_layer gro_layer_eth, gro_layer_ipv4, gro_layer_ipv6, gro
 
 /* The stacks, indexed by struct gro_item.stack (and the prediction masks,
  * struct ofl_gro.pmask, by the same index). */
-enum gro_stack_id { GRO_STACK_TCP4 = 0, GRO_STACK_TCP6 = 1, GRO_NSTACKS };
+enum gro_stack_id {
+	GRO_STACK_TCP4 = 0, /* Ethernet, IPv4, TCP */
+	GRO_STACK_TCP6 = 1,
+	GRO_STACK_RAW4 = 2, /* raw-IP input (OFL_L2_NONE): IPv4, TCP */
+	GRO_STACK_RAW6 = 3,
+	GRO_NSTACKS
+};
 #define GRO_STACK_MAX 4
 
 struct gro_stack {
@@ -52,10 +61,11 @@ struct gro_stack {
 
 extern const struct gro_stack gro_stacks[GRO_NSTACKS];
 
-/* The stack of a flow of L3 4 or 6 over TCP. */
-static inline uint8_t gro_stack_of_l3(unsigned l3)
+/* The stack of a flow of L3 4 or 6 over TCP, over Ethernet (raw 0) or
+ * first in the packet (raw 1). */
+static inline uint8_t gro_stack_of_l3(unsigned l3, unsigned raw)
 {
-	return l3 == 4 ? GRO_STACK_TCP4 : GRO_STACK_TCP6;
+	return (uint8_t)((l3 == 4 ? GRO_STACK_TCP4 : GRO_STACK_TCP6) + 2u * raw);
 }
 
 /* Complete a merged packet's headers, outermost layer first. */

@@ -14,6 +14,9 @@
 
 #include <ofl/csum.h>
 
+/* The MAC addresses of a raw-IP packet's flow key (it has none). */
+static const uint8_t no_mac[12];
+
 static const struct ofl_flow_key *key_of(void *ctx, uint32_t v)
 {
 	return &((struct ofl_gro *)ctx)->items[v].key;
@@ -242,7 +245,7 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	uint8_t flags;
 	total = pkt->nbufs == 1 ? pkt->bufs[0].len : ofl_pkt_len(pkt->bufs, pkt->nbufs);
 	fk.valid = fk.hashed = fk.looked = fk.plain = 0;
-	if (!g->cfg.dsa) {
+	if (!g->full_only) {
 		int r = fast_path(g, pkt, total, &fk, tried_last, now);
 		if (r >= 0)
 			return r;
@@ -275,6 +278,12 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	                              end - (tag.view.rest_off - 12), tag.view.rest_off - 12, &h)) {
 		/* behind a tag, a plain untagged frame: the one-pass parse,
 		 * offsets from the tagged frame's start */
+	} else if (g->raw) {
+		ofl_parse_raw(&v, end, &h);
+		if (h.short_view && pkt->nbufs > 1) {
+			v = ofl_view_make(pkt->bufs, pkt->nbufs, total, g->scratch, OFL_GRO_SCRATCH);
+			ofl_parse_raw(&v, end, &h);
+		}
 	} else {
 		ofl_parse_at(&v, end, et_off, &h);
 		if (h.short_view && pkt->nbufs > 1) {
@@ -282,7 +291,8 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 			ofl_parse_at(&v, end, et_off, &h);
 		}
 	}
-	mac = tag.has ? tag.view.hdr : v.p;
+	/* raw IP has no MAC addresses: 0 in the key */
+	mac = tag.has ? tag.view.hdr : g->raw ? no_mac : v.p;
 	if (h.status != OFL_PARSE_OK ||
 	    h.hdr_len - hdr_shift(g, &h, &tag) > (int32_t)OFL_GRO_MAX_HDR) {
 		unsigned why = h.status == OFL_PARSE_OK ? (unsigned)OFL_GRO_NORMAL_HDR_TOO_LONG : h.status;

@@ -39,17 +39,17 @@ int gro_tcp_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl
 		return 1; /* PARTIAL: a seed, nothing to verify (skb_csum_unnecessary) */
 	s = gro_pseudo_sum(v->p, h->l3, h->l3_off, l4_len);
 	if (csum_status == OFL_CSUM_COMPLETE) {
-		/* The NIC summed everything after the 14-byte Ethernet header:
-		 * take away the VLAN tags and IP header, and any padding. */
+		/* The NIC summed everything after the 14-byte Ethernet header
+		 * (raw IP: from the IP header): take away the VLAN tags and IP
+		 * header, and any padding. */
 		uint16_t hw = pkt->csum, pre;
-		uint32_t t = hw;
-		pre = (uint16_t)~ofl_csum_fold(ofl_csum_partial(v->p + OFL_ETH_HLEN,
-		                                                h->l4_off - OFL_ETH_HLEN, 0));
+		uint32_t t = hw, from = h->raw ? 0 : OFL_ETH_HLEN;
+		pre = (uint16_t)~ofl_csum_fold(ofl_csum_partial(v->p + from, h->l4_off - from, 0));
 		t = ofl_csum_add_at(t, (uint16_t)~pre, 0);
 		if (h->l3_end < h->frame_len) {
 			/* padding may sit in a later buffer than the headers */
 			uint16_t pad = (uint16_t)~ofl_csum_fold(sum_range(pkt, h->l3_end, h->frame_len));
-			t = ofl_csum_add_at(t, (uint16_t)~pad, (int)((h->l3_end - OFL_ETH_HLEN) & 1));
+			t = ofl_csum_add_at(t, (uint16_t)~pad, (int)((h->l3_end - from) & 1));
 		}
 		s = ofl_csum_add_at(s, t, 0);
 	} else {

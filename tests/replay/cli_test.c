@@ -17,8 +17,8 @@
 #define CAPTURE "tcp-bulk/suricata-verify__bug-4663.pcap"
 #define OUTCAP 262144
 
-/* One command line (run by the shell); in args, {E} {R} {S} {J} {X} {N} name
- * the captures made here (empty Ethernet, RAW link type, short header, junk,
+/* One command line (run by the shell); in args, {E} {R} {W} {S} {J} {X} {N} name
+ * the captures made here (empty Ethernet, RAW link type, 802.11, short header, junk,
  * cut frame, an output path), {C} the corpus capture, {B} offload-replay;
  * args starting with '!' are a whole command line (else offload-replay's
  * arguments).  NULL patterns are not checked.  Messages about files are libpcap's. */
@@ -63,8 +63,11 @@ static const struct cli_case cases[] = {
 	{ "junk file", "gro {J} -", 1, NULL, "junk.pcap: unknown file format", 0 },
 	{ "short header", "gro {S} -", 1, NULL, "short.pcap: truncated dump file", 0 },
 	{ "frame past the end", "gro {X} -", 1, NULL, "frame 1: truncated dump file; tried to read 100", 0 },
-	{ "unsupported link type", "gro {R} -", 1, NULL,
-	  "raw.pcap: link type 12 (RAW, Raw IP) is not supported", 0 },
+	{ "unsupported link type", "gro {W} -", 1, NULL,
+	  "wlan.pcap: link type 105 (IEEE802_11, 802.11) is not supported", 0 },
+	{ "raw IP link type", "gro {R} {N}", 0, "frames in                               0", NULL, 0 },
+	{ "raw IP with --dsa", "gro --dsa edsa {R} {N}", 2, NULL,
+	  "raw.pcap: link type 12 (RAW, Raw IP) carries IP packets, no DSA tags", 0 },
 	{ "unwritable output", "gro {E} /nonexistent/out.pcap", 1, NULL, "/nonexistent/out.pcap", 0 },
 	{ "write error", "gro {E} /dev/full", 1, NULL, "/dev/full: write error", NEEDS_DEV_FULL },
 	{ "empty capture", "gro {E} {N}", 0, "frames in                               0", NULL, 0 },
@@ -232,6 +235,9 @@ static void make_files(void)
 	write_file("replay_cli_empty.pcap", b, 24);
 	b[20] = 101; /* RAW */
 	write_file("replay_cli_raw.pcap", b, 24);
+	b[20] = 105; /* IEEE802_11 */
+	write_file("replay_cli_wlan.pcap", b, 24);
+	b[20] = 101;
 	write_file("replay_cli_short.pcap", b, 10);
 	write_file("replay_cli_junk.pcap", "this is not a capture at all", 28);
 	/* one 60-byte frame whose record says 100 bytes were captured */
@@ -252,6 +258,7 @@ static void expand(const char *args, char *out, size_t cap)
 			switch (p[1]) {
 			case 'E': name = "replay_cli_empty.pcap"; break;
 			case 'R': name = "replay_cli_raw.pcap"; break;
+			case 'W': name = "replay_cli_wlan.pcap"; break;
 			case 'S': name = "replay_cli_short.pcap"; break;
 			case 'J': name = "replay_cli_junk.pcap"; break;
 			case 'X': name = "replay_cli_cut.pcap"; break;

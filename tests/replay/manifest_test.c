@@ -2,15 +2,13 @@
  * manifest_test.c - every capture listed in $OFL_CORPORA/MANIFEST.tsv that
  * `tcpdump -r` reads, offload-replay reads too (the same frame count as
  * `tcpdump --count`), and:
- *   - link type Ethernet or a DSA tag (HANDLED below): `offload-replay gro`
- *     exits 0, says it read that many frames, and (Ethernet) its output
- *     holds every TCP payload byte of the input, per flow, in order;
- *   - the L2-less link types (NOT_YET below: raw IP, IPv4, IPv6, BSD
- *     loopback, Linux cooked v1/v2): refused, exit 1, with one line naming
- *     the link type.  Not skipped and not passed silently: the test expects
- *     exactly this refusal, so it FAILS once raw-IP input for GRO (issue 15
- *     item 2) makes the tool take them, saying to move them to HANDLED and
- *     check their payload too.  Each refused capture is listed on stdout.
+ *   - link type Ethernet, a DSA tag, or an L2-less link type (raw IP, IPv4,
+ *     IPv6, BSD loopback, Linux cooked v1/v2: fed to GRO as raw IP, issue 15
+ *     item 2): `offload-replay gro` exits 0, says it read that many frames,
+ *     and (Ethernet and the L2-less ones) its output holds every TCP payload
+ *     byte of the input, per flow, in order.  The L2-less input is read here
+ *     with its pseudo-header skipped by this file's own table (RAW_IP), the
+ *     output (LINKTYPE_RAW) as it is;
  *   - any other link type: a failure (neither handled nor expected).
  * Exits 77 (skipped) without tcpdump; fails without the corpus.
  */
@@ -26,10 +24,51 @@
 
 #define MAX_FILES 1024
 
-/* DLT_ values (pcap_datalink()): what offload-replay gro takes today */
+/* DLT_ values (pcap_datalink()): Ethernet and the DSA link types */
 static const uint32_t HANDLED[] = { 1, 281, 282, 284, 285 };
-/* NULL, RAW, LOOP, LINUX_SLL, IPV4, IPV6, LINUX_SLL2: issue 15 item 2 */
-static const uint32_t NOT_YET[] = { 0, 12, 108, 113, 228, 229, 276 };
+/* ... and the L2-less ones, with the pseudo-header before the IP header:
+ * NULL, RAW, LOOP, LINUX_SLL, IPV4, IPV6, LINUX_SLL2 */
+static const struct {
+	uint32_t dlt;
+	unsigned skip;
+} RAW_IP[] = { { 0, 4 }, { 12, 0 }, { 108, 4 }, { 113, 16 }, { 228, 0 }, { 229, 0 }, { 276, 20 } };
+
+/* The pseudo-header length of an L2-less link type, or -1. */
+static int raw_skip(uint32_t dlt)
+{
+	for (size_t i = 0; i < sizeof RAW_IP / sizeof RAW_IP[0]; i++)
+		if (RAW_IP[i].dlt == dlt)
+			return (int)RAW_IP[i].skip;
+	return -1;
+}
+
+/* A copy of c as Ethernet frames for payload_sum's parser: skip bytes of
+ * each frame dropped, a 14-byte header in front whose EtherType follows the
+ * IP version (0 for anything else: left out of the sums). */
+static void as_ethernet(const struct replay_capture *c, unsigned skip, struct replay_capture *e)
+{
+	size_t total = 0, pos = 0;
+
+	memset(e, 0, sizeof *e);
+	for (size_t i = 0; i < c->nframes; i++)
+		total += c->frames[i].caplen + 14u;
+	e->bytes = malloc(total ? total : 1);
+	e->frames = calloc(c->nframes ? c->nframes : 1, sizeof *e->frames);
+	ck_assert(e->bytes && e->frames);
+	for (size_t i = 0; i < c->nframes; i++) {
+		const struct replay_frame *f = &c->frames[i];
+		uint32_t s = f->caplen < skip ? f->caplen : skip, n = f->caplen - s;
+		uint8_t *d = e->bytes + pos, v = n ? f->data[s] >> 4 : 0;
+		memset(d, 0, 14);
+		d[12] = v == 4 ? 0x08 : v == 6 ? 0x86 : 0;
+		d[13] = v == 6 ? 0xdd : 0;
+		memcpy(d + 14, f->data + s, n);
+		e->frames[i] = (struct replay_frame){ .data = d, .caplen = n + 14u, .len = n + 14u };
+		pos += n + 14u;
+	}
+	e->nframes = c->nframes;
+	e->linktype = REPLAY_LINKTYPE_ETHERNET;
+}
 
 static char corpora[4096];
 static char files[MAX_FILES][512];
@@ -86,36 +125,32 @@ START_TEST(capture)
 	         OFFLOAD_REPLAY_BIN, path, tmp, tmp);
 	rc = run(cmd, out, sizeof out);
 	replay_linktype_describe(ci.linktype, lname, sizeof lname);
-	if (in_list(NOT_YET, sizeof NOT_YET / sizeof NOT_YET[0], ci.linktype)) {
-		char e[1024];
-		FILE *fp;
-		snprintf(cmd, sizeof cmd, "%s/replay_manifest_err.txt", tmp);
-		fp = fopen(cmd, "r");
-		ck_assert_ptr_nonnull(fp);
-		size_t n = fread(e, 1, sizeof e - 1, fp);
-		fclose(fp);
-		e[n] = '\0';
-		ck_assert_msg(rc != 0, "%s: link type %s is taken now: raw-IP input (issue 15 item 2) landed? "
-		              "Move it from NOT_YET to HANDLED in tests/replay/manifest_test.c", files[_i], lname);
-		ck_assert_msg(rc == 1 && strstr(e, lname) && strstr(e, "is not supported") &&
-		              strchr(e, '\n') == e + n - 1,
-		              "%s: exit %d, not one line naming link type %s: %s", files[_i], rc, lname, e);
-		printf("%s: refused (link type %s): issue 15 item 2\n", files[_i], lname);
-		replay_capture_free(&ci);
-		return;
-	}
-	ck_assert_msg(in_list(HANDLED, sizeof HANDLED / sizeof HANDLED[0], ci.linktype),
-	              "%s: link type %s is neither handled nor expected refused", files[_i], lname);
+	ck_assert_msg(in_list(HANDLED, sizeof HANDLED / sizeof HANDLED[0], ci.linktype) || raw_skip(ci.linktype) >= 0,
+	              "%s: link type %s is neither handled nor raw IP", files[_i], lname);
 	ck_assert_msg(rc == 0, "%s: offload-replay gro exit %d", files[_i], rc);
 	snprintf(want, sizeof want, "\"frames_in\": %zu,", ci.nframes);
 	ck_assert_msg(strstr(out, want), "%s: no %s in %.300s", files[_i], want, out);
-	if (ci.linktype == REPLAY_LINKTYPE_ETHERNET) {
+	if (ci.linktype == REPLAY_LINKTYPE_ETHERNET || raw_skip(ci.linktype) >= 0) {
 		struct summary *si = malloc(sizeof *si), *so = malloc(sizeof *so);
 		ck_assert(si && so);
 		snprintf(cmd, sizeof cmd, "%s/replay_manifest_out.pcap", tmp);
 		ck_assert_msg(replay_capture_read(&co, cmd, err, sizeof err) == 0, "%s", err);
-		summarize(&ci, si);
-		summarize(&co, so);
+		if (raw_skip(ci.linktype) >= 0) {
+			struct replay_capture ei, eo;
+			ck_assert_msg(co.linktype == 12, "%s: output link type %u, not RAW", files[_i],
+			              (unsigned)co.linktype);
+			as_ethernet(&ci, (unsigned)raw_skip(ci.linktype), &ei);
+			as_ethernet(&co, 0, &eo);
+			summarize(&ei, si);
+			summarize(&eo, so);
+			printf("%s: link type %s read as raw IP, %llu payload bytes conserved\n", files[_i], lname,
+			       (unsigned long long)si->payload);
+			replay_capture_free(&ei);
+			replay_capture_free(&eo);
+		} else {
+			summarize(&ci, si);
+			summarize(&co, so);
+		}
 		ck_assert_msg(so->payload == si->payload, "%s: %llu payload bytes out of %llu", files[_i],
 		              (unsigned long long)so->payload, (unsigned long long)si->payload);
 		ck_assert_uint_eq(so->nflows, si->nflows);

@@ -15,6 +15,7 @@
 #include "dsa_opt.h"
 #include "gro_live.h"
 #include "gro_report.h"
+#include "l3_link.h"
 #include "replay.h"
 
 /* gro_flush_timeout of the kernel oracle's receiving veth */
@@ -66,11 +67,13 @@ void gro_cmd_usage(FILE *fp)
 	        "usage: %s gro IN OUT [options]\n"
 	        "       %s gro -i IFACE OUT [--duration S] [options]\n"
 	        "  Feeds the frames of IN (any capture file libpcap reads: pcap or pcapng;\n"
-	        "  link type Ethernet or a DSA tag) to the GRO engine in polls, with the\n"
-	        "  capture's time stamps as the clock, and writes every delivered packet as\n"
-	        "  one frame, in delivery order, time-stamped with the clock at delivery, to OUT\n"
-	        "  (classic pcap, same link type; nanosecond time stamps if some in IN are\n"
-	        "  not whole microseconds).  IN '-' is standard input, OUT '-' standard output\n"
+	        "  link type Ethernet or a DSA tag, or raw IP: RAW, IPV4, IPV6, NULL, LOOP,\n"
+	        "  LINUX_SLL, LINUX_SLL2, their pseudo-header skipped) to the GRO engine in\n"
+	        "  polls, with the capture's time stamps as the clock, and writes every\n"
+	        "  delivered packet as one frame, in delivery order, time-stamped with the\n"
+	        "  clock at delivery, to OUT (classic pcap, same link type, RAW for raw-IP\n"
+	        "  input; nanosecond time stamps if some in IN are not whole microseconds).\n"
+	        "  IN '-' is standard input, OUT '-' standard output\n"
 	        "  (the statistics then go to standard error); OUT /dev/null writes nothing.\n"
 	        "  Frames cut by the snap length are fed as captured (GRO passes them on as\n"
 	        "  malformed) and counted.\n"
@@ -414,6 +417,26 @@ static int resolve_dsa(struct gro_cmd *g, const char *name, uint32_t linktype)
 	return rc;
 }
 
+/* A raw-IP link type (l3_link.h): its frames pointed past the pseudo-header
+ * and fed as raw IP, the output LINKTYPE_RAW; any other: the DSA tag
+ * format and the link type checks of resolve_dsa(). */
+static int resolve_input(struct gro_cmd *g, struct replay_capture *cap)
+{
+	int skip = l3_link_skip(cap->linktype);
+
+	if (skip < 0)
+		return resolve_dsa(g, g->in_path, cap->linktype);
+	if (g->dsa.ops || g->dsa.keep_tag) {
+		char lname[128];
+		fprintf(stderr, "%s gro: %s: link type %s carries IP packets, no DSA tags: --dsa does not apply\n",
+		        CLI_PROG, g->in_path, replay_linktype_describe(cap->linktype, lname, sizeof lname));
+		return CLI_EXIT_USAGE;
+	}
+	l3_link_strip(cap, (unsigned)skip);
+	g->opts.l2 = OFL_L2_NONE;
+	return CLI_EXIT_OK;
+}
+
 /* gro -i IFACE OUT: see gro_live.h. */
 static int live_main(struct gro_cmd *g)
 {
@@ -475,7 +498,7 @@ int gro_cmd_run(int argc, char **argv)
 		fprintf(stderr, "%s gro: %s\n", CLI_PROG, err);
 		return CLI_EXIT_FAIL;
 	}
-	rc = resolve_dsa(&g, g.in_path, cap.linktype);
+	rc = resolve_input(&g, &cap);
 	if (rc != CLI_EXIT_OK) {
 		replay_capture_free(&cap);
 		return rc;

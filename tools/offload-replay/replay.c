@@ -22,9 +22,14 @@ void replay_gro_opts_default(struct replay_gro_opts *o)
 
 uint16_t replay_complete_csum(const uint8_t *frame, uint32_t len)
 {
+	return replay_complete_csum_from(frame, len, REPLAY_ETH_HLEN);
+}
+
+uint16_t replay_complete_csum_from(const uint8_t *frame, uint32_t len, uint32_t from)
+{
 	uint64_t s = 0;
 	uint16_t w;
-	uint32_t i = REPLAY_ETH_HLEN;
+	uint32_t i = from;
 
 	for (; i + 1 < len; i += 2) {
 		memcpy(&w, frame + i, 2);
@@ -55,6 +60,7 @@ void replay_gro_config(const struct replay_gro_opts *o, struct ofl_gro_config *c
 		cfg->max_size = o->max_size;
 	if (o->flows)
 		cfg->max_flows = o->flows;
+	cfg->l2 = o->l2;
 	if (o->dsa) {
 		cfg->dsa = o->dsa;
 		cfg->dsa_params = o->dsa_params;
@@ -163,8 +169,10 @@ int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
 					pkt->nbufs = 2;
 				}
 				if (o->csum_status == OFL_CSUM_COMPLETE) {
-					if (f->caplen >= REPLAY_ETH_HLEN)
-						pkt->csum = replay_complete_csum(f->data, f->caplen);
+					/* a raw IP packet is summed from its first byte */
+					uint32_t from = o->l2 == OFL_L2_NONE ? 0 : REPLAY_ETH_HLEN;
+					if (f->caplen >= from && f->caplen)
+						pkt->csum = replay_complete_csum_from(f->data, f->caplen, from);
 					else
 						pkt->csum_status = OFL_CSUM_NONE; /* no L3 to sum */
 				}

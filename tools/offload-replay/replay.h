@@ -44,6 +44,8 @@ struct replay_gro_opts {
 	const struct ofl_dsa_ops *dsa;  /**< tag format of every frame; NULL = none */
 	struct ofl_dsa_params dsa_params; /**< with dsa (all zero: the defaults) */
 	int dsa_keep_tag;          /**< deliver as received instead of untagged */
+	uint8_t l2;                /**< ofl_gro_config.l2: OFL_L2_NONE for frames
+	                                that start at the IP header (l3_link.h) */
 };
 
 /** Default replay options: burst 64 (like NAPI), OFL_CSUM_NONE, one buffer per
@@ -110,6 +112,9 @@ int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
  * header, words taken in memory order (as Linux's skb->csum), folded.
  */
 uint16_t replay_complete_csum(const uint8_t *frame, uint32_t len);
+
+/** The same from byte from on (0 for a raw IP packet). */
+uint16_t replay_complete_csum_from(const uint8_t *frame, uint32_t len, uint32_t from);
 
 /** Index in c->frames of the frame a delivered cookie stands for. */
 size_t replay_cookie_index(const struct replay_capture *c, const void *cookie);
