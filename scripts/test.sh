@@ -70,8 +70,10 @@ for s in abi sanitize valgrind fuzz; do
     stage "$s"
     extra=()
     # memcheck: the tests that only drive the command-line tool as a child
-    # process are left to the ASan+UBSan stage (label "cli")
-    [ "$s" = valgrind ] && extra=(-LE cli)
+    # process (label "cli") and the burst-against-single replays (label
+    # "burstdiff": the wrapped tests run under memcheck themselves) are left
+    # to the ASan+UBSan stage
+    [ "$s" = valgrind ] && extra=(-LE 'cli|burstdiff')
     bash "$top/.ci/$s.sh" "$out/$s" "${extra[@]}"
   fi
 done
