@@ -185,7 +185,15 @@ int main(int argc, char **argv)
 		perror("UDP socket with UDP_SEGMENT");
 		return 1;
 	}
-	if (sendto(s, sent, TOTAL, 0, (struct sockaddr *)&to, tolen) != (ssize_t)TOTAL) {
+	/* an IPv6 address stays tentative for a moment after the device comes
+	 * up (the kernel finishes "DAD" off a work queue even with accept_dad
+	 * 0): EADDRNOTAVAIL until then */
+	ssize_t w;
+	uint64_t until = xfer_now_ns() + 2000000000u;
+	while ((w = sendto(s, sent, TOTAL, 0, (struct sockaddr *)&to, tolen)) < 0 && errno == EADDRNOTAVAIL &&
+	       xfer_now_ns() < until)
+		poll(NULL, 0, 10);
+	if (w != (ssize_t)TOTAL) {
 		perror("sendto");
 		return 1;
 	}
