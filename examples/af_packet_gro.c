@@ -17,9 +17,12 @@
  * TSO and GSO are turned off on ofl-va (ethtool ioctls), so the frames on the
  * veth are MSS-sized, as from a NIC.  Nothing is written anywhere: the program
  * counts what GRO merged.  The checksum status comes from the ring: a frame
- * sent by a local stack carries TP_STATUS_CSUMNOTREADY (its checksum was left
- * to an offload, the kernel treats it as verified) and TP_STATUS_CSUM_VALID
- * means verified; both are OFL_CSUM_UNNECESSARY, the rest OFL_CSUM_NONE.
+ * sent by a local stack carries TP_STATUS_CSUMNOTREADY (CHECKSUM_PARTIAL: its
+ * checksum was left to an offload and never computed, the field holds the
+ * pseudo-header seed) and is OFL_CSUM_PARTIAL, which GRO takes as verified
+ * without summing it and keeps partial in what it delivers;
+ * TP_STATUS_CSUM_VALID (a NIC verified it) is OFL_CSUM_UNNECESSARY; the rest
+ * OFL_CSUM_NONE (GRO verifies in software).
  *
  *   usage: af_packet_gro [-m MiB] [-t seconds]
  *
@@ -47,6 +50,7 @@
 
 struct counts {
 	uint64_t frames, pkts_out, gro_pkts, gro_segs, merged_pkts, merged_segs, max_segs;
+	uint64_t rx_partial, rx_valid, out_partial; /* checksum states in and out */
 };
 
 static struct xfer xfer;
@@ -67,6 +71,11 @@ static void deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 		}
 		if (pkts[i].seg_count > c->max_segs)
 			c->max_segs = pkts[i].seg_count;
+		/* a merged packet is always partial; a lone segment received
+		 * partial stays so (ofl_gro_out.flags); a NORMAL one received
+		 * partial says it with CSUM_RX_PARTIAL */
+		if (pkts[i].flags & (OFL_GRO_OUT_F_CSUM_PARTIAL | OFL_GRO_OUT_F_CSUM_RX_PARTIAL))
+			c->out_partial++;
 	}
 }
 
@@ -126,11 +135,14 @@ static unsigned block_poll(struct ofl_gro *gro, struct tpacket_block_desc *bd, s
 		struct ofl_pkt pkt = {
 			.bufs = &buf,
 			.nbufs = 1,
-			.csum_status = (h->tp_status & (TP_STATUS_CSUMNOTREADY | TP_STATUS_CSUM_VALID))
-			                   ? OFL_CSUM_UNNECESSARY : OFL_CSUM_NONE,
+			.csum_status = (h->tp_status & TP_STATUS_CSUMNOTREADY) ? OFL_CSUM_PARTIAL
+			               : (h->tp_status & TP_STATUS_CSUM_VALID) ? OFL_CSUM_UNNECESSARY
+			                                                       : OFL_CSUM_NONE,
 			.rx_hash = h->hv1.tp_rxhash,
 			.cookie = h, /* the frame's bytes stay in the block until delivered */
 		};
+		c->rx_partial += pkt.csum_status == OFL_CSUM_PARTIAL;
+		c->rx_valid += pkt.csum_status == OFL_CSUM_UNNECESSARY;
 		if (h->tp_status & TP_STATUS_VLAN_VALID) {
 			pkt.flags |= OFL_PKT_F_VLAN;
 			pkt.vlan_tci = (uint16_t)h->hv1.tp_vlan_tci;
@@ -241,6 +253,10 @@ int main(int argc, char **argv)
 	       c.merged_pkts ? (double)c.merged_segs / (double)c.merged_pkts : 0.0,
 	       (unsigned long long)c.max_segs, (unsigned long long)st.merged,
 	       (unsigned long long)st.held, (unsigned long long)st.normal);
+	printf("checksums: %llu frames partial (TP_STATUS_CSUMNOTREADY), %llu verified "
+	       "(TP_STATUS_CSUM_VALID), %llu none; %llu packets delivered partial\n",
+	       (unsigned long long)c.rx_partial, (unsigned long long)c.rx_valid,
+	       (unsigned long long)(c.frames - c.rx_partial - c.rx_valid), (unsigned long long)c.out_partial);
 	if (!failed && !xfer_intact(&xfer, total))
 		failed = 1;
 	if (!failed && (c.merged_pkts == 0 || st.out_segs != st.rx_pkts))

@@ -6,7 +6,7 @@ add_library(ofl_gsotest STATIC gso/gso_util.c gso/gso_check.c)
 target_include_directories(ofl_gsotest PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/gso)
 target_link_libraries(ofl_gsotest PUBLIC ofl_testsupport ofl_replaycore)
 
-foreach(t tcp udp pool vnet roundtrip burst vlan descs vnet_le)
+foreach(t tcp udp pool vnet roundtrip burst vlan descs vnet_le rawip)
   ofl_add_check_test(gso_${t}_test unit/gso_${t}_test.c LIBS ofl_gsotest)
 endforeach()
 
@@ -23,7 +23,8 @@ target_link_libraries(ofl_mkgso PRIVATE ofl_gsotest)
 if(TARGET offload-replay)
   ofl_add_check_test(gso_replay_test unit/gso_replay_test.c LIBS ofl_gsotest)
   target_compile_definitions(gso_replay_test PRIVATE
-    OFL_GSO_REPLAY="$<TARGET_FILE:offload-replay>" OFL_GSO_TMP="${CMAKE_CURRENT_BINARY_DIR}")
+    OFL_GSO_REPLAY="$<TARGET_FILE:offload-replay>" OFL_GSO_TMP="${CMAKE_CURRENT_BINARY_DIR}"
+    OFL_GSO_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso")
   add_dependencies(gso_replay_test offload-replay)
 else()
   ofl_tests_not_built("OFL_BUILD_TOOLS=OFF" gso_replay_test)
@@ -35,4 +36,4 @@ add_executable(gso_first ${CMAKE_SOURCE_DIR}/bench/gso_first.c)
 target_link_libraries(gso_first PRIVATE ofl_static)
 
 # GSO through a DSA tag (src/gso/dsa.c): every format, every segment tagged.
-ofl_add_check_test(gso_dsa_test unit/gso_dsa_test.c)
+ofl_add_check_test(gso_dsa_test unit/gso_dsa_test.c LIBS ofl_gsotest)

@@ -254,9 +254,10 @@ enum ofl_gso_type {
 typedef int (*ofl_gso_l2_fn)(void *user, uint8_t *hdr, uint32_t hdr_len, uint32_t seg_index);
 
 /** Version of struct ofl_gso_req this header describes (fields only
- *  appended).  A request of version 1 (without vlan_tci and vlan_proto) is
- *  still taken: only its version-1 fields are read. */
-#define OFL_GSO_REQ_VERSION 2
+ *  appended).  Requests of versions 1 (without vlan_tci and vlan_proto) and
+ *  2 (without l2) are still taken: only the fields of their version are
+ *  read, the later ones count as their defaults. */
+#define OFL_GSO_REQ_VERSION 3
 
 /** What to do with one super-packet.  Fill with ofl_gso_req_default() first. */
 struct ofl_gso_req {
@@ -293,6 +294,18 @@ struct ofl_gso_req {
 	                         the frame's metadata holds; default 0 */
 	uint16_t vlan_proto; /**< with OFL_GSO_F_VLAN_INSERT: its TPID, 0x8100
 	                         (802.1Q) or 0x88a8 (802.1ad); 0 = 0x8100 */
+	/* version 3 */
+	uint8_t l2;         /**< enum ofl_l2 (pkt.h): what the packet starts with.
+	                         OFL_L2_ETH (default): an Ethernet frame.
+	                         OFL_L2_NONE: an IP packet, IPv4 or IPv6 by its
+	                         first nibble (a TUN device, a VPN, raw-IP GRO
+	                         output); its segments start at the IP header too
+	                         (ofl_gso_seg.l3_off 0).  OFL_GSO_F_VLAN_INSERT
+	                         is refused with it; extra_l2_len bytes (with
+	                         extra_l2_off 0) go before the IP header.
+	                         ofl_gso_start_vnet() takes its l2 argument
+	                         instead; ofl_gso_start_gro() reads it only for
+	                         a NORMAL packet (see there). */
 };
 
 /** Fill req with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL. */
@@ -436,7 +449,8 @@ OFL_API const char *ofl_gso_why_str(int why);
 
 /**
  * Start segmenting one Ethernet frame (destination MAC first, up to two
- * 802.1Q/802.1ad tags) held in nbufs caller buffers.  Parses and checks
+ * 802.1Q/802.1ad tags), or with req->l2 = OFL_L2_NONE one IP packet, held
+ * in nbufs caller buffers.  Parses and checks
  * everything, copies the headers into it, and emits nothing.
  * IPv4 total length 0 / IPv6 payload length 0 (Linux BIG TCP, also an IPv6
  * hop-by-hop Jumbo option, which segments do not carry) mean "to the end of
@@ -444,12 +458,13 @@ OFL_API const char *ofl_gso_why_str(int why);
  * bufs must stay valid until the last segment is sent; it is not copied.
  * Returns 0, or (nothing emitted in every case):
  *   OFL_EINVAL   NULL, nbufs 0, a NULL buffer with a length, a bad req
- *                (version, type, csum), seg_size 0, seg_size larger than one
+ *                (version, type, csum, l2), seg_size 0, seg_size larger than one
  *                IP packet can carry, UDP_FRAG seg_size not a multiple of 8 or
  *                smaller than 16, extra_l2_off beyond the L2 header,
- *                OFL_GSO_F_VLAN_INSERT without an Ethernet header;
- *   OFL_EPROTO   the headers do not parse as Ethernet/IP/TCP or UDP, or not as
- *                the requested type;
+ *                OFL_GSO_F_VLAN_INSERT without an Ethernet header (l2
+ *                OFL_L2_NONE);
+ *   OFL_EPROTO   the headers do not parse as Ethernet/IP/TCP or UDP (l2
+ *                OFL_L2_NONE: IP/TCP or UDP), or not as the requested type;
  *   OFL_EBADMSG  the payload does not match the IP (or UDP) lengths;
  *   OFL_ENOTSUP  IP fragment, IPsec/unknown IPv6 extension, IPv6 routing
  *                header (it changes the pseudo header), IPv6 extension
@@ -475,6 +490,12 @@ OFL_API int ofl_gso_start(struct ofl_gso_iter *it, const struct ofl_gso_req *req
  * has OFL_GSO_TCP_ECN (GRO merges only segments with equal CWR, the kernel's
  * AccECN rule), so the original segments come back.  A NORMAL packet
  * (hdr_len 0) is taken as its slices (a req with seg_size is then required).
+ * What the packet starts with: a GRO packet (hdr_len > 0) says it itself,
+ * l3_off 0 with a non-zero l4_off being an IP packet (from a context with
+ * ofl_gro_config.l2 = OFL_L2_NONE: the segments then start at the IP
+ * header too; both offsets 0, as in an ofl_gro_out filled by hand, is read
+ * as Ethernet) and req->l2 is not read; a NORMAL packet is what req->l2
+ * says (default Ethernet).
  * out->hdr is copied now; out->slices (the array and the bytes) must stay
  * valid until the last segment is sent: segment inside the deliver callback
  * or copy the array.  Output slices keep the GRO slices' pkt/buf; input

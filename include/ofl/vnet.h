@@ -14,6 +14,26 @@
 extern "C" {
 #endif
 
+/* The kernel ABI values of virtio_net_hdr and TUNSETOFFLOAD, for programs
+ * built against headers that lack some (Debian 12's Linux 6.1 headers have
+ * no VIRTIO_NET_HDR_GSO_UDP_L4, TUN_F_USO4 or TUN_F_USO6): the same numbers
+ * as <linux/virtio_net.h> and <linux/if_tun.h>. */
+#define OFL_VNET_F_NEEDS_CSUM 1u   /**< VIRTIO_NET_HDR_F_NEEDS_CSUM */
+#define OFL_VNET_F_DATA_VALID 2u   /**< VIRTIO_NET_HDR_F_DATA_VALID */
+#define OFL_VNET_GSO_NONE 0u       /**< VIRTIO_NET_HDR_GSO_NONE */
+#define OFL_VNET_GSO_TCPV4 1u      /**< VIRTIO_NET_HDR_GSO_TCPV4 */
+#define OFL_VNET_GSO_UDP 3u        /**< VIRTIO_NET_HDR_GSO_UDP (UFO) */
+#define OFL_VNET_GSO_TCPV6 4u      /**< VIRTIO_NET_HDR_GSO_TCPV6 */
+#define OFL_VNET_GSO_UDP_L4 5u     /**< VIRTIO_NET_HDR_GSO_UDP_L4 (USO, Linux 5.18) */
+#define OFL_VNET_GSO_ECN 0x80u     /**< VIRTIO_NET_HDR_GSO_ECN */
+#define OFL_TUN_F_CSUM 0x01u       /**< TUN_F_CSUM: the reader takes partial checksums */
+#define OFL_TUN_F_TSO4 0x02u       /**< TUN_F_TSO4 */
+#define OFL_TUN_F_TSO6 0x04u       /**< TUN_F_TSO6 */
+#define OFL_TUN_F_TSO_ECN 0x08u    /**< TUN_F_TSO_ECN */
+#define OFL_TUN_F_UFO 0x10u        /**< TUN_F_UFO */
+#define OFL_TUN_F_USO4 0x20u       /**< TUN_F_USO4 (Linux 6.2; only together with USO6) */
+#define OFL_TUN_F_USO6 0x40u       /**< TUN_F_USO6 (Linux 6.2) */
+
 /** Linux struct virtio_net_hdr, its fields in host order (10 bytes; on the
  *  wire little endian with VIRTIO 1.0 / TUNSETVNETLE: ofl_gro_vnet_hdr_le()
  *  writes those bytes, ofl_gso_vnet_read() reads them). */

@@ -209,9 +209,10 @@ struct gso_input {
 /* A refusal at start: remember why (enum ofl_gso_why), leave the iterator
  * done, return the error that reason goes with. */
 int gso_refuse(struct ofl_gso_iter *it, unsigned why);
-/* Copy a request of version 1 or the current one into *dst (a version-1
- * request is read only as far as its fields go; the later ones are 0).
- * Returns 0, or OFL_GSO_WHY_REQ for an unknown version. */
+/* Copy a request of version 1, 2 or the current one into *dst (an older
+ * request is read only as far as its fields go; the later ones are 0, their
+ * defaults; dst == req leaves it as it is).  Returns 0, or OFL_GSO_WHY_REQ
+ * for an unknown version. */
 int gso_req_load(struct ofl_gso_req *dst, const struct ofl_gso_req *req);
 int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
                      const struct gso_input *in, struct ofl_hdrs *out_h);

@@ -101,14 +101,19 @@ const char *ofl_gso_why_str(int why)
 
 int gso_req_load(struct ofl_gso_req *dst, const struct ofl_gso_req *req)
 {
-	if (req->version == 1) {
-		memset(dst, 0, sizeof(*dst));
-		memcpy(dst, req, offsetof(struct ofl_gso_req, vlan_tci));
-		return 0;
-	}
-	if (req->version != OFL_GSO_REQ_VERSION)
+	size_t end;
+	if (req->version == 1)
+		end = offsetof(struct ofl_gso_req, vlan_tci);
+	else if (req->version == 2)
+		end = offsetof(struct ofl_gso_req, l2);
+	else if (req->version == OFL_GSO_REQ_VERSION)
+		end = sizeof(*req);
+	else
 		return OFL_GSO_WHY_REQ;
-	*dst = *req;
+	if (dst != req) {
+		memset(dst, 0, sizeof(*dst));
+		memcpy(dst, req, end);
+	}
 	return 0;
 }
 
@@ -220,7 +225,7 @@ static int parse_frame(uint8_t *v, uint32_t vlen, uint32_t flen, struct ofl_hdrs
 	return 0;
 }
 
-/* req: loaded by gso_req_load() (version 1 or the current one). */
+/* req: loaded by gso_req_load() (any version it takes). */
 static unsigned check_req(const struct ofl_gso_req *req)
 {
 	uint32_t known = OFL_GSO_F_FIXED_ID | OFL_GSO_F_KEEP_CWR;
@@ -230,7 +235,8 @@ static unsigned check_req(const struct ofl_gso_req *req)
 	    (req->csum != OFL_CSUM_MODE_FULL && req->csum != OFL_CSUM_MODE_PARTIAL) ||
 	    (req->flags & ~known) ||
 	    ((req->flags & OFL_GSO_F_VLAN_INSERT) && req->vlan_proto != 0 && req->vlan_proto != 0x8100u &&
-	     req->vlan_proto != 0x88a8u))
+	     req->vlan_proto != 0x88a8u) ||
+	    (req->l2 != OFL_L2_ETH && req->l2 != OFL_L2_NONE))
 		return OFL_GSO_WHY_REQ;
 	if (req->seg_size == 0 || req->seg_size > 0xffffu)
 		return OFL_GSO_WHY_SEG_SIZE;
@@ -517,6 +523,7 @@ int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req_in,
 int ofl_gso_start(struct ofl_gso_iter *it, const struct ofl_gso_req *req, const struct ofl_buf *bufs,
                   uint32_t nbufs)
 {
+	struct ofl_gso_req r;
 	struct gso_input in;
 	uint32_t i;
 	if (!it)
@@ -526,12 +533,15 @@ int ofl_gso_start(struct ofl_gso_iter *it, const struct ofl_gso_req *req, const 
 	for (i = 0; i < nbufs; i++)
 		if (!bufs[i].data && bufs[i].len)
 			return gso_refuse(it, OFL_GSO_WHY_ARG);
+	if (gso_req_load(&r, req) != 0)
+		return gso_refuse(it, OFL_GSO_WHY_REQ);
 	memset(&in, 0, sizeof(in));
 	in.units = bufs;
 	in.nunits = nbufs;
 	in.kind = GSO_UNIT_BUF;
+	in.l2_none = r.l2 == OFL_L2_NONE;
 	in.flen = ofl_pkt_len(bufs, nbufs);
-	return gso_start_common(it, req, &in, NULL);
+	return gso_start_common(it, &r, &in, NULL);
 }
 
 int ofl_gso_start_gro(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
@@ -573,6 +583,10 @@ int ofl_gso_start_gro(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
 	in.nunits = out->nslices;
 	in.kind = GSO_UNIT_SLICE;
 	in.flen = (uint32_t)total;
+	/* a GRO packet from a raw-IP context starts at its IP header: l3_off 0,
+	 * its L4 header after it (an ofl_gro_out filled by hand without the
+	 * offsets, both 0, is read as Ethernet, as before raw IP existed) */
+	in.l2_none = out->hdr_len ? out->l3_off == 0 && out->l4_off != 0 : r.l2 == OFL_L2_NONE;
 	if (out->hdr_len) {
 		in.kind = GSO_UNIT_GRO;
 		in.nunits = out->nslices + 1;

@@ -9,13 +9,13 @@
 
 #include "gso/gso_int.h"
 
-#define VNET_F_NEEDS_CSUM 1u
-#define VNET_GSO_NONE 0u
-#define VNET_GSO_TCPV4 1u
-#define VNET_GSO_UDP 3u
-#define VNET_GSO_TCPV6 4u
-#define VNET_GSO_UDP_L4 5u
-#define VNET_GSO_ECN 0x80u
+#define VNET_F_NEEDS_CSUM OFL_VNET_F_NEEDS_CSUM
+#define VNET_GSO_NONE OFL_VNET_GSO_NONE
+#define VNET_GSO_TCPV4 OFL_VNET_GSO_TCPV4
+#define VNET_GSO_UDP OFL_VNET_GSO_UDP
+#define VNET_GSO_TCPV6 OFL_VNET_GSO_TCPV6
+#define VNET_GSO_UDP_L4 OFL_VNET_GSO_UDP_L4
+#define VNET_GSO_ECN OFL_VNET_GSO_ECN
 
 static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 

@@ -40,7 +40,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 "$cc" -std=c11 -O1 -I "$src/include" -I "$src/src" -I "$src/tests/support" -I "$here" \
 	-I "$src/tools/offload-replay" -o "$tmp/mkgso" \
 	"$here/mkgso.c" "$here/gso_util.c" "$src/tests/support/gen.c" \
-	"$src/tools/offload-replay/capture.c" "$src"/src/core/*.c "$src"/src/gso/*.c -lpcap
+	"$src/tools/offload-replay/capture.c" "$src"/src/core/*.c "$src"/src/gso/*.c \
+	"$src"/src/dsa/*.c -lpcap
 
 mkdir -p "$out"
 "$tmp/mkgso" "$out" "$@" > "$tmp/list"

@@ -23,6 +23,8 @@ size_t mkgso_frame(const struct gso_fixture *x, uint8_t *buf, size_t cap)
 		u.payload_len = x->payload;
 		u.nvlan = x->nvlan;
 		u.vlan_tci[0] = 100;
+		u.vlan_tpid[0] = x->tpid0;
+		u.vlan_tci[1] = 200;
 		u.df = x->df;
 		u.salt = 11;
 		return gu_udp_frame(&u, buf, cap);

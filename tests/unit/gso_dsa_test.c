@@ -4,6 +4,9 @@
  * TX tag for that port (head tags in the header slot, tail tags and the
  * kernel's padding as extra slices), and once untagged each segment is a
  * correct TCP segment (checksums, lengths, the payload bytes in order).
+ * Every tagged segment, TCP and UDP L4 (IPv4 and IPv6, with and without an
+ * 802.1Q header), is also what ofl_dsa_encode() makes of the same segment
+ * cut without a tag.
  */
 #include <check.h>
 #include <ofl/dsa.h>
@@ -13,6 +16,7 @@
 
 #include "conserve.h"
 #include "gen.h"
+#include "gso_util.h"
 #include "harness.h"
 
 static uint8_t super[70000], block[64 * 512], lin[4096], un[4096];
@@ -148,7 +152,29 @@ static uint32_t linear(const struct ofl_gso_seg *seg, uint8_t *out)
  * tagger's or, with conduit_tailroom, the conduit's); dsa/edsa fold an
  * 802.1Q header into their tag (dsa_xmit_ll) and mtk overwrites its TPID
  * (mtk_tag_xmit) instead of adding 4 bytes in front of it. */
-static void same_as_encode(const struct ofl_dsa_ops *ops, unsigned nvlan, uint16_t tci,
+/* A UDP super-packet (nvlan 802.1Q headers with TCI tci) in super[] and a
+ * full-checksum UDP L4 request for it. */
+static struct ofl_buf make_udp_super(int l3, uint32_t payload, unsigned nvlan, uint16_t tci,
+                                     uint32_t mss, struct ofl_gso_req *req)
+{
+	struct gu_udp u;
+	gu_udp_init(&u, l3);
+	u.payload_len = payload;
+	u.nvlan = (uint8_t)nvlan;
+	u.vlan_tpid[0] = 0x8100;
+	u.vlan_tci[0] = tci;
+	u.salt = 9;
+	ofl_gso_req_default(req);
+	req->type = OFL_GSO_TYPE_UDP_L4;
+	req->seg_size = mss;
+	req->csum = OFL_CSUM_MODE_FULL;
+	return (struct ofl_buf){super, (uint32_t)gu_udp_frame(&u, super, sizeof(super))};
+}
+
+/* what same_as_encode() segments */
+enum { SA_TCP4 = 0, SA_UDP4 = 1, SA_UDP6 = 2 };
+
+static void same_as_encode(const struct ofl_dsa_ops *ops, int kind, unsigned nvlan, uint16_t tci,
                            uint16_t tailroom, uint32_t payload, uint32_t mss)
 {
 	static uint8_t plain_lin[4096], tagged_lin[4096], enc[4096 + 128];
@@ -172,7 +198,11 @@ static void same_as_encode(const struct ofl_dsa_ops *ops, unsigned nvlan, uint16
 	m.switch_id = 1;
 	if (ofl_gso_dsa_prepare(&d, ops, &par, &m) != 0)
 		return; /* "none", brcm-legacy-fcs: every_format checks which */
-	b = make_super(&g, 4, payload, nvlan, tci, mss, &rp);
+	if (kind == SA_TCP4)
+		b = make_super(&g, 4, payload, nvlan, tci, mss, &rp);
+	else
+		b = make_udp_super(kind == SA_UDP6 ? 6 : 4, payload, nvlan, tci, mss, &rp);
+	ck_assert_uint_gt(b.len, 0);
 	rt = rp;
 	ck_assert_int_eq(ofl_gso_req_set_dsa(&rt, &d), 0);
 	ck_assert_int_eq(ofl_gso_pool_init_block(&pp, bp, sizeof(bp), 512), 0);
@@ -194,8 +224,8 @@ static void same_as_encode(const struct ofl_dsa_ops *ops, unsigned nvlan, uint16
 		el = pl;
 		ck_assert_int_eq(ofl_dsa_encode(ops, &par, OFL_DSA_TX, &m, enc, sizeof(enc), &off, &el), 0);
 		ck_assert_msg(el == tl && memcmp(enc + off, tagged_lin, tl) == 0,
-		              "%s (vlan %u, tailroom %u): segment %u of %u bytes, encode gives %u bytes",
-		              ops->name, nvlan, tailroom, nseg, tl, el);
+		              "%s (%s, vlan %u, tailroom %u): segment %u of %u bytes, encode gives %u bytes",
+		              ops->name, kind == SA_TCP4 ? "TCP" : "UDP", nvlan, tailroom, nseg, tl, el);
 		ck_assert_uint_eq(st.hdr_len + st.payload_len, st.len);
 		if (tailroom || ops->tx_tail) {
 			/* what the tagger was handed: 60 bytes at least */
@@ -218,11 +248,26 @@ START_TEST(every_format_as_encode)
 	if (!ops || !ops->tx_ports)
 		return;
 	/* a short last segment (2 bytes of payload) shows the padding */
-	same_as_encode(ops, 0, 0, 0, 3 * 700 + 2, 700);
-	same_as_encode(ops, 0, 0, 4, 3 * 700 + 2, 700);
+	same_as_encode(ops, SA_TCP4, 0, 0, 0, 3 * 700 + 2, 700);
+	same_as_encode(ops, SA_TCP4, 0, 0, 4, 3 * 700 + 2, 700);
 	/* PCP 5, CFI, VID 100: every TCI bit the fold moves */
-	same_as_encode(ops, 1, 0xb064, 0, 3 * 700 + 2, 700);
-	same_as_encode(ops, 1, 0x0064, 4, 3 * 700 + 2, 700);
+	same_as_encode(ops, SA_TCP4, 1, 0xb064, 0, 3 * 700 + 2, 700);
+	same_as_encode(ops, SA_TCP4, 1, 0x0064, 4, 3 * 700 + 2, 700);
+}
+END_TEST
+
+/* UDP L4 (USO) through every tag: each datagram tagged as the tagger would
+ * tag it, untagged and over 802.1Q, IPv4 and IPv6, a last datagram of 2
+ * bytes (padded before tagging) */
+START_TEST(every_format_udp)
+{
+	const struct ofl_dsa_ops *ops = ofl_dsa_at((size_t)_i);
+	if (!ops || !ops->tx_ports)
+		return;
+	same_as_encode(ops, SA_UDP4, 0, 0, 0, 3 * 700 + 2, 700);
+	same_as_encode(ops, SA_UDP6, 0, 0, 4, 3 * 700 + 2, 700);
+	same_as_encode(ops, SA_UDP4, 1, 0xb064, 0, 4 * 1000 + 100, 1000);
+	same_as_encode(ops, SA_UDP6, 1, 0x0064, 4, 2 * 1200 + 30, 1200);
 }
 END_TEST
 
@@ -262,6 +307,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, every_format, 0, (int)ofl_dsa_count());
 	tcase_add_loop_test(tc, every_format_as_encode, 0, (int)ofl_dsa_count());
+	tcase_add_loop_test(tc, every_format_udp, 0, (int)ofl_dsa_count());
 	tcase_add_test(tc, prepare_args);
 	suite_add_tcase(s, tc);
 	return s;

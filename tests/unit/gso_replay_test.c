@@ -4,10 +4,14 @@
  * IPv6 HBH Jumbo) cut at --mss with valid checksums and the input's
  * payload; partial checksums; tunnels refused with a message and passed on
  * unchanged; frames within the MTU passed on byte for byte; UDP
- * fragmentation and UDP L4; usage errors.
+ * fragmentation and UDP L4; usage errors.  Raw-IP captures (link types RAW,
+ * LINUX_SLL, NULL) of kernel GSO fixtures' super-packets: cut as IP packets,
+ * OUT LINKTYPE_RAW holding the kernel's segments without their Ethernet
+ * header; --dsa refused on them.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* the BSD types <pcap/pcap.h> uses */
 #include <check.h>
+#include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +225,79 @@ START_TEST(test_usage)
 }
 END_TEST
 
+/* The super-packet of a kernel GSO fixture, its Ethernet header replaced by
+ * the pseudo-header of link type dlt, written to path. */
+static void write_l3(const char *path, int dlt, const uint8_t *f, uint32_t len)
+{
+	static uint8_t rec[70000];
+	pcap_t *p = pcap_open_dead(dlt, 262144);
+	pcap_dumper_t *d;
+	struct pcap_pkthdr h;
+	uint32_t pre = 0, v6 = (f[14] >> 4) == 6;
+	ck_assert_ptr_nonnull(p);
+	d = pcap_dump_open(p, path);
+	ck_assert_ptr_nonnull(d);
+	if (dlt == DLT_LINUX_SLL) {
+		memset(rec, 0, 16); /* packet type 0 (to us), ARPHRD_NONE, no address */
+		rec[2] = 0xff;
+		rec[3] = 0xfe;
+		rec[14] = v6 ? 0x86 : 0x08;
+		rec[15] = v6 ? 0xdd : 0x00;
+		pre = 16;
+	} else if (dlt == DLT_NULL) {
+		uint32_t fam = v6 ? 24 : 2; /* the writer's byte order */
+		memcpy(rec, &fam, 4);
+		pre = 4;
+	}
+	memcpy(rec + pre, f + 14, len - 14);
+	memset(&h, 0, sizeof(h));
+	h.caplen = h.len = pre + len - 14;
+	pcap_dump((u_char *)d, &h, rec);
+	pcap_dump_close(d);
+	pcap_close(p);
+}
+
+START_TEST(test_rawip)
+{
+	static const int dlts[] = { DLT_RAW, DLT_LINUX_SLL, DLT_NULL };
+	static const char *const fx[] = { "tcp4_64k_psh", "udp6_l4_tail" };
+	const char *name = fx[_i / 3];
+	int udp = _i >= 3;
+	char path[1024], in[512], out[512], cmd[4096];
+	struct gu_pcap a, k;
+	unsigned i;
+	int rc;
+	snprintf(path, sizeof(path), "%s/%s/IN.pcap", OFL_GSO_FIXTURES, name);
+	load(path, &a);
+	snprintf(path, sizeof(path), "%s/%s/OUT.pcap", OFL_GSO_FIXTURES, name);
+	load(path, &k);
+	snprintf(in, sizeof(in), "%s/gso_replay_rawip%d.pcap", OFL_GSO_TMP, _i);
+	snprintf(out, sizeof(out), "%s/gso_replay_rawip%d.out.pcap", OFL_GSO_TMP, _i);
+	write_l3(in, dlts[_i % 3], a.frame[0], a.len[0]);
+	snprintf(cmd, sizeof(cmd), "%s gso %s %s --mss %s > %s.stdout 2> %s.stderr", OFL_GSO_REPLAY, in, out,
+	         udp ? "1452 --type udp-l4" : "1448", out, out);
+	rc = system(cmd);
+	ck_assert(rc >= 0 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+	gu_pcap_free(&a);
+	load(out, &a);
+	ck_assert_uint_eq(a.linktype, DLT_RAW);
+	ck_assert_uint_eq(a.n, k.n);
+	for (i = 0; i < a.n; i++) {
+		ck_assert_uint_eq(a.len[i] + 14, k.len[i]);
+		ck_assert_msg(memcmp(a.frame[i], k.frame[i] + 14, a.len[i]) == 0, "%s: segment %u differs", in, i);
+	}
+	gu_pcap_free(&a);
+	gu_pcap_free(&k);
+	/* no DSA tags in IP packets */
+	snprintf(cmd, sizeof(cmd), "%s gso %s %s --mss 1448 --dsa dsa > %s.stdout 2> %s.stderr", OFL_GSO_REPLAY,
+	         in, out, out, out);
+	rc = system(cmd);
+	ck_assert(rc >= 0 && WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+	snprintf(path, sizeof(path), "%s.stderr", out);
+	ck_assert(file_has(path, "carries IP packets, no DSA tags"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gso_replay");
@@ -230,6 +307,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_udp, 0, 2);
 	tcase_add_test(tc, test_udp_too_long);
 	tcase_add_test(tc, test_usage);
+	tcase_add_loop_test(tc, test_rawip, 0, 6);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -203,7 +203,7 @@ START_TEST(test_vlan_refused)
 	req.flags = OFL_GSO_F_VLAN_INSERT;
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_EINVAL);
 	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_REQ);
-	req.version = 3;
+	req.version = OFL_GSO_REQ_VERSION + 1;
 	req.flags = 0;
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_EINVAL);
 	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_REQ);

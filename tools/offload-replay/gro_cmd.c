@@ -119,7 +119,9 @@ void gro_cmd_usage(FILE *fp)
 	        "                        libpcap in immediate mode (needs CAP_NET_RAW), polls of\n"
 	        "                        at most --burst frames, nothing held across polls; one\n"
 	        "                        line of counters a second on standard output (standard\n"
-	        "                        error when OUT is '-'); Ctrl-C ends.  Not with --trace,\n"
+	        "                        error when OUT is '-'); Ctrl-C ends.  Link types as\n"
+	        "                        for files: an L3 device (TUN: RAW) is fed as raw IP\n"
+	        "                        and OUT is RAW.  Not with --trace,\n"
 	        "                        --split, --kernel-napi or --flush-timeout-ns\n"
 	        "  --duration S          live: stop after S seconds\n"
 	        "  -h, --help            this help\n",
@@ -417,22 +419,21 @@ static int resolve_dsa(struct gro_cmd *g, const char *name, uint32_t linktype)
 	return rc;
 }
 
-/* A raw-IP link type (l3_link.h): its frames pointed past the pseudo-header
- * and fed as raw IP, the output LINKTYPE_RAW; any other: the DSA tag
- * format and the link type checks of resolve_dsa(). */
-static int resolve_input(struct gro_cmd *g, struct replay_capture *cap)
+/* A raw-IP link type (l3_link.h): fed as raw IP (*skip: the pseudo-header
+ * bytes each frame is pointed past), the output LINKTYPE_RAW; any other
+ * (*skip -1): the DSA tag format and the link type checks of resolve_dsa().
+ * name: the file or interface, for messages. */
+static int resolve_input(struct gro_cmd *g, const char *name, uint32_t linktype, int *skip)
 {
-	int skip = l3_link_skip(cap->linktype);
-
-	if (skip < 0)
-		return resolve_dsa(g, g->in_path, cap->linktype);
+	*skip = l3_link_skip(linktype);
+	if (*skip < 0)
+		return resolve_dsa(g, name, linktype);
 	if (g->dsa.ops || g->dsa.keep_tag) {
 		char lname[128];
 		fprintf(stderr, "%s gro: %s: link type %s carries IP packets, no DSA tags: --dsa does not apply\n",
-		        CLI_PROG, g->in_path, replay_linktype_describe(cap->linktype, lname, sizeof lname));
+		        CLI_PROG, name, replay_linktype_describe(linktype, lname, sizeof lname));
 		return CLI_EXIT_USAGE;
 	}
-	l3_link_strip(cap, (unsigned)skip);
 	g->opts.l2 = OFL_L2_NONE;
 	return CLI_EXIT_OK;
 }
@@ -446,7 +447,7 @@ static int live_main(struct gro_cmd *g)
 	struct ofl_gro_stats st;
 	FILE *fp = strcmp(g->out_path, "-") == 0 ? stderr : stdout;
 	struct gro_live *l = gro_live_open(g->iface, err, sizeof err);
-	int rc;
+	int rc, skip;
 
 	if (!l) {
 		fprintf(stderr, "%s gro: %s\n", CLI_PROG, err);
@@ -456,7 +457,12 @@ static int live_main(struct gro_cmd *g)
 	cap.linktype = gro_live_linktype(l);
 	cap.snaplen = gro_live_snaplen(l);
 	cap.nano = gro_live_nano(l);
-	rc = resolve_dsa(g, g->iface, cap.linktype);
+	rc = resolve_input(g, g->iface, cap.linktype, &skip);
+	if (rc == CLI_EXIT_OK && skip >= 0) {
+		/* an L3 device (TUN: RAW) or the cooked "any": raw IP */
+		gro_live_skip(l, (unsigned)skip);
+		cap.linktype = l3_link_out_linktype();
+	}
 	if (rc == CLI_EXIT_OK && sink_open(&sink, g, &cap) < 0)
 		rc = CLI_EXIT_FAIL;
 	if (rc != CLI_EXIT_OK) {
@@ -485,6 +491,7 @@ int gro_cmd_run(int argc, char **argv)
 	struct replay_gro_result res;
 	struct gro_sink sink;
 	char err[REPLAY_ERRLEN];
+	int skip;
 	int rc = parse_args(&g, argc, argv);
 
 	if (rc != 0) {
@@ -498,11 +505,13 @@ int gro_cmd_run(int argc, char **argv)
 		fprintf(stderr, "%s gro: %s\n", CLI_PROG, err);
 		return CLI_EXIT_FAIL;
 	}
-	rc = resolve_input(&g, &cap);
+	rc = resolve_input(&g, g.in_path, cap.linktype, &skip);
 	if (rc != CLI_EXIT_OK) {
 		replay_capture_free(&cap);
 		return rc;
 	}
+	if (skip >= 0)
+		l3_link_strip(&cap, (unsigned)skip);
 	if (sink_open(&sink, &g, &cap) < 0) {
 		replay_capture_free(&cap);
 		return CLI_EXIT_FAIL;

@@ -28,6 +28,7 @@
 struct gro_live {
 	pcap_t *p;
 	int nano;
+	unsigned skip; /* pseudo-header bytes before the IP header (raw-IP link types) */
 	/* the frames of one poll */
 	uint8_t *bytes;
 	size_t blen, bcap;
@@ -106,6 +107,11 @@ uint64_t gro_live_dropped(const struct gro_live *l)
 	return l->dropped;
 }
 
+void gro_live_skip(struct gro_live *l, unsigned skip)
+{
+	l->skip = skip;
+}
+
 void gro_live_close(struct gro_live *l)
 {
 	if (!l)
@@ -124,13 +130,16 @@ static void on_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *da
 	uint64_t ns = (uint64_t)h->ts.tv_sec * 1000000000u +
 	              (uint64_t)h->ts.tv_usec * (l->nano ? 1u : 1000u);
 
-	if (l->n == l->max || l->bcap - l->blen < h->caplen)
+	uint32_t s = h->caplen < l->skip ? h->caplen : l->skip, caplen = h->caplen - s;
+
+	if (l->n == l->max || l->bcap - l->blen < caplen)
 		return; /* cannot happen: the buffer holds max frames of the snap length */
-	memcpy(l->bytes + l->blen, data, h->caplen);
+	memcpy(l->bytes + l->blen, data + s, caplen);
 	l->frames[l->n++] = (struct replay_frame){
-		.data = l->bytes + l->blen, .caplen = h->caplen, .len = h->len, .ts_ns = ns,
+		.data = l->bytes + l->blen, .caplen = caplen, .len = h->len > l->skip ? h->len - l->skip : 0,
+		.ts_ns = ns,
 	};
-	l->blen += h->caplen;
+	l->blen += caplen;
 }
 
 static void live_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
@@ -181,8 +190,10 @@ static int run_poll(struct gro_live *l, struct ofl_gro *gro, const struct replay
 			pkts[i] = (struct ofl_pkt){ .bufs = &bufs[i], .nbufs = 1, .csum_status = o->csum_status,
 			                            .cookie = (void *)(uintptr_t)f };
 			if (o->csum_status == OFL_CSUM_COMPLETE) {
-				if (f->caplen >= 14)
-					pkts[i].csum = replay_complete_csum(f->data, f->caplen);
+				/* a raw IP packet is summed from its first byte */
+				uint32_t from = o->l2 == OFL_L2_NONE ? 0 : 14u; /* Ethernet */
+				if (f->caplen >= from && f->caplen)
+					pkts[i].csum = replay_complete_csum_from(f->data, f->caplen, from);
 				else
 					pkts[i].csum_status = OFL_CSUM_NONE;
 			}

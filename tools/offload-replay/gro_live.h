@@ -29,6 +29,11 @@ uint32_t gro_live_snaplen(const struct gro_live *l);
 int gro_live_nano(const struct gro_live *l);
 /** Frames the kernel dropped (its ring full), known after gro_live_run(). */
 uint64_t gro_live_dropped(const struct gro_live *l);
+/** Point every captured frame past its first skip bytes (the pseudo-header
+ *  of a raw-IP link type, l3_link_skip(): a TUN device is RAW, skip 0; the
+ *  "any" device LINUX_SLL, 16); the run's o->l2 is then OFL_L2_NONE.  A
+ *  frame shorter than that is fed empty. */
+void gro_live_skip(struct gro_live *l, unsigned skip);
 
 /**
  * Capture until SIGINT or SIGTERM, or for seconds (0: no limit): polls of at

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "dsa_opt.h"
 #include "gso_cmd.h"
+#include "l3_link.h"
 #include "replay.h"
 
 #define NSLOTS 64u
@@ -52,10 +53,12 @@ void replay_gso_usage(FILE *fp)
 	fprintf(fp,
 	        "usage: %s gso IN OUT --mss N [options]\n"
 	        "  Segments every frame of IN (pcap or pcapng through libpcap, '-' standard\n"
-	        "  input; Ethernet or a DSA link type) that is longer than\n"
+	        "  input; Ethernet, a DSA link type, or raw IP: RAW, IPV4, IPV6, NULL, LOOP,\n"
+	        "  LINUX_SLL, LINUX_SLL2) that is longer than\n"
 	        "  the MTU implied by --mss (its own IP and TCP/UDP headers plus N bytes) with\n"
 	        "  software GSO, and writes the segments, or the frame unchanged, to OUT\n"
-	        "  (classic pcap, same time stamps; '-' standard output, the statistics then\n"
+	        "  (classic pcap, same time stamps, same link type; RAW for raw-IP input,\n"
+	        "  whose pseudo-headers are dropped; '-' standard output, the statistics then\n"
 	        "  on standard error).  BIG TCP frames (IP length 0) are taken.\n"
 	        "  Frames that cannot be cut (tunnels, IP fragments, frames cut by the snap\n"
 	        "  length...) are written unchanged and named on standard error.\n"
@@ -88,6 +91,7 @@ struct gso_cmd {
 	uint32_t mss;
 	struct dsa_opt dsa;
 	int lax; /* --lax-snaplen */
+	uint32_t l2_len; /* bytes before the IP header of a plain frame (14, raw IP 0) */
 };
 
 static int parse_args(struct gso_cmd *g, int argc, char **argv)
@@ -231,7 +235,7 @@ static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint
 		rc = 1; /* fits the MTU */
 	if (rc != 0) {
 		/* not a super-packet, or one we cannot cut */
-		if (rc < 0 && f->len > g->mss + 54u) {
+		if (rc < 0 && f->len > g->mss + g->l2_len + 40u) {
 			if (st->refused < MAX_WARN)
 				fprintf(stderr, "%s gso: frame %llu (%u bytes): not segmented: %s\n", CLI_PROG,
 				        (unsigned long long)idx + 1, (unsigned)f->len,
@@ -263,6 +267,28 @@ static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint
 	return 0;
 }
 
+/* A raw-IP link type (l3_link.h): frames pointed past their pseudo-header,
+ * segmented as IP packets (req.l2 = OFL_L2_NONE), OUT LINKTYPE_RAW; any
+ * other: the DSA tag format and the link type checks of dsa_opt_resolve(). */
+static int resolve_input(struct gso_cmd *g, struct replay_capture *cap)
+{
+	int skip = l3_link_skip(cap->linktype);
+
+	g->l2_len = 14;
+	if (skip < 0)
+		return dsa_opt_resolve(&g->dsa, "gso", "--dsa", g->in_path, cap->linktype, 0);
+	if (g->dsa.name || g->dsa.ops) {
+		char lname[128];
+		fprintf(stderr, "%s gso: %s: link type %s carries IP packets, no DSA tags: --dsa does not apply\n",
+		        CLI_PROG, g->in_path, replay_linktype_describe(cap->linktype, lname, sizeof lname));
+		return CLI_EXIT_USAGE;
+	}
+	l3_link_strip(cap, (unsigned)skip);
+	g->req.l2 = OFL_L2_NONE;
+	g->l2_len = 0;
+	return CLI_EXIT_OK;
+}
+
 int replay_gso_main(int argc, char **argv)
 {
 	static uint8_t slots[NSLOTS * SLOT_SIZE];
@@ -285,7 +311,7 @@ int replay_gso_main(int argc, char **argv)
 		fprintf(stderr, "%s gso: %s\n", CLI_PROG, err);
 		return CLI_EXIT_FAIL;
 	}
-	rc = dsa_opt_resolve(&g.dsa, "gso", "--dsa", g.in_path, cap.linktype, 0);
+	rc = resolve_input(&g, &cap);
 	if (rc != CLI_EXIT_OK) {
 		replay_capture_free(&cap);
 		return rc;

@@ -1,6 +1,7 @@
 /*
- * l3_link.h - the link types whose frames offload-replay gro feeds to the
- * engine as raw IP (ofl_gro_config.l2 = OFL_L2_NONE): the packet starts at
+ * l3_link.h - the link types whose frames offload-replay gro and gso feed
+ * to the engine as raw IP (ofl_gro_config.l2, ofl_gso_req.l2 =
+ * OFL_L2_NONE; gro -i on an L3 interface too): the packet starts at
  * the IP header, after a pseudo-header of fixed length that is skipped by
  * pointing the frame past it (no copy).
  *
