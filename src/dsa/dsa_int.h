@@ -476,41 +476,11 @@ uint32_t dsa_crc32_update(uint32_t crc, const uint8_t *p, uint32_t n);
  * head window or, in a multi-buffer decode, the buffers). */
 uint32_t dsa_crc32_frame(uint32_t crc, const struct dsa_frame *f, uint32_t off, uint32_t n);
 
-/* --- per-family codecs (one file each) ------------------------------ */
+/* --- per-family codecs (one file each), declared from their rows ----- */
 
-extern const struct ofl_dsa_codec dsa_codec_none;
-extern const struct ofl_dsa_codec dsa_codec_brcm;
-extern const struct ofl_dsa_codec dsa_codec_brcm_prepend;
-extern const struct ofl_dsa_codec dsa_codec_brcm_legacy;
-extern const struct ofl_dsa_codec dsa_codec_brcm_legacy_fcs;
-extern const struct ofl_dsa_codec dsa_codec_dsa;
-extern const struct ofl_dsa_codec dsa_codec_edsa;
-extern const struct ofl_dsa_codec dsa_codec_trailer;
-extern const struct ofl_dsa_codec dsa_codec_gswip;
-extern const struct ofl_dsa_codec dsa_codec_gsw1xx;
-extern const struct ofl_dsa_codec dsa_codec_mxl862xx;
-extern const struct ofl_dsa_codec dsa_codec_ksz8795;
-extern const struct ofl_dsa_codec dsa_codec_ksz9477;
-extern const struct ofl_dsa_codec dsa_codec_ksz9893;
-extern const struct ofl_dsa_codec dsa_codec_lan937x;
-extern const struct ofl_dsa_codec dsa_codec_lan9303;
-extern const struct ofl_dsa_codec dsa_codec_mtk;
-extern const struct ofl_dsa_codec dsa_codec_qca;
-extern const struct ofl_dsa_codec dsa_codec_ar9331;
-extern const struct ofl_dsa_codec dsa_codec_generic_8021q;
-extern const struct ofl_dsa_codec dsa_codec_ocelot_8021q;
-extern const struct ofl_dsa_codec dsa_codec_vsc73xx_8021q;
-extern const struct ofl_dsa_codec dsa_codec_sja1105;
-extern const struct ofl_dsa_codec dsa_codec_sja1110;
-extern const struct ofl_dsa_codec dsa_codec_ocelot;
-extern const struct ofl_dsa_codec dsa_codec_seville;
-extern const struct ofl_dsa_codec dsa_codec_rtl4a;
-extern const struct ofl_dsa_codec dsa_codec_rtl8_4;
-extern const struct ofl_dsa_codec dsa_codec_rtl8_4t;
-extern const struct ofl_dsa_codec dsa_codec_hellcreek;
-extern const struct ofl_dsa_codec dsa_codec_xrs700x;
-extern const struct ofl_dsa_codec dsa_codec_a5psw;
-extern const struct ofl_dsa_codec dsa_codec_yt921x;
-extern const struct ofl_dsa_codec dsa_codec_netc;
+#define DSA_FORMAT(proto_id, codec_name, ...)                                  \
+	extern const struct ofl_dsa_codec dsa_codec_##codec_name;
+#include "dsa/dsa_formats.def"
+#undef DSA_FORMAT
 
 #endif /* OFL_SRC_DSA_INT_H */
