@@ -361,5 +361,5 @@ static int brcm_leg_fcs_encode(const struct ofl_dsa_ops *ops,
 
 DSA_CODEC(brcm, brcm_decode, brcm_encode);
 DSA_CODEC(brcm_prepend, brcm_prepend_decode, brcm_prepend_encode);
-DSA_CODEC(brcm_legacy, brcm_leg_decode, brcm_leg_encode);
-DSA_CODEC(brcm_legacy_fcs, brcm_leg_fcs_decode, brcm_leg_fcs_encode);
+DSA_CODEC_P(brcm_legacy, brcm_leg_decode, brcm_leg_encode);
+DSA_CODEC_P(brcm_legacy_fcs, brcm_leg_fcs_decode, brcm_leg_fcs_encode);

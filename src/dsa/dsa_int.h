@@ -127,11 +127,14 @@ static inline void dsa_put_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-/* n bytes at offset off from the start, or NULL when out of the window */
+/* n bytes at offset off from the start, or NULL when out of the window.
+ * One comparison, in 64 bits so that off + n cannot wrap: with off and n
+ * constant it is a single compare of the length with a constant, which
+ * the compiler merges with the decoder's own minimum-length check. */
 static inline const uint8_t *dsa_head(const struct dsa_frame *f, uint32_t off,
                                       uint32_t n)
 {
-	if (off > f->head_len || n > f->head_len - off)
+	if ((uint64_t)off + n > f->head_len)
 		return NULL;
 	return f->head + off;
 }
@@ -148,7 +151,7 @@ static inline const uint8_t *dsa_tail(const struct dsa_frame *f, uint32_t n)
 static inline const uint8_t *dsa_tail_at(const struct dsa_frame *f,
                                          uint32_t back, uint32_t n)
 {
-	if (back > f->tail_len || n > f->tail_len - back)
+	if ((uint64_t)back + n > f->tail_len)
 		return NULL;
 	return f->tail + (f->tail_len - back - n);
 }
@@ -413,9 +416,13 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
  * dir, f, m, v), enc the encoder.  The single-buffer entries (one per
  * direction, dir a constant) describe the frame as one window on their
  * stack, so once dec_call is inlined the window checks fold to length
- * checks, the description never reaches memory, and the params default
- * costs nothing where the format ignores params. */
-#define DSA_CODEC_ONE_(name, dirname, dirval, dec_call)                        \
+ * checks and the description never reaches memory.  With fold_p (a body
+ * that reads params) the body is compiled a second time for params NULL,
+ * over a local all-zero params whose fields fold to constants (the sja1105
+ * TPID test, the brcm-legacy and edsa options): the common call with NULL
+ * pays no loads or tests of params.  Without it, NULL stands for
+ * dsa_default_params. */
+#define DSA_CODEC_ONE_(name, dirname, dirval, dec_call, fold_p)                \
 	static int codec_##name##_##dirname(const struct ofl_dsa_ops *ops,     \
 	                                    const struct ofl_dsa_params *p,     \
 	                                    int dir_in, const uint8_t *frame,   \
@@ -423,6 +430,7 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 	                                    struct ofl_dsa_meta *m,             \
 	                                    struct ofl_dsa_view *v)             \
 	{                                                                      \
+		static const struct ofl_dsa_params zero_params;                \
 		const struct dsa_frame one = { frame, frame, len, len, len,    \
 		                               0, NULL, 0 };                   \
 		const struct dsa_frame *f = &one;                              \
@@ -430,14 +438,19 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 		int err;                                                       \
                                                                                \
 		(void)dir_in;                                                  \
-		if (!p)                                                        \
-			p = &dsa_default_params;                               \
 		*m = (struct ofl_dsa_meta){ 0 };                               \
-		err = dec_call;                                                \
+		if (p || !(fold_p)) {                                          \
+			if (!p)                                                \
+				p = &dsa_default_params;                       \
+			err = dec_call;                                        \
+		} else {                                                       \
+			p = &zero_params;                                      \
+			err = dec_call;                                        \
+		}                                                              \
 		return err ? dsa_decode_fail(err, m, v) : 0;                   \
 	}
 
-#define DSA_CODEC_DEFINE_(name, dec_call, enc)                                 \
+#define DSA_CODEC_DEFINE_(name, dec_call, enc, fold_p)                         \
 	static int codec_##name##_dec(const struct ofl_dsa_ops *ops,           \
 	                              const struct ofl_dsa_params *p, int dir,  \
 	                              const struct dsa_frame *f,                \
@@ -446,19 +459,23 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 	{                                                                      \
 		return dec_call;                                               \
 	}                                                                      \
-	DSA_CODEC_ONE_(name, rx, OFL_DSA_RX, dec_call)                         \
-	DSA_CODEC_ONE_(name, tx, OFL_DSA_TX, dec_call)                         \
+	DSA_CODEC_ONE_(name, rx, OFL_DSA_RX, dec_call, fold_p)                 \
+	DSA_CODEC_ONE_(name, tx, OFL_DSA_TX, dec_call, fold_p)                 \
 	const struct ofl_dsa_codec dsa_codec_##name = {                        \
 		codec_##name##_dec, enc, { codec_##name##_rx, codec_##name##_tx } \
 	}
 
-/* A codec from dec(ops, p, dir, f, m, v) (a DSA_DECODER) and an encoder. */
+/* A codec from dec(ops, p, dir, f, m, v) (a DSA_DECODER) and an encoder;
+ * DSA_CODEC_P when dec reads params. */
 #define DSA_CODEC(name, dec, enc)                                              \
-	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc)
+	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 0)
+#define DSA_CODEC_P(name, dec, enc)                                            \
+	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 1)
 
 /* A codec from two functions taking a format descriptor first:
- * dec(&fmt, ops, p, dir, f, m, v) and enc(&fmt, ops, p, dir, m, tx). */
-#define DSA_CODEC_WITH(name, fmt, dec, enc)                                    \
+ * dec(&fmt, ops, p, dir, f, m, v) and enc(&fmt, ops, p, dir, m, tx);
+ * DSA_CODEC_WITH_P when dec reads params. */
+#define DSA_CODEC_WITH_(name, fmt, dec, enc, fold_p)                           \
 	static int codec_##name##_enc(const struct ofl_dsa_ops *ops,           \
 	                              const struct ofl_dsa_params *p, int dir,  \
 	                              const struct ofl_dsa_meta *m,             \
@@ -467,7 +484,11 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 		return enc(&fmt, ops, p, dir, m, tx);                          \
 	}                                                                      \
 	DSA_CODEC_DEFINE_(name, dec(&fmt, ops, p, dir, f, m, v),               \
-	                  codec_##name##_enc)
+	                  codec_##name##_enc, fold_p)
+#define DSA_CODEC_WITH(name, fmt, dec, enc)                                    \
+	DSA_CODEC_WITH_(name, fmt, dec, enc, 0)
+#define DSA_CODEC_WITH_P(name, fmt, dec, enc)                                  \
+	DSA_CODEC_WITH_(name, fmt, dec, enc, 1)
 
 /* CRC-32 (IEEE 802.3), reflected, bitwise.  The Ethernet FCS of a buffer
  * is ~dsa_crc32_update(0xFFFFFFFF, p, n); pieces chain through crc. */
@@ -476,41 +497,11 @@ uint32_t dsa_crc32_update(uint32_t crc, const uint8_t *p, uint32_t n);
  * head window or, in a multi-buffer decode, the buffers). */
 uint32_t dsa_crc32_frame(uint32_t crc, const struct dsa_frame *f, uint32_t off, uint32_t n);
 
-/* --- per-family codecs (one file each) ------------------------------ */
+/* --- per-family codecs (one file each), declared from their rows ----- */
 
-extern const struct ofl_dsa_codec dsa_codec_none;
-extern const struct ofl_dsa_codec dsa_codec_brcm;
-extern const struct ofl_dsa_codec dsa_codec_brcm_prepend;
-extern const struct ofl_dsa_codec dsa_codec_brcm_legacy;
-extern const struct ofl_dsa_codec dsa_codec_brcm_legacy_fcs;
-extern const struct ofl_dsa_codec dsa_codec_dsa;
-extern const struct ofl_dsa_codec dsa_codec_edsa;
-extern const struct ofl_dsa_codec dsa_codec_trailer;
-extern const struct ofl_dsa_codec dsa_codec_gswip;
-extern const struct ofl_dsa_codec dsa_codec_gsw1xx;
-extern const struct ofl_dsa_codec dsa_codec_mxl862xx;
-extern const struct ofl_dsa_codec dsa_codec_ksz8795;
-extern const struct ofl_dsa_codec dsa_codec_ksz9477;
-extern const struct ofl_dsa_codec dsa_codec_ksz9893;
-extern const struct ofl_dsa_codec dsa_codec_lan937x;
-extern const struct ofl_dsa_codec dsa_codec_lan9303;
-extern const struct ofl_dsa_codec dsa_codec_mtk;
-extern const struct ofl_dsa_codec dsa_codec_qca;
-extern const struct ofl_dsa_codec dsa_codec_ar9331;
-extern const struct ofl_dsa_codec dsa_codec_generic_8021q;
-extern const struct ofl_dsa_codec dsa_codec_ocelot_8021q;
-extern const struct ofl_dsa_codec dsa_codec_vsc73xx_8021q;
-extern const struct ofl_dsa_codec dsa_codec_sja1105;
-extern const struct ofl_dsa_codec dsa_codec_sja1110;
-extern const struct ofl_dsa_codec dsa_codec_ocelot;
-extern const struct ofl_dsa_codec dsa_codec_seville;
-extern const struct ofl_dsa_codec dsa_codec_rtl4a;
-extern const struct ofl_dsa_codec dsa_codec_rtl8_4;
-extern const struct ofl_dsa_codec dsa_codec_rtl8_4t;
-extern const struct ofl_dsa_codec dsa_codec_hellcreek;
-extern const struct ofl_dsa_codec dsa_codec_xrs700x;
-extern const struct ofl_dsa_codec dsa_codec_a5psw;
-extern const struct ofl_dsa_codec dsa_codec_yt921x;
-extern const struct ofl_dsa_codec dsa_codec_netc;
+#define DSA_FORMAT(proto_id, codec_name, ...)                                  \
+	extern const struct ofl_dsa_codec dsa_codec_##codec_name;
+#include "dsa/dsa_formats.def"
+#undef DSA_FORMAT
 
 #endif /* OFL_SRC_DSA_INT_H */

@@ -320,5 +320,5 @@ static int trailer_encode(const struct ofl_dsa_ops *ops,
 }
 
 DSA_CODEC(dsa, dsa_decode, dsa_encode);
-DSA_CODEC(edsa, edsa_decode, edsa_encode);
+DSA_CODEC_P(edsa, edsa_decode, edsa_encode);
 DSA_CODEC(trailer, trailer_decode, trailer_encode);

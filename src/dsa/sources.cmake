@@ -1,21 +1,8 @@
-# DSA switch-tag codecs: one file per vendor family, plus shared geometry
-# and the registry.
-list(APPEND OFL_SOURCES
-  src/dsa/registry.c
-  src/dsa/common.c
-  src/dsa/none.c
-  src/dsa/brcm.c
-  src/dsa/mv88e6xxx.c
-  src/dsa/ksz.c
-  src/dsa/lan9303.c
-  src/dsa/mtk.c
-  src/dsa/qca.c
-  src/dsa/rtl.c
-  src/dsa/mxl.c
-  src/dsa/tag_8021q.c
-  src/dsa/ocelot.c
-  src/dsa/tail1.c
-  src/dsa/a5psw.c
-  src/dsa/yt921x.c
-  src/dsa/netc.c
-)
+# DSA switch-tag codecs: every .c file here (one per vendor family, the
+# shared geometry, the registry), so adding a format is its file and its
+# row in dsa_formats.def, nothing else.  CONFIGURE_DEPENDS re-runs the
+# glob when a file is added or removed.
+file(GLOB _ofl_dsa_sources CONFIGURE_DEPENDS
+     RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_LIST_DIR}/*.c)
+list(SORT _ofl_dsa_sources)
+list(APPEND OFL_SOURCES ${_ofl_dsa_sources})

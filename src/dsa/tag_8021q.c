@@ -115,29 +115,32 @@ DSA_INLINE int q_vlan(const struct q_fmt *q, const struct ofl_dsa_params *p,
                       struct ofl_dsa_meta *m)
 {
 	const uint8_t *t = dsa_head(f, off, DSA_VLAN_HLEN);
-	unsigned tci, vid, vbid;
+	unsigned tci, vbid, valid;
 
 	if (!t || f->len < off + DSA_VLAN_HLEN + 2 ||
 	    !q_tpid_ok(q, p, dsa_be16(t)))
 		return OFL_EBADMSG;
 	tci = dsa_be16(t + 2);
-	vid = tci & Q_VID_MASK;
 	m->vlan_tci = (uint16_t)tci;
-	m->valid |= OFL_DSA_M_VLAN;
-	if (vid >> Q_RSV_SHIFT != Q_RSV_VAL)
+	/* valid gathered in a register and stored once */
+	valid = m->valid | OFL_DSA_M_VLAN;
+	if (((tci >> Q_RSV_SHIFT) & 3u) != Q_RSV_VAL) {
+		m->valid = valid;
 		return 0;
-	vbid = ((vid >> Q_VBID_HI_SHIFT) & 1u) << 2 | ((vid >> Q_VBID_LO_SHIFT) & 3u);
+	}
+	vbid = ((tci >> Q_VBID_HI_SHIFT) & 1u) << 2 | ((tci >> Q_VBID_LO_SHIFT) & 3u);
 	m->vbid = (uint16_t)vbid;
-	m->valid |= OFL_DSA_M_VBID;
-	if (!(m->valid & OFL_DSA_M_PRIO)) {
+	valid |= OFL_DSA_M_VBID;
+	if (!(valid & OFL_DSA_M_PRIO)) {
 		m->prio = (uint8_t)(tci >> Q_PCP_SHIFT);
-		m->valid |= OFL_DSA_M_PRIO;
+		valid |= OFL_DSA_M_PRIO;
 	}
-	if (!vbid && !(m->valid & OFL_DSA_M_PORT)) {
-		m->switch_id = (vid >> Q_SWITCH_SHIFT) & Q_SWITCH_MASK;
-		m->port = vid & Q_PORT_MASK;
-		m->valid |= OFL_DSA_M_SWITCH | OFL_DSA_M_PORT;
+	if (!vbid && !(valid & OFL_DSA_M_PORT)) {
+		m->switch_id = (tci >> Q_SWITCH_SHIFT) & Q_SWITCH_MASK;
+		m->port = tci & Q_PORT_MASK;
+		valid |= OFL_DSA_M_SWITCH | OFL_DSA_M_PORT;
 	}
+	m->valid = valid;
 	return 1;
 }
 
@@ -169,12 +172,18 @@ static int sja_is_link_local(const uint8_t *fr)
 }
 
 /* sja1105 RX frames without a tag_8021q VLAN: management (link-local)
- * frames and timestamp meta frames.  Out of line, so that the common VLAN
- * path does not pay for their registers. */
-static OFL_NOINLINE int sja1105_rx_mgmt(const struct dsa_frame *f,
-                                        struct ofl_dsa_meta *m,
+ * frames and timestamp meta frames.  Out of line and given the head
+ * window as scalars, so that the common VLAN path pays neither for their
+ * registers nor for a stack frame (the call is a plain jump). */
+static OFL_NOINLINE int sja1105_rx_mgmt(const uint8_t *head,
+                                        uint32_t head_len, uint32_t len,
+                                        int scratch, struct ofl_dsa_meta *m,
                                         struct ofl_dsa_view *v)
 {
+	/* the head window only: this path reads nothing at the tail */
+	const struct dsa_frame fc = { head, head, head_len, head_len, len,
+	                              scratch, NULL, 0 };
+	const struct dsa_frame *f = &fc;
 	const uint8_t *h = dsa_head(f, 0, DSA_ETH_HLEN);
 	int err;
 
@@ -230,12 +239,7 @@ DSA_INLINE int sja1105_rx(const struct q_fmt *q,
 		return OFL_EBADMSG;
 	if (q_tpid_ok(q, p, dsa_be16(h)))
 		return q_decode_plain(q, p, f, m, v);
-	{
-		/* a copy: only this path needs the frame description in memory */
-		const struct dsa_frame fc = *f;
-
-		return sja1105_rx_mgmt(&fc, m, v);
-	}
+	return sja1105_rx_mgmt(f->head, f->head_len, f->len, f->scratch, m, v);
 }
 
 DSA_INLINE int sja1110_rx(const struct q_fmt *q,
@@ -470,9 +474,9 @@ static int q_encode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
 	return err ? err : q_encode_vlan(q, p, tci, tx);
 }
 
-DSA_CODEC_WITH(ocelot_8021q, q_ocelot, q_decode, q_encode);
-DSA_CODEC_WITH(vsc73xx_8021q, q_vsc73xx, q_decode, q_encode);
-DSA_CODEC_WITH(sja1105, q_sja1105, q_decode, q_encode);
-DSA_CODEC_WITH(sja1110, q_sja1110, q_decode, q_encode);
+DSA_CODEC_WITH_P(ocelot_8021q, q_ocelot, q_decode, q_encode);
+DSA_CODEC_WITH_P(vsc73xx_8021q, q_vsc73xx, q_decode, q_encode);
+DSA_CODEC_WITH_P(sja1105, q_sja1105, q_decode, q_encode);
+DSA_CODEC_WITH_P(sja1110, q_sja1110, q_decode, q_encode);
 /* "8021q" cannot start an identifier */
-DSA_CODEC_WITH(generic_8021q, q_generic, q_decode, q_encode);
+DSA_CODEC_WITH_P(generic_8021q, q_generic, q_decode, q_encode);
