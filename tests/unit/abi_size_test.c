@@ -216,20 +216,8 @@ START_TEST(gso_req_versions)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("abi_size");
-	TCase *tc = tcase_create("abi");
-	tcase_add_test(tc, gro_stats_sizes);
-	tcase_add_test(tc, gro_config_versions);
-	tcase_add_test(tc, gso_counts_sizes);
-	tcase_add_test(tc, gso_iter_opaque);
-	tcase_add_test(tc, gso_req_versions);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const TTest *tests[] = {gro_stats_sizes, gro_config_versions, gso_counts_sizes, gso_iter_opaque, gso_req_versions};
+	return h_run_tests("abi_size", tests, sizeof tests / sizeof tests[0]);
 }

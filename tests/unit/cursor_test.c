@@ -160,18 +160,8 @@ START_TEST(cursor_empty_frame)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("cursor");
-	TCase *tc = tcase_create("cursor");
-	tcase_add_test(tc, cursor_every_split);
-	tcase_add_test(tc, csum_slices_every_split);
-	tcase_add_test(tc, cursor_empty_frame);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const TTest *tests[] = {cursor_every_split, csum_slices_every_split, cursor_empty_frame};
+	return h_run_tests("cursor", tests, sizeof tests / sizeof tests[0]);
 }
