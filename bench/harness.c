@@ -353,7 +353,7 @@ int bh_gro_stop(struct bh_gro_run *g, struct ofl_gro_stats *st)
 	struct ofl_gro_stats s;
 	int ok;
 	ofl_gro_flush(g->gro);
-	ofl_gro_get_stats(g->gro, &s);
+	ofl_gro_get_stats(g->gro, &s, sizeof s);
 	ok = s.rx_pkts == g->rx && g->sink.segs == g->rx && s.out_segs == g->rx;
 	if (st)
 		*st = s;

@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 	if (getsockopt(ps, SOL_PACKET, PACKET_STATISTICS, &ts, &tl) != 0)
 		memset(&ts, 0, sizeof ts);
 	struct ofl_gro_stats st;
-	ofl_gro_get_stats(gro, &st);
+	ofl_gro_get_stats(gro, &st, sizeof st);
 	ofl_gro_destroy(gro);
 	printf("ring: %u blocks, %llu frames (ring drops %u); GRO: %llu packets out, %llu super-packets "
 	       "merged from %llu segments (%.1f segments each, largest %llu); merged %llu, held %llu, "

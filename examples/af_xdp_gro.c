@@ -578,7 +578,7 @@ int main(int argc, char **argv)
 	if (getsockopt(xfd, SOL_XDP, XDP_STATISTICS, &xs, &xl) != 0)
 		memset(&xs, 0, sizeof xs);
 	struct ofl_gro_stats st;
-	ofl_gro_get_stats(gro, &st);
+	ofl_gro_get_stats(gro, &st, sizeof st);
 	ofl_gro_destroy(gro); /* anything still held is delivered (and refilled) here */
 
 	printf("sent %llu frames in %u rounds; received %llu frames as %llu descriptors "

@@ -103,7 +103,7 @@ int main(void)
 		ofl_gro_poll_end(gro, work, now, &deadline);
 		now += 100000;
 	}
-	ofl_gro_get_stats(gro, &st);
+	ofl_gro_get_stats(gro, &st, sizeof st);
 	ofl_gro_destroy(gro);
 	printf("frames %u, released %u, merged %u, normal %u, lists %u, GRO packets %llu\n",
 	       NFRAMES, q.released, q.merged, q.normal, q.lists, (unsigned long long)st.out_gro_pkts);

@@ -328,7 +328,7 @@ fail:
 static void print_wire(const struct wire *w)
 {
 	struct ofl_gro_stats st;
-	if (ofl_gro_get_stats(w->gro, &st) != 0)
+	if (ofl_gro_get_stats(w->gro, &st, sizeof st) != 0)
 		return;
 	printf("%s: read %llu frames (%llu TSO super-packets, %.1f segments each), "
 	       "GSO cut %llu segments; GRO wrote %llu packets (%llu GRO packets carrying "

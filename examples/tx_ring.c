@@ -144,7 +144,7 @@ static int xmit(struct nic *n, const struct ofl_gso_req *req, const struct ofl_b
 	struct ofl_gso_iter it;
 	struct ofl_gso_seg seg;
 	int rc, used = 0;
-	if ((rc = ofl_gso_start(&it, req, bufs, nbufs)) != 0 || (rc = ofl_gso_count(&it, cnt)) != 0 ||
+	if ((rc = ofl_gso_start(&it, req, bufs, nbufs)) != 0 || (rc = ofl_gso_count(&it, cnt, sizeof *cnt)) != 0 ||
 	    (rc = ofl_gso_check_pool(&it, &n->pool)) != 0) {
 		fprintf(stderr, "gso: %s\n", ofl_strerror(rc));
 		return -1;

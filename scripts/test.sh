@@ -3,7 +3,8 @@
 # with gcc and with clang (-Wall -Wextra -Werror: OFL_WERROR=ON here, off in
 # a user's build), build Release (-O3) and MinSizeRel with both, build the
 # Debian packages and link against them, check the shared library's ABI
-# against the previous revision (.ci/abi.sh, abidiff), run the suite under
+# against the last release's (.ci/abi.sh: abidiff with the committed
+# baseline abi/libofl.so.<SOVERSION>.abi), run the suite under
 # AddressSanitizer + UndefinedBehaviorSanitizer, once under valgrind
 # memcheck, and the fuzz targets briefly.  Exits non-zero on the first failure.
 #   QUICK=1 scripts/test.sh    gcc build and ctest only

@@ -13,6 +13,7 @@
 #define OFL_CSUM_H
 
 #include "ofl.h"
+#include "pkt.h" /* struct ofl_slice */
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,13 @@ OFL_API uint32_t ofl_csum_partial(const void *buf, size_t len, uint32_t sum);
 /** Add the sum of a block that starts at an odd (odd != 0) or even offset
  *  of the checksummed data (for buffer chains). */
 OFL_API uint32_t ofl_csum_add_at(uint32_t sum, uint32_t block_sum, int odd);
+
+/** Add the bytes of n slices, taken as one run (a GRO packet's payload, a
+ *  GSO segment's), to sum; at is the run's offset in the checksummed data
+ *  (its parity matters: pass the length of what sum already covers).
+ *  Zero-length slices are fine; NULL s (with any n) adds nothing.  The
+ *  slices are read during the call only. */
+OFL_API uint32_t ofl_csum_slices(const struct ofl_slice *s, uint32_t n, uint32_t sum, size_t at);
 
 /** Fold to 16 bits and complement: the value to store, in memory order. */
 OFL_API uint16_t ofl_csum_fold(uint32_t sum);

@@ -112,7 +112,19 @@ enum ofl_gro_normal_reason {
 	OFL_GRO_NORMAL__COUNT
 };
 
-/** Counters of one context.  Fields are only appended in later versions. */
+/** Capacity of the reason arrays of struct ofl_gro_stats (flush[],
+ *  normal_why[]): fixed for the ABI, so a new reason is a new slot, never a
+ *  new layout.  Slots from OFL_GRO_FLUSH__COUNT / OFL_GRO_NORMAL__COUNT
+ *  (the reasons this header defines) up to the capacity read 0. */
+#define OFL_GRO_REASON_SLOTS 32u
+
+/**
+ * Counters of one context, copied out by ofl_gro_get_stats().  The layout
+ * only grows at its end (a field is never moved or removed and a reason
+ * array never changes size), and ofl_gro_get_stats() takes the size of the
+ * caller's struct, so a program built against an older header keeps
+ * reading its own fields from a newer library and the reverse.
+ */
 struct ofl_gro_stats {
 	uint64_t rx_pkts;        /**< packets handed to ofl_gro_receive() */
 	uint64_t rx_bytes;       /**< their bytes (all buffers) */
@@ -128,8 +140,12 @@ struct ofl_gro_stats {
 	                              payload are passed on, OFL_GRO_NORMAL_PADDED */
 	uint64_t csum_sw;        /**< TCP checksums we checked (status NONE or COMPLETE) */
 	uint64_t api_errors;     /**< calls refused with a negative OFL_E* code */
-	uint64_t flush[OFL_GRO_FLUSH__COUNT];       /**< completions by enum ofl_gro_flush_reason */
-	uint64_t normal_why[OFL_GRO_NORMAL__COUNT]; /**< NORMAL results by enum ofl_gro_normal_reason */
+	uint64_t flush[OFL_GRO_REASON_SLOTS];      /**< completions by enum
+	                              ofl_gro_flush_reason ([0, OFL_GRO_FLUSH__COUNT)
+	                              used, the other slots 0) */
+	uint64_t normal_why[OFL_GRO_REASON_SLOTS]; /**< NORMAL results by enum
+	                              ofl_gro_normal_reason ([0, OFL_GRO_NORMAL__COUNT)
+	                              used, the other slots 0) */
 	uint64_t lookup_probes;  /**< flow-table slots inspected by lookups */
 	uint64_t lookups;        /**< flow-table lookups */
 	uint32_t flows_held;     /**< flow entries held now (gauge) */
@@ -138,6 +154,7 @@ struct ofl_gro_stats {
 	                              (headers in the first buffer, NIC-verified
 	                              checksum, plain headers compared with the
 	                              held header directly) */
+	/* later versions append here */
 };
 
 /**
@@ -148,7 +165,11 @@ struct ofl_gro_stats {
  */
 typedef void (*ofl_gro_deliver_fn)(void *user, const struct ofl_gro_out *pkts, unsigned n);
 
-/** Version of struct ofl_gro_config this header describes (fields are only appended). */
+/** Version of struct ofl_gro_config this header describes (fields are only
+ *  appended).  ofl_gro_create() takes any version from 1 up to its own and
+ *  reads only the fields that version has; a newer version than the
+ *  library's (a program built against a later header) is refused with
+ *  OFL_EINVAL before anything is read past the version field. */
 #define OFL_GRO_CONFIG_VERSION 2
 
 /** Configuration.  Fill with ofl_gro_config_default() first. */
@@ -218,8 +239,8 @@ struct ofl_gro;
 
 /**
  * Create a context: every byte it will ever use is allocated here.
- * Returns 0 and *out, or OFL_EINVAL (NULL, no deliver callback, a wrong
- * version, a limit of 0, max_flows above 2^24, max_size < 1280 or >
+ * Returns 0 and *out, or OFL_EINVAL (NULL, no deliver callback, version 0
+ * or newer than OFL_GRO_CONFIG_VERSION of the library, a limit of 0, max_flows above 2^24, max_size < 1280 or >
  * OFL_GRO_MAX_SIZE_LIMIT, normal_batch 0, an allocator without both
  * functions, dsa_keep_tag above 1, l2 not an enum ofl_l2 or OFL_L2_NONE with a DSA
  * format, hash_key 0,0 where the OS gives no random
@@ -273,8 +294,17 @@ OFL_API int ofl_gro_flush(struct ofl_gro *gro);
  *  Returns the number of entries completed, OFL_EINVAL or OFL_ESTATE. */
 OFL_API int ofl_gro_flush_older(struct ofl_gro *gro, uint64_t now_ns, uint64_t max_age_ns);
 
-/** Copy the counters (a consistent snapshot).  Returns 0 or OFL_EINVAL. */
-OFL_API int ofl_gro_get_stats(const struct ofl_gro *gro, struct ofl_gro_stats *st);
+/**
+ * Copy the counters (a consistent snapshot) into the caller's st, of size
+ * bytes: pass sizeof(struct ofl_gro_stats) as the caller was compiled with
+ * it, e.g. ofl_gro_get_stats(gro, &st, sizeof st).  The library writes
+ * exactly size bytes: its own counters up to size (a caller built with an
+ * older, shorter struct gets its fields and nothing past them), and zeroes
+ * where the caller's struct is longer than the library's (fields a newer
+ * header added that this library does not count read 0).
+ * Returns 0, or OFL_EINVAL (NULL gro or st, size 0; nothing written).
+ */
+OFL_API int ofl_gro_get_stats(const struct ofl_gro *gro, struct ofl_gro_stats *st, size_t size);
 
 /** Name of an enum ofl_gro_flush_reason ("flags", "ack", ...; "?" when out of range). */
 OFL_API const char *ofl_gro_flush_reason_name(unsigned reason);

@@ -16,7 +16,7 @@
  *     struct ofl_gso_seg seg;
  *     struct ofl_gso_counts cnt;
  *     if (ofl_gso_start(&it, &req, bufs, nbufs) < 0) drop;   // nothing emitted
- *     ofl_gso_count(&it, &cnt);           // ring space check, like tso_count_descs
+ *     ofl_gso_count(&it, &cnt, sizeof cnt); // ring space, like tso_count_descs
  *     while (ring_room() >= ofl_gso_next_descs(&it) &&   // this segment's descriptors
  *            (rc = ofl_gso_next(&it, &pool, &seg)) == 1)
  *         post(seg.hdr, seg.slices, seg.nslices);
@@ -343,44 +343,25 @@ struct ofl_gso_seg {
 	    slice, i.e. the original received segment and buffer) */
 };
 
+/** Size of struct ofl_gso_iter in bytes: fixed for the ABI (the state
+ *  inside is the library's and may change with any release). */
+#define OFL_GSO_ITER_SIZE 1024u
+
 /**
- * Iterator state: a plain value on the caller's stack (456 bytes on LP64).  Its
- * fields are private.  It holds a copy of the headers, so the input's header
- * bytes may change after start; the payload may not.
+ * Iterator state: a plain value on the caller's stack (OFL_GSO_ITER_SIZE
+ * bytes, 8-byte aligned), set up by ofl_gso_start*() and used by the other
+ * ofl_gso_* functions that take it.  Its bytes are the library's: do not
+ * read or write them (a plain copy is a second iterator at the same
+ * position, over the same input).  It holds a copy of the headers, so the input's header bytes may change
+ * after start; the payload may not.  ofl_gso_count() and ofl_gso_why() are
+ * the ways to look inside.
  */
 struct ofl_gso_iter {
-	/** @cond OFL_INTERNAL */
-	/* private */
-	const void *units;     /* struct ofl_buf[] or struct ofl_slice[] */
-	uint32_t nunits;
-	const uint8_t *hdr0;   /* GRO input: its header (read at start only) */
-	uint32_t hdr0_len;
-	uint8_t unit_kind;     /* 0 ofl_buf, 1 ofl_slice, 2 GRO header + slices */
-	uint8_t type, csum, l3;
-	uint8_t nvlan, done, hbh_cut, l4proto;
-	uint8_t why;           /* enum ofl_gso_why of the last start */
-	uint16_t flags;
-	uint16_t in_hdr_len;   /* headers in the input (after skip) */
-	uint16_t hdr_len;      /* headers of a segment (UDP_FRAG: of a non-first one) */
-	uint16_t l3_off, l4_off, l3_hlen; /* output coordinates */
-	uint16_t ext_len;      /* IPv6 extension header bytes kept */
-	uint16_t extra_l2_len, extra_l2_off;
-	uint32_t seg_size, nsegs, seg, max_slices;
-	uint32_t payload;      /* bytes after the input headers */
-	uint32_t skip;         /* bytes before the frame in unit 0 (virtio_net_hdr) */
-	uint32_t pay_base;     /* frame offset of the payload (input) */
-	uint32_t seq0, ip6_frag_id;
-	uint16_t id0;
-	uint16_t udp_csum;     /* UDP_FRAG: checksum over the whole datagram */
-	uint32_t ps_base;      /* pseudo header: addresses + protocol (16-bit BE words) */
-	uint32_t ip_base;      /* IPv4 header without length, ID, frag_off, checksum */
-	uint32_t l4_base;      /* L4 header without the per-segment words */
-	/* cursor: where segment `seg` starts */
-	uint32_t cur_unit, cur_off, rel_next;
-	ofl_gso_l2_fn l2_fill;
-	void *l2_user;
-	uint8_t tmpl[OFL_GSO_MAX_HDR]; /* the output header template */
-	/** @endcond */
+	/** private: the library's state, not part of the API */
+	union {
+		uint64_t u64[OFL_GSO_ITER_SIZE / 8u];
+		void *ptr;
+	} opaque;
 };
 
 /**
@@ -549,7 +530,8 @@ OFL_API int ofl_gso_start_vnet(struct ofl_gso_iter *it, const struct ofl_gso_req
                                uint32_t vnet_hdr_len, unsigned l2, const struct ofl_buf *bufs,
                                uint32_t nbufs);
 
-/** Resources a super-packet needs (ofl_gso_count()). */
+/** Resources a super-packet needs (ofl_gso_count()).  Fields are only
+ *  appended (ofl_gso_count() takes the caller's size of it). */
 struct ofl_gso_counts {
 	uint32_t segs;       /**< segments in all */
 	uint32_t descs;      /**< header slots + payload slices, over all segments */
@@ -558,14 +540,21 @@ struct ofl_gso_counts {
 	uint32_t max_slices; /**< most slices of one segment */
 	uint32_t hdr_len;    /**< longest header written (the slot size needed) */
 	uint32_t type;       /**< enum ofl_gso_type in use (AUTO resolved) */
+	uint32_t seg_size;   /**< the segment size in use (the request's, or the
+	                          one taken from a GRO packet or virtio_net_hdr) */
 };
 
 /**
  * Count segments and descriptors before anything is written (a driver checks
  * its ring space with descs_left, like tso_count_descs, but exact).
- * Returns 0, or OFL_EINVAL (NULL, iterator not started).
+ * size: sizeof(struct ofl_gso_counts) as the caller was compiled with it,
+ * e.g. ofl_gso_count(&it, &cnt, sizeof cnt); exactly size bytes of *cnt are
+ * written (the library's fields up to size, zeroes past the library's own
+ * struct), so callers built against an older or newer header both work.
+ * Returns 0, or OFL_EINVAL (NULL, size 0, iterator not started; nothing
+ * written).
  */
-OFL_API int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_counts *cnt);
+OFL_API int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_counts *cnt, size_t size);
 
 /**
  * Descriptors the next segment needs: 1 (its header slot) + its payload
@@ -631,6 +620,16 @@ OFL_API int ofl_gso_next_burst(struct ofl_gso_iter *it, struct ofl_gso_pool *poo
  */
 OFL_API int ofl_gso_unnext(struct ofl_gso_iter *it, struct ofl_gso_pool *pool,
                            const struct ofl_gso_seg *seg);
+
+/**
+ * Copy one segment into one caller buffer (for a pcap file, a TUN device, a
+ * NIC without scatter-gather): the header slot's hdr_len bytes, then the
+ * slices in order.  seg (and what it points to) is read during the call
+ * only; buf (cap bytes, the caller's) is written only on success.
+ * Returns the length written (seg->len), or OFL_EINVAL (NULL, a segment
+ * whose slices do not add up to len - hdr_len), OFL_ENOSPC (cap < seg->len).
+ */
+OFL_API int ofl_gso_seg_linearize(const struct ofl_gso_seg *seg, void *buf, size_t cap);
 
 /* Return values of ofl_gso_callbacks.segment */
 #define OFL_GSO_CB_CONTINUE 0 /**< taken; go on */

@@ -12,6 +12,8 @@
 
 #include <string.h>
 
+#include "core/cursor.h"
+
 static inline uint64_t load64(const uint8_t *p)
 {
 	uint64_t v;
@@ -77,4 +79,33 @@ uint16_t ofl_csum_fold(uint32_t sum)
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
 	return (uint16_t)~sum;
+}
+
+uint32_t ofl_csum_cursor(struct ofl_cursor *c, uint32_t len)
+{
+	const uint8_t *p;
+	uint32_t s = 0, done = 0, n;
+	while ((n = ofl_cur_piece(c, &len, &p)) != 0) {
+		s = done ? ofl_csum_add_at(s, ofl_csum_partial(p, n, 0), (int)(done & 1))
+		         : ofl_csum_partial(p, n, 0);
+		done += n;
+	}
+	return s;
+}
+
+uint32_t ofl_csum_slices(const struct ofl_slice *s, uint32_t n, uint32_t sum, size_t at)
+{
+	struct ofl_cursor c;
+	uint32_t part;
+	if (!s || !n)
+		return sum;
+	if (n == 1) {
+		part = ofl_csum_partial(s[0].data, s[0].len, 0);
+	} else {
+		c = ofl_cur_slices(s, n, 0);
+		part = ofl_csum_cursor(&c, UINT32_MAX);
+	}
+	if (!sum && !(at & 1))
+		return part;
+	return ofl_csum_add_at(sum, part, (int)(at & 1));
 }

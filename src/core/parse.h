@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/csum_int.h"
+#include "core/cursor.h"
 
 #define OFL_PARSE_MAX_HDR 256u
 #define OFL_ETH_HLEN 14u
@@ -77,19 +78,8 @@ static inline uint32_t ofl_pkt_len(const struct ofl_buf *b, unsigned n)
 static inline void ofl_bufs_copy(const struct ofl_buf *b, unsigned n, uint64_t off, uint32_t len,
                                  uint8_t *dst)
 {
-	unsigned i;
-	for (i = 0; i < n && len; i++) {
-		uint32_t bl = b[i].len, take;
-		if (off >= bl) {
-			off -= bl;
-			continue;
-		}
-		take = bl - (uint32_t)off < len ? bl - (uint32_t)off : len;
-		memcpy(dst, b[i].data + off, take);
-		dst += take;
-		len -= take;
-		off = 0;
-	}
+	struct ofl_cursor c = ofl_cur_bufs(b, n, off);
+	ofl_cur_copy(&c, len, dst);
 }
 
 /* View of the first min(want, total) bytes: the first buffer itself when

@@ -18,6 +18,7 @@
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include "core/cursor.h"
 #include "dsa/dsa_int.h"
 
 const struct ofl_dsa_params dsa_default_params;
@@ -48,19 +49,13 @@ uint32_t dsa_crc32_update(uint32_t crc, const uint8_t *p, uint32_t n)
 
 uint32_t dsa_crc32_frame(uint32_t crc, const struct dsa_frame *f, uint32_t off, uint32_t n)
 {
-	unsigned i;
+	struct ofl_cursor c;
+	const uint8_t *p;
+	uint32_t take;
 	if (!f->bufs || (uint64_t)off + n <= f->head_len)
 		return dsa_crc32_update(crc, f->head + off, n);
-	for (i = 0; i < f->nbufs && n; i++) {
-		uint32_t bl = f->bufs[i].len, take;
-		if (off >= bl) {
-			off -= bl;
-			continue;
-		}
-		take = bl - off < n ? bl - off : n;
-		crc = dsa_crc32_update(crc, f->bufs[i].data + off, take);
-		n -= take;
-		off = 0;
-	}
+	c = ofl_cur_bufs(f->bufs, f->nbufs, off);
+	while ((take = ofl_cur_piece(&c, &n, &p)) != 0)
+		crc = dsa_crc32_update(crc, p, take);
 	return crc;
 }

@@ -7,6 +7,7 @@
 
 #include "core/entropy.h"
 #include "core/mem.h"
+#include "core/sized.h"
 #include "gro/layer.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
@@ -143,15 +144,21 @@ void ofl_gro_destroy(struct ofl_gro *g)
 	ofl_mem_free(mem, g, sizeof(*g));
 }
 
-int ofl_gro_get_stats(const struct ofl_gro *g, struct ofl_gro_stats *st)
+int ofl_gro_get_stats(const struct ofl_gro *g, struct ofl_gro_stats *st, size_t size)
 {
-	if (!g || !st)
+	struct ofl_gro_stats snap;
+
+	if (!g || !st || !size)
 		return OFL_EINVAL;
-	*st = g->st;
-	st->flows_held = g->tab.count;
-	st->bytes_held = g->held_bytes;
+	snap = g->st;
+	snap.flows_held = g->tab.count;
+	snap.bytes_held = g->held_bytes;
+	ofl_copy_sized(st, size, &snap, sizeof(snap)); /* an older or newer caller's struct */
 	return 0;
 }
+
+_Static_assert(OFL_GRO_FLUSH__COUNT <= OFL_GRO_REASON_SLOTS, "a flush reason past the stats array");
+_Static_assert(OFL_GRO_NORMAL__COUNT <= OFL_GRO_REASON_SLOTS, "a normal reason past the stats array");
 
 const char *ofl_gro_flush_reason_name(unsigned r)
 {

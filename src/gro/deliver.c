@@ -111,13 +111,8 @@ static void finish_csum(struct ofl_gro *g, uint32_t idx)
 	struct gro_item *it = &g->items[idx];
 	const struct ofl_slice *sl = gro_slices(g, idx);
 	uint32_t s = ofl_csum_partial(it->hdr + it->l4_off, (size_t)(it->hdr_len - it->l4_off), 0);
-	uint32_t done = it->hdr_len - it->l4_off, i;
 	uint16_t c;
-	for (i = 0; i < it->nslices; i++) {
-		s = ofl_csum_add_at(s, ofl_csum_partial(sl[i].data, sl[i].len, 0), (int)(done & 1));
-		done += sl[i].len;
-	}
-	c = ofl_csum_fold(s);
+	c = ofl_csum_fold(ofl_csum_slices(sl, it->nslices, s, it->hdr_len - it->l4_off));
 	memcpy(it->hdr + it->l4_off + 16, &c, 2);
 	it->csum_done = 1;
 }

@@ -4,6 +4,7 @@
  */
 #include <ofl/csum.h>
 
+#include "core/cursor.h"
 #include "gro/layer.h"
 #include "gro/tcp.h"
 
@@ -11,24 +12,8 @@
  * starting at an even offset. */
 static uint32_t sum_range(const struct ofl_pkt *pkt, uint32_t from, uint32_t to)
 {
-	uint32_t s = 0, pos = 0, done = 0;
-	unsigned b;
-	for (b = 0; b < pkt->nbufs && pos < to; b++) {
-		uint32_t bl = pkt->bufs[b].len, lo, hi;
-		if (pos + bl <= from) {
-			pos += bl;
-			continue;
-		}
-		lo = from > pos ? from - pos : 0;
-		hi = to - pos < bl ? to - pos : bl;
-		if (hi > lo) {
-			uint32_t part = ofl_csum_partial(pkt->bufs[b].data + lo, hi - lo, 0);
-			s = ofl_csum_add_at(s, part, (int)(done & 1));
-			done += hi - lo;
-		}
-		pos += bl;
-	}
-	return s;
+	struct ofl_cursor c = ofl_cur_bufs(pkt->bufs, pkt->nbufs, from);
+	return ofl_csum_cursor(&c, to - from);
 }
 
 int gro_tcp_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl_view *v,

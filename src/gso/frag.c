@@ -9,7 +9,7 @@
  */
 #include "gso/seg.h"
 
-uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it)
+uint16_t gso_frag_udp_csum(const struct gso_it *it)
 {
 	uint32_t ulen = GSO_UDP_HLEN + it->payload, s = 0, u, done = 0;
 	uint32_t off = it->pay_base, left = it->payload;
@@ -35,7 +35,7 @@ uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it)
 	return c == 0 ? 0xffff : c;
 }
 
-void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, uint32_t k, uint32_t plen, int last)
+void gso_frag_fix(const struct gso_it *it, uint8_t *h, uint32_t k, uint32_t plen, int last)
 {
 	uint8_t *ip = h + it->l3_off;
 	uint32_t ipoff = k * it->seg_size;

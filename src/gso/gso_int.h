@@ -15,6 +15,8 @@
 #include "core/compiler.h"
 #include "core/csum_int.h"
 #include "core/parse.h"
+#include "core/sized.h"
+#include "gso/state.h"
 
 /* For a body the compiler must copy into each caller (so that constant
  * arguments fold). */
@@ -42,7 +44,7 @@
 #define GSO_TCP_CWR 0x80u
 
 /* Unit i of the input: bytes, length, and the pkt/buf tag output slices get. */
-static inline void gso_unit(const struct ofl_gso_iter *it, uint32_t i, const uint8_t **d,
+static inline void gso_unit(const struct gso_it *it, uint32_t i, const uint8_t **d,
                             uint32_t *len, uint16_t *pkt, uint16_t *buf)
 {
 	if (it->unit_kind == GSO_UNIT_GRO && i == 0) {
@@ -66,7 +68,7 @@ static inline void gso_unit(const struct ofl_gso_iter *it, uint32_t i, const uin
 	}
 }
 
-static inline uint32_t gso_unit_len(const struct ofl_gso_iter *it, uint32_t i)
+static inline uint32_t gso_unit_len(const struct gso_it *it, uint32_t i)
 {
 	if (it->unit_kind == GSO_UNIT_BUF)
 		return ((const struct ofl_buf *)it->units)[i].len;
@@ -76,7 +78,7 @@ static inline uint32_t gso_unit_len(const struct ofl_gso_iter *it, uint32_t i)
 }
 
 /* Payload offset (bytes after the input headers) and length of segment k. */
-static inline void gso_bounds(const struct ofl_gso_iter *it, uint32_t k, uint32_t *start,
+static inline void gso_bounds(const struct gso_it *it, uint32_t k, uint32_t *start,
                               uint32_t *len)
 {
 	uint32_t s, e;
@@ -171,26 +173,26 @@ static inline int gso_block_put(struct ofl_gso_pool *restrict pool, const struct
 /* The payload cursor (cursor.c): (unit, byte) at byte off of the units
  * (skip included); walking len bytes writes slices to out when non-NULL
  * (the caller guarantees room) and returns how many. */
-void gso_cursor_at(const struct ofl_gso_iter *it, uint32_t off, uint32_t *u, uint32_t *o);
-uint32_t gso_take(const struct ofl_gso_iter *it, uint32_t *u, uint32_t *o, uint32_t len,
+void gso_cursor_at(const struct gso_it *it, uint32_t off, uint32_t *u, uint32_t *o);
+uint32_t gso_take(const struct gso_it *it, uint32_t *u, uint32_t *o, uint32_t len,
                   struct ofl_slice *out);
 
 /* Sum of the slices as one contiguous run starting at an even offset. */
 uint32_t gso_slices_sum(const struct ofl_slice *s, uint32_t n);
 
 /* The BE sums of the template that do not change per segment (start). */
-void gso_bases(struct ofl_gso_iter *it);
+void gso_bases(struct gso_it *it);
 /* Then (after the geometry, for TCP and UDP_L4) turn the template into the
  * header of a middle segment: full-size lengths, the TCP flags of a middle
  * segment, the PARTIAL checksum of a full-size segment (ip.c). */
-void gso_mid_template(struct ofl_gso_iter *it);
+void gso_mid_template(struct gso_it *it);
 /* The per-segment rules of UDP fragmentation (frag.c; the others: seg.h):
  * fragment k (the last one when last) with plen payload bytes; h: its
  * header (template already copied). */
-void gso_frag_fix(const struct ofl_gso_iter *it, uint8_t *h, uint32_t k, uint32_t plen, int last);
+void gso_frag_fix(const struct gso_it *it, uint8_t *h, uint32_t k, uint32_t plen, int last);
 /* UDP_FRAG: the checksum over the whole datagram (template UDP header with
  * checksum 0 plus every payload byte), computed once at start. */
-uint16_t gso_frag_udp_csum(const struct ofl_gso_iter *it);
+uint16_t gso_frag_udp_csum(const struct gso_it *it);
 
 /* Shared start path for every input form (start.c).  units/nunits/kind: the
  * input; skip: bytes before the frame in unit 0; view: the frame's first
@@ -208,13 +210,13 @@ struct gso_input {
 };
 /* A refusal at start: remember why (enum ofl_gso_why), leave the iterator
  * done, return the error that reason goes with. */
-int gso_refuse(struct ofl_gso_iter *it, unsigned why);
+int gso_refuse(struct gso_it *it, unsigned why);
 /* Copy a request of version 1, 2 or the current one into *dst (an older
  * request is read only as far as its fields go; the later ones are 0, their
  * defaults; dst == req leaves it as it is).  Returns 0, or OFL_GSO_WHY_REQ
  * for an unknown version. */
 int gso_req_load(struct ofl_gso_req *dst, const struct ofl_gso_req *req);
-int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
+int gso_start_common(struct gso_it *it, const struct ofl_gso_req *req,
                      const struct gso_input *in, struct ofl_hdrs *out_h);
 
 #endif

@@ -7,7 +7,7 @@
  */
 #include "gso/gso_int.h"
 
-void gso_bases(struct ofl_gso_iter *it)
+void gso_bases(struct gso_it *it)
 {
 	const uint8_t *ip = it->tmpl + it->l3_off, *l4 = it->tmpl + it->l4_off;
 	if (it->l3 == 4) {
@@ -27,7 +27,7 @@ void gso_bases(struct ofl_gso_iter *it)
 	}
 }
 
-void gso_mid_template(struct ofl_gso_iter *it)
+void gso_mid_template(struct gso_it *it)
 {
 	uint8_t *ip = it->tmpl + it->l3_off, *l4 = it->tmpl + it->l4_off;
 	uint32_t l4len = it->hdr_len - it->l4_off, pay = l4len + it->seg_size;

@@ -12,21 +12,24 @@
 
 #include "gso/seg.h"
 
-static uint32_t max_hdr(const struct ofl_gso_iter *it)
+static uint32_t max_hdr(const struct gso_it *it)
 {
 	return it->hdr_len + (it->type == OFL_GSO_TYPE_UDP_FRAG ? GSO_UDP_HLEN : 0u);
 }
 
-int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_counts *cnt)
+int ofl_gso_count(const struct ofl_gso_iter *itp, struct ofl_gso_counts *cnt_out, size_t size)
 {
+	const struct gso_it *it = gso_itc(itp);
+	struct ofl_gso_counts c, *cnt = &c;
 	uint32_t u, o, k;
-	if (!it || !cnt || !it->nsegs)
+	if (!it || !cnt_out || !size || !it->nsegs)
 		return OFL_EINVAL;
 	memset(cnt, 0, sizeof(*cnt));
 	cnt->segs = it->nsegs;
 	cnt->segs_left = it->done ? 0 : it->nsegs - it->seg;
 	cnt->hdr_len = max_hdr(it);
 	cnt->type = it->type;
+	cnt->seg_size = it->seg_size;
 	gso_cursor_at(it, it->pay_base, &u, &o);
 	for (k = 0; k < it->nsegs; k++) {
 		uint32_t s, len, n;
@@ -39,11 +42,13 @@ int ofl_gso_count(const struct ofl_gso_iter *it, struct ofl_gso_counts *cnt)
 		if (k >= it->seg && !it->done)
 			cnt->descs_left += n;
 	}
+	ofl_copy_sized(cnt_out, size, cnt, sizeof(*cnt));
 	return 0;
 }
 
-int ofl_gso_next_descs(const struct ofl_gso_iter *it)
+int ofl_gso_next_descs(const struct ofl_gso_iter *itp)
 {
+	const struct gso_it *it = gso_itc(itp);
 	uint32_t start, plen, u, o;
 	if (!it || !it->nsegs)
 		return OFL_EINVAL;
@@ -55,8 +60,9 @@ int ofl_gso_next_descs(const struct ofl_gso_iter *it)
 	return 1 + (int)gso_take(it, &u, &o, plen, NULL);
 }
 
-int ofl_gso_check_pool(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool)
+int ofl_gso_check_pool(const struct ofl_gso_iter *itp, const struct ofl_gso_pool *pool)
 {
+	const struct gso_it *it = gso_itc(itp);
 	if (!it || !pool || !pool->kind)
 		return OFL_EINVAL;
 	return pool->slot_size < max_hdr(it) ? OFL_ENOSPC : 0;
@@ -83,7 +89,7 @@ static inline void copy_hdr(uint8_t *restrict d, const uint8_t *restrict s, uint
 }
 
 /* Do the pool's slots hold the longest header of a segment of this type? */
-GSO_ALWAYS_INLINE int slot_fits(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool, uint32_t type)
+GSO_ALWAYS_INLINE int slot_fits(const struct gso_it *it, const struct ofl_gso_pool *pool, uint32_t type)
 {
 	return pool->slot_size >= it->hdr_len + (type == OFL_GSO_TYPE_UDP_FRAG ? GSO_UDP_HLEN : 0u);
 }
@@ -96,7 +102,7 @@ GSO_ALWAYS_INLINE int slot_fits(const struct ofl_gso_iter *it, const struct ofl_
  * iterator after every header byte it writes.  in_mid: 1 when the caller
  * knows that the segment is neither the first nor the last (its copy of
  * the body then drops their cases), 0 when it does not. */
-GSO_ALWAYS_INLINE int next_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
+GSO_ALWAYS_INLINE int next_seg(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
                                struct ofl_gso_seg *restrict seg, uint32_t type, uint32_t pool_kind,
                                int in_mid)
 {
@@ -189,7 +195,7 @@ static inline uint32_t mid_copy_len(uint32_t hdr_len)
 
 /* How many middle segments, at most n, the fast loop may build now: 0 when
  * any condition fails (the general body then builds the segment). */
-static inline uint32_t mid_fast_count(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool, uint32_t n)
+static inline uint32_t mid_fast_count(const struct gso_it *it, const struct ofl_gso_pool *pool, uint32_t n)
 {
 	const struct ofl_buf *b;
 	uint32_t k = it->seg, m, room;
@@ -224,7 +230,7 @@ static inline uint32_t mid_fast_count(const struct ofl_gso_iter *it, const struc
  * but the last two, which are constants in the copy for untagged frames
  * without IP options or extension headers (then the patches are stores at
  * fixed offsets and the loop has the registers it needs). */
-GSO_ALWAYS_INLINE void mid_fast(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
+GSO_ALWAYS_INLINE void mid_fast(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
                                 struct ofl_gso_seg *restrict segs, uint32_t m, unsigned l3, int tcp, uint32_t cl,
                                 uint32_t l3o, uint32_t l4o)
 {
@@ -285,7 +291,7 @@ GSO_ALWAYS_INLINE void mid_fast(struct ofl_gso_iter *restrict it, struct ofl_gso
 }
 
 /* The copies of mid_fast() by L3, protocol, copy size and layout. */
-static OFL_NOINLINE void mid_fast_any(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
+static OFL_NOINLINE void mid_fast_any(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
                                       struct ofl_gso_seg *restrict segs, uint32_t m)
 {
 	uint32_t cl = mid_copy_len(it->hdr_len), l3o = it->l3_off, l4o = it->l4_off;
@@ -318,7 +324,7 @@ static OFL_NOINLINE void mid_fast_any(struct ofl_gso_iter *restrict it, struct o
  * checked once, then ofl_gso_next()'s body n times, runs of middle
  * segments by the fast loop.  Stops at the first failure: the segments
  * built so far, or its error when there are none. */
-GSO_ALWAYS_INLINE int next_n(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
+GSO_ALWAYS_INLINE int next_n(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
                              struct ofl_gso_seg *restrict segs, uint32_t n, uint32_t type, uint32_t pool_kind)
 {
 	uint32_t i;
@@ -346,7 +352,7 @@ GSO_ALWAYS_INLINE int next_n(struct ofl_gso_iter *restrict it, struct ofl_gso_po
 
 /* The checks both entry points share.  Returns 1 (go on), 0 (nothing left)
  * or the error. */
-static inline int next_ready(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool)
+static inline int next_ready(const struct gso_it *it, const struct ofl_gso_pool *pool)
 {
 	if (!it->nsegs)
 		return OFL_EINVAL;
@@ -357,8 +363,9 @@ static inline int next_ready(const struct ofl_gso_iter *it, const struct ofl_gso
 	return 1;
 }
 
-int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
+int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
 {
+	struct gso_it *it = gso_it(itp);
 	int rc;
 	if (!it || !pool || !seg)
 		return OFL_EINVAL;
@@ -371,9 +378,10 @@ int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_
 	return next_n(it, pool, seg, 1, it->type, pool->kind);
 }
 
-int ofl_gso_next_burst(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *segs,
+int ofl_gso_next_burst(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl_gso_seg *segs,
                        unsigned n)
 {
+	struct gso_it *it = gso_it(itp);
 	uint32_t left;
 	int rc;
 	if (!it || !pool || !segs || n == 0)
@@ -389,8 +397,9 @@ int ofl_gso_next_burst(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struc
 	return next_n(it, pool, segs, n, it->type, pool->kind);
 }
 
-int ofl_gso_unnext(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, const struct ofl_gso_seg *seg)
+int ofl_gso_unnext(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, const struct ofl_gso_seg *seg)
 {
+	struct gso_it *it = gso_it(itp);
 	uint32_t k, start, plen, u, o;
 	if (!it || !pool || !seg || !it->nsegs || it->seg == 0 || seg->index + 1 != it->seg ||
 	    seg->nsegs != it->nsegs)
@@ -407,9 +416,10 @@ int ofl_gso_unnext(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, const str
 	return gso_pool_unget(pool, &seg->hdr);
 }
 
-int ofl_gso_run(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, const struct ofl_gso_callbacks *cb,
+int ofl_gso_run(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, const struct ofl_gso_callbacks *cb,
                 uint32_t *emitted)
 {
+	struct gso_it *it = gso_it(itp);
 	struct ofl_gso_seg seg;
 	uint32_t n = 0;
 	int rc;
@@ -419,12 +429,12 @@ int ofl_gso_run(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, const struct
 		return OFL_EINVAL;
 	for (;;) {
 		int r;
-		rc = ofl_gso_next(it, pool, &seg);
+		rc = ofl_gso_next(itp, pool, &seg);
 		if (rc <= 0)
 			break;
 		r = cb->segment(cb->user, &seg);
 		if (r < 0) {
-			ofl_gso_unnext(it, pool, &seg);
+			ofl_gso_unnext(itp, pool, &seg);
 			rc = OFL_EAGAIN;
 			break;
 		}
@@ -439,8 +449,9 @@ int ofl_gso_run(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, const struct
 	return rc;
 }
 
-int ofl_gso_abort(struct ofl_gso_iter *it)
+int ofl_gso_abort(struct ofl_gso_iter *itp)
 {
+	struct gso_it *it = gso_it(itp);
 	int left;
 	if (!it)
 		return OFL_EINVAL;

@@ -25,14 +25,14 @@
 
 /* IPv4 header checksum of a segment: var is the BE sum of the words that
  * differ from the template (total length, ID, fragment offset). */
-GSO_ALWAYS_INLINE void gso_ip_csum(const struct ofl_gso_iter *restrict it, uint8_t *restrict h, uint32_t var)
+GSO_ALWAYS_INLINE void gso_ip_csum(const struct gso_it *restrict it, uint8_t *restrict h, uint32_t var)
 {
 	ofl_put16(h + it->l3_off + 10, (uint16_t)~gso_fold_be(it->ip_base + var));
 }
 
 /* IP length (and IPv4 ID and checksum) of segment k; mid: a middle
  * segment, whose length the template already has (gso_mid_template()). */
-GSO_ALWAYS_INLINE void gso_ip_fix(const struct ofl_gso_iter *restrict it, uint8_t *restrict h, uint32_t k,
+GSO_ALWAYS_INLINE void gso_ip_fix(const struct gso_it *restrict it, uint8_t *restrict h, uint32_t k,
                                   uint32_t l3_payload, int mid)
 {
 	uint8_t *ip = h + it->l3_off;
@@ -55,7 +55,7 @@ GSO_ALWAYS_INLINE void gso_ip_fix(const struct ofl_gso_iter *restrict it, uint8_
  * segment (TCP: sequence number and the data offset/flags word; UDP: the
  * length).  PARTIAL: the folded pseudo-header sum (the caller reports
  * csum_start/csum_offset). */
-GSO_ALWAYS_INLINE void gso_l4_csum(const struct ofl_gso_iter *restrict it, uint8_t *restrict l4, uint32_t l4_hlen,
+GSO_ALWAYS_INLINE void gso_l4_csum(const struct gso_it *restrict it, uint8_t *restrict l4, uint32_t l4_hlen,
                                    unsigned field, uint32_t var, uint32_t plen, const struct ofl_slice *sl,
                                    uint32_t nsl)
 {
@@ -79,7 +79,7 @@ GSO_ALWAYS_INLINE void gso_l4_csum(const struct ofl_gso_iter *restrict it, uint8
  * bytes in the nsl slices sl.  A middle segment finds its length, flags
  * and (PARTIAL) checksum in the template: only the sequence number, the
  * IPv4 ID and checksum (and a FULL checksum) change. */
-GSO_ALWAYS_INLINE void gso_tcp_fix(const struct ofl_gso_iter *restrict it, uint8_t *restrict h, uint32_t k,
+GSO_ALWAYS_INLINE void gso_tcp_fix(const struct gso_it *restrict it, uint8_t *restrict h, uint32_t k,
                                    uint32_t plen, int last, int mid, const struct ofl_slice *sl, uint32_t nsl)
 {
 	uint8_t *th = h + it->l4_off;
@@ -102,7 +102,7 @@ GSO_ALWAYS_INLINE void gso_tcp_fix(const struct ofl_gso_iter *restrict it, uint8
 		            (seq >> 16) + (seq & 0xffffu) + ((uint32_t)tt[12] << 8 | fl), plen, sl, nsl);
 }
 
-GSO_ALWAYS_INLINE void gso_udp_fix(const struct ofl_gso_iter *restrict it, uint8_t *restrict h, uint32_t k,
+GSO_ALWAYS_INLINE void gso_udp_fix(const struct gso_it *restrict it, uint8_t *restrict h, uint32_t k,
                                    uint32_t plen, int mid, const struct ofl_slice *sl, uint32_t nsl)
 {
 	uint8_t *uh = h + it->l4_off;

@@ -80,15 +80,16 @@ static const char *const why_text[] = {
 	[OFL_GSO_WHY_VNET_CSUM] = "virtio csum_start/csum_offset not at the L4 checksum",
 };
 
-int gso_refuse(struct ofl_gso_iter *it, unsigned why)
+int gso_refuse(struct gso_it *it, unsigned why)
 {
 	it->why = (uint8_t)why;
 	it->done = 1;
 	return why < sizeof(why_err) ? why_err[why] : OFL_EINVAL;
 }
 
-int ofl_gso_why(const struct ofl_gso_iter *it)
+int ofl_gso_why(const struct ofl_gso_iter *itp)
 {
+	const struct gso_it *it = gso_itc(itp);
 	return it ? it->why : 0;
 }
 
@@ -337,7 +338,7 @@ static unsigned classify(const struct ofl_gso_req *req, const struct gso_input *
 
 /* The IPv6 part of the template: the fixed header and the extension
  * headers, without a hop-by-hop Jumbo option (segments are not jumbograms). */
-static unsigned template_ipv6(struct ofl_gso_iter *it, const struct gso_parsed *p, uint32_t flen)
+static unsigned template_ipv6(struct gso_it *it, const struct gso_parsed *p, uint32_t flen)
 {
 	const uint8_t *ip = p->sc + p->h.l3_off, *ext = ip + 40;
 	uint8_t *t = it->tmpl + it->l3_off;
@@ -368,7 +369,7 @@ static unsigned template_ipv6(struct ofl_gso_iter *it, const struct gso_parsed *
 
 /* The output header template: L2 (with the inserted VLAN tag and the extra
  * bytes), L3, L4. */
-static unsigned build_template(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
+static unsigned build_template(struct gso_it *it, const struct ofl_gso_req *req,
                                const struct gso_parsed *p, uint32_t flen)
 {
 	const struct ofl_hdrs *h = &p->h;
@@ -444,7 +445,7 @@ static unsigned build_template(struct ofl_gso_iter *it, const struct ofl_gso_req
 }
 
 /* Segment size, count and the payload cursor. */
-static unsigned geometry(struct ofl_gso_iter *it, const struct ofl_gso_req *req, const struct gso_input *in,
+static unsigned geometry(struct gso_it *it, const struct ofl_gso_req *req, const struct gso_input *in,
                     uint32_t l4len)
 {
 	uint32_t l3max = 0xffffu - (it->l3 == 4 ? it->l3_hlen : it->l3_hlen - 40u), max_segs;
@@ -489,13 +490,13 @@ static unsigned geometry(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
 	return 0;
 }
 
-int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req_in,
+int gso_start_common(struct gso_it *it, const struct ofl_gso_req *req_in,
                      const struct gso_input *in, struct ofl_hdrs *hp)
 {
 	struct gso_parsed p;
 	struct ofl_gso_req r, *req = &r;
 	unsigned rc;
-	memset(it, 0, offsetof(struct ofl_gso_iter, tmpl));
+	memset(it, 0, offsetof(struct gso_it, tmpl));
 	it->done = 1;
 	if ((rc = (unsigned)gso_req_load(&r, req_in)) != 0 || (rc = check_req(req)) != 0)
 		return gso_refuse(it, rc);
@@ -520,9 +521,10 @@ int gso_start_common(struct ofl_gso_iter *it, const struct ofl_gso_req *req_in,
 	return 0;
 }
 
-int ofl_gso_start(struct ofl_gso_iter *it, const struct ofl_gso_req *req, const struct ofl_buf *bufs,
+int ofl_gso_start(struct ofl_gso_iter *itp, const struct ofl_gso_req *req, const struct ofl_buf *bufs,
                   uint32_t nbufs)
 {
+	struct gso_it *it = gso_it(itp);
 	struct ofl_gso_req r;
 	struct gso_input in;
 	uint32_t i;
@@ -544,9 +546,10 @@ int ofl_gso_start(struct ofl_gso_iter *it, const struct ofl_gso_req *req, const 
 	return gso_start_common(it, &r, &in, NULL);
 }
 
-int ofl_gso_start_gro(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
+int ofl_gso_start_gro(struct ofl_gso_iter *itp, const struct ofl_gso_req *req,
                       const struct ofl_gro_out *out)
 {
+	struct gso_it *it = gso_it(itp);
 	struct ofl_gso_req r;
 	struct gso_input in;
 	uint64_t total = 0;

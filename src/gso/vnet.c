@@ -61,9 +61,10 @@ int ofl_gso_req_from_vnet(const struct ofl_virtio_net_hdr *vh, struct ofl_gso_re
 	return 1;
 }
 
-int ofl_gso_start_vnet(struct ofl_gso_iter *it, const struct ofl_gso_req *req, uint32_t vnet_hdr_len,
+int ofl_gso_start_vnet(struct ofl_gso_iter *itp, const struct ofl_gso_req *req, uint32_t vnet_hdr_len,
                        unsigned l2, const struct ofl_buf *bufs, uint32_t nbufs)
 {
+	struct gso_it *it = gso_it(itp);
 	uint8_t raw[12];
 	struct ofl_virtio_net_hdr vh;
 	struct ofl_gso_req r;

@@ -81,7 +81,7 @@ static void run(const char *name, const uint64_t *key, unsigned long packets)
 		}
 		ofl_gro_flush(g);
 		t = (now_ns() - t0) / (double)packets;
-		ofl_gro_get_stats(g, &st);
+		ofl_gro_get_stats(g, &st, sizeof st);
 		ofl_gro_destroy(g);
 		if (t < best)
 			best = t;

@@ -574,7 +574,7 @@ static int cmp_u32(const void *a, const void *b)
 static void check_stats(struct st *s)
 {
 	struct ofl_gro_stats g;
-	FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0);
+	FZ_CHECK(ofl_gro_get_stats(s->gro, &g, sizeof g) == 0);
 	FZ_CHECKF(g.flows_held <= s->cfg.max_flows, "%u flows held, max %u", g.flows_held,
 	          s->cfg.max_flows);
 	FZ_CHECK(g.rx_pkts == g.merged + g.held + g.normal);
@@ -698,9 +698,9 @@ static void feed(struct st *s, struct fz *z, const uint8_t *f, size_t len, bool 
 		submit(s);
 		r = ofl_gro_receive_burst(s->gro, &p, 1, s->now, &err) == 0 ? err : 0;
 	} else {
-		FZ_CHECK(ofl_gro_get_stats(s->gro, &before) == 0);
+		FZ_CHECK(ofl_gro_get_stats(s->gro, &before, sizeof before) == 0);
 		r = ofl_gro_receive(s->gro, &p, s->now);
-		FZ_CHECK(ofl_gro_get_stats(s->gro, &after) == 0);
+		FZ_CHECK(ofl_gro_get_stats(s->gro, &after, sizeof after) == 0);
 	}
 	if (nb > s->cfg.max_bufs) {
 		FZ_CHECKF(r == OFL_E2BIG, "%u buffers, max %u: %d", nb, s->cfg.max_bufs, r);
@@ -757,9 +757,9 @@ static void submit(struct st *s)
 	for (i = 0; i < n; i++) {
 		struct ofl_gro_stats before, after;
 		int r;
-		FZ_CHECK(ofl_gro_get_stats(s->single, &before) == 0);
+		FZ_CHECK(ofl_gro_get_stats(s->single, &before, sizeof before) == 0);
 		r = ofl_gro_receive(s->single, &s->q[i], s->now);
-		FZ_CHECK(ofl_gro_get_stats(s->single, &after) == 0);
+		FZ_CHECK(ofl_gro_get_stats(s->single, &after, sizeof after) == 0);
 		took(s->q[i].cookie, r, &before, &after);
 	}
 	got = ofl_gro_receive_burst(s->gro, s->q, n, s->now, &err);
@@ -910,7 +910,7 @@ static void burst_same_as_single(struct st *s, const struct ofl_gro_stats *g)
 {
 	struct ofl_gro_stats a = *g, b;
 	FZ_CHECK(ofl_gro_flush(s->single) == 0);
-	FZ_CHECK(ofl_gro_get_stats(s->single, &b) == 0);
+	FZ_CHECK(ofl_gro_get_stats(s->single, &b, sizeof b) == 0);
 	a.lookups = b.lookups = 0;
 	a.lookup_probes = b.lookup_probes = 0;
 	a.merged_fast = b.merged_fast = 0;
@@ -1022,10 +1022,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				          (unsigned long long)dl, (unsigned long long)d1);
 			}
 			if (s->cfg.flush_timeout_ns == 0 || work == 0) {
-				FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0 && g.flows_held == 0);
+				FZ_CHECK(ofl_gro_get_stats(s->gro, &g, sizeof g) == 0 && g.flows_held == 0);
 				FZ_CHECK(dl == 0);
 			} else if (!(op & 0x10)) {
-				FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0);
+				FZ_CHECK(ofl_gro_get_stats(s->gro, &g, sizeof g) == 0);
 				FZ_CHECK((dl != 0) == (g.flows_held != 0));
 				if (dl)
 					FZ_CHECK(dl > s->now - (s->now >= s->cfg.flush_timeout_ns ? s->cfg.flush_timeout_ns : s->now));
@@ -1048,7 +1048,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (op & 0x10) {
 				FZ_CHECK(ofl_gro_flush(s->gro) == 0);
 				FZ_CHECK(!s->burst || ofl_gro_flush(s->single) == 0);
-				FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0);
+				FZ_CHECK(ofl_gro_get_stats(s->gro, &g, sizeof g) == 0);
 				FZ_CHECK(g.flows_held == 0 && g.bytes_held == 0 && g.out_segs == g.rx_pkts);
 			} else {
 				s->reenter = 1;
@@ -1066,7 +1066,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	          allocs_after_create, s->mem.allocs);
 	s->reenter = 0;
 	FZ_CHECK(ofl_gro_flush(s->gro) == 0);
-	FZ_CHECK(ofl_gro_get_stats(s->gro, &g) == 0);
+	FZ_CHECK(ofl_gro_get_stats(s->gro, &g, sizeof g) == 0);
 	if (s->burst)
 		burst_same_as_single(s, &g);
 	FZ_CHECK(g.flows_held == 0 && g.bytes_held == 0);

@@ -180,14 +180,7 @@ static void check_seg(struct gst *s, const struct ofl_gso_seg *g)
 		          "segment %u of %u: %u payload bytes, seg_size %u", g->index, s->nsegs, g->payload_len,
 		          s->seg_size);
 	/* the frame as the NIC would send it */
-	memcpy(s->lin, g->hdr.data, g->hdr_len);
-	{
-		uint32_t pos = g->hdr_len;
-		for (i = 0; i < g->nslices; i++) {
-			memcpy(s->lin + pos, g->slices[i].data, g->slices[i].len);
-			pos += g->slices[i].len;
-		}
-	}
+	FZ_CHECK(ofl_gso_seg_linearize(g, s->lin, sizeof(s->lin)) == (int)g->len);
 	if (g->flags & OFL_GSO_SEG_F_CSUM_PARTIAL) {
 		uint16_t c;
 		FZ_CHECK(g->csum_start + g->csum_offset + 2u <= g->len);
@@ -522,15 +515,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_CHECK(ofl_gso_why_str(ofl_gso_why(&it)) != NULL);
 	if (rc != 0)
 		goto out;
-	FZ_CHECK(ofl_gso_count(&it, &cnt) == 0);
+	FZ_CHECK(ofl_gso_count(&it, &cnt, sizeof cnt) == 0);
 	FZ_CHECK(cnt.segs >= 1 && cnt.segs_left == cnt.segs && cnt.descs_left == cnt.descs);
 	FZ_CHECK(cnt.max_slices <= OFL_GSO_SEG_MAX_SLICES && cnt.hdr_len <= OFL_GSO_MAX_HDR);
 	FZ_CHECK(cnt.descs >= cnt.segs && cnt.descs <= cnt.segs * (1u + cnt.max_slices));
 	if (s->req.max_segs)
 		FZ_CHECK(cnt.segs <= s->req.max_segs);
 	s->nsegs = cnt.segs;
-	s->seg_size = it.seg_size;
-	s->type = it.type;
+	s->seg_size = cnt.seg_size;
+	s->type = cnt.type;
 	rc = ofl_gso_check_pool(&it, &s->pool);
 	FZ_CHECK(rc == 0 || rc == OFL_ENOSPC);
 	FZ_CHECK((rc == OFL_ENOSPC) == (cnt.hdr_len > s->slot_size));
@@ -601,7 +594,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			burst(s, &it, 1u + (z.n ? fz_u8(&z) : 0u) % 64u, (a & 0x20) != 0);
 			break;
 		default:
-			FZ_CHECK(ofl_gso_count(&it, &cnt) == 0);
+			FZ_CHECK(ofl_gso_count(&it, &cnt, sizeof cnt) == 0);
 			FZ_CHECK(cnt.segs == s->nsegs && cnt.segs_left == s->nsegs - s->next_index);
 			break;
 		}
@@ -622,7 +615,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_seg(s, &seg);
 	}
 	FZ_CHECK(ofl_gso_next(&it, &s->pool, &seg) == 0);
-	FZ_CHECK(ofl_gso_count(&it, &cnt) == 0 && cnt.segs_left == 0 && cnt.descs_left == 0);
+	FZ_CHECK(ofl_gso_count(&it, &cnt, sizeof cnt) == 0 && cnt.segs_left == 0 && cnt.descs_left == 0);
 	/* conservation: the payload handed out is the input's, all of it */
 	if (s->tcp_in && s->type == OFL_GSO_TYPE_TCP && s->prefix == 0)
 		FZ_CHECKF(s->pay_total == s->cf.payload_len, "payload out %llu, in %zu",

@@ -196,16 +196,8 @@ void gu_complete_csum(uint8_t *f, size_t len, unsigned start, unsigned offset)
 
 size_t gu_linearize(const struct ofl_gso_seg *s, uint8_t *buf, size_t cap)
 {
-	size_t pos = s->hdr_len;
-	uint32_t i;
-	if (s->len > cap)
-		return 0;
-	memcpy(buf, s->hdr.data, s->hdr_len);
-	for (i = 0; i < s->nslices; i++) {
-		memcpy(buf + pos, s->slices[i].data, s->slices[i].len);
-		pos += s->slices[i].len;
-	}
-	return pos;
+	int n = ofl_gso_seg_linearize(s, buf, cap);
+	return n < 0 ? 0 : (size_t)n;
 }
 
 int gu_collect(struct ofl_gso_iter *it, struct gu_segs *out, uint32_t nslots, uint32_t slot_size)

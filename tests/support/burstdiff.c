@@ -388,7 +388,7 @@ static void replay_run(const struct bd_replay *rp, enum bd_mode mode, unsigned b
 		}
 		i++;
 	}
-	ck_assert_int_eq(ofl_gro_get_stats(g, st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(g, st, sizeof *st), 0);
 	__real_ofl_gro_destroy(g);
 }
 
@@ -530,7 +530,7 @@ void __wrap_ofl_gro_destroy(struct ofl_gro *gro)
 		__real_ofl_gro_destroy(gro);
 		return;
 	}
-	ck_assert_int_eq(ofl_gro_get_stats(gro, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(gro, &st, sizeof st), 0);
 	bd_depth++;
 	__real_ofl_gro_destroy(gro);
 	bd_check(r, &st);

@@ -277,3 +277,13 @@ int h_run_suite(Suite *s)
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+int h_run_tests(const char *name, const TTest *const *tests, unsigned n)
+{
+	Suite *s = suite_create(name);
+	TCase *tc = tcase_create(name);
+	for (unsigned i = 0; i < n; i++)
+		tcase_add_test(tc, tests[i]);
+	suite_add_tcase(s, tc);
+	return h_run_suite(s);
+}

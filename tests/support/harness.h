@@ -69,6 +69,10 @@ struct harness {
  * every test passed).  The main() of every unit test. */
 struct Suite;
 int h_run_suite(struct Suite *s);
+/* The same for a suite of one test case holding the n tests (START_TEST
+ * names), named name: main() in one line for a small test file. */
+struct TTest;
+int h_run_tests(const char *name, const struct TTest *const *tests, unsigned n);
 
 /* cfg may be NULL for defaults; cfg->deliver/user are replaced. */
 void h_init(struct harness *h, const struct ofl_gro_config *cfg, int split);

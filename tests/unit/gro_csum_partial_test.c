@@ -139,7 +139,7 @@ static size_t next(struct ofl_gro *g, struct gen_tcp *gt, unsigned k, int status
 static uint64_t csum_sw(const struct ofl_gro *g)
 {
 	struct ofl_gro_stats st;
-	ck_assert_int_eq(ofl_gro_get_stats(g, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(g, &st, sizeof st), 0);
 	return st.csum_sw;
 }
 

@@ -158,7 +158,7 @@ static void check_fast(struct ofl_gro *g, const struct ofl_dsa_ops *ops, unsigne
 		ck_assert_uint_eq(ofl_gro_receive_burst(g, rq[i].p, rq[i].n, 0, NULL), rq[i].n);
 		memset(&rq[i], 0, sizeof(rq[i]));
 	}
-	ofl_gro_get_stats(g, &st);
+	ofl_gro_get_stats(g, &st, sizeof st);
 	ck_assert_msg(st.merged_fast == nframes - 1, "%s, mode %d: %llu of %u frames predicted", ops->name,
 	              rx_mode, (unsigned long long)st.merged_fast, nframes - 1);
 }
@@ -299,7 +299,7 @@ START_TEST(bad_tag_untouched)
 	gen_tcp_init(&g, 4);
 	n = (uint32_t)gen_tcp_frame(&g, f, sizeof(f)); /* no Broadcom tag */
 	rx(gt, f, n, 0);
-	ofl_gro_get_stats(gt, &st);
+	ofl_gro_get_stats(gt, &st, sizeof st);
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_BAD_TAG], 1);
 	ofl_gro_destroy(gt);
 	ck_assert_uint_eq(tagged.n, 1);

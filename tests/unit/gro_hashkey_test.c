@@ -71,7 +71,7 @@ static void feed(const uint64_t key[2], struct ofl_gro_stats *st)
 			/* held bytes are only read by merges of the same flow, whose
 			 * headers are equal: one buffer serves every frame */
 		}
-	ck_assert_int_eq(ofl_gro_get_stats(g, st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(g, st, sizeof *st), 0);
 	ofl_gro_destroy(g);
 }
 

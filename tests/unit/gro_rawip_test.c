@@ -287,7 +287,7 @@ static void run_row(const struct row *rw, int split)
 		if (r != rw->expect[i]) {
 			struct ofl_gro_stats st;
 			unsigned q;
-			ofl_gro_get_stats(g, &st);
+			ofl_gro_get_stats(g, &st, sizeof st);
 			for (q = 0; q < OFL_GRO_FLUSH__COUNT; q++)
 				if (st.flush[q])
 					fprintf(stderr, "flush %s %u\n", ofl_gro_flush_reason_name(q), (unsigned)st.flush[q]);
@@ -362,7 +362,7 @@ START_TEST(csum_complete)
 				s ^= 0x0101; /* a wrong sum: checked, passed on */
 			ck_assert_int_eq(feed(g, p, len, SP_ONE, OFL_CSUM_COMPLETE, s), i == 0 ? 1 : i == 1 ? 0 : 2);
 		}
-		ofl_gro_get_stats(g, &st);
+		ofl_gro_get_stats(g, &st, sizeof st);
 		ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_TCP_CSUM], 1);
 		finish(g);
 		ck_assert_uint_eq(R.nout, 2);
@@ -401,7 +401,7 @@ START_TEST(not_for_gro)
 	gen_tcp_init(&t, 6);
 	len = raw_of(&t, p);
 	ck_assert_int_eq(feed(g, p, 30, SP_ONE, OFL_CSUM_NONE, 0), 2);
-	ofl_gro_get_stats(g, &st);
+	ofl_gro_get_stats(g, &st, sizeof st);
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_NOT_IP], 1);
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_PADDED], 1);
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_MALFORMED], 2);

@@ -61,7 +61,7 @@ START_TEST(merge_same)
 	{
 		/* single-buffer NIC-verified segments take header prediction */
 		struct ofl_gro_stats st;
-		ofl_gro_get_stats(h.gro, &st);
+		ofl_gro_get_stats(h.gro, &st, sizeof st);
 		ck_assert_uint_eq(st.merged, 3);
 		/* ... also header-split ones (headers alone in the first buffer) */
 		ck_assert_uint_eq(st.merged_fast,
@@ -85,7 +85,7 @@ START_TEST(window_change)
 	seq_send(&g, 2);
 	g.window = 1000;
 	seq_send(&g, 2);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_FLAGS], 1);
 	EXPECT("200,200");
 	done();
@@ -101,7 +101,7 @@ START_TEST(ack_change)
 	seq_send(&g, 2);
 	g.ack += 1;
 	seq_send(&g, 2);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_ACK], 1);
 	EXPECT("200,200");
 	done();
@@ -119,7 +119,7 @@ START_TEST(options)
 	g.optlen = 0;
 	gen_opt_ts(&g, 6, 7); /* timestamp value changed */
 	seq_send(&g, 1);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_OPTIONS], 1);
 	EXPECT("300,100");
 	done();
@@ -137,7 +137,7 @@ START_TEST(seq_gap_and_reorder)
 	seq_send(&g, 1);
 	g.seq -= 300; /* back in time */
 	seq_send(&g, 1);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_SEQ], 2);
 	EXPECT("200,100,100");
 	done();
@@ -167,11 +167,11 @@ START_TEST(short_ends_train)
 	seq_send(&g, 2);
 	g.payload_len = 40;
 	seq_send(&g, 1); /* merged, then completed at once */
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.flows_held, 0);
 	g.payload_len = 100;
 	seq_send(&g, 1);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_SHORT], 1);
 	EXPECT("240,100");
 	done();
@@ -192,7 +192,7 @@ START_TEST(psh_ends_and_first_psh_not_held)
 	g.flags = GEN_ACK | GEN_PSH;
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_MERGED);
-	ofl_gro_get_stats(h.gro, &st); /* completed without waiting for a flush */
+	ofl_gro_get_stats(h.gro, &st, sizeof st); /* completed without waiting for a flush */
 	ck_assert_uint_eq(st.flows_held, 0);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_PSH], 1);
 	EXPECT("100,300");
@@ -260,7 +260,7 @@ START_TEST(ttl_tos_df_hop_tc)
 		else
 			g.tos = 0x10;
 		seq_send(&g, 2);
-		ofl_gro_get_stats(h.gro, &st);
+		ofl_gro_get_stats(h.gro, &st, sizeof st);
 		ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_TTL_TOS_DF], 1);
 		EXPECT("200,200");
 		done();
@@ -339,7 +339,7 @@ START_TEST(ipv4_not_for_gro)
 		}
 		seq_send(&g, 1);
 		ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-		ofl_gro_get_stats(h.gro, &st);
+		ofl_gro_get_stats(h.gro, &st, sizeof st);
 		ck_assert_uint_eq(st.normal_why[why[k]], 1);
 		/* the held packet of the same flow was completed first */
 		ck_assert_uint_eq(st.flows_held, 0);
@@ -373,7 +373,7 @@ START_TEST(ipv6_ext_headers)
 	seq_send(&g, 2);
 	g.ext[7] = 1; /* different option bytes */
 	seq_send(&g, 2);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	/* different extension headers are another flow, as in the kernel */
 	ck_assert_uint_eq(st.flows_held, 2);
 	/* fragment header: never merged */
@@ -382,7 +382,7 @@ START_TEST(ipv6_ext_headers)
 	memset(g.ext + 1, 0, 7);
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_FRAGMENT], 1);
 	EXPECT("200,200"); /* the fragment is not TCP to the test's parser */
 	done();
@@ -409,7 +409,7 @@ START_TEST(vlan_tags)
 	g.vlan_tpid[2] = 0x8100;
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_VLAN_DEPTH], 1);
 	ck_assert_uint_eq(st.flows_held, 2);
 	EXPECT("100,200,200");
@@ -451,7 +451,7 @@ START_TEST(padded_segment_not_merged)
 	}
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.flows_held, 0);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_NOT_GRO], 1);
 	ck_assert_uint_eq(st.normal_why[L3(_i) == 4 ? OFL_GRO_NORMAL_PADDED : OFL_GRO_NORMAL_MALFORMED], 1);
@@ -481,7 +481,7 @@ START_TEST(padded_frames_never_merge)
 	g.flow_salt = 1;
 	g.sport = 2000;
 	seq_send(&g, 3);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_PADDED], L3(_i) == 4 ? 3 : 0);
 	/* IPv4: the padded frames of the second flow go out at once, the
 	 * first flow's packet at the end */
@@ -500,7 +500,7 @@ START_TEST(ip_length_past_frame)
 	g.ip_len_delta = 8; /* the IP length claims 8 bytes the frame lacks */
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.flows_held, 0);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_NOT_GRO], 1);
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_MALFORMED], 1);
@@ -575,7 +575,7 @@ START_TEST(max_segs)
 	cfg.max_segs = 3;
 	start(_i, &cfg);
 	seq_send(&g, 7);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_MAX_SEGS], 2);
 	EXPECT("300,300,100");
 	done();
@@ -598,7 +598,7 @@ START_TEST(table_full_flushes_oldest)
 		g.seq = 100;
 		seq_send(&g, 2);
 	}
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 1);
 	ck_assert_uint_eq(st.flows_held, 2);
 	EXPECT("200,200,200");
@@ -621,7 +621,7 @@ START_TEST(held_bytes_limit)
 		g.flow_salt = f;
 		g.seq = 100;
 		seq_send(&g, 2);
-		ofl_gro_get_stats(h.gro, &st);
+		ofl_gro_get_stats(h.gro, &st, sizeof st);
 		ck_assert_uint_le(st.bytes_held, 450);
 	}
 	ck_assert_uint_ge(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 1);
@@ -630,7 +630,7 @@ START_TEST(held_bytes_limit)
 	g.payload_len = 500;
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_OVER_LIMIT], 1);
 	ck_assert_uint_le(st.bytes_held, 450);
 	finish();
@@ -693,7 +693,7 @@ START_TEST(hw_verified_skips_software)
 	h.csum_status = OFL_CSUM_UNNECESSARY;
 	g.bad_tcp_csum = true; /* the NIC said it was good: it is not checked */
 	seq_send(&g, 2);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.merged, 1);
 	EXPECT("200");
 	ck_assert_uint_eq(h.out[0].seg_count, 2);
@@ -724,11 +724,11 @@ START_TEST(api_errors)
 	p.nbufs = 1;
 	b[0].len = 10; /* NULL data with a length */
 	ck_assert_int_eq(ofl_gro_receive(h.gro, &p, 0), OFL_EINVAL);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.api_errors, 4);
 	ck_assert_uint_eq(st.rx_pkts, 0);
 	ck_assert_int_eq(ofl_gro_flush(NULL), OFL_EINVAL);
-	ck_assert_int_eq(ofl_gro_get_stats(NULL, &st), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gro_get_stats(NULL, &st, sizeof st), OFL_EINVAL);
 	ofl_gro_destroy(NULL);
 	finish();
 	done();

@@ -62,7 +62,7 @@ START_TEST(held_across_polls_then_deadline)
 	ofl_gro_poll_end(h.gro, 0, 12 * MS, &dl);
 	ck_assert_uint_eq(dl, 0);
 	ck_assert_uint_eq(h.nout, 1);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_POLL_END], 1);
 	h_finish(&h);
 	ck_assert_str_eq(h_payloads(&h, got, sizeof(got)), "300");
@@ -86,7 +86,7 @@ START_TEST(old_packets_flushed_with_work)
 	g.flow_salt = 1;
 	send(&g, 3 * MS);
 	ofl_gro_poll_end(h.gro, 1, 3 * MS, &dl);
-	ofl_gro_get_stats(h.gro, &st);
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_TIMEOUT], 1);
 	ck_assert_uint_eq(h.nout, 1);
 	ck_assert_uint_eq(dl, 5 * MS);

@@ -159,7 +159,7 @@ static void keep(struct run *r, const struct ofl_gso_seg *s)
 
 static void counts(const struct ofl_gso_iter *it, struct ofl_gso_counts *c)
 {
-	ck_assert_int_eq(ofl_gso_count(it, c), 0);
+	ck_assert_int_eq(ofl_gso_count(it, c, sizeof *c), 0);
 }
 
 /* Every segment with ofl_gso_next() from a pool large enough. */

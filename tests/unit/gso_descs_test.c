@@ -68,7 +68,7 @@ START_TEST(test_next_descs)
 	nb = (_i & 8) ? split(len, pieces, 8) : split(len, (const uint32_t[]){ (uint32_t)len }, 1);
 	ck_assert_int_eq(ofl_gso_pool_init_block(&pool, slots, sizeof(slots), 256), 0);
 	ck_assert_int_eq(ofl_gso_start(&it, &req, bufs, nb), 0);
-	ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+	ck_assert_int_eq(ofl_gso_count(&it, &c, sizeof c), 0);
 	for (;;) {
 		d = ofl_gso_next_descs(&it);
 		rc = ofl_gso_next(&it, &pool, &seg);

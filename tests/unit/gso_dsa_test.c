@@ -86,16 +86,9 @@ static void run(const struct ofl_dsa_ops *ops, int l3, uint32_t payload, uint32_
 		struct ofl_dsa_view v;
 		struct ofl_buf pc[2];
 		struct c_flow cf;
-		uint32_t pos, i, ulen;
+		uint32_t i, ulen;
 		ck_assert_int_eq(ofl_gso_dsa_finish(&d, &seg), 0);
-		ck_assert_uint_le(seg.len, sizeof(lin));
-		memcpy(lin, seg.hdr.data, seg.hdr_len);
-		pos = seg.hdr_len;
-		for (i = 0; i < seg.nslices; i++) {
-			memcpy(lin + pos, seg.slices[i].data, seg.slices[i].len);
-			pos += seg.slices[i].len;
-		}
-		ck_assert_uint_eq(pos, seg.len);
+		ck_assert_int_eq(ofl_gso_seg_linearize(&seg, lin, sizeof(lin)), (int)seg.len);
 		r = ofl_dsa_decode(ops, NULL, OFL_DSA_TX, lin, seg.len, &m, &v);
 		ck_assert_msg(r == 0, "%s: segment %u does not decode (%d)", ops->name, seg.index, r);
 		ck_assert_msg((m.valid & OFL_DSA_M_PORT) && m.port == port, "%s: port %u, want %u",
@@ -136,13 +129,9 @@ END_TEST
 /* Linearise a segment into out; returns its length. */
 static uint32_t linear(const struct ofl_gso_seg *seg, uint8_t *out)
 {
-	uint32_t pos = seg->hdr_len, i;
-	memcpy(out, seg->hdr.data, seg->hdr_len);
-	for (i = 0; i < seg->nslices; i++) {
-		memcpy(out + pos, seg->slices[i].data, seg->slices[i].len);
-		pos += seg->slices[i].len;
-	}
-	return pos;
+	int n = ofl_gso_seg_linearize(seg, out, seg->len);
+	ck_assert_int_eq(n, (int)seg->len);
+	return (uint32_t)n;
 }
 
 /* Every segment GSO tags is byte for byte what ofl_dsa_encode() makes of

@@ -250,7 +250,7 @@ START_TEST(test_unnext_count_abort)
 	b[1].len = (uint32_t)(frame_len - 2500);
 	pool_make(&pool, 2, 8);
 	start(&it, b, 2);
-	ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+	ck_assert_int_eq(ofl_gso_count(&it, &c, sizeof c), 0);
 	ck_assert_uint_eq(c.segs, NSEG);
 	ck_assert_uint_eq(c.segs_left, NSEG);
 	ck_assert_uint_eq(c.descs, NSEG + NSEG + 1); /* one segment spans both buffers */
@@ -262,7 +262,7 @@ START_TEST(test_unnext_count_abort)
 	ck_assert_uint_eq(s1.nslices, 2);
 	ck_assert_uint_eq(s1.release_first, 0);
 	ck_assert_uint_eq(s1.release_count, 1); /* buffer 0 no longer needed */
-	ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+	ck_assert_int_eq(ofl_gso_count(&it, &c, sizeof c), 0);
 	ck_assert_uint_eq(c.segs_left, NSEG - 3);
 	ck_assert_uint_eq(c.descs_left, 2 * (NSEG - 3));
 	gu_linearize(&s1, l1, sizeof(l1));
@@ -357,7 +357,7 @@ START_TEST(test_bad_requests)
 	ck_assert_uint_eq(ofl_gso_pool_avail(&pool), 100);
 	{
 		struct ofl_gso_counts c;
-		ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+		ck_assert_int_eq(ofl_gso_count(&it, &c, sizeof c), 0);
 		ck_assert_uint_eq(c.segs_left, NSEG);
 	}
 	ck_assert_int_eq(ofl_gso_pool_init_block(&pool, small, sizeof(small), 77), 0);

@@ -70,7 +70,7 @@ START_TEST(test_start_rawip)
 	req_for(&req, kind, partial);
 	ck_assert_uint_eq(req.l2, OFL_L2_ETH); /* the default */
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &eb, 1), 0);
-	ck_assert_int_eq(ofl_gso_count(&it, &ce), 0);
+	ck_assert_int_eq(ofl_gso_count(&it, &ce, sizeof ce), 0);
 	ck_assert_int_eq(gu_collect(&it, se, 2, 256), 0);
 
 	rb[0] = (struct ofl_buf){ frame + 14, (uint32_t)len - 14 };
@@ -82,7 +82,7 @@ START_TEST(test_start_rawip)
 	}
 	req.l2 = OFL_L2_NONE;
 	ck_assert_int_eq(ofl_gso_start(&it, &req, rb, nb), 0);
-	ck_assert_int_eq(ofl_gso_count(&it, &cr), 0);
+	ck_assert_int_eq(ofl_gso_count(&it, &cr, sizeof cr), 0);
 	ck_assert_uint_eq(cr.segs, ce.segs);
 	ck_assert_uint_eq(cr.type, ce.type);
 	ck_assert_uint_eq(cr.hdr_len + 14, ce.hdr_len);
@@ -148,7 +148,7 @@ START_TEST(test_rawip_refused)
 	ck_assert_ptr_nonnull(old);
 	memcpy(old, &req, v2);
 	ck_assert_int_eq(ofl_gso_start(&it, old, &eb, 1), 0);
-	ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+	ck_assert_int_eq(ofl_gso_count(&it, &c, sizeof c), 0);
 	ck_assert_uint_eq(c.segs, 15);
 	ck_assert_int_eq(ofl_gso_start(&it, old, &rb, 1), OFL_EPROTO);
 	free(old);

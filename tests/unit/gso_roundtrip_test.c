@@ -146,14 +146,42 @@ static void bulk_list(struct bulk *b)
 
 static struct bulk files;
 
+/* Every frame of cap (one buffer each, cookie = index + 1, time = index)
+ * through a new GRO context delivering to deliver(user); with polls, a poll
+ * every 64 frames; then a poll that flushes all at end_ns, and destroy. */
+static void gro_all(const struct gu_pcap *cap, ofl_gro_deliver_fn deliver, void *user, int polls,
+                    uint64_t end_ns)
+{
+	struct ofl_gro_config cfg;
+	struct ofl_gro *gro;
+	struct ofl_buf *bufs = calloc(cap->n ? cap->n : 1, sizeof(*bufs));
+	unsigned i;
+	ck_assert_ptr_nonnull(bufs);
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = deliver;
+	cfg.user = user;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
+	for (i = 0; i < cap->n; i++) {
+		struct ofl_pkt p;
+		memset(&p, 0, sizeof(p));
+		bufs[i].data = cap->frame[i];
+		bufs[i].len = cap->len[i];
+		p.bufs = &bufs[i];
+		p.nbufs = 1;
+		p.cookie = (void *)(uintptr_t)(i + 1);
+		ck_assert_int_ge(ofl_gro_receive(gro, &p, i), 0);
+		if (polls && i % 64 == 63)
+			ofl_gro_poll_end(gro, 64, i, NULL);
+	}
+	ofl_gro_poll_end(gro, 0, end_ns, NULL);
+	ofl_gro_destroy(gro);
+	free(bufs);
+}
+
 START_TEST(test_gro_then_gso)
 {
 	struct gu_pcap cap;
-	struct ofl_gro_config cfg;
-	struct ofl_gro *gro;
 	struct rt r;
-	struct ofl_buf *bufs;
-	unsigned i;
 	if ((unsigned)_i >= files.n)
 		return;
 	ck_assert(gu_pcap_read(files.path[_i], &cap));
@@ -161,25 +189,7 @@ START_TEST(test_gro_then_gso)
 	memset(&r, 0, sizeof(r));
 	r.cap = &cap;
 	r.partial = _i & 1;
-	ofl_gro_config_default(&cfg);
-	cfg.deliver = rt_deliver;
-	cfg.user = &r;
-	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
-	bufs = calloc(cap.n, sizeof(*bufs));
-	for (i = 0; i < cap.n; i++) {
-		struct ofl_pkt p;
-		memset(&p, 0, sizeof(p));
-		bufs[i].data = cap.frame[i];
-		bufs[i].len = cap.len[i];
-		p.bufs = &bufs[i];
-		p.nbufs = 1;
-		p.cookie = (void *)(uintptr_t)(i + 1);
-		ck_assert_int_ge(ofl_gro_receive(gro, &p, i), 0);
-		if (i % 64 == 63)
-			ofl_gro_poll_end(gro, 64, i, NULL);
-	}
-	ofl_gro_poll_end(gro, 0, cap.n, NULL);
-	ofl_gro_destroy(gro);
+	gro_all(&cap, rt_deliver, &r, 1, cap.n);
 	fprintf(stderr, "%s: %u frames, %u GRO packets, %u segments given back (%u also through virtio_net_hdr)\n",
 	        files.path[_i], cap.n, r.merged_pkts, r.segs_checked, r.vnet_checked);
 	ck_assert_uint_eq(r.errors, 0);
@@ -187,7 +197,6 @@ START_TEST(test_gro_then_gso)
 	 * bytes after every full-size segment (GRO passes those on) */
 	if (!strstr(files.path[_i], "suri-crash") && !strstr(files.path[_i], "syn_retransmit"))
 		ck_assert_uint_gt(r.segs_checked, 50);
-	free(bufs);
 	gu_pcap_free(&cap);
 }
 END_TEST
@@ -296,9 +305,6 @@ static uint8_t segs_mem[10][2000];
 START_TEST(test_gro_then_gso_flags)
 {
 	struct gu_pcap cap;
-	struct ofl_gro_config cfg;
-	struct ofl_gro *gro;
-	struct ofl_buf bufs[10];
 	struct gen_tcp g;
 	struct rt r;
 	unsigned i;
@@ -319,22 +325,7 @@ START_TEST(test_gro_then_gso_flags)
 	}
 	memset(&r, 0, sizeof(r));
 	r.cap = &cap;
-	ofl_gro_config_default(&cfg);
-	cfg.deliver = rt_deliver;
-	cfg.user = &r;
-	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
-	for (i = 0; i < 10; i++) {
-		struct ofl_pkt p;
-		memset(&p, 0, sizeof(p));
-		bufs[i].data = cap.frame[i];
-		bufs[i].len = cap.len[i];
-		p.bufs = &bufs[i];
-		p.nbufs = 1;
-		p.cookie = (void *)(uintptr_t)(i + 1);
-		ck_assert_int_ge(ofl_gro_receive(gro, &p, i), 0);
-	}
-	ofl_gro_poll_end(gro, 0, 100, NULL);
-	ofl_gro_destroy(gro);
+	gro_all(&cap, rt_deliver, &r, 0, 100);
 	ck_assert_uint_eq(r.merged_pkts, 1);
 	ck_assert_uint_eq(r.segs_checked, 10);
 	ck_assert_uint_eq(r.errors, 0);
@@ -403,38 +394,15 @@ START_TEST(test_gro_then_gso_resize)
 {
 	static const uint32_t mss[] = { 536, 1000, 1447, 8948 };
 	struct gu_pcap cap;
-	struct ofl_gro_config cfg;
-	struct ofl_gro *gro;
 	struct resize z;
-	struct ofl_buf *bufs;
-	unsigned i;
 	if (files.n == 0)
 		return;
 	ck_assert(gu_pcap_read(files.path[files.n > 5 ? 5 : 0], &cap));
 	memset(&z, 0, sizeof(z));
 	z.cap = &cap;
 	z.mss = mss[_i];
-	ofl_gro_config_default(&cfg);
-	cfg.deliver = resize_deliver;
-	cfg.user = &z;
-	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
-	bufs = calloc(cap.n, sizeof(*bufs));
-	for (i = 0; i < cap.n; i++) {
-		struct ofl_pkt p;
-		memset(&p, 0, sizeof(p));
-		bufs[i].data = cap.frame[i];
-		bufs[i].len = cap.len[i];
-		p.bufs = &bufs[i];
-		p.nbufs = 1;
-		p.cookie = (void *)(uintptr_t)(i + 1);
-		ck_assert_int_ge(ofl_gro_receive(gro, &p, i), 0);
-		if (i % 64 == 63)
-			ofl_gro_poll_end(gro, 64, i, NULL);
-	}
-	ofl_gro_poll_end(gro, 0, cap.n, NULL);
-	ofl_gro_destroy(gro);
+	gro_all(&cap, resize_deliver, &z, 1, cap.n);
 	ck_assert_uint_gt(z.pkts, 10);
-	free(bufs);
 	gu_pcap_free(&cap);
 }
 END_TEST

@@ -195,7 +195,7 @@ START_TEST(test_tcp_matrix)
 		nb = 4;
 	}
 	ck_assert_int_eq(ofl_gso_start(&it, &req, bufs, nb), 0);
-	ck_assert_int_eq(ofl_gso_count(&it, &cnt), 0);
+	ck_assert_int_eq(ofl_gso_count(&it, &cnt, sizeof cnt), 0);
 	ck_assert_uint_eq(cnt.segs, 45);
 	ck_assert_int_eq(gu_collect(&it, sg, 4, 256), 0);
 	verify_tcp(big, len, &req, sg, 0);

@@ -100,12 +100,12 @@ START_TEST(test_udp_l4_limit)
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_E2BIG);
 	req.seg_size = 101;
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), 0);
-	ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+	ck_assert_int_eq(ofl_gso_count(&it, &c, sizeof c), 0);
 	ck_assert_uint_eq(c.segs, 127);
 	req.seg_size = 100;
 	req.max_segs = 200;
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), 0);
-	ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+	ck_assert_int_eq(ofl_gso_count(&it, &c, sizeof c), 0);
 	ck_assert_uint_eq(c.segs, 129);
 	req.max_segs = 64; /* an older kernel's limit */
 	req.seg_size = 200;
@@ -189,7 +189,7 @@ START_TEST(test_udp_frag)
 	ck_assert_int_eq(ofl_gso_start(&it, &req, b, 3), 0); /* AUTO: fragmentation */
 	{
 		struct ofl_gso_counts c;
-		ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+		ck_assert_int_eq(ofl_gso_count(&it, &c, sizeof c), 0);
 		ck_assert_uint_eq(c.type, OFL_GSO_TYPE_UDP_FRAG);
 		ck_assert_uint_eq(c.segs, 3);
 		/* the first fragment's header carries the UDP header too */
@@ -313,12 +313,12 @@ START_TEST(test_udp_too_long)
 			ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), OFL_E2BIG);
 			ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_UDP_LONG);
 			ck_assert(strstr(ofl_gso_why_str(ofl_gso_why(&it)), "EMSGSIZE") != NULL);
-			ck_assert_int_eq(ofl_gso_count(&it, &c), OFL_EINVAL); /* not started */
+			ck_assert_int_eq(ofl_gso_count(&it, &c, sizeof c), OFL_EINVAL); /* not started */
 			continue;
 		}
 		ck_assert_int_eq(ofl_gso_start(&it, &req, &b, 1), 0);
 		ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_NONE);
-		ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+		ck_assert_int_eq(ofl_gso_count(&it, &c, sizeof c), 0);
 		if (t == 0)
 			ck_assert_uint_eq(c.segs, segs);
 	}

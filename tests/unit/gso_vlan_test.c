@@ -228,7 +228,7 @@ START_TEST(test_vlan_req_v1)
 	full.seg_size = 1448;
 	memcpy(req, &full, v1);
 	ck_assert_int_eq(ofl_gso_start(&it, req, &b, 1), 0);
-	ck_assert_int_eq(ofl_gso_count(&it, &c), 0);
+	ck_assert_int_eq(ofl_gso_count(&it, &c, sizeof c), 0);
 	ck_assert_uint_eq(c.segs, 4);
 	ck_assert_uint_eq(c.hdr_len, len - 5000); /* no tag added */
 	free(req);

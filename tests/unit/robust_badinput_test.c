@@ -273,7 +273,7 @@ START_TEST(gro_bad_row)
 	h_init(&H, NULL, r->split);
 	res = h_rx(&H, fbuf, n, 1000);
 	ck_assert_msg(res == r->result, "%s: result %d, expected %d", r->name, res, r->result);
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
 	if (r->result == OFL_GRO_NORMAL) {
 		ck_assert_msg(st.normal_why[r->why] == 1, "%s: normal reason %s not counted (%s: %llu)",
 		              r->name, ofl_gro_normal_reason_name((unsigned)r->why),
@@ -326,7 +326,7 @@ static void trunc_all(int l3, uint8_t nvlan)
 		struct ofl_gro_stats st;
 		h_init(&H, NULL, k & 1 ? H_SPLIT_FOUR : H_SPLIT_NONE);
 		ck_assert_int_eq(h_rx(&H, full, k, 5), OFL_GRO_NORMAL);
-		ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st), 0);
+		ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
 		ck_assert_msg(st.normal_why[OFL_GRO_NORMAL_MALFORMED] == 1,
 		              "IPv%d, %u tags, cut at %zu: not counted malformed", l3, nvlan, k);
 		h_finish(&H);
@@ -524,7 +524,7 @@ START_TEST(gso_bad_row)
 		struct ofl_gso_pool pool;
 		struct ofl_gso_seg seg;
 		uint32_t segs = 0, pay = 0;
-		ck_assert_int_eq(ofl_gso_count(&it, &cnt), 0);
+		ck_assert_int_eq(ofl_gso_count(&it, &cnt, sizeof cnt), 0);
 		ck_assert_uint_eq(cnt.segs, r->nsegs);
 		ck_assert_int_eq(ofl_gso_pool_init_block(&pool, block, sizeof(block), 320), 0);
 		while ((rc = ofl_gso_next(&it, &pool, &seg)) == 1) {
@@ -716,7 +716,7 @@ START_TEST(gro_call_misuse)
 	ck_assert_uint_eq(ofl_gro_receive_burst(g, &p, 1, 0, &err), 0);
 	refusals++;
 	ck_assert_int_eq(err, OFL_EINVAL);
-	ck_assert_int_eq(ofl_gro_get_stats(g, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(g, &st, sizeof st), 0);
 	ck_assert_uint_eq(st.api_errors, refusals);
 	ck_assert_uint_eq(st.rx_pkts, 0);
 	/* NULL context */
@@ -725,8 +725,8 @@ START_TEST(gro_call_misuse)
 	ck_assert_int_eq(ofl_gro_flush_older(NULL, 0, 0), OFL_EINVAL);
 	ck_assert_int_eq(ofl_gro_poll_end(NULL, 1, 0, &dl), OFL_EINVAL);
 	ck_assert_uint_eq(dl, 0);
-	ck_assert_int_eq(ofl_gro_get_stats(NULL, &st), OFL_EINVAL);
-	ck_assert_int_eq(ofl_gro_get_stats(g, NULL), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gro_get_stats(NULL, &st, sizeof st), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gro_get_stats(g, NULL, sizeof(struct ofl_gro_stats)), OFL_EINVAL);
 	ck_assert_uint_eq(ofl_gro_receive_burst(NULL, &p, 1, 0, &err), 0);
 	ck_assert_int_eq(err, OFL_EINVAL);
 	/* output helpers */
@@ -788,7 +788,7 @@ START_TEST(gro_reentry)
 	p.nbufs = 1;
 	ck_assert_int_eq(ofl_gro_receive(reent_g, &p, 0), OFL_GRO_NORMAL);
 	ck_assert_int_eq(reent_seen, 1);
-	ck_assert_int_eq(ofl_gro_get_stats(reent_g, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(reent_g, &st, sizeof st), 0);
 	ck_assert_uint_eq(st.api_errors, 4);
 	ofl_gro_destroy(reent_g);
 }
@@ -873,8 +873,8 @@ START_TEST(gso_misuse)
 	memset(&it, 0, sizeof(it)); /* never started */
 	ck_assert_int_eq(ofl_gso_next(&it, &pool, &seg), OFL_EINVAL);
 	ck_assert_int_eq(ofl_gso_next(NULL, &pool, &seg), OFL_EINVAL);
-	ck_assert_int_eq(ofl_gso_count(&it, &cnt), OFL_EINVAL);
-	ck_assert_int_eq(ofl_gso_count(NULL, &cnt), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gso_count(&it, &cnt, sizeof cnt), OFL_EINVAL);
+	ck_assert_int_eq(ofl_gso_count(NULL, &cnt, sizeof cnt), OFL_EINVAL);
 	ck_assert_int_eq(ofl_gso_check_pool(NULL, &pool), OFL_EINVAL);
 	ck_assert_int_eq(ofl_gso_unnext(&it, &pool, &seg), OFL_EINVAL);
 	ck_assert_int_eq(ofl_gso_run(&it, &pool, &cb, &emitted), OFL_EINVAL);

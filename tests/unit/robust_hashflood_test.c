@@ -80,7 +80,7 @@ static double run(const struct flow *fl, unsigned n, unsigned rounds, uint32_t m
 			 * except by merges of the same flow, which carry equal headers) */
 			ck_assert_int_ge(ofl_gro_receive(g, &p, 0), 0);
 		}
-	ck_assert_int_eq(ofl_gro_get_stats(g, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(g, &st, sizeof st), 0);
 	ofl_gro_destroy(g);
 	ck_assert_uint_eq(delivered, (unsigned long)n * rounds);
 	if (out)

@@ -137,7 +137,7 @@ START_TEST(gso_each_frame)
 					continue;
 				}
 				started++;
-				ck_assert_int_eq(ofl_gso_count(&it, &cnt), 0);
+				ck_assert_int_eq(ofl_gso_count(&it, &cnt, sizeof cnt), 0);
 				ck_assert_int_eq(ofl_gso_pool_init_block(&pool, block, sizeof(block), 512), 0);
 				while ((rc = ofl_gso_next(&it, &pool, &seg)) == 1) {
 					ck_assert_uint_eq(seg.index, k);

@@ -174,7 +174,7 @@ END_TEST
 static void check_gauges(const struct ofl_gro_config *c)
 {
 	struct ofl_gro_stats st;
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
 	ck_assert_msg(st.flows_held <= c->max_flows, "%u flows held, max %u", st.flows_held, c->max_flows);
 	ck_assert_msg(st.bytes_held <= c->max_held_bytes, "%u bytes held, max %u", st.bytes_held,
 	              c->max_held_bytes);
@@ -204,14 +204,14 @@ START_TEST(bound_max_flows)
 		ck_assert_int_eq(seg(4, f, 100, 500, f), OFL_GRO_HELD);
 		check_gauges(&c);
 	}
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
 	ck_assert_uint_eq(st.flows_held, 8);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 0);
 	for (f = 8; f < 40; f++) {
 		ck_assert_int_eq(seg(6, f, 100, 500, f), OFL_GRO_HELD);
 		check_gauges(&c);
 	}
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
 	ck_assert_uint_eq(st.flows_held, 8);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 32);
 	h_finish(&H);
@@ -232,7 +232,7 @@ START_TEST(bound_max_held_bytes)
 		ck_assert_int_eq(seg(4, f, 100, 1000, f), OFL_GRO_HELD);
 		check_gauges(&c);
 	}
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
 	ck_assert_uint_eq(st.bytes_held, 3000);
 	/* more flows and merges: never above */
 	for (i = 1; i < 6; i++)
@@ -240,7 +240,7 @@ START_TEST(bound_max_held_bytes)
 			ck_assert_int_ge(seg(4, f, 100 + i * 1000, 1000, 10 + i), 0);
 			check_gauges(&c);
 		}
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
 	ck_assert_uint_gt(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 0);
 	h_finish(&H);
 	h_free(&H);
@@ -260,7 +260,7 @@ START_TEST(bound_held_bytes_one_big_segment)
 	ck_assert_int_eq(seg(4, 0, 100, 500, 0), OFL_GRO_HELD);
 	ck_assert_int_eq(seg(4, 1, 100, 1400, 1), OFL_GRO_NORMAL);
 	check_gauges(&c);
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_OVER_LIMIT], 1);
 	ck_assert_uint_le(st.flows_held, 1);
 	/* and a merge that would pass the bound completes the entry first */
@@ -339,7 +339,7 @@ START_TEST(bound_max_bufs)
 	c.max_bufs = 3;
 	h_init(&H, &c, H_SPLIT_FOUR);
 	ck_assert_int_eq(h_rx_gen(&H, &g, 0), OFL_E2BIG);
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
 	ck_assert_uint_eq(st.api_errors, 1);
 	ck_assert_uint_eq(st.rx_pkts, 0);
 	h_finish(&H);
@@ -367,7 +367,7 @@ START_TEST(bound_slices)
 		g.seq = 100 + i * 10;
 		ck_assert_int_ge(h_rx_gen(&H, &g, i), 0);
 	}
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
 	h_finish(&H);
 	for (k = 0; k < H.nout; k++)
 		ck_assert_uint_le(H.out[k].seg_count, 4);

@@ -280,7 +280,7 @@ int gro_live_run(struct gro_live *l, const struct replay_gro_opts *o, unsigned s
 			rc = run_poll(l, gro, o, err, errlen);
 		uint64_t t = monotonic_ns();
 		while (rc == 0 && t >= next) {
-			ofl_gro_get_stats(gro, &st);
+			ofl_gro_get_stats(gro, &st, sizeof st);
 			print_counters(report, ++second, &st, &last);
 			last = st;
 			next += 1000000000u;
@@ -297,7 +297,7 @@ int gro_live_run(struct gro_live *l, const struct replay_gro_opts *o, unsigned s
 	}
 	if (rc == 0 && ofl_gro_flush(gro) < 0)
 		rc = -1;
-	ofl_gro_get_stats(gro, stats);
+	ofl_gro_get_stats(gro, stats, sizeof *stats);
 	ofl_gro_destroy(gro);
 	return rc;
 }

@@ -183,15 +183,8 @@ static void out_frame(struct replay_outfile *o, const struct replay_frame *f)
 static void out_seg(struct replay_outfile *o, uint64_t ts, const struct ofl_gso_seg *s)
 {
 	uint8_t *p = replay_outfile_reserve(o, ts, s->len, s->len);
-	uint32_t i, pos;
-	if (!p)
-		return;
-	memcpy(p, s->hdr.data, s->hdr_len);
-	pos = s->hdr_len;
-	for (i = 0; i < s->nslices; i++) {
-		memcpy(p + pos, s->slices[i].data, s->slices[i].len);
-		pos += s->slices[i].len;
-	}
+	if (p)
+		ofl_gso_seg_linearize(s, p, s->len);
 }
 
 /* One frame: segment it when it is a super-packet, else pass it on. */
@@ -224,14 +217,14 @@ static int one_frame(const struct gso_cmd *g, const struct replay_frame *f, uint
 		ofl_gso_req_set_dsa(&req, &dd);
 	}
 	rc = f->caplen < f->len ? OFL_EBADMSG : ofl_gso_start(&it, &req, b, nb);
-	if (rc == 0 && ofl_gso_count(&it, &cnt) == 0 && cnt.type == OFL_GSO_TYPE_UDP_FRAG &&
+	if (rc == 0 && ofl_gso_count(&it, &cnt, sizeof cnt) == 0 && cnt.type == OFL_GSO_TYPE_UDP_FRAG &&
 	    req.type == OFL_GSO_TYPE_AUTO) {
 		/* AUTO chose fragmentation: N + 8 bytes (rounded to 8) per fragment */
 		req.type = OFL_GSO_TYPE_UDP_FRAG;
 		req.seg_size = (g->mss + 8u) & ~7u;
 		rc = ofl_gso_start(&it, &req, b, nb);
 	}
-	if (rc == 0 && ofl_gso_count(&it, &cnt) == 0 && cnt.segs == 1)
+	if (rc == 0 && ofl_gso_count(&it, &cnt, sizeof cnt) == 0 && cnt.segs == 1)
 		rc = 1; /* fits the MTU */
 	if (rc != 0) {
 		/* not a super-packet, or one we cannot cut */

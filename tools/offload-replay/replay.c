@@ -212,7 +212,7 @@ int replay_gro(const struct replay_capture *c, const struct replay_gro_opts *o,
 		snprintf(err, errlen, "ofl_gro_flush: %s", ofl_strerror(rc));
 		goto fail;
 	}
-	ofl_gro_get_stats(gro, &res->stats);
+	ofl_gro_get_stats(gro, &res->stats, sizeof res->stats);
 	ofl_gro_destroy(gro);
 	return 0;
 fail_poll:

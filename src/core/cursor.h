@@ -1,0 +1,121 @@
+/*
+ * cursor.h - one way to walk a frame held in several buffers: a cursor over
+ * a list of chunks, either the caller's struct ofl_buf (received frames,
+ * GSO input) or struct ofl_slice (GRO output, GSO segments), which both
+ * begin with data and len.  GRO, GSO, DSA, offload-replay and the tests
+ * take bytes out of multi-buffer frames through it; the checksum over such
+ * a frame is ofl_csum_cursor() (src/core/csum.c).
+ *
+ * A cursor is (chunk, byte in it); ofl_cur_piece() hands out the next
+ * contiguous piece of a requested range.  Zero-length chunks are skipped;
+ * nothing is ever read past the last chunk (a range longer than the frame
+ * ends at its end).
+ */
+#ifndef OFL_CORE_CURSOR_H
+#define OFL_CORE_CURSOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <ofl/pkt.h>
+
+_Static_assert(offsetof(struct ofl_buf, data) == offsetof(struct ofl_slice, data) &&
+                   offsetof(struct ofl_buf, len) == offsetof(struct ofl_slice, len),
+               "ofl_buf and ofl_slice begin alike");
+
+struct ofl_cursor {
+	const uint8_t *chunks; /* the first struct ofl_buf / ofl_slice */
+	size_t stride;         /* sizeof of that struct */
+	uint32_t n;            /* chunks */
+	uint32_t i;            /* current chunk */
+	uint32_t off;          /* byte in it */
+};
+
+static inline const uint8_t *ofl_cur_data(const struct ofl_cursor *c, uint32_t i)
+{
+	const uint8_t *d;
+	memcpy(&d, c->chunks + (size_t)i * c->stride + offsetof(struct ofl_buf, data), sizeof d);
+	return d;
+}
+
+static inline uint32_t ofl_cur_len(const struct ofl_cursor *c, uint32_t i)
+{
+	uint32_t l;
+	memcpy(&l, c->chunks + (size_t)i * c->stride + offsetof(struct ofl_buf, len), sizeof l);
+	return l;
+}
+
+/* Move forward by skip bytes (stops at the end of the frame). */
+static inline void ofl_cur_skip(struct ofl_cursor *c, uint64_t skip)
+{
+	while (c->i < c->n) {
+		uint32_t left = ofl_cur_len(c, c->i) - c->off;
+		if (skip < left) {
+			c->off += (uint32_t)skip;
+			return;
+		}
+		skip -= left;
+		c->i++;
+		c->off = 0;
+	}
+}
+
+/* A cursor at byte off of n buffers / slices. */
+static inline struct ofl_cursor ofl_cur_bufs(const struct ofl_buf *b, uint32_t n, uint64_t off)
+{
+	struct ofl_cursor c = {(const uint8_t *)b, sizeof(*b), n, 0, 0};
+	ofl_cur_skip(&c, off);
+	return c;
+}
+
+static inline struct ofl_cursor ofl_cur_slices(const struct ofl_slice *s, uint32_t n, uint64_t off)
+{
+	struct ofl_cursor c = {(const uint8_t *)s, sizeof(*s), n, 0, 0};
+	ofl_cur_skip(&c, off);
+	return c;
+}
+
+/* The next contiguous piece of at most *left bytes: returns its length (0 at
+ * the end of the frame or when *left is 0) and *p; the cursor moves past it
+ * and *left goes down by it. */
+static inline uint32_t ofl_cur_piece(struct ofl_cursor *c, uint32_t *left, const uint8_t **p)
+{
+	while (*left && c->i < c->n) {
+		uint32_t avail = ofl_cur_len(c, c->i) - c->off, take;
+		if (!avail) {
+			c->i++;
+			c->off = 0;
+			continue;
+		}
+		take = avail < *left ? avail : *left;
+		*p = ofl_cur_data(c, c->i) + c->off;
+		*left -= take;
+		c->off += take;
+		if (c->off == ofl_cur_len(c, c->i)) {
+			c->i++;
+			c->off = 0;
+		}
+		return take;
+	}
+	return 0;
+}
+
+/* Copy len bytes from the cursor into dst; returns the bytes copied (fewer
+ * only when the frame ends first). */
+static inline uint32_t ofl_cur_copy(struct ofl_cursor *c, uint32_t len, uint8_t *dst)
+{
+	const uint8_t *p;
+	uint32_t left = len, n, done = 0;
+	while ((n = ofl_cur_piece(c, &left, &p)) != 0) {
+		memcpy(dst + done, p, n);
+		done += n;
+	}
+	return done;
+}
+
+/* Sum of len bytes from the cursor (fewer when the frame ends first), as if
+ * contiguous and starting at an even offset (src/core/csum.c). */
+uint32_t ofl_csum_cursor(struct ofl_cursor *c, uint32_t len);
+
+#endif /* OFL_CORE_CURSOR_H */
