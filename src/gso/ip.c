@@ -5,7 +5,7 @@
  * words that change per segment) and the template made the header of a
  * middle segment, which most segments are.
  */
-#include "gso/gso_int.h"
+#include "gso/seg.h"
 
 void gso_bases(struct ofl_gso_iter *it)
 {
@@ -48,4 +48,16 @@ void gso_mid_template(struct ofl_gso_iter *it)
 	}
 	if (it->csum == OFL_CSUM_MODE_PARTIAL)
 		ofl_put16(l4 + field, gso_fold_be(it->ps_base + pay));
+	if (it->unit_kind == GSO_UNIT_BUF && it->csum == OFL_CSUM_MODE_PARTIAL && !it->l2_fill &&
+	    it->hdr_len <= 128u) {
+		uint32_t ipb = 0;
+		uint64_t mid = 0;
+		if (it->l3 == 4) {
+			ipb = gso_fold_be(it->ip_base + ofl_get16(ip + 2) + ofl_get16(ip + 6));
+			mid = (uint64_t)ofl_get32(ip + 6) << 16;
+		}
+		memcpy(it->tmpl + GSO_MID_IPB, &ipb, 4);
+		memcpy(it->tmpl + GSO_MID_IPMID, &mid, 8);
+		it->flags |= GSO_ITF_MID_FAST;
+	}
 }

@@ -620,6 +620,70 @@ START_TEST(test_mixed)
 }
 END_TEST
 
+/* ---- IPv4 ID and header checksum stepped across a burst ---- */
+
+/* The IPv4 header checksum of the 20 bytes at ip as the kernel writes it
+ * (ip_send_check(): ~csum_fold of the header with the field 0, never
+ * 0xffff for a header that is not all zero). */
+static uint16_t ip4_csum(const uint8_t *ip)
+{
+	uint32_t s = 0, i;
+	for (i = 0; i < 20; i += 2)
+		if (i != 10)
+			s += (uint32_t)ip[i] << 8 | ip[i + 1];
+	while (s >> 16)
+		s = (s & 0xffffu) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+/* The burst loop steps the ID by one and the checksum down by one between
+ * the points where that is not exact (the ID wraps: the checksum stays; the
+ * checksum passes 0: 0xfffe follows).  Every start ID from 0 to 0xffff in
+ * steps of 41 (46 segments each: every ID and every checksum value is
+ * met), bursts of 1..64 and single ofl_gso_next() calls mixed: each
+ * segment's ID is the input's + its index (the same with
+ * OFL_GSO_F_FIXED_ID on every 8th start) and its header checksum the one
+ * computed from its bytes. */
+START_TEST(test_ip4_id_steps)
+{
+	struct ofl_gso_pool pool;
+	struct ofl_gso_seg segs[64];
+	uint8_t *ip = frame + 14;
+	uint32_t id0, n = 0;
+	make_input(IN_TCP4, 0, 0);
+	pool_make(&pool, OFL_GSO_POOL_BLOCK, MAXSLOTS, SLOT);
+	for (id0 = 0; id0 <= 0xffffu; id0 += 41, n++) {
+		struct ofl_gso_iter it;
+		uint32_t k = 0, i, bn = 1 + n % 64;
+		int fixed = n % 8 == 7, r;
+		ip[4] = (uint8_t)(id0 >> 8);
+		ip[5] = (uint8_t)id0;
+		ip[10] = ip[11] = 0;
+		ip[10] = (uint8_t)(ip4_csum(ip) >> 8);
+		ip[11] = (uint8_t)ip4_csum(ip);
+		req.flags = fixed ? OFL_GSO_F_FIXED_ID : 0;
+		start(&it);
+		for (;;) {
+			r = n % 3 == 1 && k % 2 ? ofl_gso_next(&it, &pool, segs)
+			                        : ofl_gso_next_burst(&it, &pool, segs, bn);
+			if (r <= 0)
+				break;
+			for (i = 0; i < (unsigned)r; i++, k++) {
+				const uint8_t *h = segs[i].hdr.data + 14;
+				uint32_t id = (uint16_t)(fixed ? id0 : id0 + k);
+				ck_assert_uint_eq(segs[i].index, k);
+				ck_assert_uint_eq((uint32_t)h[4] << 8 | h[5], id);
+				ck_assert_uint_eq((uint32_t)h[10] << 8 | h[11], ip4_csum(h));
+			}
+			for (i = 0; i < (unsigned)r; i++)
+				ck_assert_int_eq(ofl_gso_pool_put(&pool, &segs[i].hdr), 0);
+		}
+		ck_assert_int_eq(r, 0);
+		ck_assert_uint_eq(k, 46);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gso_burst");
@@ -632,6 +696,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_freelist_bad_buffer);
 	tcase_add_loop_test(tc, test_l2_refused, 0, 13 * 6);
 	tcase_add_test(tc, test_mixed);
+	tcase_add_test(tc, test_ip4_id_steps);
 	suite_add_tcase(s, tc);
 	return s;
 }
