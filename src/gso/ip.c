@@ -27,6 +27,8 @@ void gso_bases(struct ofl_gso_iter *it)
 	}
 }
 
+_Static_assert(GSO_MID_REC + GSO_SEG_HEAD <= OFL_GSO_MAX_HDR, "the middle-segment record fits the template");
+
 void gso_mid_template(struct ofl_gso_iter *it)
 {
 	uint8_t *ip = it->tmpl + it->l3_off, *l4 = it->tmpl + it->l4_off;
@@ -56,8 +58,22 @@ void gso_mid_template(struct ofl_gso_iter *it)
 			ipb = gso_fold_be(it->ip_base + ofl_get16(ip + 2) + ofl_get16(ip + 6));
 			mid = (uint64_t)ofl_get32(ip + 6) << 16;
 		}
+		struct ofl_gso_seg r;
+		memset(&r, 0, GSO_SEG_HEAD);
+		r.hdr_len = it->hdr_len;
+		r.payload_len = it->seg_size;
+		r.len = it->hdr_len + it->seg_size;
+		r.nsegs = it->nsegs;
+		r.l3_off = it->l3_off;
+		r.l4_off = it->l4_off;
+		r.csum_start = it->l4_off;
+		r.csum_offset = (uint16_t)field;
+		r.flags = OFL_GSO_SEG_F_CSUM_PARTIAL;
+		r.nslices = 1;
+		r.slices[0].len = it->seg_size;
 		memcpy(it->tmpl + GSO_MID_IPB, &ipb, 4);
 		memcpy(it->tmpl + GSO_MID_IPMID, &mid, 8);
+		memcpy(it->tmpl + GSO_MID_REC, &r, GSO_SEG_HEAD);
 		it->flags |= GSO_ITF_MID_FAST;
 	}
 }

@@ -187,18 +187,23 @@ static inline uint32_t mid_copy_len(uint32_t hdr_len)
 	return (hdr_len + 31u) & ~31u;
 }
 
-/* Can the fast code build segment it->seg now (its input-side conditions,
- * GSO_ITF_MID_FAST, were checked at start): a middle segment, slots of a
- * BLOCK pool that hold the 128 bytes the template copy may write, one
- * free, and the cursor inside a buffer. */
-static inline int mid_ok(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool)
+/* Can the fast code build segments now (its input-side conditions,
+ * GSO_ITF_MID_FAST, were checked at start): slots of a BLOCK pool that
+ * hold the 128 bytes the template copy may write, one free, and the
+ * cursor inside a buffer. */
+static inline int fast_ok(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool)
 {
-	return (it->flags & GSO_ITF_MID_FAST) && it->seg - 1u < it->nsegs - 2u && !it->done &&
-	       pool->kind == OFL_GSO_POOL_BLOCK && pool->slot_size >= 128u && pool->nfree &&
-	       it->cur_unit < it->nunits;
+	return (it->flags & GSO_ITF_MID_FAST) && !it->done && pool->kind == OFL_GSO_POOL_BLOCK &&
+	       pool->slot_size >= 128u && pool->nfree && it->cur_unit < it->nunits;
 }
 
-/* Bytes of the current buffer after the cursor (mid_ok() holds: the
+/* Is segment it->seg a middle one (neither the first nor the last)? */
+static inline int mid_now(const struct ofl_gso_iter *it)
+{
+	return it->seg - 1u < it->nsegs - 2u;
+}
+
+/* Bytes of the current buffer after the cursor (fast_ok() holds: the
  * cursor is inside it). */
 static inline uint32_t mid_room(const struct ofl_gso_iter *it)
 {
@@ -212,7 +217,7 @@ static inline uint32_t mid_room(const struct ofl_gso_iter *it)
 static inline uint32_t mid_fast_count(const struct ofl_gso_iter *it, const struct ofl_gso_pool *pool, uint32_t n)
 {
 	uint32_t m, room;
-	if (!mid_ok(it, pool))
+	if (!fast_ok(it, pool) || !mid_now(it))
 		return 0;
 	m = it->nsegs - 1u - it->seg; /* middle segments left (the last one excluded) */
 	if (m > n)
@@ -222,10 +227,6 @@ static inline uint32_t mid_fast_count(const struct ofl_gso_iter *it, const struc
 	room = (mid_room(it) - 1u) / it->seg_size;
 	return m < room ? m : room;
 }
-
-/* The part of a segment record the fast loop writes: everything up to and
- * including the first slice. */
-#define GSO_SEG_HEAD (offsetof(struct ofl_gso_seg, slices) + sizeof(struct ofl_slice))
 
 /* 16 bytes kept in a vector register across the loop (the template and
  * the constant parts of the segment record), moved with memcpy. */
@@ -237,26 +238,36 @@ typedef struct {
 } gso_v16;
 #endif
 
-/* The fields every middle segment of a burst shares (with zero for the
- * five that differ: slot pointer, index and offset, segment index, payload
- * pointer), written to r (GSO_SEG_HEAD bytes). */
-GSO_ALWAYS_INLINE void mid_record(struct ofl_gso_seg *restrict r, const struct ofl_gso_iter *restrict it,
-                                  uint32_t slot, uint32_t l3o, uint32_t l4o, int tcp)
+/* 16 bytes from s to d through a vector register. */
+GSO_ALWAYS_INLINE void copy16(uint8_t *restrict d, const uint8_t *restrict s)
 {
-	memset(r, 0, GSO_SEG_HEAD);
+	gso_v16 v;
+	memcpy(&v, s, 16);
+	memcpy(d, &v, 16);
+}
+
+/* 64 bytes so, unrolled by hand (a memcpy() or a loop of this size may
+ * become a string instruction or a library call). */
+GSO_ALWAYS_INLINE void copy64(uint8_t *restrict d, const uint8_t *restrict s)
+{
+	copy16(d, s);
+	copy16(d + 16, s + 16);
+	copy16(d + 32, s + 32);
+	copy16(d + 48, s + 48);
+}
+
+/* The record of a middle segment but its five per-segment fields (slot
+ * pointer, index and offset, segment index, payload pointer): the one
+ * cached at start (GSO_MID_REC) with the slot size, the first buffer to
+ * release and the buffer the slice is in, written to r. */
+GSO_ALWAYS_INLINE void mid_record(struct ofl_gso_seg *restrict r, const struct ofl_gso_iter *restrict it,
+                                  uint32_t slot)
+{
+	copy64((uint8_t *)r, it->tmpl + GSO_MID_REC);
+	copy16((uint8_t *)r + 64, it->tmpl + GSO_MID_REC + 64);
+	memcpy((uint8_t *)r + 80, it->tmpl + GSO_MID_REC + 80, GSO_SEG_HEAD - 80);
 	r->hdr.size = slot;
-	r->hdr_len = it->hdr_len;
-	r->payload_len = it->seg_size;
-	r->len = it->hdr_len + it->seg_size;
-	r->nsegs = it->nsegs;
-	r->l3_off = (uint16_t)l3o;
-	r->l4_off = (uint16_t)l4o;
-	r->csum_start = (uint16_t)l4o;
-	r->csum_offset = tcp ? GSO_TCP_CSUM_OFF : GSO_UDP_CSUM_OFF;
-	r->flags = OFL_GSO_SEG_F_CSUM_PARTIAL;
 	r->release_first = (uint16_t)it->rel_next;
-	r->nslices = 1;
-	r->slices[0].len = it->seg_size;
 	r->slices[0].buf = (uint16_t)it->cur_unit;
 }
 
@@ -332,7 +343,7 @@ GSO_ALWAYS_INLINE void mid_fast(struct ofl_gso_iter *restrict it, struct ofl_gso
 		ipb = ip4_sum(it);
 		ipmid = ip4_mid(it);
 	}
-	mid_record(&r, it, slot, l3o, l4o, tcp);
+	mid_record(&r, it, slot);
 	memcpy(&r0, (const uint8_t *)&r, 16);
 	memcpy(&r1, (const uint8_t *)&r + 16, 16);
 	memcpy(&r2, (const uint8_t *)&r + 32, 16);
@@ -432,13 +443,23 @@ static OFL_NOINLINE void mid_fast_any(struct ofl_gso_iter *restrict it, struct o
 #undef GSO_MID_FAST
 }
 
-/* One middle segment (ofl_gso_next(), mid_ok() and room for it in the
- * buffer): mid_fast()'s segment without the per-burst setup - the shared
- * record written in place, the template copied in 64-byte halves (the slot
- * holds 128 bytes; the template is zero after the header), the sequence
- * number and IPv4 bytes 4..11 computed for segment k. */
-GSO_ALWAYS_INLINE int mid_one(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
-                              struct ofl_gso_seg *restrict seg)
+/* Which segment one_seg() builds. */
+#define GSO_ONE_MID 0
+#define GSO_ONE_FIRST 1 /* the first of several */
+#define GSO_ONE_LAST 2  /* the last of several */
+
+/* Segment it->seg (what: a GSO_ONE_* constant at each call; fast_ok(), and
+ * its plen payload bytes lie in the current buffer, strictly inside it
+ * unless it is the last segment) by mid_fast()'s rules without the
+ * per-burst setup: the cached record with its per-segment fields, the
+ * template copied in 64-byte halves (the slot holds 128 bytes; the
+ * template is zero after the header), the sequence number and IPv4 bytes
+ * 4..11 computed for segment k.  The first segment also gets CWR back
+ * (unless it stays everywhere), the last one FIN and PSH, its lengths,
+ * its pseudo-header sum and its release range (seg.h's rules for these
+ * segments). */
+GSO_ALWAYS_INLINE void one_seg(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
+                               struct ofl_gso_seg *restrict seg, int what, uint32_t plen)
 {
 	const uint32_t k = it->seg, mss = it->seg_size, slot = pool->slot_size, idx = pool->head;
 	const uint32_t l3o = it->l3_off, l4o = it->l4_off, u = it->cur_unit, o = it->cur_off;
@@ -446,7 +467,8 @@ GSO_ALWAYS_INLINE int mid_one(struct ofl_gso_iter *restrict it, struct ofl_gso_p
 	const size_t off = (size_t)idx * slot;
 	const uint8_t *tmpl = it->tmpl;
 	uint8_t *h = pool->base + off;
-	mid_record(seg, it, slot, l3o, l4o, tcp);
+	uint32_t ipb = 0, gone = (uint32_t)it->flags >> GSO_ITF_TCP_SHIFT;
+	mid_record(seg, it, slot);
 	seg->hdr.data = h;
 	seg->hdr.index = idx;
 	seg->hdr.offset = off;
@@ -454,17 +476,82 @@ GSO_ALWAYS_INLINE int mid_one(struct ofl_gso_iter *restrict it, struct ofl_gso_p
 	seg->slices[0].data = ((const struct ofl_buf *)it->units)[u].data + o;
 	memcpy(&pool->head, h, 4);
 	pool->nfree--;
-	memcpy(h, tmpl, 64);
+	copy64(h, tmpl);
 	if (it->hdr_len > 64u)
-		memcpy(h + 64, tmpl + 64, 64);
+		copy64(h + 64, tmpl + 64);
 	if (tcp)
 		ofl_put32(h + l4o + 4, it->seq0 + k * mss);
+	if (it->l3 == 4)
+		ipb = ip4_sum(it);
+	if (what == GSO_ONE_FIRST) {
+		seg->flags = OFL_GSO_SEG_F_FIRST | OFL_GSO_SEG_F_CSUM_PARTIAL;
+		if (tcp)
+			h[l4o + 13] = (uint8_t)(tmpl[l4o + 13] | (gone & GSO_TCP_CWR));
+	} else if (what == GSO_ONE_LAST) {
+		const uint32_t pay = it->hdr_len - l4o + plen; /* L4 header and payload */
+		seg->flags = OFL_GSO_SEG_F_LAST | OFL_GSO_SEG_F_CSUM_PARTIAL;
+		seg->payload_len = plen;
+		seg->len = it->hdr_len + plen;
+		seg->slices[0].len = plen;
+		seg->release_count = (uint16_t)(it->nunits - it->rel_next);
+		if (tcp) {
+			h[l4o + 13] = (uint8_t)(tmpl[l4o + 13] | (gone & (GSO_TCP_FIN | GSO_TCP_PSH)));
+			ofl_put16(h + l4o + GSO_TCP_CSUM_OFF, gso_fold_be(it->ps_base + pay));
+		} else {
+			ofl_put16(h + l4o + 4, (uint16_t)pay);
+			ofl_put16(h + l4o + GSO_UDP_CSUM_OFF, gso_fold_be(it->ps_base + pay));
+		}
+		if (it->l3 == 4) {
+			ofl_put16(h + l3o + 2, (uint16_t)(it->l3_hlen + pay));
+			ipb = gso_fold_be(it->ip_base + it->l3_hlen + pay + ofl_get16(tmpl + l3o + 6));
+		} else {
+			ofl_put16(h + l3o + 4, (uint16_t)(it->l3_hlen - 40u + pay));
+		}
+	}
 	if (it->l3 == 4) {
 		uint32_t id = it->id0 + ((it->flags & OFL_GSO_F_FIXED_ID) ? 0u : k);
-		put64(h + l3o + 4, ip4_word(ip4_sum(it), ip4_mid(it), id));
+		put64(h + l3o + 4, ip4_word(ipb, ip4_mid(it), id));
 	}
 	it->seg = k + 1u;
-	it->cur_off = o + mss;
+	it->cur_off = o + plen;
+	if (what == GSO_ONE_LAST) {
+		/* the cursor past the payload, normalised as gso_take() does */
+		uint32_t uu = u;
+		if (it->cur_off == ((const struct ofl_buf *)it->units)[uu].len) {
+			it->cur_off = 0;
+			while (++uu < it->nunits && ((const struct ofl_buf *)it->units)[uu].len == 0)
+				;
+			it->cur_unit = uu;
+		}
+		it->rel_next = it->nunits;
+	}
+}
+
+/* Build segment it->seg by one_seg() when it can: 1, or 0 (nothing
+ * done; the general body builds it). */
+GSO_ALWAYS_INLINE int fast_one(struct ofl_gso_iter *restrict it, struct ofl_gso_pool *restrict pool,
+                               struct ofl_gso_seg *restrict seg)
+{
+	uint32_t k, room, mss;
+	if (!fast_ok(it, pool))
+		return 0;
+	k = it->seg;
+	room = mid_room(it);
+	mss = it->seg_size;
+	if (mid_now(it)) {
+		if (room <= mss)
+			return 0;
+		one_seg(it, pool, seg, GSO_ONE_MID, mss);
+	} else if (k == 0) {
+		if (it->nsegs < 2u || room <= mss)
+			return 0;
+		one_seg(it, pool, seg, GSO_ONE_FIRST, mss);
+	} else {
+		uint32_t plen = it->payload - k * mss;
+		if (k + 1u != it->nsegs || room < plen)
+			return 0;
+		one_seg(it, pool, seg, GSO_ONE_LAST, plen);
+	}
 	return 1;
 }
 
@@ -484,6 +571,10 @@ GSO_ALWAYS_INLINE int next_n(struct ofl_gso_iter *restrict it, struct ofl_gso_po
 		if (m) {
 			mid_fast_any(it, pool, segs + i, m);
 			i += m;
+			continue;
+		}
+		if (fast_one(it, pool, segs + i)) {
+			i++;
 			continue;
 		}
 		/* most segments are middle ones: their own copy of the body */
@@ -511,7 +602,7 @@ static inline int next_ready(const struct ofl_gso_iter *it, const struct ofl_gso
 	return 1;
 }
 
-/* ofl_gso_next() for a segment mid_one() does not build (out of line: the
+/* ofl_gso_next() for a segment fast_one() does not build (out of line: the
  * registers it saves are not the fast path's). */
 static OFL_NOINLINE int next_general(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
 {
@@ -529,8 +620,8 @@ int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, struct ofl_
 {
 	if (!it || !pool || !seg)
 		return OFL_EINVAL;
-	if (mid_ok(it, pool) && mid_room(it) > it->seg_size)
-		return mid_one(it, pool, seg);
+	if (fast_one(it, pool, seg))
+		return 1;
 	return next_general(it, pool, seg);
 }
 

@@ -21,6 +21,8 @@
 #ifndef OFL_GSO_SEG_H
 #define OFL_GSO_SEG_H
 
+#include <stddef.h>
+
 #include "gso/gso_int.h"
 
 /* it->flags: set at start (gso_mid_template()) when the middle segments
@@ -36,6 +38,13 @@
  * 4..11 of the header read as a big-endian 64-bit number (uint64_t). */
 #define GSO_MID_IPB 128u
 #define GSO_MID_IPMID 136u
+/* ... and the record of a middle segment (GSO_SEG_HEAD bytes of struct
+ * ofl_gso_seg: up to and including the first slice) with 0 for what
+ * depends on the pool or the buffer or differs per segment (slot pointer,
+ * size, index and offset, segment index, first buffer to release, slice
+ * pointer and buffer). */
+#define GSO_MID_REC 144u
+#define GSO_SEG_HEAD (offsetof(struct ofl_gso_seg, slices) + sizeof(struct ofl_slice))
 
 /* IPv4 header checksum of a segment: var is the BE sum of the words that
  * differ from the template (total length, ID, fragment offset). */

@@ -620,6 +620,80 @@ START_TEST(test_mixed)
 }
 END_TEST
 
+/* ---- the fast path against the general body ---- */
+
+/* TCP and UDP L4 with partial checksums from a BLOCK pool of slots of at
+ * least 128 bytes take iter.c's fast code (one_seg(), mid_fast()); slots
+ * of 120 bytes take the general body (next_seg()).  _i: input (TCP4,
+ * TCP6, UDP4 L4, UDP6 L4) x {one buffer, split, split with two empty
+ * buffers at the end} x {no flags, OFL_GSO_F_KEEP_CWR | FIXED_ID}.  Each segment the same but for its slot, the
+ * counts after it the same, and the iterators byte for byte the same
+ * after every segment (cursor, release position). */
+START_TEST(test_fast_equals_general)
+{
+	static const int ins[4] = {IN_TCP4, IN_TCP6, IN_UDP4_L4, IN_UDP6_L4};
+	struct ofl_gso_iter a, b;
+	struct ofl_gso_pool pa, pb;
+	struct ofl_gso_seg sa, sb;
+	static uint8_t blk_b[MAXSLOTS * 120];
+	int in = ins[_i % 4], shape = _i / 4 % 3, ra, rb;
+	unsigned n = 0;
+	make_input(in, 0, shape > 0);
+	if (_i >= 12)
+		req.flags = OFL_GSO_F_KEEP_CWR | OFL_GSO_F_FIXED_ID;
+	if (shape == 2) {
+		bufs[nbufs].data = frame;
+		bufs[nbufs++].len = 0;
+		bufs[nbufs].data = NULL;
+		bufs[nbufs++].len = 0;
+	}
+	pool_make(&pa, OFL_GSO_POOL_BLOCK, MAXSLOTS, SLOT);
+	ck_assert_int_eq(ofl_gso_pool_init_block(&pb, blk_b, sizeof(blk_b), 120), 0);
+	memset(&a, 0, sizeof(a)); /* the bytes start leaves alone the same too */
+	memset(&b, 0, sizeof(b));
+	start(&a);
+	start(&b);
+	for (;;) {
+		struct ofl_gso_counts ca, cb;
+		unsigned j;
+		ra = ofl_gso_next(&a, &pa, &sa);
+		rb = ofl_gso_next(&b, &pb, &sb);
+		ck_assert_int_eq(ra, rb);
+		ck_assert(memcmp(&a, &b, sizeof(a)) == 0);
+		if (ra != 1)
+			break;
+		ck_assert_uint_eq(sa.index, n);
+		ck_assert_uint_eq(sa.hdr_len, sb.hdr_len);
+		ck_assert_uint_eq(sa.payload_len, sb.payload_len);
+		ck_assert_uint_eq(sa.len, sb.len);
+		ck_assert_uint_eq(sa.index, sb.index);
+		ck_assert_uint_eq(sa.nsegs, sb.nsegs);
+		ck_assert_uint_eq(sa.l3_off, sb.l3_off);
+		ck_assert_uint_eq(sa.l4_off, sb.l4_off);
+		ck_assert_uint_eq(sa.csum_start, sb.csum_start);
+		ck_assert_uint_eq(sa.csum_offset, sb.csum_offset);
+		ck_assert_uint_eq(sa.flags, sb.flags);
+		ck_assert_uint_eq(sa.release_first, sb.release_first);
+		ck_assert_uint_eq(sa.release_count, sb.release_count);
+		ck_assert_uint_eq(sa.nslices, sb.nslices);
+		for (j = 0; j < sa.nslices; j++) {
+			ck_assert_ptr_eq(sa.slices[j].data, sb.slices[j].data);
+			ck_assert_uint_eq(sa.slices[j].len, sb.slices[j].len);
+			ck_assert_uint_eq(sa.slices[j].pkt, sb.slices[j].pkt);
+			ck_assert_uint_eq(sa.slices[j].buf, sb.slices[j].buf);
+		}
+		ck_assert_mem_eq(sa.hdr.data, sb.hdr.data, sa.hdr_len);
+		counts(&a, &ca);
+		counts(&b, &cb);
+		ck_assert(memcmp(&ca, &cb, sizeof(ca)) == 0);
+		ck_assert_int_eq(ofl_gso_next_descs(&a), ofl_gso_next_descs(&b));
+		n++;
+	}
+	ck_assert_int_eq(ra, 0);
+	ck_assert_uint_gt(n, 2);
+}
+END_TEST
+
 /* ---- IPv4 ID and header checksum stepped across a burst ---- */
 
 /* The IPv4 header checksum of the 20 bytes at ip as the kernel writes it
@@ -697,6 +771,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_l2_refused, 0, 13 * 6);
 	tcase_add_test(tc, test_mixed);
 	tcase_add_test(tc, test_ip4_id_steps);
+	tcase_add_loop_test(tc, test_fast_equals_general, 0, 24);
 	suite_add_tcase(s, tc);
 	return s;
 }
