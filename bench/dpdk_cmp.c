@@ -7,7 +7,7 @@
  *               vs rte_gro_reassemble_burst
  *   GRO ctx:    ofl_gro with a 200 us flush timeout (simulated clock)
  *               vs rte_gro_reassemble + rte_gro_timeout_flush (200 us of TSC)
- *   GSO:        ofl_gso_start/next, TCP/IPv4 at MSS 1448, partial checksums
+ *   GSO:        ofl_gso_start/next (burst: next_burst of 64), TCP/IPv4 at MSS 1448, partial checksums
  *               vs rte_gso_segment (which writes no checksum at all); full
  *               software checksums vs rte_gso_segment + rte_ipv4_cksum +
  *               rte_ipv4_udptcp_cksum_mbuf on every segment.  Both sides
@@ -333,14 +333,15 @@ static double gso_median(uint64_t *t, size_t n)
 	return (double)t[n / 2];
 }
 
-/* ns per segment, ours */
-static double gso_ours(uint32_t payload, int full, double *segs_per)
+/* ns per segment, ours (burst: ofl_gso_next_burst() of BH_GSO_MAX_BURST,
+ * else ofl_gso_next()) */
+static double gso_ours(uint32_t payload, int full, int burst, double *segs_per)
 {
 	struct bh_gso *g = bh_gso_new(4, 0, payload, 1448, full);
 	size_t cap = 1 << 16, n = 0;
 	uint64_t *t = malloc(cap * sizeof(*t)), total = 0, segs = 0, supers = 0;
 	double med;
-	if (!g || !t) {
+	if (!g || !t || bh_gso_set_burst(g, burst ? BH_GSO_MAX_BURST : 0) != 0) {
 		bh_gso_free(g);
 		free(t);
 		return 0;
@@ -441,13 +442,14 @@ static double gso_theirs(uint32_t payload, int full, int *bad)
 	return med;
 }
 
-static void gso_row(uint32_t payload, int full)
+static void gso_row(uint32_t payload, int full, int burst)
 {
+	const char *mode = full ? "full" : burst ? "burst" : "partial";
 	double a[16], b[16], ra[16], segs = 0;
 	int bad = 0;
 	unsigned i;
 	for (i = 0; i < g_reps; i++) {
-		a[i] = gso_ours(payload, full, &segs);
+		a[i] = gso_ours(payload, full, burst, &segs);
 		b[i] = gso_theirs(payload, full, &bad);
 		ra[i] = b[i] > 0 ? a[i] / b[i] : 0;
 	}
@@ -456,14 +458,14 @@ static void gso_row(uint32_t payload, int full)
 	qsort(ra, g_reps, sizeof(double), cmp_dbl);
 	printf("gso %-7s tcp4 %5u B mss 1448 (%4.1f segs)  ofl %7.1f ns/seg  dpdk%s %7.1f ns/seg  ofl/dpdk %.3f"
 	       "  (ofl %.2fx faster)%s\n",
-	       full ? "full" : "partial", payload, segs, a[g_reps / 2], full ? "+sw csum" : "", b[g_reps / 2],
+	       mode, payload, segs, a[g_reps / 2], full ? "+sw csum" : "", b[g_reps / 2],
 	       ra[g_reps / 2], ra[g_reps / 2] > 0 ? 1.0 / ra[g_reps / 2] : 0, bad ? "  CHECK FAILED" : "");
 	if (g_json)
 		fprintf(g_json,
 		        "{\"area\":\"gso\",\"mode\":\"%s\",\"l3\":4,\"payload\":%u,\"mss\":1448,\"segs\":%.2f,"
 		        "\"reps\":%u,\"ofl_ns_per_seg\":%.3f,\"dpdk_ns_per_seg\":%.3f,\"ofl_over_dpdk\":%.4f,"
 		        "\"ok\":%s}\n",
-		        full ? "full" : "partial", payload, segs, g_reps, a[g_reps / 2], b[g_reps / 2],
+		        mode, payload, segs, g_reps, a[g_reps / 2], b[g_reps / 2],
 		        ra[g_reps / 2], bad ? "false" : "true");
 	fflush(stdout);
 }
@@ -579,10 +581,12 @@ int main(int argc, char **argv)
 		if (gso_pools() != 0) {
 			fprintf(stderr, "ofl_dpdk_cmp: no GSO mbuf pools\n");
 		} else {
-			gso_row(64000, 0);
-			gso_row(64000, 1);
-			gso_row(9000, 0);
-			gso_row(9000, 1);
+			gso_row(64000, 0, 0);
+			gso_row(64000, 0, 1);
+			gso_row(64000, 1, 0);
+			gso_row(9000, 0, 0);
+			gso_row(9000, 0, 1);
+			gso_row(9000, 1, 0);
 		}
 	}
 #endif

@@ -5,7 +5,7 @@
  * words that change per segment) and the template made the header of a
  * middle segment, which most segments are.
  */
-#include "gso/gso_int.h"
+#include "gso/seg.h"
 
 void gso_bases(struct gso_it *it)
 {
@@ -26,6 +26,8 @@ void gso_bases(struct gso_it *it)
 		it->l4_base = gso_sum_be(l4, GSO_UDP_HLEN) - ofl_get16(l4 + 4);
 	}
 }
+
+_Static_assert(GSO_MID_REC + GSO_SEG_HEAD <= OFL_GSO_MAX_HDR, "the middle-segment record fits the template");
 
 void gso_mid_template(struct gso_it *it)
 {
@@ -48,4 +50,30 @@ void gso_mid_template(struct gso_it *it)
 	}
 	if (it->csum == OFL_CSUM_MODE_PARTIAL)
 		ofl_put16(l4 + field, gso_fold_be(it->ps_base + pay));
+	if (it->unit_kind == GSO_UNIT_BUF && it->csum == OFL_CSUM_MODE_PARTIAL && !it->l2_fill &&
+	    it->hdr_len <= 128u) {
+		uint32_t ipb = 0;
+		uint64_t mid = 0;
+		if (it->l3 == 4) {
+			ipb = gso_fold_be(it->ip_base + ofl_get16(ip + 2) + ofl_get16(ip + 6));
+			mid = (uint64_t)ofl_get32(ip + 6) << 16;
+		}
+		struct ofl_gso_seg r;
+		memset(&r, 0, GSO_SEG_HEAD);
+		r.hdr_len = it->hdr_len;
+		r.payload_len = it->seg_size;
+		r.len = it->hdr_len + it->seg_size;
+		r.nsegs = it->nsegs;
+		r.l3_off = it->l3_off;
+		r.l4_off = it->l4_off;
+		r.csum_start = it->l4_off;
+		r.csum_offset = (uint16_t)field;
+		r.flags = OFL_GSO_SEG_F_CSUM_PARTIAL;
+		r.nslices = 1;
+		r.slices[0].len = it->seg_size;
+		memcpy(it->tmpl + GSO_MID_IPB, &ipb, 4);
+		memcpy(it->tmpl + GSO_MID_IPMID, &mid, 8);
+		memcpy(it->tmpl + GSO_MID_REC, &r, GSO_SEG_HEAD);
+		it->flags |= GSO_ITF_MID_FAST;
+	}
 }

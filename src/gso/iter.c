@@ -193,96 +193,225 @@ static inline uint32_t mid_copy_len(uint32_t hdr_len)
 	return (hdr_len + 31u) & ~31u;
 }
 
+/* Can the fast code build segments now (its input-side conditions,
+ * GSO_ITF_MID_FAST, were checked at start): slots of a BLOCK pool that
+ * hold the 128 bytes the template copy may write, one free, and the
+ * cursor inside a buffer. */
+static inline int fast_ok(const struct gso_it *it, const struct ofl_gso_pool *pool)
+{
+	return (it->flags & GSO_ITF_MID_FAST) && !it->done && pool->kind == OFL_GSO_POOL_BLOCK &&
+	       pool->slot_size >= 128u && pool->nfree && it->cur_unit < it->nunits;
+}
+
+/* Is segment it->seg a middle one (neither the first nor the last)? */
+static inline int mid_now(const struct gso_it *it)
+{
+	return it->seg - 1u < it->nsegs - 2u;
+}
+
+/* Bytes of the current buffer after the cursor (fast_ok() holds: the
+ * cursor is inside it). */
+static inline uint32_t mid_room(const struct gso_it *it)
+{
+	return ((const struct ofl_buf *)it->units)[it->cur_unit].len - it->cur_off;
+}
+
 /* How many middle segments, at most n, the fast loop may build now: 0 when
- * any condition fails (the general body then builds the segment). */
+ * any condition fails (the general body then builds the segment).  Each
+ * segment ends strictly inside the buffer (as next_seg()'s one-slice case:
+ * the cursor then needs no normalising). */
 static inline uint32_t mid_fast_count(const struct gso_it *it, const struct ofl_gso_pool *pool, uint32_t n)
 {
-	const struct ofl_buf *b;
-	uint32_t k = it->seg, m, room;
-	if (k == 0 || it->unit_kind != GSO_UNIT_BUF || it->csum != OFL_CSUM_MODE_PARTIAL ||
-	    (it->type != OFL_GSO_TYPE_TCP && it->type != OFL_GSO_TYPE_UDP_L4) ||
-	    pool->kind != OFL_GSO_POOL_BLOCK || it->l2_fill || it->hdr_len > 128u ||
-	    pool->slot_size < 128u || it->cur_unit >= it->nunits)
+	uint32_t m, room;
+	if (!fast_ok(it, pool) || !mid_now(it))
 		return 0;
-	m = it->nsegs - 1u - k; /* middle segments left (the last one excluded) */
-	if (it->nsegs < k + 2u)
-		return 0;
+	m = it->nsegs - 1u - it->seg; /* middle segments left (the last one excluded) */
 	if (m > n)
 		m = n;
 	if (m > pool->nfree)
 		m = pool->nfree;
-	/* each segment ends strictly inside the buffer (as next_seg()'s one-slice
-	 * case: the cursor then needs no normalising) */
-	b = (const struct ofl_buf *)it->units + it->cur_unit;
-	if (b->len <= it->cur_off)
-		return 0;
-	room = (b->len - it->cur_off - 1u) / it->seg_size;
+	room = (mid_room(it) - 1u) / it->seg_size;
 	return m < room ? m : room;
 }
 
-/* The part of a segment record the fast loop writes: everything up to and
- * including the first slice. */
-#define GSO_SEG_HEAD (offsetof(struct ofl_gso_seg, slices) + sizeof(struct ofl_slice))
+/* 16 bytes kept in a vector register across the loop (the template and
+ * the constant parts of the segment record), moved with memcpy. */
+#if defined(__GNUC__)
+typedef uint64_t gso_v16 __attribute__((vector_size(16)));
+#else
+typedef struct {
+	uint64_t w[2];
+} gso_v16;
+#endif
+
+/* 16 bytes from s to d through a vector register. */
+GSO_ALWAYS_INLINE void copy16(uint8_t *restrict d, const uint8_t *restrict s)
+{
+	gso_v16 v;
+	memcpy(&v, s, 16);
+	memcpy(d, &v, 16);
+}
+
+/* 64 bytes so, unrolled by hand (a memcpy() or a loop of this size may
+ * become a string instruction or a library call). */
+GSO_ALWAYS_INLINE void copy64(uint8_t *restrict d, const uint8_t *restrict s)
+{
+	copy16(d, s);
+	copy16(d + 16, s + 16);
+	copy16(d + 32, s + 32);
+	copy16(d + 48, s + 48);
+}
+
+/* The record of a middle segment but its five per-segment fields (slot
+ * pointer, index and offset, segment index, payload pointer): the one
+ * cached at start (GSO_MID_REC) with the slot size, the first buffer to
+ * release and the buffer the slice is in, written to r. */
+GSO_ALWAYS_INLINE void mid_record(struct ofl_gso_seg *restrict r, const struct gso_it *restrict it,
+                                  uint32_t slot)
+{
+	copy64((uint8_t *)r, it->tmpl + GSO_MID_REC);
+	copy16((uint8_t *)r + 64, it->tmpl + GSO_MID_REC + 64);
+	memcpy((uint8_t *)r + 80, it->tmpl + GSO_MID_REC + 80, GSO_SEG_HEAD - 80);
+	r->hdr.size = slot;
+	r->release_first = (uint16_t)it->rel_next;
+	r->slices[0].buf = (uint16_t)it->cur_unit;
+}
+
+/* v at p, most significant byte first (one byte-swapped store). */
+static inline void put64(uint8_t *p, uint64_t v)
+{
+	ofl_put32(p, (uint32_t)(v >> 32));
+	ofl_put32(p + 4, (uint32_t)v);
+}
+
+/* Bytes 4..11 of a segment's IPv4 header (ID, fragment offset, TTL,
+ * protocol, header checksum) as a native 64-bit number, most significant
+ * byte first: ipb is the BE sum of the header without ID and checksum,
+ * folded to 16 bits; mid the fragment, TTL and protocol words in place. */
+static inline uint64_t ip4_word(uint32_t ipb, uint64_t mid, uint32_t id)
+{
+	uint32_t x = ipb + (uint16_t)id;
+	return (uint64_t)(uint16_t)id << 48 | mid | (uint16_t)~((x & 0xffffu) + (x >> 16));
+}
+
+/* How many segments from the one whose ip4_word() is w may take theirs
+ * by adding (1 << 48) - 1 (ID + 1, checksum - 1, RFC 1624): the step is
+ * exact while the ID does not wrap (0xffff + 1 adds 0 to a ones'-complement
+ * sum: the checksum stays) and the checksum does not pass 0 (the sum
+ * 0xffff + 1 folds to 1: 0 is followed by 0xfffe). */
+static inline uint32_t ip4_run(uint64_t w)
+{
+	uint32_t id = (uint32_t)(w >> 48), c = (uint32_t)(w & 0xffffu);
+	return (0xffffu - id < c ? 0xffffu - id : c) + 1u;
+}
+
+/* ip4_word()'s ipb and mid, computed at start (GSO_MID_IPB). */
+static inline uint32_t ip4_sum(const struct gso_it *it)
+{
+	uint32_t v;
+	memcpy(&v, it->tmpl + GSO_MID_IPB, 4);
+	return v;
+}
+static inline uint64_t ip4_mid(const struct gso_it *it)
+{
+	uint64_t v;
+	memcpy(&v, it->tmpl + GSO_MID_IPMID, 8);
+	return v;
+}
 
 /* m (>= 1, from mid_fast_count()) middle segments into segs.  l3: 4 or 6;
  * tcp: TCP (else UDP L4); cl: mid_copy_len(hdr_len), 64, 96 or 128; l3o,
  * l4o: the IP and L4 header offsets - constants in each copy of the body
  * but the last two, which are constants in the copy for untagged frames
  * without IP options or extension headers (then the patches are stores at
- * fixed offsets and the loop has the registers it needs). */
+ * fixed offsets and the loop has the registers it needs).  Per segment:
+ * the free-list pop, the template stored from registers, the sequence
+ * number, IPv4 bytes 4..11 as one store (ID and checksum stepped
+ * together), the record stored from registers with its five per-segment
+ * fields; no branch but the loop's. */
 GSO_ALWAYS_INLINE void mid_fast(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
                                 struct ofl_gso_seg *restrict segs, uint32_t m, unsigned l3, int tcp, uint32_t cl,
                                 uint32_t l3o, uint32_t l4o)
 {
 	const uint8_t *tmpl = it->tmpl;
 	const uint32_t k0 = it->seg, mss = it->seg_size;
-	const uint32_t slot = pool->slot_size, hl = it->hdr_len;
+	const uint32_t slot = pool->slot_size;
 	const uint32_t inc = (it->flags & OFL_GSO_F_FIXED_ID) ? 0u : 1u;
+	const uint64_t step = inc ? ((uint64_t)1 << 48) - 1u : 0u;
 	uint8_t *const base = pool->base;
 	const uint8_t *pay = ((const struct ofl_buf *)it->units)[it->cur_unit].data + it->cur_off;
-	uint32_t seq = it->seq0 + k0 * mss, id = it->id0 + k0 * inc, head = pool->head, ipb = 0, k = k0;
+	uint32_t seq = it->seq0 + k0 * mss, head = pool->head, ipb = 0, k = k0;
+	uint64_t ipmid = 0, rtail;
+	gso_v16 t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3, r4;
 	struct ofl_gso_seg r; /* the record every middle segment shares */
-	struct ofl_gso_seg *sg, *const end = segs + m;
-	if (l3 == 4) /* the IPv4 header sum without the ID, folded to 16 bits */
-		ipb = gso_fold_be(it->ip_base + ofl_get16(tmpl + l3o + 2) + ofl_get16(tmpl + l3o + 6));
-	memset(&r, 0, GSO_SEG_HEAD);
-	r.hdr.size = slot;
-	r.hdr_len = hl;
-	r.payload_len = mss;
-	r.len = hl + mss;
-	r.nsegs = it->nsegs;
-	r.l3_off = (uint16_t)l3o;
-	r.l4_off = (uint16_t)l4o;
-	r.csum_start = (uint16_t)l4o;
-	r.csum_offset = tcp ? GSO_TCP_CSUM_OFF : GSO_UDP_CSUM_OFF;
-	r.flags = OFL_GSO_SEG_F_CSUM_PARTIAL;
-	r.release_first = (uint16_t)it->rel_next;
-	r.nslices = 1;
-	r.slices[0].len = mss;
-	r.slices[0].buf = (uint16_t)it->cur_unit;
-	for (sg = segs; sg != end; sg++) {
-		const uint32_t idx = head;
-		const size_t off = (size_t)idx * slot;
-		uint8_t *h = base + off;
-		memcpy(sg, &r, GSO_SEG_HEAD);
-		memcpy(&head, h, 4); /* the free list's next slot */
-		sg->hdr.data = h;
-		sg->hdr.index = idx;
-		sg->hdr.offset = off;
-		sg->index = k++;
-		sg->slices[0].data = pay;
-		memcpy(h, tmpl, cl);
-		if (tcp) {
-			ofl_put32(h + l4o + 4, seq);
-			seq += mss;
+	struct ofl_gso_seg *sg = segs, *const end = segs + m;
+	if (l3 == 4) {
+		ipb = ip4_sum(it);
+		ipmid = ip4_mid(it);
+	}
+	mid_record(&r, it, slot);
+	memcpy(&r0, (const uint8_t *)&r, 16);
+	memcpy(&r1, (const uint8_t *)&r + 16, 16);
+	memcpy(&r2, (const uint8_t *)&r + 32, 16);
+	memcpy(&r3, (const uint8_t *)&r + 48, 16);
+	memcpy(&r4, (const uint8_t *)&r + 64, 16);
+	memcpy(&rtail, (const uint8_t *)&r + 80, GSO_SEG_HEAD - 80);
+	memcpy(&t0, tmpl, 16);
+	memcpy(&t1, tmpl + 16, 16);
+	memcpy(&t2, tmpl + 32, 16);
+	memcpy(&t3, tmpl + 48, 16);
+	if (cl > 64) {
+		memcpy(&t4, tmpl + 64, 16);
+		memcpy(&t5, tmpl + 80, 16);
+	}
+	if (cl > 96) {
+		memcpy(&t6, tmpl + 96, 16);
+		memcpy(&t7, tmpl + 112, 16);
+	}
+	while (sg != end) {
+		/* a run of segments whose IPv4 ID and checksum step exactly */
+		uint64_t w = l3 == 4 ? ip4_word(ipb, ipmid, it->id0 + k * inc) : 0;
+		uint32_t run = l3 == 4 && inc ? ip4_run(w) : m;
+		struct ofl_gso_seg *const stop = (uint32_t)(end - sg) < run ? end : sg + run;
+		for (; sg != stop; sg++) {
+			const uint32_t idx = head;
+			const size_t off = (size_t)idx * slot;
+			uint8_t *h = base + off;
+			uint8_t *rec = (uint8_t *)sg;
+			memcpy(&head, h, 4); /* the free list's next slot */
+			memcpy(rec, &r0, 16);
+			memcpy(rec + 16, &r1, 16);
+			memcpy(rec + 32, &r2, 16);
+			memcpy(rec + 48, &r3, 16);
+			memcpy(rec + 64, &r4, 16);
+			memcpy(rec + 80, &rtail, GSO_SEG_HEAD - 80);
+			sg->hdr.data = h;
+			sg->hdr.index = idx;
+			sg->hdr.offset = off;
+			sg->index = k++;
+			sg->slices[0].data = pay;
+			memcpy(h, &t0, 16);
+			memcpy(h + 16, &t1, 16);
+			memcpy(h + 32, &t2, 16);
+			memcpy(h + 48, &t3, 16);
+			if (cl > 64) {
+				memcpy(h + 64, &t4, 16);
+				memcpy(h + 80, &t5, 16);
+			}
+			if (cl > 96) {
+				memcpy(h + 96, &t6, 16);
+				memcpy(h + 112, &t7, 16);
+			}
+			if (tcp) {
+				ofl_put32(h + l4o + 4, seq);
+				seq += mss;
+			}
+			if (l3 == 4) {
+				put64(h + l3o + 4, w);
+				w += step;
+			}
+			pay += mss;
 		}
-		if (l3 == 4) {
-			uint32_t x = ipb + (uint16_t)id;
-			ofl_put16(h + l3o + 4, (uint16_t)id);
-			ofl_put16(h + l3o + 10, (uint16_t)~((x & 0xffffu) + (x >> 16)));
-			id += inc;
-		}
-		pay += mss;
 	}
 	pool->head = head;
 	pool->nfree -= m;
@@ -320,6 +449,118 @@ static OFL_NOINLINE void mid_fast_any(struct gso_it *restrict it, struct ofl_gso
 #undef GSO_MID_FAST
 }
 
+/* Which segment one_seg() builds. */
+#define GSO_ONE_MID 0
+#define GSO_ONE_FIRST 1 /* the first of several */
+#define GSO_ONE_LAST 2  /* the last of several */
+
+/* Segment it->seg (what: a GSO_ONE_* constant at each call; fast_ok(), and
+ * its plen payload bytes lie in the current buffer, strictly inside it
+ * unless it is the last segment) by mid_fast()'s rules without the
+ * per-burst setup: the cached record with its per-segment fields, the
+ * template copied in 64-byte halves (the slot holds 128 bytes; the
+ * template is zero after the header), the sequence number and IPv4 bytes
+ * 4..11 computed for segment k.  The first segment also gets CWR back
+ * (unless it stays everywhere), the last one FIN and PSH, its lengths,
+ * its pseudo-header sum and its release range (seg.h's rules for these
+ * segments). */
+GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                               struct ofl_gso_seg *restrict seg, int what, uint32_t plen)
+{
+	const uint32_t k = it->seg, mss = it->seg_size, slot = pool->slot_size, idx = pool->head;
+	const uint32_t l3o = it->l3_off, l4o = it->l4_off, u = it->cur_unit, o = it->cur_off;
+	const int tcp = it->type == OFL_GSO_TYPE_TCP;
+	const size_t off = (size_t)idx * slot;
+	const uint8_t *tmpl = it->tmpl;
+	uint8_t *h = pool->base + off;
+	uint32_t ipb = 0, gone = (uint32_t)it->flags >> GSO_ITF_TCP_SHIFT;
+	mid_record(seg, it, slot);
+	seg->hdr.data = h;
+	seg->hdr.index = idx;
+	seg->hdr.offset = off;
+	seg->index = k;
+	seg->slices[0].data = ((const struct ofl_buf *)it->units)[u].data + o;
+	memcpy(&pool->head, h, 4);
+	pool->nfree--;
+	copy64(h, tmpl);
+	if (it->hdr_len > 64u)
+		copy64(h + 64, tmpl + 64);
+	if (tcp)
+		ofl_put32(h + l4o + 4, it->seq0 + k * mss);
+	if (it->l3 == 4)
+		ipb = ip4_sum(it);
+	if (what == GSO_ONE_FIRST) {
+		seg->flags = OFL_GSO_SEG_F_FIRST | OFL_GSO_SEG_F_CSUM_PARTIAL;
+		if (tcp)
+			h[l4o + 13] = (uint8_t)(tmpl[l4o + 13] | (gone & GSO_TCP_CWR));
+	} else if (what == GSO_ONE_LAST) {
+		const uint32_t pay = it->hdr_len - l4o + plen; /* L4 header and payload */
+		seg->flags = OFL_GSO_SEG_F_LAST | OFL_GSO_SEG_F_CSUM_PARTIAL;
+		seg->payload_len = plen;
+		seg->len = it->hdr_len + plen;
+		seg->slices[0].len = plen;
+		seg->release_count = (uint16_t)(it->nunits - it->rel_next);
+		if (tcp) {
+			h[l4o + 13] = (uint8_t)(tmpl[l4o + 13] | (gone & (GSO_TCP_FIN | GSO_TCP_PSH)));
+			ofl_put16(h + l4o + GSO_TCP_CSUM_OFF, gso_fold_be(it->ps_base + pay));
+		} else {
+			ofl_put16(h + l4o + 4, (uint16_t)pay);
+			ofl_put16(h + l4o + GSO_UDP_CSUM_OFF, gso_fold_be(it->ps_base + pay));
+		}
+		if (it->l3 == 4) {
+			ofl_put16(h + l3o + 2, (uint16_t)(it->l3_hlen + pay));
+			ipb = gso_fold_be(it->ip_base + it->l3_hlen + pay + ofl_get16(tmpl + l3o + 6));
+		} else {
+			ofl_put16(h + l3o + 4, (uint16_t)(it->l3_hlen - 40u + pay));
+		}
+	}
+	if (it->l3 == 4) {
+		uint32_t id = it->id0 + ((it->flags & OFL_GSO_F_FIXED_ID) ? 0u : k);
+		put64(h + l3o + 4, ip4_word(ipb, ip4_mid(it), id));
+	}
+	it->seg = k + 1u;
+	it->cur_off = o + plen;
+	if (what == GSO_ONE_LAST) {
+		/* the cursor past the payload, normalised as gso_take() does */
+		uint32_t uu = u;
+		if (it->cur_off == ((const struct ofl_buf *)it->units)[uu].len) {
+			it->cur_off = 0;
+			while (++uu < it->nunits && ((const struct ofl_buf *)it->units)[uu].len == 0)
+				;
+			it->cur_unit = uu;
+		}
+		it->rel_next = it->nunits;
+	}
+}
+
+/* Build segment it->seg by one_seg() when it can: 1, or 0 (nothing
+ * done; the general body builds it). */
+GSO_ALWAYS_INLINE int fast_one(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                               struct ofl_gso_seg *restrict seg)
+{
+	uint32_t k, room, mss;
+	if (!fast_ok(it, pool))
+		return 0;
+	k = it->seg;
+	room = mid_room(it);
+	mss = it->seg_size;
+	if (mid_now(it)) {
+		if (room <= mss)
+			return 0;
+		one_seg(it, pool, seg, GSO_ONE_MID, mss);
+	} else if (k == 0) {
+		if (it->nsegs < 2u || room <= mss)
+			return 0;
+		one_seg(it, pool, seg, GSO_ONE_FIRST, mss);
+	} else {
+		uint32_t plen = it->payload - k * mss;
+		if (k + 1u != it->nsegs || room < plen)
+			return 0;
+		one_seg(it, pool, seg, GSO_ONE_LAST, plen);
+	}
+	return 1;
+}
+
 /* n (>= 1, at most the segments left) segments into segs: the slot size
  * checked once, then ofl_gso_next()'s body n times, runs of middle
  * segments by the fast loop.  Stops at the first failure: the segments
@@ -336,6 +577,10 @@ GSO_ALWAYS_INLINE int next_n(struct gso_it *restrict it, struct ofl_gso_pool *re
 		if (m) {
 			mid_fast_any(it, pool, segs + i, m);
 			i += m;
+			continue;
+		}
+		if (fast_one(it, pool, segs + i)) {
+			i++;
 			continue;
 		}
 		/* most segments are middle ones: their own copy of the body */
@@ -363,12 +608,11 @@ static inline int next_ready(const struct gso_it *it, const struct ofl_gso_pool 
 	return 1;
 }
 
-int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
+/* ofl_gso_next() for a segment fast_one() does not build (out of line: the
+ * registers it saves are not the fast path's). */
+static OFL_NOINLINE int next_general(struct gso_it *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
 {
-	struct gso_it *it = gso_it(itp);
 	int rc;
-	if (!it || !pool || !seg)
-		return OFL_EINVAL;
 	/* the common case first: it implies the checks below */
 	if (it->seg < it->nsegs && !it->done && it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_BLOCK)
 		return next_n(it, pool, seg, 1, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
@@ -376,6 +620,16 @@ int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl
 	if (rc <= 0)
 		return rc;
 	return next_n(it, pool, seg, 1, it->type, pool->kind);
+}
+
+int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
+{
+	struct gso_it *it = gso_it(itp);
+	if (!it || !pool || !seg)
+		return OFL_EINVAL;
+	if (fast_one(it, pool, seg))
+		return 1;
+	return next_general(it, pool, seg);
 }
 
 int ofl_gso_next_burst(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl_gso_seg *segs,

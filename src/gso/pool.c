@@ -152,21 +152,25 @@ int ofl_gso_pool_put_burst(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf 
 	if (!pool || (!hbs && n))
 		return OFL_EINVAL;
 	if (pool->kind == OFL_GSO_POOL_BLOCK) {
-		/* gso_block_put() with the list head and count in registers */
+		/* gso_block_put() with the list head in a register; "no more puts
+		 * than slots in use" bounds the loop instead of a test per slot */
 		uint8_t *const base = pool->base;
 		const uint32_t slot = pool->slot_size, ns = pool->nslots;
-		uint32_t head = pool->head, nfree = pool->nfree;
-		for (i = 0; i < n; i++) {
-			const uint32_t x = hbs[i].index;
-			uint8_t *d = hbs[i].data;
-			if (x >= ns || nfree >= ns || d != base + (size_t)x * slot)
+		const unsigned used = pool->nfree < ns ? ns - pool->nfree : 0u;
+		const struct ofl_gso_hbuf *hb = hbs, *end;
+		uint32_t head = pool->head;
+		end = hbs + (n < used ? n : used);
+		for (; hb != end; hb++) {
+			const uint32_t x = hb->index;
+			uint8_t *d = hb->data;
+			if (x >= ns || d != base + (size_t)x * slot)
 				break;
 			memcpy(d, &head, 4);
 			head = x;
-			nfree++;
 		}
+		i = (unsigned)(hb - hbs);
 		pool->head = head;
-		pool->nfree = nfree;
+		pool->nfree += i;
 		return (int)i;
 	}
 	for (i = 0; i < n; i++)

@@ -21,7 +21,30 @@
 #ifndef OFL_GSO_SEG_H
 #define OFL_GSO_SEG_H
 
+#include <stddef.h>
+
 #include "gso/gso_int.h"
+
+/* it->flags: set at start (gso_mid_template()) when the middle segments
+ * may be built by the fast code of iter.c (mid_fast(), mid_one()): TCP or
+ * UDP L4 from plain buffers, PARTIAL checksums, no L2 hook, at most 128
+ * header bytes.  Below the TCP flags (GSO_ITF_TCP_SHIFT) and above the
+ * OFL_GSO_F_* bits. */
+#define GSO_ITF_MID_FAST 0x0040u
+/* With GSO_ITF_MID_FAST, the template's bytes past 128 hold what the fast
+ * code computes once per packet (gso_mid_template()), native byte order:
+ * IPv4: the header's BE sum without ID and checksum, folded (uint32_t),
+ * and the fragment offset, TTL and protocol words as they stand in bytes
+ * 4..11 of the header read as a big-endian 64-bit number (uint64_t). */
+#define GSO_MID_IPB 128u
+#define GSO_MID_IPMID 136u
+/* ... and the record of a middle segment (GSO_SEG_HEAD bytes of struct
+ * ofl_gso_seg: up to and including the first slice) with 0 for what
+ * depends on the pool or the buffer or differs per segment (slot pointer,
+ * size, index and offset, segment index, first buffer to release, slice
+ * pointer and buffer). */
+#define GSO_MID_REC 144u
+#define GSO_SEG_HEAD (offsetof(struct ofl_gso_seg, slices) + sizeof(struct ofl_slice))
 
 /* IPv4 header checksum of a segment: var is the BE sum of the words that
  * differ from the template (total length, ID, fragment offset). */

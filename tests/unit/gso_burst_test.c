@@ -628,6 +628,144 @@ START_TEST(test_mixed)
 }
 END_TEST
 
+/* ---- the fast path against the general body ---- */
+
+/* TCP and UDP L4 with partial checksums from a BLOCK pool of slots of at
+ * least 128 bytes take iter.c's fast code (one_seg(), mid_fast()); slots
+ * of 120 bytes take the general body (next_seg()).  _i: input (TCP4,
+ * TCP6, UDP4 L4, UDP6 L4) x {one buffer, split, split with two empty
+ * buffers at the end} x {no flags, OFL_GSO_F_KEEP_CWR | FIXED_ID}.  Each segment the same but for its slot, the
+ * counts after it the same, and the iterators byte for byte the same
+ * after every segment (cursor, release position). */
+START_TEST(test_fast_equals_general)
+{
+	static const int ins[4] = {IN_TCP4, IN_TCP6, IN_UDP4_L4, IN_UDP6_L4};
+	struct ofl_gso_iter a, b;
+	struct ofl_gso_pool pa, pb;
+	struct ofl_gso_seg sa, sb;
+	static uint8_t blk_b[MAXSLOTS * 120];
+	int in = ins[_i % 4], shape = _i / 4 % 3, ra, rb;
+	unsigned n = 0;
+	make_input(in, 0, shape > 0);
+	if (_i >= 12)
+		req.flags = OFL_GSO_F_KEEP_CWR | OFL_GSO_F_FIXED_ID;
+	if (shape == 2) {
+		bufs[nbufs].data = frame;
+		bufs[nbufs++].len = 0;
+		bufs[nbufs].data = NULL;
+		bufs[nbufs++].len = 0;
+	}
+	pool_make(&pa, OFL_GSO_POOL_BLOCK, MAXSLOTS, SLOT);
+	ck_assert_int_eq(ofl_gso_pool_init_block(&pb, blk_b, sizeof(blk_b), 120), 0);
+	memset(&a, 0, sizeof(a)); /* the bytes start leaves alone the same too */
+	memset(&b, 0, sizeof(b));
+	start(&a);
+	start(&b);
+	for (;;) {
+		struct ofl_gso_counts ca, cb;
+		unsigned j;
+		ra = ofl_gso_next(&a, &pa, &sa);
+		rb = ofl_gso_next(&b, &pb, &sb);
+		ck_assert_int_eq(ra, rb);
+		ck_assert(memcmp(&a, &b, sizeof(a)) == 0);
+		if (ra != 1)
+			break;
+		ck_assert_uint_eq(sa.index, n);
+		ck_assert_uint_eq(sa.hdr_len, sb.hdr_len);
+		ck_assert_uint_eq(sa.payload_len, sb.payload_len);
+		ck_assert_uint_eq(sa.len, sb.len);
+		ck_assert_uint_eq(sa.index, sb.index);
+		ck_assert_uint_eq(sa.nsegs, sb.nsegs);
+		ck_assert_uint_eq(sa.l3_off, sb.l3_off);
+		ck_assert_uint_eq(sa.l4_off, sb.l4_off);
+		ck_assert_uint_eq(sa.csum_start, sb.csum_start);
+		ck_assert_uint_eq(sa.csum_offset, sb.csum_offset);
+		ck_assert_uint_eq(sa.flags, sb.flags);
+		ck_assert_uint_eq(sa.release_first, sb.release_first);
+		ck_assert_uint_eq(sa.release_count, sb.release_count);
+		ck_assert_uint_eq(sa.nslices, sb.nslices);
+		for (j = 0; j < sa.nslices; j++) {
+			ck_assert_ptr_eq(sa.slices[j].data, sb.slices[j].data);
+			ck_assert_uint_eq(sa.slices[j].len, sb.slices[j].len);
+			ck_assert_uint_eq(sa.slices[j].pkt, sb.slices[j].pkt);
+			ck_assert_uint_eq(sa.slices[j].buf, sb.slices[j].buf);
+		}
+		ck_assert_mem_eq(sa.hdr.data, sb.hdr.data, sa.hdr_len);
+		counts(&a, &ca);
+		counts(&b, &cb);
+		ck_assert(memcmp(&ca, &cb, sizeof(ca)) == 0);
+		ck_assert_int_eq(ofl_gso_next_descs(&a), ofl_gso_next_descs(&b));
+		n++;
+	}
+	ck_assert_int_eq(ra, 0);
+	ck_assert_uint_gt(n, 2);
+}
+END_TEST
+
+/* ---- IPv4 ID and header checksum stepped across a burst ---- */
+
+/* The IPv4 header checksum of the 20 bytes at ip as the kernel writes it
+ * (ip_send_check(): ~csum_fold of the header with the field 0, never
+ * 0xffff for a header that is not all zero). */
+static uint16_t ip4_csum(const uint8_t *ip)
+{
+	uint32_t s = 0, i;
+	for (i = 0; i < 20; i += 2)
+		if (i != 10)
+			s += (uint32_t)ip[i] << 8 | ip[i + 1];
+	while (s >> 16)
+		s = (s & 0xffffu) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+/* The burst loop steps the ID by one and the checksum down by one between
+ * the points where that is not exact (the ID wraps: the checksum stays; the
+ * checksum passes 0: 0xfffe follows).  Every start ID from 0 to 0xffff in
+ * steps of 41 (46 segments each: every ID and every checksum value is
+ * met), bursts of 1..64 and single ofl_gso_next() calls mixed: each
+ * segment's ID is the input's + its index (the same with
+ * OFL_GSO_F_FIXED_ID on every 8th start) and its header checksum the one
+ * computed from its bytes. */
+START_TEST(test_ip4_id_steps)
+{
+	struct ofl_gso_pool pool;
+	struct ofl_gso_seg segs[64];
+	uint8_t *ip = frame + 14;
+	uint32_t id0, n = 0;
+	make_input(IN_TCP4, 0, 0);
+	pool_make(&pool, OFL_GSO_POOL_BLOCK, MAXSLOTS, SLOT);
+	for (id0 = 0; id0 <= 0xffffu; id0 += 41, n++) {
+		struct ofl_gso_iter it;
+		uint32_t k = 0, i, bn = 1 + n % 64;
+		int fixed = n % 8 == 7, r;
+		ip[4] = (uint8_t)(id0 >> 8);
+		ip[5] = (uint8_t)id0;
+		ip[10] = ip[11] = 0;
+		ip[10] = (uint8_t)(ip4_csum(ip) >> 8);
+		ip[11] = (uint8_t)ip4_csum(ip);
+		req.flags = fixed ? OFL_GSO_F_FIXED_ID : 0;
+		start(&it);
+		for (;;) {
+			r = n % 3 == 1 && k % 2 ? ofl_gso_next(&it, &pool, segs)
+			                        : ofl_gso_next_burst(&it, &pool, segs, bn);
+			if (r <= 0)
+				break;
+			for (i = 0; i < (unsigned)r; i++, k++) {
+				const uint8_t *h = segs[i].hdr.data + 14;
+				uint32_t id = (uint16_t)(fixed ? id0 : id0 + k);
+				ck_assert_uint_eq(segs[i].index, k);
+				ck_assert_uint_eq((uint32_t)h[4] << 8 | h[5], id);
+				ck_assert_uint_eq((uint32_t)h[10] << 8 | h[11], ip4_csum(h));
+			}
+			for (i = 0; i < (unsigned)r; i++)
+				ck_assert_int_eq(ofl_gso_pool_put(&pool, &segs[i].hdr), 0);
+		}
+		ck_assert_int_eq(r, 0);
+		ck_assert_uint_eq(k, 46);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gso_burst");
@@ -640,6 +778,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_freelist_bad_buffer);
 	tcase_add_loop_test(tc, test_l2_refused, 0, 13 * 6);
 	tcase_add_test(tc, test_mixed);
+	tcase_add_test(tc, test_ip4_id_steps);
+	tcase_add_loop_test(tc, test_fast_equals_general, 0, 24);
 	suite_add_tcase(s, tc);
 	return s;
 }
