@@ -101,6 +101,13 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 	for (i = 0; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		int r, tried = 0;
+		if (grouped) {
+			/* alone in its flow and parsed plain (its arguments are
+			 * good then): a lone record, or passed on */
+			if (g->bs->lone[i] && g->bs->rec[i].hl && gro_lone_hold(g, pkt, i, now))
+				continue;
+			goto checked; /* gro_group() prefetched the headers */
+		}
 #if defined(__GNUC__)
 		/* the first touch of a received header is a cache miss: start it
 		 * a few packets ahead, as poll-mode drivers do */
@@ -112,14 +119,13 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 			__builtin_prefetch(d + 64);
 		}
 #endif
+checked:
 		r = check_args(g, pkt);
 		if (r) {
 			g->st.api_errors++;
 			e = r;
 			break;
 		}
-		if (grouped && g->bs->lone[i] && gro_lone_hold(g, pkt, now))
-			continue; /* alone in its flow: a lone record */
 		/* the next segment of a train: header prediction against the
 		 * last entry, or against the entry the recent-flows cache names
 		 * for the frame's addresses and ports, then the train loop */

@@ -98,6 +98,10 @@ struct gro_burst {
 	void *ck[GRO_BURST_MAX];
 	uint32_t seq[GRO_BURST_MAX]; /* when held (ofl_gro.hold_seq) */
 	uint8_t lone[GRO_BURST_MAX];  /* frame i is alone in its group */
+	struct gro_brec {             /* frame i parsed plain (hl 0: not; core/parse.h) */
+		uint16_t len;         /* TCP payload */
+		uint8_t hl, l4;       /* header length, TCP offset */
+	} rec[GRO_BURST_MAX];
 	uint64_t gkey[GRO_GSLOTS];    /* group table: generation << 32 | hash */
 	uint16_t gfirst[GRO_GSLOTS];  /* ... and the group's first frame */
 	uint32_t gen;                 /* the burst's generation */

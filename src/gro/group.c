@@ -29,14 +29,31 @@
  */
 #include "gro/hold.h"
 
-/* The group of a frame: a non-zero hash, 0 for none, UINT32_MAX when the
- * burst cannot be grouped.  A UDP or tunnel layer whose flows can be held
- * adds its frames here. */
-static inline uint32_t group_of(const struct ofl_pkt *pkt)
+/* A group: the addresses (folded) and the TCP ports, hashed; never 0. */
+static inline uint32_t group_hash(uint64_t addr, uint32_t ports)
+{
+	uint64_t x = addr ^ (uint64_t)ports * 0x9e3779b97f4a7c15ull;
+	x *= 0xff51afd7ed558ccdull;
+	return (uint32_t)(x >> 32) | 1u;
+}
+
+static inline uint64_t addr_v4(const uint8_t *p)
+{
+	return ld64(p + 26) ^ 4;
+}
+
+static inline uint64_t addr_v6(const uint8_t *p)
+{
+	return ld64(p + 22) ^ ld64(p + 30) ^ ld64(p + 38) ^ ld64(p + 46) ^ 6;
+}
+
+/* The group of a frame that did not parse plain: a group_hash(), 0 for
+ * none, UINT32_MAX when the burst cannot be grouped.  A UDP or tunnel
+ * layer whose flows can be held adds its frames here. */
+static uint32_t group_of(const struct ofl_pkt *pkt)
 {
 	const uint8_t *p;
 	uint32_t b0, o, unknown;
-	uint64_t x;
 	if (!pkt->bufs || pkt->nbufs == 0 || (pkt->flags & OFL_PKT_F_VLAN))
 		return 0;
 	b0 = pkt->bufs[0].len;
@@ -53,22 +70,39 @@ static inline uint32_t group_of(const struct ofl_pkt *pkt)
 		o = 14u + (p[14] & 0xfu) * 4u;
 		if (b0 < o + 4)
 			return unknown;
-		x = ld64(p + 26) ^ 4;
-	} else if (ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd")) {
+		return group_hash(addr_v4(p), ld32(p + o));
+	}
+	if (ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd")) {
 		if (b0 < 58)
 			return unknown;
 		if (p[20] == 44)
 			return UINT32_MAX; /* a fragment header first: no extension bytes in the key */
 		if (p[20] != 6)
 			return 0; /* not TCP, or extension headers: another key */
-		o = 54;
-		x = ld64(p + 22) ^ ld64(p + 30) ^ ld64(p + 38) ^ ld64(p + 46) ^ 6;
-	} else {
-		return 0; /* not IP, or VLAN tags (in the key) */
+		return group_hash(addr_v6(p), ld32(p + 54));
 	}
-	x ^= (uint64_t)ld32(p + o) * 0x9e3779b97f4a7c15ull;
-	x *= 0xff51afd7ed558ccdull;
-	return (uint32_t)(x >> 32) | 1u;
+	return 0; /* not IP, or VLAN tags (in the key) */
+}
+
+/* Frame i parsed into bs->rec[i] when it is the plain shape the fast path
+ * holds (one buffer, checksum verified, no hardware VLAN); its group. */
+static inline uint32_t group_parse(struct gro_burst *bs, unsigned i, const struct ofl_pkt *pkt)
+{
+	struct ofl_hdrs h;
+	const uint8_t *p;
+	uint32_t b0;
+	bs->rec[i].hl = 0;
+	if (pkt->nbufs != 1 || !pkt->bufs || pkt->csum_status != OFL_CSUM_UNNECESSARY ||
+	    (pkt->flags & OFL_PKT_F_VLAN))
+		return group_of(pkt);
+	p = pkt->bufs[0].data;
+	b0 = pkt->bufs[0].len;
+	if (!p || b0 > 0xffffu || !ofl_parse_plain(p, b0, b0, &h))
+		return group_of(pkt);
+	bs->rec[i].len = (uint16_t)h.payload_len;
+	bs->rec[i].hl = (uint8_t)h.hdr_len;
+	bs->rec[i].l4 = (uint8_t)h.l4_off;
+	return h.l3 == 4 ? group_hash(addr_v4(p), ld32(p + 34)) : group_hash(addr_v6(p), ld32(p + 54));
 }
 
 /* Group the burst (n <= GRO_BURST_MAX): bs->lone[i] says frame i is alone
@@ -87,8 +121,15 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 		gen = bs->gen = 1;
 	}
 	for (i = 0; i < n; i++) {
-		uint32_t h = group_of(&pkts[i]), s;
+		uint32_t h, s;
 		uint64_t want, k;
+#if defined(__GNUC__)
+		/* the first touch of a header: start it a few frames ahead */
+		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs &&
+		    pkts[i + GRO_AHEAD].bufs[0].data)
+			__builtin_prefetch(pkts[i + GRO_AHEAD].bufs[0].data);
+#endif
+		h = group_parse(bs, i, &pkts[i]);
 		bs->lone[i] = 0;
 		if (h == 0)
 			continue;

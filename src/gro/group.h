@@ -7,25 +7,22 @@
 
 #include "gro/hold.h"
 
-/* Frame pkt, alone in its group with nothing held before the burst: held as
+/* Frame i of the burst, pkt, alone in its group with nothing held before
+ * the burst and parsed plain by gro_group() (bs->rec[i].hl set): held as
  * a lone record when it is what the fast path would hold as a new plain
  * entry (receive.c fast_path(), hold.h gro_hold_plain()) without making
  * room first, or passed on as the fast path would pass it on (PSH, ...).
  * Returns 1 when it took the frame, 0 when the usual path decides. */
-static inline int gro_lone_hold(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
+static inline int gro_lone_hold(struct ofl_gro *g, const struct ofl_pkt *pkt, unsigned i, uint64_t now)
 {
 	struct gro_burst *bs = g->bs;
-	struct ofl_hdrs h;
-	struct ofl_gro_out *o;
+	const struct gro_brec *r = &bs->rec[i];
 	const uint8_t *p = pkt->bufs[0].data;
-	uint32_t total = pkt->bufs[0].len, len, k;
-	if (pkt->nbufs != 1 || pkt->csum_status != OFL_CSUM_UNNECESSARY || (pkt->flags & OFL_PKT_F_VLAN) ||
-	    total > 0xffffu || !ofl_parse_plain(p, total, total, &h))
-		return 0;
-	len = h.payload_len;
+	struct ofl_gro_out *o;
+	uint32_t total = pkt->bufs[0].len, len = r->len, k;
 	if (g->held_bytes + len > g->cfg.max_held_bytes)
 		return 0; /* the full path makes room first */
-	if (!len || (p[h.l4_off + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH))) {
+	if (!len || (p[r->l4 + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH))) {
 		/* nothing of its flow held, and it cannot be: passed on */
 		g->st.rx_pkts++;
 		g->st.rx_bytes += total;
@@ -37,15 +34,15 @@ static inline int gro_lone_hold(struct ofl_gro *g, const struct ofl_pkt *pkt, ui
 	k = g->nlone++;
 	o = &bs->out[k];
 	o->hdr = p;
-	o->hdr_len = h.hdr_len;
+	o->hdr_len = r->hl;
 	o->len = total;
 	o->seg_size = (uint16_t)len;
-	o->l4_off = h.l4_off;
+	o->l4_off = r->l4;
 	o->flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | pkt_out_flags(pkt));
 	o->vlan_tci = pkt->vlan_tci;
 	o->rx_hash = pkt->rx_hash;
 	o->first_ns = now;
-	bs->sl[k].data = p + h.hdr_len;
+	bs->sl[k].data = p + r->hl;
 	bs->sl[k].len = len;
 	bs->ck[k] = pkt->cookie;
 	bs->seq[k] = g->hold_seq++;
