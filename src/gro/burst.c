@@ -3,6 +3,7 @@
  * of one) and ofl_gro_receive_burst(), whose loop predicts each frame against
  * the last or the cached entry and hands runs to the train.
  */
+#include "gro/group.h"
 #include "gro/predict.h"
 
 static inline int check_args(struct ofl_gro *g, const struct ofl_pkt *pkt)
@@ -41,6 +42,30 @@ static inline int try_predict(struct ofl_gro *g, uint32_t idx, const struct ofl_
 	       len <= 0xffffu && same_ports_at(it, p, pkt->bufs[0].len) && predict(g, idx, pkt, p, len);
 }
 
+/* Where a plain frame has its TCP ports (0: too short to tell). */
+static inline uint32_t port_word(const struct ofl_pkt *pkt)
+{
+	const struct ofl_buf *b = pkt->bufs;
+	uint32_t o;
+	if (!b || !pkt->nbufs || !b->data || b->len < 58)
+		return 0;
+	o = ld16(b->data + 12) == ld16((const uint8_t *)"\x86\xdd") ? 54u : 34u;
+	return ld32(b->data + o);
+}
+
+/* Worth grouping (stage 2)?  Not when the first frame's flow comes again
+ * among the next 15 (one flow's train, or a few interleaved flows: none
+ * alone); a hint only, the grouping decides. */
+static inline int worth_grouping(const struct ofl_pkt *pkts, unsigned n)
+{
+	uint32_t w = port_word(&pkts[0]);
+	unsigned j, m = n < 16 ? n : 16;
+	for (j = 1; j < m; j++)
+		if (port_word(&pkts[j]) == w)
+			return 0;
+	return 1;
+}
+
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 {
 	int err;
@@ -51,6 +76,8 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 		g->st.api_errors++;
 		return err;
 	}
+	if (g->nlone)
+		gro_lone_settle(g);
 	return gro_receive(g, pkt, now, 0);
 }
 
@@ -58,16 +85,29 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
                                uint64_t now, int *err)
 {
 	unsigned i;
-	int e = 0;
+	int e = 0, grouped = 0;
 	if (!g || (!pkts && n) || (g->in_cb && n)) {
 		e = !g || !pkts ? OFL_EINVAL : OFL_ESTATE;
 		if (g)
 			g->st.api_errors++;
 		n = 0;
 	}
+	if (n && g->nlone)
+		gro_lone_settle(g);
+	/* stage 2, when nothing is held (timeout 0): the burst grouped by
+	 * flow, unless the first frame's flow comes again at once */
+	if (g && g->bs && n >= 2 && n <= GRO_BURST_MAX && g->age_head == GRO_NONE && worth_grouping(pkts, n))
+		grouped = gro_group(g, pkts, n);
 	for (i = 0; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		int r, tried = 0;
+		if (grouped) {
+			/* alone in its flow and parsed plain (its arguments are
+			 * good then): a lone record, or passed on */
+			if (g->bs->lone[i] && g->bs->rec[i].hl && gro_lone_hold(g, pkt, i, now))
+				continue;
+			goto checked; /* gro_group() prefetched the headers */
+		}
 #if defined(__GNUC__)
 		/* the first touch of a received header is a cache miss: start it
 		 * a few packets ahead, as poll-mode drivers do */
@@ -79,6 +119,7 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 			__builtin_prefetch(d + 64);
 		}
 #endif
+checked:
 		r = check_args(g, pkt);
 		if (r) {
 			g->st.api_errors++;

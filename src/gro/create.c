@@ -57,7 +57,7 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 {
 	struct ofl_gro *g;
 	uint32_t nslots, i, nitems, max_slices;
-	size_t sz_items, sz_cold, sz_slices, sz_cookies, sz_outs, sz_tab;
+	size_t sz_items, sz_cold, sz_slices, sz_cookies, sz_outs, sz_oslices, sz_ocookies, sz_bs, sz_tab;
 	uint64_t key[2];
 	if (!cfg || !out || !cfg->deliver || (cfg->version != OFL_GRO_CONFIG_VERSION && cfg->version != 1) ||
 	    cfg->max_flows == 0 || cfg->max_flows > (1u << 24) || cfg->max_segs == 0 ||
@@ -80,6 +80,12 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	sz_slices = ofl_mul_size(ofl_mul_size(nitems, max_slices), sizeof(struct ofl_slice));
 	sz_cookies = ofl_mul_size(ofl_mul_size(nitems, cfg->max_segs), sizeof(void *));
 	sz_outs = ofl_mul_size(cfg->normal_batch + 1u, sizeof(struct ofl_gro_out));
+	sz_oslices = ofl_mul_size(ofl_mul_size(cfg->normal_batch + 1u, cfg->max_bufs), sizeof(struct ofl_slice));
+	sz_ocookies = ofl_mul_size(cfg->normal_batch + 1u, sizeof(void *));
+	/* lone records (group.c): with timeout 0, where the fast path runs */
+	sz_bs = cfg->flush_timeout_ns == 0 && !cfg->dsa && (cfg->version == 1 || cfg->l2 != OFL_L2_NONE)
+	            ? sizeof(struct gro_burst)
+	            : 0;
 	sz_tab = ofl_flowtab_size(cfg->max_flows, &nslots);
 	g = ofl_mem_zalloc(cfg->mem, sizeof(*g), 64);
 	if (!g)
@@ -100,14 +106,21 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	g->slices = ofl_mem_zalloc(cfg->mem, sz_slices, 64);
 	g->cookies = ofl_mem_zalloc(cfg->mem, sz_cookies, 64);
 	g->outs = ofl_mem_zalloc(cfg->mem, sz_outs, 64);
+	g->oslices = ofl_mem_zalloc(cfg->mem, sz_oslices, 64);
+	g->ocookies = ofl_mem_zalloc(cfg->mem, sz_ocookies, 64);
+	g->bs = sz_bs ? ofl_mem_zalloc(cfg->mem, sz_bs, 64) : NULL;
 	g->tab_mem = ofl_mem_zalloc(cfg->mem, sz_tab, 64);
 	g->tab_size = sz_tab;
-	if (!g->items || (sz_cold && !g->cold) || !g->slices || !g->cookies || !g->outs || !g->tab_mem) {
+	if (!g->items || (sz_cold && !g->cold) || !g->slices || !g->cookies || !g->outs || !g->oslices ||
+	    !g->ocookies || (sz_bs && !g->bs) || !g->tab_mem) {
 		ofl_mem_free(cfg->mem, g->items, sz_items);
 		ofl_mem_free(cfg->mem, g->cold, sz_cold);
 		ofl_mem_free(cfg->mem, g->slices, sz_slices);
 		ofl_mem_free(cfg->mem, g->cookies, sz_cookies);
 		ofl_mem_free(cfg->mem, g->outs, sz_outs);
+		ofl_mem_free(cfg->mem, g->oslices, sz_oslices);
+		ofl_mem_free(cfg->mem, g->ocookies, sz_ocookies);
+		ofl_mem_free(cfg->mem, g->bs, sz_bs);
 		ofl_mem_free(cfg->mem, g->tab_mem, sz_tab);
 		ofl_mem_free(cfg->mem, g, sizeof(*g));
 		return OFL_ENOMEM;
@@ -120,6 +133,8 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	g->age_head = g->age_tail = g->pend_head = g->pend_tail = g->last = GRO_NONE;
 	ofl_flowtab_init(&g->tab, g->tab_mem, nslots, key);
 	pred_masks(g);
+	if (g->bs)
+		gro_burst_init(g->bs);
 	for (i = 0; i < GRO_RCACHE; i++)
 		g->rcache[i] = GRO_NONE;
 	*out = g;
@@ -140,6 +155,9 @@ void ofl_gro_destroy(struct ofl_gro *g)
 	ofl_mem_free(mem, g->slices, nitems * g->max_slices * sizeof(struct ofl_slice));
 	ofl_mem_free(mem, g->cookies, nitems * g->cfg.max_segs * sizeof(void *));
 	ofl_mem_free(mem, g->outs, (g->cfg.normal_batch + 1u) * sizeof(struct ofl_gro_out));
+	ofl_mem_free(mem, g->oslices, (g->cfg.normal_batch + 1u) * g->cfg.max_bufs * sizeof(struct ofl_slice));
+	ofl_mem_free(mem, g->ocookies, (g->cfg.normal_batch + 1u) * sizeof(void *));
+	ofl_mem_free(mem, g->bs, g->bs ? sizeof(struct gro_burst) : 0);
 	ofl_mem_free(mem, g->tab_mem, g->tab_size);
 	ofl_mem_free(mem, g, sizeof(*g));
 }
@@ -151,7 +169,7 @@ int ofl_gro_get_stats(const struct ofl_gro *g, struct ofl_gro_stats *st, size_t 
 	if (!g || !st || !size)
 		return OFL_EINVAL;
 	snap = g->st;
-	snap.flows_held = g->tab.count;
+	snap.flows_held = gro_nflows(g);
 	snap.bytes_held = g->held_bytes;
 	ofl_copy_sized(st, size, &snap, sizeof(snap)); /* an older or newer caller's struct */
 	return 0;

@@ -59,18 +59,12 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 /* Hand the delivery list to the caller and recycle its entries. */
 void gro_deliver_pending(struct ofl_gro *g)
 {
-	uint32_t i, n = 0, segs = 0;
-	if (g->pend_head == GRO_NONE)
+	uint32_t i, n = g->pend_n;
+	if (n == 0)
 		return;
-	for (i = g->pend_head; i != GRO_NONE; i = g->items[i].next) {
-		fill_out(g, i, &g->outs[n]);
-		segs += g->items[i].nsegs ? g->items[i].nsegs : 1u;
-		if (g->items[i].nsegs)
-			g->st.out_gro_pkts++;
-		n++;
-	}
 	g->st.out_pkts += n;
-	g->st.out_segs += segs;
+	g->st.out_segs += g->pend_segs;
+	g->st.out_gro_pkts += g->pend_gro;
 	g->st.out_lists++;
 	g->in_cb = 1;
 	g->cfg.deliver(g->cfg.user, g->outs, n);
@@ -83,10 +77,11 @@ void gro_deliver_pending(struct ofl_gro *g)
 		i = nx;
 	}
 	g->pend_head = g->pend_tail = GRO_NONE;
-	g->pend_segs = g->pend_n = 0;
+	g->pend_segs = g->pend_n = g->pend_gro = 0;
 }
 
-/* Append to the delivery list; a list of normal_batch segments goes out. */
+/* Append an entry to the delivery list: its output record written now, the
+ * entry kept until the list is delivered (the record points into it). */
 void gro_pend_push(struct ofl_gro *g, uint32_t idx)
 {
 	struct gro_item *it = &g->items[idx];
@@ -97,10 +92,8 @@ void gro_pend_push(struct ofl_gro *g, uint32_t idx)
 	else
 		g->items[g->pend_tail].next = idx;
 	g->pend_tail = idx;
-	g->pend_n++;
-	g->pend_segs += it->nsegs ? it->nsegs : 1u;
-	if (g->pend_segs >= g->cfg.normal_batch)
-		gro_deliver_pending(g);
+	fill_out(g, idx, &g->outs[g->pend_n]);
+	gro_pend_commit(g, it->nsegs ? it->nsegs : 1u, it->nsegs != 0);
 }
 
 /* Keep-tag mode with a tail tag: the tag follows the payload, so a checksum
@@ -153,6 +146,7 @@ void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
 
 void gro_flush_all(struct ofl_gro *g, unsigned reason)
 {
+	uint32_t k;
 	int in_table = 1;
 	/* every entry leaves the table: clearing it at once beats a removal
 	 * per entry once it is an eighth full */
@@ -160,6 +154,18 @@ void gro_flush_all(struct ofl_gro *g, unsigned reason)
 		ofl_flowtab_clear(&g->tab);
 		in_table = 0;
 	}
+	if (g->nlone && g->age_head == GRO_NONE && g->pend_n == 0) {
+		gro_lone_deliver(g, reason); /* nothing else: straight from where they are */
+		return;
+	}
+	/* entries and lone records (group.c) in the order they were held */
+	for (k = 0; k < g->nlone;) {
+		if (g->age_head != GRO_NONE && seq_before(g->items[g->age_head].age_seq, g->bs->seq[k]))
+			complete_x(g, g->age_head, reason, in_table);
+		else
+			gro_lone_push(g, k++, reason);
+	}
+	g->nlone = 0;
 	while (g->age_head != GRO_NONE)
 		complete_x(g, g->age_head, reason, in_table);
 	gro_deliver_pending(g);
@@ -217,6 +223,8 @@ int ofl_gro_flush_older(struct ofl_gro *g, uint64_t now, uint64_t max_age)
 	int n, err = check_ctx(g);
 	if (err)
 		return err;
+	if (g->nlone)
+		gro_lone_settle(g);
 	n = flush_older(g, now, max_age);
 	gro_deliver_pending(g);
 	return n;
@@ -234,6 +242,8 @@ int ofl_gro_poll_end(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64
 		gro_flush_all(g, OFL_GRO_FLUSH_POLL_END);
 		return 0;
 	}
+	if (g->nlone)
+		gro_lone_settle(g); /* (lone records are held with timeout 0 only) */
 	flush_older(g, now, t);
 	gro_deliver_pending(g);
 	if (deadline && g->age_head != GRO_NONE)

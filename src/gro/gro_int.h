@@ -60,6 +60,7 @@ struct gro_item {
 	uint8_t state;
 	uint32_t hash;
 	uint32_t prev, next;  /* age list (HELD) or delivery list (PENDING) */
+	uint32_t age_seq;     /* when it was held (ofl_gro.hold_seq) */
 	uint8_t hdr[OFL_GRO_MAX_HDR];
 	/* the rest */
 	struct ofl_flow_key key;
@@ -83,6 +84,30 @@ struct gro_cold {
 	struct ofl_dsa_meta meta;
 };
 
+/* Stage 2 (group.c): the frames of one burst grouped by flow, and the lone
+ * records of the frames that were alone in their flow. */
+#define GRO_BURST_MAX 256u   /* longest burst grouped (longer: not grouped) */
+#define GRO_GBITS 9
+#define GRO_GSLOTS (1u << GRO_GBITS) /* group table slots (2 x GRO_BURST_MAX) */
+
+/* A held frame alone in its flow: its output record, written at hold time
+ * (slices, cookies and the constant fields set once at create time). */
+struct gro_burst {
+	struct ofl_gro_out out[GRO_BURST_MAX];
+	struct ofl_slice sl[GRO_BURST_MAX];
+	void *ck[GRO_BURST_MAX];
+	uint32_t seq[GRO_BURST_MAX]; /* when held (ofl_gro.hold_seq) */
+	uint8_t lone[GRO_BURST_MAX];  /* frame i is alone in its group */
+	struct gro_brec {             /* frame i parsed plain (hl 0: not; core/parse.h) */
+		uint16_t len;         /* TCP payload */
+		uint8_t hl, l4;       /* header length, TCP offset */
+	} rec[GRO_BURST_MAX];
+	uint64_t gkey[GRO_GSLOTS];    /* group table: generation << 32 | hash */
+	uint16_t gfirst[GRO_GSLOTS];  /* ... and the group's first frame */
+	uint32_t gen;                 /* the burst's generation */
+	uint32_t bytes; /* payload bytes of the lone records */
+};
+
 struct ofl_gro {
 	struct ofl_gro_config cfg;
 	struct ofl_gro_stats st;
@@ -91,14 +116,22 @@ struct ofl_gro {
 	struct gro_cold *cold;     /* nitems, with cfg.dsa only; else NULL */
 	struct ofl_slice *slices;  /* nitems * max_slices */
 	void **cookies;            /* nitems * max_segs */
-	struct ofl_gro_out *outs;  /* normal_batch + 1 */
+	struct ofl_gro_out *outs;  /* normal_batch + 1: the delivery list's
+	                              records, written as packets are queued */
+	struct ofl_slice *oslices; /* max_bufs per record of outs: the slices
+	                              of a frame passed on without an entry */
+	void **ocookies;           /* one per record of outs: its cookie */
 	uint32_t nitems, max_slices;
 	uint32_t free_head;        /* free list through .next */
 	uint32_t age_head, age_tail;
 	uint32_t pend_head, pend_tail;
-	uint32_t pend_segs, pend_n;
+	uint32_t pend_segs, pend_n, pend_gro; /* queued: segments, records (in
+	                              outs), GRO packets among them */
 	uint32_t last;             /* entry of the last merge (lookup cache) */
 	uint32_t held_bytes;
+	uint32_t hold_seq;         /* holds so far: the age order */
+	uint32_t nlone;            /* lone records held (bs->out[0..nlone)) */
+	struct gro_burst *bs;      /* with timeout 0 and the fast path; else NULL */
 	int in_cb;
 	uint8_t raw;               /* cfg.l2 is OFL_L2_NONE: packets start at IP */
 	uint8_t full_only;         /* a DSA format or raw input: no fast path */

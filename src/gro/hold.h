@@ -25,10 +25,8 @@ static inline uint8_t pkt_out_flags(const struct ofl_pkt *pkt)
 	                 (pkt->flags & OFL_PKT_F_HASH ? OFL_GRO_OUT_F_HASH : 0));
 }
 
-/* The end of holding a new entry: what comes from the packet, the age
- * list (newest at the tail), the table. */
-static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t hash,
-                            uint32_t len, uint64_t now)
+/* What a new entry takes from its first frame's struct ofl_pkt. */
+static inline void hold_pkt(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now)
 {
 	struct gro_item *it = &g->items[idx];
 	/* a PARTIAL first segment: its seed stays in hdr, delivered partial even alone */
@@ -38,7 +36,17 @@ static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pk
 	it->rx_hash = pkt->rx_hash;
 	it->first_ns = now;
 	it->state = GRO_HELD;
+	it->age_seq = g->hold_seq++;
 	gro_cookies(g, idx)[0] = pkt->cookie;
+}
+
+/* The end of holding a new entry: what comes from the packet, the age
+ * list (newest at the tail), the table. */
+static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t hash,
+                            uint32_t len, uint64_t now)
+{
+	struct gro_item *it = &g->items[idx];
+	hold_pkt(g, idx, pkt, now);
 	it->next = GRO_NONE;
 	it->prev = g->age_tail;
 	if (g->age_tail == GRO_NONE)
@@ -51,6 +59,36 @@ static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pk
 	g->last = idx;
 	g->st.held++;
 	return OFL_GRO_HELD;
+}
+
+/* The flow key of a frame that looks plain (the words build_key() in
+ * receive.c would write for it); 0 when it does not, else its L3. */
+static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *k)
+{
+	const uint8_t *ip = p + 14;
+	uint16_t et = ld16(p + 12);
+	k->w[0] = ld64(p);
+	k->w[8] = 0;
+	if (et == ld16((const uint8_t *)"\x08\x00")) {
+		if (ip[0] != 0x45)
+			return 0;
+		k->w[1] = ld32(p + 8) | 4ull << 56;
+		k->w[2] = (uint64_t)ld32(p + 34) << 32;
+		k->w[3] = ld64(ip + 12);
+		k->w[4] = k->w[5] = k->w[6] = k->w[7] = 0;
+		return 4;
+	}
+	if (et == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74 && ip[6] == 6) {
+		k->w[1] = ld32(p + 8) | 6ull << 56;
+		k->w[2] = (uint64_t)ld32(p + 54) << 32;
+		k->w[3] = ld64(ip + 8);
+		k->w[4] = ld64(ip + 16);
+		k->w[5] = ld64(ip + 24);
+		k->w[6] = ld64(ip + 32);
+		k->w[7] = ofl_get32(ip) & 0xf00fffffu;
+		return 6;
+	}
+	return 0;
 }
 
 /* Copy a plain header (n >= 54 bytes) in 16-byte pieces, the last one
@@ -67,19 +105,16 @@ static inline void copy_hdr(uint8_t *dst, const uint8_t *src, uint32_t n)
 	memcpy(dst + n - 16, src + n - 16, 16);
 }
 
-/* Hold a new flow of the plain shape (ofl_parse_plain() filled h; the
- * headers are in the first buffer): gro_hold_new() without the tag cases. */
-static inline int gro_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
-                      const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
+/* Fill entry idx from a frame of the plain shape (ofl_parse_plain() filled
+ * h; the headers are in the first buffer): header, key, per-flow state, the
+ * first segment's slices.  The entry is not linked anywhere yet. */
+static inline void hold_fill_plain(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *p,
+                                   const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash)
 {
 	const uint8_t *th = p + h->l4_off;
-	uint32_t idx, len = h->payload_len, hl = h->hdr_len;
-	struct gro_item *it;
+	uint32_t len = h->payload_len, hl = h->hdr_len;
+	struct gro_item *it = &g->items[idx];
 	struct ofl_slice *sl;
-	if (g->tab.count >= g->cfg.max_flows)
-		gro_make_room(g, len);
-	idx = item_alloc(g);
-	it = &g->items[idx];
 	copy_hdr(it->hdr, p, hl);
 	ofl_flow_key_copy(&it->key, k);
 	it->hash = hash;
@@ -113,8 +148,19 @@ static inline int gro_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, c
 		it->nslices = 0;
 		gro_add_slices(g, idx, pkt, hl, len, 0);
 	}
+}
+
+/* Hold a new flow of the plain shape: gro_hold_new() without the tag cases. */
+static inline int gro_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
+                      const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
+{
+	uint32_t idx;
+	if (gro_nflows(g) >= g->cfg.max_flows)
+		gro_make_room(g, h->payload_len);
+	idx = item_alloc(g);
+	hold_fill_plain(g, idx, pkt, p, h, k, hash);
 	g->rcache[rcache_slot(p)] = rcache_val(p, idx);
-	return hold_link(g, idx, pkt, hash, len, now);
+	return hold_link(g, idx, pkt, hash, h->payload_len, now);
 }
 
 #endif

@@ -141,36 +141,6 @@ struct fast_key {
 
 /* Returns OFL_GRO_MERGED or OFL_GRO_HELD when it took the frame, -1 when
  * the full path decides (with what fk learnt). */
-/* The flow key of a frame that looks plain (the words build_key() would
- * write for it); 0 when it does not. */
-static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *k)
-{
-	const uint8_t *ip = p + 14;
-	uint16_t et = ld16(p + 12);
-	k->w[0] = ld64(p);
-	k->w[8] = 0;
-	if (et == ld16((const uint8_t *)"\x08\x00")) {
-		if (ip[0] != 0x45)
-			return 0;
-		k->w[1] = ld32(p + 8) | 4ull << 56;
-		k->w[2] = (uint64_t)ld32(p + 34) << 32;
-		k->w[3] = ld64(ip + 12);
-		k->w[4] = k->w[5] = k->w[6] = k->w[7] = 0;
-		return 4;
-	}
-	if (et == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74 && ip[6] == 6) {
-		k->w[1] = ld32(p + 8) | 6ull << 56;
-		k->w[2] = (uint64_t)ld32(p + 54) << 32;
-		k->w[3] = ld64(ip + 8);
-		k->w[4] = ld64(ip + 16);
-		k->w[5] = ld64(ip + 24);
-		k->w[6] = ld64(ip + 32);
-		k->w[7] = ofl_get32(ip) & 0xf00fffffu;
-		return 6;
-	}
-	return 0;
-}
-
 static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
                             struct fast_key *fk, int tried_last, uint64_t now)
 {

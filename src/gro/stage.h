@@ -63,8 +63,37 @@ static inline int32_t hdr_shift(const struct ofl_gro *g, const struct ofl_hdrs *
 	return (int32_t)h->et_off - (int32_t)tag->view.hdr_len;
 }
 
+/* Flows held: entries in the table and lone records (group.c). */
+static inline uint32_t gro_nflows(const struct ofl_gro *g)
+{
+	return g->tab.count + g->nlone;
+}
+
+/* Is hold a before hold b (wrap-safe; held entries are never 2^31 holds apart)? */
+static inline int seq_before(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) < 0;
+}
+
+/* group.c: stage 2, the burst grouped by flow; lone records */
+int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n);
+void gro_lone_settle(struct ofl_gro *g);
+void gro_lone_push(struct ofl_gro *g, uint32_t k, unsigned reason);
+void gro_lone_deliver(struct ofl_gro *g, unsigned reason);
+void gro_burst_init(struct gro_burst *bs);
+
 /* deliver.c: completion, the delivery list, flushes */
 void gro_deliver_pending(struct ofl_gro *g);
+/* The output record g->outs[g->pend_n] is written: queue it (segs segments;
+ * gro: a GRO packet).  A list of normal_batch segments goes out. */
+static inline void gro_pend_commit(struct ofl_gro *g, uint32_t segs, unsigned gro)
+{
+	g->pend_n++;
+	g->pend_segs += segs;
+	g->pend_gro += gro;
+	if (g->pend_segs >= g->cfg.normal_batch)
+		gro_deliver_pending(g);
+}
 void gro_pend_push(struct ofl_gro *g, uint32_t idx);
 void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason);
 void gro_flush_all(struct ofl_gro *g, unsigned reason);

@@ -1,0 +1,256 @@
+/*
+ * group.c - stage 2: a burst grouped by flow, and the frames alone in their
+ * flow held as lone records instead of flow entries.
+ *
+ * With flush_timeout_ns 0 a frame that is held and meets no other frame of
+ * its flow before the poll ends leaves at poll end as a GRO packet of one
+ * segment (its own bytes).  When a burst arrives with nothing held, the
+ * frames alone in their flow in the burst are such frames unless a later
+ * call brings their flow: each is held as a lone record, its output record
+ * written at once, with no entry, no flow key, no table insert and no
+ * completion.  A lone record is a held packet in every other respect (the
+ * held and byte counters, the flow limits, its place in the age order), so
+ * what leaves is what an entry would have delivered:
+ *   - a flush of everything (poll end, ofl_gro_flush, destroy) delivers
+ *     entries and lone records in the order they were held (deliver.c);
+ *   - any other call first turns the lone records into entries
+ *     (gro_lone_settle()), in their place in the age list, so that a later
+ *     frame of their flow, a flush by age or a full table finds them.
+ *
+ * The grouping must never split a flow: two frames that the full path gives
+ * the same flow key (receive.c, build_key()) must land in one group.  A
+ * group is a hash of the IP addresses and the TCP ports wherever the full
+ * parser finds them, for every frame that could share a flow key with a
+ * plain frame (a lone record is always plain: core/parse.h,
+ * ofl_parse_plain()); frames that never can (a VLAN tag in the frame or
+ * from the NIC, not IP, not TCP, IPv6 extension headers) join no group.  A
+ * frame whose flow cannot be told from its first buffer leaves the whole
+ * burst ungrouped.  Different flows in one group only cost the bypass.
+ */
+#include "gro/hold.h"
+
+/* A group: the addresses (folded) and the TCP ports, hashed; never 0. */
+static inline uint32_t group_hash(uint64_t addr, uint32_t ports)
+{
+	uint64_t x = addr ^ (uint64_t)ports * 0x9e3779b97f4a7c15ull;
+	x *= 0xff51afd7ed558ccdull;
+	return (uint32_t)(x >> 32) | 1u;
+}
+
+static inline uint64_t addr_v4(const uint8_t *p)
+{
+	return ld64(p + 26) ^ 4;
+}
+
+static inline uint64_t addr_v6(const uint8_t *p)
+{
+	return ld64(p + 22) ^ ld64(p + 30) ^ ld64(p + 38) ^ ld64(p + 46) ^ 6;
+}
+
+/* The group of a frame that did not parse plain: a group_hash(), 0 for
+ * none, UINT32_MAX when the burst cannot be grouped.  A UDP or tunnel
+ * layer whose flows can be held adds its frames here. */
+static uint32_t group_of(const struct ofl_pkt *pkt)
+{
+	const uint8_t *p;
+	uint32_t b0, o, unknown;
+	if (!pkt->bufs || pkt->nbufs == 0 || (pkt->flags & OFL_PKT_F_VLAN))
+		return 0;
+	b0 = pkt->bufs[0].len;
+	p = pkt->bufs[0].data;
+	/* a header past the first buffer: the full path gathers it */
+	unknown = pkt->nbufs > 1 ? UINT32_MAX : 0;
+	if (b0 < 14 || !p)
+		return unknown;
+	if (ld16(p + 12) == ld16((const uint8_t *)"\x08\x00")) {
+		if (b0 < 34)
+			return unknown;
+		if ((p[14] >> 4) != 4 || (p[14] & 0xf) < 5 || p[23] != 6)
+			return 0; /* malformed or not TCP: never a flow key */
+		o = 14u + (p[14] & 0xfu) * 4u;
+		if (b0 < o + 4)
+			return unknown;
+		return group_hash(addr_v4(p), ld32(p + o));
+	}
+	if (ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd")) {
+		if (b0 < 58)
+			return unknown;
+		if (p[20] == 44)
+			return UINT32_MAX; /* a fragment header first: no extension bytes in the key */
+		if (p[20] != 6)
+			return 0; /* not TCP, or extension headers: another key */
+		return group_hash(addr_v6(p), ld32(p + 54));
+	}
+	return 0; /* not IP, or VLAN tags (in the key) */
+}
+
+/* Frame i parsed into bs->rec[i] when it is the plain shape the fast path
+ * holds (one buffer, checksum verified, no hardware VLAN); its group. */
+static inline uint32_t group_parse(struct gro_burst *bs, unsigned i, const struct ofl_pkt *pkt)
+{
+	struct ofl_hdrs h;
+	const uint8_t *p;
+	uint32_t b0;
+	bs->rec[i].hl = 0;
+	if (pkt->nbufs != 1 || !pkt->bufs || pkt->csum_status != OFL_CSUM_UNNECESSARY ||
+	    (pkt->flags & OFL_PKT_F_VLAN))
+		return group_of(pkt);
+	p = pkt->bufs[0].data;
+	b0 = pkt->bufs[0].len;
+	if (!p || b0 > 0xffffu || !ofl_parse_plain(p, b0, b0, &h))
+		return group_of(pkt);
+	bs->rec[i].len = (uint16_t)h.payload_len;
+	bs->rec[i].hl = (uint8_t)h.hdr_len;
+	bs->rec[i].l4 = (uint8_t)h.l4_off;
+	return h.l3 == 4 ? group_hash(addr_v4(p), ld32(p + 34)) : group_hash(addr_v6(p), ld32(p + 54));
+}
+
+/* Group the burst (n <= GRO_BURST_MAX): bs->lone[i] says frame i is alone
+ * in its group.  Returns 0 when no frame is (or the burst cannot be
+ * grouped), so that the burst goes the usual way.  A slot holds the
+ * burst's generation and a group's hash in one word (another generation:
+ * free) and the first frame of the group. */
+int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
+{
+	struct gro_burst *bs = g->bs;
+	uint32_t gen = ++bs->gen, dup = 0, singles = 0;
+	unsigned i;
+	if (gen == 0) {
+		/* the generation wrapped: forget every slot */
+		memset(bs->gkey, 0, sizeof(bs->gkey));
+		gen = bs->gen = 1;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t h, s;
+		uint64_t want, k;
+#if defined(__GNUC__)
+		/* the first touch of a header: start it a few frames ahead */
+		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs &&
+		    pkts[i + GRO_AHEAD].bufs[0].data)
+			__builtin_prefetch(pkts[i + GRO_AHEAD].bufs[0].data);
+#endif
+		h = group_parse(bs, i, &pkts[i]);
+		bs->lone[i] = 0;
+		if (h == 0)
+			continue;
+		if (h == UINT32_MAX)
+			return 0;
+		want = (uint64_t)gen << 32 | h;
+		for (s = h >> (32 - GRO_GBITS); (k = bs->gkey[s]) != want && (uint32_t)(k >> 32) == gen;
+		     s = (s + 1u) & (GRO_GSLOTS - 1u))
+			;
+		if (k == want) {
+			/* the group's second frame or later */
+			singles -= bs->lone[bs->gfirst[s]];
+			bs->lone[bs->gfirst[s]] = 0;
+			dup++;
+		} else {
+			bs->gkey[s] = want;
+			bs->gfirst[s] = (uint16_t)i;
+			bs->lone[i] = 1;
+			singles++;
+		}
+		/* a few interleaved flows: give up early */
+		if (i == 15 && dup >= 8)
+			return 0;
+	}
+	return singles != 0;
+}
+
+/* Queue lone record k for delivery (a flush by reason). */
+void gro_lone_push(struct ofl_gro *g, uint32_t k, unsigned reason)
+{
+	g->held_bytes -= g->bs->out[k].seg_size;
+	g->bs->bytes -= g->bs->out[k].seg_size;
+	g->st.flush[reason]++;
+	g->outs[g->pend_n] = g->bs->out[k];
+	gro_pend_commit(g, 1, 1);
+}
+
+/* Every lone record delivered straight from its place (a flush by reason,
+ * with nothing else held or queued): lists of normal_batch, the last one
+ * shorter, as gro_pend_commit() cuts them. */
+void gro_lone_deliver(struct ofl_gro *g, unsigned reason)
+{
+	uint32_t k, n = g->nlone, b = g->cfg.normal_batch;
+	g->nlone = 0;
+	g->held_bytes -= g->bs->bytes;
+	g->bs->bytes = 0;
+	g->st.flush[reason] += n;
+	g->st.out_pkts += n;
+	g->st.out_segs += n;
+	g->st.out_gro_pkts += n;
+	for (k = 0; k < n; k += b) {
+		uint32_t m = n - k < b ? n - k : b;
+		g->st.out_lists++;
+		g->in_cb = 1;
+		g->cfg.deliver(g->cfg.user, g->bs->out + k, m);
+		g->in_cb = 0;
+	}
+}
+
+/* Turn the lone records into entries, each in its place in the age list
+ * (a call other than a full flush follows: it may look for their flows). */
+void gro_lone_settle(struct ofl_gro *g)
+{
+	struct gro_burst *bs = g->bs;
+	uint32_t k, at = g->age_head;
+	for (k = 0; k < g->nlone; k++) {
+		const struct ofl_gro_out *o = &bs->out[k];
+		struct ofl_buf b = {o->hdr, o->len};
+		struct ofl_pkt pkt;
+		struct ofl_hdrs h = {0};
+		struct ofl_flow_key key = {{0}};
+		struct gro_item *it;
+		uint32_t idx, hash;
+		memset(&pkt, 0, sizeof(pkt));
+		pkt.bufs = &b;
+		pkt.nbufs = 1;
+		pkt.csum_status = OFL_CSUM_UNNECESSARY;
+		pkt.flags = (uint16_t)(o->flags & OFL_GRO_OUT_F_HASH ? OFL_PKT_F_HASH : 0);
+		pkt.vlan_tci = o->vlan_tci;
+		pkt.rx_hash = o->rx_hash;
+		pkt.cookie = bs->ck[k];
+		/* it parsed plain when it was held: it does now */
+		ofl_parse_plain(o->hdr, o->len, o->len, &h);
+		hash = plain_key(o->hdr, o->len, &key) == 4 ? ofl_flow_hash_v4(&g->tab, &key)
+		                                           : ofl_flow_hash(&g->tab, &key);
+		idx = item_alloc(g);
+		it = &g->items[idx];
+		hold_fill_plain(g, idx, &pkt, o->hdr, &h, &key, hash);
+		hold_pkt(g, idx, &pkt, o->first_ns);
+		it->age_seq = bs->seq[k];
+		/* before the first entry held after it */
+		while (at != GRO_NONE && seq_before(g->items[at].age_seq, it->age_seq))
+			at = g->items[at].next;
+		it->next = at;
+		it->prev = at == GRO_NONE ? g->age_tail : g->items[at].prev;
+		if (it->prev == GRO_NONE)
+			g->age_head = idx;
+		else
+			g->items[it->prev].next = idx;
+		if (at == GRO_NONE)
+			g->age_tail = idx;
+		else
+			g->items[at].prev = idx;
+		ofl_flowtab_insert(&g->tab, hash, idx);
+	}
+	g->nlone = 0;
+	bs->bytes = 0;
+}
+
+/* The constant fields of the lone records' output records. */
+void gro_burst_init(struct gro_burst *bs)
+{
+	uint32_t k;
+	memset(bs, 0, sizeof(*bs));
+	for (k = 0; k < GRO_BURST_MAX; k++) {
+		struct ofl_gro_out *o = &bs->out[k];
+		o->nslices = 1;
+		o->slices = &bs->sl[k];
+		o->seg_count = 1;
+		o->cookies = &bs->ck[k];
+		o->ncookies = 1;
+		o->l3_off = 14;
+	}
+}
