@@ -1,7 +1,8 @@
 /*
- * gro.h - Generic Receive Offload: coalesce same-flow TCP segments into one
- * super-packet without copying payload, following the Linux kernel's merge
- * and flush rules (net/core/gro.c, net/ipv4/tcp_offload.c, inet/ipv6 GRO).
+ * gro.h - Generic Receive Offload: coalesce same-flow TCP segments (and, when
+ * asked, UDP datagrams: ofl_gro_config.udp) into one super-packet without
+ * copying payload, following the Linux kernel's merge and flush rules
+ * (net/core/gro.c, net/ipv4/tcp_offload.c, udp_offload.c, inet/ipv6 GRO).
  *
  * Data path (one context per RX queue or core; no locks inside):
  *
