@@ -1,7 +1,8 @@
 /*
- * gro.h - Generic Receive Offload: coalesce same-flow TCP segments into one
- * super-packet without copying payload, following the Linux kernel's merge
- * and flush rules (net/core/gro.c, net/ipv4/tcp_offload.c, inet/ipv6 GRO).
+ * gro.h - Generic Receive Offload: coalesce same-flow TCP segments (and, when
+ * asked, UDP datagrams: ofl_gro_config.udp) into one super-packet without
+ * copying payload, following the Linux kernel's merge and flush rules
+ * (net/core/gro.c, net/ipv4/tcp_offload.c, udp_offload.c, inet/ipv6 GRO).
  *
  * Data path (one context per RX queue or core; no locks inside):
  *
@@ -79,6 +80,13 @@ enum ofl_gro_flush_reason {
 	OFL_GRO_FLUSH_TIMEOUT,    /**< held longer than the flush timeout / given age */
 	OFL_GRO_FLUSH_POLL_END,   /**< end of a poll (no timeout, or no work done) */
 	OFL_GRO_FLUSH_EXPLICIT,   /**< ofl_gro_flush() or destroy */
+	OFL_GRO_FLUSH_UDP_CNT,    /**< UDP: the train reached 64 datagrams (the
+	                               kernel's UDP_GRO_CNT_MAX), completed at once.
+	                               The other UDP endings reuse the TCP names:
+	                               size (a datagram larger than the first),
+	                               short (a shorter one, merged, ends it),
+	                               csum, not_gro, max_size, max_segs and the
+	                               IP ones */
 	OFL_GRO_FLUSH__COUNT
 };
 
@@ -109,6 +117,14 @@ enum ofl_gro_normal_reason {
 	                                  shorter than the frame): never merged, as
 	                                  in the kernel (inet_gro_receive); a held
 	                                  packet of its flow is completed first */
+	OFL_GRO_NORMAL_UDP_CSUM,     /**< UDP GRO on: bad UDP checksum */
+	OFL_GRO_NORMAL_UDP_ZERO_CSUM,/**< UDP GRO on: UDP checksum 0 (none sent):
+	                                  never merged, as in the kernel
+	                                  (udp_gro_receive_segment) */
+	OFL_GRO_NORMAL_UDP_LEN,      /**< UDP GRO on: UDP length <= 8 or not the
+	                                  datagram's real length */
+	OFL_GRO_NORMAL_UDP_PORT,     /**< UDP GRO on: destination port in
+	                                  ofl_gro_config.udp_no_merge_ports */
 	OFL_GRO_NORMAL__COUNT
 };
 
@@ -138,7 +154,8 @@ struct ofl_gro_stats {
 	uint64_t padding_trimmed;/**< frames with Ethernet padding after the IP
 	                              packet (minimum-size frames); those with
 	                              payload are passed on, OFL_GRO_NORMAL_PADDED */
-	uint64_t csum_sw;        /**< TCP checksums we checked (status NONE or COMPLETE) */
+	uint64_t csum_sw;        /**< TCP (and, UDP GRO on, UDP) checksums we
+	                              checked (status NONE or COMPLETE) */
 	uint64_t api_errors;     /**< calls refused with a negative OFL_E* code */
 	uint64_t flush[OFL_GRO_REASON_SLOTS];      /**< completions by enum
 	                              ofl_gro_flush_reason ([0, OFL_GRO_FLUSH__COUNT)
@@ -170,7 +187,10 @@ typedef void (*ofl_gro_deliver_fn)(void *user, const struct ofl_gro_out *pkts, u
  *  reads only the fields that version has; a newer version than the
  *  library's (a program built against a later header) is refused with
  *  OFL_EINVAL before anything is read past the version field. */
-#define OFL_GRO_CONFIG_VERSION 2
+#define OFL_GRO_CONFIG_VERSION 3
+
+/** Entries of ofl_gro_config.udp_no_merge_ports. */
+#define OFL_GRO_UDP_PORTS_MAX 16u
 
 /** Configuration.  Fill with ofl_gro_config_default() first. */
 struct ofl_gro_config {
@@ -228,11 +248,40 @@ struct ofl_gro_config {
 	                            (OFL_EINVAL).  Header prediction and the burst
 	                            train are Ethernet-only: raw-IP packets take
 	                            the full path */
+	/* version 3: */
+	uint8_t udp;           /**< 1: merge UDP datagrams too, as Linux does for
+	                            a device with rx-udp-gro-forwarding (or a
+	                            socket with UDP_GRO; the kernel merges only
+	                            when asked, the caller asks here).  0
+	                            (default): UDP is passed on untouched
+	                            (OFL_GRO_NORMAL_NOT_TCP).  The rules
+	                            (net/ipv4/udp_offload.c
+	                            udp_gro_receive_segment): same addresses,
+	                            ports, VLAN and DSA port; every datagram the
+	                            size of the first; a shorter one is merged
+	                            and ends the train, a larger one starts a new
+	                            one; at most 64 datagrams and 65535 bytes of
+	                            IP packet whatever max_size; the IP rules of
+	                            TCP; the checksum verified unless the NIC did
+	                            (a bad one, a zero one and a UDP length <= 8
+	                            or not the datagram's own are passed on
+	                            alone, after the held train of their flow).
+	                            A merged packet has gso_type OFL_GSO_UDP_L4,
+	                            seg_size the first datagram's payload, UDP
+	                            length and checksum seed rewritten
+	                            (csum_offset 6) */
+	uint8_t udp_nports;    /**< entries used in udp_no_merge_ports (at most
+	                            OFL_GRO_UDP_PORTS_MAX) */
+	uint16_t udp_no_merge_ports[OFL_GRO_UDP_PORTS_MAX]; /**< UDP destination
+	                            ports (host order) never merged
+	                            (OFL_GRO_NORMAL_UDP_PORT): a tunnel or a
+	                            protocol that must see every datagram */
 };
 
 /** Fill cfg with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL.
  *  (ofl_gro_create() also takes a version 1 struct, which ends before l2:
- *  its packets are Ethernet frames.) */
+ *  its packets are Ethernet frames; and a version 2 struct, which ends
+ *  before udp: UDP is not merged.) */
 OFL_API int ofl_gro_config_default(struct ofl_gro_config *cfg);
 
 struct ofl_gro;
@@ -243,7 +292,7 @@ struct ofl_gro;
  * or newer than OFL_GRO_CONFIG_VERSION of the library, a limit of 0, max_flows above 2^24, max_size < 1280 or >
  * OFL_GRO_MAX_SIZE_LIMIT, normal_batch 0, an allocator without both
  * functions, dsa_keep_tag above 1, l2 not an enum ofl_l2 or OFL_L2_NONE with a DSA
- * format, hash_key 0,0 where the OS gives no random
+ * format, udp above 1, udp_nports above OFL_GRO_UDP_PORTS_MAX, hash_key 0,0 where the OS gives no random
  * bytes or the build has no entropy source), OFL_ENOMEM.
  */
 OFL_API int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out);

@@ -53,6 +53,8 @@ struct ofl_dsa_meta; /* dsa.h */
 #define OFL_GSO_TCPV6 0x02u       /**< TCP over IPv6 (SKB_GSO_TCPV6) */
 #define OFL_GSO_TCP_FIXEDID 0x04u /**< IPv4 ID fixed, not incrementing */
 #define OFL_GSO_TCP_ECN 0x08u     /**< CWR seen in the merged segments */
+#define OFL_GSO_UDP_L4 0x10u      /**< UDP datagrams of seg_size payload bytes, the
+    last one possibly shorter (SKB_GSO_UDP_L4); csum_offset 6 */
 
 /** One delivered packet.  Valid only during the deliver callback. */
 struct ofl_gro_out {
@@ -66,7 +68,7 @@ struct ofl_gro_out {
 	void *const *cookies;          /**< ncookies cookies, in segment order */
 	uint32_t ncookies;             /**< seg_count, or 1 for NORMAL */
 	uint16_t l3_off;               /**< IP header offset in hdr (GRO packet only) */
-	uint16_t l4_off;               /**< TCP header offset in hdr (GRO packet only) */
+	uint16_t l4_off;               /**< TCP or UDP header offset in hdr (GRO packet only) */
 	uint16_t csum_start;           /**< with OFL_GRO_OUT_F_CSUM_PARTIAL: sum from here */
 	uint16_t csum_offset;          /**< ... and store at csum_start + csum_offset */
 	uint8_t flags;                 /**< OFL_GRO_OUT_F_* */

@@ -465,8 +465,9 @@ OFL_API int ofl_gso_start(struct ofl_gso_iter *it, const struct ofl_gso_req *req
 
 /**
  * Start from a GRO super-packet (GRO then GSO is a forwarding path).  req may
- * be NULL: then type TCP, seg_size = out->seg_size, full checksums.  With a
- * req, seg_size 0 means out->seg_size.  Either way OFL_GSO_F_FIXED_ID is set
+ * be NULL: then type TCP (UDP_L4 when out->gso_type has OFL_GSO_UDP_L4, the
+ * same for a req of type AUTO), seg_size = out->seg_size, full checksums.
+ * With a req, seg_size 0 means out->seg_size.  Either way OFL_GSO_F_FIXED_ID is set
  * when out->gso_type has OFL_GSO_TCP_FIXEDID and OFL_GSO_F_KEEP_CWR when it
  * has OFL_GSO_TCP_ECN (GRO merges only segments with equal CWR, the kernel's
  * AccECN rule), so the original segments come back.  A NORMAL packet

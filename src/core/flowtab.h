@@ -17,8 +17,9 @@
  * protocol, ports, IPv6 flow label and extension headers), packed into
  * words that are built in registers and compared as words:
  *   w[0]   MAC bytes 0-7
- *   w[1]   MAC bytes 8-11 | hardware VLAN TCI << 32 | L2 flags << 48 | L3 << 56
- *   w[2]   in-band VLAN TCIs (2 x 16 bits) | TCP ports << 32
+ *   w[1]   MAC bytes 8-11 | hardware VLAN TCI << 32 | L2 flags << 48 |
+ *          UDP (bit 55, gro/udp.h) | L3 << 56
+ *   w[2]   in-band VLAN TCIs (2 x 16 bits) | TCP or UDP ports << 32
  *   w[3-6] addresses (IPv4: source and destination in w[3])
  *   w[7]   IPv6 version/flow-label word | extension-header digest << 32
  *   w[8]   DSA switch id and port (0 without a tag format) */

@@ -59,7 +59,7 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	uint32_t nslots, i, nitems, max_slices;
 	size_t sz_items, sz_cold, sz_slices, sz_cookies, sz_outs, sz_oslices, sz_ocookies, sz_bs, sz_tab;
 	uint64_t key[2];
-	if (!cfg || !out || !cfg->deliver || (cfg->version != OFL_GRO_CONFIG_VERSION && cfg->version != 1) ||
+	if (!cfg || !out || !cfg->deliver || cfg->version < 1 || cfg->version > OFL_GRO_CONFIG_VERSION ||
 	    cfg->max_flows == 0 || cfg->max_flows > (1u << 24) || cfg->max_segs == 0 ||
 	    cfg->max_bufs == 0 || cfg->normal_batch == 0 || cfg->max_size < 1280 ||
 	    cfg->max_size > OFL_GRO_MAX_SIZE_LIMIT || cfg->max_held_bytes == 0)
@@ -69,6 +69,8 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	if (cfg->dsa && (cfg->dsa_keep_tag > 1 || cfg->dsa->rx_tail > sizeof(((struct gro_cold *)0)->tailbuf)))
 		return OFL_EINVAL;
 	if (cfg->version >= 2 && (cfg->l2 > OFL_L2_NONE || (cfg->l2 == OFL_L2_NONE && cfg->dsa)))
+		return OFL_EINVAL;
+	if (cfg->version >= 3 && (cfg->udp > 1 || cfg->udp_nports > OFL_GRO_UDP_PORTS_MAX))
 		return OFL_EINVAL;
 	if (derive_key(cfg, key) != 0)
 		return OFL_EINVAL; /* no key configured and none from the system */
@@ -94,6 +96,9 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 		/* a version 1 struct ends before l2: Ethernet */
 		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, l2));
 		g->cfg.l2 = OFL_L2_ETH;
+	} else if (cfg->version == 2) {
+		/* a version 2 struct ends before udp: no UDP GRO (zeroed) */
+		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, udp));
 	} else {
 		g->cfg = *cfg;
 	}
@@ -183,7 +188,7 @@ const char *ofl_gro_flush_reason_name(unsigned r)
 	static const char *const names[OFL_GRO_FLUSH__COUNT] = {
 		"flags", "ack", "options", "seq", "size", "ttl_tos_df", "ip_id", "ip6_ext", "csum",
 		"not_gro", "max_size", "max_segs", "psh", "fin_urg_rst_syn", "short", "table_full",
-		"timeout", "poll_end", "explicit",
+		"timeout", "poll_end", "explicit", "udp_cnt",
 	};
 	return r < OFL_GRO_FLUSH__COUNT ? names[r] : "?";
 }
@@ -193,7 +198,7 @@ const char *ofl_gro_normal_reason_name(unsigned r)
 	static const char *const names[OFL_GRO_NORMAL__COUNT] = {
 		"not_ip", "not_tcp", "malformed", "vlan_depth", "hdr_too_long", "ip_options",
 		"ip_csum", "fragment", "ip6_ext", "tcp_csum", "no_payload", "flags", "bad_tag",
-		"dsa_control", "over_limit", "padded",
+		"dsa_control", "over_limit", "padded", "udp_csum", "udp_zero_csum", "udp_len", "udp_port",
 	};
 	return r < OFL_GRO_NORMAL__COUNT ? names[r] : "?";
 }

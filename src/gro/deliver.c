@@ -49,7 +49,11 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 	o->l4_off = gro ? it->l4_off : 0;
 	o->flags = (uint8_t)((it->out_flags & ~OFL_GRO_OUT_F_CSUM_PARTIAL) | (partial ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
 	o->csum_start = partial ? it->l4_off : 0;
-	o->csum_offset = partial ? 16 : 0;
+	o->csum_offset = partial ? (uint16_t)gro_stack_csum_off(it->stack) : 0;
+	if (merged && gro_stack_udp(it->stack)) {
+		o->gso_type = OFL_GSO_UDP_L4;
+		return;
+	}
 	o->gso_type = merged ? (uint8_t)((it->l3 == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
 	                                 (it->l3 == 4 && it->fixedid ? OFL_GSO_TCP_FIXEDID : 0) |
 	                                 (it->cwr ? OFL_GSO_TCP_ECN : 0))
@@ -97,16 +101,19 @@ void gro_pend_push(struct ofl_gro *g, uint32_t idx)
 }
 
 /* Keep-tag mode with a tail tag: the tag follows the payload, so a checksum
- * "from csum_start to the end" would cover it.  Finish the TCP checksum here
+ * "from csum_start to the end" would cover it.  Finish the TCP (UDP) checksum here
  * instead (as Linux finishes it before a tail tagger runs). */
 static void finish_csum(struct ofl_gro *g, uint32_t idx)
 {
 	struct gro_item *it = &g->items[idx];
 	const struct ofl_slice *sl = gro_slices(g, idx);
 	uint32_t s = ofl_csum_partial(it->hdr + it->l4_off, (size_t)(it->hdr_len - it->l4_off), 0);
+	uint32_t off = gro_stack_csum_off(it->stack);
 	uint16_t c;
 	c = ofl_csum_fold(ofl_csum_slices(sl, it->nslices, s, it->hdr_len - it->l4_off));
-	memcpy(it->hdr + it->l4_off + 16, &c, 2);
+	if (c == 0 && gro_stack_udp(it->stack))
+		c = 0xffff; /* UDP sends a computed 0 as all ones */
+	memcpy(it->hdr + it->l4_off + off, &c, 2);
 	it->csum_done = 1;
 }
 

@@ -140,9 +140,12 @@ struct ofl_gro {
 	size_t tab_size;
 	/* header prediction's byte masks, IPv4 and IPv6: 0xff where the next
 	 * segment must equal the held header */
-	uint8_t pmask[4][GRO_PRED_MAX]; /* by stack (layer.h): TCP4, TCP6,
+	uint8_t pmask[8][GRO_PRED_MAX]; /* by stack (layer.h): TCP4, TCP6,
 	                                   RAW4, RAW6 (these unused so far:
-	                                   raw-IP input is not predicted) */
+	                                   raw-IP input is not predicted),
+	                                   UDP4, UDP6, RAWUDP4, RAWUDP6 (UDP hook,
+	                                   udp13: built, unused: UDP flows take
+	                                   the full path) */
 	uint64_t rcache[GRO_RCACHE]; /* bytes 34-37 << 32 | entry */
 	uint8_t scratch[OFL_GRO_SCRATCH];
 };
@@ -163,9 +166,11 @@ static inline void **gro_cookies(struct ofl_gro *g, uint32_t i)
 void gro_ipv4_complete(struct gro_item *it);
 void gro_ipv6_complete(struct gro_item *it);
 void gro_tcp_complete(struct gro_item *it);
-/* Pseudo-header sum of the item's L3 header for an L4 length (memory order). */
-uint32_t gro_pseudo_sum(const uint8_t *hdr, unsigned l3, unsigned l3_off, uint32_t l4_len);
-/* TCP checksum of a received packet: 1 valid, 0 bad (tcp.c). */
+/* Pseudo-header sum of the item's L3 header for an L4 length and protocol
+ * (6 TCP, 17 UDP; memory order). */
+uint32_t gro_pseudo_sum(const uint8_t *hdr, unsigned l3, unsigned l3_off, uint32_t l4_len, unsigned proto);
+/* TCP (or UDP: the parse's l4proto) checksum of a received packet: 1 valid,
+ * 0 bad (tcp.c). */
 int gro_tcp_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl_view *v,
                     const struct ofl_hdrs *h);
 

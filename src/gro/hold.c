@@ -174,7 +174,7 @@ int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_
 	it->key = *k;
 	it->hash = hash;
 	it->l3 = h->l3;
-	it->stack = gro_stack_of_l3(h->l3, g->raw);
+	it->stack = gro_stack_of(h, g->raw); /* TCP or UDP (UDP hook, udp13) */
 	it->hdr_len = (uint16_t)(h->hdr_len - sh);
 	it->l3_off = (uint16_t)(h->l3_off - sh);
 	it->l4_off = (uint16_t)(h->l4_off - sh);
@@ -195,7 +195,8 @@ int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_
 	it->has_meta = (uint8_t)tag->has;
 	if (tag->has)
 		g->cold[idx].meta = tag->meta;
-	it->fast = (uint8_t)(!(pkt->flags & OFL_PKT_F_VLAN) && it->l3_off == 14 && h->ip6_ext_len == 0 &&
+	/* UDP hook (udp13): l4proto 6: a UDP flow is never predicted */
+	it->fast = (uint8_t)(h->l4proto == 6 && !(pkt->flags & OFL_PKT_F_VLAN) && it->l3_off == 14 && h->ip6_ext_len == 0 &&
 	                     it->hdr_len <= GRO_PRED_MAX && it->l4_off == (h->l3 == 4 ? 34u : 54u));
 	it->rawpre_len = it->rawtail_len = 0;
 	if (tag->has) {
@@ -232,7 +233,7 @@ int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_
 	it->id0 = h->l3 == 4 ? ofl_get16(v->p + h->l3_off + 4) : 0;
 	it->fixedid = 0;
 	it->fin_psh = 0;
-	it->cwr = (th[13] & TCP_CWR) != 0;
+	it->cwr = h->l4proto == 6 && (th[13] & TCP_CWR) != 0; /* UDP hook (udp13): TCP only */
 	if (pkt->nbufs == 1 && h->payload_len) {
 		struct ofl_slice *sl = gro_slices(g, idx);
 		*sl = (struct ofl_slice){pkt->bufs[0].data + h->hdr_len, h->payload_len, 0, 0};

@@ -24,7 +24,7 @@ const struct gro_layer gro_layer_ipv4 = {
 	.complete = gro_ipv4_complete,
 };
 
-uint32_t gro_pseudo_sum(const uint8_t *hdr, unsigned l3, unsigned l3_off, uint32_t l4_len)
+uint32_t gro_pseudo_sum(const uint8_t *hdr, unsigned l3, unsigned l3_off, uint32_t l4_len, unsigned proto)
 {
 	uint8_t tail[8];
 	const uint8_t *ip = hdr + l3_off;
@@ -33,7 +33,7 @@ uint32_t gro_pseudo_sum(const uint8_t *hdr, unsigned l3, unsigned l3_off, uint32
 	unsigned i;
 	/* protocol and 32-bit length, as big-endian words */
 	ofl_put32(tail, l4_len);
-	ofl_put32(tail + 4, 6);
+	ofl_put32(tail + 4, proto);
 	memcpy(w, tail, 8);
 	s = (uint64_t)w[0] + w[1];
 	/* the addresses, 32-bit words in memory order */

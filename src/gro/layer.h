@@ -41,7 +41,7 @@ struct gro_layer {
 	void (*complete)(struct gro_item *it);
 };
 
-extern const struct gro_layer gro_layer_eth, gro_layer_ipv4, gro_layer_ipv6, gro_layer_tcp;
+extern const struct gro_layer gro_layer_eth, gro_layer_ipv4, gro_layer_ipv6, gro_layer_tcp, gro_layer_udp;
 
 /* The stacks, indexed by struct gro_item.stack (and the prediction masks,
  * struct ofl_gro.pmask, by the same index). */
@@ -50,6 +50,10 @@ enum gro_stack_id {
 	GRO_STACK_TCP6 = 1,
 	GRO_STACK_RAW4 = 2, /* raw-IP input (OFL_L2_NONE): IPv4, TCP */
 	GRO_STACK_RAW6 = 3,
+	GRO_STACK_UDP4 = 4, /* Ethernet, IPv4, UDP (udp.c; never predicted) */
+	GRO_STACK_UDP6 = 5,
+	GRO_STACK_RAWUDP4 = 6, /* raw-IP input: IPv4, UDP */
+	GRO_STACK_RAWUDP6 = 7,
 	GRO_NSTACKS
 };
 #define GRO_STACK_MAX 4
@@ -66,6 +70,24 @@ extern const struct gro_stack gro_stacks[GRO_NSTACKS];
 static inline uint8_t gro_stack_of_l3(unsigned l3, unsigned raw)
 {
 	return (uint8_t)((l3 == 4 ? GRO_STACK_TCP4 : GRO_STACK_TCP6) + 2u * raw);
+}
+
+/* The same for a flow of the L4 protocol of a parse (6 TCP, 17 UDP). */
+static inline uint8_t gro_stack_of(const struct ofl_hdrs *h, unsigned raw)
+{
+	return (uint8_t)(gro_stack_of_l3(h->l3, raw) + (h->l4proto == 17 ? GRO_STACK_UDP4 : 0));
+}
+
+/* Is the stack a UDP one (udp.c)? */
+static inline int gro_stack_udp(unsigned stack)
+{
+	return stack >= GRO_STACK_UDP4;
+}
+
+/* Where a flow's L4 checksum field sits in its L4 header. */
+static inline unsigned gro_stack_csum_off(unsigned stack)
+{
+	return gro_stack_udp(stack) ? 6u : 16u;
 }
 
 /* Complete a merged packet's headers, outermost layer first. */

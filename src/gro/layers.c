@@ -11,6 +11,10 @@ const struct gro_stack gro_stacks[GRO_NSTACKS] = {
 	[GRO_STACK_TCP6] = {3, {&gro_layer_eth, &gro_layer_ipv6, &gro_layer_tcp}},
 	[GRO_STACK_RAW4] = {2, {&gro_layer_ipv4, &gro_layer_tcp}},
 	[GRO_STACK_RAW6] = {2, {&gro_layer_ipv6, &gro_layer_tcp}},
+	[GRO_STACK_UDP4] = {3, {&gro_layer_eth, &gro_layer_ipv4, &gro_layer_udp}},
+	[GRO_STACK_UDP6] = {3, {&gro_layer_eth, &gro_layer_ipv6, &gro_layer_udp}},
+	[GRO_STACK_RAWUDP4] = {2, {&gro_layer_ipv4, &gro_layer_udp}},
+	[GRO_STACK_RAWUDP6] = {2, {&gro_layer_ipv6, &gro_layer_udp}},
 };
 
 unsigned gro_stack_pred_mask(const struct gro_stack *s, uint8_t *mask)

@@ -28,6 +28,8 @@ int ofl_gro_linearize(const struct ofl_gro_out *o, void *buf, size_t cap,
 	    o->csum_start + o->csum_offset + 2u <= pos) {
 		/* The field holds the pseudo-header sum: sum over it and the rest. */
 		uint16_t c = ofl_csum_fold(ofl_csum_partial(d + o->csum_start, pos - o->csum_start, 0));
+		if (c == 0 && o->csum_offset == 6)
+			c = 0xffff; /* UDP (its checksum field is at 6): a computed 0 is sent as all ones */
 		memcpy(d + o->csum_start + o->csum_offset, &c, 2);
 	}
 	return (int)pos;

@@ -11,6 +11,7 @@
 #include "gro/ipv6.h"
 #include "gro/predict.h"
 #include "gro/tcp.h"
+#include "gro/udp.h" /* UDP hook (udp13) */
 
 #include <ofl/csum.h>
 
@@ -263,6 +264,9 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	}
 	/* raw IP has no MAC addresses: 0 in the key */
 	mac = tag.has ? tag.view.hdr : g->raw ? no_mac : v.p;
+	/* UDP hook (udp13): with UDP GRO on, every UDP frame goes to udp.c */
+	if (g->cfg.udp && h.l4proto == 17 && h.l3)
+		return gro_udp_receive(g, pkt, &v, &h, &tag, mac, total, csum_status, now);
 	if (h.status != OFL_PARSE_OK ||
 	    h.hdr_len - hdr_shift(g, &h, &tag) > (int32_t)OFL_GRO_MAX_HDR) {
 		unsigned why = h.status == OFL_PARSE_OK ? (unsigned)OFL_GRO_NORMAL_HDR_TOO_LONG : h.status;
@@ -348,4 +352,16 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	if (!fk.hashed)
 		hash = ofl_flow_hash(&g->tab, &k);
 	return gro_hold_new(g, pkt, &v, &h, &tag, &k, hash, now);
+}
+
+/* UDP hook (udp13): build_key() and lookup() for udp.c (stage.h). */
+void gro_flow_key(const struct ofl_pkt *pkt, const uint8_t *mac, const uint8_t *p, const struct ofl_hdrs *h,
+                  const struct rx_tag *tag, struct ofl_flow_key *k)
+{
+	build_key(pkt, mac, p, h, tag, k);
+}
+
+uint32_t gro_flow_lookup(struct ofl_gro *g, const struct ofl_flow_key *k, uint32_t *hash)
+{
+	return lookup(g, k, hash);
 }

@@ -113,5 +113,10 @@ int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n);
 /* receive.c: one frame through the full path */
 int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int tried_last);
+/* receive.c, for udp.c (UDP hook, udp13): the full path's flow key of a
+ * parsed frame, and its lookup (sets *hash) */
+void gro_flow_key(const struct ofl_pkt *pkt, const uint8_t *mac, const uint8_t *p, const struct ofl_hdrs *h,
+                  const struct rx_tag *tag, struct ofl_flow_key *k);
+uint32_t gro_flow_lookup(struct ofl_gro *g, const struct ofl_flow_key *k, uint32_t *hash);
 
 #endif

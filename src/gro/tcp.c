@@ -22,7 +22,7 @@ int gro_tcp_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl
 	uint32_t l4_len = h->l3_end - h->l4_off, s;
 	if (csum_status == OFL_CSUM_UNNECESSARY || csum_status == OFL_CSUM_PARTIAL)
 		return 1; /* PARTIAL: a seed, nothing to verify (skb_csum_unnecessary) */
-	s = gro_pseudo_sum(v->p, h->l3, h->l3_off, l4_len);
+	s = gro_pseudo_sum(v->p, h->l3, h->l3_off, l4_len, h->l4proto); /* TCP, or UDP (udp.c) */
 	if (csum_status == OFL_CSUM_COMPLETE) {
 		/* The NIC summed everything after the 14-byte Ethernet header
 		 * (raw IP: from the IP header): take away the VLAN tags and IP
@@ -53,7 +53,7 @@ void gro_tcp_complete(struct gro_item *it)
 	th[13] |= it->fin_psh;
 	/* CHECKSUM_PARTIAL: the field holds the folded pseudo-header sum. */
 	c = (uint16_t)~ofl_csum_fold(gro_pseudo_sum(it->hdr, it->l3, it->l3_off,
-	                                            it->l3_len - (uint32_t)(it->l4_off - it->l3_off)));
+	                                            it->l3_len - (uint32_t)(it->l4_off - it->l3_off), 6));
 	memcpy(th + 16, &c, 2);
 }
 

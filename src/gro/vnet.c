@@ -7,6 +7,7 @@
 #define VNET_F_DATA_VALID 2u
 #define VNET_GSO_TCPV4 1u
 #define VNET_GSO_TCPV6 4u
+#define VNET_GSO_UDP_L4 5u /* VIRTIO_NET_HDR_GSO_UDP_L4 (Linux 4.18 ABI; older headers lack it) */
 #define VNET_GSO_ECN 0x80u
 
 int ofl_gro_vnet_hdr(const struct ofl_gro_out *o, unsigned l2_strip, struct ofl_virtio_net_hdr *vh)
@@ -23,8 +24,11 @@ int ofl_gro_vnet_hdr(const struct ofl_gro_out *o, unsigned l2_strip, struct ofl_
 		vh->csum_start = (uint16_t)(o->csum_start - l2_strip);
 		vh->csum_offset = o->csum_offset;
 		if (o->seg_count > 1) {
-			vh->gso_type = (uint8_t)(((o->gso_type & OFL_GSO_TCPV6) ? VNET_GSO_TCPV6 : VNET_GSO_TCPV4) |
-			                         ((o->gso_type & OFL_GSO_TCP_ECN) ? VNET_GSO_ECN : 0));
+			if (o->gso_type & OFL_GSO_UDP_L4)
+				vh->gso_type = VNET_GSO_UDP_L4;
+			else
+				vh->gso_type = (uint8_t)(((o->gso_type & OFL_GSO_TCPV6) ? VNET_GSO_TCPV6 : VNET_GSO_TCPV4) |
+				                         ((o->gso_type & OFL_GSO_TCP_ECN) ? VNET_GSO_ECN : 0));
 			vh->hdr_len = (uint16_t)(o->hdr_len - l2_strip);
 			vh->gso_size = o->seg_size;
 		}

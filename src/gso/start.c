@@ -565,7 +565,7 @@ int ofl_gso_start_gro(struct ofl_gso_iter *itp, const struct ofl_gso_req *req,
 		return gso_refuse(it, OFL_GSO_WHY_REQ);
 	if (out->hdr_len) {
 		if (r.type == OFL_GSO_TYPE_AUTO)
-			r.type = OFL_GSO_TYPE_TCP;
+			r.type = (out->gso_type & OFL_GSO_UDP_L4) ? OFL_GSO_TYPE_UDP_L4 : OFL_GSO_TYPE_TCP;
 		if (r.seg_size == 0)
 			r.seg_size = out->seg_size;
 		if (out->gso_type & OFL_GSO_TCP_FIXEDID)

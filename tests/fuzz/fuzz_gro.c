@@ -3,7 +3,8 @@
  *
  * The input is a configuration followed by a program of operations:
  * receive a raw frame (optionally with its IPv4/TCP checksums fixed up so
- * it can merge), receive a generated TCP segment of one of four flows
+ * it can merge), receive a generated TCP segment (or UDP datagram: UDP GRO
+ * is on when configuration bit 0x40 of byte 8 says so) of one of four flows
  * (in order, retransmitted, out of order, with flags, options, VLAN tags),
  * end a poll, flush, flush old entries, step the clock, misuse the API, and
  * re-enter the context from the deliver callback.  Every frame is split
@@ -333,7 +334,8 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 	bool keep = s->cfg.dsa && s->cfg.dsa_keep_tag;
 	int w;
 	FZ_CHECK(o->hdr && o->hdr_len > 0 && o->hdr_len <= OFL_GRO_MAX_HDR + 16u);
-	FZ_CHECK(o->l3_off < o->l4_off && o->l4_off + 20u <= o->hdr_len);
+	/* a TCP header, or (UDP GRO on) an 8-byte UDP header */
+	FZ_CHECK(o->l3_off < o->l4_off && o->l4_off + (s->cfg.udp ? 8u : 20u) <= o->hdr_len);
 	FZ_CHECK(o->flags & OFL_GRO_OUT_F_CSUM_VERIFIED);
 	for (i = 0; i < o->nslices; i++) {
 		const struct ofl_slice *sl = &o->slices[i];
@@ -374,7 +376,8 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 		fr = s->lin2;
 		flen = pc[0].len + pc[1].len;
 	}
-	FZ_CHECKF(c_parse(fr, flen, &cf), "GRO packet (%u segments) does not parse", o->seg_count);
+	FZ_CHECKF(s->cfg.udp ? c_parse_l4(fr, flen, &cf) : c_parse(fr, flen, &cf),
+	          "GRO packet (%u segments) does not parse", o->seg_count);
 	if (o->seg_count > 1) {
 		FZ_CHECKF(gen_frame_csums_ok(fr, flen),
 		          "bad checksum in a GRO packet of %u segments (%u bytes, hdr %u, payload %zu, seg_size %u, %s%s)",
@@ -386,10 +389,14 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 			FZ_CHECK(!(o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL));
 		} else {
 			FZ_CHECK(o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL);
-			FZ_CHECK(o->csum_start == o->l4_off && o->csum_offset == 16);
+			FZ_CHECK(o->csum_start == o->l4_off && o->csum_offset == (cf.udp ? 6 : 16));
 		}
-		FZ_CHECK(((o->gso_type & OFL_GSO_TCPV4) != 0) != ((o->gso_type & OFL_GSO_TCPV6) != 0));
-		FZ_CHECK(!!(o->gso_type & OFL_GSO_TCPV4) == ((o->hdr[o->l3_off] >> 4) == 4));
+		if (cf.udp) {
+			FZ_CHECK(s->cfg.udp && o->gso_type == OFL_GSO_UDP_L4 && o->seg_count <= 64);
+		} else {
+			FZ_CHECK(((o->gso_type & OFL_GSO_TCPV4) != 0) != ((o->gso_type & OFL_GSO_TCPV6) != 0));
+			FZ_CHECK(!!(o->gso_type & OFL_GSO_TCPV4) == ((o->hdr[o->l3_off] >> 4) == 4));
+		}
 	} else {
 		/* Nothing joined: the original (untagged) frame. */
 		struct inpkt *in = cookie_pkt(s, o->cookies[0]);
@@ -660,7 +667,8 @@ static void feed(struct st *s, struct fz *z, const uint8_t *f, size_t len, bool 
 			memcpy(in->uf + pc[0].len, pc[1].data, pc[1].len);
 		}
 	}
-	in->tcp = c_parse(in->uf, in->ulen, &in->cf);
+	/* with UDP GRO on, a UDP datagram is GRO's as a TCP segment is */
+	in->tcp = s->cfg.udp ? c_parse_l4(in->uf, in->ulen, &in->cf) : c_parse(in->uf, in->ulen, &in->cf);
 	in->flow = -1;
 	memset(&p, 0, sizeof(p));
 	p.bufs = in->bufs;
@@ -736,7 +744,9 @@ static void took(struct inpkt *in, int r, const struct ofl_gro_stats *bef,
 		 * their flow; the others (malformed IP...) are not ordered. */
 		if (in->tcp && (why == OFL_GRO_NORMAL_TCP_CSUM || why == OFL_GRO_NORMAL_NO_PAYLOAD ||
 		                why == OFL_GRO_NORMAL_FLAGS || why == OFL_GRO_NORMAL_IP_CSUM ||
-		                why == OFL_GRO_NORMAL_IP_OPTIONS || why == OFL_GRO_NORMAL_PADDED))
+		                why == OFL_GRO_NORMAL_IP_OPTIONS || why == OFL_GRO_NORMAL_PADDED ||
+		                why == OFL_GRO_NORMAL_UDP_CSUM || why == OFL_GRO_NORMAL_UDP_ZERO_CSUM ||
+		                why == OFL_GRO_NORMAL_UDP_LEN || why == OFL_GRO_NORMAL_UDP_PORT))
 			in->flow = flow_of(S, in);
 	} else {
 		FZ_CHECKF(in->tcp, "a frame the library %s is not TCP to an independent parser",
@@ -786,6 +796,15 @@ static void feed_gen(struct st *s, struct fz *z)
 	struct genflow *gf = &s->gf[fl];
 	size_t n;
 	gen_tcp_init(&g, a & 4 ? 6 : 4);
+	if (a & 0x40) {
+		/* a UDP datagram (GRO takes it with cfg.udp): checksum 0, a
+		 * length field one short, destination port 53 (never merged) */
+		g.udp = true;
+		g.udp_zero_csum = (b & 0x40) != 0;
+		g.udp_len_delta = (b & 0x80) && (c & 1) ? -1 : 0;
+		if ((b & 0x80) && (c & 2))
+			g.dport = 53;
+	}
 	g.saddr[3] ^= (uint8_t)fl;
 	g.saddr[15] ^= (uint8_t)fl;
 	g.sport = (uint16_t)(1000 + fl);
@@ -842,7 +861,7 @@ static void feed_gen(struct st *s, struct fz *z)
 		}
 		if ((c & 0x10) && g.l3 == 6) {
 			g.ext_nh = 60; /* destination options, 8 bytes */
-			g.ext[0] = 6;
+			g.ext[0] = g.udp ? 17 : 6;
 			g.ext[1] = 0;
 			g.ext[2] = 1;
 			g.ext[3] = 4;
@@ -968,6 +987,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		b8 = fz_u8(&z);
 		b9 = fz_u8(&z);
+		if (b8 & 0x40) {
+			/* UDP GRO, port 53 never merged */
+			s->cfg.udp = 1;
+			s->cfg.udp_nports = 1;
+			s->cfg.udp_no_merge_ports[0] = 53;
+		}
 		if (b8 & 0x80) {
 			/* GRO through a DSA tag format */
 			s->cfg.dsa = ofl_dsa_at(b9 % ofl_dsa_count());

@@ -154,6 +154,19 @@ static void hand_gro(const char *dir)
 	u8(&o, 7);
 	u8(&o, 1);
 	save_gro(dir, "bulk-v4-2flows", &o);
+	/* UDP GRO on (bit 0x40 of configuration byte 8): datagrams of an IPv4
+	 * and an IPv6 flow, NIC and software checksums, one with checksum 0,
+	 * one with a UDP length one short, one to port 53 (never merged) */
+	gro_hdr(&o, 8, 64, 17, 8, 1, 255);
+	o.b[8] |= 0x40;
+	for (i = 0; i < 24; i++) {
+		unsigned b = i == 7 ? 0x40u : i == 11 || i == 15 ? 0x80u : 0u;
+		unsigned c = i == 11 ? 1u : i == 15 ? 2u : 0u;
+		gro_gen(&o, 0x40 | (i & 1 ? 4u : 0u), b, c, 4, 0, i & 2 ? 0u : 1u);
+	}
+	u8(&o, 7);
+	u8(&o, 1);
+	save_gro(dir, "udp-v4-v6", &o);
 	/* 2: IPv6 with timestamps, buffers split in 3, software checksums */
 	gro_hdr(&o, 8, 64, 17, 4, 1, 255);
 	for (i = 0; i < 16; i++)

@@ -849,6 +849,182 @@ static void s_udp_arp_mixed(void)
 	}
 }
 
+
+/* --- UDP GRO (names udpgro_*: the oracle runs with rx-udp-gro-forwarding
+ * on and no UDP socket, the test with ofl_gro_config.udp 1) -------------- */
+
+/* UDP 10.0.0.1:40000 -> 10.0.0.2:443 (fd00::1 / fd00::2), DF, TTL 64, IP ID
+ * +1 per datagram, payload bytes named by seq. */
+static void initu(struct gen_tcp *g, int l3, uint32_t len)
+{
+	gen_tcp_init(g, l3);
+	g->udp = true;
+	g->sport = 40000;
+	g->dport = 443;
+	g->seq = 1000;
+	g->ip_id = 100;
+	g->payload_len = len;
+}
+
+/* 80 datagrams of 1000 bytes: 64 per train (UDP_GRO_CNT_MAX), poll ends. */
+static void s_udpgro_bulk_v4(void)
+{
+	struct gen_tcp g;
+	initu(&g, 4, 1000);
+	segs(&g, 80);
+}
+
+/* 60 datagrams of 1400 bytes over IPv6: the 64 KiB limit (46 fit). */
+static void s_udpgro_bulk_v6(void)
+{
+	struct gen_tcp g;
+	initu(&g, 6, 1400);
+	segs(&g, 60);
+}
+
+/* A shorter datagram is merged and ends the train. */
+static void s_udpgro_short_mid(void)
+{
+	struct gen_tcp g;
+	initu(&g, 4, 1000);
+	segs(&g, 5);
+	g.payload_len = 300;
+	seg(&g);
+	g.payload_len = 1000;
+	segs(&g, 4);
+}
+
+/* A larger datagram than the first is not merged: it starts a train. */
+static void s_udpgro_larger(void)
+{
+	struct gen_tcp g;
+	initu(&g, 6, 500);
+	segs(&g, 3);
+	g.payload_len = 1000;
+	segs(&g, 4);
+}
+
+/* Zero checksum (none sent) on the 5th datagram. */
+static void s_udpgro_zero_csum_mid(void)
+{
+	struct gen_tcp g;
+	initu(&g, 4, 1000);
+	segs(&g, 4);
+	g.udp_zero_csum = true;
+	seg(&g);
+	g.udp_zero_csum = false;
+	segs(&g, 4);
+}
+
+/* Every datagram without a checksum: nothing merged. */
+static void s_udpgro_zero_csum_all(void)
+{
+	struct gen_tcp g;
+	initu(&g, 4, 1000);
+	g.udp_zero_csum = true;
+	segs(&g, 6);
+}
+
+/* A bad UDP checksum on the 5th datagram. */
+static void s_udpgro_bad_csum_mid(void)
+{
+	struct gen_tcp g;
+	initu(&g, 6, 1000);
+	segs(&g, 4);
+	g.bad_tcp_csum = true;
+	seg(&g);
+	g.bad_tcp_csum = false;
+	segs(&g, 4);
+}
+
+/* The 5th datagram's UDP length is one byte short of the datagram (its
+ * checksum valid over the bytes sent). */
+static void s_udpgro_len_mid(void)
+{
+	struct gen_tcp g;
+	initu(&g, 4, 1000);
+	segs(&g, 4);
+	g.udp_len_delta = -1;
+	seg(&g);
+	g.udp_len_delta = 0;
+	segs(&g, 4);
+}
+
+/* A 4-byte datagram in a minimum-size frame (Ethernet padding) mid-train. */
+static void s_udpgro_padded_mid(void)
+{
+	struct gen_tcp g;
+	initu(&g, 4, 200);
+	segs(&g, 4);
+	g.payload_len = 4;
+	g.pad_to = 60;
+	seg(&g);
+	g.payload_len = 200;
+	g.pad_to = 0;
+	segs(&g, 4);
+}
+
+/* TTL changes from the 5th datagram on (the IP rules of TCP). */
+static void s_udpgro_ttl(void)
+{
+	struct gen_tcp g;
+	initu(&g, 4, 1000);
+	segs(&g, 4);
+	g.ttl = 63;
+	segs(&g, 4);
+}
+
+/* The IPv4 ID jumps on the 5th datagram. */
+static void s_udpgro_ipid_jump(void)
+{
+	struct gen_tcp g;
+	initu(&g, 4, 1000);
+	segs(&g, 4);
+	g.ip_id += 10;
+	segs(&g, 4);
+}
+
+/* The IPv6 traffic class changes on the 5th datagram. */
+static void s_udpgro_v6_tclass(void)
+{
+	struct gen_tcp g;
+	initu(&g, 6, 1000);
+	segs(&g, 4);
+	g.tos = 0x20;
+	segs(&g, 4);
+}
+
+/* Two flows (source ports) interleaved, and a TCP flow of the same
+ * addresses and ports as the first. */
+static void s_udpgro_flows_tcp(void)
+{
+	struct gen_tcp a, b, t;
+	unsigned i;
+	initu(&a, 4, 1000);
+	initu(&b, 4, 1000);
+	b.sport = 40001;
+	b.flow_salt = 1;
+	init4(&t);
+	t.sport = 40000;
+	t.dport = 443;
+	t.payload_len = 1000;
+	for (i = 0; i < 6; i++) {
+		seg(&a);
+		seg(&b);
+		seg(&t);
+	}
+}
+
+/* Datagrams of 1 byte, then a UDP length of 8 (no payload). */
+static void s_udpgro_tiny(void)
+{
+	struct gen_tcp g;
+	initu(&g, 6, 1);
+	segs(&g, 5);
+	g.payload_len = 0;
+	segs(&g, 2);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -904,6 +1080,20 @@ static const struct {
 	{"urg_mid", s_urg_mid},
 	{"psh_each", s_psh_each},
 	{"udp_arp_mixed", s_udp_arp_mixed},
+	{"udpgro_bulk_v4", s_udpgro_bulk_v4},
+	{"udpgro_bulk_v6", s_udpgro_bulk_v6},
+	{"udpgro_short_mid", s_udpgro_short_mid},
+	{"udpgro_larger", s_udpgro_larger},
+	{"udpgro_zero_csum_mid", s_udpgro_zero_csum_mid},
+	{"udpgro_zero_csum_all", s_udpgro_zero_csum_all},
+	{"udpgro_bad_csum_mid", s_udpgro_bad_csum_mid},
+	{"udpgro_len_mid", s_udpgro_len_mid},
+	{"udpgro_padded_mid", s_udpgro_padded_mid},
+	{"udpgro_ttl", s_udpgro_ttl},
+	{"udpgro_ipid_jump", s_udpgro_ipid_jump},
+	{"udpgro_v6_tclass", s_udpgro_v6_tclass},
+	{"udpgro_flows_tcp", s_udpgro_flows_tcp},
+	{"udpgro_tiny", s_udpgro_tiny},
 };
 
 int main(int argc, char **argv)

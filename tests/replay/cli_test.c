@@ -19,7 +19,8 @@
 
 /* One command line (run by the shell); in args, {E} {R} {W} {S} {J} {X} {N} name
  * the captures made here (empty Ethernet, RAW link type, 802.11, short header, junk,
- * cut frame, an output path), {C} the corpus capture, {B} offload-replay;
+ * cut frame, an output path), {C} the corpus capture, {U} a UDP fixture of the
+ * repository ($OFL_SOURCE_DIR), {B} offload-replay;
  * args starting with '!' are a whole command line (else offload-replay's
  * arguments).  NULL patterns are not checked.  Messages about files are libpcap's. */
 struct cli_case {
@@ -72,6 +73,11 @@ static const struct cli_case cases[] = {
 	{ "write error", "gro {E} /dev/full", 1, NULL, "/dev/full: write error", NEEDS_DEV_FULL },
 	{ "empty capture", "gro {E} {N}", 0, "frames in                               0", NULL, 0 },
 	{ "empty capture, JSON", "gro --stats json {E} {N}", 0, "\"rx_pkts\": 0", NULL, JSON_OUT },
+	/* {U}: a committed UDP fixture (80 datagrams of one flow) */
+	{ "gro --help names --udp", "gro --help", 0, "--udp ", NULL, 0 },
+	{ "UDP passed on without --udp", "gro {U} {N}", 0, "not_tcp", NULL, 0 },
+	{ "--udp merges 64 datagrams", "gro --udp {U} {N}", 0, "udp_cnt", NULL, 0 },
+	{ "--udp, JSON", "gro --udp --stats json {U} {N}", 0, "\"udp_cnt\": 1", NULL, JSON_OUT },
 	{ "gso --help", "gso --help", 0, "gso IN OUT --mss N", NULL, NEEDS_GSO },
 	{ "gso without --mss", "gso {E} -", 2, NULL, "--mss is required", NEEDS_GSO },
 	{ "corpus, text", "gro {C} {N} --flush-timeout-ns 1000000", 0, "segments per GRO packet", NULL,
@@ -264,6 +270,7 @@ static void expand(const char *args, char *out, size_t cap)
 			case 'X': name = "replay_cli_cut.pcap"; break;
 			case 'N': name = "replay_cli_out.pcap"; break;
 			case 'C': name = ""; break;
+			case 'U': name = "U"; break;
 			case 'B': name = OFFLOAD_REPLAY_BIN; break;
 			default: break;
 			}
@@ -272,7 +279,10 @@ static void expand(const char *args, char *out, size_t cap)
 			out[n++] = *p;
 			continue;
 		}
-		int w = p[1] == 'B' ? snprintf(out + n, cap - n, "'%s'", name)
+		const char *src = getenv("OFL_SOURCE_DIR");
+		int w = p[1] == 'U' ? snprintf(out + n, cap - n, "'%s/tests/fixtures/kernel/udpgro_bulk_v4/IN.pcap'",
+		                               src && *src ? src : ".")
+		        : p[1] == 'B' ? snprintf(out + n, cap - n, "'%s'", name)
 		        : *name   ? snprintf(out + n, cap - n, "'%s/%s'", tmp, name)
 		                  : snprintf(out + n, cap - n, "'%s'", capture);
 		if (w < 0 || (size_t)w >= cap - n)

@@ -5,7 +5,19 @@
 
 static uint16_t g16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 
+static bool parse_any(const uint8_t *f, size_t len, struct c_flow *cf, bool udp_too);
+
 bool c_parse(const uint8_t *f, size_t len, struct c_flow *cf)
+{
+	return parse_any(f, len, cf, false);
+}
+
+bool c_parse_l4(const uint8_t *f, size_t len, struct c_flow *cf)
+{
+	return parse_any(f, len, cf, true);
+}
+
+static bool parse_any(const uint8_t *f, size_t len, struct c_flow *cf, bool udp_too)
 {
 	size_t off = 12, l4, iplen, nv = 0;
 	uint8_t proto;
@@ -65,6 +77,14 @@ bool c_parse(const uint8_t *f, size_t len, struct c_flow *cf)
 		}
 	} else {
 		return false;
+	}
+	if (udp_too && proto == 17 && iplen >= 8) {
+		memcpy(cf->key + 33, f + l4, 4);
+		cf->key[57] = 17;
+		cf->udp = true;
+		cf->payload_off = l4 + 8;
+		cf->payload_len = iplen - 8;
+		return true;
 	}
 	if (proto != 6 || iplen < 20)
 		return false;

@@ -69,14 +69,15 @@ static size_t l3_hlen(const struct gen_tcp *g)
 
 size_t gen_tcp_len(const struct gen_tcp *g)
 {
-	size_t n = 14u + 4u * g->nvlan + l3_hlen(g) + 20u + g->optlen + g->payload_len;
+	size_t n = 14u + 4u * g->nvlan + l3_hlen(g) + (g->udp ? 8u : 20u + g->optlen) + g->payload_len;
 	return n < g->pad_to ? g->pad_to : n;
 }
 
 size_t gen_tcp_frame(const struct gen_tcp *g, uint8_t *buf, size_t cap)
 {
 	size_t len = gen_tcp_len(g), off = 12, l3, l4, i;
-	size_t thl = 20u + g->optlen, l4len = thl + g->payload_len;
+	size_t thl = g->udp ? 8u : 20u + g->optlen, l4len = thl + g->payload_len;
+	uint8_t proto = g->udp ? 17 : 6;
 	uint32_t sum;
 	if (len > cap)
 		return 0;
@@ -99,24 +100,39 @@ size_t gen_tcp_frame(const struct gen_tcp *g, uint8_t *buf, size_t cap)
 		put16(ip + 4, g->ip_id);
 		put16(ip + 6, (uint16_t)((g->df ? 0x4000 : 0) | g->frag));
 		ip[8] = g->ttl;
-		ip[9] = 6;
+		ip[9] = proto;
 		memcpy(ip + 12, g->saddr, 4);
 		memcpy(ip + 16, g->daddr, 4);
 		memcpy(ip + 20, g->ip_opts, g->ip_optlen);
 		put16(ip + 10, (uint16_t)~gen_csum_fold(ip, 20u + g->ip_optlen, 0));
 		if (g->bad_ip_csum)
 			ip[10] ^= 0x5a;
-		sum = gen_csum_fold(ip + 12, 8, 0) + 6 + (uint32_t)l4len;
+		sum = gen_csum_fold(ip + 12, 8, 0) + proto + (uint32_t)l4len;
 	} else {
 		uint8_t *ip = buf + l3;
 		put32(ip, 0x60000000u | (uint32_t)g->tos << 20 | (g->flowlabel & 0xfffff));
 		put16(ip + 4, (uint16_t)(g->extlen + l4len + g->ip_len_delta));
-		ip[6] = g->extlen ? g->ext_nh : 6;
+		ip[6] = g->extlen ? g->ext_nh : proto;
 		ip[7] = g->ttl;
 		memcpy(ip + 8, g->saddr, 16);
 		memcpy(ip + 24, g->daddr, 16);
 		memcpy(ip + 40, g->ext, g->extlen);
-		sum = gen_csum_fold(ip + 8, 32, 0) + 6 + (uint32_t)l4len;
+		sum = gen_csum_fold(ip + 8, 32, 0) + proto + (uint32_t)l4len;
+	}
+	if (g->udp) {
+		uint8_t *uh = buf + l4;
+		uint16_t c;
+		put16(uh, g->sport);
+		put16(uh + 2, g->dport);
+		put16(uh + 4, (uint16_t)((int32_t)l4len + g->udp_len_delta));
+		for (i = 0; i < g->payload_len; i++)
+			uh[8 + i] = gen_payload_byte(g->flow_salt, g->seq + (uint32_t)i);
+		/* the sum with the length field as sent (a spoilt one too) */
+		c = (uint16_t)~gen_csum_fold(uh, l4len, sum);
+		put16(uh + 6, g->udp_zero_csum ? 0 : c ? c : 0xffff);
+		if (g->bad_tcp_csum)
+			uh[6] ^= 0x33;
+		return len;
 	}
 	{
 		uint8_t *th = buf + l4;
@@ -156,11 +172,15 @@ bool gen_frame_csums_ok(const uint8_t *f, size_t len)
 		tot = get16(f + off + 2);
 		if (tot == 0) /* BIG TCP: length from the frame */
 			tot = len - off;
-		if (ihl < 20 || off + tot > len || tot < ihl + 20)
+		if (ihl < 20 || off + tot > len || tot < ihl + (f[off + 9] == 17 ? 8u : 20u))
 			return false;
 		if (gen_csum_fold(f + off, ihl, 0) != 0xffff)
 			return false;
-		sum = gen_csum_fold(f + off + 12, 8, 0) + 6 + (uint32_t)(tot - ihl);
+		if (f[off + 9] == 17 && tot >= ihl + 8 && get16(f + off + ihl + 6) == 0)
+			return true; /* UDP without a checksum */
+		if (f[off + 9] != 6 && f[off + 9] != 17)
+			return false;
+		sum = gen_csum_fold(f + off + 12, 8, 0) + f[off + 9] + (uint32_t)(tot - ihl);
 		return gen_csum_fold(f + off + ihl, tot - ihl, sum) == 0xffff;
 	}
 	if (et == 0x86dd) {
@@ -183,9 +203,9 @@ bool gen_frame_csums_ok(const uint8_t *f, size_t len)
 			l4 += el;
 			pl -= el;
 		}
-		if (nh != 6)
+		if (nh != 6 && nh != 17)
 			return false;
-		sum = gen_csum_fold(f + off + 8, 32, 0) + 6 + (uint32_t)pl;
+		sum = gen_csum_fold(f + off + 8, 32, 0) + nh + (uint32_t)pl;
 		return gen_csum_fold(f + l4, pl, sum) == 0xffff;
 	}
 	return false;

@@ -50,6 +50,13 @@ struct gen_tcp {
 	bool bad_tcp_csum, bad_ip_csum;
 	uint32_t pad_to;        /* pad the frame with zeros to at least this */
 	uint32_t ip_len_delta;  /* added to the IP length field (malformed tests) */
+	/* UDP instead of TCP: an 8-byte UDP header (ports, length, checksum);
+	 * seq then only names the payload bytes (the header does not carry it),
+	 * bad_tcp_csum spoils the UDP checksum, and the TCP fields are unused.
+	 * With IPv6 extension headers the last one's next header must say 17. */
+	bool udp;
+	bool udp_zero_csum;     /* send UDP checksum 0 (none) */
+	int32_t udp_len_delta;  /* added to the UDP length field */
 };
 
 /* Defaults: IPv4 or IPv6, 10.0.0.1:1500 -> 10.0.0.2:8000 (fd00::1 / fd00::2),
@@ -76,8 +83,9 @@ void gen_opt_ts(struct gen_tcp *g, uint32_t tsval, uint32_t tsecr);
  * returns the folded ones'-complement sum (not inverted). */
 uint16_t gen_csum_fold(const uint8_t *p, size_t n, uint32_t init);
 
-/* Verify the IPv4 header checksum and the TCP checksum of a linear frame.
- * Returns true when both (or the TCP one for IPv6) are valid. */
+/* Verify the IPv4 header checksum and the TCP (or UDP) checksum of a linear
+ * frame.  Returns true when both (or the L4 one for IPv6) are valid; a UDP
+ * checksum 0 (none sent) is valid over IPv4 only. */
 bool gen_frame_csums_ok(const uint8_t *frame, size_t len);
 
 /* Bulk traffic: nflows flows, nseg segments each, interleaved round-robin,

@@ -43,7 +43,7 @@ static void h_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 			h->out_of[c] = h->nout;
 			ck_assert_msg(h->seen[c] == 1, "cookie %u delivered twice", (unsigned)c);
 		}
-		if (c_parse(ho->frame, ho->len, &cf))
+		if (c_parse_l4(ho->frame, ho->len, &cf))
 			ho->payload = (uint32_t)cf.payload_len;
 		if (o->seg_count == 0) {
 			uintptr_t c = (uintptr_t)o->cookies[0];
@@ -54,14 +54,14 @@ static void h_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 		} else {
 			/* Cut back at seg_size: each piece is its segment's payload. */
 			size_t pos;
-			ck_assert_msg(c_parse(ho->frame, ho->len, &cf), "GRO packet does not parse");
+			ck_assert_msg(c_parse_l4(ho->frame, ho->len, &cf), "GRO packet does not parse");
 			if (o->seg_count > 1)
 				ck_assert_msg(gen_frame_csums_ok(ho->frame, ho->len), "bad checksum in merged packet");
 			pos = cf.payload_off;
 			for (j = 0; j < o->seg_count; j++) {
 				uintptr_t c = (uintptr_t)o->cookies[j];
 				struct c_flow ci;
-				ck_assert(c_parse(h->in[c], h->in_len[c], &ci));
+				ck_assert(c_parse_l4(h->in[c], h->in_len[c], &ci));
 				if (j + 1 < o->seg_count)
 					ck_assert_uint_eq(ci.payload_len, o->seg_size);
 				else
@@ -97,7 +97,7 @@ void h_init(struct harness *h, const struct ofl_gro_config *cfg, int split)
 static size_t hdr_end(const uint8_t *f, size_t len)
 {
 	struct c_flow cf;
-	if (c_parse(f, len, &cf))
+	if (c_parse_l4(f, len, &cf))
 		return cf.payload_off;
 	return len < 54 ? len : 54;
 }
@@ -220,14 +220,14 @@ void h_finish(struct harness *h)
 	ck_assert_ptr_nonnull(fl);
 	for (i = 0; i < h->nin; i++) {
 		struct c_flow cf;
-		if (c_parse(h->in[i], h->in_len[i], &cf)) {
+		if (c_parse_l4(h->in[i], h->in_len[i], &cf)) {
 			struct hflow *f = find_flow(fl, &nfl, cf.key);
 			append(&f->in, &f->nin, &f->cap_in, h->in[i] + cf.payload_off, cf.payload_len);
 		}
 	}
 	for (i = 0; i < h->nout; i++) {
 		struct c_flow cf;
-		if (c_parse(h->out[i].frame, h->out[i].len, &cf)) {
+		if (c_parse_l4(h->out[i].frame, h->out[i].len, &cf)) {
 			struct hflow *f = find_flow(fl, &nfl, cf.key);
 			append(&f->out, &f->nout, &f->cap_out, h->out[i].frame + cf.payload_off, cf.payload_len);
 		}
@@ -261,7 +261,7 @@ const char *h_payloads(struct harness *h, char *buf, size_t cap)
 	buf[0] = 0;
 	for (i = 0; i < h->nout && pos < cap; i++) {
 		struct c_flow cf;
-		if (!c_parse(h->out[i].frame, h->out[i].len, &cf))
+		if (!c_parse_l4(h->out[i].frame, h->out[i].len, &cf) || (cf.udp && !h->cfg.udp))
 			continue;
 		pos += (size_t)snprintf(buf + pos, cap - pos, "%s%u", pos ? "," : "", h->out[i].payload);
 	}

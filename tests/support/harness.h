@@ -6,7 +6,7 @@
  * index as the cookie, records every delivered packet linearized with full
  * checksums, and at h_finish() asserts (Check ck_assert) that:
  *   - every cookie came back exactly once;
- *   - per flow (addresses, ports), the TCP payload bytes delivered equal the
+ *   - per flow (addresses, ports), the TCP (UDP) payload bytes delivered equal the
  *     payload bytes fed, in the same order;
  *   - NORMAL packets are byte-identical to their input;
  *   - every GRO packet with seg_count > 1 cut at seg_size gives back the
@@ -36,7 +36,7 @@ struct h_out {
 	uint32_t len;
 	uint16_t seg_count;  /* 0 = NORMAL */
 	uint16_t seg_size;
-	uint32_t payload;    /* TCP payload bytes (0 for non-TCP) */
+	uint32_t payload;    /* TCP (UDP) payload bytes (0 for others) */
 	uint32_t first_cookie;
 	uint8_t flags, gso_type;
 	unsigned list;       /* index of the deliver call */
@@ -85,7 +85,8 @@ int h_rx_gen(struct harness *h, const struct gen_tcp *g, uint64_t now);
 void h_finish(struct harness *h);
 void h_free(struct harness *h);
 /* TCP payload lengths of the deliveries in order, as a string "200,100"
- * (NORMAL and GRO alike; only frames of TCP flows). */
+ * (NORMAL and GRO alike; only frames of TCP flows, and of UDP flows when
+ * the context merges UDP: cfg.udp). */
 const char *h_payloads(struct harness *h, char *buf, size_t cap);
 
 #endif

@@ -37,6 +37,7 @@ enum {
 	OPT_KERNEL_NAPI,
 	OPT_IFACE,
 	OPT_DURATION,
+	OPT_UDP,
 };
 
 static const struct cli_opt gro_opts[] = {
@@ -55,6 +56,7 @@ static const struct cli_opt gro_opts[] = {
 	{ "kernel-napi", 0, 0, OPT_KERNEL_NAPI },
 	{ "interface", 'i', 1, OPT_IFACE },
 	{ "duration", 0, 1, OPT_DURATION },
+	{ "udp", 0, 0, OPT_UDP },
 	{ "dsa", 0, 1, DSA_OPT_TAG },
 	{ "dsa-keep-tag", 0, 0, DSA_OPT_KEEP_TAG },
 	DSA_OPT_PARAM_ENTRIES,
@@ -107,6 +109,10 @@ void gro_cmd_usage(FILE *fp)
 	        "                        first poll of one frame, then of --burst; a poll that\n"
 	        "                        uses its whole budget flushes everything; flush\n"
 	        "                        timeout 5 ms unless given), for comparing outputs\n"
+	        "  --udp                 merge UDP datagrams too (QUIC, VPNs), as Linux does with\n"
+	        "                        rx-udp-gro-forwarding on (ofl_gro_config.udp); the UDP\n"
+	        "                        reasons (udp_csum, udp_zero_csum, udp_len, udp_cnt...)\n"
+	        "                        are counted in the statistics\n"
 	        "  --dsa NAME            the frames carry DSA tags of format NAME (brcm, dsa,\n"
 	        "                        edsa, ...; link types 281, 282, 284, 285 name their\n"
 	        "                        own): GRO per switch port, packets untagged in OUT\n"
@@ -245,6 +251,9 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 			break;
 		case OPT_LAX_SNAPLEN:
 			g->lax = 1;
+			break;
+		case OPT_UDP:
+			g->opts.udp = 1;
 			break;
 		case OPT_IFACE:
 			g->iface = arg;

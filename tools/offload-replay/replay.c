@@ -61,6 +61,7 @@ void replay_gro_config(const struct replay_gro_opts *o, struct ofl_gro_config *c
 	if (o->flows)
 		cfg->max_flows = o->flows;
 	cfg->l2 = o->l2;
+	cfg->udp = o->udp;
 	if (o->dsa) {
 		cfg->dsa = o->dsa;
 		cfg->dsa_params = o->dsa_params;

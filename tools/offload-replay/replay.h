@@ -46,6 +46,7 @@ struct replay_gro_opts {
 	int dsa_keep_tag;          /**< deliver as received instead of untagged */
 	uint8_t l2;                /**< ofl_gro_config.l2: OFL_L2_NONE for frames
 	                                that start at the IP header (l3_link.h) */
+	uint8_t udp;               /**< ofl_gro_config.udp: merge UDP datagrams too (--udp) */
 };
 
 /** Default replay options: burst 64 (like NAPI), OFL_CSUM_NONE, one buffer per

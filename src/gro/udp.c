@@ -1,0 +1,174 @@
+/*
+ * udp.c - the UDP layer of GRO: the kernel's UDP GRO as it merges for a
+ * device with rx-udp-gro-forwarding (net/ipv4/udp_offload.c udp4_gro_receive,
+ * udp_gro_receive, udp_gro_receive_segment; net/ipv6/udp_offload.c), and the
+ * completion of a merged train (udp4/6_gro_complete).  UDP flows take the
+ * full path only: they are never predicted (item.fast is 0).
+ *
+ * The order of the checks, as in Linux 6.18:
+ *   - the UDP header must be in the frame (udp_gro_udphdr);
+ *   - the checksum is validated unless it is 0 or the NIC did
+ *     (skb_gro_checksum_validate_zero_check): bad -> not merged;
+ *   - a zero checksum is not merged ("for symmetry with GSO");
+ *   - a UDP length <= 8 or other than the datagram's real length is not
+ *     merged ("padded or malicious packets");
+ *   - a held datagram of the same addresses and ports (and VLAN, DSA port)
+ *     is looked up; the IP rules of TCP (gro_receive_network_flush: IPv4
+ *     TTL/TOS/DF and ID, IPv6 traffic class and hop limit, extension
+ *     headers) or a datagram larger than the first complete it and the new
+ *     one starts a train (ulen > ntohs(uh2->len));
+ *   - the merge itself may fail for the size (skb_gro_receive: 64 KiB of IP
+ *     packet) and then also starts a train; else the datagram is merged,
+ *     and a shorter one than the first, or the 64th (UDP_GRO_CNT_MAX),
+ *     completes the train at once.
+ * Where the kernel passes a datagram on and keeps the held train of its
+ * flow (bad, zero checksum, bad length, padding, IP options, ...), the train
+ * is completed first here, as for TCP: per-flow order (gro.h).
+ * A port in udp_no_merge_ports is the kernel's socket that did not ask for
+ * UDP_GRO: never merged (checked first here, the checksum unread).
+ */
+#include <ofl/csum.h>
+
+#include "core/csum_int.h"
+#include "gro/ipv4.h"
+#include "gro/ipv6.h"
+#include "gro/layer.h"
+#include "gro/udp.h"
+
+/* udp4/6_gro_complete: the UDP length of the merged datagram, and in the
+ * checksum field the pseudo-header sum (CHECKSUM_PARTIAL). */
+static void gro_udp_complete(struct gro_item *it)
+{
+	uint8_t *uh = it->hdr + it->l4_off;
+	uint32_t ulen = it->l3_len - (uint32_t)(it->l4_off - it->l3_off);
+	uint16_t c;
+	ofl_put16(uh + 4, (uint16_t)ulen); /* <= 65535 - 20 (GRO_UDP_MAX_L3) */
+	c = (uint16_t)~ofl_csum_fold(gro_pseudo_sum(it->hdr, it->l3, it->l3_off, ulen, 17));
+	memcpy(uh + 6, &c, 2);
+}
+
+/* Per datagram the length and the checksum differ; the ports are compared
+ * whole (they are in the flow key). */
+const struct gro_layer gro_layer_udp = {
+	.name = "udp",
+	.plain_len = 8,
+	.nholes = 1,
+	.holes = {{4, 4, 0}},
+	.complete = gro_udp_complete,
+};
+
+static int in_port_set(const struct ofl_gro_config *c, uint16_t port)
+{
+	unsigned i;
+	for (i = 0; i < c->udp_nports; i++)
+		if (c->udp_no_merge_ports[i] == port)
+			return 1;
+	return 0;
+}
+
+/* Pass the frame on; the held train of its flow, if any, goes first. */
+static int refuse(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct rx_tag *tag,
+                  const struct ofl_flow_key *k, unsigned flush_why, unsigned why, uint32_t total, uint64_t now)
+{
+	uint32_t hash, idx = gro_flow_lookup(g, k, &hash);
+	if (idx != GRO_NONE)
+		gro_complete(g, idx, flush_why);
+	return gro_pass_normal(g, pkt, total, why, now, tag);
+}
+
+/* Merge the datagram (len payload bytes after hdr_len) into held entry idx,
+ * or say why not (a flush reason; the caller completes the entry). */
+static int try_merge(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const struct ofl_view *v,
+                     const struct ofl_hdrs *h, uint32_t len, unsigned *why)
+{
+	struct gro_item *it = &g->items[idx];
+	const uint8_t *ip = v->p + h->l3_off;
+	uint32_t nm, max_l3 = g->cfg.max_size < GRO_UDP_MAX_L3 ? g->cfg.max_size : GRO_UDP_MAX_L3;
+	nm = h->l3 == 4 ? gro_ipv4_nomerge(ip, it) : gro_ipv6_nomerge(ip, it, h->ip6_ext_len);
+	if (!nm && len > it->seg_size)
+		nm = NM(OFL_GRO_FLUSH_SIZE);
+	if (!nm && it->l3_len + len > max_l3)
+		nm = NM(OFL_GRO_FLUSH_MAX_SIZE);
+	if (!nm && (it->nsegs == g->cfg.max_segs ||
+	            it->nslices + gro_count_slices(pkt, h->hdr_len, len) + 1u > g->max_slices))
+		nm = NM(OFL_GRO_FLUSH_MAX_SEGS);
+	if (nm) {
+		*why = (unsigned)__builtin_ctz(nm);
+		return 0;
+	}
+	gro_add_slices(g, idx, pkt, h->hdr_len, len, it->nsegs);
+	gro_cookies(g, idx)[it->nsegs] = pkt->cookie;
+	it->nsegs++;
+	it->payload += len;
+	it->l3_len += len;
+	g->held_bytes += len;
+	g->last = idx;
+	g->st.merged++;
+	if (len < it->seg_size)
+		gro_complete(g, idx, OFL_GRO_FLUSH_SHORT);
+	else if (it->nsegs >= GRO_UDP_CNT_MAX)
+		gro_complete(g, idx, OFL_GRO_FLUSH_UDP_CNT);
+	return 1;
+}
+
+int gro_udp_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_view *v, struct ofl_hdrs *h,
+                    const struct rx_tag *tag, const uint8_t *mac, uint32_t total, int csum_status,
+                    uint64_t now)
+{
+	struct ofl_flow_key k;
+	const uint8_t *uh;
+	uint32_t l4 = h->l4_off, hash, idx, ulen, len;
+	unsigned why;
+	/* no UDP header: a later fragment, or one that does not fit in the
+	 * IP packet (no flow to name: nothing held goes first) */
+	if (l4 == 0 || l4 + 8u > h->l3_end || l4 + 8u > h->frame_len)
+		return gro_pass_normal(g, pkt, total,
+		                       h->status == OFL_PARSE_NOT_TCP ? OFL_GRO_NORMAL_MALFORMED : h->status, now, tag);
+	if (l4 + 8u > v->len && pkt->nbufs > 1)
+		*v = ofl_view_make(pkt->bufs, pkt->nbufs, total, g->scratch, OFL_GRO_SCRATCH);
+	if (l4 + 8u > v->len)
+		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_HDR_TOO_LONG, now, tag);
+	uh = v->p + l4;
+	if (in_port_set(&g->cfg, ofl_get16(uh + 2)))
+		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_UDP_PORT, now, tag);
+	h->hdr_len = (uint16_t)(l4 + 8u);
+	h->payload_len = h->l3_end - h->hdr_len;
+	h->l4_ok = 1;
+	gro_flow_key(pkt, mac, v->p, h, tag, &k);
+	k.w[1] |= GRO_KEY_UDP;
+	/* what the IP layer refused (options, header checksum, a first
+	 * fragment, ...), or headers too long to hold */
+	if (h->status != OFL_PARSE_NOT_TCP)
+		return refuse(g, pkt, tag, &k, OFL_GRO_FLUSH_NOT_GRO, h->status, total, now);
+	if (h->hdr_len - hdr_shift(g, h, tag) > (int32_t)OFL_GRO_MAX_HDR)
+		return refuse(g, pkt, tag, &k, OFL_GRO_FLUSH_NOT_GRO, OFL_GRO_NORMAL_HDR_TOO_LONG, total, now);
+	if (h->trimmed) {
+		/* Ethernet padding after the IP packet: the kernel compares the
+		 * UDP length with the frame's and merges nothing (ipv4.h) */
+		g->st.padding_trimmed++;
+		return refuse(g, pkt, tag, &k, OFL_GRO_FLUSH_NOT_GRO, OFL_GRO_NORMAL_PADDED, total, now);
+	}
+	ulen = ofl_get16(uh + 4);
+	if (uh[6] | uh[7]) {
+		if (csum_status != OFL_CSUM_UNNECESSARY && csum_status != OFL_CSUM_PARTIAL)
+			g->st.csum_sw++;
+		if (!gro_tcp_csum_ok(pkt, csum_status, v, h))
+			return refuse(g, pkt, tag, &k, OFL_GRO_FLUSH_CSUM, OFL_GRO_NORMAL_UDP_CSUM, total, now);
+	} else {
+		return refuse(g, pkt, tag, &k, OFL_GRO_FLUSH_NOT_GRO, OFL_GRO_NORMAL_UDP_ZERO_CSUM, total, now);
+	}
+	if (ulen <= 8u || ulen != h->l3_end - l4)
+		return refuse(g, pkt, tag, &k, OFL_GRO_FLUSH_NOT_GRO, OFL_GRO_NORMAL_UDP_LEN, total, now);
+	len = h->payload_len;
+	if (g->held_bytes + len > g->cfg.max_held_bytes)
+		gro_make_room(g, len);
+	idx = gro_flow_lookup(g, &k, &hash);
+	if (idx != GRO_NONE) {
+		if (try_merge(g, idx, pkt, v, h, len, &why))
+			return OFL_GRO_MERGED;
+		gro_complete(g, idx, why);
+	}
+	if (len > g->cfg.max_held_bytes)
+		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, tag);
+	return gro_hold_new(g, pkt, v, h, tag, &k, hash, now);
+}
