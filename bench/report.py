@@ -428,7 +428,15 @@ plot {', '.join(plots)}
             w(f"![GRO ns per packet against flows](gro_flows.png)\n")
         else:
             sys.stderr.write(r.stderr)
-    w("Raw data: `bench/results/raw/` (Google Benchmark JSON, DPDK runner JSON lines, hyperfine JSON).\n")
+    instr = os.path.join(a.raw, "instr.txt")
+    if os.path.exists(instr):
+        w("## Instruction counts (callgrind, exact on a shared machine)\n")
+        w("`bash bench/instr.sh` on the same Release build: every library call of the measured "
+          "loop, inclusive (bench/PROFILE.md says where they go).\n")
+        with open(instr) as f:
+            w("```\n" + f.read().rstrip("\n") + "\n```\n")
+    w("Raw data: `bench/results/raw/` (Google Benchmark JSON, DPDK runner JSON lines, hyperfine JSON, "
+      "instr.txt).\n")
     os.makedirs(os.path.dirname(a.out), exist_ok=True)
     with open(a.out, "w") as f:
         f.write("\n".join(out) + "\n")
