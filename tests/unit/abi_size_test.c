@@ -135,18 +135,20 @@ static void gso_input(uint8_t *frame, size_t cap, struct ofl_buf *b, struct ofl_
 	req->seg_size = 1000;
 }
 
-static void gso_started(struct ofl_gso_iter *it, uint8_t *frame, size_t cap)
+/* The iterator refers to the caller's buffer list (*b) until it is done:
+ * b must outlive it. */
+static void gso_started(struct ofl_gso_iter *it, uint8_t *frame, size_t cap, struct ofl_buf *b)
 {
 	struct ofl_gso_req req;
-	struct ofl_buf b;
-	gso_input(frame, cap, &b, &req);
-	ck_assert_int_eq(ofl_gso_start(it, &req, &b, 1), 0);
+	gso_input(frame, cap, b, &req);
+	ck_assert_int_eq(ofl_gso_start(it, &req, b, 1), 0);
 }
 
 START_TEST(gso_counts_sizes)
 {
 	static uint8_t frame[4096];
 	struct ofl_gso_iter it;
+	struct ofl_buf buf;
 	struct ofl_gso_counts full;
 	union {
 		struct ofl_gso_counts c;
@@ -154,7 +156,7 @@ START_TEST(gso_counts_sizes)
 	} u;
 	const size_t old_size = offsetof(struct ofl_gso_counts, seg_size); /* before seg_size was added */
 
-	gso_started(&it, frame, sizeof frame);
+	gso_started(&it, frame, sizeof frame, &buf);
 	ck_assert_int_eq(ofl_gso_count(&it, &full, sizeof full), 0);
 	ck_assert_uint_eq(full.segs, 3);
 	ck_assert_uint_eq(full.seg_size, 1000);
@@ -180,15 +182,16 @@ START_TEST(gso_iter_opaque)
 {
 	static uint8_t frame[4096];
 	struct ofl_gso_iter it, copy;
+	struct ofl_buf buf;
 	struct ofl_gso_counts a, b;
 	/* the caller's block has the documented size and a pointer's alignment */
 	ck_assert_uint_eq(sizeof(struct ofl_gso_iter), OFL_GSO_ITER_SIZE);
 	ck_assert_uint_ge(alignof(struct ofl_gso_iter), alignof(uint64_t));
 	ck_assert_uint_ge(alignof(struct ofl_gso_iter), alignof(void *));
 	/* a plain copy is a second iterator at the same position */
-	gso_started(&it, frame, sizeof frame);
+	gso_started(&it, frame, sizeof frame, &buf);
 	ck_assert_int_eq(ofl_gso_abort(&it), 3);
-	gso_started(&it, frame, sizeof frame);
+	gso_started(&it, frame, sizeof frame, &buf);
 	memcpy(&copy, &it, sizeof it);
 	ck_assert_int_eq(ofl_gso_count(&it, &a, sizeof a), 0);
 	ck_assert_int_eq(ofl_gso_count(&copy, &b, sizeof b), 0);
