@@ -151,6 +151,8 @@ int ofl_gso_pool_put_burst(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf 
 	unsigned i;
 	if (!pool || (!hbs && n))
 		return OFL_EINVAL;
+	if (n == 0)
+		return 0; /* (hbs may be NULL: no pointer arithmetic on it) */
 	if (pool->kind == OFL_GSO_POOL_BLOCK) {
 		/* gso_block_put() with the list head in a register; "no more puts
 		 * than slots in use" bounds the loop instead of a test per slot */
