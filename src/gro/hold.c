@@ -204,7 +204,9 @@ int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_
 		 * first one's bytes up to the EtherType and its tail tag
 		 * (one buffer, untagged mode, MACs as in the frame) */
 		const struct ofl_dsa_view *dv = &tag->view;
-		if (!g->cfg.dsa_keep_tag && pkt->nbufs == 1 && dv->ins_len == 0 && !dv->mac_patched &&
+		/* only for a flow that may be predicted (TCP: a UDP frame
+		 * behind a tag may be shorter than the 48 bytes copied) */
+		if (it->fast && !g->cfg.dsa_keep_tag && pkt->nbufs == 1 && dv->ins_len == 0 && !dv->mac_patched &&
 		    dv->rest_off >= 12 && dv->rest_off <= GRO_RAWPRE_MAX && dv->tail_len <= GRO_RAWTAIL_MAX &&
 		    dv->hdr_len == 12) {
 			const uint8_t *tail = v->p + (pkt->bufs[0].len - dv->tail_len);
