@@ -12,7 +12,7 @@
 # searched afterwards for a non-zero ERROR SUMMARY.
 #
 # What runs under valgrind: every test command, the processes it forks
-# (Check runs each test case in a forked child) and the programs it starts
+# (Check's forked test cases, unless CK_FORK=no) and the programs it starts
 # from the build tree (offload-replay, examples); system programs that test
 # scripts start (nm, grep, rm, cmake's compilers) are not traced
 # (--trace-children-skip).  Suppressed: nothing of ours; only a leak of dash
@@ -26,8 +26,9 @@ export OFL_CORPORA=${OFL_CORPORA:-$top/../shared/corpora}
 # the tests that sweep burst sizes take a documented subset under a checker
 # (tests/support/burstdiff.c, tests/unit/gso_burst_test.c)
 export OFL_TEST_CHECKER=memcheck
-# Check runs every test case in a forked child: valgrind follows forks; the
-# child's exit status 99 fails the test case.
+# Check runs every test case in a forked child unless CK_FORK=no (which
+# scripts/test.sh sets for this stage): valgrind follows forks; a child's exit
+# status 99 fails its test case.
 echo "valgrind: gcc build in $out"
 CC=gcc cmake -S "$top" -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_BUILD_BENCH=OFF -DOFL_WERROR=ON >/dev/null
 cmake --build "$out" -j"$jobs"
