@@ -230,7 +230,13 @@ merged:
 			continue;
 		}
 slow:
-		gro_receive(g, pkt, now, tried);
+		r = gro_receive(g, pkt, now, tried);
+		/* held as a new entry that header prediction covers: the next
+		 * frames of its flow go straight to the train (the same checks
+		 * as predict()) */
+		if (r == OFL_GRO_HELD && i + 1 < n && g->last != GRO_NONE && g->items[g->last].fast &&
+		    same_ports(&g->items[g->last], &pkts[i + 1]))
+			i += gro_train(g, g->last, pkts, i + 1, n);
 	}
 	if (err)
 		*err = e;

@@ -86,6 +86,7 @@ struct run {
 	_Alignas(16) uint8_t tp[GRO_PRED_MAX]; /* the expected header */
 	_Alignas(16) uint8_t mk[GRO_PRED_MAX]; /* 0xff: compared */
 	uint32_t full;                          /* a full segment's frame length */
+	uint32_t mss;
 	uint32_t ipsum;                         /* IPv4: sum of the header without length, ID, checksum */
 };
 
@@ -100,6 +101,7 @@ static inline void run_init(struct run *r, const struct gro_item *it, const uint
 	memset(r->mk + (v4 ? 16 : 18), 0xff, 2);
 	r->mk[it->l4_off + 13] = 0xff;
 	/* UINT32_MAX: no run (never a frame's length: at most 0xffff here) */
+	r->mss = mss;
 	r->full = mss && hl + mss <= 0xffffu ? hl + mss : UINT32_MAX;
 	ipsum = (ipsum & 0xffffffffu) + (ipsum >> 32);
 	r->ipsum = (uint32_t)((ipsum & 0xffffffffu) + (ipsum >> 32));
@@ -139,6 +141,88 @@ static inline uint32_t min32(uint32_t a, uint32_t b)
 	return a < b ? a : b;
 }
 
+/*
+ * The run's loop (train_l3()): frames [i, iend) of the burst while each is
+ * the expected full segment, r the expected header, seq and e (IPv4) the
+ * first one's sequence number and ID-to-checksum word, seg its segment
+ * index; slices from s, cookies from c (room for iend - i frames checked
+ * by the caller).  multi 0: frames of one buffer; 1: frames of the same
+ * number of buffers as the first (want: its packet word), the headers in
+ * the first, the payload its rest and every later buffer.  Returns how
+ * many frames it took, *nslices how many slices it wrote.
+ */
+static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                                                  const struct run *r, uint32_t hl, uint32_t seq, uint64_t e,
+                                                  uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c,
+                                                  uint32_t want, uint32_t mask, uint32_t *nslices, const int v4,
+                                                  const int multi)
+{
+	/* the slice's len, pkt and buf fields as one word, and the step of
+	 * pkt in it (either byte order: pkt stays below 0xffff, no carry) */
+	struct ofl_slice ls = {NULL, r->mss, (uint16_t)seg, 0}, st1 = {NULL, 0, 1, 0};
+	struct ofl_slice *s0 = s;
+	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's TCP offset */
+	const uint32_t mss = r->mss;
+	const unsigned start = i;
+	uint64_t lw, lstep;
+	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
+	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
+	for (; i < iend; i++, c++) {
+		const struct ofl_pkt *q = &pkts[i];
+		const struct ofl_buf *qb = q->bufs;
+		const uint8_t *d;
+		uint32_t pw;
+		memcpy(&pw, &q->nbufs, 4);
+		if ((pw & mask) != want || !qb)
+			break;
+		d = qb->data;
+		if ((multi ? qb->len < hl : qb->len != r->full) || !d)
+			break;
+		gro_prefetch_ahead(pkts, i, n);
+		if (pred_diff(d, r->tp, r->mk, 0, hl) || ofl_get32(d + l4c + 4) != seq || (v4 && get64(d + 18) != e))
+			break;
+		if (multi) {
+			/* the slices written first, counted when the buffers add
+			 * up to a full segment; a later buffer empty or NULL is
+			 * left to the general body (room for all: checked) */
+			struct ofl_slice *t = s;
+			uintptr_t pmin = UINTPTR_MAX;
+			uint64_t tot = qb->len; /* no wrap, whatever the lengths */
+			uint32_t k, nb = q->nbufs, lmin = UINT32_MAX, pl = qb->len - hl;
+			uint16_t sg = (uint16_t)(seg + (i - start));
+			t->data = d + hl;
+			t->len = pl;
+			t->pkt = sg;
+			t->buf = 0;
+			t += pl != 0;
+			for (k = 1; k < nb; k++, t++) {
+				const uint8_t *bd = qb[k].data;
+				uint32_t bl = qb[k].len;
+				t->data = bd;
+				t->len = bl;
+				t->pkt = sg;
+				t->buf = (uint16_t)k;
+				tot += bl;
+				lmin = bl < lmin ? bl : lmin;
+				pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
+			}
+			if (tot != r->full || lmin == 0 || pmin == 0)
+				break;
+			s = t;
+		} else {
+			s->data = d + hl;
+			memcpy((uint8_t *)s + SL_LEN, &lw, 8);
+			lw += lstep;
+			s++;
+		}
+		*c = q->cookie;
+		seq += mss;
+		e += estep;
+	}
+	*nslices = (uint32_t)(s - s0);
+	return i - start;
+}
+
 /* gro_train() for one L3 (v4 is a constant in each copy). */
 static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
                                            unsigned i, unsigned n, const int v4, const int tagged)
@@ -175,57 +259,29 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 		const uint8_t *p, *th;
 		uint32_t tot, len, pw, nsl_pkt = 1;
 		memcpy(&pw, &pkt->nbufs, 4);
-		if (!tagged && (pw & pw_mask) == pw_want && b && b->len == r.full && r.full != UINT32_MAX) {
-			/* a run of full segments (struct run) */
+		if (!tagged && r.full != UINT32_MAX && b && ((pw & pw_mask) == pw_want ? b->len == r.full
+		                                            : (pw & pw_nb) == (pw_want & pw_nb) && b->len >= hl &&
+		                                                  pkt->nbufs <= g->cfg.max_bufs && pkt->nbufs > 1)) {
+			/* a run of full segments (struct run), of one buffer or
+			 * of as many as this frame has */
 			uint64_t e = 0, estep = 0;
-			uint32_t steps = UINT32_MAX, k, iend;
+			uint32_t steps = UINT32_MAX, k, iend, nbr = pkt->nbufs, nsl_run, nadd;
 			if (v4)
 				e = run_word(&r, id, it->fixedid, &estep, &steps);
-			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl)));
+			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl) / nbr));
 			k = min32(k, min32(room / mss, hroom / mss));
 			iend = i + k;
-			{
-				/* the slice's len, pkt and buf fields as one word, and
-				 * the step of pkt in it (either byte order: pkt stays
-				 * below 0xffff, so no carry) */
-				struct ofl_slice ls = {NULL, mss, (uint16_t)nsegs, 0}, st1 = {NULL, 0, 1, 0};
-				struct ofl_slice *s = sl + nsl;
-				void **c = ck + nsegs;
-				uint64_t lw, lstep;
-				const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's TCP offset */
-				memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
-				memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
-				for (; i < iend; i++, s++, c++) {
-					const struct ofl_pkt *q = &pkts[i];
-					const struct ofl_buf *qb = q->bufs;
-					const uint8_t *d;
-					memcpy(&pw, &q->nbufs, 4);
-					if ((pw & pw_mask) != pw_want || !qb)
-						break;
-					d = qb->data;
-					if (qb->len != r.full || !d)
-						break;
-#if defined(__GNUC__)
-					{
-						const struct ofl_pkt *ahead = &pkts[i + GRO_AHEAD < n ? i + GRO_AHEAD : n - 1];
-						if (ahead->bufs && ahead->nbufs)
-							__builtin_prefetch(ahead->bufs->data);
-					}
-#endif
-					if (pred_diff(d, r.tp, r.mk, 0, hl) || ofl_get32(d + l4c + 4) != seq ||
-					    (v4 && get64(d + 18) != e))
-						break;
-					s->data = d + hl;
-					memcpy((uint8_t *)s + SL_LEN, &lw, 8);
-					*c = q->cookie;
-					lw += lstep;
-					seq += mss;
-					e += estep;
-				}
-			}
-			k = i - (iend - k); /* taken */
-			nsl += k;
+			if (nbr == 1)
+				nadd = run_take(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
+				                pw_want, pw_mask, &nsl_run, v4, 0);
+			else
+				nadd = run_take(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
+				                pw & pw_mask, pw_mask, &nsl_run, v4, 1);
+			i += nadd;
+			k = nadd;
+			nsl += nsl_run;
 			nsegs += k;
+			seq += mss * k;
 			if (v4)
 				id = (uint16_t)(id + idinc * k);
 			room -= mss * k;
