@@ -3,6 +3,7 @@
  * of one) and ofl_gro_receive_burst(), whose loop predicts each frame against
  * the last or the cached entry and hands runs to the train.
  */
+#include "core/csum_int.h"
 #include "gro/group.h"
 #include "gro/predict.h"
 
@@ -66,6 +67,75 @@ static inline int worth_grouping(const struct ofl_pkt *pkts, unsigned n)
 	return 1;
 }
 
+/* The TCP payload length of a frame of the plain shape (ofl_parse_plain():
+ * the same tests, nothing written), its flag byte in *flags; -1 when the
+ * frame is not plain (b0 bytes at p, the whole frame, b0 >= 54). */
+static inline int32_t plain_len(const uint8_t *p, uint32_t b0, uint8_t *flags)
+{
+	const uint8_t *ip = p + 14;
+	uint32_t l4, thl;
+	uint16_t et = ld16(p + 12);
+	if (et == ld16((const uint8_t *)"\x08\x00"))
+		l4 = 34;
+	else if (et == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74)
+		l4 = 54;
+	else
+		return -1;
+	thl = (p[l4 + 12] >> 4) * 4u;
+	*flags = p[l4 + 13];
+	if (thl < 20 || l4 + thl > b0)
+		return -1;
+	if (l4 == 34 ? ip[0] != 0x45 || ip[9] != 6 || (ofl_get16(ip + 6) & 0x3fffu) ||
+	                   ofl_get16(ip + 2) + 14u != b0 || ofl_csum_ip4_fold(ip) != 0xffff
+	             : (ip[0] >> 4) != 6 || ip[6] != 6 || ofl_get16(ip + 4) == 0 || ofl_get16(ip + 4) + 54u != b0)
+		return -1;
+	return (int32_t)(b0 - l4 - thl);
+}
+
+/*
+ * The frames at the start of a burst that arrive while nothing is held and
+ * can only be passed on (PSH, FIN, URG, RST, SYN, or no payload): each is
+ * checked to be of the plain shape (one pass over its header bytes, as the
+ * fast path's parse) and goes straight into the delivery list, exactly as
+ * the fast path passes it on (receive.c), with the counters added once.
+ * Returns how many it took; it stops at the first frame that could be held
+ * or that the usual path must see.
+ */
+static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+{
+	uint64_t bytes = 0;
+	uint32_t nopay = 0;
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		const struct ofl_pkt *pkt = &pkts[i];
+		const struct ofl_buf *b = pkt->bufs;
+		const uint8_t *p;
+		uint32_t b0;
+		int32_t len;
+		uint8_t fl;
+		if (pkt->nbufs != 1 || !b || pkt->csum_status != OFL_CSUM_UNNECESSARY || (pkt->flags & OFL_PKT_F_VLAN))
+			break;
+		p = b->data;
+		b0 = b->len;
+		if (!p || b0 < 54 || b0 > 0xffffu)
+			break;
+		gro_prefetch_ahead(pkts, i, n);
+		len = plain_len(p, b0, &fl);
+		if (len < 0 || (uint32_t)len > g->cfg.max_held_bytes - g->held_bytes ||
+		    (len && !(fl & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH))))
+			break;
+		nopay += !len;
+		bytes += b0;
+		gro_pass_through(g, pkt, b0, now);
+	}
+	g->st.rx_pkts += i;
+	g->st.rx_bytes += bytes;
+	g->st.normal += i;
+	g->st.normal_why[OFL_GRO_NORMAL_FLAGS] += i - nopay;
+	g->st.normal_why[OFL_GRO_NORMAL_NO_PAYLOAD] += nopay;
+	return i;
+}
+
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 {
 	int err;
@@ -84,7 +154,7 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
                                uint64_t now, int *err)
 {
-	unsigned i;
+	unsigned i, done = 0;
 	int e = 0, grouped = 0;
 	if (!g || (!pkts && n) || (g->in_cb && n)) {
 		e = !g || !pkts ? OFL_EINVAL : OFL_ESTATE;
@@ -94,6 +164,12 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 	}
 	if (n && g->nlone)
 		gro_lone_settle(g);
+	/* nothing held: the frames that can only be passed on go first */
+	if (n && !g->tab.count && !g->full_only) {
+		done = pass_run(g, pkts, n, now);
+		pkts += done;
+		n -= done;
+	}
 	/* stage 2, when nothing is held (timeout 0): the burst grouped by
 	 * flow, unless the first frame's flow comes again at once */
 	if (g && g->bs && n >= 2 && n <= GRO_BURST_MAX && g->age_head == GRO_NONE && worth_grouping(pkts, n))
@@ -154,9 +230,15 @@ merged:
 			continue;
 		}
 slow:
-		gro_receive(g, pkt, now, tried);
+		r = gro_receive(g, pkt, now, tried);
+		/* held as a new entry that header prediction covers: the next
+		 * frames of its flow go straight to the train (the same checks
+		 * as predict()) */
+		if (r == OFL_GRO_HELD && i + 1 < n && g->last != GRO_NONE && g->items[g->last].fast &&
+		    same_ports(&g->items[g->last], &pkts[i + 1]))
+			i += gro_train(g, g->last, pkts, i + 1, n);
 	}
 	if (err)
 		*err = e;
-	return i;
+	return done + i;
 }

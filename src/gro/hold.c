@@ -60,45 +60,6 @@ uint32_t gro_count_slices(const struct ofl_pkt *pkt, uint32_t off, uint32_t len)
 	return slices_of(pkt, off, len, 0, NULL, 0);
 }
 
-/* A frame passed on whole (no DSA metadata): its output record written
- * straight into the delivery list, no entry. */
-static int pass_through(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total, uint64_t now)
-{
-	uint32_t slot = g->pend_n;
-	struct ofl_gro_out *o = &g->outs[slot];
-	struct ofl_slice *s = g->oslices + (size_t)slot * g->cfg.max_bufs;
-	void **ck = g->ocookies + slot;
-	unsigned b, nb = pkt->nbufs;
-	*ck = pkt->cookie;
-	for (b = 0; b < nb; b++) {
-		s[b].data = pkt->bufs[b].data;
-		s[b].len = pkt->bufs[b].len;
-		s[b].pkt = 0;
-		s[b].buf = (uint16_t)b;
-	}
-	o->hdr = NULL;
-	o->hdr_len = 0;
-	o->nslices = nb;
-	o->slices = s;
-	o->len = total;
-	o->seg_count = 0;
-	o->seg_size = 0;
-	o->cookies = ck;
-	o->ncookies = 1;
-	o->l3_off = o->l4_off = 0;
-	o->csum_start = o->csum_offset = 0;
-	o->flags = (uint8_t)((pkt->csum_status == OFL_CSUM_UNNECESSARY ? OFL_GRO_OUT_F_CSUM_VERIFIED : 0) |
-	                     (pkt->csum_status == OFL_CSUM_PARTIAL ? OFL_GRO_OUT_F_CSUM_RX_PARTIAL : 0) |
-	                     pkt_out_flags(pkt));
-	o->gso_type = 0;
-	o->vlan_tci = pkt->vlan_tci;
-	o->rx_hash = pkt->rx_hash;
-	o->first_ns = now;
-	o->dsa = NULL;
-	gro_pend_commit(g, 1, 0);
-	return OFL_GRO_NORMAL;
-}
-
 /* Queue a frame GRO does not take.  Untouched, except that with a DSA
  * format in untagged mode a frame with a valid tag is described untagged:
  * its 12-16 MAC/VLAN bytes in hdr, the rest as slices of its buffers. */
@@ -112,7 +73,7 @@ int gro_pass_normal(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total
 	g->st.normal++;
 	g->st.normal_why[why]++;
 	if (!tag || !tag->has)
-		return pass_through(g, pkt, total, now);
+		return gro_pass_through(g, pkt, total, now);
 	idx = item_alloc(g);
 	it = &g->items[idx];
 	s = gro_slices(g, idx);

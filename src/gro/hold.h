@@ -61,6 +61,46 @@ static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pk
 	return OFL_GRO_HELD;
 }
 
+/* A frame passed on whole (no DSA metadata): its output record written
+ * straight into the delivery list, no entry; the caller counts it
+ * (st.normal, normal_why: gro_pass_normal() in hold.c, or the burst). */
+static inline int gro_pass_through(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total, uint64_t now)
+{
+	uint32_t slot = g->pend_n;
+	struct ofl_gro_out *o = &g->outs[slot];
+	struct ofl_slice *s = g->oslices + (size_t)slot * g->cfg.max_bufs;
+	void **ck = g->ocookies + slot;
+	unsigned b, nb = pkt->nbufs;
+	*ck = pkt->cookie;
+	for (b = 0; b < nb; b++) {
+		s[b].data = pkt->bufs[b].data;
+		s[b].len = pkt->bufs[b].len;
+		s[b].pkt = 0;
+		s[b].buf = (uint16_t)b;
+	}
+	o->hdr = NULL;
+	o->hdr_len = 0;
+	o->nslices = nb;
+	o->slices = s;
+	o->len = total;
+	o->seg_count = 0;
+	o->seg_size = 0;
+	o->cookies = ck;
+	o->ncookies = 1;
+	o->l3_off = o->l4_off = 0;
+	o->csum_start = o->csum_offset = 0;
+	o->flags = (uint8_t)((pkt->csum_status == OFL_CSUM_UNNECESSARY ? OFL_GRO_OUT_F_CSUM_VERIFIED : 0) |
+	                     (pkt->csum_status == OFL_CSUM_PARTIAL ? OFL_GRO_OUT_F_CSUM_RX_PARTIAL : 0) |
+	                     pkt_out_flags(pkt));
+	o->gso_type = 0;
+	o->vlan_tci = pkt->vlan_tci;
+	o->rx_hash = pkt->rx_hash;
+	o->first_ns = now;
+	o->dsa = NULL;
+	gro_pend_commit(g, 1, 0);
+	return OFL_GRO_NORMAL;
+}
+
 /* The flow key of a frame that looks plain (the words build_key() in
  * receive.c would write for it); 0 when it does not, else its L3. */
 static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *k)

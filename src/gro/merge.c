@@ -3,6 +3,7 @@
  * buffers, and the train loop that takes the next segments of a flow from
  * the burst with the entry's state in locals.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "gro/predict.h"
@@ -54,6 +55,174 @@ static void train_pkt_word(uint32_t *want_w, uint32_t *mask_w, uint32_t *nb_mask
 	memcpy(nb_mask, &mask.nbufs, 4);
 }
 
+/* Where a slice's len, pkt and buf fields sit: one 64-bit word. */
+#define SL_LEN offsetof(struct ofl_slice, len)
+_Static_assert(offsetof(struct ofl_slice, len) + 8 == sizeof(struct ofl_slice) &&
+                   offsetof(struct ofl_slice, pkt) == SL_LEN + 4 && offsetof(struct ofl_slice, buf) == SL_LEN + 6,
+               "len, pkt, buf: the last 8 bytes of a slice");
+
+/* A big-endian 64-bit load. */
+static inline uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)ofl_get32(p) << 32 | ofl_get32(p + 4);
+}
+
+/*
+ * The run: what a train takes most of the time, full-size segments in one
+ * buffer, each compared with its predecessor as one masked compare of the
+ * whole header against the expected next header (struct run).  The bytes
+ * the context's prediction mask (layer.h: every layer's rule) wants equal
+ * are equal to the held header's; the IP length field is that of a full
+ * segment and the TCP flag byte the held one's (no FIN or PSH: such a
+ * segment ends the train, the general body takes it); then the fields that
+ * advance, each one compare: the sequence number, and for IPv4 the eight
+ * bytes from the ID to the header checksum as one big-endian word, in
+ * which the next segment's ID and checksum are this one's plus one and
+ * minus one (RFC 1624, exact while neither wraps: run_start() bounds the
+ * run there; a fixed ID keeps the word).  A segment that differs in any way
+ * is left to the general body, which applies the rules one by one.
+ */
+struct run {
+	_Alignas(16) uint8_t tp[GRO_PRED_MAX]; /* the expected header */
+	_Alignas(16) uint8_t mk[GRO_PRED_MAX]; /* 0xff: compared */
+	uint32_t full;                          /* a full segment's frame length */
+	uint32_t mss;
+	uint32_t ipsum;                         /* IPv4: sum of the header without length, ID, checksum */
+};
+
+/* The expected header of the next full segment (once per train). */
+static inline void run_init(struct run *r, const struct gro_item *it, const uint8_t *m, uint64_t ipsum,
+                            const int v4)
+{
+	uint32_t hl = it->hdr_len, mss = it->seg_size;
+	memcpy(r->tp, it->hdr, GRO_PRED_MAX);
+	memcpy(r->mk, m, GRO_PRED_MAX);
+	ofl_put16(r->tp + (v4 ? 16 : 18), (uint16_t)(v4 ? hl - 14 + mss : hl - 54 + mss));
+	memset(r->mk + (v4 ? 16 : 18), 0xff, 2);
+	r->mk[it->l4_off + 13] = 0xff;
+	/* UINT32_MAX: no run (never a frame's length: at most 0xffff here) */
+	r->mss = mss;
+	r->full = mss && hl + mss <= 0xffffu ? hl + mss : UINT32_MAX;
+	ipsum = (ipsum & 0xffffffffu) + (ipsum >> 32);
+	r->ipsum = (uint32_t)((ipsum & 0xffffffffu) + (ipsum >> 32));
+}
+
+/* IPv4: the word of bytes 18-25 (ID to checksum) the segment with IP ID
+ * id must carry, and how many segments may follow it with the word
+ * stepped by *step (exact: neither the ID nor the checksum wraps). */
+static inline uint64_t run_word(const struct run *r, uint16_t id, int fixedid, uint64_t *step, uint32_t *steps)
+{
+	uint8_t w[8];
+	uint64_t s, e;
+	uint16_t c;
+	memcpy(w, r->tp + 18, 8);
+	ofl_put16(w, id);
+	/* the checksum: the complement of the header's sum, memory order */
+	s = (uint64_t)r->ipsum + ld16(r->tp + 16) + ld16(w);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	c = (uint16_t)~s;
+	memcpy(w + 6, &c, 2);
+	e = get64(w);
+	if (fixedid) {
+		*step = 0;
+		*steps = UINT32_MAX;
+	} else {
+		uint32_t a = 0xffffu - (uint32_t)(e >> 48), b = (uint32_t)(e & 0xffff);
+		*step = (1ull << 48) - 1u;
+		*steps = a < b ? a : b;
+	}
+	return e;
+}
+
+static inline uint32_t min32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * The run's loop (train_l3()): frames [i, iend) of the burst while each is
+ * the expected full segment, r the expected header, seq and e (IPv4) the
+ * first one's sequence number and ID-to-checksum word, seg its segment
+ * index; slices from s, cookies from c (room for iend - i frames checked
+ * by the caller).  multi 0: frames of one buffer; 1: frames of the same
+ * number of buffers as the first (want: its packet word), the headers in
+ * the first, the payload its rest and every later buffer.  Returns how
+ * many frames it took, *nslices how many slices it wrote.
+ */
+static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                                                  const struct run *r, uint32_t hl, uint32_t seq, uint64_t e,
+                                                  uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c,
+                                                  uint32_t want, uint32_t mask, uint32_t *nslices, const int v4,
+                                                  const int multi)
+{
+	/* the slice's len, pkt and buf fields as one word, and the step of
+	 * pkt in it (either byte order: pkt stays below 0xffff, no carry) */
+	struct ofl_slice ls = {NULL, r->mss, (uint16_t)seg, 0}, st1 = {NULL, 0, 1, 0};
+	struct ofl_slice *s0 = s;
+	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's TCP offset */
+	const uint32_t mss = r->mss;
+	const unsigned start = i;
+	uint64_t lw, lstep;
+	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
+	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
+	for (; i < iend; i++, c++) {
+		const struct ofl_pkt *q = &pkts[i];
+		const struct ofl_buf *qb = q->bufs;
+		const uint8_t *d;
+		uint32_t pw;
+		memcpy(&pw, &q->nbufs, 4);
+		if ((pw & mask) != want || !qb)
+			break;
+		d = qb->data;
+		if ((multi ? qb->len < hl : qb->len != r->full) || !d)
+			break;
+		gro_prefetch_ahead(pkts, i, n);
+		if (pred_diff(d, r->tp, r->mk, 0, hl) || ofl_get32(d + l4c + 4) != seq || (v4 && get64(d + 18) != e))
+			break;
+		if (multi) {
+			/* the slices written first, counted when the buffers add
+			 * up to a full segment; a later buffer empty or NULL is
+			 * left to the general body (room for all: checked) */
+			struct ofl_slice *t = s;
+			uintptr_t pmin = UINTPTR_MAX;
+			uint64_t tot = qb->len; /* no wrap, whatever the lengths */
+			uint32_t k, nb = q->nbufs, lmin = UINT32_MAX, pl = qb->len - hl;
+			uint16_t sg = (uint16_t)(seg + (i - start));
+			t->data = d + hl;
+			t->len = pl;
+			t->pkt = sg;
+			t->buf = 0;
+			t += pl != 0;
+			for (k = 1; k < nb; k++, t++) {
+				const uint8_t *bd = qb[k].data;
+				uint32_t bl = qb[k].len;
+				t->data = bd;
+				t->len = bl;
+				t->pkt = sg;
+				t->buf = (uint16_t)k;
+				tot += bl;
+				lmin = bl < lmin ? bl : lmin;
+				pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
+			}
+			if (tot != r->full || lmin == 0 || pmin == 0)
+				break;
+			s = t;
+		} else {
+			s->data = d + hl;
+			memcpy((uint8_t *)s + SL_LEN, &lw, 8);
+			lw += lstep;
+			s++;
+		}
+		*c = q->cookie;
+		seq += mss;
+		e += estep;
+	}
+	*nslices = (uint32_t)(s - s0);
+	return i - start;
+}
+
 /* gro_train() for one L3 (v4 is a constant in each copy). */
 static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
                                            unsigned i, unsigned n, const int v4, const int tagged)
@@ -80,13 +249,50 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 	uint32_t pw_want, pw_mask, pw_nb;
 	unsigned start = i;
 	uint8_t end = 0, fl = 0;
+	struct run r;
 	train_pkt_word(&pw_want, &pw_mask, &pw_nb);
+	if (!tagged)
+		run_init(&r, it, m, ipsum, v4);
 	for (; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		const struct ofl_buf *b = pkt->bufs;
 		const uint8_t *p, *th;
 		uint32_t tot, len, pw, nsl_pkt = 1;
 		memcpy(&pw, &pkt->nbufs, 4);
+		if (!tagged && r.full != UINT32_MAX && b && ((pw & pw_mask) == pw_want ? b->len == r.full
+		                                            : (pw & pw_nb) == (pw_want & pw_nb) && b->len >= hl &&
+		                                                  pkt->nbufs <= g->cfg.max_bufs && pkt->nbufs > 1)) {
+			/* a run of full segments (struct run), of one buffer or
+			 * of as many as this frame has */
+			uint64_t e = 0, estep = 0;
+			uint32_t steps = UINT32_MAX, k, iend, nbr = pkt->nbufs, nsl_run, nadd;
+			if (v4)
+				e = run_word(&r, id, it->fixedid, &estep, &steps);
+			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl) / nbr));
+			k = min32(k, min32(room / mss, hroom / mss));
+			iend = i + k;
+			if (nbr == 1)
+				nadd = run_take(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
+				                pw_want, pw_mask, &nsl_run, v4, 0);
+			else
+				nadd = run_take(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
+				                pw & pw_mask, pw_mask, &nsl_run, v4, 1);
+			i += nadd;
+			k = nadd;
+			nsl += nsl_run;
+			nsegs += k;
+			seq += mss * k;
+			if (v4)
+				id = (uint16_t)(id + idinc * k);
+			room -= mss * k;
+			hroom -= mss * k;
+			added += mss * k;
+			if (i >= n)
+				break;
+			pkt = &pkts[i];
+			b = pkt->bufs;
+			memcpy(&pw, &pkt->nbufs, 4);
+		}
 		if (!b)
 			break;
 #if defined(__GNUC__)

@@ -37,6 +37,22 @@ static inline uint16_t ld16(const uint8_t *p)
 }
 
 
+/* Start the cache miss of the first buffer of frame i + GRO_AHEAD of a
+ * burst of n (of the last frame near the end), as poll-mode drivers do:
+ * the first touch of a received header misses the cache. */
+static inline void gro_prefetch_ahead(const struct ofl_pkt *pkts, unsigned i, unsigned n)
+{
+#if defined(__GNUC__)
+	const struct ofl_pkt *a = &pkts[i + GRO_AHEAD < n ? i + GRO_AHEAD : n - 1];
+	if (a->bufs && a->nbufs)
+		__builtin_prefetch(a->bufs->data);
+#else
+	(void)pkts;
+	(void)i;
+	(void)n;
+#endif
+}
+
 /* The recent-flows cache: a slot per frame from bytes 26-37 (IPv4
  * addresses and ports, part of IPv6 addresses), naming the entry last held
  * or merged for them.  Only a hint: try_predict() checks the entry is held
