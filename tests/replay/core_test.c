@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "harness.h"
 #include "pcapng_gen.h"
 #include "replay.h"
 
@@ -267,19 +268,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("replay_core");
-	TCase *tc = tcase_create("core");
-	tcase_add_test(tc, timer_fires_between_frames);
-	tcase_add_test(tc, no_timeout_flushes_every_poll);
-	tcase_add_test(tc, burst_sizes);
-	tcase_add_test(tc, clock_never_goes_back);
-	tcase_add_test(tc, kernel_napi);
-	tcase_add_test(tc, mixed_link_types);
-	tcase_add_test(tc, complete_csum);
-	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	const TTest *tests[] = {timer_fires_between_frames, no_timeout_flushes_every_poll, burst_sizes,
+	                        clock_never_goes_back, kernel_napi, mixed_link_types, complete_csum};
+	return h_run_tests("replay_core", tests, sizeof tests / sizeof tests[0]);
 }

@@ -74,6 +74,18 @@ int h_run_suite(struct Suite *s);
 struct TTest;
 int h_run_tests(const char *name, const struct TTest *const *tests, unsigned n);
 
+/* A test of h_run_table(): run once (loops 0, as tcase_add_test()) or
+ * loops times with _i = 0 .. loops - 1 (as tcase_add_loop_test()). */
+struct h_test {
+	const struct TTest *test;
+	int loops;
+};
+/* h_run_tests() for a table of tests, some of them loops; timeout: seconds
+ * per test (0: Check's default); flags: H_NOFORK runs the tests in order in
+ * this process (tests that share files). */
+#define H_NOFORK 1u
+int h_run_table(const char *name, unsigned timeout, unsigned flags, const struct h_test *tests, unsigned n);
+
 /* cfg may be NULL for defaults; cfg->deliver/user are replaced. */
 void h_init(struct harness *h, const struct ofl_gro_config *cfg, int split);
 /* Feed one frame (copied). Returns ofl_gro_receive()'s result. */

@@ -163,20 +163,9 @@ START_TEST(clear_empties)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("flowtab");
-	TCase *tc = tcase_create("flowtab");
-	tcase_add_test(tc, model);
-	tcase_add_test(tc, flooding_resistance);
-	tcase_add_test(tc, key_changes_hash);
-	tcase_add_test(tc, hash_v4_same_value);
-	tcase_add_test(tc, clear_empties);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const TTest *tests[] = {model, flooding_resistance, key_changes_hash, hash_v4_same_value,
+		clear_empties};
+	return h_run_tests("flowtab", tests, sizeof tests / sizeof tests[0]);
 }

@@ -278,20 +278,9 @@ START_TEST(normal_partial_untouched)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gro_csum_partial");
-	TCase *tc = tcase_create("partial");
-	tcase_add_loop_test(tc, partial_segments_merge, 0, 2);
-	tcase_add_loop_test(tc, lone_partial_segment, 0, 2);
-	tcase_add_loop_test(tc, mixed_statuses, 0, 9);
-	tcase_add_test(tc, lone_verified_segment_not_partial);
-	tcase_add_test(tc, normal_partial_untouched);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const struct h_test tests[] = {{partial_segments_merge, 2}, {lone_partial_segment, 2},
+		{mixed_statuses, 9}, {lone_verified_segment_not_partial, 0}, {normal_partial_untouched, 0}};
+	return h_run_table("gro_csum_partial", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

@@ -335,21 +335,10 @@ START_TEST(normal_given_untagged)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gro_dsa");
-	TCase *tc = tcase_create("dsa");
-	int n = (int)ofl_dsa_count();
-	tcase_add_loop_test(tc, merges_like_untagged, 0, 3 * n);
-	tcase_add_loop_test(tc, ports_never_merge, 0, 3 * n);
-	tcase_add_loop_test(tc, keep_tag_mode, 0, 3 * n);
-	tcase_add_test(tc, bad_tag_untouched);
-	tcase_add_test(tc, normal_given_untagged);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	int n = (int)ofl_dsa_count();
+	const struct h_test tests[] = {{merges_like_untagged, 3 * n}, {ports_never_merge, 3 * n},
+		{keep_tag_mode, 3 * n}, {bad_tag_untouched, 0}, {normal_given_untagged, 0}};
+	return h_run_table("gro_dsa", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

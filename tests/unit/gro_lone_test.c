@@ -368,24 +368,10 @@ START_TEST(direct_burst)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gro_lone");
-	TCase *tc = tcase_create("lone");
-	tcase_add_loop_test(tc, single_flows, 0, 2);
-	tcase_add_test(tc, mixed_with_trains_and_normals);
-	tcase_add_test(tc, flows_meet_across_bursts);
-	tcase_add_test(tc, table_full);
-	tcase_add_test(tc, byte_limit);
-	tcase_add_test(tc, same_flow_other_shape);
-	tcase_add_test(tc, vlan_tag_is_another_flow);
-	tcase_add_test(tc, flush_older_between);
-	tcase_add_test(tc, direct_burst);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const struct h_test tests[] = {{single_flows, 2}, {mixed_with_trains_and_normals, 0},
+		{flows_meet_across_bursts, 0}, {table_full, 0}, {byte_limit, 0}, {same_flow_other_shape, 0},
+		{vlan_tag_is_another_flow, 0}, {flush_older_between, 0}, {direct_burst, 0}};
+	return h_run_table("gro_lone", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

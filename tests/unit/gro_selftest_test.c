@@ -753,10 +753,5 @@ static Suite *selftest_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(selftest_suite());
-	int failed;
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return h_run_suite(selftest_suite());
 }

@@ -294,25 +294,10 @@ START_TEST(allocator_used_at_create_only)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gro_timer_batch");
-	TCase *tc = tcase_create("timer_batch");
-	tcase_add_test(tc, timeout_zero_flushes_at_poll_end);
-	tcase_add_test(tc, held_across_polls_then_deadline);
-	tcase_add_test(tc, old_packets_flushed_with_work);
-	tcase_add_test(tc, psh_never_delayed);
-	tcase_add_test(tc, flush_older);
-	tcase_add_test(tc, batches_of_normal_batch);
-	tcase_add_test(tc, batch_counts_segments);
-	tcase_add_test(tc, batch_of_one);
-	tcase_add_test(tc, reentry_refused);
-	tcase_add_test(tc, allocator_used_at_create_only);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const TTest *tests[] = {timeout_zero_flushes_at_poll_end, held_across_polls_then_deadline,
+		old_packets_flushed_with_work, psh_never_delayed, flush_older, batches_of_normal_batch,
+		batch_counts_segments, batch_of_one, reentry_refused, allocator_used_at_create_only};
+	return h_run_tests("gro_timer_batch", tests, sizeof tests / sizeof tests[0]);
 }

@@ -417,32 +417,11 @@ START_TEST(bound_normal_batch)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("robust_membound");
-	TCase *tc = tcase_create("bounds");
-	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, no_growth_after_create, 0, 5);
-	tcase_add_test(tc, size_follows_config);
-	tcase_add_test(tc, enomem_at_every_allocation);
-	tcase_add_test(tc, bound_max_flows);
-	tcase_add_test(tc, bound_max_held_bytes);
-	tcase_add_test(tc, bound_held_bytes_one_big_segment);
-	tcase_add_loop_test(tc, bound_max_segs, 0, 2);
-	tcase_add_test(tc, bound_max_size);
-	tcase_add_test(tc, bound_max_bufs);
-	tcase_add_test(tc, bound_slices);
-	tcase_add_loop_test(tc, bound_normal_batch, 0, 4);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	const struct h_test tests[] = {{no_growth_after_create, 5}, {size_follows_config, 0},
+		{enomem_at_every_allocation, 0}, {bound_max_flows, 0}, {bound_max_held_bytes, 0},
+		{bound_held_bytes_one_big_segment, 0}, {bound_max_segs, 2}, {bound_max_size, 0},
+		{bound_max_bufs, 0}, {bound_slices, 0}, {bound_normal_batch, 4}};
+	return h_run_table("robust_membound", 120, 0, tests, sizeof tests / sizeof tests[0]);
 }
