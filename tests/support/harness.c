@@ -254,6 +254,15 @@ void h_free(struct harness *h)
 	memset(h, 0, sizeof(*h));
 }
 
+void h_done(struct harness *h, const char *want)
+{
+	char got[4096];
+	h_finish(h);
+	if (want)
+		ck_assert_str_eq(h_payloads(h, got, sizeof got), want);
+	h_free(h);
+}
+
 const char *h_payloads(struct harness *h, char *buf, size_t cap)
 {
 	size_t pos = 0;

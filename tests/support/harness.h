@@ -96,6 +96,9 @@ int h_rx_gen(struct harness *h, const struct gen_tcp *g, uint64_t now);
 /* Flush all, destroy the context, check conservation. */
 void h_finish(struct harness *h);
 void h_free(struct harness *h);
+/* The end of a test: h_finish(), then (want not NULL) the payload lengths
+ * delivered, as h_payloads() writes them, must be want; then h_free(). */
+void h_done(struct harness *h, const char *want);
 /* TCP payload lengths of the deliveries in order, as a string "200,100"
  * (NORMAL and GRO alike; only frames of TCP flows, and of UDP flows when
  * the context merges UDP: cfg.udp). */
