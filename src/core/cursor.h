@@ -7,7 +7,8 @@
  * a frame is ofl_csum_cursor() (src/core/csum.c).
  *
  * A cursor is (chunk, byte in it); ofl_cur_piece() hands out the next
- * contiguous piece of a requested range.  Zero-length chunks are skipped;
+ * contiguous piece of a requested range, ofl_cur_cut() cuts a range into
+ * slices (zero-copy).  Zero-length chunks are skipped;
  * nothing is ever read past the last chunk (a range longer than the frame
  * ends at its end).
  */
@@ -112,6 +113,56 @@ static inline uint32_t ofl_cur_copy(struct ofl_cursor *c, uint32_t len, uint8_t 
 		done += n;
 	}
 	return done;
+}
+
+/* Cut the next len bytes (fewer when the frame ends first) into slices, one
+ * per chunk they touch, written to out when it is not NULL (at most cap of
+ * them).  A piece of a struct ofl_slice chunk keeps that slice's pkt and buf
+ * (slice_tags 1); a piece of a struct ofl_buf chunk (slice_tags 0) gets pkt
+ * and, as buf, the chunk's index.  Returns how many slices the bytes take,
+ * or UINT32_MAX when out would need more than cap (the cursor is then left
+ * inside the range).  The cursor ends at the chunk holding the next byte:
+ * past exhausted and empty chunks. */
+static inline uint32_t ofl_cur_cut(struct ofl_cursor *c, uint32_t len, int slice_tags, uint16_t pkt,
+                                   struct ofl_slice *out, uint32_t cap)
+{
+	/* the position in locals: the stores to out cannot move it */
+	uint32_t n = 0, i = c->i, off = c->off, end = c->n;
+	while (len && i < end) {
+		uint32_t avail = ofl_cur_len(c, i) - off, take = avail < len ? avail : len;
+		if (take) {
+			if (out) {
+				if (n == cap)
+					return UINT32_MAX;
+				out[n].data = ofl_cur_data(c, i) + off;
+				out[n].len = take;
+				if (slice_tags) {
+					const struct ofl_slice *from =
+					    (const struct ofl_slice *)(const void *)(c->chunks + (size_t)i * c->stride);
+					out[n].pkt = from->pkt;
+					out[n].buf = from->buf;
+				} else {
+					out[n].pkt = pkt;
+					out[n].buf = (uint16_t)i;
+				}
+			}
+			n++;
+			len -= take;
+			if (take < avail) {
+				c->i = i;
+				c->off = off + take;
+				return n;
+			}
+		}
+		i++;
+		off = 0;
+	}
+	/* the range ended with a chunk: on to the next non-empty one */
+	while (i < end && ofl_cur_len(c, i) == 0)
+		i++;
+	c->i = i;
+	c->off = off;
+	return n;
 }
 
 /* Sum of len bytes from the cursor (fewer when the frame ends first), as if

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "core/cursor.h"
 #include "core/mem.h"
 #include "gro/hold.h"
 #include "gro/layer.h"
@@ -11,31 +12,11 @@
 /* The pieces of the bytes [off, off + len) of a packet's buffers: written to
  * out (at most cap of them) when out is not NULL; returns how many there
  * are, or UINT32_MAX when they do not fit in cap. */
-static uint32_t slices_of(const struct ofl_pkt *pkt, uint32_t off, uint32_t len, uint16_t seg,
-                          struct ofl_slice *out, uint32_t cap)
+static inline OFL_ALWAYS_INLINE uint32_t slices_of(const struct ofl_pkt *pkt, uint32_t off, uint32_t len,
+                                                  uint16_t seg, struct ofl_slice *out, uint32_t cap)
 {
-	uint32_t n = 0;
-	unsigned b;
-	for (b = 0; b < pkt->nbufs && len; b++) {
-		uint32_t bl = pkt->bufs[b].len, take;
-		if (off >= bl) {
-			off -= bl;
-			continue;
-		}
-		take = bl - off < len ? bl - off : len;
-		if (out) {
-			if (n == cap)
-				return UINT32_MAX;
-			out[n].data = pkt->bufs[b].data + off;
-			out[n].len = take;
-			out[n].pkt = seg;
-			out[n].buf = (uint16_t)b;
-		}
-		n++;
-		len -= take;
-		off = 0;
-	}
-	return n;
+	struct ofl_cursor c = ofl_cur_bufs(pkt->bufs, pkt->nbufs, off);
+	return ofl_cur_cut(&c, len, 0, seg, out, cap);
 }
 
 /* Record the payload bytes [off, off + len) of the packet as slices of the

@@ -1,51 +1,94 @@
 /*
  * cursor.c - the payload cursor: a (unit, byte) position in the input's
- * buffers, walked forward to cut segments into slices without copying, the
- * checksum of a segment's slices, and a segment copied out in one piece
- * (through the shared cursor, core/cursor.h).
+ * buffers, kept in the iterator as two numbers and walked through the shared
+ * cursor (core/cursor.h): segments cut into slices without copying, sums of
+ * payload bytes, a segment copied out in one piece.  A GRO packet's header
+ * (unit 0 of GSO_UNIT_GRO) is the one unit outside the shared cursor.
  */
 #include "core/cursor.h"
 #include "gso/gso_int.h"
 
-static void cursor_norm(const struct gso_it *it, uint32_t *u, uint32_t *o)
+/* The units after the GRO header (all of them for the other kinds) as a
+ * shared cursor at (unit u, byte o); units are counted from the first. */
+static inline struct ofl_cursor units_at(const struct gso_it *it, uint32_t u, uint32_t o)
 {
-	while (*u < it->nunits && *o >= gso_unit_len(it, *u)) {
-		*o -= gso_unit_len(it, *u);
-		(*u)++;
-	}
+	uint32_t first = it->unit_kind == GSO_UNIT_GRO;
+	struct ofl_cursor c = {it->units,
+	                       it->unit_kind == GSO_UNIT_BUF ? sizeof(struct ofl_buf) : sizeof(struct ofl_slice),
+	                       it->nunits - first, u - first, o};
+	return c;
+}
+
+static inline void units_back(const struct gso_it *it, const struct ofl_cursor *c, uint32_t *u, uint32_t *o)
+{
+	*u = c->i + (it->unit_kind == GSO_UNIT_GRO);
+	*o = c->off;
 }
 
 void gso_cursor_at(const struct gso_it *it, uint32_t off, uint32_t *u, uint32_t *o)
 {
-	*u = 0;
-	*o = off;
-	cursor_norm(it, u, o);
+	struct ofl_cursor c;
+	if (it->unit_kind == GSO_UNIT_GRO) {
+		if (off < it->hdr0_len) { /* a payload byte in the GRO header */
+			*u = 0;
+			*o = off;
+			return;
+		}
+		off -= it->hdr0_len;
+	}
+	c = units_at(it, it->unit_kind == GSO_UNIT_GRO, 0);
+	ofl_cur_skip(&c, off);
+	units_back(it, &c, u, o);
 }
 
 uint32_t gso_take(const struct gso_it *it, uint32_t *u, uint32_t *o, uint32_t len,
                   struct ofl_slice *out)
 {
+	struct ofl_cursor c;
 	uint32_t n = 0;
-	while (len && *u < it->nunits) {
-		const uint8_t *d;
-		uint32_t ul, c;
-		uint16_t pk, bf;
-		gso_unit(it, *u, &d, &ul, &pk, &bf);
-		c = ul - *o < len ? ul - *o : len;
-		if (c) {
-			if (out) {
-				out[n].data = d + *o;
-				out[n].len = c;
-				out[n].pkt = pk;
-				out[n].buf = bf;
-			}
-			n++;
+	if (*u == 0 && it->unit_kind == GSO_UNIT_GRO) {
+		/* payload bytes in the GRO header: its piece first */
+		uint32_t t;
+		if (!len)
+			return 0;
+		t = it->hdr0_len - *o < len ? it->hdr0_len - *o : len;
+		if (out) {
+			out[0].data = it->hdr0 + *o;
+			out[0].len = t;
+			out[0].pkt = 0;
+			out[0].buf = 0;
 		}
-		*o += c;
-		len -= c;
-		cursor_norm(it, u, o);
+		n = 1;
+		len -= t;
+		*o += t;
+		if (*o < it->hdr0_len)
+			return n;
+		*u = 1;
+		*o = 0;
 	}
+	c = units_at(it, *u, *o);
+	n += ofl_cur_cut(&c, len, it->unit_kind != GSO_UNIT_BUF, 0, out ? out + n : NULL, UINT32_MAX);
+	units_back(it, &c, u, o);
 	return n;
+}
+
+uint32_t gso_units_sum(const struct gso_it *it, uint32_t off, uint32_t len)
+{
+	struct ofl_cursor c;
+	uint32_t u, o, s = 0, head = 0;
+	if (!len)
+		return 0;
+	gso_cursor_at(it, off, &u, &o);
+	if (u == 0 && it->unit_kind == GSO_UNIT_GRO) {
+		/* bytes in the GRO header first */
+		head = it->hdr0_len - o < len ? it->hdr0_len - o : len;
+		s = ofl_csum_partial(it->hdr0 + o, head, 0);
+		len -= head;
+		u = 1;
+		o = 0;
+	}
+	c = units_at(it, u, o);
+	return ofl_csum_add_at(s, ofl_csum_cursor(&c, len), (int)(head & 1));
 }
 
 uint32_t gso_slices_sum(const struct ofl_slice *s, uint32_t n)

@@ -11,25 +11,8 @@
 
 uint16_t gso_frag_udp_csum(const struct gso_it *it)
 {
-	uint32_t ulen = GSO_UDP_HLEN + it->payload, s = 0, u, done = 0;
-	uint32_t off = it->pay_base, left = it->payload;
+	uint32_t ulen = GSO_UDP_HLEN + it->payload, s = gso_units_sum(it, it->pay_base, it->payload);
 	uint16_t c;
-	/* every payload byte, unit by unit from the payload start */
-	for (u = 0; u < it->nunits && left; u++) {
-		const uint8_t *d;
-		uint32_t len, n;
-		uint16_t pk, bf;
-		gso_unit(it, u, &d, &len, &pk, &bf);
-		if (off >= len) {
-			off -= len;
-			continue;
-		}
-		n = len - off < left ? len - off : left;
-		s = ofl_csum_add_at(s, ofl_csum_partial(d + off, n, 0), (int)(done & 1));
-		done += n;
-		left -= n;
-		off = 0;
-	}
 	/* pseudo header and UDP header: the length counts twice */
 	c = (uint16_t)~gso_fold_be(it->ps_base + 2u * ulen + it->l4_base + gso_mem_to_be(s));
 	return c == 0 ? 0xffff : c;

@@ -177,6 +177,10 @@ void gso_cursor_at(const struct gso_it *it, uint32_t off, uint32_t *u, uint32_t 
 uint32_t gso_take(const struct gso_it *it, uint32_t *u, uint32_t *o, uint32_t len,
                   struct ofl_slice *out);
 
+/* Memory-order sum of len bytes of the units from byte off (skip
+ * included), as one contiguous run starting at an even offset (cursor.c). */
+uint32_t gso_units_sum(const struct gso_it *it, uint32_t off, uint32_t len);
+
 /* Sum of the slices as one contiguous run starting at an even offset. */
 uint32_t gso_slices_sum(const struct ofl_slice *s, uint32_t n);
 

@@ -530,20 +530,12 @@ static void scan_fixtures(void)
 
 int main(void)
 {
-	Suite *s = suite_create("kernel_fixture");
-	TCase *tc = tcase_create("fixtures");
-	SRunner *sr;
+	struct h_test tests[] = {{test_inventory, 0}, {test_fixture, 0}};
 	int failed;
 	unsigned i;
 	scan_fixtures();
-	tcase_add_test(tc, test_inventory);
-	if (nnames)
-		tcase_add_loop_test(tc, test_fixture, 0, (int)(nnames * NSPLIT));
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	tests[1].loops = (int)(nnames * NSPLIT);
+	failed = h_run_table("kernel_fixture", 0, 0, tests, nnames ? 2 : 1);
 	for (i = 0; i < nnames; i++)
 		free(names[i]);
 	return failed != 0;

@@ -14,6 +14,8 @@
 
 #include <ofl/ofl.h>
 
+#include "harness.h"
+
 #define CAPTURE "tcp-bulk/suricata-verify__bug-4663.pcap"
 #define OUTCAP 262144
 
@@ -428,18 +430,9 @@ int main(void)
 	if (!have_tcpdump)
 		printf("NOTICE: no tcpdump: the pipe-from-tcpdump cases are SKIPPED\n");
 
-	Suite *s = suite_create("replay_cli");
-	TCase *tc = tcase_create("cli");
-	tcase_add_loop_test(tc, cli_case, 0, (int)NCASES);
-	tcase_add_test(tc, version);
-	tcase_add_test(tc, empty_output);
-	tcase_add_test(tc, json_checker);
-	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_NOFORK); /* the cases share two output files */
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	/* the cases share two output files: they run in order */
+	const struct h_test tests[] = {{cli_case, (int)NCASES}, {version, 0}, {empty_output, 0}, {json_checker, 0}};
+	int failed = h_run_table("replay_cli", 0, H_NOFORK, tests, sizeof tests / sizeof tests[0]);
 	if (failed)
 		return EXIT_FAILURE;
 	return have_dev_full && have_tcpdump ? EXIT_SUCCESS : 77;

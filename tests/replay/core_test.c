@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "harness.h"
 #include "pcapng_gen.h"
 #include "replay.h"
 
@@ -102,8 +103,9 @@ static void run_opts(const uint64_t *ts, unsigned nf, const struct replay_gro_op
 	replay_capture_free(&c);
 }
 
-static void run(const uint64_t *ts, unsigned nf, unsigned burst, uint64_t timeout, struct seen *s,
-                struct replay_gro_result *res)
+/* run_opts() with a burst and a timeout; the replay must take polls polls. */
+static void run(const uint64_t *ts, unsigned nf, unsigned burst, uint64_t timeout, unsigned polls,
+                struct seen *s, struct replay_gro_result *res)
 {
 	struct replay_gro_opts o;
 
@@ -111,6 +113,7 @@ static void run(const uint64_t *ts, unsigned nf, unsigned burst, uint64_t timeou
 	o.burst = burst;
 	o.flush_timeout_ns = timeout;
 	run_opts(ts, nf, &o, s, res);
+	ck_assert_uint_eq(res->polls, polls);
 }
 
 /* Polls of one frame, 100 us timeout: four segments 10 us apart are held
@@ -122,8 +125,7 @@ START_TEST(timer_fires_between_frames)
 	struct seen s;
 	struct replay_gro_result res;
 
-	run(ts, 5, 1, 100 * US, &s, &res);
-	ck_assert_uint_eq(res.polls, 5);
+	run(ts, 5, 1, 100 * US, 5, &s, &res);
 	ck_assert_uint_eq(res.timer_fires, 2); /* after frame 4, and at the end */
 	ck_assert_uint_eq(s.n, 2);
 	ck_assert_uint_eq(s.segs[0], 4);
@@ -143,8 +145,7 @@ START_TEST(no_timeout_flushes_every_poll)
 	struct seen s;
 	struct replay_gro_result res;
 
-	run(ts, 5, 1, 0, &s, &res);
-	ck_assert_uint_eq(res.polls, 5);
+	run(ts, 5, 1, 0, 5, &s, &res);
 	ck_assert_uint_eq(res.timer_fires, 0);
 	ck_assert_uint_eq(s.n, 5);
 	for (unsigned i = 0; i < 5; i++) {
@@ -161,14 +162,12 @@ START_TEST(burst_sizes)
 	struct seen s;
 	struct replay_gro_result res;
 
-	run(ts, 5, 0, 0, &s, &res);
-	ck_assert_uint_eq(res.polls, 1);
+	run(ts, 5, 0, 0, 1, &s, &res);
 	ck_assert_uint_eq(s.n, 1);
 	ck_assert_uint_eq(s.segs[0], 5);
 	ck_assert_uint_eq(s.at[0], 4 * US); /* the poll's last frame */
 
-	run(ts, 5, 2, 0, &s, &res);
-	ck_assert_uint_eq(res.polls, 3);
+	run(ts, 5, 2, 0, 3, &s, &res);
 	ck_assert_uint_eq(s.n, 3);
 	ck_assert_uint_eq(s.segs[0], 2);
 	ck_assert_uint_eq(s.segs[1], 2);
@@ -186,7 +185,7 @@ START_TEST(clock_never_goes_back)
 	struct seen s;
 	struct replay_gro_result res;
 
-	run(ts, 4, 1, 0, &s, &res);
+	run(ts, 4, 1, 0, 4, &s, &res);
 	ck_assert_uint_eq(s.n, 4);
 	ck_assert_uint_eq(s.at[0], 50 * US);
 	ck_assert_uint_eq(s.at[1], 50 * US);
@@ -267,19 +266,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("replay_core");
-	TCase *tc = tcase_create("core");
-	tcase_add_test(tc, timer_fires_between_frames);
-	tcase_add_test(tc, no_timeout_flushes_every_poll);
-	tcase_add_test(tc, burst_sizes);
-	tcase_add_test(tc, clock_never_goes_back);
-	tcase_add_test(tc, kernel_napi);
-	tcase_add_test(tc, mixed_link_types);
-	tcase_add_test(tc, complete_csum);
-	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	const TTest *tests[] = {timer_fires_between_frames, no_timeout_flushes_every_poll, burst_sizes,
+	                        clock_never_goes_back, kernel_napi, mixed_link_types, complete_csum};
+	return h_run_tests("replay_core", tests, sizeof tests / sizeof tests[0]);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "payload_sum.h"
 #include "pcapng_gen.h"
 #include "replay.h"
@@ -125,16 +126,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("replay_e2e");
-	TCase *tc = tcase_create("e2e");
-	tcase_add_test(tc, gro_default);
-	tcase_add_test(tc, gro_one_poll_timeout);
-	tcase_add_test(tc, pcapng_input);
-	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_NOFORK); /* one output file: run in order */
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	/* one output file: the tests run in order */
+	const struct h_test tests[] = {{gro_default, 0}, {gro_one_poll_timeout, 0}, {pcapng_input, 0}};
+	return h_run_table("replay_e2e", 0, H_NOFORK, tests, sizeof tests / sizeof tests[0]);
 }

@@ -192,8 +192,7 @@ int main(void)
 {
 	const char *c = getenv("OFL_CORPORA");
 	char out[256];
-	Suite *s;
-	TCase *tc;
+	struct h_test tests[] = {{capture, 0}};
 
 	if (run("tcpdump --version >/dev/null 2>&1; echo $?", out, sizeof out) != 0 || atoi(out) != 0) {
 		printf("replay_manifest_test: no tcpdump: skipped\n");
@@ -204,10 +203,6 @@ int main(void)
 		printf("replay_manifest_test: no %s/MANIFEST.tsv: failed\n", corpora);
 		return EXIT_FAILURE;
 	}
-	s = suite_create("replay_manifest");
-	tc = tcase_create("corpus");
-	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, capture, 0, (int)nfiles);
-	suite_add_tcase(s, tc);
-	return h_run_suite(s);
+	tests[0].loops = (int)nfiles;
+	return h_run_table("replay_manifest", 120, 0, tests, nfiles ? 1 : 0);
 }

@@ -254,6 +254,15 @@ void h_free(struct harness *h)
 	memset(h, 0, sizeof(*h));
 }
 
+void h_done(struct harness *h, const char *want)
+{
+	char got[4096];
+	h_finish(h);
+	if (want)
+		ck_assert_str_eq(h_payloads(h, got, sizeof got), want);
+	h_free(h);
+}
+
 const char *h_payloads(struct harness *h, char *buf, size_t cap)
 {
 	size_t pos = 0;
@@ -268,22 +277,49 @@ const char *h_payloads(struct harness *h, char *buf, size_t cap)
 	return buf;
 }
 
-int h_run_suite(Suite *s)
+static int run_suite(Suite *s, unsigned flags)
 {
 	SRunner *sr = srunner_create(s);
 	int failed;
+	if (flags & H_NOFORK)
+		srunner_set_fork_status(sr, CK_NOFORK);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-int h_run_tests(const char *name, const TTest *const *tests, unsigned n)
+int h_run_suite(Suite *s)
+{
+	return run_suite(s, 0);
+}
+
+int h_run_table(const char *name, unsigned timeout, unsigned flags, const struct h_test *tests, unsigned n)
 {
 	Suite *s = suite_create(name);
 	TCase *tc = tcase_create(name);
-	for (unsigned i = 0; i < n; i++)
-		tcase_add_test(tc, tests[i]);
+	if (timeout)
+		tcase_set_timeout(tc, timeout);
+	for (unsigned i = 0; i < n; i++) {
+		if (tests[i].loops)
+			tcase_add_loop_test(tc, tests[i].test, 0, tests[i].loops);
+		else
+			tcase_add_test(tc, tests[i].test);
+	}
 	suite_add_tcase(s, tc);
-	return h_run_suite(s);
+	return run_suite(s, flags);
+}
+
+int h_run_tests(const char *name, const TTest *const *tests, unsigned n)
+{
+	struct h_test t[64];
+	if (n > 64) {
+		fprintf(stderr, "h_run_tests: %u tests, at most 64\n", n);
+		return EXIT_FAILURE;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		t[i].test = tests[i];
+		t[i].loops = 0;
+	}
+	return h_run_table(name, 0, 0, t, n);
 }

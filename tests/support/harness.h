@@ -74,6 +74,18 @@ int h_run_suite(struct Suite *s);
 struct TTest;
 int h_run_tests(const char *name, const struct TTest *const *tests, unsigned n);
 
+/* A test of h_run_table(): run once (loops 0, as tcase_add_test()) or
+ * loops times with _i = 0 .. loops - 1 (as tcase_add_loop_test()). */
+struct h_test {
+	const struct TTest *test;
+	int loops;
+};
+/* h_run_tests() for a table of tests, some of them loops; timeout: seconds
+ * per test (0: Check's default); flags: H_NOFORK runs the tests in order in
+ * this process (tests that share files). */
+#define H_NOFORK 1u
+int h_run_table(const char *name, unsigned timeout, unsigned flags, const struct h_test *tests, unsigned n);
+
 /* cfg may be NULL for defaults; cfg->deliver/user are replaced. */
 void h_init(struct harness *h, const struct ofl_gro_config *cfg, int split);
 /* Feed one frame (copied). Returns ofl_gro_receive()'s result. */
@@ -84,6 +96,9 @@ int h_rx_gen(struct harness *h, const struct gen_tcp *g, uint64_t now);
 /* Flush all, destroy the context, check conservation. */
 void h_finish(struct harness *h);
 void h_free(struct harness *h);
+/* The end of a test: h_finish(), then (want not NULL) the payload lengths
+ * delivered, as h_payloads() writes them, must be want; then h_free(). */
+void h_done(struct harness *h, const char *want);
 /* TCP payload lengths of the deliveries in order, as a string "200,100"
  * (NORMAL and GRO alike; only frames of TCP flows, and of UDP flows when
  * the context merges UDP: cfg.udp). */

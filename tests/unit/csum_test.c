@@ -83,19 +83,8 @@ START_TEST(ipv4_header_example)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("csum");
-	TCase *tc = tcase_create("csum");
-	tcase_add_test(tc, lengths_and_alignments);
-	tcase_add_test(tc, all_ones);
-	tcase_add_test(tc, chain_at_odd_offsets);
-	tcase_add_test(tc, ipv4_header_example);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const TTest *tests[] = {lengths_and_alignments, all_ones, chain_at_odd_offsets, ipv4_header_example};
+	return h_run_tests("csum", tests, sizeof tests / sizeof tests[0]);
 }

@@ -2,8 +2,9 @@
  * cursor_test.c - the shared multi-buffer cursor (src/core/cursor.h) and the
  * checksums over it (ofl_csum_cursor(), ofl_csum_slices()): for every split
  * of a frame into 1 to 4 buffers (empty buffers included) and every byte
- * range of it, the bytes handed out are the frame's, and the checksum is the
- * one of the same bytes held contiguously.
+ * range of it, the bytes handed out (piece by piece, copied, or cut into
+ * slices) are the frame's, and the checksum is the one of the same bytes
+ * held contiguously.
  */
 #include <check.h>
 #include <ofl/csum.h>
@@ -39,8 +40,8 @@ static void make_split(struct split *sp)
 		sp->b[i].len = to - from;
 		sp->s[i].data = frame + from;
 		sp->s[i].len = to - from;
-		sp->s[i].pkt = 0;
-		sp->s[i].buf = (uint16_t)i;
+		sp->s[i].pkt = (uint16_t)(7 + i); /* tags that ofl_cur_cut() must keep */
+		sp->s[i].buf = (uint16_t)(100 + i);
 		from = to;
 	}
 }
@@ -65,6 +66,40 @@ static unsigned for_each_split(void (*fn)(const struct split *))
 				}
 	}
 	return count;
+}
+
+/* The range cut into slices (ofl_cur_cut()) over the buffers (tags: pkt 5
+ * and the buffer's index) or over the slices (tags: theirs): non-empty
+ * pieces of the right chunks that together are the range, the count
+ * without out the same, too small a cap refused, and the cursor left at
+ * the byte after the range, past empty chunks. */
+static unsigned cut_failures(const struct split *sp, unsigned off, unsigned len, unsigned want, int tags)
+{
+	struct ofl_slice out[4];
+	struct ofl_cursor c = tags ? ofl_cur_slices(sp->s, sp->nb, off) : ofl_cur_bufs(sp->b, sp->nb, off);
+	uint32_t ns = ofl_cur_cut(&c, len, tags, 5, out, 4), k, done = 0, at = 0;
+	unsigned bad = 0;
+	if (ns > sp->nb)
+		return 1;
+	for (k = 0; k < ns; k++) {
+		unsigned bi = (unsigned)out[k].buf - (tags ? 100u : 0u);
+		if (bi >= sp->nb || out[k].pkt != (tags ? 7 + bi : 5u) || out[k].len == 0 ||
+		    out[k].data != frame + off + done || out[k].data < sp->b[bi].data ||
+		    out[k].data + out[k].len > sp->b[bi].data + sp->b[bi].len)
+			return 1;
+		done += out[k].len;
+	}
+	bad += done != want;
+	for (k = 0; k < c.i && k < sp->nb; k++)
+		at += sp->b[k].len;
+	bad += at + c.off != off + want || (c.i < sp->nb && c.off >= sp->b[c.i].len) || c.i > sp->nb;
+	c = tags ? ofl_cur_slices(sp->s, sp->nb, off) : ofl_cur_bufs(sp->b, sp->nb, off);
+	bad += ofl_cur_cut(&c, len, tags, 5, NULL, 0) != ns;
+	if (ns > 1) {
+		c = ofl_cur_bufs(sp->b, sp->nb, off);
+		bad += ofl_cur_cut(&c, len, 0, 5, out, ns - 1) != UINT32_MAX;
+	}
+	return bad;
 }
 
 /* Failures are counted with plain comparisons (a Check assertion per
@@ -94,6 +129,8 @@ static unsigned range_failures(const struct split *sp, unsigned off, unsigned le
 	memset(got, 0, sizeof got);
 	c = ofl_cur_slices(sp->s, sp->nb, off);
 	bad += ofl_cur_copy(&c, len, got) != want || memcmp(got, frame + off, want) != 0;
+
+	bad += cut_failures(sp, off, len, want, 0) + cut_failures(sp, off, len, want, 1);
 
 	/* the checksum of the range, as if contiguous from an even offset */
 	c = ofl_cur_bufs(sp->b, sp->nb, off);

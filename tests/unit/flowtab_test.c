@@ -19,17 +19,27 @@ static const struct ofl_flow_key *keyof(void *ctx, uint32_t v)
 	return &keys[v];
 }
 
+/* A table for max_entries flows keyed with {k0, k1}, in memory the
+ * caller frees. */
+static void *table(struct ofl_flowtab *t, unsigned max_entries, uint64_t k0, uint64_t k1)
+{
+	uint32_t nslots;
+	void *mem = malloc(ofl_flowtab_size(max_entries, &nslots));
+	uint64_t key[2] = {k0, k1};
+	ck_assert_ptr_nonnull(mem);
+	ofl_flowtab_init(t, mem, nslots, key);
+	ck_assert_uint_eq(t->mask + 1u, nslots);
+	return mem;
+}
+
 START_TEST(model)
 {
 	struct ofl_flowtab t;
-	uint32_t nslots;
-	size_t sz = ofl_flowtab_size(N, &nslots);
-	void *mem = malloc(sz);
-	uint64_t seed[2] = {1, 2}, probes = 0;
+	void *mem = table(&t, N, 1, 2);
+	uint64_t probes = 0;
 	unsigned char in[N] = {0};
 	unsigned i, r, seedr = 3;
-	ofl_flowtab_init(&t, mem, nslots, seed);
-	ck_assert_uint_ge(nslots, 2 * N);
+	ck_assert_uint_ge(t.mask + 1u, 2 * N); /* slots */
 	for (i = 0; i < N; i++) {
 		memset(&keys[i], 0, sizeof(keys[i]));
 		keys[i].w[1] = 4ull << 56;
@@ -64,12 +74,9 @@ START_TEST(flooding_resistance)
 	 * (same low bits of a plain sum of the words): with the per-context key
 	 * they spread, so the average probe count stays small. */
 	struct ofl_flowtab t;
-	uint32_t nslots;
-	size_t sz = ofl_flowtab_size(N, &nslots);
-	void *mem = malloc(sz);
-	uint64_t seed[2] = {0x1234, 0x5678}, probes = 0;
+	void *mem = table(&t, N, 0x1234, 0x5678);
+	uint64_t probes = 0;
 	unsigned i;
-	ofl_flowtab_init(&t, mem, nslots, seed);
 	for (i = 0; i < N; i++) {
 		uint32_t hi = i << 16; /* low 16 bits of every word equal */
 		memset(&keys[i], 0, sizeof(keys[i]));
@@ -89,13 +96,8 @@ END_TEST
 START_TEST(key_changes_hash)
 {
 	struct ofl_flowtab a, b;
-	uint32_t nslots;
-	size_t sz = ofl_flowtab_size(64, &nslots);
-	void *ma = malloc(sz), *mb = malloc(sz);
-	uint64_t s1[2] = {1, 1}, s2[2] = {1, 2};
+	void *ma = table(&a, 64, 1, 1), *mb = table(&b, 64, 1, 2);
 	unsigned i, same = 0;
-	ofl_flowtab_init(&a, ma, nslots, s1);
-	ofl_flowtab_init(&b, mb, nslots, s2);
 	for (i = 0; i < 256; i++) {
 		memset(&keys[i], 0, sizeof(keys[i]));
 		keys[i].w[2] = (uint64_t)i << 32;
@@ -141,11 +143,9 @@ END_TEST
 START_TEST(clear_empties)
 {
 	struct ofl_flowtab t;
-	uint32_t nslots, i;
-	size_t sz = ofl_flowtab_size(64, &nslots);
-	void *mem = malloc(sz);
-	uint64_t seed[2] = {5, 6}, probes = 0;
-	ofl_flowtab_init(&t, mem, nslots, seed);
+	void *mem = table(&t, 64, 5, 6);
+	uint64_t probes = 0;
+	uint32_t i;
 	for (i = 0; i < 64; i++) {
 		memset(&keys[i], 0, sizeof(keys[i]));
 		keys[i].w[2] = (uint64_t)i << 32;
@@ -163,20 +163,9 @@ START_TEST(clear_empties)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("flowtab");
-	TCase *tc = tcase_create("flowtab");
-	tcase_add_test(tc, model);
-	tcase_add_test(tc, flooding_resistance);
-	tcase_add_test(tc, key_changes_hash);
-	tcase_add_test(tc, hash_v4_same_value);
-	tcase_add_test(tc, clear_empties);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const TTest *tests[] = {model, flooding_resistance, key_changes_hash, hash_v4_same_value,
+		clear_empties};
+	return h_run_tests("flowtab", tests, sizeof tests / sizeof tests[0]);
 }

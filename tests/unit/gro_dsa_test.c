@@ -128,6 +128,28 @@ static void rx(struct ofl_gro *g, const uint8_t *f, uint32_t n, unsigned cookie)
 	ck_assert_int_ge(ofl_gro_receive(g, &p, 0), 0);
 }
 
+/* A context into tagged for ops (keep: dsa_keep_tag) and an IPv4 flow g. */
+static struct ofl_gro *mk_flow(struct gen_tcp *g, const struct ofl_dsa_ops *ops, int keep)
+{
+	gen_tcp_init(g, 4);
+	return mk(&tagged, ops, keep);
+}
+
+/* Frame k of flow g, tagged for port, into gt (cookie k); then the flow
+ * steps to its next segment when step. */
+static void rx_tagged(struct ofl_gro *gt, const struct ofl_dsa_ops *ops, struct gen_tcp *g, unsigned k,
+                      unsigned port, int step)
+{
+	uint8_t f[FLEN];
+	uint32_t n = (uint32_t)gen_tcp_frame(g, f, sizeof(f)), tl;
+	const uint8_t *t = tag_frame(ops, k, f, n, port, &tl);
+	rx(gt, t, tl, k);
+	if (step) {
+		g->seq += g->payload_len;
+		g->ip_id++;
+	}
+}
+
 /* Offer what rx() queued for g (mode 2), then destroy it. */
 static void done(struct ofl_gro *g)
 {
@@ -220,21 +242,12 @@ START_TEST(ports_never_merge)
 	const struct ofl_dsa_ops *ops = fmt(_i);
 	struct ofl_gro *gt;
 	struct gen_tcp g;
-	uint8_t f[FLEN];
 	unsigned k;
 	if (!ops)
 		return;
-	gt = mk(&tagged, ops, 0);
-	gen_tcp_init(&g, 4);
-	for (k = 0; k < 8; k++) {
-		uint32_t n = (uint32_t)gen_tcp_frame(&g, f, sizeof(f)), tl;
-		const uint8_t *t = tag_frame(ops, k, f, n, 1 + (k & 1), &tl);
-		rx(gt, t, tl, k);
-		if (k & 1) {
-			g.seq += g.payload_len;
-			g.ip_id++;
-		}
-	}
+	gt = mk_flow(&g, ops, 0);
+	for (k = 0; k < 8; k++) /* each segment from port 1, then port 2 */
+		rx_tagged(gt, ops, &g, k, 1 + (k & 1), k & 1);
 	done(gt);
 	ck_assert_uint_eq(tagged.n, 2);
 	ck_assert_uint_eq(tagged.segs[0], 4);
@@ -250,19 +263,12 @@ START_TEST(keep_tag_mode)
 	struct ofl_gro *gt;
 	struct gen_tcp g;
 	struct ofl_dsa_meta m;
-	uint8_t f[FLEN];
 	unsigned k;
 	if (!ops)
 		return;
-	gt = mk(&tagged, ops, 1);
-	gen_tcp_init(&g, 4);
-	for (k = 0; k < 3; k++) {
-		uint32_t n = (uint32_t)gen_tcp_frame(&g, f, sizeof(f)), tl;
-		const uint8_t *t = tag_frame(ops, k, f, n, 3, &tl);
-		rx(gt, t, tl, k);
-		g.seq += g.payload_len;
-		g.ip_id++;
-	}
+	gt = mk_flow(&g, ops, 1);
+	for (k = 0; k < 3; k++)
+		rx_tagged(gt, ops, &g, k, 3, 1);
 	done(gt);
 	ck_assert_uint_eq(tagged.n, 1);
 	ck_assert_uint_eq(tagged.segs[0], 3);
@@ -335,21 +341,10 @@ START_TEST(normal_given_untagged)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gro_dsa");
-	TCase *tc = tcase_create("dsa");
-	int n = (int)ofl_dsa_count();
-	tcase_add_loop_test(tc, merges_like_untagged, 0, 3 * n);
-	tcase_add_loop_test(tc, ports_never_merge, 0, 3 * n);
-	tcase_add_loop_test(tc, keep_tag_mode, 0, 3 * n);
-	tcase_add_test(tc, bad_tag_untouched);
-	tcase_add_test(tc, normal_given_untagged);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	int n = (int)ofl_dsa_count();
+	const struct h_test tests[] = {{merges_like_untagged, 3 * n}, {ports_never_merge, 3 * n},
+		{keep_tag_mode, 3 * n}, {bad_tag_untouched, 0}, {normal_given_untagged, 0}};
+	return h_run_table("gro_dsa", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

@@ -60,6 +60,15 @@ static struct ofl_gro_stats stats(void)
 	return st;
 }
 
+/* The end of a test that counted flushes for reason why and merges. */
+static void done_counting(unsigned why, uint64_t flushes, uint64_t merged)
+{
+	struct ofl_gro_stats st = stats();
+	ck_assert_uint_eq(st.flush[why], flushes);
+	ck_assert_uint_eq(st.merged, merged);
+	h_done(&h, NULL);
+}
+
 START_TEST(single_flows)
 {
 	struct gen_tcp g[40];
@@ -82,8 +91,7 @@ START_TEST(single_flows)
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_POLL_END], 40);
 	ck_assert_uint_eq(st.flows_held, 0);
 	ck_assert_uint_eq(st.bytes_held, 0);
-	h_finish(&h);
-	h_free(&h);
+	h_done(&h, NULL);
 }
 END_TEST
 
@@ -117,9 +125,7 @@ START_TEST(mixed_with_trains_and_normals)
 	send(&m, 2);
 	send(&s[4], 2);
 	poll_end(4);
-	h_finish(&h);
-	ck_assert_str_eq(h_payloads(&h, got, sizeof(got)), "100,0,100,300,100,100,100,200,100,100");
-	h_free(&h);
+	h_done(&h, "100,0,100,300,100,100,100,200,100,100");
 }
 END_TEST
 
@@ -138,8 +144,7 @@ START_TEST(flows_meet_across_bursts)
 				send(&g[f], 3);
 	poll_end(12);
 	ck_assert_uint_eq(stats().flows_held, 0);
-	h_finish(&h);
-	h_free(&h);
+	h_done(&h, NULL);
 }
 END_TEST
 
@@ -147,7 +152,6 @@ START_TEST(table_full)
 {
 	struct gen_tcp g[12];
 	struct ofl_gro_config cfg;
-	struct ofl_gro_stats st;
 	unsigned f;
 	ofl_gro_config_default(&cfg);
 	cfg.max_flows = 4;
@@ -160,11 +164,7 @@ START_TEST(table_full)
 	send(&g[10], 0);
 	send(&g[11], 0);
 	poll_end(13);
-	st = stats();
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 8);
-	ck_assert_uint_eq(st.merged, 1);
-	h_finish(&h);
-	h_free(&h);
+	done_counting(OFL_GRO_FLUSH_TABLE_FULL, 8, 1);
 }
 END_TEST
 
@@ -183,8 +183,7 @@ START_TEST(byte_limit)
 	send(&g[7], 0);
 	poll_end(9);
 	ck_assert_uint_gt(stats().flush[OFL_GRO_FLUSH_TABLE_FULL], 0);
-	h_finish(&h);
-	h_free(&h);
+	h_done(&h, NULL);
 }
 END_TEST
 
@@ -193,7 +192,6 @@ END_TEST
 START_TEST(same_flow_other_shape)
 {
 	struct gen_tcp a, b, x;
-	struct ofl_gro_stats st;
 	unsigned k;
 	init(NULL);
 	for (k = 0; k < 6; k++) {
@@ -234,12 +232,8 @@ START_TEST(same_flow_other_shape)
 		h.nic_csum = 1;
 		poll_end(3);
 	}
-	st = stats();
 	/* each but the verified one flushed a's held packet first */
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_NOT_GRO], 5);
-	ck_assert_uint_eq(st.merged, 1);
-	h_finish(&h);
-	h_free(&h);
+	done_counting(OFL_GRO_FLUSH_NOT_GRO, 5, 1);
 }
 END_TEST
 
@@ -257,8 +251,7 @@ START_TEST(vlan_tag_is_another_flow)
 	send(&a, 0);
 	poll_end(3);
 	ck_assert_str_eq(h_payloads(&h, got, sizeof(got)), "200,100");
-	h_finish(&h);
-	h_free(&h);
+	h_done(&h, NULL);
 }
 END_TEST
 
@@ -280,8 +273,7 @@ START_TEST(flush_older_between)
 	send(&g[3], 50);
 	poll_end(2);
 	ck_assert_str_eq(h_payloads(&h, got, sizeof(got)), "100,200,100,100,100,100");
-	h_finish(&h);
-	h_free(&h);
+	h_done(&h, NULL);
 }
 END_TEST
 
@@ -368,24 +360,10 @@ START_TEST(direct_burst)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gro_lone");
-	TCase *tc = tcase_create("lone");
-	tcase_add_loop_test(tc, single_flows, 0, 2);
-	tcase_add_test(tc, mixed_with_trains_and_normals);
-	tcase_add_test(tc, flows_meet_across_bursts);
-	tcase_add_test(tc, table_full);
-	tcase_add_test(tc, byte_limit);
-	tcase_add_test(tc, same_flow_other_shape);
-	tcase_add_test(tc, vlan_tag_is_another_flow);
-	tcase_add_test(tc, flush_older_between);
-	tcase_add_test(tc, direct_burst);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const struct h_test tests[] = {{single_flows, 2}, {mixed_with_trains_and_normals, 0},
+		{flows_meet_across_bursts, 0}, {table_full, 0}, {byte_limit, 0}, {same_flow_other_shape, 0},
+		{vlan_tag_is_another_flow, 0}, {flush_older_between, 0}, {direct_burst, 0}};
+	return h_run_table("gro_lone", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

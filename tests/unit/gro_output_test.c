@@ -212,20 +212,9 @@ START_TEST(names)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gro_output");
-	TCase *tc = tcase_create("output");
-	tcase_add_loop_test(tc, super_packet_fields, 0, 2);
-	tcase_add_test(tc, normal_untouched);
-	tcase_add_test(tc, linearize_args);
-	tcase_add_test(tc, destroy_delivers_held);
-	tcase_add_test(tc, names);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const struct h_test tests[] = {{super_packet_fields, 2}, {normal_untouched, 0}, {linearize_args, 0},
+		{destroy_delivers_held, 0}, {names, 0}};
+	return h_run_table("gro_output", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

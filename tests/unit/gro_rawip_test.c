@@ -473,21 +473,9 @@ START_TEST(config)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gro_rawip");
-	TCase *tc = tcase_create("rawip");
-	tcase_add_loop_test(tc, rule_table, 0, (int)(4 * (sizeof(rows) / sizeof(rows[0]))));
-	tcase_add_test(tc, merged_header);
-	tcase_add_test(tc, csum_complete);
-	tcase_add_test(tc, not_for_gro);
-	tcase_add_test(tc, burst_two_versions);
-	tcase_add_test(tc, config);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const struct h_test tests[] = {{rule_table, (int)(4 * (sizeof(rows) / sizeof(rows[0])))},
+		{merged_header, 0}, {csum_complete, 0}, {not_for_gro, 0}, {burst_two_versions, 0}, {config, 0}};
+	return h_run_table("gro_rawip", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

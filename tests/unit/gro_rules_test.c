@@ -735,44 +735,17 @@ START_TEST(api_errors)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gro_rules");
-	TCase *tc = tcase_create("rules");
-	tcase_add_loop_test(tc, merge_same, 0, NVAR);
-	tcase_add_loop_test(tc, window_change, 0, NVAR);
-	tcase_add_loop_test(tc, ack_change, 0, NVAR);
-	tcase_add_loop_test(tc, options, 0, NVAR);
-	tcase_add_loop_test(tc, seq_gap_and_reorder, 0, NVAR);
-	tcase_add_loop_test(tc, larger_than_first, 0, NVAR);
-	tcase_add_loop_test(tc, short_ends_train, 0, NVAR);
-	tcase_add_loop_test(tc, psh_ends_and_first_psh_not_held, 0, NVAR);
-	tcase_add_loop_test(tc, fin_urg_rst_syn, 0, NVAR);
-	tcase_add_loop_test(tc, zero_payload_never_held, 0, NVAR);
-	tcase_add_loop_test(tc, ttl_tos_df_hop_tc, 0, NVAR);
-	tcase_add_loop_test(tc, ip_id_rules, 0, NVAR);
-	tcase_add_loop_test(tc, fixed_id_gso_flag, 0, NVAR);
-	tcase_add_loop_test(tc, ipv4_not_for_gro, 0, NVAR);
-	tcase_add_loop_test(tc, ipv6_ext_headers, 0, NVAR);
-	tcase_add_loop_test(tc, vlan_tags, 0, NVAR);
-	tcase_add_loop_test(tc, mac_is_flow, 0, NVAR);
-	tcase_add_loop_test(tc, padded_segment_not_merged, 0, NVAR);
-	tcase_add_loop_test(tc, padded_frames_never_merge, 0, NVAR);
-	tcase_add_loop_test(tc, ip_length_past_frame, 0, NVAR);
-	tcase_add_loop_test(tc, trailing_garbage_not_merged, 0, NVAR);
-	tcase_add_loop_test(tc, max_size_default, 0, NVAR);
-	tcase_add_loop_test(tc, big_tcp, 0, NVAR);
-	tcase_add_loop_test(tc, max_segs, 0, NVAR);
-	tcase_add_loop_test(tc, table_full_flushes_oldest, 0, NVAR);
-	tcase_add_loop_test(tc, held_bytes_limit, 0, NVAR);
-	tcase_add_loop_test(tc, csum_complete, 0, 2);
-	tcase_add_loop_test(tc, hw_verified_skips_software, 0, NVAR);
-	tcase_add_test(tc, api_errors);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const struct h_test tests[] = {{merge_same, NVAR}, {window_change, NVAR}, {ack_change, NVAR},
+		{options, NVAR}, {seq_gap_and_reorder, NVAR}, {larger_than_first, NVAR},
+		{short_ends_train, NVAR}, {psh_ends_and_first_psh_not_held, NVAR}, {fin_urg_rst_syn, NVAR},
+		{zero_payload_never_held, NVAR}, {ttl_tos_df_hop_tc, NVAR}, {ip_id_rules, NVAR},
+		{fixed_id_gso_flag, NVAR}, {ipv4_not_for_gro, NVAR}, {ipv6_ext_headers, NVAR},
+		{vlan_tags, NVAR}, {mac_is_flow, NVAR}, {padded_segment_not_merged, NVAR},
+		{padded_frames_never_merge, NVAR}, {ip_length_past_frame, NVAR},
+		{trailing_garbage_not_merged, NVAR}, {max_size_default, NVAR}, {big_tcp, NVAR},
+		{max_segs, NVAR}, {table_full_flushes_oldest, NVAR}, {held_bytes_limit, NVAR},
+		{csum_complete, 2}, {hw_verified_skips_software, NVAR}, {api_errors, 0}};
+	return h_run_table("gro_rules", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

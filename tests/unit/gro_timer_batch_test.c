@@ -12,13 +12,40 @@
 #define MS 1000000ull
 
 static struct harness h;
-static char got[1024];
 
 static void send(struct gen_tcp *g, uint64_t now)
 {
 	h_rx_gen(&h, g, now);
 	g->seq += g->payload_len;
 	g->ip_id++;
+}
+
+/* A flow of l3 into a context whose flush timeout is timeout_ns. */
+static void start_timeout(struct gen_tcp *g, int l3, uint64_t timeout_ns)
+{
+	struct ofl_gro_config cfg;
+	gen_tcp_init(g, l3);
+	ofl_gro_config_default(&cfg);
+	cfg.flush_timeout_ns = timeout_ns;
+	h_init(&h, &cfg, H_SPLIT_NONE);
+}
+
+/* End a poll that did work packets of work at now: the packets out by then
+ * must be outs; returns the deadline it asks for. */
+static uint64_t poll_end(unsigned work, uint64_t now, unsigned outs)
+{
+	uint64_t dl = 1;
+	ck_assert_int_eq(ofl_gro_poll_end(h.gro, work, now, &dl), 0);
+	ck_assert_uint_eq(h.nout, outs);
+	return dl;
+}
+
+/* The context's flushes for reason why so far. */
+static uint64_t flushes(unsigned why)
+{
+	struct ofl_gro_stats st;
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	return st.flush[why];
 }
 
 START_TEST(timeout_zero_flushes_at_poll_end)
@@ -33,40 +60,24 @@ START_TEST(timeout_zero_flushes_at_poll_end)
 	ck_assert_int_eq(ofl_gro_poll_end(h.gro, 2, 0, &dl), 0);
 	ck_assert_uint_eq(dl, 0);
 	ck_assert_uint_eq(h.nout, 1);
-	h_finish(&h);
-	ck_assert_str_eq(h_payloads(&h, got, sizeof(got)), "200");
-	h_free(&h);
+	h_done(&h, "200");
 }
 END_TEST
 
 START_TEST(held_across_polls_then_deadline)
 {
 	struct gen_tcp g;
-	struct ofl_gro_config cfg;
-	struct ofl_gro_stats st;
-	uint64_t dl = 0;
-	gen_tcp_init(&g, 4);
-	ofl_gro_config_default(&cfg);
-	cfg.flush_timeout_ns = 2 * MS;
-	h_init(&h, &cfg, H_SPLIT_NONE);
+	start_timeout(&g, 4, 2 * MS);
 	send(&g, 10 * MS);
 	send(&g, 10 * MS);
-	ofl_gro_poll_end(h.gro, 2, 10 * MS, &dl);
-	ck_assert_uint_eq(h.nout, 0);            /* work done: held */
-	ck_assert_uint_eq(dl, 12 * MS);          /* first segment + timeout */
-	send(&g, 11 * MS);                        /* next poll, before the deadline */
-	ofl_gro_poll_end(h.gro, 1, 11 * MS, &dl);
-	ck_assert_uint_eq(h.nout, 0);
-	ck_assert_uint_eq(dl, 12 * MS);
+	/* work done: held; the deadline is the first segment's + the timeout */
+	ck_assert_uint_eq(poll_end(2, 10 * MS, 0), 12 * MS);
+	send(&g, 11 * MS); /* next poll, before the deadline */
+	ck_assert_uint_eq(poll_end(1, 11 * MS, 0), 12 * MS);
 	/* the caller's timer fires: a poll that found no work flushes all */
-	ofl_gro_poll_end(h.gro, 0, 12 * MS, &dl);
-	ck_assert_uint_eq(dl, 0);
-	ck_assert_uint_eq(h.nout, 1);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_POLL_END], 1);
-	h_finish(&h);
-	ck_assert_str_eq(h_payloads(&h, got, sizeof(got)), "300");
-	h_free(&h);
+	ck_assert_uint_eq(poll_end(0, 12 * MS, 1), 0);
+	ck_assert_uint_eq(flushes(OFL_GRO_FLUSH_POLL_END), 1);
+	h_done(&h, "300");
 }
 END_TEST
 
@@ -74,45 +85,27 @@ START_TEST(old_packets_flushed_with_work)
 {
 	/* With work done, entries older than the timeout still go out. */
 	struct gen_tcp g;
-	struct ofl_gro_config cfg;
-	struct ofl_gro_stats st;
-	uint64_t dl = 0;
-	gen_tcp_init(&g, 4);
-	ofl_gro_config_default(&cfg);
-	cfg.flush_timeout_ns = 2 * MS;
-	h_init(&h, &cfg, H_SPLIT_NONE);
+	start_timeout(&g, 4, 2 * MS);
 	send(&g, 0);
 	g.sport = 2000;
 	g.flow_salt = 1;
 	send(&g, 3 * MS);
-	ofl_gro_poll_end(h.gro, 1, 3 * MS, &dl);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_TIMEOUT], 1);
-	ck_assert_uint_eq(h.nout, 1);
-	ck_assert_uint_eq(dl, 5 * MS);
-	h_finish(&h);
-	h_free(&h);
+	ck_assert_uint_eq(poll_end(1, 3 * MS, 1), 5 * MS);
+	ck_assert_uint_eq(flushes(OFL_GRO_FLUSH_TIMEOUT), 1);
+	h_done(&h, NULL);
 }
 END_TEST
 
 START_TEST(psh_never_delayed)
 {
 	struct gen_tcp g;
-	struct ofl_gro_config cfg;
-	uint64_t dl = 0;
-	gen_tcp_init(&g, 6);
-	ofl_gro_config_default(&cfg);
-	cfg.flush_timeout_ns = 50 * MS;
-	h_init(&h, &cfg, H_SPLIT_NONE);
+	start_timeout(&g, 6, 50 * MS);
 	send(&g, 0);
 	g.flags |= GEN_PSH;
 	send(&g, 0);
-	ofl_gro_poll_end(h.gro, 2, 0, &dl);
-	ck_assert_uint_eq(h.nout, 1); /* out at the poll's end, not at the deadline */
-	ck_assert_uint_eq(dl, 0);     /* nothing held: no timer needed */
-	h_finish(&h);
-	ck_assert_str_eq(h_payloads(&h, got, sizeof(got)), "200");
-	h_free(&h);
+	/* out at the poll's end, not at the deadline; nothing held: no timer */
+	ck_assert_uint_eq(poll_end(2, 0, 1), 0);
+	h_done(&h, "200");
 }
 END_TEST
 
@@ -130,8 +123,7 @@ START_TEST(flush_older)
 	ck_assert_int_eq(ofl_gro_flush_older(h.gro, 2 * MS, 1 * MS), 2);
 	ck_assert_uint_eq(h.nout, 2);
 	ck_assert_int_eq(ofl_gro_flush_older(h.gro, 2 * MS, 1 * MS), 0);
-	h_finish(&h);
-	h_free(&h);
+	h_done(&h, NULL);
 }
 END_TEST
 
@@ -154,8 +146,7 @@ START_TEST(batches_of_normal_batch)
 	ofl_gro_poll_end(h.gro, 20, 0, NULL);
 	ck_assert_uint_eq(h.nlists, 3);
 	ck_assert_uint_eq(h.list_pkts[2], 4);
-	h_finish(&h);
-	h_free(&h);
+	h_done(&h, NULL);
 }
 END_TEST
 
@@ -184,8 +175,7 @@ START_TEST(batch_counts_segments)
 	ck_assert_uint_eq(h.nlists, 1);
 	ck_assert_uint_eq(h.list_pkts[0], 4);
 	ck_assert_uint_eq(h.list_segs[0], 8);
-	h_finish(&h);
-	h_free(&h);
+	h_done(&h, NULL);
 }
 END_TEST
 
@@ -200,8 +190,7 @@ START_TEST(batch_of_one)
 	h_init(&h, &cfg, H_SPLIT_NONE);
 	send(&g, 0);
 	ck_assert_uint_eq(h.nlists, 1);
-	h_finish(&h);
-	h_free(&h);
+	h_done(&h, NULL);
 }
 END_TEST
 
@@ -294,25 +283,10 @@ START_TEST(allocator_used_at_create_only)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gro_timer_batch");
-	TCase *tc = tcase_create("timer_batch");
-	tcase_add_test(tc, timeout_zero_flushes_at_poll_end);
-	tcase_add_test(tc, held_across_polls_then_deadline);
-	tcase_add_test(tc, old_packets_flushed_with_work);
-	tcase_add_test(tc, psh_never_delayed);
-	tcase_add_test(tc, flush_older);
-	tcase_add_test(tc, batches_of_normal_batch);
-	tcase_add_test(tc, batch_counts_segments);
-	tcase_add_test(tc, batch_of_one);
-	tcase_add_test(tc, reentry_refused);
-	tcase_add_test(tc, allocator_used_at_create_only);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const TTest *tests[] = {timeout_zero_flushes_at_poll_end, held_across_polls_then_deadline,
+		old_packets_flushed_with_work, psh_never_delayed, flush_older, batches_of_normal_batch,
+		batch_counts_segments, batch_of_one, reentry_refused, allocator_used_at_create_only};
+	return h_run_tests("gro_timer_batch", tests, sizeof tests / sizeof tests[0]);
 }

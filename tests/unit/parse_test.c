@@ -192,21 +192,9 @@ START_TEST(split_view)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("parse");
-	TCase *tc = tcase_create("parse");
-	tcase_add_test(tc, good_frames);
-	tcase_add_loop_test(tc, every_truncation, 0, 2);
-	tcase_add_test(tc, malformed_fields);
-	tcase_add_test(tc, ipv6_chains);
-	tcase_add_test(tc, ipv4_flags);
-	tcase_add_test(tc, split_view);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return h_run_suite(suite());
+	const struct h_test tests[] = {{good_frames, 0}, {every_truncation, 2}, {malformed_fields, 0},
+		{ipv6_chains, 0}, {ipv4_flags, 0}, {split_view, 0}};
+	return h_run_table("parse", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

@@ -951,33 +951,11 @@ START_TEST(dsa_misuse)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("robust_badinput");
-	TCase *tc = tcase_create("catalogue");
-	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, gro_bad_row, 0, N_GRO_BAD);
-	tcase_add_loop_test(tc, gro_bad_row_mid_flow, 0, N_GRO_BAD);
-	tcase_add_test(tc, truncated_every_byte);
-	tcase_add_loop_test(tc, split_every_byte, 0, 2);
-	tcase_add_loop_test(tc, gso_bad_row, 0, N_GSO_BAD);
-	tcase_add_test(tc, gso_frame_too_big);
-	tcase_add_test(tc, dsa_short_frames);
-	tcase_add_test(tc, gro_create_misuse);
-	tcase_add_test(tc, gro_call_misuse);
-	tcase_add_test(tc, gro_reentry);
-	tcase_add_test(tc, gso_misuse);
-	tcase_add_test(tc, dsa_misuse);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	const struct h_test tests[] = {{gro_bad_row, N_GRO_BAD}, {gro_bad_row_mid_flow, N_GRO_BAD},
+		{truncated_every_byte, 0}, {split_every_byte, 2}, {gso_bad_row, N_GSO_BAD},
+		{gso_frame_too_big, 0}, {dsa_short_frames, 0}, {gro_create_misuse, 0}, {gro_call_misuse, 0},
+		{gro_reentry, 0}, {gso_misuse, 0}, {dsa_misuse, 0}};
+	return h_run_table("robust_badinput", 120, 0, tests, sizeof tests / sizeof tests[0]);
 }

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "flood.h"
+#include "harness.h"
 
 static unsigned long delivered;
 
@@ -193,25 +194,9 @@ START_TEST(derived_keys_differ)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("robust_hashflood");
-	TCase *tc = tcase_create("probes");
-	tcase_set_timeout(tc, 300);
-	tcase_add_test(tc, distinct_100k_all_held);
-	tcase_add_test(tc, naive_hash_collisions);
-	tcase_add_test(tc, crafted_against_known_key);
-	tcase_add_test(tc, derived_keys_differ);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	const struct h_test tests[] = {{distinct_100k_all_held, 0}, {naive_hash_collisions, 0},
+		{crafted_against_known_key, 0}, {derived_keys_differ, 0}};
+	return h_run_table("robust_hashflood", 300, 0, tests, sizeof tests / sizeof tests[0]);
 }

@@ -196,26 +196,12 @@ int main(void)
 {
 	const char *corp = getenv("OFL_CORPORA");
 	char dir[4096];
-	Suite *s;
-	TCase *tc;
-	SRunner *sr;
-	int failed;
+	const struct h_test tests[] = {{gro_conservation, 4}, {gso_each_frame, 0}, {dsa_each_frame, 0}};
 	snprintf(dir, sizeof(dir), "%s/malformed", corp ? corp : "../shared/corpora");
 	if (load(dir) != 0 || ncaps == 0) {
 		printf("robust_malformed_test: no captures in %s: the corpus is missing\n", dir);
 		return EXIT_FAILURE;
 	}
 	printf("robust_malformed_test: %u captures from %s\n", ncaps, dir);
-	s = suite_create("robust_malformed");
-	tc = tcase_create("corpus");
-	tcase_set_timeout(tc, 300);
-	tcase_add_loop_test(tc, gro_conservation, 0, 4);
-	tcase_add_test(tc, gso_each_frame);
-	tcase_add_test(tc, dsa_each_frame);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return h_run_table("robust_malformed", 300, 0, tests, sizeof tests / sizeof tests[0]);
 }

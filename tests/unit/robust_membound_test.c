@@ -78,6 +78,14 @@ static void cfg_with(struct ofl_gro_config *c, struct cmem *m)
 }
 
 /* Create, traffic, destroy: no allocation after create, all freed. */
+/* The statistics of the context under test now. */
+static struct ofl_gro_stats stats(void)
+{
+	struct ofl_gro_stats st;
+	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
+	return st;
+}
+
 START_TEST(no_growth_after_create)
 {
 	struct cmem m;
@@ -174,7 +182,7 @@ END_TEST
 static void check_gauges(const struct ofl_gro_config *c)
 {
 	struct ofl_gro_stats st;
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
+	st = stats();
 	ck_assert_msg(st.flows_held <= c->max_flows, "%u flows held, max %u", st.flows_held, c->max_flows);
 	ck_assert_msg(st.bytes_held <= c->max_held_bytes, "%u bytes held, max %u", st.bytes_held,
 	              c->max_held_bytes);
@@ -192,30 +200,30 @@ static int seg(int l3, unsigned flow, uint32_t seq, uint32_t len, uint64_t now)
 	return h_rx_gen(&H, &g, now);
 }
 
+/* Flows from .. to - 1 of l3 each start with a len-byte segment (seq 100),
+ * held; the gauges stay within the bounds of c after each. */
+static void new_flows_held(int l3, unsigned from, unsigned to, uint32_t len, const struct ofl_gro_config *c)
+{
+	for (unsigned f = from; f < to; f++) {
+		ck_assert_int_eq(seg(l3, f, 100, len, f), OFL_GRO_HELD);
+		check_gauges(c);
+	}
+}
+
 START_TEST(bound_max_flows)
 {
 	struct ofl_gro_config c;
-	struct ofl_gro_stats st;
-	unsigned f;
 	ofl_gro_config_default(&c);
 	c.max_flows = 8;
 	h_init(&H, &c, H_SPLIT_NONE);
-	for (f = 0; f < 8; f++) {
-		ck_assert_int_eq(seg(4, f, 100, 500, f), OFL_GRO_HELD);
-		check_gauges(&c);
-	}
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
-	ck_assert_uint_eq(st.flows_held, 8);
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 0);
-	for (f = 8; f < 40; f++) {
-		ck_assert_int_eq(seg(6, f, 100, 500, f), OFL_GRO_HELD);
-		check_gauges(&c);
-	}
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
-	ck_assert_uint_eq(st.flows_held, 8);
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 32);
-	h_finish(&H);
-	h_free(&H);
+	new_flows_held(4, 0, 8, 500, &c);
+	ck_assert_uint_eq(stats().flows_held, 8);
+	ck_assert_uint_eq(stats().flush[OFL_GRO_FLUSH_TABLE_FULL], 0);
+	/* each new flow past 8 flushes the oldest */
+	new_flows_held(6, 8, 40, 500, &c);
+	ck_assert_uint_eq(stats().flows_held, 8);
+	ck_assert_uint_eq(stats().flush[OFL_GRO_FLUSH_TABLE_FULL], 32);
+	h_done(&H, NULL);
 }
 END_TEST
 
@@ -228,11 +236,8 @@ START_TEST(bound_max_held_bytes)
 	c.max_held_bytes = 3000;
 	h_init(&H, &c, H_SPLIT_NONE);
 	/* three flows of 1000 bytes fill it exactly */
-	for (f = 0; f < 3; f++) {
-		ck_assert_int_eq(seg(4, f, 100, 1000, f), OFL_GRO_HELD);
-		check_gauges(&c);
-	}
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
+	new_flows_held(4, 0, 3, 1000, &c);
+	st = stats();
 	ck_assert_uint_eq(st.bytes_held, 3000);
 	/* more flows and merges: never above */
 	for (i = 1; i < 6; i++)
@@ -240,10 +245,9 @@ START_TEST(bound_max_held_bytes)
 			ck_assert_int_ge(seg(4, f, 100 + i * 1000, 1000, 10 + i), 0);
 			check_gauges(&c);
 		}
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
+	st = stats();
 	ck_assert_uint_gt(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 0);
-	h_finish(&H);
-	h_free(&H);
+	h_done(&H, NULL);
 }
 END_TEST
 
@@ -260,14 +264,13 @@ START_TEST(bound_held_bytes_one_big_segment)
 	ck_assert_int_eq(seg(4, 0, 100, 500, 0), OFL_GRO_HELD);
 	ck_assert_int_eq(seg(4, 1, 100, 1400, 1), OFL_GRO_NORMAL);
 	check_gauges(&c);
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
+	st = stats();
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_OVER_LIMIT], 1);
 	ck_assert_uint_le(st.flows_held, 1);
 	/* and a merge that would pass the bound completes the entry first */
 	ck_assert_int_ge(seg(4, 0, 600, 700, 2), 0);
 	check_gauges(&c);
-	h_finish(&H);
-	h_free(&H);
+	h_done(&H, NULL);
 }
 END_TEST
 
@@ -326,24 +329,21 @@ START_TEST(bound_max_bufs)
 	gen_tcp_init(&g, 4);
 	ck_assert_int_eq(h_rx_gen(&H, &g, 0), OFL_GRO_HELD);
 	ck_assert_uint_eq(H.nbufs[0], 17);
-	h_finish(&H);
-	h_free(&H);
+	h_done(&H, NULL);
 	/* max_bufs 4 with four buffers (two of them zero-length): taken; max_bufs
 	 * 3 with four buffers: refused, nothing taken */
 	c.max_bufs = 4;
 	h_init(&H, &c, H_SPLIT_EMPTY);
 	ck_assert_int_eq(h_rx_gen(&H, &g, 0), OFL_GRO_HELD);
 	ck_assert_uint_eq(H.nbufs[0], 4);
-	h_finish(&H);
-	h_free(&H);
+	h_done(&H, NULL);
 	c.max_bufs = 3;
 	h_init(&H, &c, H_SPLIT_FOUR);
 	ck_assert_int_eq(h_rx_gen(&H, &g, 0), OFL_E2BIG);
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
+	st = stats();
 	ck_assert_uint_eq(st.api_errors, 1);
 	ck_assert_uint_eq(st.rx_pkts, 0);
-	h_finish(&H);
-	h_free(&H);
+	h_done(&H, NULL);
 }
 END_TEST
 
@@ -352,7 +352,6 @@ END_TEST
 START_TEST(bound_slices)
 {
 	struct ofl_gro_config c;
-	struct ofl_gro_stats st;
 	unsigned i, k;
 	ofl_gro_config_default(&c);
 	c.max_segs = 4;
@@ -367,7 +366,7 @@ START_TEST(bound_slices)
 		g.seq = 100 + i * 10;
 		ck_assert_int_ge(h_rx_gen(&H, &g, i), 0);
 	}
-	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
+	(void)stats(); /* the statistics still answer */
 	h_finish(&H);
 	for (k = 0; k < H.nout; k++)
 		ck_assert_uint_le(H.out[k].seg_count, 4);
@@ -417,32 +416,11 @@ START_TEST(bound_normal_batch)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("robust_membound");
-	TCase *tc = tcase_create("bounds");
-	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, no_growth_after_create, 0, 5);
-	tcase_add_test(tc, size_follows_config);
-	tcase_add_test(tc, enomem_at_every_allocation);
-	tcase_add_test(tc, bound_max_flows);
-	tcase_add_test(tc, bound_max_held_bytes);
-	tcase_add_test(tc, bound_held_bytes_one_big_segment);
-	tcase_add_loop_test(tc, bound_max_segs, 0, 2);
-	tcase_add_test(tc, bound_max_size);
-	tcase_add_test(tc, bound_max_bufs);
-	tcase_add_test(tc, bound_slices);
-	tcase_add_loop_test(tc, bound_normal_batch, 0, 4);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	const struct h_test tests[] = {{no_growth_after_create, 5}, {size_follows_config, 0},
+		{enomem_at_every_allocation, 0}, {bound_max_flows, 0}, {bound_max_held_bytes, 0},
+		{bound_held_bytes_one_big_segment, 0}, {bound_max_segs, 2}, {bound_max_size, 0},
+		{bound_max_bufs, 0}, {bound_slices, 0}, {bound_normal_batch, 4}};
+	return h_run_table("robust_membound", 120, 0, tests, sizeof tests / sizeof tests[0]);
 }
