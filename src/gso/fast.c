@@ -27,8 +27,8 @@ GSO_ALWAYS_INLINE void mid_fast(struct gso_it *restrict it, struct ofl_gso_pool 
 	uint8_t *const base = pool->base;
 	const uint8_t *pay = ((const struct ofl_buf *)it->units)[it->cur_unit].data + it->cur_off;
 	uint32_t seq = it->seq0 + k0 * mss, head = pool->head, ipb = 0, k = k0;
-	uint64_t ipmid = 0, rtail;
-	gso_v16 t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3, r4;
+	uint64_t ipmid = 0;
+	gso_v16 t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3, r4, r5;
 	struct ofl_gso_seg r; /* the record every middle segment shares */
 	struct ofl_gso_seg *sg = segs, *const end = segs + m;
 	if (l3 == 4) {
@@ -41,7 +41,8 @@ GSO_ALWAYS_INLINE void mid_fast(struct gso_it *restrict it, struct ofl_gso_pool 
 	memcpy(&r2, (const uint8_t *)&r + 32, 16);
 	memcpy(&r3, (const uint8_t *)&r + 48, 16);
 	memcpy(&r4, (const uint8_t *)&r + 64, 16);
-	memcpy(&rtail, (const uint8_t *)&r + 80, GSO_SEG_HEAD - 80);
+	/* the last 16 bytes (overlapping r4): all in vector registers */
+	memcpy(&r5, (const uint8_t *)&r + GSO_SEG_HEAD - 16, 16);
 	memcpy(&t0, tmpl, 16);
 	memcpy(&t1, tmpl + 16, 16);
 	memcpy(&t2, tmpl + 32, 16);
@@ -70,7 +71,7 @@ GSO_ALWAYS_INLINE void mid_fast(struct gso_it *restrict it, struct ofl_gso_pool 
 			memcpy(rec + 32, &r2, 16);
 			memcpy(rec + 48, &r3, 16);
 			memcpy(rec + 64, &r4, 16);
-			memcpy(rec + 80, &rtail, GSO_SEG_HEAD - 80);
+			memcpy(rec + GSO_SEG_HEAD - 16, &r5, 16);
 			sg->hdr.data = h;
 			sg->hdr.index = idx;
 			sg->hdr.offset = off;
@@ -105,12 +106,15 @@ GSO_ALWAYS_INLINE void mid_fast(struct gso_it *restrict it, struct ofl_gso_pool 
 	it->cur_off += m * mss;
 }
 
-/* The copies of mid_fast() by L3, protocol, copy size and layout. */
+/* The copies of mid_fast() by L3, protocol, copy size and layout.  The
+ * first segment of a packet is built as a middle one (same length, so
+ * the same header but the ID) and then given what one_seg() gives it:
+ * the FIRST flag, and CWR back unless it stays everywhere. */
 void gso_mid_fast_any(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
                       struct ofl_gso_seg *restrict segs, uint32_t m)
 {
 	uint32_t cl = mid_copy_len(it->hdr_len), l3o = it->l3_off, l4o = it->l4_off;
-	int tcp = it->type == OFL_GSO_TYPE_TCP;
+	int tcp = it->type == OFL_GSO_TYPE_TCP, first = it->seg == 0;
 	int plain = l3o == 14 && l4o == (it->l3 == 4 ? 34u : 54u) && cl <= 96;
 #define GSO_MID_FAST(L3, TCP)                                                         \
 	do {                                                                          \
@@ -133,4 +137,10 @@ void gso_mid_fast_any(struct gso_it *restrict it, struct ofl_gso_pool *restrict 
 			GSO_MID_FAST(6, 0);
 	}
 #undef GSO_MID_FAST
+	if (first) {
+		segs[0].flags = OFL_GSO_SEG_F_FIRST | OFL_GSO_SEG_F_CSUM_PARTIAL;
+		if (tcp)
+			segs[0].hdr.data[l4o + 13] =
+				(uint8_t)(it->tmpl[l4o + 13] | (((uint32_t)it->flags >> GSO_ITF_TCP_SHIFT) & GSO_TCP_CWR));
+	}
 }

@@ -57,16 +57,18 @@ static inline uint32_t mid_room(const struct gso_it *it)
 	return ((const struct ofl_buf *)it->units)[it->cur_unit].len - it->cur_off;
 }
 
-/* How many middle segments, at most n, the fast loop may build now: 0 when
- * any condition fails (the general body then builds the segment).  Each
- * segment ends strictly inside the buffer (as next_seg()'s one-slice case:
- * the cursor then needs no normalising). */
+/* How many segments, at most n, the fast loop may build now: 0 when any
+ * condition fails (the general body then builds the segment).  Middle
+ * segments and the first one (a middle one but for its flags, which
+ * gso_mid_fast_any() patches), never the last.  Each segment ends strictly
+ * inside the buffer (as next_seg()'s one-slice case: the cursor then needs
+ * no normalising). */
 static inline uint32_t mid_fast_count(const struct gso_it *it, const struct ofl_gso_pool *pool, uint32_t n)
 {
 	uint32_t m, room;
-	if (!fast_ok(it, pool) || !mid_now(it))
+	if (!fast_ok(it, pool) || it->seg + 1u >= it->nsegs)
 		return 0;
-	m = it->nsegs - 1u - it->seg; /* middle segments left (the last one excluded) */
+	m = it->nsegs - 1u - it->seg; /* segments left but the last */
 	if (m > n)
 		m = n;
 	if (m > pool->nfree)
@@ -160,9 +162,10 @@ static inline uint64_t ip4_mid(const struct gso_it *it)
 	return v;
 }
 
-/* m (>= 1, from mid_fast_count()) middle segments into segs, the state in
+/* m (>= 1, from mid_fast_count()) segments into segs, the state in
  * registers (fast.c: mid_fast()'s copies by L3, protocol, copy size and
- * layout). */
+ * layout); the first segment of the packet, when it is one of them, with
+ * its own flags. */
 void gso_mid_fast_any(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
                       struct ofl_gso_seg *restrict segs, uint32_t m);
 
