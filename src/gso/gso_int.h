@@ -220,6 +220,7 @@ int gso_refuse(struct gso_it *it, unsigned why);
  * defaults; dst == req leaves it as it is).  Returns 0, or OFL_GSO_WHY_REQ
  * for an unknown version. */
 int gso_req_load(struct ofl_gso_req *dst, const struct ofl_gso_req *req);
+/* req: a request gso_req_load() has loaded (the caller's copy; read only). */
 int gso_start_common(struct gso_it *it, const struct ofl_gso_req *req,
                      const struct gso_input *in, struct ofl_hdrs *out_h);
 

@@ -159,9 +159,21 @@ int ofl_gso_pool_put_burst(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf 
 		uint8_t *const base = pool->base;
 		const uint32_t slot = pool->slot_size, ns = pool->nslots;
 		const unsigned used = pool->nfree < ns ? ns - pool->nfree : 0u;
-		const struct ofl_gso_hbuf *hb = hbs, *end;
+		const unsigned m = n < used ? n : used;
+		const struct ofl_gso_hbuf *hb = hbs, *const end = hbs + m, *const pairs = hbs + (m & ~1u);
 		uint32_t head = pool->head;
-		end = hbs + (n < used ? n : used);
+		/* two slots a step (half the loop's bookkeeping); a pair that
+		 * fails a check is left to the loop below, which stops at the
+		 * first bad slot */
+		for (; hb != pairs; hb += 2) {
+			const uint32_t x0 = hb[0].index, x1 = hb[1].index;
+			uint8_t *d0 = hb[0].data, *d1 = hb[1].data;
+			if (x0 >= ns || x1 >= ns || d0 != base + (size_t)x0 * slot || d1 != base + (size_t)x1 * slot)
+				break;
+			memcpy(d0, &head, 4);
+			memcpy(d1, &x0, 4);
+			head = x1;
+		}
 		for (; hb != end; hb++) {
 			const uint32_t x = hb->index;
 			uint8_t *d = hb->data;

@@ -26,7 +26,7 @@
 #include "gso/gso_int.h"
 
 /* it->flags: set at start (gso_mid_template()) when the middle segments
- * may be built by the fast code of iter.c (mid_fast(), mid_one()): TCP or
+ * may be built by the fast code of fast.h/fast.c (mid_fast(), one_seg()): TCP or
  * UDP L4 from plain buffers, PARTIAL checksums, no L2 hook, at most 128
  * header bytes.  Below the TCP flags (GSO_ITF_TCP_SHIFT) and above the
  * OFL_GSO_F_* bits. */

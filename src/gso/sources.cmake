@@ -4,6 +4,7 @@ list(APPEND OFL_SOURCES
   src/gso/cursor.c
   src/gso/start.c
   src/gso/iter.c
+  src/gso/fast.c
   src/gso/ip.c
   src/gso/frag.c
   src/gso/vnet.c

@@ -490,15 +490,14 @@ static unsigned geometry(struct gso_it *it, const struct ofl_gso_req *req, const
 	return 0;
 }
 
-int gso_start_common(struct gso_it *it, const struct ofl_gso_req *req_in,
+int gso_start_common(struct gso_it *it, const struct ofl_gso_req *req,
                      const struct gso_input *in, struct ofl_hdrs *hp)
 {
 	struct gso_parsed p;
-	struct ofl_gso_req r, *req = &r;
 	unsigned rc;
 	memset(it, 0, offsetof(struct gso_it, tmpl));
 	it->done = 1;
-	if ((rc = (unsigned)gso_req_load(&r, req_in)) != 0 || (rc = check_req(req)) != 0)
+	if ((rc = check_req(req)) != 0)
 		return gso_refuse(it, rc);
 	if ((req->flags & OFL_GSO_F_VLAN_INSERT) && in->l2_none)
 		return gso_refuse(it, OFL_GSO_WHY_VLAN_NO_L2);

@@ -25,6 +25,15 @@ void gu_udp_init(struct gu_udp *u, int l3)
 	u->payload_len = 1000;
 }
 
+uint8_t gu_two_tags(uint16_t *tpid, uint16_t *tci, int nvlan, uint16_t tci0, uint16_t tci1)
+{
+	tpid[0] = nvlan == 2 ? 0x88a8 : 0x8100;
+	tci[0] = tci0;
+	tpid[1] = 0x8100;
+	tci[1] = tci1;
+	return (uint8_t)nvlan;
+}
+
 size_t gu_udp_frame(const struct gu_udp *u, uint8_t *buf, size_t cap)
 {
 	size_t off = 12, l3, l4, i, ulen = 8u + u->payload_len;

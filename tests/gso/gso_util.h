@@ -34,6 +34,10 @@ void gu_udp_init(struct gu_udp *u, int l3);
 /* Write the UDP frame (valid checksums); returns its length, 0 if cap is too
  * small.  A length field that cannot hold the length says 0. */
 size_t gu_udp_frame(const struct gu_udp *u, uint8_t *buf, size_t cap);
+/* Up to two VLAN tags of a generated frame (gen_tcp or gu_udp arrays):
+ * nvlan of them, the outer 802.1ad when there are two (else 802.1Q) with
+ * tci0, the inner 802.1Q with tci1.  Returns nvlan. */
+uint8_t gu_two_tags(uint16_t *tpid, uint16_t *tci, int nvlan, uint16_t tci0, uint16_t tci1);
 
 /* Frame layout found by the independent parser below. */
 struct gu_info {

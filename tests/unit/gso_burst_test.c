@@ -228,6 +228,16 @@ static void same_counts(const struct ofl_gso_iter *it, unsigned done)
 	ck_assert_uint_eq(c.descs, ref.cnt[done].descs);
 }
 
+/* Keep the n segments a call returned; the counts after them are the
+ * reference's. */
+static void keep_burst(const struct ofl_gso_iter *it, const struct ofl_gso_seg *segs, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++)
+		keep(&got, &segs[i]);
+	same_counts(it, got.n);
+}
+
 /* A fresh pool of nslots slots and it started: the burst run begins. */
 static void begin(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, int kind, uint32_t nslots)
 {
@@ -307,16 +317,14 @@ START_TEST(test_burst_equals_next)
 		struct ofl_gso_iter it;
 		struct ofl_gso_pool pool;
 		struct ofl_gso_seg segs[64];
-		unsigned i, calls = 0;
+		unsigned calls = 0;
 		int r;
 		begin(&it, &pool, kind, MAXSLOTS);
 		while ((r = ofl_gso_next_burst(&it, &pool, segs, bn)) > 0) {
 			unsigned left = ref.n - got.n;
 			/* a full burst, or what is left of the packet */
 			ck_assert_int_eq(r, (int)(left < bn ? left : bn));
-			for (i = 0; i < (unsigned)r; i++)
-				keep(&got, &segs[i]);
-			same_counts(&it, got.n);
+			keep_burst(&it, segs, (unsigned)r);
 			calls++;
 		}
 		all_same(r);
@@ -361,10 +369,8 @@ START_TEST(test_pool_runs_out)
 					unsigned want = left < bn ? left : bn;
 					/* short only at the end or where the pool ran out */
 					ck_assert_int_eq(r, (int)(want < room ? want : room));
-					for (i = 0; i < (unsigned)r; i++)
-						keep(&got, &segs[i]);
 					held += (unsigned)r;
-					same_counts(&it, got.n);
+					keep_burst(&it, segs, (unsigned)r);
 					continue;
 				}
 				if (r == 0)
@@ -405,7 +411,7 @@ START_TEST(test_unnext_tail)
 			struct ofl_gso_iter it;
 			struct ofl_gso_pool pool;
 			struct ofl_gso_seg segs[64];
-			unsigned i, undone = 0;
+			unsigned undone = 0;
 			int r;
 			begin(&it, &pool, kind, MAXSLOTS);
 			while ((r = ofl_gso_next_burst(&it, &pool, segs, bn)) > 0) {
@@ -417,9 +423,7 @@ START_TEST(test_unnext_tail)
 						ck_assert_int_eq(ofl_gso_unnext(&it, &pool, &segs[r - 1 - back]), 0);
 					undone++;
 				}
-				for (i = 0; i < (unsigned)r - back; i++)
-					keep(&got, &segs[i]);
-				same_counts(&it, got.n);
+				keep_burst(&it, segs, (unsigned)r - back);
 			}
 			all_same(r); /* the slots too: each undone one comes again */
 			all_back(&pool, kind);
@@ -587,9 +591,7 @@ START_TEST(test_l2_refused)
 		/* short only where the hook refused or at the end */
 		if ((unsigned)r < bn)
 			ck_assert(got.n + (unsigned)r == at || got.n + (unsigned)r == ref.n);
-		for (i = 0; i < (unsigned)r; i++)
-			keep(&got, &segs[i]);
-		same_counts(&it, got.n);
+		keep_burst(&it, segs, (unsigned)r);
 	}
 	ck_assert_int_eq(refused, 1);
 	ck_assert_uint_eq(got.n, ref.n);
@@ -607,7 +609,7 @@ START_TEST(test_mixed)
 	struct ofl_gso_iter it;
 	struct ofl_gso_pool pool;
 	struct ofl_gso_seg segs[64];
-	unsigned i, step = 0;
+	unsigned step = 0;
 	int r;
 	make_input(IN_UDP6_FRAG, 1, 1);
 	make_ref(OFL_GSO_POOL_BLOCK);
@@ -620,9 +622,7 @@ START_TEST(test_mixed)
 		}
 		if (r <= 0)
 			break;
-		for (i = 0; i < (unsigned)r; i++)
-			keep(&got, &segs[i]);
-		same_counts(&it, got.n);
+		keep_burst(&it, segs, (unsigned)r);
 	}
 	all_same(r);
 }
@@ -631,7 +631,7 @@ END_TEST
 /* ---- the fast path against the general body ---- */
 
 /* TCP and UDP L4 with partial checksums from a BLOCK pool of slots of at
- * least 128 bytes take iter.c's fast code (one_seg(), mid_fast()); slots
+ * least 128 bytes take the fast code (fast.h, fast.c: one_seg(), mid_fast()); slots
  * of 120 bytes take the general body (next_seg()).  _i: input (TCP4,
  * TCP6, UDP4 L4, UDP6 L4) x {one buffer, split, split with two empty
  * buffers at the end} x {no flags, OFL_GSO_F_KEEP_CWR | FIXED_ID}.  Each segment the same but for its slot, the

@@ -231,32 +231,52 @@ static void same_as_encode(const struct ofl_dsa_ops *ops, int kind, unsigned nvl
 	ck_assert_uint_eq(nseg, (payload + mss - 1) / mss);
 }
 
-START_TEST(every_format_as_encode)
-{
-	const struct ofl_dsa_ops *ops = ofl_dsa_at((size_t)_i);
-	if (!ops || !ops->tx_ports)
-		return;
-	/* a short last segment (2 bytes of payload) shows the padding */
-	same_as_encode(ops, SA_TCP4, 0, 0, 0, 3 * 700 + 2, 700);
-	same_as_encode(ops, SA_TCP4, 0, 0, 4, 3 * 700 + 2, 700);
-	/* PCP 5, CFI, VID 100: every TCI bit the fold moves */
-	same_as_encode(ops, SA_TCP4, 1, 0xb064, 0, 3 * 700 + 2, 700);
-	same_as_encode(ops, SA_TCP4, 1, 0x0064, 4, 3 * 700 + 2, 700);
-}
-END_TEST
+/* One same_as_encode() call. */
+struct sa_case {
+	int kind;
+	unsigned nvlan;
+	uint16_t tci, tailroom;
+	uint32_t payload, mss;
+};
+
+/* TCP through every tag.  A short last segment (2 bytes of payload) shows
+ * the padding; PCP 5, CFI, VID 100: every TCI bit the fold moves. */
+static const struct sa_case tcp_cases[] = {
+	{SA_TCP4, 0, 0, 0, 3 * 700 + 2, 700},
+	{SA_TCP4, 0, 0, 4, 3 * 700 + 2, 700},
+	{SA_TCP4, 1, 0xb064, 0, 3 * 700 + 2, 700},
+	{SA_TCP4, 1, 0x0064, 4, 3 * 700 + 2, 700},
+};
 
 /* UDP L4 (USO) through every tag: each datagram tagged as the tagger would
  * tag it, untagged and over 802.1Q, IPv4 and IPv6, a last datagram of 2
  * bytes (padded before tagging) */
-START_TEST(every_format_udp)
+static const struct sa_case udp_cases[] = {
+	{SA_UDP4, 0, 0, 0, 3 * 700 + 2, 700},
+	{SA_UDP6, 0, 0, 4, 3 * 700 + 2, 700},
+	{SA_UDP4, 1, 0xb064, 0, 4 * 1000 + 100, 1000},
+	{SA_UDP6, 1, 0x0064, 4, 2 * 1200 + 30, 1200},
+};
+
+/* Every case of the table through format i (one that can transmit). */
+static void same_as_encode_all(size_t i, const struct sa_case *c, size_t n)
 {
-	const struct ofl_dsa_ops *ops = ofl_dsa_at((size_t)_i);
+	const struct ofl_dsa_ops *ops = ofl_dsa_at(i);
 	if (!ops || !ops->tx_ports)
 		return;
-	same_as_encode(ops, SA_UDP4, 0, 0, 0, 3 * 700 + 2, 700);
-	same_as_encode(ops, SA_UDP6, 0, 0, 4, 3 * 700 + 2, 700);
-	same_as_encode(ops, SA_UDP4, 1, 0xb064, 0, 4 * 1000 + 100, 1000);
-	same_as_encode(ops, SA_UDP6, 1, 0x0064, 4, 2 * 1200 + 30, 1200);
+	for (; n--; c++)
+		same_as_encode(ops, c->kind, c->nvlan, c->tci, c->tailroom, c->payload, c->mss);
+}
+
+START_TEST(every_format_as_encode)
+{
+	same_as_encode_all((size_t)_i, tcp_cases, sizeof(tcp_cases) / sizeof(tcp_cases[0]));
+}
+END_TEST
+
+START_TEST(every_format_udp)
+{
+	same_as_encode_all((size_t)_i, udp_cases, sizeof(udp_cases) / sizeof(udp_cases[0]));
 }
 END_TEST
 

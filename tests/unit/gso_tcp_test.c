@@ -145,11 +145,7 @@ static size_t make_super(int l3, int nvlan, uint32_t payload, uint8_t flags, uin
 {
 	struct gen_tcp g;
 	gen_tcp_init(&g, l3);
-	g.nvlan = (uint8_t)nvlan;
-	g.vlan_tpid[0] = nvlan == 2 ? 0x88a8 : 0x8100;
-	g.vlan_tci[0] = 0x0123;
-	g.vlan_tpid[1] = 0x8100;
-	g.vlan_tci[1] = 0x0456;
+	g.nvlan = gu_two_tags(g.vlan_tpid, g.vlan_tci, nvlan, 0x0123, 0x0456);
 	g.payload_len = payload;
 	g.flags = flags;
 	g.seq = 0xfffff000u; /* wraps inside the packet */

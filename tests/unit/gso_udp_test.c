@@ -19,11 +19,7 @@ static size_t make_udp(int l3, int nvlan, uint32_t payload, uint16_t dport, uint
 {
 	struct gu_udp u;
 	gu_udp_init(&u, l3);
-	u.nvlan = (uint8_t)nvlan;
-	u.vlan_tpid[0] = nvlan == 2 ? 0x88a8 : 0x8100;
-	u.vlan_tci[0] = 0x0042;
-	u.vlan_tpid[1] = 0x8100;
-	u.vlan_tci[1] = 0x0043;
+	u.nvlan = gu_two_tags(u.vlan_tpid, u.vlan_tci, nvlan, 0x0042, 0x0043);
 	u.payload_len = payload;
 	u.salt = 3;
 	u.ip_id = 0xfffe;

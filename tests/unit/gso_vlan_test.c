@@ -19,43 +19,42 @@
 
 static uint8_t plain[GU_FRAME_MAX * 8], tagged[GU_FRAME_MAX * 8];
 
+/* A frame's tags (TPIDs and TCIs, outermost first): with `push`, the tag
+ * (proto, tci); with ntag, an in-band 802.1Q tag (VID 7) after it.  Returns
+ * how many. */
+static uint8_t tag_list(uint16_t *tpid, uint16_t *tcis, int ntag, int push, uint16_t proto, uint16_t tci)
+{
+	uint8_t i = 0;
+	if (push) {
+		tpid[i] = proto;
+		tcis[i++] = tci;
+	}
+	if (ntag) {
+		tpid[i] = 0x8100;
+		tcis[i++] = 0x0007;
+	}
+	return i;
+}
+
 /* TCP frame with ntag in-band tags; with `push`, an outer tag
  * (proto, tci) in front of them. */
 static size_t tcp_frame(uint8_t *buf, int l3, int ntag, int push, uint16_t proto, uint16_t tci)
 {
 	struct gen_tcp g;
-	int i = 0;
 	gen_tcp_init(&g, l3);
 	g.payload_len = 5000;
 	g.flags = GEN_ACK | GEN_PSH;
 	g.ip_id = 0x1234;
-	if (push) {
-		g.vlan_tpid[i] = proto;
-		g.vlan_tci[i++] = tci;
-	}
-	if (ntag) {
-		g.vlan_tpid[i] = 0x8100;
-		g.vlan_tci[i++] = 0x0007;
-	}
-	g.nvlan = (uint8_t)i;
+	g.nvlan = tag_list(g.vlan_tpid, g.vlan_tci, ntag, push, proto, tci);
 	return gen_tcp_frame(&g, buf, sizeof(plain));
 }
 
 static size_t udp_frame(uint8_t *buf, int l3, int ntag, int push, uint16_t proto, uint16_t tci)
 {
 	struct gu_udp u;
-	int i = 0;
 	gu_udp_init(&u, l3);
 	u.payload_len = 5000;
-	if (push) {
-		u.vlan_tpid[i] = proto;
-		u.vlan_tci[i++] = tci;
-	}
-	if (ntag) {
-		u.vlan_tpid[i] = 0x8100;
-		u.vlan_tci[i++] = 0x0007;
-	}
-	u.nvlan = (uint8_t)i;
+	u.nvlan = tag_list(u.vlan_tpid, u.vlan_tci, ntag, push, proto, tci);
 	return gu_udp_frame(&u, buf, sizeof(plain));
 }
 

@@ -1,0 +1,284 @@
+/*
+ * fast.h - the fast segment code of iter.c: a middle segment (and the first
+ * and last ones) of a TCP or UDP L4 packet with partial checksums built
+ * from the middle-segment template by a fixed-size copy and a few patches.
+ * The per-segment pieces are inline here (ofl_gso_next() inlines
+ * fast_one()); the loop over the middle segments of a burst is fast.c.
+ */
+#ifndef OFL_GSO_FAST_H
+#define OFL_GSO_FAST_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include "gso/seg.h"
+
+/* ---- The middle segments of a burst, the common case made cheap ----
+ *
+ * A middle segment of a TCP or UDP L4 packet with partial checksums is the
+ * middle-segment template (gso_mid_template(): lengths, flags and the L4
+ * pseudo-header sum already right) with two or three fields patched: the
+ * TCP sequence number, the IPv4 ID and header checksum.  When the input is
+ * plain buffers, the slots come from a BLOCK pool and no hook runs, m such
+ * segments inside the current buffer are built by one loop with the state
+ * (sequence number, ID, payload pointer, pool head) in registers and written
+ * back once: a fixed-size copy of the template, the patches, one slice, and
+ * the segment record from a per-burst copy.  Everything that decides
+ * whether it applies is checked once per burst (mid_fast_count()). */
+
+/* Bytes of the template copied per segment: a whole number of 32-byte
+ * blocks covering the header, so the copy has a constant size (the slot
+ * must hold it; the bytes past hdr_len are not part of the segment). */
+static inline uint32_t mid_copy_len(uint32_t hdr_len)
+{
+	return (hdr_len + 31u) & ~31u;
+}
+
+/* Can the fast code build segments now (its input-side conditions,
+ * GSO_ITF_MID_FAST, were checked at start): slots of a BLOCK pool that
+ * hold the 128 bytes the template copy may write, one free, and the
+ * cursor inside a buffer. */
+static inline int fast_ok(const struct gso_it *it, const struct ofl_gso_pool *pool)
+{
+	return (it->flags & GSO_ITF_MID_FAST) && !it->done && pool->kind == OFL_GSO_POOL_BLOCK &&
+	       pool->slot_size >= 128u && pool->nfree && it->cur_unit < it->nunits;
+}
+
+/* Is segment it->seg a middle one (neither the first nor the last)? */
+static inline int mid_now(const struct gso_it *it)
+{
+	return it->seg - 1u < it->nsegs - 2u;
+}
+
+/* Bytes of the current buffer after the cursor (fast_ok() holds: the
+ * cursor is inside it). */
+static inline uint32_t mid_room(const struct gso_it *it)
+{
+	return ((const struct ofl_buf *)it->units)[it->cur_unit].len - it->cur_off;
+}
+
+/* How many segments, at most n, the fast loop may build now: 0 when any
+ * condition fails (the general body then builds the segment).  Middle
+ * segments and the first one (a middle one but for its flags, which
+ * gso_mid_fast_any() patches), never the last.  Each segment ends strictly
+ * inside the buffer (as next_seg()'s one-slice case: the cursor then needs
+ * no normalising). */
+static inline uint32_t mid_fast_count(const struct gso_it *it, const struct ofl_gso_pool *pool, uint32_t n)
+{
+	uint32_t m, room;
+	if (!fast_ok(it, pool) || it->seg + 1u >= it->nsegs)
+		return 0;
+	m = it->nsegs - 1u - it->seg; /* segments left but the last */
+	if (m > n)
+		m = n;
+	if (m > pool->nfree)
+		m = pool->nfree;
+	room = (mid_room(it) - 1u) / it->seg_size;
+	return m < room ? m : room;
+}
+
+/* 16 bytes kept in a vector register across the loop (the template and
+ * the constant parts of the segment record), moved with memcpy. */
+#if defined(__GNUC__)
+typedef uint64_t gso_v16 __attribute__((vector_size(16)));
+#else
+typedef struct {
+	uint64_t w[2];
+} gso_v16;
+#endif
+
+/* 16 bytes from s to d through a vector register. */
+GSO_ALWAYS_INLINE void copy16(uint8_t *restrict d, const uint8_t *restrict s)
+{
+	gso_v16 v;
+	memcpy(&v, s, 16);
+	memcpy(d, &v, 16);
+}
+
+/* 64 bytes so, unrolled by hand (a memcpy() or a loop of this size may
+ * become a string instruction or a library call). */
+GSO_ALWAYS_INLINE void copy64(uint8_t *restrict d, const uint8_t *restrict s)
+{
+	copy16(d, s);
+	copy16(d + 16, s + 16);
+	copy16(d + 32, s + 32);
+	copy16(d + 48, s + 48);
+}
+
+/* The record of a middle segment but its five per-segment fields (slot
+ * pointer, index and offset, segment index, payload pointer): the one
+ * cached at start (GSO_MID_REC) with the slot size, the first buffer to
+ * release and the buffer the slice is in, written to r. */
+GSO_ALWAYS_INLINE void mid_record(struct ofl_gso_seg *restrict r, const struct gso_it *restrict it,
+                                  uint32_t slot)
+{
+	copy64((uint8_t *)r, it->tmpl + GSO_MID_REC);
+	copy16((uint8_t *)r + 64, it->tmpl + GSO_MID_REC + 64);
+	memcpy((uint8_t *)r + 80, it->tmpl + GSO_MID_REC + 80, GSO_SEG_HEAD - 80);
+	r->hdr.size = slot;
+	r->release_first = (uint16_t)it->rel_next;
+	r->slices[0].buf = (uint16_t)it->cur_unit;
+}
+
+/* v at p, most significant byte first (one byte-swapped store). */
+static inline void put64(uint8_t *p, uint64_t v)
+{
+	ofl_put32(p, (uint32_t)(v >> 32));
+	ofl_put32(p + 4, (uint32_t)v);
+}
+
+/* Bytes 4..11 of a segment's IPv4 header (ID, fragment offset, TTL,
+ * protocol, header checksum) as a native 64-bit number, most significant
+ * byte first: ipb is the BE sum of the header without ID and checksum,
+ * folded to 16 bits; mid the fragment, TTL and protocol words in place. */
+static inline uint64_t ip4_word(uint32_t ipb, uint64_t mid, uint32_t id)
+{
+	uint32_t x = ipb + (uint16_t)id;
+	return (uint64_t)(uint16_t)id << 48 | mid | (uint16_t)~((x & 0xffffu) + (x >> 16));
+}
+
+/* How many segments from the one whose ip4_word() is w may take theirs
+ * by adding (1 << 48) - 1 (ID + 1, checksum - 1, RFC 1624): the step is
+ * exact while the ID does not wrap (0xffff + 1 adds 0 to a ones'-complement
+ * sum: the checksum stays) and the checksum does not pass 0 (the sum
+ * 0xffff + 1 folds to 1: 0 is followed by 0xfffe). */
+static inline uint32_t ip4_run(uint64_t w)
+{
+	uint32_t id = (uint32_t)(w >> 48), c = (uint32_t)(w & 0xffffu);
+	return (0xffffu - id < c ? 0xffffu - id : c) + 1u;
+}
+
+/* ip4_word()'s ipb and mid, computed at start (GSO_MID_IPB). */
+static inline uint32_t ip4_sum(const struct gso_it *it)
+{
+	uint32_t v;
+	memcpy(&v, it->tmpl + GSO_MID_IPB, 4);
+	return v;
+}
+static inline uint64_t ip4_mid(const struct gso_it *it)
+{
+	uint64_t v;
+	memcpy(&v, it->tmpl + GSO_MID_IPMID, 8);
+	return v;
+}
+
+/* m (>= 1, from mid_fast_count()) segments into segs, the state in
+ * registers (fast.c: mid_fast()'s copies by L3, protocol, copy size and
+ * layout); the first segment of the packet, when it is one of them, with
+ * its own flags. */
+void gso_mid_fast_any(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                      struct ofl_gso_seg *restrict segs, uint32_t m);
+
+/* Which segment one_seg() builds. */
+#define GSO_ONE_MID 0
+#define GSO_ONE_FIRST 1 /* the first of several */
+#define GSO_ONE_LAST 2  /* the last of several */
+
+/* Segment it->seg (what: a GSO_ONE_* constant at each call; fast_ok(), and
+ * its plen payload bytes lie in the current buffer, strictly inside it
+ * unless it is the last segment) by mid_fast()'s rules without the
+ * per-burst setup: the cached record with its per-segment fields, the
+ * template copied in 64-byte halves (the slot holds 128 bytes; the
+ * template is zero after the header), the sequence number and IPv4 bytes
+ * 4..11 computed for segment k.  The first segment also gets CWR back
+ * (unless it stays everywhere), the last one FIN and PSH, its lengths,
+ * its pseudo-header sum and its release range (seg.h's rules for these
+ * segments). */
+GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                               struct ofl_gso_seg *restrict seg, int what, uint32_t plen)
+{
+	const uint32_t k = it->seg, mss = it->seg_size, slot = pool->slot_size, idx = pool->head;
+	const uint32_t l3o = it->l3_off, l4o = it->l4_off, u = it->cur_unit, o = it->cur_off;
+	const int tcp = it->type == OFL_GSO_TYPE_TCP;
+	const size_t off = (size_t)idx * slot;
+	const uint8_t *tmpl = it->tmpl;
+	uint8_t *h = pool->base + off;
+	uint32_t ipb = 0, gone = (uint32_t)it->flags >> GSO_ITF_TCP_SHIFT;
+	mid_record(seg, it, slot);
+	seg->hdr.data = h;
+	seg->hdr.index = idx;
+	seg->hdr.offset = off;
+	seg->index = k;
+	seg->slices[0].data = ((const struct ofl_buf *)it->units)[u].data + o;
+	memcpy(&pool->head, h, 4);
+	pool->nfree--;
+	copy64(h, tmpl);
+	if (it->hdr_len > 64u)
+		copy64(h + 64, tmpl + 64);
+	if (tcp)
+		ofl_put32(h + l4o + 4, it->seq0 + k * mss);
+	if (it->l3 == 4)
+		ipb = ip4_sum(it);
+	if (what == GSO_ONE_FIRST) {
+		seg->flags = OFL_GSO_SEG_F_FIRST | OFL_GSO_SEG_F_CSUM_PARTIAL;
+		if (tcp)
+			h[l4o + 13] = (uint8_t)(tmpl[l4o + 13] | (gone & GSO_TCP_CWR));
+	} else if (what == GSO_ONE_LAST) {
+		const uint32_t pay = it->hdr_len - l4o + plen; /* L4 header and payload */
+		seg->flags = OFL_GSO_SEG_F_LAST | OFL_GSO_SEG_F_CSUM_PARTIAL;
+		seg->payload_len = plen;
+		seg->len = it->hdr_len + plen;
+		seg->slices[0].len = plen;
+		seg->release_count = (uint16_t)(it->nunits - it->rel_next);
+		if (tcp) {
+			h[l4o + 13] = (uint8_t)(tmpl[l4o + 13] | (gone & (GSO_TCP_FIN | GSO_TCP_PSH)));
+			ofl_put16(h + l4o + GSO_TCP_CSUM_OFF, gso_fold_be(it->ps_base + pay));
+		} else {
+			ofl_put16(h + l4o + 4, (uint16_t)pay);
+			ofl_put16(h + l4o + GSO_UDP_CSUM_OFF, gso_fold_be(it->ps_base + pay));
+		}
+		if (it->l3 == 4) {
+			ofl_put16(h + l3o + 2, (uint16_t)(it->l3_hlen + pay));
+			ipb = gso_fold_be(it->ip_base + it->l3_hlen + pay + ofl_get16(tmpl + l3o + 6));
+		} else {
+			ofl_put16(h + l3o + 4, (uint16_t)(it->l3_hlen - 40u + pay));
+		}
+	}
+	if (it->l3 == 4) {
+		uint32_t id = it->id0 + ((it->flags & OFL_GSO_F_FIXED_ID) ? 0u : k);
+		put64(h + l3o + 4, ip4_word(ipb, ip4_mid(it), id));
+	}
+	it->seg = k + 1u;
+	it->cur_off = o + plen;
+	if (what == GSO_ONE_LAST) {
+		/* the cursor past the payload, normalised as gso_take() does */
+		uint32_t uu = u;
+		if (it->cur_off == ((const struct ofl_buf *)it->units)[uu].len) {
+			it->cur_off = 0;
+			while (++uu < it->nunits && ((const struct ofl_buf *)it->units)[uu].len == 0)
+				;
+			it->cur_unit = uu;
+		}
+		it->rel_next = it->nunits;
+	}
+}
+
+/* Build segment it->seg by one_seg() when it can: 1, or 0 (nothing
+ * done; the general body builds it). */
+GSO_ALWAYS_INLINE int fast_one(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                               struct ofl_gso_seg *restrict seg)
+{
+	uint32_t k, room, mss;
+	if (!fast_ok(it, pool))
+		return 0;
+	k = it->seg;
+	room = mid_room(it);
+	mss = it->seg_size;
+	if (mid_now(it)) {
+		if (room <= mss)
+			return 0;
+		one_seg(it, pool, seg, GSO_ONE_MID, mss);
+	} else if (k == 0) {
+		if (it->nsegs < 2u || room <= mss)
+			return 0;
+		one_seg(it, pool, seg, GSO_ONE_FIRST, mss);
+	} else {
+		uint32_t plen = it->payload - k * mss;
+		if (k + 1u != it->nsegs || room < plen)
+			return 0;
+		one_seg(it, pool, seg, GSO_ONE_LAST, plen);
+	}
+	return 1;
+}
+
+#endif /* OFL_GSO_FAST_H */
