@@ -306,6 +306,16 @@ static inline uint32_t dsa_min_tail(uint32_t tag_len)
 	return DSA_ETH_HLEN + tag_len;
 }
 
+/* The tag of n bytes after SA, in a frame long enough to hold the
+ * EtherType after it (dsa_min_after_sa), or NULL. */
+static inline const uint8_t *dsa_tag_after_sa(const struct dsa_frame *f,
+                                              uint32_t n)
+{
+	if (f->len < dsa_min_after_sa(n))
+		return NULL;
+	return dsa_head(f, DSA_MACS_LEN, n);
+}
+
 /* --- in-place encode ------------------------------------------------ */
 
 /* The length the kernel pads an untagged frame of len bytes to on TX: the
@@ -446,6 +456,7 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 		DSA_ONE_FRAME_(dirval);                                        \
 		int err;                                                       \
                                                                                \
+		(void)ops;                                                     \
 		(void)dir_in;                                                  \
 		*m = (struct ofl_dsa_meta){ 0 };                               \
 		if (p || !(fold_p)) {                                          \
@@ -494,6 +505,8 @@ static inline void dsa_cut_of_view(struct ofl_dsa_cut *c,
 		int err;                                                       \
                                                                                \
 		(void)zero_params;                                             \
+		(void)ops;                                                     \
+		(void)p;                                                       \
 		*meta = (struct ofl_dsa_meta){ 0 };                            \
 		err = dec_call;                                                \
 		if (err) {                                                     \
@@ -511,6 +524,8 @@ static inline void dsa_cut_of_view(struct ofl_dsa_cut *c,
 	                              struct ofl_dsa_meta *m,                   \
 	                              struct ofl_dsa_view *v)                   \
 	{                                                                      \
+		(void)ops;                                                     \
+		(void)p;                                                       \
 		return dec_call;                                               \
 	}                                                                      \
 	DSA_CODEC_ONE_(name, rx, OFL_DSA_RX, dec_call, fold_p)                 \
@@ -533,6 +548,20 @@ static inline void dsa_cut_of_view(struct ofl_dsa_cut *c,
 	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 0)
 #define DSA_CODEC_P(name, dec, enc)                                            \
 	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 1)
+
+/* A codec whose two functions read neither ops nor params:
+ * dec(dir, f, m, v) (a DSA_DECODER) and enc(dir, m, tx). */
+#define DSA_CODEC_D(name, dec, enc)                                            \
+	static int codec_##name##_enc(const struct ofl_dsa_ops *ops,           \
+	                              const struct ofl_dsa_params *p, int dir,  \
+	                              const struct ofl_dsa_meta *m,             \
+	                              struct dsa_tx *tx)                        \
+	{                                                                      \
+		(void)ops;                                                     \
+		(void)p;                                                       \
+		return enc(dir, m, tx);                                        \
+	}                                                                      \
+	DSA_CODEC_DEFINE_(name, dec(dir, f, m, v), codec_##name##_enc, 0)
 
 /* A codec from two functions taking a format descriptor first:
  * dec(&fmt, ops, p, dir, f, m, v) and enc(&fmt, ops, p, dir, m, tx);
