@@ -99,7 +99,9 @@ void set_counters(benchmark::State &st, std::vector<uint64_t> &t)
 	st.counters["ns_p90"] = quantile(t, 0.9) / kBatch;
 }
 
-void run_decode(benchmark::State &st, const ofl_dsa_ops *ops)
+// Times decode_one(p, len) over the batch; it returns what a driver reads.
+template <typename Decode> void time_decode(benchmark::State &st, const ofl_dsa_ops *ops,
+                                            Decode decode_one)
 {
 	Frames f;
 	if (!setup(ops, f)) {
@@ -111,13 +113,8 @@ void run_decode(benchmark::State &st, const ofl_dsa_ops *ops)
 	uint32_t acc = 0;
 	for (auto _ : st) {
 		uint64_t t0 = bh_now_ns();
-		for (unsigned i = 0; i < kBatch; i++) {
-			ofl_dsa_meta m;
-			ofl_dsa_view v;
-			const uint8_t *p = f.mem.data() + (size_t)i * kSize + f.off;
-			int rc = ofl_dsa_decode(ops, nullptr, OFL_DSA_RX, p, f.len, &m, &v);
-			acc += (uint32_t)rc + m.port + v.rest_off; // what a driver reads
-		}
+		for (unsigned i = 0; i < kBatch; i++)
+			acc += decode_one(f.mem.data() + (size_t)i * kSize + f.off, f.len);
 		uint64_t t1 = bh_now_ns();
 		benchmark::DoNotOptimize(acc);
 		st.SetIterationTime((double)(t1 - t0) * 1e-9);
@@ -125,6 +122,33 @@ void run_decode(benchmark::State &st, const ofl_dsa_ops *ops)
 	}
 	st.SetItemsProcessed((int64_t)st.iterations() * kBatch);
 	set_counters(st, t);
+}
+
+// ofl_dsa_decode(): one call, meta and the full view.
+void run_decode(benchmark::State &st, const ofl_dsa_ops *ops)
+{
+	time_decode(st, ops, [ops](const uint8_t *p, uint32_t len) {
+		ofl_dsa_meta m;
+		ofl_dsa_view v;
+		int rc = ofl_dsa_decode(ops, nullptr, OFL_DSA_RX, p, len, &m, &v);
+		return (uint32_t)rc + m.port + v.rest_off; // what a driver reads
+	});
+}
+
+// ofl_dsa_decode_cut() with a decoder prepared once: meta and the cut.
+void run_decode_cut(benchmark::State &st, const ofl_dsa_ops *ops)
+{
+	ofl_dsa_decoder d;
+	if (ofl_dsa_decoder_init(&d, sizeof(d), ops, nullptr, OFL_DSA_RX) != 0) {
+		st.SkipWithError("decoder_init");
+		return;
+	}
+	time_decode(st, ops, [&d](const uint8_t *p, uint32_t len) {
+		ofl_dsa_meta m;
+		ofl_dsa_cut c;
+		int rc = ofl_dsa_decode_cut(&d, p, len, &m, &c);
+		return (uint32_t)rc + m.port + c.rest_off;
+	});
 }
 
 void run_encode(benchmark::State &st, const ofl_dsa_ops *ops)
@@ -174,6 +198,9 @@ void register_dsa_rows(void)
 		std::string n = ops->name;
 		benchmark::RegisterBenchmark(("dsa/decode/" + n).c_str(),
 		                             [ops](benchmark::State &st) { run_decode(st, ops); })
+		    ->UseManualTime();
+		benchmark::RegisterBenchmark(("dsa/decode_cut/" + n).c_str(),
+		                             [ops](benchmark::State &st) { run_decode_cut(st, ops); })
 		    ->UseManualTime();
 		benchmark::RegisterBenchmark(("dsa/encode/" + n).c_str(),
 		                             [ops](benchmark::State &st) { run_encode(st, ops); })

@@ -1,14 +1,17 @@
 /*
- * dsa_instr.c - instructions per frame of ofl_dsa_decode(), for callgrind.
+ * dsa_instr.c - instructions per frame of DSA decode, for callgrind.
  *
  * Tags a 1502-byte TCP/IPv4 frame from the generator (tests/support/gen.c)
  * for source port 1 in the switch -> host layout (OFL_DSA_RX, the layout a
  * driver decodes on receive) with ofl_dsa_encode(), then decodes it FRAMES
- * times with a view, as a driver in front of GRO would, and prints how many
- * frames it decoded.  Under
- *   valgrind --tool=callgrind ofl_dsa_instr FORMAT
- * the inclusive instruction count of ofl_dsa_decode divided by that number
- * is the library's cost per frame (bench/instr.sh prints it per format).
+ * times, as a driver in front of GRO would, and prints how many frames it
+ * decoded:
+ *   ofl_dsa_instr FORMAT        ofl_dsa_decode_cut() with a decoder prepared
+ *                               once (params NULL): meta and the cut
+ *   ofl_dsa_instr FORMAT view   ofl_dsa_decode() with a view, params NULL
+ * Under valgrind --tool=callgrind, the inclusive instruction count of
+ * ofl_dsa_decode_cut (or ofl_dsa_decode) divided by that number is the
+ * library's cost per frame (bench/instr.sh prints it per format).
  * Exits 2 for an unknown format, 3 for one that cannot tag this frame.
  */
 #include <ofl/dsa.h>
@@ -27,7 +30,10 @@ int main(int argc, char **argv)
 	const struct ofl_dsa_ops *ops = argc > 1 ? ofl_dsa_find(argv[1]) : NULL;
 	struct ofl_dsa_meta meta, m;
 	struct ofl_dsa_view v;
+	struct ofl_dsa_cut c;
+	struct ofl_dsa_decoder d;
 	struct gen_tcp g;
+	int view = argc > 2 && strcmp(argv[2], "view") == 0;
 	uint32_t off = HEAD, len, acc = 0;
 	size_t n;
 	unsigned i;
@@ -52,9 +58,14 @@ int main(int argc, char **argv)
 		meta.switch_id = 1;
 	}
 	if (ofl_dsa_encode(ops, NULL, OFL_DSA_RX, &meta, buf, sizeof(buf), &off, &len) != 0 ||
-	    ofl_dsa_decode(ops, NULL, OFL_DSA_RX, buf + off, len, &m, &v) != 0)
+	    ofl_dsa_decode(ops, NULL, OFL_DSA_RX, buf + off, len, &m, &v) != 0 ||
+	    ofl_dsa_decoder_init(&d, sizeof(d), ops, NULL, OFL_DSA_RX) != 0)
 		return 3;
-	for (i = 0; i < FRAMES; i++) {
+	for (i = 0; !view && i < FRAMES; i++) {
+		acc += (uint32_t)ofl_dsa_decode_cut(&d, buf + off, len, &m, &c) +
+		       m.port + c.rest_off;
+	}
+	for (i = 0; view && i < FRAMES; i++) {
 		/* what a driver reads afterwards */
 		acc += (uint32_t)ofl_dsa_decode(ops, NULL, OFL_DSA_RX, buf + off, len, &m, &v) +
 		       m.port + v.rest_off;

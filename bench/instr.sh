@@ -83,24 +83,32 @@ for m in iter burst; do
 done
 
 # ---- DSA decode (bench/dsa_instr.c) --------------------------------------
-# One row per format: ofl_dsa_decode() inclusive (the library's instructions
-# only) per frame, a 1502-byte TCP/IPv4 frame tagged for port 1, RX layout.
+# One row per format: the library's instructions per frame (the named entry
+# inclusive), a 1502-byte TCP/IPv4 frame tagged for port 1, RX layout.
+# First the per-frame path, ofl_dsa_decode_cut() with a decoder prepared
+# once (meta and the cut); then ofl_dsa_decode() (meta and the full view).
 dsa_bin=$build/bench/ofl_dsa_instr
 [ -x "$dsa_bin" ] || cmake --build "$build" --target ofl_dsa_instr >/dev/null
+dsa_fmts="none brcm brcm-prepend dsa edsa gswip ksz9477 ksz9893 lan9303 mtk qca
+          trailer 8021q sja1105 ksz8795 ocelot ar9331 rtl4a hellcreek xrs700x
+          ocelot-8021q seville brcm-legacy sja1110 rtl8_4 rtl8_4t a5psw lan937x
+          vsc73xx-8021q brcm-legacy-fcs yt921x gsw1xx mxl862xx nxp_netc"
 dsa_row() {
-  local fmt=$1 fr sum
-  fr=$(valgrind --tool=callgrind --callgrind-out-file="$out/dsa" "$dsa_bin" "$fmt" 2>/dev/null |
+  local label=$1 fn=$2 fmt=$3 mode=${4:-} fr sum
+  fr=$(valgrind --tool=callgrind --callgrind-out-file="$out/dsa" "$dsa_bin" "$fmt" $mode 2>/dev/null |
        sed -n 's/^frames //p')
-  [ -n "$fr" ] || { printf 'decode %-20s (cannot tag the test frame)\n' "$fmt"; return; }
+  [ -n "$fr" ] || { printf '%s %-20s (cannot tag the test frame)\n' "$label" "$fmt"; return; }
   sum=$(callgrind_annotate --inclusive=yes "$out/dsa" 2>/dev/null |
-        awk '/:ofl_dsa_decode / { gsub(",", "", $1); s += $1 } END { print s + 0 }')
-  printf 'decode %-20s %4d instructions/frame\n' "$fmt" $(( sum / fr ))
+        awk -v f=":$fn " 'index($0, f) { gsub(",", "", $1); s += $1 } END { print s + 0 }')
+  printf '%s %-20s %4d instructions/frame\n' "$label" "$fmt" $(( sum / fr ))
 }
 echo
-echo "DSA decode, switch -> host, 1502-byte frame with a view (callgrind):"
-for fmt in none brcm brcm-prepend dsa edsa gswip ksz9477 ksz9893 lan9303 mtk qca \
-           trailer 8021q sja1105 ksz8795 ocelot ar9331 rtl4a hellcreek xrs700x \
-           ocelot-8021q seville brcm-legacy sja1110 rtl8_4 rtl8_4t a5psw lan937x \
-           vsc73xx-8021q brcm-legacy-fcs yt921x gsw1xx mxl862xx nxp_netc; do
-  dsa_row "$fmt"
+echo "DSA decode, switch -> host, 1502-byte frame, prepared decoder: meta and cut (callgrind):"
+for fmt in $dsa_fmts; do
+  dsa_row decode ofl_dsa_decode_cut "$fmt"
+done
+echo
+echo "DSA decode, the one-call ofl_dsa_decode(): meta and view (callgrind):"
+for fmt in $dsa_fmts; do
+  dsa_row decode-view ofl_dsa_decode "$fmt" view
 done

@@ -227,12 +227,16 @@ def main():
         w("## DSA tag codecs (switch → host layout), ns per frame\n")
         names = sorted({k.split("/")[2] for k in dsa if k.count("/") == 2})
         w(f"{len(names)} formats (a format missing here could not tag the test frame on RX).\n")
-        w("| format | decode | encode |")
-        w("|---|---:|---:|")
+        w("decode: `ofl_dsa_decode()` (meta and view); prepared: `ofl_dsa_decode_cut()` with a decoder")
+        w("prepared once (meta and cut).\n")
+        w("| format | decode | prepared | encode |")
+        w("|---|---:|---:|---:|")
         for n in names:
             d = dsa.get(f"dsa/decode/{n}", {})
+            c = dsa.get(f"dsa/decode_cut/{n}", {})
             e = dsa.get(f"dsa/encode/{n}", {})
-            w(f"| {n} | {fmt(d.get('ns_per_frame'), 2)} | {fmt(e.get('ns_per_frame'), 2)} |")
+            w(f"| {n} | {fmt(d.get('ns_per_frame'), 2)} | {fmt(c.get('ns_per_frame'), 2)} "
+              f"| {fmt(e.get('ns_per_frame'), 2)} |")
         w("")
         gt = {k: v for k, v in dsa.items() if k.startswith("dsa/gro/")}
         if gt:

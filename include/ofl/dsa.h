@@ -56,6 +56,16 @@
  * decode touches only the tag bytes and the 12 MAC bytes; nothing is
  * copied except when bytes must be rebuilt (at most 16, into view->buf).
  *
+ * The same with the work per frame cut to the tag's own (about half the
+ * instructions): prepare a decoder once, then per frame get meta and a
+ * 12-byte cut, and the view only when wanted:
+ *
+ *     struct ofl_dsa_decoder d;  struct ofl_dsa_cut c;
+ *     ofl_dsa_decoder_init(&d, sizeof d, ops, &params, OFL_DSA_RX);
+ *     if (ofl_dsa_decode_cut(&d, data, len, &m, &c) != 0 || ...)
+ *     untagged = data[c.mac_off .. +12] (+ c.ins) + data[c.rest_off ..
+ *                len - c.tail_len], or ofl_dsa_cut_view(ops, data, len, &c, &v)
+ *
  * Threading: everything here is a pure function of its arguments; no
  * global mutable state, no allocation.  All offsets and lengths are bytes.
  *
@@ -395,6 +405,107 @@ OFL_API int ofl_dsa_untagged(const uint8_t *frame, uint32_t len,
 OFL_API int ofl_dsa_strip(uint8_t *frame, uint32_t len,
                           const struct ofl_dsa_view *view, uint32_t *start,
                           uint32_t *out_len);
+
+/* ------------------------------------------------------------------ */
+/* Prepared decode: the per-frame path                                 */
+
+/**
+ * Where the untagged frame lies in a tagged frame of one contiguous buffer,
+ * in 12 bytes (what struct ofl_dsa_view says, without its pointer and the
+ * fields derived from the format).  The untagged frame is
+ *
+ *     frame[mac_off .. mac_off + 12)     the MACs; when mac_patched, DA
+ *                                        bytes 3 and 4 read as 0
+ *     ins[0 .. ins_len)                  rebuilt bytes (an 802.1Q header
+ *                                        or TPID, dsa/edsa/mtk)
+ *     frame[rest_off .. len - tail_len)  the rest
+ *
+ * ins[] holds ins_len bytes; the bytes past them are unspecified.  It
+ * holds no pointer, so it may be copied and kept as long as the frame is.
+ * ofl_dsa_cut_view() turns it into a struct ofl_dsa_view.
+ */
+struct ofl_dsa_cut {
+	uint16_t mac_off;    /**< offset of DA in the tagged frame */
+	uint16_t rest_off;   /**< where the untagged frame continues (12 +
+	                          the head tag's length, for every format) */
+	uint16_t tail_len;   /**< bytes cut from the end */
+	uint8_t ins_len;     /**< 0, 2 or 4 */
+	uint8_t mac_patched; /**< 1: DA bytes 3-4 are 0 in the untagged frame
+	                          (sja1105/sja1110 link-local RX) */
+	uint8_t ins[4];      /**< the rebuilt bytes */
+};
+
+struct ofl_dsa_decoder;
+
+/** Internal: the type of a format's prepared decode entry. */
+typedef int (*ofl_dsa_decode_fn)(const struct ofl_dsa_decoder *d,
+                                 const uint8_t *frame, uint32_t len,
+                                 struct ofl_dsa_meta *meta,
+                                 struct ofl_dsa_cut *cut);
+
+/**
+ * One format, one direction and one set of parameters, resolved once
+ * (ofl_dsa_decoder_init) so that each frame goes straight to the format's
+ * code (ofl_dsa_decode_cut).  The caller owns the storage (stack, its own
+ * context struct); the library keeps no reference to it and allocates
+ * nothing.  The fields are written by ofl_dsa_decoder_init() only: read
+ * ops, dir and params if useful, change none of them (fn is internal).
+ * A decoder holds a copy of the parameters and a pointer to the library's
+ * constant format table: it may be copied, and is valid until the library
+ * is unloaded.  Any number of threads may use one decoder at once.
+ */
+struct ofl_dsa_decoder {
+	ofl_dsa_decode_fn fn;          /**< internal: the format's entry */
+	const struct ofl_dsa_ops *ops; /**< the format */
+	struct ofl_dsa_params params;  /**< a copy of the parameters */
+	uint8_t dir;                   /**< OFL_DSA_RX or OFL_DSA_TX */
+	uint8_t reserved[7];           /**< 0 */
+};
+
+/**
+ * Prepare d to decode frames of format ops in direction dir with params
+ * (copied; NULL for the defaults).  size is sizeof(struct ofl_dsa_decoder)
+ * as the caller was compiled with it.
+ * Returns 0, or OFL_EINVAL (d or ops NULL, dir unknown, or size smaller
+ * than this library's struct ofl_dsa_decoder; nothing written),
+ * OFL_ENOTSUP (ops has no codec: not one of ofl_dsa_at()'s formats).
+ */
+OFL_API int ofl_dsa_decoder_init(struct ofl_dsa_decoder *d, size_t size,
+                                 const struct ofl_dsa_ops *ops,
+                                 const struct ofl_dsa_params *params, int dir);
+
+/**
+ * Decode one tagged frame held in one contiguous buffer with a prepared
+ * decoder: the same checks and the same meta as ofl_dsa_decode(d->ops,
+ * &d->params, d->dir, frame, len, meta, view), and the untagged frame as a
+ * cut instead of a view (ofl_dsa_cut_view() gives the view).
+ *
+ * This is the per-frame entry: it checks no argument.  d must have been
+ * set by ofl_dsa_decoder_init() (0 returned); meta and cut must point to
+ * writable structs; frame must hold len bytes (it is read only, only during
+ * the call).  meta is written whole: the fields of meta->valid filled, the
+ * others zero.  cut is written on success only.
+ *
+ * Returns 0, or OFL_EBADMSG (the frame is too short for the tag, or the
+ * tag is not what the format requires; meta is then all zero).
+ */
+OFL_API int ofl_dsa_decode_cut(const struct ofl_dsa_decoder *d,
+                               const uint8_t *frame, uint32_t len,
+                               struct ofl_dsa_meta *meta,
+                               struct ofl_dsa_cut *cut);
+
+/**
+ * The view of a cut: fills *view exactly as ofl_dsa_decode() of the same
+ * frame would have (hdr points into frame, or into view->buf when bytes
+ * are rebuilt or patched), for ofl_dsa_untagged() and ofl_dsa_strip().
+ * ops is the decoder's format (it says where a tail tag is), frame and len
+ * the frame decoded.  Returns 0, or OFL_EINVAL (a NULL argument, or a cut
+ * that does not fit len: not one decoded from this frame; view untouched).
+ */
+OFL_API int ofl_dsa_cut_view(const struct ofl_dsa_ops *ops,
+                             const uint8_t *frame, uint32_t len,
+                             const struct ofl_dsa_cut *cut,
+                             struct ofl_dsa_view *view);
 
 /* ------------------------------------------------------------------ */
 /* Encode                                                              */

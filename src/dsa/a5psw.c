@@ -17,16 +17,12 @@
 #define A5PSW_FORCE_FORWARD 0x0001u
 #define A5PSW_PORT_MASK 0x000Fu
 
-DSA_DECODER a5psw_decode(const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                         struct ofl_dsa_view *v)
+DSA_DECODER a5psw_decode(int dir, const struct dsa_frame *f,
+                         struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
-	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, A5PSW_TAG_LEN);
+	const uint8_t *t = dsa_tag_after_sa(f, A5PSW_TAG_LEN);
 
-	(void)ops;
-	(void)p;
-	if (!t || f->len < dsa_min_after_sa(A5PSW_TAG_LEN) ||
+	if (!t ||
 	    dsa_be16(t) != A5PSW_ETH_P)
 		return OFL_EBADMSG;
 	if (dir == OFL_DSA_RX) {
@@ -40,14 +36,11 @@ DSA_DECODER a5psw_decode(const struct ofl_dsa_ops *ops,
 	return dsa_view_after_sa(f, A5PSW_TAG_LEN, v);
 }
 
-static int a5psw_encode(const struct ofl_dsa_ops *ops,
-                        const struct ofl_dsa_params *p, int dir,
-                        const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int a5psw_encode(int dir, const struct ofl_dsa_meta *m,
+                        struct dsa_tx *tx)
 {
 	uint8_t t[A5PSW_TAG_LEN] = { 0 };
 
-	(void)ops;
-	(void)p;
 	dsa_put_be16(t, A5PSW_ETH_P);
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
@@ -64,4 +57,4 @@ static int a5psw_encode(const struct ofl_dsa_ops *ops,
 	return dsa_tx_put(tx, DSA_AT_AFTER_SA, t, A5PSW_TAG_LEN);
 }
 
-DSA_CODEC(a5psw, a5psw_decode, a5psw_encode);
+DSA_CODEC_D(a5psw, a5psw_decode, a5psw_encode);

@@ -141,51 +141,36 @@ static int brcm4_encode(int dir, const struct ofl_dsa_meta *m,
 	                              t, BRCM_TAG_LEN);
 }
 
-DSA_DECODER brcm_decode(const struct ofl_dsa_ops *ops,
-                        const struct ofl_dsa_params *p, int dir,
-                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                        struct ofl_dsa_view *v)
+DSA_DECODER brcm_decode(int dir, const struct dsa_frame *f,
+                        struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	int err;
 
-	(void)ops;
-	(void)p;
 	if (f->len < dsa_min_after_sa(BRCM_TAG_LEN))
 		return OFL_EBADMSG;
 	err = brcm4_decode(dir, f, DSA_MACS_LEN, m);
 	return err ? err : dsa_view_after_sa(f, BRCM_TAG_LEN, v);
 }
 
-static int brcm_encode(const struct ofl_dsa_ops *ops,
-                       const struct ofl_dsa_params *p, int dir,
-                       const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int brcm_encode(int dir, const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
-	(void)ops;
-	(void)p;
 	return brcm4_encode(dir, m, tx, 0);
 }
 
-DSA_DECODER brcm_prepend_decode(const struct ofl_dsa_ops *ops,
-                                const struct ofl_dsa_params *p, int dir,
-                                const struct dsa_frame *f,
+DSA_DECODER brcm_prepend_decode(int dir, const struct dsa_frame *f,
                                 struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	int err;
 
-	(void)ops;
-	(void)p;
 	if (f->len < dsa_min_before_da(BRCM_TAG_LEN))
 		return OFL_EBADMSG;
 	err = brcm4_decode(dir, f, 0, m);
 	return err ? err : dsa_view_before_da(f, BRCM_TAG_LEN, v);
 }
 
-static int brcm_prepend_encode(const struct ofl_dsa_ops *ops,
-                               const struct ofl_dsa_params *p, int dir,
-                               const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int brcm_prepend_encode(int dir, const struct ofl_dsa_meta *m,
+                               struct dsa_tx *tx)
 {
-	(void)ops;
-	(void)p;
 	return brcm4_encode(dir, m, tx, 1);
 }
 
@@ -359,7 +344,7 @@ static int brcm_leg_fcs_encode(const struct ofl_dsa_ops *ops,
 	return brcm_leg_encode_common(dir, m, tx, 1);
 }
 
-DSA_CODEC(brcm, brcm_decode, brcm_encode);
-DSA_CODEC(brcm_prepend, brcm_prepend_decode, brcm_prepend_encode);
+DSA_CODEC_D(brcm, brcm_decode, brcm_encode);
+DSA_CODEC_D(brcm_prepend, brcm_prepend_decode, brcm_prepend_encode);
 DSA_CODEC_P(brcm_legacy, brcm_leg_decode, brcm_leg_encode);
 DSA_CODEC_P(brcm_legacy_fcs, brcm_leg_fcs_decode, brcm_leg_fcs_encode);

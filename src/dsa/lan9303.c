@@ -25,17 +25,13 @@
 #define LAN9303_RX_TRAP_SHIFT 3
 #define LAN9303_RX_TRAPPED 0x18u
 
-DSA_DECODER lan9303_decode(const struct ofl_dsa_ops *ops,
-                           const struct ofl_dsa_params *p, int dir,
-                           const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                           struct ofl_dsa_view *v)
+DSA_DECODER lan9303_decode(int dir, const struct dsa_frame *f,
+                           struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
-	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, LAN9303_TAG_LEN);
+	const uint8_t *t = dsa_tag_after_sa(f, LAN9303_TAG_LEN);
 	unsigned tci;
 
-	(void)ops;
-	(void)p;
-	if (!t || f->len < dsa_min_after_sa(LAN9303_TAG_LEN) ||
+	if (!t ||
 	    dsa_be16(t) != DSA_ETH_P_8021Q)
 		return OFL_EBADMSG;
 	tci = dsa_be16(t + 2);
@@ -57,15 +53,12 @@ DSA_DECODER lan9303_decode(const struct ofl_dsa_ops *ops,
 	return dsa_view_after_sa(f, LAN9303_TAG_LEN, v);
 }
 
-static int lan9303_encode(const struct ofl_dsa_ops *ops,
-                          const struct ofl_dsa_params *p, int dir,
-                          const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int lan9303_encode(int dir, const struct ofl_dsa_meta *m,
+                          struct dsa_tx *tx)
 {
 	uint8_t t[LAN9303_TAG_LEN];
 	unsigned tci;
 
-	(void)ops;
-	(void)p;
 	if (dir == OFL_DSA_TX) {
 		if (m->flags & OFL_DSA_MF_LOOKUP) {
 			tci = LAN9303_TX_USE_ALR;
@@ -93,4 +86,4 @@ static int lan9303_encode(const struct ofl_dsa_ops *ops,
 	return dsa_tx_put(tx, DSA_AT_AFTER_SA, t, LAN9303_TAG_LEN);
 }
 
-DSA_CODEC(lan9303, lan9303_decode, lan9303_encode);
+DSA_CODEC_D(lan9303, lan9303_decode, lan9303_encode);

@@ -28,18 +28,14 @@
 #define MTK_XMIT_SA_DIS 0x40u
 #define MTK_RECV_PORT_MASK 0x07u
 
-DSA_DECODER mtk_decode(const struct ofl_dsa_ops *ops,
-                       const struct ofl_dsa_params *p, int dir,
-                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                       struct ofl_dsa_view *v)
+DSA_DECODER mtk_decode(int dir, const struct dsa_frame *f,
+                       struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
-	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, MTK_HDR_LEN);
+	const uint8_t *t = dsa_tag_after_sa(f, MTK_HDR_LEN);
 	uint8_t tpid[2];
 	int err;
 
-	(void)ops;
-	(void)p;
-	if (!t || f->len < dsa_min_after_sa(MTK_HDR_LEN))
+	if (!t)
 		return OFL_EBADMSG;
 	if (dir == OFL_DSA_RX) {
 		m->port = t[1] & MTK_RECV_PORT_MASK;
@@ -66,15 +62,11 @@ DSA_DECODER mtk_decode(const struct ofl_dsa_ops *ops,
 	return err;
 }
 
-static int mtk_encode(const struct ofl_dsa_ops *ops,
-                      const struct ofl_dsa_params *p, int dir,
-                      const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int mtk_encode(int dir, const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
 	unsigned type = MTK_XMIT_UNTAGGED, b1;
 	uint8_t *t, tag[MTK_HDR_LEN] = { MTK_XMIT_UNTAGGED, 0, 0, 0 };
 
-	(void)ops;
-	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
 		unsigned et = dsa_be16(tx->buf + tx->off + DSA_MACS_LEN);
@@ -106,4 +98,4 @@ static int mtk_encode(const struct ofl_dsa_ops *ops,
 	return dsa_tx_put(tx, DSA_AT_AFTER_SA, tag, MTK_HDR_LEN);
 }
 
-DSA_CODEC(mtk, mtk_decode, mtk_encode);
+DSA_CODEC_D(mtk, mtk_decode, mtk_encode);

@@ -127,16 +127,12 @@ DSA_INLINE int mv_decode(int dir, const struct dsa_frame *f, const uint8_t *t,
 	return err;
 }
 
-DSA_DECODER dsa_decode(const struct ofl_dsa_ops *ops,
-                       const struct ofl_dsa_params *p, int dir,
-                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                       struct ofl_dsa_view *v)
+DSA_DECODER dsa_decode(int dir, const struct dsa_frame *f,
+                       struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
-	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, MV_DSA_LEN);
+	const uint8_t *t = dsa_tag_after_sa(f, MV_DSA_LEN);
 
-	(void)ops;
-	(void)p;
-	if (!t || f->len < dsa_min_after_sa(MV_DSA_LEN))
+	if (!t)
 		return OFL_EBADMSG;
 	return mv_decode(dir, f, t, 0, m, v);
 }
@@ -146,11 +142,11 @@ DSA_DECODER edsa_decode(const struct ofl_dsa_ops *ops,
                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
                         struct ofl_dsa_view *v)
 {
-	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, MV_EDSA_LEN);
+	const uint8_t *t = dsa_tag_after_sa(f, MV_EDSA_LEN);
 	int err;
 
 	(void)ops;
-	if (!t || f->len < dsa_min_after_sa(MV_EDSA_LEN))
+	if (!t)
 		return OFL_EBADMSG;
 	if ((dir == OFL_DSA_TX || (p->flags & OFL_DSA_P_EDSA_STRICT)) &&
 	    dsa_be32(t) != (uint32_t)MV_ETH_P_EDSA << 16)
@@ -240,12 +236,8 @@ static int mv_encode(int dir, const struct ofl_dsa_meta *m, struct dsa_tx *tx,
 	return 0;
 }
 
-static int dsa_encode(const struct ofl_dsa_ops *ops,
-                      const struct ofl_dsa_params *p, int dir,
-                      const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int dsa_encode(int dir, const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
-	(void)ops;
-	(void)p;
 	return mv_encode(dir, m, tx, 0);
 }
 
@@ -272,15 +264,11 @@ static int edsa_encode(const struct ofl_dsa_ops *ops,
 
 #define TRAILER_LEN 4u
 
-DSA_DECODER trailer_decode(const struct ofl_dsa_ops *ops,
-                           const struct ofl_dsa_params *p, int dir,
-                           const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                           struct ofl_dsa_view *v)
+DSA_DECODER trailer_decode(int dir, const struct dsa_frame *f,
+                           struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_tail(f, TRAILER_LEN);
 
-	(void)ops;
-	(void)p;
 	if (!t || f->len < dsa_min_tail(TRAILER_LEN) || t[0] != 0x80 || t[3] != 0)
 		return OFL_EBADMSG;
 	if (dir == OFL_DSA_RX) {
@@ -296,14 +284,11 @@ DSA_DECODER trailer_decode(const struct ofl_dsa_ops *ops,
 	return dsa_view_tail(f, TRAILER_LEN, v);
 }
 
-static int trailer_encode(const struct ofl_dsa_ops *ops,
-                          const struct ofl_dsa_params *p, int dir,
-                          const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int trailer_encode(int dir, const struct ofl_dsa_meta *m,
+                          struct dsa_tx *tx)
 {
 	uint8_t t[TRAILER_LEN] = { 0x80, 0, 0, 0 };
 
-	(void)ops;
-	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
 
@@ -319,6 +304,6 @@ static int trailer_encode(const struct ofl_dsa_ops *ops,
 	return dsa_tx_put(tx, DSA_AT_TAIL, t, TRAILER_LEN);
 }
 
-DSA_CODEC(dsa, dsa_decode, dsa_encode);
+DSA_CODEC_D(dsa, dsa_decode, dsa_encode);
 DSA_CODEC_P(edsa, edsa_decode, edsa_encode);
-DSA_CODEC(trailer, trailer_decode, trailer_encode);
+DSA_CODEC_D(trailer, trailer_decode, trailer_encode);

@@ -47,16 +47,12 @@
 #define MXL862_SUBIF_MASK 0x1Fu
 #define MXL862_PORT_MASK 0x0Fu
 
-DSA_DECODER gswip_decode(const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                         struct ofl_dsa_view *v)
+DSA_DECODER gswip_decode(int dir, const struct dsa_frame *f,
+                         struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	uint32_t len = dir == OFL_DSA_RX ? GSWIP_RX_LEN : GSWIP_TX_LEN;
 	const uint8_t *t = dsa_head(f, 0, len);
 
-	(void)ops;
-	(void)p;
 	if (!t || f->len < dsa_min_before_da(len))
 		return OFL_EBADMSG;
 	if (dir == OFL_DSA_RX) {
@@ -74,15 +70,12 @@ DSA_DECODER gswip_decode(const struct ofl_dsa_ops *ops,
 	return dsa_view_before_da(f, len, v);
 }
 
-static int gswip_encode(const struct ofl_dsa_ops *ops,
-                        const struct ofl_dsa_params *p, int dir,
-                        const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int gswip_encode(int dir, const struct ofl_dsa_meta *m,
+                        struct dsa_tx *tx)
 {
 	uint8_t t[GSWIP_RX_LEN] = { 0 };
 	int err = 0;
 
-	(void)ops;
-	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
 
@@ -107,23 +100,19 @@ static int gswip_encode(const struct ofl_dsa_ops *ops,
 /* The 8 bytes of a 0x88C3 tag after SA, or NULL. */
 static const uint8_t *mxl_tag(const struct dsa_frame *f)
 {
-	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, MXL_TAG_LEN);
+	const uint8_t *t = dsa_tag_after_sa(f, MXL_TAG_LEN);
 
-	if (!t || f->len < dsa_min_after_sa(MXL_TAG_LEN) || dsa_be16(t) != MXL_ETH_P)
+	if (!t || dsa_be16(t) != MXL_ETH_P)
 		return NULL;
 	return t;
 }
 
-DSA_DECODER gsw1xx_decode(const struct ofl_dsa_ops *ops,
-                          const struct ofl_dsa_params *p, int dir,
-                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                          struct ofl_dsa_view *v)
+DSA_DECODER gsw1xx_decode(int dir, const struct dsa_frame *f,
+                          struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	const uint8_t *t = mxl_tag(f);
 	unsigned w1;
 
-	(void)ops;
-	(void)p;
 	if (!t)
 		return OFL_EBADMSG;
 	w1 = dsa_be16(t + 2);
@@ -144,16 +133,13 @@ DSA_DECODER gsw1xx_decode(const struct ofl_dsa_ops *ops,
 	return dsa_view_after_sa(f, MXL_TAG_LEN, v);
 }
 
-static int gsw1xx_encode(const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int gsw1xx_encode(int dir, const struct ofl_dsa_meta *m,
+                         struct dsa_tx *tx)
 {
 	uint8_t t[MXL_TAG_LEN] = { 0 };
 	unsigned w1;
 	int err = 0;
 
-	(void)ops;
-	(void)p;
 	dsa_put_be16(t, MXL_ETH_P);
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
@@ -234,6 +220,6 @@ static int mxl862xx_encode(const struct ofl_dsa_ops *ops,
 	return dsa_tx_put(tx, DSA_AT_AFTER_SA, t, MXL_TAG_LEN);
 }
 
-DSA_CODEC(gswip, gswip_decode, gswip_encode);
-DSA_CODEC(gsw1xx, gsw1xx_decode, gsw1xx_encode);
+DSA_CODEC_D(gswip, gswip_decode, gswip_encode);
+DSA_CODEC_D(gsw1xx, gsw1xx_decode, gsw1xx_encode);
 DSA_CODEC(mxl862xx, mxl862xx_decode, mxl862xx_encode);

@@ -29,17 +29,13 @@
 #define NETC_SWITCH_MASK 0x07u
 #define NETC_PORT_SHIFT 3
 
-DSA_DECODER netc_decode(const struct ofl_dsa_ops *ops,
-                        const struct ofl_dsa_params *p, int dir,
-                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                        struct ofl_dsa_view *v)
+DSA_DECODER netc_decode(int dir, const struct dsa_frame *f,
+                        struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	uint32_t need = dir == OFL_DSA_RX ? NETC_TAG_MAX_LEN : NETC_TAG_SHORT_LEN;
 	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, NETC_TAG_SHORT_LEN);
 	unsigned type, subtype;
 
-	(void)ops;
-	(void)p;
 	if (!t || f->len < dsa_min_after_sa(need) || dsa_be16(t) != NETC_ETH_P)
 		return OFL_EBADMSG;
 	type = t[2] >> 4;
@@ -68,17 +64,13 @@ DSA_DECODER netc_decode(const struct ofl_dsa_ops *ops,
 	return dsa_view_after_sa(f, NETC_TAG_SHORT_LEN, v);
 }
 
-static int netc_encode(const struct ofl_dsa_ops *ops,
-                       const struct ofl_dsa_params *p, int dir,
-                       const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int netc_encode(int dir, const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
 	unsigned port, sw = (m->valid & OFL_DSA_M_SWITCH) ? m->switch_id : 0;
 	unsigned type, qv = 0;
 	uint8_t *t;
 	int err = 0;
 
-	(void)ops;
-	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
 
@@ -116,4 +108,4 @@ static int netc_encode(const struct ofl_dsa_ops *ops,
 	return 0;
 }
 
-DSA_CODEC(netc, netc_decode, netc_encode);
+DSA_CODEC_D(netc, netc_decode, netc_encode);

@@ -8,13 +8,9 @@
  */
 #include "dsa/dsa_int.h"
 
-DSA_DECODER none_decode(const struct ofl_dsa_ops *ops,
-                        const struct ofl_dsa_params *p, int dir,
-                        const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                        struct ofl_dsa_view *v)
+DSA_DECODER none_decode(int dir, const struct dsa_frame *f,
+                        struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
-	(void)ops;
-	(void)p;
 	(void)dir;
 	(void)m;
 	if (f->len < DSA_ETH_HLEN)
@@ -24,12 +20,8 @@ DSA_DECODER none_decode(const struct ofl_dsa_ops *ops,
 
 /* No tag; a conduit that needs tailroom still has the frame padded
  * (dsa_user_xmit pads before any tagger, this one included). */
-static int none_encode(const struct ofl_dsa_ops *ops,
-                       const struct ofl_dsa_params *p, int dir,
-                       const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int none_encode(int dir, const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
-	(void)ops;
-	(void)p;
 	(void)dir;
 	(void)m;
 	if (dsa_tx_check(tx, 0, tx->pad_to, 0))
@@ -38,4 +30,4 @@ static int none_encode(const struct ofl_dsa_ops *ops,
 	return 0;
 }
 
-DSA_CODEC(none, none_decode, none_encode);
+DSA_CODEC_D(none, none_decode, none_encode);

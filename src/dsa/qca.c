@@ -36,17 +36,13 @@
 #define QCA_TX_FROM_CPU 0x80u
 #define QCA_TX_PORTS 7u
 
-DSA_DECODER qca_decode(const struct ofl_dsa_ops *ops,
-                       const struct ofl_dsa_params *p, int dir,
-                       const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                       struct ofl_dsa_view *v)
+DSA_DECODER qca_decode(int dir, const struct dsa_frame *f,
+                       struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
-	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, QCA_HDR_LEN);
+	const uint8_t *t = dsa_tag_after_sa(f, QCA_HDR_LEN);
 	unsigned hdr;
 
-	(void)ops;
-	(void)p;
-	if (!t || f->len < dsa_min_after_sa(QCA_HDR_LEN))
+	if (!t)
 		return OFL_EBADMSG;
 	hdr = dsa_be16(t);
 	if (hdr >> 14 != QCA_VERSION)
@@ -70,16 +66,12 @@ DSA_DECODER qca_decode(const struct ofl_dsa_ops *ops,
 	return dsa_view_after_sa(f, QCA_HDR_LEN, v);
 }
 
-static int qca_encode(const struct ofl_dsa_ops *ops,
-                      const struct ofl_dsa_params *p, int dir,
-                      const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int qca_encode(int dir, const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
 	unsigned hdr = QCA_VERSION << 14;
 	uint8_t t[QCA_HDR_LEN];
 	int err = 0;
 
-	(void)ops;
-	(void)p;
 	hdr |= dsa_meta_prio(m, 8, &err) << QCA_PRIO_SHIFT;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
@@ -117,16 +109,12 @@ static int qca_encode(const struct ofl_dsa_ops *ops,
 #define AR9331_RESERVED 0x30u
 #define AR9331_PORT_MASK 0x0Fu
 
-DSA_DECODER ar9331_decode(const struct ofl_dsa_ops *ops,
-                          const struct ofl_dsa_params *p, int dir,
-                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                          struct ofl_dsa_view *v)
+DSA_DECODER ar9331_decode(int dir, const struct dsa_frame *f,
+                          struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_head(f, 0, AR9331_HDR_LEN);
 	unsigned hdr;
 
-	(void)ops;
-	(void)p;
 	if (!t || f->len < dsa_min_before_da(AR9331_HDR_LEN))
 		return OFL_EBADMSG;
 	hdr = (unsigned)t[0] | (unsigned)t[1] << 8;
@@ -146,16 +134,13 @@ DSA_DECODER ar9331_decode(const struct ofl_dsa_ops *ops,
 	return dsa_view_before_da(f, AR9331_HDR_LEN, v);
 }
 
-static int ar9331_encode(const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int ar9331_encode(int dir, const struct ofl_dsa_meta *m,
+                         struct dsa_tx *tx)
 {
 	unsigned hdr = AR9331_VERSION << 14, port;
 	uint8_t t[AR9331_HDR_LEN];
 	int err = 0;
 
-	(void)ops;
-	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
 
@@ -181,5 +166,5 @@ static int ar9331_encode(const struct ofl_dsa_ops *ops,
 	                              AR9331_HDR_LEN);
 }
 
-DSA_CODEC(qca, qca_decode, qca_encode);
-DSA_CODEC(ar9331, ar9331_decode, ar9331_encode);
+DSA_CODEC_D(qca, qca_decode, qca_encode);
+DSA_CODEC_D(ar9331, ar9331_decode, ar9331_encode);

@@ -131,6 +131,82 @@ int ofl_dsa_decode(const struct ofl_dsa_ops *ops,
 	return ops->codec->decode_one[dir](ops, params, dir, frame, len, meta, view);
 }
 
+static int params_are_default(const struct ofl_dsa_params *p)
+{
+	return !p || (!p->flags && !p->tpid && !p->cpu_port && !p->num_ports &&
+	              !p->conduit_tailroom);
+}
+
+int ofl_dsa_decoder_init(struct ofl_dsa_decoder *d, size_t size,
+                         const struct ofl_dsa_ops *ops,
+                         const struct ofl_dsa_params *params, int dir)
+{
+	int err = check_ops(ops, dir);
+
+	if (!d || size < sizeof(*d))
+		return OFL_EINVAL;
+	if (err)
+		return err;
+	memset(d, 0, sizeof(*d));
+	/* the default params select the entry compiled for them */
+	d->fn = ops->codec->decode_cut[dir][!params_are_default(params)];
+	d->ops = ops;
+	d->params = params ? *params : dsa_default_params;
+	d->dir = (uint8_t)dir;
+	return 0;
+}
+
+int ofl_dsa_decode_cut(const struct ofl_dsa_decoder *d, const uint8_t *frame,
+                       uint32_t len, struct ofl_dsa_meta *meta,
+                       struct ofl_dsa_cut *cut)
+{
+	/* a plain jump into the format's entry */
+	return d->fn(d, frame, len, meta, cut);
+}
+
+int ofl_dsa_cut_view(const struct ofl_dsa_ops *ops, const uint8_t *frame,
+                     uint32_t len, const struct ofl_dsa_cut *cut,
+                     struct ofl_dsa_view *view)
+{
+	uint32_t hdr_len, rest_len;
+
+	if (!ops || !frame || !cut || !view)
+		return OFL_EINVAL;
+	hdr_len = DSA_MACS_LEN + cut->ins_len;
+	if (cut->ins_len > sizeof(cut->ins) ||
+	    (uint32_t)cut->mac_off + DSA_MACS_LEN > len ||
+	    cut->rest_off < hdr_len || cut->rest_off > len ||
+	    cut->tail_len > len - cut->rest_off)
+		return OFL_EINVAL;
+	rest_len = len - cut->rest_off - cut->tail_len;
+	view->hdr = frame + cut->mac_off;
+	view->hdr_len = hdr_len;
+	view->mac_off = cut->mac_off;
+	view->rest_off = cut->rest_off;
+	view->rest_len = rest_len;
+	/* where the tag is follows from the format's place */
+	if (ops->place == OFL_DSA_PLACE_TAIL)
+		view->tag_off = len - cut->tail_len;
+	else if (ops->place == OFL_DSA_PLACE_BEFORE_DA)
+		view->tag_off = 0;
+	else
+		view->tag_off = DSA_MACS_LEN;
+	view->tag_len = (uint16_t)(cut->rest_off - DSA_MACS_LEN);
+	view->tail_len = cut->tail_len;
+	view->ins_len = cut->ins_len;
+	view->mac_patched = cut->mac_patched;
+	if (cut->ins_len || cut->mac_patched) {
+		memcpy(view->buf, frame + cut->mac_off, DSA_MACS_LEN);
+		memcpy(view->buf + DSA_MACS_LEN, cut->ins, cut->ins_len);
+		if (cut->mac_patched) {
+			view->buf[3] = 0;
+			view->buf[4] = 0;
+		}
+		view->hdr = view->buf;
+	}
+	return 0;
+}
+
 /* Copy n bytes starting at byte `from` of the concatenated buffers. */
 int ofl_dsa_decode_bufs(const struct ofl_dsa_ops *ops,
                         const struct ofl_dsa_params *params, int dir,

@@ -43,17 +43,13 @@
 #define RTL8_4_RX_PORT_MASK 0x000Fu
 #define RTL8_4_TX_PORTS 11u
 
-DSA_DECODER rtl4a_decode(const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                         struct ofl_dsa_view *v)
+DSA_DECODER rtl4a_decode(int dir, const struct dsa_frame *f,
+                         struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
-	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, RTL4A_HDR_LEN);
+	const uint8_t *t = dsa_tag_after_sa(f, RTL4A_HDR_LEN);
 	unsigned pp;
 
-	(void)ops;
-	(void)p;
-	if (!t || f->len < dsa_min_after_sa(RTL4A_HDR_LEN) ||
+	if (!t ||
 	    dsa_be16(t) != RTL_ETH_P_REALTEK)
 		return OFL_EBADMSG;
 	pp = dsa_be16(t + 2);
@@ -68,15 +64,12 @@ DSA_DECODER rtl4a_decode(const struct ofl_dsa_ops *ops,
 	return dsa_view_after_sa(f, RTL4A_HDR_LEN, v);
 }
 
-static int rtl4a_encode(const struct ofl_dsa_ops *ops,
-                        const struct ofl_dsa_params *p, int dir,
-                        const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int rtl4a_encode(int dir, const struct ofl_dsa_meta *m,
+                        struct dsa_tx *tx)
 {
 	unsigned pp = RTL4A_PROTOCOL << 12;
 	uint8_t t[RTL4A_HDR_LEN];
 
-	(void)ops;
-	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
 
@@ -153,63 +146,49 @@ static inline int rtl8_4_write(int dir, const struct ofl_dsa_meta *m,
 	return err;
 }
 
-DSA_DECODER rtl8_4_decode(const struct ofl_dsa_ops *ops,
-                          const struct ofl_dsa_params *p, int dir,
-                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                          struct ofl_dsa_view *v)
+DSA_DECODER rtl8_4_decode(int dir, const struct dsa_frame *f,
+                          struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
-	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, RTL8_4_TAG_LEN);
+	const uint8_t *t = dsa_tag_after_sa(f, RTL8_4_TAG_LEN);
 	int err;
 
-	(void)ops;
-	(void)p;
-	if (!t || f->len < dsa_min_after_sa(RTL8_4_TAG_LEN))
+	if (!t)
 		return OFL_EBADMSG;
 	err = rtl8_4_read(dir, t, m);
 	return err ? err : dsa_view_after_sa(f, RTL8_4_TAG_LEN, v);
 }
 
-static int rtl8_4_encode(const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int rtl8_4_encode(int dir, const struct ofl_dsa_meta *m,
+                         struct dsa_tx *tx)
 {
 	uint8_t t[RTL8_4_TAG_LEN];
 	int err = rtl8_4_write(dir, m, t);
 
-	(void)ops;
-	(void)p;
 	return err ? err : dsa_tx_put(tx, DSA_AT_AFTER_SA, t,
 	                              RTL8_4_TAG_LEN);
 }
 
-DSA_DECODER rtl8_4t_decode(const struct ofl_dsa_ops *ops,
-                           const struct ofl_dsa_params *p, int dir,
-                           const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                           struct ofl_dsa_view *v)
+DSA_DECODER rtl8_4t_decode(int dir, const struct dsa_frame *f,
+                           struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_tail(f, RTL8_4_TAG_LEN);
 	int err;
 
-	(void)ops;
-	(void)p;
 	if (!t || f->len < dsa_min_tail(RTL8_4_TAG_LEN))
 		return OFL_EBADMSG;
 	err = rtl8_4_read(dir, t, m);
 	return err ? err : dsa_view_tail(f, RTL8_4_TAG_LEN, v);
 }
 
-static int rtl8_4t_encode(const struct ofl_dsa_ops *ops,
-                          const struct ofl_dsa_params *p, int dir,
-                          const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int rtl8_4t_encode(int dir, const struct ofl_dsa_meta *m,
+                          struct dsa_tx *tx)
 {
 	uint8_t t[RTL8_4_TAG_LEN];
 	int err = rtl8_4_write(dir, m, t);
 
-	(void)ops;
-	(void)p;
 	return err ? err : dsa_tx_put(tx, DSA_AT_TAIL, t, RTL8_4_TAG_LEN);
 }
 
-DSA_CODEC(rtl4a, rtl4a_decode, rtl4a_encode);
-DSA_CODEC(rtl8_4, rtl8_4_decode, rtl8_4_encode);
-DSA_CODEC(rtl8_4t, rtl8_4t_decode, rtl8_4t_encode);
+DSA_CODEC_D(rtl4a, rtl4a_decode, rtl4a_encode);
+DSA_CODEC_D(rtl8_4, rtl8_4_decode, rtl8_4_encode);
+DSA_CODEC_D(rtl8_4t, rtl8_4t_decode, rtl8_4t_encode);

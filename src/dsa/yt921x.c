@@ -29,17 +29,13 @@
 #define YT_CODE_UNK_MCAST 0x1Au
 #define YT_TX_PORTS 11u
 
-DSA_DECODER yt921x_decode(const struct ofl_dsa_ops *ops,
-                          const struct ofl_dsa_params *p, int dir,
-                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                          struct ofl_dsa_view *v)
+DSA_DECODER yt921x_decode(int dir, const struct dsa_frame *f,
+                          struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
-	const uint8_t *t = dsa_head(f, DSA_MACS_LEN, YT_TAG_LEN);
+	const uint8_t *t = dsa_tag_after_sa(f, YT_TAG_LEN);
 	unsigned w2, w3;
 
-	(void)ops;
-	(void)p;
-	if (!t || f->len < dsa_min_after_sa(YT_TAG_LEN) || dsa_be16(t) != YT_ETH_P)
+	if (!t || dsa_be16(t) != YT_ETH_P)
 		return OFL_EBADMSG;
 	w2 = dsa_be16(t + 4);
 	w3 = dsa_be16(t + 6);
@@ -66,16 +62,13 @@ DSA_DECODER yt921x_decode(const struct ofl_dsa_ops *ops,
 	return dsa_view_after_sa(f, YT_TAG_LEN, v);
 }
 
-static int yt921x_encode(const struct ofl_dsa_ops *ops,
-                         const struct ofl_dsa_params *p, int dir,
-                         const struct ofl_dsa_meta *m, struct dsa_tx *tx)
+static int yt921x_encode(int dir, const struct ofl_dsa_meta *m,
+                         struct dsa_tx *tx)
 {
 	uint8_t t[YT_TAG_LEN] = { 0 };
 	unsigned w2, code = 0;
 	int err = 0;
 
-	(void)ops;
-	(void)p;
 	if (m->valid & OFL_DSA_M_CODE) {
 		if (m->code > YT_CODE_MASK)
 			return OFL_ENOTSUP;
@@ -101,4 +94,4 @@ static int yt921x_encode(const struct ofl_dsa_ops *ops,
 	return err ? err : dsa_tx_put(tx, DSA_AT_AFTER_SA, t, YT_TAG_LEN);
 }
 
-DSA_CODEC(yt921x, yt921x_decode, yt921x_encode);
+DSA_CODEC_D(yt921x, yt921x_decode, yt921x_encode);

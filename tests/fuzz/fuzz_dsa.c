@@ -1,6 +1,7 @@
 /*
  * fuzz_dsa.c - libFuzzer target for every DSA tag format, decode and encode
- * (ofl_dsa_decode, _decode_bufs, _untagged, _strip, _room, _encode).
+ * (ofl_dsa_decode, _decode_bufs, _decoder_init, _decode_cut, _cut_view,
+ * _untagged, _strip, _room, _encode).
  *
  * Input: format index, direction and switch parameters, a meta for encode,
  * split points, then the frame.  For the chosen format (all 34 are reached
@@ -9,7 +10,8 @@
  *     exact-size heap copy); on 0 the view fits the frame, untagged() gives
  *     hdr + rest, strip() in place gives the same bytes, and the multi-buffer
  *     decode of the frame split at fuzzed points (each piece its own heap
- *     block) gives the same result, meta and untagged bytes;
+ *     block) gives the same result, meta and untagged bytes; so does the
+ *     prepared decoder (its cut turned into a view gives the same view);
  *   - encode of the fuzzed frame with the fuzzed meta returns 0, OFL_EINVAL
  *     (frame < 14 bytes), OFL_ENOSPC or OFL_ENOTSUP; it writes nothing
  *     outside the room ofl_dsa_room() reported (canary bytes around it) and
@@ -145,6 +147,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_CHECKF(memcmp(cp + s, un, ul) == 0, "%s: strip differs from untagged", ops->name);
 		free(cp);
 		(void)m2;
+	}
+	/* ---- the prepared decoder agrees: same rc, same meta, the cut gives
+	 * the same view ---- */
+	{
+		struct ofl_dsa_decoder d;
+		struct ofl_dsa_meta mc;
+		struct ofl_dsa_cut c;
+		struct ofl_dsa_view vc;
+
+		FZ_CHECK(ofl_dsa_decoder_init(&d, sizeof(d), ops, &par, dir) == 0);
+		rc2 = ofl_dsa_decode_cut(&d, fr, len, &mc, &c);
+		FZ_CHECKF(rc2 == rc, "%s: decode %d, decode_cut %d", ops->name, rc, rc2);
+		FZ_CHECKF(memcmp(&m, &mc, sizeof(m)) == 0, "%s: meta differs in decode_cut",
+		          ops->name);
+		if (rc == 0) {
+			FZ_CHECK(ofl_dsa_cut_view(ops, fr, len, &c, &vc) == 0);
+			FZ_CHECKF(vc.hdr_len == v.hdr_len && vc.mac_off == v.mac_off &&
+			          vc.rest_off == v.rest_off && vc.rest_len == v.rest_len &&
+			          vc.tag_off == v.tag_off && vc.tag_len == v.tag_len &&
+			          vc.tail_len == v.tail_len && vc.ins_len == v.ins_len &&
+			          vc.mac_patched == v.mac_patched,
+			          "%s: the cut's view differs", ops->name);
+			FZ_CHECKF(memcmp(vc.hdr, v.hdr, v.hdr_len) == 0, "%s: the cut's hdr differs",
+			          ops->name);
+		}
 	}
 	/* ---- multi-buffer decode agrees ---- */
 	{

@@ -50,6 +50,40 @@ static int parse_dir(const char *cmd, const char *arg, int allow_auto, int *dir)
 	return 0;
 }
 
+/* The options dsa-decode and dsa-encode share: the positionals, --help,
+ * --dir, --lax-snaplen and the tag options (dsa_opt). */
+struct common_args {
+	const char *cmd;
+	void (*usage)(FILE *fp);
+	int allow_auto; /* --dir auto */
+	const char **pos;
+	unsigned *npos;
+	int *dir, *lax;
+	struct dsa_opt *dsa;
+};
+
+/* Option id with its argument: 0 taken, 1 --help (usage printed), -1 an
+ * error (printed). */
+static int common_arg(const struct common_args *c, int id, const char *arg)
+{
+	switch (id) {
+	case CLI_OPT_ERROR:
+		return -1;
+	case CLI_OPT_POSITIONAL:
+		return cli_positional(c->cmd, arg, c->pos, c->npos, 2) < 0 ? -1 : 0;
+	case OPT_HELP:
+		c->usage(stdout);
+		return 1;
+	case OPT_DIR:
+		return parse_dir(c->cmd, arg, c->allow_auto, c->dir) < 0 ? -1 : 0;
+	case OPT_LAX_SNAPLEN:
+		*c->lax = 1;
+		return 0;
+	default:
+		return dsa_opt_parse(c->dsa, c->cmd, "--tag", id, arg) != 0 ? -1 : 0;
+	}
+}
+
 static const char *dir_name(int dir)
 {
 	return dir == OFL_DSA_RX ? "rx" : dir == OFL_DSA_TX ? "tx" : "auto";
@@ -134,35 +168,19 @@ static int decode_args(struct decode_cmd *d, int argc, char **argv)
 	const char *arg, *pos[2];
 	unsigned npos = 0;
 	int id, r;
+	struct common_args c = { "dsa-decode", dsa_decode_usage, 1, pos, &npos, NULL, NULL, NULL };
 
 	memset(d, 0, sizeof *d);
 	dsa_opt_init(&d->dsa);
 	d->dir = DIR_AUTO;
+	c.dir = &d->dir;
+	c.lax = &d->lax;
+	c.dsa = &d->dsa;
 	cli_parser_init(&p, argc, argv, decode_opts, "dsa-decode");
 	while ((id = cli_next(&p, &arg)) != CLI_OPT_END) {
-		switch (id) {
-		case CLI_OPT_ERROR:
-			return -1;
-		case CLI_OPT_POSITIONAL:
-			if (cli_positional("dsa-decode", arg, pos, &npos, 2) < 0)
-				return -1;
-			break;
-		case OPT_HELP:
-			dsa_decode_usage(stdout);
-			return 1;
-		case OPT_DIR:
-			if (parse_dir("dsa-decode", arg, 1, &d->dir) < 0)
-				return -1;
-			break;
-		case OPT_LAX_SNAPLEN:
-			d->lax = 1;
-			break;
-		default:
-			r = dsa_opt_parse(&d->dsa, "dsa-decode", "--tag", id, arg);
-			if (r != 0)
-				return -1;
-			break;
-		}
+		r = common_arg(&c, id, arg);
+		if (r != 0)
+			return r;
 	}
 	if (npos < 1) {
 		fprintf(stderr, "%s dsa-decode: needs IN\n", CLI_PROG);
@@ -389,27 +407,18 @@ static int encode_args(struct encode_cmd *e, int argc, char **argv)
 	const char *arg, *pos[2];
 	unsigned npos = 0;
 	uint64_t v;
-	int id;
+	int id, r;
+	struct common_args c = { "dsa-encode", dsa_encode_usage, 0, pos, &npos, NULL, NULL, NULL };
 
 	memset(e, 0, sizeof *e);
 	dsa_opt_init(&e->dsa);
 	e->dir = OFL_DSA_TX;
+	c.dir = &e->dir;
+	c.lax = &e->lax;
+	c.dsa = &e->dsa;
 	cli_parser_init(&p, argc, argv, encode_opts, "dsa-encode");
 	while ((id = cli_next(&p, &arg)) != CLI_OPT_END) {
 		switch (id) {
-		case CLI_OPT_ERROR:
-			return -1;
-		case CLI_OPT_POSITIONAL:
-			if (cli_positional("dsa-encode", arg, pos, &npos, 2) < 0)
-				return -1;
-			break;
-		case OPT_HELP:
-			dsa_encode_usage(stdout);
-			return 1;
-		case OPT_DIR:
-			if (parse_dir("dsa-encode", arg, 0, &e->dir) < 0)
-				return -1;
-			break;
 		case OPT_PORT:
 			if (cli_u64("--port", arg, 0, UINT8_MAX, &v) < 0)
 				return -1;
@@ -429,12 +438,10 @@ static int encode_args(struct encode_cmd *e, int argc, char **argv)
 			e->meta.prio = (uint8_t)v;
 			e->meta.valid |= OFL_DSA_M_PRIO;
 			break;
-		case OPT_LAX_SNAPLEN:
-			e->lax = 1;
-			break;
 		default:
-			if (dsa_opt_parse(&e->dsa, "dsa-encode", "--tag", id, arg) != 0)
-				return -1;
+			r = common_arg(&c, id, arg);
+			if (r != 0)
+				return r;
 			break;
 		}
 	}
