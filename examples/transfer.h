@@ -116,22 +116,30 @@ static inline int xfer_make_addr(int v6, const char *ip, struct sockaddr_storage
 	return inet_pton(AF_INET, ip, &a->sin_addr) == 1 ? 0 : -1;
 }
 
-/* A listening socket on ip:XFER_PORT in the current namespace, waiting up to
- * 3 s for an IPv6 address to leave the tentative state. */
-static inline int xfer_listen(int v6, const char *ip)
+/* Bind s to ip:XFER_PORT, waiting up to 3 s for an IPv6 address to leave
+ * the tentative state.  Returns 0 or -1 (errno). */
+static inline int xfer_bind(int s, int v6, const char *ip)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
-	int one = 1;
-	int s = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s < 0 || xfer_make_addr(v6, ip, &ss, &sl) != 0 ||
-	    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0)
-		goto fail;
+	if (xfer_make_addr(v6, ip, &ss, &sl) != 0)
+		return -1;
 	for (int tries = 0; bind(s, (struct sockaddr *)&ss, sl) != 0; tries++) {
 		if (errno != EADDRNOTAVAIL || tries == 300)
-			goto fail;
+			return -1;
 		usleep(10000);
 	}
+	return 0;
+}
+
+/* A listening socket on ip:XFER_PORT in the current namespace (xfer_bind). */
+static inline int xfer_listen(int v6, const char *ip)
+{
+	int one = 1;
+	int s = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0 || setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+	    xfer_bind(s, v6, ip) != 0)
+		goto fail;
 	if (listen(s, 1) == 0)
 		return s;
 fail:
@@ -382,25 +390,16 @@ static inline void xfer_run_receiver(int ls, int out)
  * UDP_SEGMENT on for the echo. */
 static inline int xfer_udp_bind(int v6, const char *ip)
 {
-	struct sockaddr_storage ss;
-	socklen_t sl;
 	int one = 1, gso = XFER_UDP_GSO, buf = 4 << 20;
 	int s = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s < 0 || xfer_make_addr(v6, ip, &ss, &sl) != 0 ||
-	    setsockopt(s, SOL_UDP, UDP_GRO, &one, sizeof one) != 0 ||
-	    setsockopt(s, SOL_UDP, UDP_SEGMENT, &gso, sizeof gso) != 0 ||
-	    setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof buf) != 0)
-		goto fail;
-	for (int tries = 0; bind(s, (struct sockaddr *)&ss, sl) != 0; tries++) {
-		if (errno != EADDRNOTAVAIL || tries == 300)
-			goto fail;
-		usleep(10000);
+	if (s >= 0 && (setsockopt(s, SOL_UDP, UDP_GRO, &one, sizeof one) != 0 ||
+	               setsockopt(s, SOL_UDP, UDP_SEGMENT, &gso, sizeof gso) != 0 ||
+	               setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof buf) != 0 ||
+	               xfer_bind(s, v6, ip) != 0)) {
+		close(s);
+		return -1;
 	}
 	return s;
-fail:
-	if (s >= 0)
-		close(s);
-	return -1;
 }
 
 /* The sender's UDP socket, UDP_SEGMENT and UDP_GRO on (created in its
