@@ -32,10 +32,11 @@ struct RingKey {
 	unsigned flows, nbufs, min_slots;
 	int psh;
 	const void *dsa;
+	int udp;
 	bool operator==(const RingKey &o) const
 	{
 		return l3 == o.l3 && flows == o.flows && nbufs == o.nbufs && psh == o.psh &&
-		       min_slots == o.min_slots && dsa == o.dsa;
+		       min_slots == o.min_slots && dsa == o.dsa && udp == o.udp;
 	}
 };
 
@@ -63,6 +64,7 @@ struct RingCache {
 		t.psh = k.psh;
 		t.min_slots = k.min_slots;
 		t.dsa = k.dsa;
+		t.udp = k.udp;
 		if (bh_ring_init(&ring, &t, nullptr) != 0)
 			return nullptr;
 		key = k;
@@ -98,11 +100,12 @@ struct GroRow {
 	const void *dsa = nullptr; // tagged ring (struct ofl_dsa_ops)
 	int dsa_mode = 0;          // BH_DSA_THROUGH or BH_DSA_STRIP
 	unsigned min_slots = 0;    // ring size (0: BH_RING_MIN)
+	int udp = 0;               // UDP datagrams, UDP GRO on
 };
 
 void run_gro(benchmark::State &st, GroRow row)
 {
-	RingKey k{row.l3, row.flows, row.nbufs, row.min_slots, row.psh, row.dsa};
+	RingKey k{row.l3, row.flows, row.nbufs, row.min_slots, row.psh, row.dsa, row.udp};
 	bh_ring *r = ring_cache.get(k);
 	if (!r) {
 		st.SkipWithError("ring");
@@ -177,8 +180,8 @@ void run_csum(benchmark::State &st, size_t len)
 std::string gro_name(const char *what, const GroRow &r)
 {
 	char b[160];
-	std::snprintf(b, sizeof b, "gro/%s/tcp%d/flows:%u/poll:%u/timeout_us:%u/bufs:%u/csum:%s", what,
-	              r.l3, r.flows, r.poll, (unsigned)(r.timeout_ns / 1000), r.nbufs,
+	std::snprintf(b, sizeof b, "gro/%s/%s%d/flows:%u/poll:%u/timeout_us:%u/bufs:%u/csum:%s", what,
+	              r.udp ? "udp" : "tcp", r.l3, r.flows, r.poll, (unsigned)(r.timeout_ns / 1000), r.nbufs,
 	              r.sw_csum ? "sw" : "hw");
 	return b;
 }
@@ -224,6 +227,14 @@ void register_gro_rows(void)
 		add_gro("newflow", GroRow{l3, 65536, 64, 1, 0, false, 0});
 		add_gro("psh", GroRow{l3, 64, 64, 1, 0, false, 1});
 	}
+	// UDP GRO (ofl_gro_config.udp): 1448-byte datagrams, bulk and software checksums.
+	for (int l3 : {4, 6})
+		for (unsigned f : {1u, 64u})
+			for (bool sw : {false, true}) {
+				GroRow r{l3, f, 64, 1, 0, sw, 0};
+				r.udp = 1;
+				add_gro("bulk", r);
+			}
 	// One context per thread (each thread its own ring and context).
 	for (int th : {1, 2})
 		add_gro("threads", GroRow{4, 64, 64, 1, 0, false, 0})->Threads(th);

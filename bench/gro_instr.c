@@ -1,11 +1,11 @@
 /*
  * gro_instr.c - instructions per packet of the GRO engine, for callgrind.
  *
- * Runs generated TCP bulk traffic (tests/support/gen.c) through
+ * Runs generated TCP (or UDP) bulk traffic (tests/support/gen.c) through
  * ofl_gro_receive_burst() + ofl_gro_poll_end() in polls of 64, 20 times over
  * the same frames, and prints how many packets it fed.  Every library call
  * of the measured loop is made from one function, measured_polls(); under
- *   valgrind --tool=callgrind ofl_gro_instr FLOWS [L3] [NBUFS] [PSH]
+ *   valgrind --tool=callgrind ofl_gro_instr FLOWS [L3] [NBUFS] [PSH] [PROTO]
  * the inclusive cost of the calls measured_polls() makes divided by that
  * number is the library's instructions per packet, a figure that does not
  * move with the load of a shared machine (bench/instr.sh sums those calls
@@ -14,12 +14,15 @@
  *   L3     4 (default) or 6
  *   NBUFS  1 (default) or 4: headers in the first buffer, the payload in
  *          three more (header split + page fragments)
- *   PSH    1: PSH on every segment (nothing can be held)
+ *   PSH    1: PSH on every segment (nothing can be held; TCP only)
+ *   PROTO  tcp (default) or udp: 1448-byte UDP datagrams, UDP GRO on
+ *          (ofl_gro_config.udp)
  * Checksums are marked verified by the NIC, the flush timeout is 0.
  */
 #include <ofl/gro.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gen.h"
 
@@ -57,6 +60,7 @@ int main(int argc, char **argv)
 	unsigned l3 = argc > 2 ? (unsigned)atoi(argv[2]) : 4;
 	unsigned nb = argc > 3 ? (unsigned)atoi(argv[3]) : 1;
 	unsigned psh = argc > 4 ? (unsigned)atoi(argv[4]) : 0;
+	int udp = argc > 5 && strcmp(argv[5], "udp") == 0;
 	unsigned nseg;
 	unsigned long outs = 0;
 	size_t n, i;
@@ -66,8 +70,9 @@ int main(int argc, char **argv)
 	struct ofl_pkt *pkts;
 	struct ofl_gro_config cfg;
 	struct ofl_gro *g;
-	if (flows == 0 || flows > TOTAL || (l3 != 4 && l3 != 6) || (nb != 1 && nb != 4)) {
-		fprintf(stderr, "usage: %s FLOWS [4|6] [1|4] [0|1]\n", argv[0]);
+	if (flows == 0 || flows > TOTAL || (l3 != 4 && l3 != 6) || (nb != 1 && nb != 4) ||
+	    (udp && psh)) {
+		fprintf(stderr, "usage: %s FLOWS [4|6] [1|4] [0|1] [tcp|udp]\n", argv[0]);
 		return 2;
 	}
 	nseg = TOTAL / flows < 2 ? 2 : TOTAL / flows;
@@ -77,10 +82,11 @@ int main(int argc, char **argv)
 	pkts = calloc((size_t)flows * nseg, sizeof(*pkts));
 	if (!frames || !lens || !bufs || !pkts)
 		return 1;
-	n = gen_bulk(l3, flows, nseg, 1448, frames, STRIDE, lens);
+	n = gen_bulk_proto(l3, udp != 0, flows, nseg, 1448, frames, STRIDE, lens);
 	for (i = 0; i < n; i++) {
 		uint8_t *f = frames + i * STRIDE;
-		uint32_t l4 = l3 == 4 ? 34u : 54u, hl = l4 + (uint32_t)(f[l4 + 12] >> 4) * 4u;
+		uint32_t l4 = l3 == 4 ? 34u : 54u;
+		uint32_t hl = l4 + (udp ? 8u : (uint32_t)(f[l4 + 12] >> 4) * 4u);
 		struct ofl_buf *b = &bufs[4 * i];
 		if (psh)
 			f[l4 + 13] |= 0x08;
@@ -101,6 +107,7 @@ int main(int argc, char **argv)
 	ofl_gro_config_default(&cfg);
 	cfg.deliver = count_out;
 	cfg.user = &outs;
+	cfg.udp = (uint8_t)udp;
 	cfg.max_flows = flows < 64 ? 64 : flows;
 	/* a fixed flow-hash key: the table's probes, and so the counts, are
 	 * the same in every run */

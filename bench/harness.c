@@ -160,14 +160,15 @@ int bh_ring_init(struct bh_ring *r, const struct bh_traffic *t, uint8_t **slot_m
 		free(lens);
 		goto fail;
 	}
-	if (gen_bulk(t->l3, f, r->nseg, BH_MSS, tmp, BH_STRIDE, lens) != n) {
+	if ((t->udp && (t->dsa || t->psh)) ||
+	    gen_bulk_proto(t->l3, t->udp != 0, f, r->nseg, BH_MSS, tmp, BH_STRIDE, lens) != n) {
 		free(tmp);
 		free(lens);
 		goto fail;
 	}
 	r->l3_off = 14;
 	r->l4_off = t->l3 == 4 ? 34 : 54;
-	r->hdr_len = r->l4_off + 20;
+	r->hdr_len = r->l4_off + (t->udp ? 8 : 20);
 	for (i = 0; i < n; i++) {
 		uint8_t *fr = tmp + (size_t)i * BH_STRIDE;
 		if (t->psh) {
@@ -224,10 +225,12 @@ void bh_ring_refill(struct bh_ring *r, unsigned first, unsigned n)
 		uint32_t seq0 = (uint32_t)rd16(b + r->l4_off + 4) << 16 | rd16(b + r->l4_off + 6);
 		uint32_t seq = seq0 + g * r->nseg * BH_MSS;
 		memcpy(fr, b, BH_SAVE);
-		wr16(th + 4, (uint16_t)(seq >> 16));
-		wr16(th + 6, (uint16_t)seq);
-		csum_replace16(th + 16, (uint16_t)(seq0 >> 16), (uint16_t)(seq >> 16));
-		csum_replace16(th + 16, (uint16_t)seq0, (uint16_t)seq);
+		if (!r->t.udp) { /* a datagram: only the IPv4 ID below moves */
+			wr16(th + 4, (uint16_t)(seq >> 16));
+			wr16(th + 6, (uint16_t)seq);
+			csum_replace16(th + 16, (uint16_t)(seq0 >> 16), (uint16_t)(seq >> 16));
+			csum_replace16(th + 16, (uint16_t)seq0, (uint16_t)seq);
+		}
 		if (r->t.l3 == 4) {
 			uint8_t *ip = fr + r->l3_off;
 			uint16_t id0 = rd16(ip + 4), id = (uint16_t)(id0 + g * r->nseg);
@@ -276,6 +279,7 @@ int bh_gro_start(struct bh_gro_run *g, struct bh_ring *r, const struct bh_gro_op
 	c.hash_key[1] = 0xfedcba9876543210ull;
 	c.deliver = bh_sink_deliver;
 	c.user = &g->sink;
+	c.udp = r->t.udp ? 1 : 0;
 #ifdef OFL_BENCH_HAVE_DSA
 	if (r->t.dsa && o->dsa_mode == BH_DSA_THROUGH)
 		c.dsa = r->t.dsa;

@@ -4,8 +4,8 @@
  * drive the library the same way on the same bytes.
  *
  * Traffic is a receive ring of nslots frame buffers filled once by the
- * test generator (tests/support/gen.c, gen_bulk()): nflows bulk TCP flows
- * interleaved round-robin, MSS 1448.  When a chunk of slots has been
+ * test generator (tests/support/gen.c, gen_bulk_proto()): nflows bulk TCP
+ * (or UDP) flows interleaved round-robin, MSS 1448.  When a chunk of slots has been
  * processed and every packet in it handed back, bh_ring_refill() writes the
  * *next* frames of the same flows into those buffers, as a NIC does into
  * recycled RX buffers: sequence numbers and IPv4 IDs advance by one ring
@@ -42,6 +42,8 @@ struct bh_traffic {
 	unsigned min_slots; /* ring size at least this (0: BH_RING_MIN) */
 	const void *dsa;    /* const struct ofl_dsa_ops *: tag every frame (switch ->
 	                       host layout) with this format; NULL: untagged */
+	int udp;            /* UDP datagrams of BH_MSS bytes instead of TCP (no dsa);
+	                       GRO then runs with ofl_gro_config.udp on */
 };
 
 struct bh_ring {

@@ -52,6 +52,12 @@ row "TCP/IPv4, 64 flows, PSH on every packet" 64 4 1 1
 four=$(per_packet 1 4 4 0)
 printf '%-52s %6d instructions/packet\n' "TCP/IPv4, 1 flow, 4 buffers" "$four"
 awk -v a="$four" -v b="$one" 'BEGIN { printf "%-52s %6.2fx\n", "four buffers / one buffer (1 flow)", a / b }'
+echo
+echo "GRO, UDP bulk (ofl_gro_config.udp), 1448-byte datagrams, NIC-verified checksums, polls of 64:"
+row "UDP/IPv4, 1 flow" 1 4 1 0 udp
+row "UDP/IPv6, 1 flow" 1 6 1 0 udp
+row "UDP/IPv4, 64 flows (one packet per flow per poll)" 64 4 1 0 udp
+row "UDP/IPv6, 64 flows (one packet per flow per poll)" 64 6 1 0 udp
 
 # ---------------------------------------------------------------------------
 # GSO rows (bench/gso_instr.c): instructions per segment, partial checksums,
@@ -79,6 +85,7 @@ for m in iter burst; do
     gso_row "TCP/IPv4 $p B, $m" 4 tcp $p $m
     gso_row "TCP/IPv6 $p B, $m" 6 tcp $p $m
     gso_row "UDP L4/IPv4 $p B, $m" 4 udp $p $m
+    gso_row "UDP L4/IPv6 $p B, $m" 6 udp $p $m
   done
 done
 

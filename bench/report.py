@@ -71,8 +71,8 @@ def fmt(v, nd=1):
     return str(v)
 
 
-def gro_ns(gb, what, l3, flows, poll, tmo, bufs, csum, extra=""):
-    name = f"gro/{what}/tcp{l3}/flows:{flows}/poll:{poll}/timeout_us:{tmo}/bufs:{bufs}/csum:{csum}{extra}"
+def gro_ns(gb, what, l3, flows, poll, tmo, bufs, csum, extra="", proto="tcp"):
+    name = f"gro/{what}/{proto}{l3}/flows:{flows}/poll:{poll}/timeout_us:{tmo}/bufs:{bufs}/csum:{csum}{extra}"
     b = gb.get(name)
     return (b.get("ns_per_pkt"), b) if b else (None, None)
 
@@ -182,6 +182,20 @@ def main():
             nm[what] = (v4, v6)
             w(f"| {label} | {fmt(v4)} | {fmt(v6)} |")
         w("")
+
+        udp_rows = []
+        for l3 in (4, 6):
+            for f in (1, 64):
+                hw, bh = gro_ns(gb, "bulk", l3, f, 64, 0, 1, "hw", proto="udp")
+                sw, _ = gro_ns(gb, "bulk", l3, f, 64, 0, 1, "sw", proto="udp")
+                if hw or sw:
+                    udp_rows.append(f"| UDP/IPv{l3} | {f} | {fmt(hw)} | {fmt(sw)} | {fmt(bh and bh.get('segs_per_out'))} |")
+        if udp_rows:
+            w("## GRO: bulk UDP (ofl_gro_config.udp), 1448-byte datagrams, poll 64, timeout 0\n")
+            w("| L3 | flows | ns/pkt, hw csum | ns/pkt, sw csum | segs/out (hw) |")
+            w("|---|---:|---:|---:|---:|")
+            out.extend(udp_rows)
+            w("")
 
         t1 = gb.get("gro/threads/tcp4/flows:64/poll:64/timeout_us:0/bufs:1/csum:hw/threads:1")
         t2 = gb.get("gro/threads/tcp4/flows:64/poll:64/timeout_us:0/bufs:1/csum:hw/threads:2")

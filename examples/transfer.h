@@ -1,5 +1,5 @@
 /*
- * transfer.h - helpers shared by the examples that run a real TCP transfer
+ * transfer.h - helpers shared by the examples that run a real TCP (or UDP) transfer
  * between two private network namespaces (tun_offload.c, af_packet_gro.c):
  * the two ends as child processes, a hash of the byte stream, and the
  * interface plumbing (ioctl and rtnetlink only: no iproute2 needed).  Not part of libofl.  Linux only.
@@ -28,6 +28,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,10 +56,10 @@ static inline int xfer_skip(const char *what)
 	return XFER_SKIP;
 }
 
-/* Command line [-6] [-T] [-m MiB] [-t seconds] (those in optstring), then the
+/* Command line [-6] [-T] [-u] [-m MiB] [-t seconds] (those in optstring), then the
  * root check.  Returns -1 to go on, or the exit code (2 usage, 77 not root). */
 struct xfer_opts {
-	int v6, tun;
+	int v6, tun, udp;
 	unsigned mib, timeout_s;
 };
 
@@ -70,13 +71,16 @@ static inline int xfer_options(int argc, char **argv, const char *optstring, str
 			o->v6 = 1;
 		else if (opt == 'T')
 			o->tun = 1;
+		else if (opt == 'u')
+			o->udp = 1;
 		else if (opt == 'm')
 			o->mib = (unsigned)strtoul(optarg, NULL, 10);
 		else if (opt == 't')
 			o->timeout_s = (unsigned)strtoul(optarg, NULL, 10);
 		else {
-			fprintf(stderr, "usage: %s%s%s [-m MiB] [-t seconds]\n", argv[0],
-			        strchr(optstring, '6') ? " [-6]" : "", strchr(optstring, 'T') ? " [-T]" : "");
+			fprintf(stderr, "usage: %s%s%s%s [-m MiB] [-t seconds]\n", argv[0],
+			        strchr(optstring, '6') ? " [-6]" : "", strchr(optstring, 'T') ? " [-T]" : "",
+			        strchr(optstring, 'u') ? " [-u]" : "");
 			return 2;
 		}
 	}
@@ -112,22 +116,30 @@ static inline int xfer_make_addr(int v6, const char *ip, struct sockaddr_storage
 	return inet_pton(AF_INET, ip, &a->sin_addr) == 1 ? 0 : -1;
 }
 
-/* A listening socket on ip:XFER_PORT in the current namespace, waiting up to
- * 3 s for an IPv6 address to leave the tentative state. */
-static inline int xfer_listen(int v6, const char *ip)
+/* Bind s to ip:XFER_PORT, waiting up to 3 s for an IPv6 address to leave
+ * the tentative state.  Returns 0 or -1 (errno). */
+static inline int xfer_bind(int s, int v6, const char *ip)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
-	int one = 1;
-	int s = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s < 0 || xfer_make_addr(v6, ip, &ss, &sl) != 0 ||
-	    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0)
-		goto fail;
+	if (xfer_make_addr(v6, ip, &ss, &sl) != 0)
+		return -1;
 	for (int tries = 0; bind(s, (struct sockaddr *)&ss, sl) != 0; tries++) {
 		if (errno != EADDRNOTAVAIL || tries == 300)
-			goto fail;
+			return -1;
 		usleep(10000);
 	}
+	return 0;
+}
+
+/* A listening socket on ip:XFER_PORT in the current namespace (xfer_bind). */
+static inline int xfer_listen(int v6, const char *ip)
+{
+	int one = 1;
+	int s = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0 || setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+	    xfer_bind(s, v6, ip) != 0)
+		goto fail;
 	if (listen(s, 1) == 0)
 		return s;
 fail:
@@ -265,37 +277,47 @@ out:
 	return rc;
 }
 
+/* Connect s to ip:XFER_PORT.  Returns 0 or an errno value. */
+static inline int xfer_connect(int s, int v6, const char *ip)
+{
+	struct sockaddr_storage to;
+	socklen_t tolen;
+	if (xfer_make_addr(v6, ip, &to, &tolen) != 0)
+		return EINVAL;
+	/* an IPv6 address is usable a moment after its link is up (DAD work) */
+	for (int tries = 0; connect(s, (const struct sockaddr *)&to, tolen) != 0; tries++) {
+		if ((errno != EADDRNOTAVAIL && errno != ENETUNREACH) || tries == 300)
+			return errno;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* n bytes of xorshift64 output (data that does not compress), state *x. */
+static inline void xfer_fill(uint64_t *x, uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i += 8) {
+		*x ^= *x << 13;
+		*x ^= *x >> 7;
+		*x ^= *x << 17;
+		memcpy(p + i, x, n - i < 8 ? n - i : 8);
+	}
+}
+
 /* Sender: connect s (created in the sending namespace) to ip:XFER_PORT and
  * write `total` bytes of xorshift data, then wait for the receiver's close. */
 static inline void xfer_run_sender(int s, int v6, const char *ip, uint64_t total, int out)
 {
 	static uint8_t chunk[64 * 1024];
 	struct xfer_result r = {.hash = XFER_FNV_INIT};
-	struct sockaddr_storage to;
-	socklen_t tolen;
 	uint64_t x = 0x9e3779b97f4a7c15ull;
-	if (xfer_make_addr(v6, ip, &to, &tolen) != 0) {
-		r.err = EINVAL;
+	if ((r.err = xfer_connect(s, v6, ip)) != 0)
 		xfer_report(out, &r);
-	}
-	/* an IPv6 address is usable a moment after its link is up (DAD work) */
-	for (int tries = 0; connect(s, (const struct sockaddr *)&to, tolen) != 0; tries++) {
-		if ((errno != EADDRNOTAVAIL && errno != ENETUNREACH) || tries == 300) {
-			r.err = errno;
-			xfer_report(out, &r);
-		}
-		usleep(10000);
-	}
 	while (r.bytes < total) {
 		size_t n = sizeof chunk;
 		if (total - r.bytes < n)
 			n = (size_t)(total - r.bytes);
-		for (size_t i = 0; i < n; i += 8) { /* xorshift64: data that does not compress */
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			memcpy(chunk + i, &x, n - i < 8 ? n - i : 8);
-		}
+		xfer_fill(&x, chunk, n);
 		r.hash = xfer_fnv1a(r.hash, chunk, n);
 		for (size_t off = 0; off < n;) {
 			ssize_t w = write(s, chunk + off, n - off);
@@ -341,8 +363,153 @@ static inline void xfer_run_receiver(int ls, int out)
 	xfer_report(out, &r);
 }
 
+/* --- UDP with segmentation offload (tun_offload -u) ----------------------
+ *
+ * Stop and wait, one train at a time: the sender writes a train of up to
+ * 64 000 bytes with UDP_SEGMENT (XFER_UDP_GSO-byte datagrams, the last one
+ * shorter when the length is no multiple), the receiver reads with UDP_GRO,
+ * hashes and writes every read back with UDP_SEGMENT, and the sender waits
+ * for the whole train to come back before the next one.  So large UDP
+ * trains cross the wire both ways, nothing is in flight beyond one train
+ * (no loss from full queues), and a lost or damaged datagram shows as a
+ * timeout or a hash mismatch.  Payload: the same xorshift stream as TCP. */
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103 /* <linux/udp.h>, Linux 4.18 */
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104 /* <linux/udp.h>, Linux 5.0 */
+#endif
+#ifndef SOL_UDP
+#define SOL_UDP 17
+#endif
+#define XFER_UDP_GSO 1200u      /* datagram payload (QUIC's usual size) */
+#define XFER_UDP_TRAIN 64000u   /* largest train */
+#define XFER_UDP_WAIT_S 5       /* a train must come back within this */
+
+/* A UDP socket for the receiver: bound to ip:XFER_PORT, UDP_GRO on, and
+ * UDP_SEGMENT on for the echo. */
+static inline int xfer_udp_bind(int v6, const char *ip)
+{
+	int one = 1, gso = XFER_UDP_GSO, buf = 4 << 20;
+	int s = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s >= 0 && (setsockopt(s, SOL_UDP, UDP_GRO, &one, sizeof one) != 0 ||
+	               setsockopt(s, SOL_UDP, UDP_SEGMENT, &gso, sizeof gso) != 0 ||
+	               setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof buf) != 0 ||
+	               xfer_bind(s, v6, ip) != 0)) {
+		close(s);
+		return -1;
+	}
+	return s;
+}
+
+/* The sender's UDP socket, UDP_SEGMENT and UDP_GRO on (created in its
+ * namespace; connected by the sender). */
+static inline int xfer_udp_socket(int v6)
+{
+	int one = 1, gso = XFER_UDP_GSO, buf = 4 << 20;
+	int s = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s >= 0 && (setsockopt(s, SOL_UDP, UDP_SEGMENT, &gso, sizeof gso) != 0 ||
+	               setsockopt(s, SOL_UDP, UDP_GRO, &one, sizeof one) != 0 ||
+	               setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof buf) != 0)) {
+		close(s);
+		return -1;
+	}
+	return s;
+}
+
+/* Length of train i: 64 000 bytes less a varying amount, so that most
+ * trains end in a shorter datagram and some are an exact multiple. */
+static inline size_t xfer_udp_train_len(uint64_t i)
+{
+	return XFER_UDP_TRAIN - (size_t)((i * 1237u) % (7u * XFER_UDP_GSO));
+}
+
+/* Sender: `total` bytes in trains; each must come back whole and in order.
+ * Reports the hash of what it sent; err EBADMSG if an echo differed,
+ * ETIMEDOUT if one did not come back. */
+static inline void xfer_run_udp_sender(int s, int v6, const char *ip, uint64_t total, int out)
+{
+	static uint8_t train[XFER_UDP_TRAIN], back[65536];
+	struct xfer_result r = {.hash = XFER_FNV_INIT};
+	struct timeval tv = {.tv_sec = XFER_UDP_WAIT_S};
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	if (setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0)
+		r.err = errno;
+	else
+		r.err = xfer_connect(s, v6, ip);
+	if (r.err)
+		xfer_report(out, &r);
+	for (uint64_t i = 0; r.bytes < total; i++) {
+		size_t n = xfer_udp_train_len(i);
+		if (total - r.bytes < n)
+			n = (size_t)(total - r.bytes);
+		xfer_fill(&x, train, n);
+		ssize_t w;
+		/* the first send may meet an unresolved neighbour: retried */
+		for (int tries = 0; (w = send(s, train, n, 0)) < 0; tries++) {
+			if ((errno != EINTR && errno != EAGAIN && errno != ENOBUFS) || tries == 300) {
+				r.err = errno;
+				xfer_report(out, &r);
+			}
+			usleep(1000);
+		}
+		if ((size_t)w != n) {
+			r.err = EMSGSIZE;
+			xfer_report(out, &r);
+		}
+		r.hash = xfer_fnv1a(r.hash, train, n);
+		r.bytes += n;
+		for (size_t got = 0; got < n;) { /* the echo, in order */
+			ssize_t m = recv(s, back, sizeof back, 0);
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m < 0) {
+				r.err = errno == EAGAIN ? ETIMEDOUT : errno;
+				xfer_report(out, &r);
+			}
+			if ((size_t)m > n - got || memcmp(back, train + got, (size_t)m) != 0) {
+				r.err = EBADMSG;
+				xfer_report(out, &r);
+			}
+			got += (size_t)m;
+		}
+	}
+	xfer_report(out, &r);
+}
+
+/* Receiver: read `total` bytes with UDP_GRO (each read may be a merged
+ * train), hash them, write each read back to its sender with UDP_SEGMENT. */
+static inline void xfer_run_udp_receiver(int s, uint64_t total, int out)
+{
+	static uint8_t buf[65536];
+	struct xfer_result r = {.hash = XFER_FNV_INIT};
+	while (r.bytes < total) {
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof from;
+		ssize_t n = recvfrom(s, buf, sizeof buf, 0, (struct sockaddr *)&from, &fl);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r.err = errno;
+			break;
+		}
+		r.hash = xfer_fnv1a(r.hash, buf, (size_t)n);
+		r.bytes += (uint64_t)n;
+		while (sendto(s, buf, (size_t)n, 0, (struct sockaddr *)&from, fl) != n) {
+			if (errno != EINTR && errno != EAGAIN && errno != ENOBUFS) {
+				r.err = errno;
+				xfer_report(out, &r);
+			}
+			usleep(1000);
+		}
+	}
+	close(s);
+	xfer_report(out, &r);
+}
+
 /* The two ends as child processes (killed with the parent: PDEATHSIG). */
 struct xfer {
+	int udp;         /* set before xfer_start: the UDP ends above */
 	pid_t pid[2];    /* receiver, sender */
 	int fd[2];       /* their result pipes */
 	int have[2];
@@ -369,7 +536,9 @@ static inline void xfer_on_signal(int sig)
 	_exit(1);
 }
 
-/* Start both ends; SIGINT/SIGTERM then kill them.  Returns 0, or -1 (said why). */
+/* Start both ends (x->udp chooses TCP or UDP ends: listen_sock is then the
+ * receiver's bound UDP socket); SIGINT/SIGTERM then kill them.  Returns 0,
+ * or -1 (said why). */
 static inline int xfer_start(struct xfer *x, int listen_sock, int send_sock, int v6, const char *ip,
                              uint64_t total)
 {
@@ -389,8 +558,12 @@ static inline int xfer_start(struct xfer *x, int listen_sock, int send_sock, int
 		if (x->pid[i] == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			close(p[0]);
-			if (i == 0)
+			if (i == 0 && x->udp)
+				xfer_run_udp_receiver(listen_sock, total, p[1]);
+			else if (i == 0)
 				xfer_run_receiver(listen_sock, p[1]);
+			else if (x->udp)
+				xfer_run_udp_sender(send_sock, v6, ip, total, p[1]);
 			else
 				xfer_run_sender(send_sock, v6, ip, total, p[1]);
 			_exit(1);

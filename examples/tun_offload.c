@@ -21,7 +21,18 @@
  * device carries Ethernet frames, which is libofl's packet model, so no
  * header needs to be made up.  A real TCP transfer (64 MiB by default) runs
  * from ns A to ns B; both ends hash the byte stream (FNV-1a 64) and the
- * hashes must match.  Addresses are from the benchmarking range 198.18.0.0/15
+ * hashes must match.
+ *
+ * With -u the transfer is UDP with segmentation offload both ways (QUIC's
+ * way of sending): the sender writes trains of up to 64 000 bytes with
+ * UDP_SEGMENT (1200-byte datagrams), the receiver reads with UDP_GRO and
+ * echoes every read back with UDP_SEGMENT (transfer.h).  The kernel hands
+ * each train to the reader as one USO super-packet (virtio_net_hdr
+ * GSO_UDP_L4; TUNSETOFFLOAD must take TUN_F_USO4 | TUN_F_USO6, Linux 6.2,
+ * or the run is skipped), GSO cuts it into datagrams, GRO (ofl_gro_config.udp
+ * on) merges them again, and the merged train is written to the other device
+ * with a GSO_UDP_L4 virtio_net_hdr.  Both directions must have carried USO
+ * super-packets and merged UDP packets, and the hashes must match.  Addresses are from the benchmarking range 198.18.0.0/15
  * (IPv6: fd00:f1::/64), inside the namespaces only.
  *
  * With -T the devices are TUN devices (IFF_TUN: IP packets, no Ethernet).
@@ -31,7 +42,7 @@
  * payload slices], and GRO delivers them from the IP header, ready to be
  * written with ofl_gro_vnet_hdr(l2_strip 0).
  *
- *   usage: tun_offload [-6] [-T] [-m MiB] [-t seconds]
+ *   usage: tun_offload [-6] [-T] [-u] [-m MiB] [-t seconds]
  *
  * Exit: 0 transfer intact, 1 failure or timeout, 77 skipped.
  */
@@ -93,6 +104,7 @@ struct wire {
 
 static struct wire wires[2];
 static int tun; /* -T: TUN devices, raw IP packets */
+static int udp; /* -u: a UDP transfer with USO and UDP GRO */
 static struct xfer xfer;
 
 /* --- virtio_net_hdr: little endian on the wire (VIRTIO 1.0 / x86, ARM) --- */
@@ -291,6 +303,7 @@ static int wire_init(struct wire *w, const char *name, int in_fd, int out_fd)
 	cfg.deliver = deliver;
 	cfg.user = w;
 	cfg.l2 = tun ? OFL_L2_NONE : OFL_L2_ETH; /* TUN: packets start at IP */
+	cfg.udp = 1; /* UDP trains merge too (the kernel's rx-udp-gro-forwarding) */
 	return ofl_gro_create(&cfg, &w->gro);
 }
 
@@ -330,7 +343,7 @@ static void print_wire(const struct wire *w)
 	struct ofl_gro_stats st;
 	if (ofl_gro_get_stats(w->gro, &st, sizeof st) != 0)
 		return;
-	printf("%s: read %llu frames (%llu TSO super-packets, %.1f segments each), "
+	printf("%s: read %llu frames (%llu TSO/USO super-packets, %.1f segments each), "
 	       "GSO cut %llu segments; GRO wrote %llu packets (%llu GRO packets carrying "
 	       "%llu segments): merge ratio %.1f segments/packet; checksums finished %llu, "
 	       "kernel refused %llu, write drops %llu, errors %llu\n",
@@ -341,24 +354,30 @@ static void print_wire(const struct wire *w)
 	       w->gro_pkts_out ? (double)w->gro_segs_out / (double)w->gro_pkts_out : 0.0,
 	       (unsigned long long)w->csum_finished, (unsigned long long)w->kernel_refused,
 	       (unsigned long long)w->write_drops, (unsigned long long)w->errors);
-	printf("%s: GRO flushes: psh %llu, max_size %llu, poll_end %llu, seq %llu; normal: "
-	       "no_payload %llu, tcp_csum %llu\n",
+	printf("%s: GRO flushes: psh %llu, max_size %llu, poll_end %llu, seq %llu, udp_cnt %llu; "
+	       "normal: no_payload %llu, tcp_csum %llu, udp_csum %llu, udp_zero_csum %llu, "
+	       "udp_len %llu\n",
 	       w->name, (unsigned long long)st.flush[OFL_GRO_FLUSH_PSH],
 	       (unsigned long long)st.flush[OFL_GRO_FLUSH_MAX_SIZE],
 	       (unsigned long long)st.flush[OFL_GRO_FLUSH_POLL_END],
 	       (unsigned long long)st.flush[OFL_GRO_FLUSH_SEQ],
+	       (unsigned long long)st.flush[OFL_GRO_FLUSH_UDP_CNT],
 	       (unsigned long long)st.normal_why[OFL_GRO_NORMAL_NO_PAYLOAD],
-	       (unsigned long long)st.normal_why[OFL_GRO_NORMAL_TCP_CSUM]);
+	       (unsigned long long)st.normal_why[OFL_GRO_NORMAL_TCP_CSUM],
+	       (unsigned long long)st.normal_why[OFL_GRO_NORMAL_UDP_CSUM],
+	       (unsigned long long)st.normal_why[OFL_GRO_NORMAL_UDP_ZERO_CSUM],
+	       (unsigned long long)st.normal_why[OFL_GRO_NORMAL_UDP_LEN]);
 }
 
 int main(int argc, char **argv)
 {
 	struct xfer_opts o = {.mib = 64, .timeout_s = 120};
-	int rc = xfer_options(argc, argv, "6Tm:t:", &o);
+	int rc = xfer_options(argc, argv, "6Tum:t:", &o);
 	if (rc >= 0)
 		return rc;
 	int v6 = o.v6;
 	tun = o.tun;
+	udp = o.udp;
 	const char *devA = o.tun ? "ofltunA" : "ofltapA", *devB = o.tun ? "ofltunB" : "ofltapB";
 	unsigned mib = o.mib, timeout_s = o.timeout_s, offA = 0, offB = 0;
 	const char *ipA = v6 ? "fd00:f1::1" : "198.18.0.1";
@@ -383,7 +402,8 @@ int main(int argc, char **argv)
 		perror("configure device A");
 		return 1;
 	}
-	int send_sock = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int send_sock = udp ? xfer_udp_socket(v6)
+	                    : socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	/* namespace B: TAP B, the listening socket */
 	if (send_sock < 0 || unshare(CLONE_NEWNET) != 0) {
 		perror("socket/unshare");
@@ -394,7 +414,7 @@ int main(int argc, char **argv)
 		perror("open/configure device B");
 		return 1;
 	}
-	int ls = xfer_listen(v6, ipB);
+	int ls = udp ? xfer_udp_bind(v6, ipB) : xfer_listen(v6, ipB);
 	if (ls < 0) {
 		perror("listen in B");
 		return 1;
@@ -403,11 +423,15 @@ int main(int argc, char **argv)
 		perror("setns");
 		return 1;
 	}
-	printf("%s offloads accepted: CSUM TSO4 TSO6%s; transfer %u MiB over %s, limit %u s\n",
+	printf("%s offloads accepted: CSUM TSO4 TSO6%s; %s transfer %u MiB over %s, limit %u s\n",
 	       o.tun ? "TUN (IP packets; GSO and GRO take them as raw IP)"
 	             : "TAP (Ethernet frames)",
-	       (offA & offB & TUN_F_USO4) ? " USO4 USO6" : " (USO refused by this kernel)", mib,
-	       v6 ? "IPv6" : "IPv4", timeout_s);
+	       (offA & offB & TUN_F_USO4) ? " USO4 USO6" : " (USO refused by this kernel)",
+	       udp ? "UDP (USO trains, echoed)" : "TCP", mib, v6 ? "IPv6" : "IPv4", timeout_s);
+	if (udp && !(offA & offB & TUN_F_USO4)) {
+		errno = EOPNOTSUPP;
+		return xfer_skip("USO on TUN/TAP (TUN_F_USO4 | TUN_F_USO6, Linux 6.2)");
+	}
 
 	if (wire_init(&wires[0], "A->B", tapA, tapB) != 0 || wire_init(&wires[1], "B->A", tapB, tapA) != 0) {
 		fprintf(stderr, "wire init failed\n");
@@ -416,6 +440,7 @@ int main(int argc, char **argv)
 
 	uint64_t total = (uint64_t)mib << 20;
 	uint64_t t0 = xfer_now_ns(), deadline = t0 + (uint64_t)timeout_s * 1000000000u;
+	xfer.udp = udp;
 	if (xfer_start(&xfer, ls, send_sock, v6, ipB, total) != 0)
 		return 1;
 
@@ -453,6 +478,14 @@ int main(int argc, char **argv)
 	if (wires[0].kernel_refused || wires[1].kernel_refused || wires[0].errors ||
 	    wires[1].errors)
 		failed = 1;
+	/* UDP: both ways must have been USO super-packets in and merged UDP
+	 * packets out, or the offloads were not what this run tests */
+	for (int i = 0; udp && i < 2; i++)
+		if (wires[i].supers_in == 0 || wires[i].gro_pkts_out == 0) {
+			printf("FAIL: %s carried no USO super-packet or no merged packet\n",
+			       wires[i].name);
+			failed = 1;
+		}
 	ofl_gro_destroy(wires[0].gro);
 	ofl_gro_destroy(wires[1].gro);
 	if (failed) {

@@ -214,10 +214,17 @@ bool gen_frame_csums_ok(const uint8_t *f, size_t len)
 size_t gen_bulk(int l3, unsigned nflows, unsigned nseg, uint32_t mss, uint8_t *frames,
                 size_t stride, uint32_t *lens)
 {
+	return gen_bulk_proto(l3, false, nflows, nseg, mss, frames, stride, lens);
+}
+
+size_t gen_bulk_proto(int l3, bool udp, unsigned nflows, unsigned nseg, uint32_t mss,
+                      uint8_t *frames, size_t stride, uint32_t *lens)
+{
 	struct gen_tcp g;
 	size_t n = 0;
 	unsigned s, f;
 	gen_tcp_init(&g, l3);
+	g.udp = udp;
 	g.payload_len = mss;
 	for (s = 0; s < nseg; s++) {
 		for (f = 0; f < nflows; f++) {

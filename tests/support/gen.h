@@ -94,4 +94,10 @@ bool gen_frame_csums_ok(const uint8_t *frame, size_t len);
 size_t gen_bulk(int l3, unsigned nflows, unsigned nseg, uint32_t mss,
                 uint8_t *frames, size_t stride, uint32_t *lens);
 
+/* The same with udp true: UDP datagrams of mss payload bytes (valid,
+ * nonzero checksums) instead of TCP segments; seq then only salts the
+ * payload. */
+size_t gen_bulk_proto(int l3, bool udp, unsigned nflows, unsigned nseg, uint32_t mss,
+                      uint8_t *frames, size_t stride, uint32_t *lens);
+
 #endif

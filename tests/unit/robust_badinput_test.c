@@ -6,7 +6,10 @@
  * conservation harness so the packet must also come back exactly once and
  * byte for byte): a malformed frame is never an error; it is passed on
  * untouched (OFL_GRO_NORMAL) and counted under its reason in
- * stats.normal_why[].  Some rows are valid oddities that must still be
+ * stats.normal_why[].  Rows marked udp are UDP datagrams to a context with
+ * UDP GRO on (ofl_gro_config.udp): every UDP refusal reason (length field
+ * longer, shorter, 0, 8; checksum 0 on IPv4 and IPv6; bad checksum; a
+ * no-merge port; header cut; padding).  Some rows are valid oddities that must still be
  * taken (padding, zero-length buffers, two VLAN tags).  Then loops: a frame
  * truncated at every byte of its headers (IPv4, IPv6, VLAN), and a frame
  * split into buffers at every byte of its headers (and around zero-length
@@ -48,7 +51,10 @@ struct gro_row {
 	int split;     /* enum h_split */
 	int result;    /* OFL_GRO_NORMAL, OFL_GRO_HELD, or an OFL_E* error */
 	int why;       /* normal_why[] reason for OFL_GRO_NORMAL */
+	int udp;       /* 0 TCP; UDP_ON: a UDP datagram, UDP GRO on; UDP_PORT_SET:
+	                  the same with its destination port never merged */
 };
+enum { UDP_ON = 1, UDP_PORT_SET = 2 };
 
 static uint16_t g16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 static void p16(uint8_t *p, unsigned v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
@@ -179,81 +185,132 @@ static void m_tiny(struct gen_tcp *g) { g->payload_len = 1; }
 static void m_big(struct gen_tcp *g) { g->payload_len = 9000; }
 static void m_maxopts(struct gen_tcp *g) { g->optlen = 40; memset(g->opts, 1, 40); }
 static void m_ipopts40(struct gen_tcp *g) { g->ip_optlen = 40; memset(g->ip_opts, 1, 40); }
+/* UDP length field against the real length (payload 100: 108 bytes), with
+ * a checksum that matches the field as sent, so the length rule decides */
+static void m_ulen_plus1(struct gen_tcp *g) { g->udp_len_delta = 1; }
+static void m_ulen_minus1(struct gen_tcp *g) { g->udp_len_delta = -1; }
+static void m_ulen_zero(struct gen_tcp *g) { g->udp_len_delta = -(int32_t)(8 + g->payload_len); }
+static void m_ulen_8(struct gen_tcp *g) { g->udp_len_delta = -(int32_t)g->payload_len; }
+static void m_uzero(struct gen_tcp *g) { g->udp_zero_csum = true; }
+/* IPv4 total length ending 7 bytes into the UDP header, frame cut there */
+static size_t udp_hdr_cut(uint8_t *f, size_t len) { (void)len; p16(f + 16, 27); ip4_fix(f); return 14 + 27; }
 
 #define N_ OFL_GRO_NORMAL
 static const struct gro_row gro_bad[] = {
-	{"empty frame", 4, NULL, empty, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"13 bytes", 4, NULL, only13, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"Ethernet header only", 4, NULL, eth_only, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv4 header cut", 4, NULL, ip_hdr_cut, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"TCP header cut", 4, NULL, tcp_hdr_cut, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv4 IHL 4 (< 5)", 4, NULL, ihl4, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv4 IHL 0", 4, NULL, ihl0, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv4 version 5", 4, NULL, ipver5, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv4 EtherType, version 6", 4, NULL, ipver6_in_v4, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv4 total length > frame", 4, NULL, tot_plus1, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv4 total length 65535", 4, NULL, tot_max, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv4 total length < frame", 4, NULL, tot_minus1, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv4 total length < IHL", 4, NULL, tot_lt_ihl, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv4 total length 0", 4, NULL, tot_zero, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv4 length ends inside TCP", 4, NULL, tot_no_tcp, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"bytes after the IP packet", 4, NULL, trailing, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"TCP data offset 4 (< 5)", 4, NULL, doff4, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"TCP data offset 0", 4, NULL, doff0, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"TCP data offset past the end", 4, m_tiny, doff_past, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"TCP6 data offset past the end", 6, m_tiny, doff_past6, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv6 payload length > frame", 6, NULL, plen_plus1, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv6 payload length < frame", 6, NULL, plen_minus1, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv6 payload length 0", 6, NULL, plen_zero, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv6 payload length < TCP header", 6, NULL, plen_small, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv6 EtherType, version 4", 6, NULL, v6ver4, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv6 extension runs past the frame", 6, NULL, ext_runs_past, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv6 extension cut by the end", 6, NULL, ext_cut, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv6 extension chain that loops to the end", 6, NULL, ext_loop, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv6 extension chain > 256 bytes", 6, NULL, ext_long, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_HDR_TOO_LONG},
-	{"IPv6 fragment header", 6, NULL, ext_frag, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FRAGMENT},
-	{"IPv6 AH", 6, NULL, ext_ah, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_IP6_EXT},
-	{"three VLAN tags", 4, m_vlan3, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_VLAN_DEPTH},
-	{"three VLAN tags, IPv6", 6, m_vlan3, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_VLAN_DEPTH},
-	{"VLAN tag cut", 4, NULL, vlan_cut, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED},
-	{"IPv4 options", 4, m_ipopts, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_IP_OPTIONS},
-	{"IPv4 40 bytes of options", 4, m_ipopts40, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_IP_OPTIONS},
-	{"bad IPv4 header checksum", 4, m_badip, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_IP_CSUM},
-	{"bad TCP checksum", 4, m_badtcp, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_TCP_CSUM},
-	{"bad TCP checksum, IPv6", 6, m_badtcp, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_TCP_CSUM},
-	{"bad TCP checksum, split buffers", 4, m_badtcp, NULL, H_SPLIT_FOUR, N_, OFL_GRO_NORMAL_TCP_CSUM},
-	{"IPv4 first fragment (MF)", 4, m_mf, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FRAGMENT},
-	{"IPv4 fragment offset", 4, m_fragoff, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FRAGMENT},
-	{"ARP EtherType", 4, NULL, arp, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_NOT_IP},
-	{"UDP", 4, NULL, udp4, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_NOT_TCP},
-	{"ICMPv6", 6, NULL, icmp6, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_NOT_TCP},
-	{"pure ACK", 4, m_pureack, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_NO_PAYLOAD},
-	{"SYN with data", 4, m_syn, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS},
-	{"RST with data", 4, m_rst, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS},
-	{"FIN with data", 6, m_fin, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS},
-	{"PSH first segment", 4, m_psh, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS},
-	{"URG", 4, m_urg, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS},
+	{"empty frame", 4, NULL, empty, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"13 bytes", 4, NULL, only13, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"Ethernet header only", 4, NULL, eth_only, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv4 header cut", 4, NULL, ip_hdr_cut, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"TCP header cut", 4, NULL, tcp_hdr_cut, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv4 IHL 4 (< 5)", 4, NULL, ihl4, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv4 IHL 0", 4, NULL, ihl0, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv4 version 5", 4, NULL, ipver5, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv4 EtherType, version 6", 4, NULL, ipver6_in_v4, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv4 total length > frame", 4, NULL, tot_plus1, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv4 total length 65535", 4, NULL, tot_max, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv4 total length < frame", 4, NULL, tot_minus1, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv4 total length < IHL", 4, NULL, tot_lt_ihl, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv4 total length 0", 4, NULL, tot_zero, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv4 length ends inside TCP", 4, NULL, tot_no_tcp, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"bytes after the IP packet", 4, NULL, trailing, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"TCP data offset 4 (< 5)", 4, NULL, doff4, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"TCP data offset 0", 4, NULL, doff0, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"TCP data offset past the end", 4, m_tiny, doff_past, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"TCP6 data offset past the end", 6, m_tiny, doff_past6, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv6 payload length > frame", 6, NULL, plen_plus1, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv6 payload length < frame", 6, NULL, plen_minus1, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv6 payload length 0", 6, NULL, plen_zero, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv6 payload length < TCP header", 6, NULL, plen_small, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv6 EtherType, version 4", 6, NULL, v6ver4, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv6 extension runs past the frame", 6, NULL, ext_runs_past, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv6 extension cut by the end", 6, NULL, ext_cut, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv6 extension chain that loops to the end", 6, NULL, ext_loop, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv6 extension chain > 256 bytes", 6, NULL, ext_long, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_HDR_TOO_LONG, 0},
+	{"IPv6 fragment header", 6, NULL, ext_frag, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FRAGMENT, 0},
+	{"IPv6 AH", 6, NULL, ext_ah, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_IP6_EXT, 0},
+	{"three VLAN tags", 4, m_vlan3, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_VLAN_DEPTH, 0},
+	{"three VLAN tags, IPv6", 6, m_vlan3, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_VLAN_DEPTH, 0},
+	{"VLAN tag cut", 4, NULL, vlan_cut, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, 0},
+	{"IPv4 options", 4, m_ipopts, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_IP_OPTIONS, 0},
+	{"IPv4 40 bytes of options", 4, m_ipopts40, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_IP_OPTIONS, 0},
+	{"bad IPv4 header checksum", 4, m_badip, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_IP_CSUM, 0},
+	{"bad TCP checksum", 4, m_badtcp, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_TCP_CSUM, 0},
+	{"bad TCP checksum, IPv6", 6, m_badtcp, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_TCP_CSUM, 0},
+	{"bad TCP checksum, split buffers", 4, m_badtcp, NULL, H_SPLIT_FOUR, N_, OFL_GRO_NORMAL_TCP_CSUM, 0},
+	{"IPv4 first fragment (MF)", 4, m_mf, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FRAGMENT, 0},
+	{"IPv4 fragment offset", 4, m_fragoff, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FRAGMENT, 0},
+	{"ARP EtherType", 4, NULL, arp, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_NOT_IP, 0},
+	{"UDP", 4, NULL, udp4, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_NOT_TCP, 0},
+	{"ICMPv6", 6, NULL, icmp6, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_NOT_TCP, 0},
+	{"pure ACK", 4, m_pureack, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_NO_PAYLOAD, 0},
+	{"SYN with data", 4, m_syn, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS, 0},
+	{"RST with data", 4, m_rst, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS, 0},
+	{"FIN with data", 6, m_fin, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS, 0},
+	{"PSH first segment", 4, m_psh, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS, 0},
+	{"URG", 4, m_urg, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_FLAGS, 0},
 	/* Ethernet padding after the IP packet: never merged (the kernel's
 	 * length rule, src/gro/ipv4.h) */
-	{"padded minimum frame", 4, m_pad, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_PADDED},
-	{"padded minimum frame with a VLAN tag", 4, m_pad_vlan, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_PADDED},
+	{"padded minimum frame", 4, m_pad, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_PADDED, 0},
+	{"padded minimum frame with a VLAN tag", 4, m_pad_vlan, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_PADDED, 0},
+	/* UDP with UDP GRO on: each refusal goes up alone, counted */
+	{"UDP length > datagram", 4, m_ulen_plus1, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_UDP_LEN, UDP_ON},
+	{"UDP length < datagram", 4, m_ulen_minus1, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_UDP_LEN, UDP_ON},
+	{"UDP6 length < datagram", 6, m_ulen_minus1, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_UDP_LEN, UDP_ON},
+	{"UDP length 0", 4, m_ulen_zero, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_UDP_LEN, UDP_ON},
+	{"UDP6 length 0", 6, m_ulen_zero, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_UDP_LEN, UDP_ON},
+	{"UDP length 8 (header only) on a datagram with data", 4, m_ulen_8, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_UDP_LEN, UDP_ON},
+	{"empty UDP datagram (length 8)", 6, m_pureack, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_UDP_LEN, UDP_ON},
+	{"UDP checksum 0", 4, m_uzero, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_UDP_ZERO_CSUM, UDP_ON},
+	{"UDP6 checksum 0", 6, m_uzero, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_UDP_ZERO_CSUM, UDP_ON},
+	{"bad UDP checksum", 4, m_badtcp, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_UDP_CSUM, UDP_ON},
+	{"bad UDP6 checksum, split buffers", 6, m_badtcp, NULL, H_SPLIT_FOUR, N_, OFL_GRO_NORMAL_UDP_CSUM, UDP_ON},
+	{"UDP to a no-merge port", 4, NULL, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_UDP_PORT, UDP_PORT_SET},
+	{"UDP6 to a no-merge port", 6, NULL, NULL, H_SPLIT_FOUR, N_, OFL_GRO_NORMAL_UDP_PORT, UDP_PORT_SET},
+	{"UDP header cut", 4, NULL, udp_hdr_cut, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_MALFORMED, UDP_ON},
+	{"padded minimum UDP frame", 4, m_pad, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_PADDED, UDP_ON},
+	{"UDP with IPv4 options", 4, m_ipopts, NULL, H_SPLIT_NONE, N_, OFL_GRO_NORMAL_IP_OPTIONS, UDP_ON},
+	{"UDP datagram (taken)", 6, NULL, NULL, H_SPLIT_FOUR, OFL_GRO_HELD, 0, UDP_ON},
 	/* valid oddities: taken */
-	{"two VLAN tags (802.1ad + 802.1Q)", 6, m_vlan2, NULL, H_SPLIT_NONE, OFL_GRO_HELD, 0},
-	{"IPv6 destination options", 6, NULL, ext_ok, H_SPLIT_NONE, OFL_GRO_HELD, 0},
-	{"zero-length buffers between the pieces", 4, NULL, NULL, H_SPLIT_EMPTY, OFL_GRO_HELD, 0},
-	{"one byte per buffer", 6, NULL, NULL, H_SPLIT_BYTES, OFL_GRO_HELD, 0},
-	{"40 bytes of TCP options", 4, m_maxopts, NULL, H_SPLIT_NONE, OFL_GRO_HELD, 0},
-	{"9000-byte segment", 4, m_big, NULL, H_SPLIT_FOUR, OFL_GRO_HELD, 0},
+	{"two VLAN tags (802.1ad + 802.1Q)", 6, m_vlan2, NULL, H_SPLIT_NONE, OFL_GRO_HELD, 0, 0},
+	{"IPv6 destination options", 6, NULL, ext_ok, H_SPLIT_NONE, OFL_GRO_HELD, 0, 0},
+	{"zero-length buffers between the pieces", 4, NULL, NULL, H_SPLIT_EMPTY, OFL_GRO_HELD, 0, 0},
+	{"one byte per buffer", 6, NULL, NULL, H_SPLIT_BYTES, OFL_GRO_HELD, 0, 0},
+	{"40 bytes of TCP options", 4, m_maxopts, NULL, H_SPLIT_NONE, OFL_GRO_HELD, 0, 0},
+	{"9000-byte segment", 4, m_big, NULL, H_SPLIT_FOUR, OFL_GRO_HELD, 0, 0},
 };
 #define N_GRO_BAD (int)(sizeof(gro_bad) / sizeof(gro_bad[0]))
 
 static uint8_t fbuf[16384];
 
+/* The context of a row: defaults, or UDP GRO on (and the generator's
+ * destination port 8000 never merged for UDP_PORT_SET). */
+static void row_init(const struct gro_row *r)
+{
+	struct ofl_gro_config cfg;
+	if (!r->udp) {
+		h_init(&H, NULL, r->split);
+		return;
+	}
+	ck_assert_int_eq(ofl_gro_config_default(&cfg), 0);
+	cfg.udp = 1;
+	if (r->udp == UDP_PORT_SET) {
+		cfg.udp_nports = 1;
+		cfg.udp_no_merge_ports[0] = 8000;
+	}
+	h_init(&H, &cfg, r->split);
+}
+
+static void row_gen_init(const struct gro_row *r, struct gen_tcp *g)
+{
+	gen_tcp_init(g, r->l3);
+	g->udp = r->udp != 0;
+}
+
 static size_t make(const struct gro_row *r)
 {
 	struct gen_tcp g;
 	size_t n;
-	gen_tcp_init(&g, r->l3);
+	row_gen_init(r, &g);
 	if (r->mut)
 		r->mut(&g);
 	memset(fbuf, 0, sizeof(fbuf));
@@ -270,7 +327,7 @@ START_TEST(gro_bad_row)
 	struct ofl_gro_stats st;
 	size_t n = make(r);
 	int res;
-	h_init(&H, NULL, r->split);
+	row_init(r);
 	res = h_rx(&H, fbuf, n, 1000);
 	ck_assert_msg(res == r->result, "%s: result %d, expected %d", r->name, res, r->result);
 	ck_assert_int_eq(ofl_gro_get_stats(H.gro, &st, sizeof st), 0);
@@ -298,10 +355,11 @@ START_TEST(gro_bad_row_mid_flow)
 	const struct gro_row *r = &gro_bad[_i];
 	struct gen_tcp g;
 	size_t n;
-	if (r->result != OFL_GRO_NORMAL || r->l3 == 0)
+	/* (a no-merge port holds nothing, so there is no flow to interrupt) */
+	if (r->result != OFL_GRO_NORMAL || r->l3 == 0 || r->udp == UDP_PORT_SET)
 		return;
-	h_init(&H, NULL, r->split);
-	gen_tcp_init(&g, r->l3);
+	row_init(r);
+	row_gen_init(r, &g);
 	ck_assert_int_eq(h_rx_gen(&H, &g, 1), OFL_GRO_HELD);
 	n = make(r);
 	ck_assert_int_eq(h_rx(&H, fbuf, n, 2), OFL_GRO_NORMAL);
