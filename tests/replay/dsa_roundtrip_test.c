@@ -52,6 +52,16 @@ static void make_input(void)
 	du_write(du_tmp("dsa_rt_in.pcap"), 1, orig, orig_len, NFRAMES);
 }
 
+/* make_input() runs before every test: in one process (CK_FORK=no) the
+ * frames of the last test are freed here, not by the end of a child. */
+static void free_input(void)
+{
+	for (unsigned i = 0; i < NFRAMES; i++) {
+		free(orig[i]);
+		orig[i] = NULL;
+	}
+}
+
 static uint32_t expect_linktype(const char *name)
 {
 	if (strcmp(name, "brcm") == 0)
@@ -229,7 +239,7 @@ int main(void)
 {
 	TCase *tc = tcase_create("roundtrip");
 
-	tcase_add_checked_fixture(tc, make_input, NULL);
+	tcase_add_checked_fixture(tc, make_input, free_input);
 	tcase_add_loop_test(tc, test_format, 0, (int)NFORMATS);
 	tcase_add_test(tc, test_bad_tag_named);
 	tcase_add_test(tc, test_usage_errors);
