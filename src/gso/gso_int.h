@@ -43,40 +43,6 @@
 #define GSO_TCP_PSH 0x08u
 #define GSO_TCP_CWR 0x80u
 
-/* Unit i of the input: bytes, length, and the pkt/buf tag output slices get. */
-static inline void gso_unit(const struct gso_it *it, uint32_t i, const uint8_t **d,
-                            uint32_t *len, uint16_t *pkt, uint16_t *buf)
-{
-	if (it->unit_kind == GSO_UNIT_GRO && i == 0) {
-		*d = it->hdr0;
-		*len = it->hdr0_len;
-		*pkt = 0;
-		*buf = 0;
-	} else if (it->unit_kind != GSO_UNIT_BUF) {
-		const struct ofl_slice *s = (const struct ofl_slice *)it->units + i -
-		                            (it->unit_kind == GSO_UNIT_GRO);
-		*d = s->data;
-		*len = s->len;
-		*pkt = s->pkt;
-		*buf = s->buf;
-	} else {
-		const struct ofl_buf *b = (const struct ofl_buf *)it->units + i;
-		*d = b->data;
-		*len = b->len;
-		*pkt = 0;
-		*buf = (uint16_t)i;
-	}
-}
-
-static inline uint32_t gso_unit_len(const struct gso_it *it, uint32_t i)
-{
-	if (it->unit_kind == GSO_UNIT_BUF)
-		return ((const struct ofl_buf *)it->units)[i].len;
-	if (it->unit_kind == GSO_UNIT_GRO)
-		return i == 0 ? it->hdr0_len : ((const struct ofl_slice *)it->units)[i - 1].len;
-	return ((const struct ofl_slice *)it->units)[i].len;
-}
-
 /* Payload offset (bytes after the input headers) and length of segment k. */
 static inline void gso_bounds(const struct gso_it *it, uint32_t k, uint32_t *start,
                               uint32_t *len)
