@@ -609,18 +609,29 @@ OFL_API int ofl_gso_vnet_read(const void *p, size_t len, struct ofl_virtio_net_h
 /**
  * Fill the type and seg_size of req from a virtio_net_hdr (gso_type TCPV4,
  * TCPV6 -> TCP; UDP_L4 -> UDP_L4; UDP (UFO) -> UDP_FRAG with seg_size
- * rounded down to a multiple of 8); the rest of req is left alone.
+ * rounded down to a multiple of 8); the rest of req is left alone, but
+ * for a UDP-tunnel gso_type (OFL_VNET_GSO_UDP_TUNNEL_IPV4 or _IPV6 with
+ * TCPV4 or TCPV6): req->tunnel becomes OFL_GSO_TUN_UDP (a VXLAN or GENEVE
+ * request stays) and req->tun_csum ON or ZERO by OFL_VNET_F_UDP_TUNNEL_CSUM;
+ * the caller sets req->inner_off from the 24-byte header's inner_nh_offset.
  * Returns 1 when the header asks for GSO, 0 when it does not (gso_type NONE:
  * send the frame as it is, finishing its checksum if NEEDS_CSUM), or
- * OFL_EINVAL (NULL), OFL_ENOTSUP (unknown gso_type bits), OFL_EPROTO
- * (gso_size 0).
+ * OFL_EINVAL (NULL), OFL_ENOTSUP (unknown gso_type bits, both tunnel bits,
+ * a tunnel bit with an inner type other than TCP), OFL_EPROTO (gso_size 0).
  */
 OFL_API int ofl_gso_req_from_vnet(const struct ofl_virtio_net_hdr *vh, struct ofl_gso_req *req);
 
 /**
  * Start from what a TUN/TAP device with IFF_VNET_HDR (or AF_PACKET with
  * PACKET_VNET_HDR) hands out: a vnet_hdr_len-byte little-endian header (read
- * as ofl_gso_vnet_read(): 10 bytes, or 12 with num_buffers, ignored) followed by the frame (l2 OFL_GSO_L2_ETH) or IP packet
+ * as ofl_gso_vnet_read(): 10 bytes, or 12 with num_buffers, ignored; or 24,
+ * struct virtio_net_hdr_v1_hash_tunnel, ofl_vnet_hdr_tunnel_read(): with a
+ * UDP-tunnel gso_type (Linux 6.17 TUN_F_UDP_TUNNEL_GSO) the super-packet is
+ * cut as req->tunnel OFL_GSO_TUN_UDP (VXLAN or GENEVE when req says so) with
+ * inner_off = inner_nh_offset, the outer UDP checksum computed when the
+ * header has OFL_VNET_F_UDP_TUNNEL_CSUM and 0 otherwise; NEEDS_CSUM with
+ * csum_start at the inner TCP header is required, outer_th_offset must be
+ * the outer UDP header and the tunnel bit the outer IP version) followed by the frame (l2 OFL_GSO_L2_ETH) or IP packet
  * (OFL_GSO_L2_NONE), in nbufs buffers.  req (may be NULL for defaults)
  * gives the checksum mode and flags; type and seg_size come from the header
  * (OFL_GSO_TYPE_TCP with VIRTIO_NET_HDR_GSO_ECN keeps the classic CWR rule;
@@ -628,8 +639,12 @@ OFL_API int ofl_gso_req_from_vnet(const struct ofl_virtio_net_hdr *vh, struct of
  * OFL_GSO_F_KEEP_CWR in req to get them).
  * With NEEDS_CSUM, csum_start/csum_offset must point at the parsed L4
  * checksum field.  Returns as ofl_gso_start(), plus OFL_EINVAL (vnet_hdr_len
- * not 10 or 12, l2 unknown), OFL_ENOTSUP (gso_type NONE or unknown),
- * OFL_EPROTO (gso_type disagrees with the headers, csum_start/offset wrong).
+ * not 10, 12 or 24, l2 unknown), OFL_ENOTSUP (gso_type NONE or unknown;
+ * OFL_GSO_WHY_VNET_TUNNEL: a UDP-tunnel gso_type with a header shorter than
+ * 24 bytes, req->tunnel GRE or IP-in-IP, which have no virtio form, or a
+ * req->tunnel without a tunnel gso_type), OFL_EPROTO (gso_type disagrees
+ * with the headers, outer_th_offset not the outer UDP header,
+ * csum_start/offset wrong or NEEDS_CSUM missing with a tunnel).
  * Input buffer indices in release ranges and slices count from bufs[0].
  */
 OFL_API int ofl_gso_start_vnet(struct ofl_gso_iter *it, const struct ofl_gso_req *req,

@@ -699,6 +699,145 @@ START_TEST(test_slot_too_small)
 }
 END_TEST
 
+/* ---- virtio_net_hdr_v1_hash_tunnel (TUN with TUN_F_UDP_TUNNEL_GSO) ---- */
+
+/* The 24-byte header of a VXLAN super-packet laid out as ly. */
+static void tunnel_vnet(uint8_t *v, const struct tlay *ly, int csum, uint16_t mss)
+{
+	struct ofl_virtio_net_hdr_tunnel vt, back;
+	memset(&vt, 0, sizeof(vt));
+	vt.hdr.flags = (uint8_t)(OFL_VNET_F_NEEDS_CSUM | (csum ? OFL_VNET_F_UDP_TUNNEL_CSUM : 0u));
+	vt.hdr.gso_type = (uint8_t)((ly->i_l3v == 4 ? OFL_VNET_GSO_TCPV4 : OFL_VNET_GSO_TCPV6) |
+	                            (ly->o_l3v == 4 ? OFL_VNET_GSO_UDP_TUNNEL_IPV4 : OFL_VNET_GSO_UDP_TUNNEL_IPV6));
+	vt.hdr.hdr_len = (uint16_t)ly->pay;
+	vt.hdr.gso_size = mss;
+	vt.hdr.csum_start = (uint16_t)ly->i_l4;
+	vt.hdr.csum_offset = 16;
+	vt.hash_value = 0x12345678u;
+	vt.outer_th_offset = (uint16_t)ly->o_l4;
+	vt.inner_nh_offset = (uint16_t)ly->i_l3;
+	ck_assert_int_eq(ofl_vnet_hdr_tunnel_write_le(&vt, v, 23), OFL_ENOSPC);
+	ck_assert_int_eq(ofl_vnet_hdr_tunnel_write_le(&vt, v, 24), 24);
+	ck_assert_uint_eq(v[20] | v[21] << 8, ly->o_l4);
+	ck_assert_uint_eq(v[22] | v[23] << 8, ly->i_l3);
+	ck_assert_uint_eq(v[12], 0x78);
+	ck_assert_int_eq(ofl_vnet_hdr_tunnel_read(v, 23, &back), OFL_EINVAL);
+	ck_assert_int_eq(ofl_vnet_hdr_tunnel_read(v, 24, &back), 0);
+	ck_assert(memcmp(&back, &vt, sizeof(vt)) == 0);
+}
+
+/* VXLAN over IPv4/IPv6 of TCP over IPv4/IPv6, outer checksum or not, from a
+ * TAP device (Ethernet) and a TUN device (from the outer IP header): cut
+ * as the header says, each segment checked as in the rule table. */
+START_TEST(test_vnet)
+{
+	struct tspec s = { .tun = OFL_GSO_TUN_VXLAN, .o_l3 = (uint8_t)(_i & 1 ? 6 : 4),
+		           .i_l3 = (uint8_t)(_i & 2 ? 6 : 4), .csum_in = (uint8_t)(_i >> 2 & 1) };
+	int tun = _i >= 8;
+	struct ofl_gso_iter it;
+	struct ofl_buf b[2];
+	uint8_t v[24];
+	static struct gu_segs out;
+	struct tlay ly;
+	struct texp e;
+	uint32_t io, skip = tun ? 14u : 0u, k;
+	size_t len = tun_frame(&s, 7000, frame, sizeof(frame), &io);
+	ck_assert(layout(frame, len, s.tun, &ly));
+	{ /* the header counts from the packet's first byte: TUN has no L2 */
+		struct tlay l2 = ly;
+		l2.o_l4 -= skip;
+		l2.i_l3 -= skip;
+		l2.i_l4 -= skip;
+		l2.pay -= skip;
+		tunnel_vnet(v, &l2, s.csum_in, 1000);
+	}
+	b[0].data = v;
+	b[0].len = 24;
+	b[1].data = frame + skip;
+	b[1].len = (uint32_t)(len - skip);
+	ck_assert_msg(ofl_gso_start_vnet(&it, NULL, 24, tun ? OFL_GSO_L2_NONE : OFL_GSO_L2_ETH, b, 2) == 0,
+	              "%s", ofl_gso_why_str(ofl_gso_why(&it)));
+	ck_assert_int_eq(gu_collect(&it, &out, 8, 512), 0);
+	memset(&e, 0, sizeof(e));
+	e.udp_csum = s.csum_in;
+	e.mss = 1000;
+	e.o_id0 = OUTER_ID;
+	e.i_id0 = INNER_ID;
+	e.seq0 = SEQ0;
+	e.tcp_flags = frame[ly.i_l4 + 13];
+	ck_assert_uint_eq(out.n, 7);
+	for (k = 0; k < out.n; k++) {
+		static uint8_t f[MAXF];
+		memcpy(f, frame, skip); /* check_seg reads the Ethernet frame */
+		memcpy(f + skip, out.frame[k], out.len[k]);
+		check_seg(frame, len, &ly, &e, f, out.len[k] + skip, k, out.n);
+	}
+	gu_segs_free(&out);
+}
+END_TEST
+
+/* The virtio refusals: a tunnel type in a 12-byte header, a GRE request,
+ * a tunnel request without a tunnel type, both outer bits or the wrong one,
+ * outer_th_offset or inner_nh_offset not the headers', no NEEDS_CSUM. */
+START_TEST(test_vnet_refused)
+{
+	struct tspec s = { .tun = OFL_GSO_TUN_VXLAN, .o_l3 = 4, .i_l3 = 4 };
+	struct ofl_gso_iter it;
+	struct ofl_gso_req req;
+	struct ofl_buf b[2];
+	uint8_t v[24];
+	struct tlay ly;
+	uint32_t io;
+	size_t len = tun_frame(&s, 3000, frame, sizeof(frame), &io);
+	ck_assert(layout(frame, len, s.tun, &ly));
+	b[0].data = v;
+	b[0].len = 24;
+	b[1].data = frame;
+	b[1].len = (uint32_t)len;
+	tunnel_vnet(v, &ly, 0, 1000);
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, NULL, 24, OFL_GSO_L2_ETH, b, 2), 0);
+	b[0].len = 12;
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, NULL, 12, OFL_GSO_L2_ETH, b, 2), OFL_ENOTSUP);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_VNET_TUNNEL);
+	b[0].len = 24;
+	ofl_gso_req_default(&req);
+	req.tunnel = OFL_GSO_TUN_GRE;
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, &req, 24, OFL_GSO_L2_ETH, b, 2), OFL_ENOTSUP);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_VNET_TUNNEL);
+	req.tunnel = OFL_GSO_TUN_IPIP;
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, &req, 24, OFL_GSO_L2_ETH, b, 2), OFL_ENOTSUP);
+	req.tunnel = OFL_GSO_TUN_GENEVE; /* a VXLAN frame is no Geneve one */
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, &req, 24, OFL_GSO_L2_ETH, b, 2), OFL_EPROTO);
+	req.tunnel = OFL_GSO_TUN_VXLAN;
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, &req, 24, OFL_GSO_L2_ETH, b, 2), 0);
+	v[1] = OFL_VNET_GSO_TCPV4; /* no tunnel bit, a tunnel request */
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, &req, 24, OFL_GSO_L2_ETH, b, 2), OFL_ENOTSUP);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_VNET_TUNNEL);
+	v[1] = OFL_VNET_GSO_TCPV4 | OFL_VNET_GSO_UDP_TUNNEL_IPV4 | OFL_VNET_GSO_UDP_TUNNEL_IPV6;
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, NULL, 24, OFL_GSO_L2_ETH, b, 2), OFL_ENOTSUP);
+	v[1] = OFL_VNET_GSO_TCPV4 | OFL_VNET_GSO_UDP_TUNNEL_IPV6;
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, NULL, 24, OFL_GSO_L2_ETH, b, 2), OFL_EPROTO);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_VNET_TYPE);
+	v[1] = OFL_VNET_GSO_TCPV6 | OFL_VNET_GSO_UDP_TUNNEL_IPV4;
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, NULL, 24, OFL_GSO_L2_ETH, b, 2), OFL_EPROTO);
+	tunnel_vnet(v, &ly, 0, 1000);
+	v[20] = (uint8_t)(v[20] + 2);
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, NULL, 24, OFL_GSO_L2_ETH, b, 2), OFL_EPROTO);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_VNET_TYPE);
+	tunnel_vnet(v, &ly, 0, 1000);
+	v[22] = (uint8_t)(v[22] + 2);
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, NULL, 24, OFL_GSO_L2_ETH, b, 2), OFL_EPROTO);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_TUN_INNER);
+	tunnel_vnet(v, &ly, 0, 1000);
+	v[0] = 0;
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, NULL, 24, OFL_GSO_L2_ETH, b, 2), OFL_EPROTO);
+	ck_assert_int_eq(ofl_gso_why(&it), OFL_GSO_WHY_VNET_CSUM);
+	tunnel_vnet(v, &ly, 0, 1000);
+	v[6] = (uint8_t)(v[6] + 4); /* csum_start not the inner TCP header */
+	ck_assert_int_eq(ofl_gso_start_vnet(&it, NULL, 24, OFL_GSO_L2_ETH, b, 2), OFL_EPROTO);
+}
+END_TEST
+
 /* ---- the corpus ---- */
 
 static const char *corpora(void)
@@ -754,6 +893,8 @@ int main(void)
 		{ test_bad_headers, 0 },
 		{ test_slot_too_small, 0 },
 		{ test_corpus, (int)NCORPUS * 2 },
+		{ test_vnet, 16 },
+		{ test_vnet_refused, 0 },
 	};
 	return h_run_table("gso_tunnel", 0, H_NOFORK, tests, sizeof(tests) / sizeof(tests[0]));
 }
