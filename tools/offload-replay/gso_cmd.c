@@ -177,7 +177,8 @@ static int parse_args(struct gso_cmd *g, int argc, char **argv)
 			break;
 		}
 		case OPT_FIXED_ID:
-			g->req.flags |= OFL_GSO_F_FIXED_ID;
+		case OPT_OUTER_FIXED_ID:
+			g->req.flags |= id == OPT_FIXED_ID ? OFL_GSO_F_FIXED_ID : OFL_GSO_F_OUTER_FIXED_ID;
 			break;
 		case OPT_LAX_SNAPLEN:
 			g->lax = 1;
@@ -201,9 +202,6 @@ static int parse_args(struct gso_cmd *g, int argc, char **argv)
 			if (cli_u64("--inner-off", arg, 2, 65534, &v) < 0)
 				return -1;
 			g->req.inner_off = (uint16_t)v;
-			break;
-		case OPT_OUTER_FIXED_ID:
-			g->req.flags |= OFL_GSO_F_OUTER_FIXED_ID;
 			break;
 		default:
 			if (dsa_opt_parse(&g->dsa, "gso", "--dsa", id, arg) != 0)
