@@ -71,7 +71,7 @@ struct ofl_virtio_net_hdr_tunnel {
 	                                    OFL_VNET_F_UDP_TUNNEL_CSUM for _CSUM) */
 	uint16_t num_buffers;     /**< virtio_net_hdr_v1 (mergeable buffers); 0 */
 	uint32_t hash_value;      /**< hash report; 0 when not used */
-	uint16_t hash_report;
+	uint16_t hash_report;     /**< hash report type; 0 when not used */
 	uint16_t outer_th_offset; /**< the outer UDP header's offset */
 	uint16_t inner_nh_offset; /**< the inner IP header's offset */
 };
