@@ -492,9 +492,13 @@ START_TEST(test_version3_request)
 }
 END_TEST
 
+/* Start on f as one buffer (the buffer list outlives the call: the
+ * iterator keeps it). */
 static int start1(struct ofl_gso_iter *it, const struct ofl_gso_req *req, uint8_t *f, size_t len)
 {
-	struct ofl_buf b = { f, (uint32_t)len };
+	static struct ofl_buf b;
+	b.data = f;
+	b.len = (uint32_t)len;
 	return ofl_gso_start(it, req, &b, 1);
 }
 
