@@ -10,6 +10,9 @@ foreach(t tcp udp pool vnet roundtrip burst vlan descs vnet_le rawip tunnel)
   ofl_add_check_test(gso_${t}_test unit/gso_${t}_test.c LIBS ofl_gsotest)
 endforeach()
 
+target_compile_definitions(gso_tunnel_test PRIVATE
+  OFL_GSO_TUNNEL_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso_tunnel")
+
 # The kernel GSO fixtures: our segments against the kernel's.
 ofl_add_check_test(gso_kernel_test unit/gso_kernel_test.c gso/mkgso.c LIBS ofl_gsotest)
 target_compile_definitions(gso_kernel_test PRIVATE MKGSO_NO_MAIN

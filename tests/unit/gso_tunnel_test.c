@@ -15,7 +15,10 @@
  * ~80 kB BIG TCP ones) are cut the same way (a missing file fails).  Then
  * the refusals: truncation at every header byte, the wrong tunnel type for
  * the frame, Geneve options past the packet, bad requests, slots too small,
- * a version-3 request (tunnel fields not read).
+ * a version-3 request (tunnel fields not read).  The virtio path: the
+ * 24-byte virtio_net_hdr_v1_hash_tunnel from TAP and TUN, its refusals, and
+ * the kernel's own segments of 16 VXLAN/Geneve super-packets
+ * (tests/fixtures/gso_tunnel) matched byte for byte.
  */
 #include <check.h>
 #include <stdio.h>
@@ -842,6 +845,62 @@ START_TEST(test_vnet_refused)
 }
 END_TEST
 
+/* ---- the kernel's segments (tests/fixtures/gso_tunnel, made by
+ * tests/gso/make-tunnel-fixtures.sh on Linux 6.18: TAP with a 24-byte
+ * virtio_net_hdr_v1_hash_tunnel, segmented by skb_udp_tunnel_segment) ---- */
+
+static const char *const kernel_cases[] = {
+	"vxlan_o4_i4",  "vxlan_o4_i4_csum",  "vxlan_o4_i6",  "vxlan_o4_i6_csum",
+	"vxlan_o6_i4",  "vxlan_o6_i4_csum",  "vxlan_o6_i6",  "vxlan_o6_i6_csum",
+	"geneve_o4_i4", "geneve_o4_i4_csum", "geneve_o4_i6", "geneve_o4_i6_csum",
+	"geneve_o6_i4", "geneve_o6_i4_csum", "geneve_o6_i6", "geneve_o6_i6_csum",
+};
+#define NKERNEL (sizeof(kernel_cases) / sizeof(kernel_cases[0]))
+
+/* The same header and super-packet through ofl_gso_start_vnet(): every
+ * segment byte for byte the kernel's (full checksums, as the kernel's
+ * software GSO writes them). */
+START_TEST(test_kernel)
+{
+	char path[1024], hex[64];
+	struct gu_pcap in, out;
+	struct ofl_gso_iter it;
+	struct ofl_buf b[2];
+	uint8_t v[24];
+	static struct gu_segs segs;
+	unsigned k;
+	FILE *fp;
+	snprintf(path, sizeof(path), "%s/%s/vnet.hex", OFL_GSO_TUNNEL_FIXTURES, kernel_cases[_i]);
+	fp = fopen(path, "r");
+	ck_assert_msg(fp != NULL, "missing fixture %s", path);
+	ck_assert(fgets(hex, sizeof(hex), fp) != NULL);
+	fclose(fp);
+	for (k = 0; k < 24; k++)
+		ck_assert_int_eq(sscanf(hex + 2 * k, "%2hhx", &v[k]), 1);
+	snprintf(path, sizeof(path), "%s/%s/IN.pcap", OFL_GSO_TUNNEL_FIXTURES, kernel_cases[_i]);
+	ck_assert_msg(gu_pcap_read(path, &in), "missing fixture %s", path);
+	snprintf(path, sizeof(path), "%s/%s/OUT.pcap", OFL_GSO_TUNNEL_FIXTURES, kernel_cases[_i]);
+	ck_assert_msg(gu_pcap_read(path, &out), "missing fixture %s", path);
+	ck_assert_uint_gt(out.n, 1); /* the kernel did segment it */
+	b[0].data = v;
+	b[0].len = 24;
+	b[1].data = in.frame[0];
+	b[1].len = in.len[0];
+	ck_assert_msg(ofl_gso_start_vnet(&it, NULL, 24, OFL_GSO_L2_ETH, b, 2) == 0, "%s",
+	              ofl_gso_why_str(ofl_gso_why(&it)));
+	ck_assert_int_eq(gu_collect(&it, &segs, 8, 512), 0);
+	ck_assert_uint_eq(segs.n, out.n);
+	for (k = 0; k < out.n; k++) {
+		ck_assert_uint_eq(segs.len[k], out.len[k]);
+		ck_assert_msg(memcmp(segs.frame[k], out.frame[k], out.len[k]) == 0, "%s: segment %u differs",
+		              kernel_cases[_i], k);
+	}
+	gu_segs_free(&segs);
+	gu_pcap_free(&in);
+	gu_pcap_free(&out);
+}
+END_TEST
+
 /* ---- the corpus ---- */
 
 static const char *corpora(void)
@@ -899,6 +958,7 @@ int main(void)
 		{ test_corpus, (int)NCORPUS * 2 },
 		{ test_vnet, 16 },
 		{ test_vnet_refused, 0 },
+		{ test_kernel, (int)NKERNEL },
 	};
 	return h_run_table("gso_tunnel", 0, H_NOFORK, tests, sizeof(tests) / sizeof(tests[0]));
 }
