@@ -165,3 +165,31 @@ unsigned bh_gso_one(struct bh_gso *g)
 	g->segs += n;
 	return n;
 }
+
+/* Wrap every super-packet in VXLAN over IPv4 (outer Ethernet, IPv4, UDP to
+ * 4789 with checksum 0, the 8-byte VXLAN header: 50 bytes in front of the
+ * frame, which bh_gso_new() left room for) and cut it as a VXLAN tunnel. */
+int bh_gso_set_vxlan(struct bh_gso *g)
+{
+	static const uint8_t outer[50] = {
+		0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x08, 0x00, /* Ethernet */
+		0x45, 0, 0, 0, 0x12, 0x34, 0x40, 0, 64, 17, 0, 0, 192, 0, 2, 1, 192, 0, 2, 2, /* IPv4 */
+		0xc0, 0x00, 0x12, 0xb5, 0, 0, 0, 0,                     /* UDP 49152 -> 4789 */
+		0x08, 0, 0, 0, 0x00, 0x00, 0x2a, 0,                      /* VXLAN, VNI 42 */
+	};
+	unsigned i;
+	if (!g || g->udp)
+		return -1;
+	for (i = 0; i < BH_GSO_NPKT; i++) {
+		uint8_t *f = g->frames[i];
+		uint32_t len = g->lens[i] + 50u;
+		memmove(f + 50, f, g->lens[i]);
+		memcpy(f, outer, 50);
+		wr16(f + 16, (uint16_t)(len - 14u));
+		wr16(f + 24, (uint16_t)~gen_csum_fold(f + 14, 20, 0));
+		wr16(f + 38, (uint16_t)(len - 34u));
+		g->lens[i] = g->bufs[i].len = len;
+	}
+	g->req.tunnel = OFL_GSO_TUN_VXLAN;
+	return bh_gso_one(g) ? 0 : -1;
+}

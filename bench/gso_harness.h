@@ -38,6 +38,9 @@ int bh_gso_set_burst(struct bh_gso *g, unsigned n);
 unsigned bh_gso_one(struct bh_gso *g);
 /* Write a frame the generator has no function for: UDP over IPv4/IPv6. */
 uint32_t bh_udp_frame(int l3, uint32_t payload, uint8_t *buf, uint32_t cap);
+/* TCP only: put every super-packet in VXLAN over IPv4 (UDP checksum 0)
+ * and cut it as a VXLAN tunnel from now on.  Returns 0, or -1. */
+int bh_gso_set_vxlan(struct bh_gso *g);
 
 #ifdef __cplusplus
 }

@@ -88,6 +88,9 @@ for m in iter burst; do
     gso_row "UDP L4/IPv6 $p B, $m" 6 udp $p $m
   done
 done
+# tunnel GSO: TCP/IPv4 in VXLAN over IPv4 (outer UDP checksum 0)
+gso_row "VXLAN TCP/IPv4 64000 B, iter" 4 vxlan 64000 iter
+gso_row "VXLAN TCP/IPv4 64000 B, burst" 4 vxlan 64000 burst
 
 # ---- DSA decode (bench/dsa_instr.c) --------------------------------------
 # One row per format: the library's instructions per frame (the named entry

@@ -6,9 +6,12 @@ add_library(ofl_gsotest STATIC gso/gso_util.c gso/gso_check.c)
 target_include_directories(ofl_gsotest PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/gso)
 target_link_libraries(ofl_gsotest PUBLIC ofl_testsupport ofl_replaycore)
 
-foreach(t tcp udp pool vnet roundtrip burst vlan descs vnet_le rawip)
+foreach(t tcp udp pool vnet roundtrip burst vlan descs vnet_le rawip tunnel)
   ofl_add_check_test(gso_${t}_test unit/gso_${t}_test.c LIBS ofl_gsotest)
 endforeach()
+
+target_compile_definitions(gso_tunnel_test PRIVATE
+  OFL_GSO_TUNNEL_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso_tunnel")
 
 # The kernel GSO fixtures: our segments against the kernel's.
 ofl_add_check_test(gso_kernel_test unit/gso_kernel_test.c gso/mkgso.c LIBS ofl_gsotest)
@@ -26,8 +29,12 @@ if(TARGET offload-replay)
     OFL_GSO_REPLAY="$<TARGET_FILE:offload-replay>" OFL_GSO_TMP="${CMAKE_CURRENT_BINARY_DIR}"
     OFL_GSO_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso")
   add_dependencies(gso_replay_test offload-replay)
+  # tunnel GSO decoded by tshark with checksum validation (exit 77 without tshark)
+  add_test(NAME gso_tunnel_tshark_test COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/gso/tunnel-tshark.sh
+    $<TARGET_FILE:offload-replay> ${OFL_CORPORA_DEFAULT} ${CMAKE_CURRENT_BINARY_DIR}/gso_tunnel_tshark)
+  set_tests_properties(gso_tunnel_tshark_test PROPERTIES SKIP_RETURN_CODE 77 LABELS cli)
 else()
-  ofl_tests_not_built("OFL_BUILD_TOOLS=OFF" gso_replay_test)
+  ofl_tests_not_built("OFL_BUILD_TOOLS=OFF" gso_replay_test gso_tunnel_tshark_test)
 endif()
 
 # The first GSO benchmark (plain C, clock_gettime): bench/gso_first.c.

@@ -243,6 +243,52 @@ enum ofl_gso_type {
                                         before segmentation): a 4-byte 802.1Q header
                                         right after the source MAC, outside any tag
                                         already in the frame */
+#define OFL_GSO_F_OUTER_FIXED_ID 0x0008u /**< tunnel (request version >= 4): every
+                                        segment keeps the outer IPv4 header's ID
+                                        (Linux SKB_GSO_TCP_FIXEDID, which for an
+                                        encapsulated packet names the outer header);
+                                        default: outer ID + i.  OFL_GSO_F_FIXED_ID
+                                        names the inner (TCP) packet's header
+                                        (Linux SKB_GSO_TCP_FIXEDID_INNER) */
+
+/** Tunnel of a request (ofl_gso_req.tunnel, version >= 4): the super-packet is
+ *  outer headers + tunnel header + an inner TCP super-packet; each segment
+ *  carries both header sets (Linux SKB_GSO_UDP_TUNNEL(_CSUM), SKB_GSO_GRE(_CSUM),
+ *  SKB_GSO_IPXIP4/6).  The inner packet is TCP over IPv4 or IPv6 (type AUTO or
+ *  TCP); outer IPv4 (options allowed, not a fragment) or IPv6 (no extension
+ *  headers), outer Ethernet with up to two VLAN tags or none (l2 OFL_L2_NONE);
+ *  an inner Ethernet header may carry up to two VLAN tags.  One tunnel level:
+ *  an inner packet that is itself a tunnel is refused. */
+enum ofl_gso_tunnel {
+	OFL_GSO_TUN_NONE = 0,   /**< no tunnel (default): the packet is cut as TCP/UDP */
+	OFL_GSO_TUN_VXLAN = 1,  /**< outer UDP, 8-byte VXLAN header (I flag set, not
+	                             VXLAN-GPE), inner Ethernet; any UDP port */
+	OFL_GSO_TUN_GENEVE = 2, /**< outer UDP, Geneve version 0 with its options
+	                             (kept byte for byte), protocol 0x6558 (inner
+	                             Ethernet) or 0x0800/0x86dd (inner IP) */
+	OFL_GSO_TUN_GRE = 3,    /**< outer IP protocol 47, GRE version 0 with the
+	                             checksum (C: computed per segment, GRE_CSUM) and
+	                             key (K) fields allowed; no routing, no sequence
+	                             number; protocol 0x6558 (inner Ethernet) or
+	                             0x0800/0x86dd (inner IP) */
+	OFL_GSO_TUN_IPIP = 4,   /**< IP in IP: outer protocol 4 (inner IPv4) or 41
+	                             (inner IPv6), outer IPv4 or IPv6 (4in4, 6in4,
+	                             4in6, 6in6: SKB_GSO_IPXIP4/6) */
+	OFL_GSO_TUN_UDP = 5,    /**< any UDP tunnel whose inner IP header starts at
+	                             ofl_gso_req.inner_off (required; the bytes between
+	                             the UDP header and it are copied as they are), as
+	                             a virtio_net_hdr with a UDP tunnel GSO type says */
+};
+
+/** Outer checksum of a UDP tunnel (ofl_gso_req.tun_csum). */
+enum ofl_gso_tun_csum {
+	OFL_GSO_TUN_CSUM_AUTO = 0, /**< as the super-packet says: computed when its outer
+	                                UDP checksum field is not 0, else 0 (GRE: the C
+	                                bit decides; IP-in-IP has none) */
+	OFL_GSO_TUN_CSUM_ZERO = 1, /**< outer UDP checksum 0 (SKB_GSO_UDP_TUNNEL) */
+	OFL_GSO_TUN_CSUM_ON = 2,   /**< outer UDP checksum computed for every segment
+	                                (SKB_GSO_UDP_TUNNEL_CSUM) */
+};
 
 /**
  * Extra L2 bytes hook (for a DSA tag codec, later): called once per segment
@@ -254,10 +300,11 @@ enum ofl_gso_type {
 typedef int (*ofl_gso_l2_fn)(void *user, uint8_t *hdr, uint32_t hdr_len, uint32_t seg_index);
 
 /** Version of struct ofl_gso_req this header describes (fields only
- *  appended).  Requests of versions 1 (without vlan_tci and vlan_proto) and
- *  2 (without l2) are still taken: only the fields of their version are
- *  read, the later ones count as their defaults. */
-#define OFL_GSO_REQ_VERSION 3
+ *  appended).  Requests of versions 1 (without vlan_tci and vlan_proto),
+ *  2 (without l2) and 3 (without tunnel, tun_csum and inner_off) are still
+ *  taken: only the fields of their version are read, the later ones count as
+ *  their defaults. */
+#define OFL_GSO_REQ_VERSION 4
 
 /** What to do with one super-packet.  Fill with ofl_gso_req_default() first. */
 struct ofl_gso_req {
@@ -306,6 +353,31 @@ struct ofl_gso_req {
 	                         ofl_gso_start_vnet() takes its l2 argument
 	                         instead; ofl_gso_start_gro() reads it only for
 	                         a NORMAL packet (see there). */
+	/* version 4 */
+	uint8_t tunnel;     /**< enum ofl_gso_tunnel; default OFL_GSO_TUN_NONE.
+	                         With a tunnel every segment is: the outer headers
+	                         (IPv4 total length, ID + i unless
+	                         OFL_GSO_F_OUTER_FIXED_ID, header checksum; IPv6
+	                         payload length; UDP length and checksum as tun_csum
+	                         says; the GRE checksum when the C bit is set), the
+	                         tunnel header and inner L2 as they are, then the
+	                         inner IP and TCP headers by the rules of plain TCP.
+	                         In PARTIAL mode only the inner TCP checksum is left
+	                         to the NIC (csum_start/offset and the segment's
+	                         l3_off/l4_off point at the inner headers); the outer
+	                         UDP and GRE checksums are always computed in
+	                         software (what Linux does for a segment whose inner
+	                         checksum is offloaded: gso_make_checksum() from the
+	                         inner pseudo-header sum, no payload pass). */
+	uint8_t tun_csum;   /**< enum ofl_gso_tun_csum (UDP tunnels only; GRE and
+	                         IP-in-IP take AUTO only); default AUTO */
+	uint16_t inner_off; /**< offset of the inner IP header in the frame (l2
+	                         OFL_L2_NONE: in the packet), Linux's
+	                         inner_network_header; 0 = found from the headers
+	                         (required for OFL_GSO_TUN_UDP, where it must be even
+	                         and at least 8 bytes after the outer UDP header;
+	                         given for another tunnel, it must be where the
+	                         headers put the inner IP header); default 0 */
 };
 
 /** Fill req with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL. */
@@ -416,6 +488,33 @@ enum ofl_gso_why {
 	                                headers, or gso_size 0 */
 	OFL_GSO_WHY_VNET_CSUM = 28, /**< [EPROTO] virtio csum_start/csum_offset do not
 	                                point at the L4 checksum */
+	OFL_GSO_WHY_TUN_REQ = 29,  /**< [EINVAL] tunnel request not understood: unknown
+	                                tunnel or tun_csum, tun_csum other than AUTO
+	                                for GRE or IP-in-IP, OFL_GSO_TUN_UDP without
+	                                inner_off or with an odd one,
+	                                OFL_GSO_F_OUTER_FIXED_ID without a tunnel, a
+	                                type other than AUTO or TCP */
+	OFL_GSO_WHY_TUN_HDR = 30,  /**< [EPROTO] the outer or tunnel headers are not the
+	                                requested tunnel's, or are cut: outer IP
+	                                protocol or UDP/GRE header wrong for it, VXLAN
+	                                without its I flag or VXLAN-GPE, Geneve
+	                                version not 0 or options past the packet, GRE
+	                                version, routing or sequence number, tunnel
+	                                payload type not Ethernet/IPv4/IPv6, outer
+	                                IPv6 extension headers, headers longer than
+	                                OFL_GSO_MAX_IN_HDR */
+	OFL_GSO_WHY_TUN_INNER = 31, /**< [EPROTO] inner_off not where the headers put
+	                                the inner IP header, or the inner packet is
+	                                not TCP over IPv4/IPv6 (inner UDP, a nested
+	                                tunnel, an inner IP version that is not the
+	                                one its Ethernet type or outer protocol says) */
+	OFL_GSO_WHY_TUN_LENGTHS = 32, /**< [EBADMSG] outer IP or UDP length disagrees
+	                                with the frame (0 means "to the end", BIG TCP) */
+	OFL_GSO_WHY_VNET_TUNNEL = 33, /**< [ENOTSUP] virtio: GRE and IP-in-IP have no
+	                                virtio_net_hdr form; a UDP tunnel GSO type
+	                                needs the 24-byte header (vnet_hdr_len 24) and
+	                                a request tunnel of AUTO-detected kind
+	                                (VXLAN, GENEVE, UDP or none) */
 };
 
 /**
@@ -443,14 +542,20 @@ OFL_API const char *ofl_gso_why_str(int why);
  *                IP packet can carry, UDP_FRAG seg_size not a multiple of 8 or
  *                smaller than 16, extra_l2_off beyond the L2 header,
  *                OFL_GSO_F_VLAN_INSERT without an Ethernet header (l2
- *                OFL_L2_NONE);
+ *                OFL_L2_NONE), a tunnel request not understood
+ *                (OFL_GSO_WHY_TUN_REQ), extra_l2_off past the outer L2
+ *                header of a tunnel;
  *   OFL_EPROTO   the headers do not parse as Ethernet/IP/TCP or UDP (l2
  *                OFL_L2_NONE: IP/TCP or UDP), or not as the requested type;
- *   OFL_EBADMSG  the payload does not match the IP (or UDP) lengths;
+ *                with req->tunnel: outer or tunnel headers not that tunnel's
+ *                or cut (OFL_GSO_WHY_TUN_HDR), the inner packet not TCP
+ *                over IP where it was expected (OFL_GSO_WHY_TUN_INNER);
+ *   OFL_EBADMSG  the payload does not match the IP (or UDP) lengths, outer
+ *                ones included;
  *   OFL_ENOTSUP  IP fragment, IPsec/unknown IPv6 extension, IPv6 routing
  *                header (it changes the pseudo header), IPv6 extension
- *                headers with UDP_FRAG, tunnel (IP-in-IP, GRE; UDP to a
- *                VXLAN/GENEVE port with AUTO), three VLAN tags, headers
+ *                headers with UDP_FRAG, tunnel without req->tunnel (IP-in-IP,
+ *                GRE; UDP to a VXLAN/GENEVE port with AUTO), three VLAN tags, headers
  *                longer than OFL_GSO_MAX_IN_HDR;
  *   OFL_E2BIG    more segments than max_segs, a segment would need more
  *                than OFL_GSO_SEG_MAX_SLICES slices, a UDP datagram whose
@@ -504,18 +609,29 @@ OFL_API int ofl_gso_vnet_read(const void *p, size_t len, struct ofl_virtio_net_h
 /**
  * Fill the type and seg_size of req from a virtio_net_hdr (gso_type TCPV4,
  * TCPV6 -> TCP; UDP_L4 -> UDP_L4; UDP (UFO) -> UDP_FRAG with seg_size
- * rounded down to a multiple of 8); the rest of req is left alone.
+ * rounded down to a multiple of 8); the rest of req is left alone, but
+ * for a UDP-tunnel gso_type (OFL_VNET_GSO_UDP_TUNNEL_IPV4 or _IPV6 with
+ * TCPV4 or TCPV6): req->tunnel becomes OFL_GSO_TUN_UDP (a VXLAN or GENEVE
+ * request stays) and req->tun_csum ON or ZERO by OFL_VNET_F_UDP_TUNNEL_CSUM;
+ * the caller sets req->inner_off from the 24-byte header's inner_nh_offset.
  * Returns 1 when the header asks for GSO, 0 when it does not (gso_type NONE:
  * send the frame as it is, finishing its checksum if NEEDS_CSUM), or
- * OFL_EINVAL (NULL), OFL_ENOTSUP (unknown gso_type bits), OFL_EPROTO
- * (gso_size 0).
+ * OFL_EINVAL (NULL), OFL_ENOTSUP (unknown gso_type bits, both tunnel bits,
+ * a tunnel bit with an inner type other than TCP), OFL_EPROTO (gso_size 0).
  */
 OFL_API int ofl_gso_req_from_vnet(const struct ofl_virtio_net_hdr *vh, struct ofl_gso_req *req);
 
 /**
  * Start from what a TUN/TAP device with IFF_VNET_HDR (or AF_PACKET with
  * PACKET_VNET_HDR) hands out: a vnet_hdr_len-byte little-endian header (read
- * as ofl_gso_vnet_read(): 10 bytes, or 12 with num_buffers, ignored) followed by the frame (l2 OFL_GSO_L2_ETH) or IP packet
+ * as ofl_gso_vnet_read(): 10 bytes, or 12 with num_buffers, ignored; or 24,
+ * struct virtio_net_hdr_v1_hash_tunnel, ofl_vnet_hdr_tunnel_read(): with a
+ * UDP-tunnel gso_type (Linux 6.17 TUN_F_UDP_TUNNEL_GSO) the super-packet is
+ * cut as req->tunnel OFL_GSO_TUN_UDP (VXLAN or GENEVE when req says so) with
+ * inner_off = inner_nh_offset, the outer UDP checksum computed when the
+ * header has OFL_VNET_F_UDP_TUNNEL_CSUM and 0 otherwise; NEEDS_CSUM with
+ * csum_start at the inner TCP header is required, outer_th_offset must be
+ * the outer UDP header and the tunnel bit the outer IP version) followed by the frame (l2 OFL_GSO_L2_ETH) or IP packet
  * (OFL_GSO_L2_NONE), in nbufs buffers.  req (may be NULL for defaults)
  * gives the checksum mode and flags; type and seg_size come from the header
  * (OFL_GSO_TYPE_TCP with VIRTIO_NET_HDR_GSO_ECN keeps the classic CWR rule;
@@ -523,8 +639,12 @@ OFL_API int ofl_gso_req_from_vnet(const struct ofl_virtio_net_hdr *vh, struct of
  * OFL_GSO_F_KEEP_CWR in req to get them).
  * With NEEDS_CSUM, csum_start/csum_offset must point at the parsed L4
  * checksum field.  Returns as ofl_gso_start(), plus OFL_EINVAL (vnet_hdr_len
- * not 10 or 12, l2 unknown), OFL_ENOTSUP (gso_type NONE or unknown),
- * OFL_EPROTO (gso_type disagrees with the headers, csum_start/offset wrong).
+ * not 10, 12 or 24, l2 unknown), OFL_ENOTSUP (gso_type NONE or unknown;
+ * OFL_GSO_WHY_VNET_TUNNEL: a UDP-tunnel gso_type with a header shorter than
+ * 24 bytes, req->tunnel GRE or IP-in-IP, which have no virtio form, or a
+ * req->tunnel without a tunnel gso_type), OFL_EPROTO (gso_type disagrees
+ * with the headers, outer_th_offset not the outer UDP header,
+ * csum_start/offset wrong or NEEDS_CSUM missing with a tunnel).
  * Input buffer indices in release ranges and slices count from bufs[0].
  */
 OFL_API int ofl_gso_start_vnet(struct ofl_gso_iter *it, const struct ofl_gso_req *req,
@@ -543,6 +663,11 @@ struct ofl_gso_counts {
 	uint32_t type;       /**< enum ofl_gso_type in use (AUTO resolved) */
 	uint32_t seg_size;   /**< the segment size in use (the request's, or the
 	                          one taken from a GRO packet or virtio_net_hdr) */
+	uint32_t tunnel;     /**< enum ofl_gso_tunnel in use (0: none) */
+	uint32_t outer_l3_off; /**< tunnel: the outer IP header's offset in a
+	                          segment's header (the inner one is ofl_gso_seg.l3_off) */
+	uint32_t outer_l4_off; /**< tunnel: the outer UDP or GRE header's offset
+	                          (0 for IP-in-IP) */
 };
 
 /**

@@ -178,6 +178,46 @@ struct gso_input {
 	uint32_t skip;
 	uint32_t flen;
 };
+/* What the outer and tunnel headers of a tunnelled super-packet are
+ * (tunnel.c), in the coordinates of struct gso_parsed's sc (made-up
+ * Ethernet header included). */
+struct gso_tun_parsed {
+	uint8_t type;       /* enum ofl_gso_tunnel */
+	uint8_t l3;         /* outer IP version */
+	uint8_t csum;       /* outer UDP / GRE checksum computed per segment */
+	uint8_t inner_eth;  /* an inner Ethernet header before the inner IP */
+	uint16_t inner_et;  /* inner EtherType (0x0800 / 0x86dd) */
+	uint16_t l3_off;    /* outer IP header */
+	uint16_t l3_hlen;
+	uint16_t l4_off;    /* outer UDP or GRE header; 0 for IP-in-IP */
+	uint16_t inner_off; /* inner IP header */
+};
+
+/* What parsing found, for the next steps (start.c; tunnel.c). */
+struct gso_parsed {
+	struct ofl_hdrs h;  /* the TCP/UDP packet (a tunnel's inner one), sc coordinates */
+	uint8_t sc[OFL_ETH_HLEN + OFL_GSO_MAX_IN_HDR]; /* the frame's first bytes */
+	uint32_t fake;  /* bytes of made-up Ethernet header (TUN input) */
+	uint32_t l4len; /* TCP or UDP header length */
+	uint8_t type;   /* resolved enum ofl_gso_type */
+	int big;        /* an IP length field was 0 */
+	struct gso_tun_parsed tun; /* type 0: no tunnel */
+};
+
+/* Tunnel requests (tunnel.c).  The request's tunnel fields and the flag
+ * that goes with them: 0 or OFL_GSO_WHY_TUN_REQ. */
+unsigned gso_tun_check_req(const struct ofl_gso_req *req);
+/* Parse the outer and tunnel headers of the vlen bytes of p->sc (flen: the
+ * frame's length in sc coordinates) into p->tun: 0 or the reason. */
+unsigned gso_tun_outer(const struct ofl_gso_req *req, struct gso_parsed *p, uint32_t vlen, uint32_t flen);
+/* After build_template(): the outer headers' offsets in the output, their
+ * checksum fields cleared in the template and their per-packet sums; the
+ * outer length limit of seg_size.  0 or the reason. */
+unsigned gso_tun_template(struct gso_it *it, const struct ofl_gso_req *req, const struct gso_parsed *p);
+/* The outer headers of segment k (plen payload bytes) in h, after the inner
+ * ones were written (their checksum, complete or partial, included). */
+void gso_tun_fix(const struct gso_it *it, uint8_t *h, uint32_t k, uint32_t plen);
+
 /* A refusal at start: remember why (enum ofl_gso_why), leave the iterator
  * done, return the error that reason goes with. */
 int gso_refuse(struct gso_it *it, unsigned why);

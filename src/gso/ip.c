@@ -51,7 +51,7 @@ void gso_mid_template(struct gso_it *it)
 	if (it->csum == OFL_CSUM_MODE_PARTIAL)
 		ofl_put16(l4 + field, gso_fold_be(it->ps_base + pay));
 	if (it->unit_kind == GSO_UNIT_BUF && it->csum == OFL_CSUM_MODE_PARTIAL && !it->l2_fill &&
-	    it->hdr_len <= 128u) {
+	    it->hdr_len <= 128u && !it->tun) {
 		uint32_t ipb = 0;
 		uint64_t mid = 0;
 		if (it->l3 == 4) {

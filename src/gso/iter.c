@@ -30,6 +30,9 @@ int ofl_gso_count(const struct ofl_gso_iter *itp, struct ofl_gso_counts *cnt_out
 	cnt->hdr_len = max_hdr(it);
 	cnt->type = it->type;
 	cnt->seg_size = it->seg_size;
+	cnt->tunnel = it->tun;
+	cnt->outer_l3_off = it->o_l3_off;
+	cnt->outer_l4_off = it->o_l4_off;
 	gso_cursor_at(it, it->pay_base, &u, &o);
 	for (k = 0; k < it->nsegs; k++) {
 		uint32_t s, len, n;

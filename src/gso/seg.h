@@ -123,6 +123,8 @@ GSO_ALWAYS_INLINE void gso_tcp_fix(const struct gso_it *restrict it, uint8_t *re
 	if (!mid || it->csum != OFL_CSUM_MODE_PARTIAL)
 		gso_l4_csum(it, th, thl, GSO_TCP_CSUM_OFF,
 		            (seq >> 16) + (seq & 0xffffu) + ((uint32_t)tt[12] << 8 | fl), plen, sl, nsl);
+	if (it->tun)
+		gso_tun_fix(it, h, k, plen); /* the outer headers (tunnel.c) */
 }
 
 GSO_ALWAYS_INLINE void gso_udp_fix(const struct gso_it *restrict it, uint8_t *restrict h, uint32_t k,

@@ -7,6 +7,7 @@ list(APPEND OFL_SOURCES
   src/gso/fast.c
   src/gso/ip.c
   src/gso/frag.c
+  src/gso/tunnel.c
   src/gso/vnet.c
   src/gso/dsa.c
 )

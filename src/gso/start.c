@@ -45,6 +45,11 @@ static const int8_t why_err[] = {
 	[OFL_GSO_WHY_VNET_SHORT] = OFL_EPROTO,
 	[OFL_GSO_WHY_VNET_TYPE] = OFL_EPROTO,
 	[OFL_GSO_WHY_VNET_CSUM] = OFL_EPROTO,
+	[OFL_GSO_WHY_TUN_REQ] = OFL_EINVAL,
+	[OFL_GSO_WHY_TUN_HDR] = OFL_EPROTO,
+	[OFL_GSO_WHY_TUN_INNER] = OFL_EPROTO,
+	[OFL_GSO_WHY_TUN_LENGTHS] = OFL_EBADMSG,
+	[OFL_GSO_WHY_VNET_TUNNEL] = OFL_ENOTSUP,
 };
 
 static const char *const why_text[] = {
@@ -78,6 +83,17 @@ static const char *const why_text[] = {
 	[OFL_GSO_WHY_VNET_SHORT] = "shorter than its virtio_net_hdr",
 	[OFL_GSO_WHY_VNET_TYPE] = "virtio gso_type disagrees with the headers, or gso_size 0",
 	[OFL_GSO_WHY_VNET_CSUM] = "virtio csum_start/csum_offset not at the L4 checksum",
+	[OFL_GSO_WHY_TUN_REQ] = ("tunnel request not understood (unknown tunnel or tun_csum, tun_csum "
+	                         "with GRE/IP-in-IP, UDP tunnel without an even inner_off, outer fixed "
+	                         "ID without a tunnel, type not TCP)"),
+	[OFL_GSO_WHY_TUN_HDR] = ("outer or tunnel headers are not the requested tunnel's, or are cut "
+	                         "(outer protocol, VXLAN flags, Geneve version or options past the "
+	                         "packet, GRE flags, payload type, outer IPv6 extension headers)"),
+	[OFL_GSO_WHY_TUN_INNER] = ("inner packet not TCP over IPv4/IPv6 where expected (inner_off, "
+	                           "inner UDP, nested tunnel, IP version against its type)"),
+	[OFL_GSO_WHY_TUN_LENGTHS] = "outer IP or UDP length does not match the frame",
+	[OFL_GSO_WHY_VNET_TUNNEL] = ("virtio: GRE/IP-in-IP have no virtio_net_hdr form; a UDP tunnel "
+	                             "GSO type needs the 24-byte header"),
 };
 
 int gso_refuse(struct gso_it *it, unsigned why)
@@ -107,6 +123,8 @@ int gso_req_load(struct ofl_gso_req *dst, const struct ofl_gso_req *req)
 		end = offsetof(struct ofl_gso_req, vlan_tci);
 	else if (req->version == 2)
 		end = offsetof(struct ofl_gso_req, l2);
+	else if (req->version == 3)
+		end = offsetof(struct ofl_gso_req, tunnel);
 	else if (req->version == OFL_GSO_REQ_VERSION)
 		end = sizeof(*req);
 	else
@@ -230,8 +248,11 @@ static int parse_frame(uint8_t *v, uint32_t vlen, uint32_t flen, struct ofl_hdrs
 static unsigned check_req(const struct ofl_gso_req *req)
 {
 	uint32_t known = OFL_GSO_F_FIXED_ID | OFL_GSO_F_KEEP_CWR;
+	unsigned rc;
 	if (req->version >= 2)
 		known |= OFL_GSO_F_VLAN_INSERT;
+	if (req->version >= 4)
+		known |= OFL_GSO_F_OUTER_FIXED_ID;
 	if (req->type > OFL_GSO_TYPE_UDP_FRAG ||
 	    (req->csum != OFL_CSUM_MODE_FULL && req->csum != OFL_CSUM_MODE_PARTIAL) ||
 	    (req->flags & ~known) ||
@@ -243,18 +264,39 @@ static unsigned check_req(const struct ofl_gso_req *req)
 		return OFL_GSO_WHY_SEG_SIZE;
 	if (req->extra_l2_len > GSO_MAX_EXTRA_L2)
 		return OFL_GSO_WHY_EXTRA_L2;
+	if ((rc = gso_tun_check_req(req)) != 0)
+		return rc;
 	return 0;
 }
 
-/* What parsing found, for the next steps. */
-struct gso_parsed {
-	struct ofl_hdrs h;
-	uint8_t sc[OFL_ETH_HLEN + OFL_GSO_MAX_IN_HDR]; /* the frame's first bytes */
-	uint32_t fake;  /* bytes of made-up Ethernet header (TUN input) */
-	uint32_t l4len; /* TCP or UDP header length */
-	uint8_t type;   /* resolved enum ofl_gso_type */
-	int big;        /* an IP length field was 0 */
-};
+/* A tunnel's inner packet (at p->tun.inner_off, running to the end of the
+ * frame): parsed as a frame of its own behind a made-up Ethernet header
+ * (BIG TCP lengths read as parse_frame() reads them), its offsets then
+ * moved to sc coordinates.  Inner TCP only. */
+static unsigned parse_inner(struct gso_parsed *p, uint32_t vlen, uint32_t flen)
+{
+	uint8_t s[OFL_ETH_HLEN + OFL_GSO_MAX_IN_HDR];
+	struct ofl_hdrs *h = &p->h;
+	uint32_t io = p->tun.inner_off, n = vlen - io, delta = io - OFL_ETH_HLEN;
+	memset(s, 0, OFL_ETH_HLEN);
+	ofl_put16(s + 12, p->tun.inner_et);
+	memcpy(s + OFL_ETH_HLEN, p->sc + io, n);
+	parse_frame(s, OFL_ETH_HLEN + n, flen - delta, h, &p->big);
+	if (!h->l3)
+		return h->status == OFL_PARSE_HDR_TOO_LONG ? OFL_GSO_WHY_HDR_LONG : OFL_GSO_WHY_TUN_INNER;
+	if (h->l4proto != GSO_PROTO_TCP || !h->l4_off)
+		return OFL_GSO_WHY_TUN_INNER;
+	if (h->l3_end != h->frame_len)
+		return OFL_GSO_WHY_LENGTHS;
+	h->l2_len = h->l3_off = (uint16_t)(h->l3_off + delta);
+	h->l4_off = (uint16_t)(h->l4_off + delta);
+	if (h->hdr_len)
+		h->hdr_len = (uint16_t)(h->hdr_len + delta);
+	h->l3_end += delta;
+	h->frame_len += delta;
+	h->et_off += delta;
+	return 0;
+}
 
 /* Parse and classify: every refusal with its own reason (enum ofl_gso_why). */
 static unsigned classify(const struct ofl_gso_req *req, const struct gso_input *in, struct gso_parsed *p)
@@ -272,7 +314,16 @@ static unsigned classify(const struct ofl_gso_req *req, const struct gso_input *
 		ofl_put16(p->sc + 12, (p->sc[p->fake] >> 4) == 6 ? 0x86ddu : 0x0800u);
 	}
 	vlen += p->fake;
-	parse_frame(p->sc, vlen, in->flen + p->fake, h, &p->big);
+	if (req->tunnel) {
+		unsigned rc = gso_tun_outer(req, p, vlen, in->flen + p->fake);
+		if (rc == 0)
+			rc = parse_inner(p, vlen, in->flen + p->fake);
+		if (rc)
+			return rc;
+	} else {
+		p->tun.type = OFL_GSO_TUN_NONE;
+		parse_frame(p->sc, vlen, in->flen + p->fake, h, &p->big);
+	}
 	if (!h->l3) {
 		if (h->status == OFL_PARSE_VLAN_DEPTH)
 			return OFL_GSO_WHY_VLANS;
@@ -504,6 +555,7 @@ int gso_start_common(struct gso_it *it, const struct ofl_gso_req *req,
 	if (in->flen > GSO_MAX_FRAME)
 		return gso_refuse(it, OFL_GSO_WHY_FRAME_LONG);
 	if ((rc = classify(req, in, &p)) != 0 || (rc = build_template(it, req, &p, in->flen)) != 0 ||
+	    (p.tun.type && (rc = gso_tun_template(it, req, &p)) != 0) ||
 	    (rc = geometry(it, req, in, p.l4len)) != 0)
 		return gso_refuse(it, rc);
 	if (it->type == OFL_GSO_TYPE_UDP_FRAG)

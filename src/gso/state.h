@@ -39,6 +39,13 @@ struct gso_it {
 	uint32_t cur_unit, cur_off, rel_next;
 	ofl_gso_l2_fn l2_fill;
 	void *l2_user;
+	/* tunnel (tunnel.c): l3_off/l4_off above are the inner headers' */
+	uint8_t tun;           /* enum ofl_gso_tunnel, 0 none */
+	uint8_t o_l3;          /* outer IP version */
+	uint8_t o_csum;        /* 1: outer UDP / GRE checksum computed per segment */
+	uint16_t o_l3_off, o_l4_off, o_id0; /* output coordinates; o_l4_off 0: IP-in-IP */
+	uint32_t o_ip_base;    /* outer IPv4 header without length, ID, checksum */
+	uint32_t o_ps_base;    /* outer UDP pseudo header without the length */
 	uint8_t tmpl[OFL_GSO_MAX_HDR]; /* the output header template */
 };
 

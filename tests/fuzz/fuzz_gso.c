@@ -76,6 +76,7 @@ struct gst {
 	uint32_t nout;
 	/* progress */
 	uint32_t next_index, nsegs, seg_size, type;
+	uint32_t tunnel, o_l3, o_l4; /* ofl_gso_counts: the tunnel and its outer headers */
 	uint64_t pay_end;    /* frame offset where the payload seen so far ends */
 	uint64_t pay_total;
 	bool pay_started;
@@ -141,6 +142,8 @@ static uint32_t slot_id(const struct gst *s, const struct ofl_gso_hbuf *hb)
 	}
 	fz_fail(__FILE__, __LINE__, "slot", "header slot %p is not one of the pool's", (void *)hb->data);
 }
+
+static void check_outer(const struct gst *s, const struct ofl_gso_seg *g);
 
 static void check_seg(struct gst *s, const struct ofl_gso_seg *g)
 {
@@ -213,7 +216,9 @@ static void check_seg(struct gst *s, const struct ofl_gso_seg *g)
 			FZ_CHECKF(gen_csum_fold(u, ulen, psum) == 0xffff, "UDP segment %u: bad checksum", g->index);
 		}
 	}
-	if (s->type == OFL_GSO_TYPE_TCP && s->prefix == 0 && s->req.extra_l2_len == 0) {
+	if (s->tunnel)
+		check_outer(s, g);
+	if (s->type == OFL_GSO_TYPE_TCP && s->prefix == 0 && s->req.extra_l2_len == 0 && !s->tunnel) {
 		struct c_flow cf;
 		FZ_CHECKF(c_parse(s->lin, g->len, &cf), "TCP segment %u does not parse", g->index);
 		FZ_CHECK(cf.payload_len == g->payload_len);
@@ -228,6 +233,36 @@ static void check_seg(struct gst *s, const struct ofl_gso_seg *g)
 	s->next_index++;
 	FZ_CHECK(s->nout < MAXSLOT);
 	s->out[s->nout++] = g->hdr;
+}
+
+/* A tunnel segment's outer headers (the inner checksum already finished):
+ * lengths, IPv4 header checksum, a UDP checksum that is set, the GRE one. */
+static void check_outer(const struct gst *s, const struct ofl_gso_seg *g)
+{
+	const uint8_t *ip = s->lin + s->o_l3;
+	uint32_t l4len = g->len - s->o_l4;
+	FZ_CHECK(s->o_l3 + 40u <= g->hdr_len && s->o_l4 < g->l3_off && g->l3_off < g->l4_off);
+	if ((ip[0] >> 4) == 4) {
+		FZ_CHECKF(rd16(ip + 2) == g->len - s->o_l3, "outer IPv4 length %u, frame %u", rd16(ip + 2),
+		          g->len - s->o_l3);
+		FZ_CHECK(gen_csum_fold(ip, (ip[0] & 15u) * 4u, 0) == 0xffff);
+	} else {
+		FZ_CHECK(rd16(ip + 4) == g->len - s->o_l3 - 40u);
+	}
+	if (!s->o_l4)
+		return;
+	if (s->tunnel == OFL_GSO_TUN_GRE) {
+		if (s->lin[s->o_l4] & 0x80)
+			FZ_CHECKF(gen_csum_fold(s->lin + s->o_l4, l4len, 0) == 0xffff, "segment %u: GRE checksum", g->index);
+	} else {
+		const uint8_t *u = s->lin + s->o_l4;
+		FZ_CHECK(rd16(u + 4) == l4len);
+		if (rd16(u + 6) != 0) {
+			int v6 = (ip[0] >> 4) == 6;
+			uint32_t psum = (v6 ? gen_csum_fold(ip + 8, 32, 0) : gen_csum_fold(ip + 12, 8, 0)) + 17u + l4len;
+			FZ_CHECKF(gen_csum_fold(u, l4len, psum) == 0xffff, "segment %u: outer UDP checksum", g->index);
+		}
+	}
 }
 
 static void put_oldest(struct gst *s)
@@ -427,6 +462,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s->l2_refuse = (b1 & 64) != 0; /* refuse segment 1 every other call */
 	}
 	s->req.ip6_frag_id = 77;
+	if (b1 & 128) { /* a tunnel (request version 4) */
+		uint8_t t = fz_u8(&z);
+		s->req.tunnel = (uint8_t)(t % 6u);
+		s->req.tun_csum = (uint8_t)((t >> 3) % 3u);
+		if (t & 0x40)
+			s->req.inner_off = (uint16_t)(fz_u8(&z) & ~1u);
+		if (t & 0x80)
+			s->req.flags |= OFL_GSO_F_OUTER_FIXED_ID;
+	}
 	b2 = fz_u8(&z);
 	s->kind = 1 + (b2 & 3) % 3;
 	s->nslots = 1u + ((b2 >> 2) & 7);
@@ -439,7 +483,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cuts[i] = fz_u16(&z);
 	len = (uint32_t)fz_take(&z, MAXF, &src);
 	/* frame, optionally behind a virtio_net_hdr (10 or 12 bytes) */
-	s->prefix = (vnet & 3) == 1 ? 10 : (vnet & 3) == 2 ? 12 : 0;
+	s->prefix = (vnet & 3) == 1 ? 10 : (vnet & 3) == 2 ? 12 : (vnet & 3) == 3 && (b1 & 128) ? 24 : 0;
 	s->flen = s->prefix + len;
 	s->frame = malloc(s->flen ? s->flen : 1);
 	FZ_CHECK(s->frame);
@@ -451,6 +495,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s->frame[5] = (uint8_t)(s->req.seg_size >> 8);
 		s->frame[6] = (uint8_t)(vnet >> 6 ? 34 : 0);
 		s->frame[8] = 16;
+		if (s->prefix == 24) { /* a UDP tunnel type, the offsets from the input */
+			s->frame[1] |= (uint8_t)(vnet & 0x40 ? 0x40 : 0x20);
+			s->frame[0] |= (uint8_t)(vnet & 0x20 ? 8 : 0);
+			s->frame[6] = fz_u8(&z);
+			s->frame[20] = fz_u8(&z);
+			s->frame[22] = fz_u8(&z);
+		}
 	}
 	if (len)
 		memcpy(s->frame + s->prefix, src, len);
@@ -524,6 +575,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s->nsegs = cnt.segs;
 	s->seg_size = cnt.seg_size;
 	s->type = cnt.type;
+	s->tunnel = cnt.tunnel;
+	s->o_l3 = cnt.outer_l3_off;
+	s->o_l4 = cnt.outer_l4_off;
+	FZ_CHECK(!s->tunnel || s->o_l3 < s->o_l4 || (s->tunnel == OFL_GSO_TUN_IPIP && !s->o_l4));
 	rc = ofl_gso_check_pool(&it, &s->pool);
 	FZ_CHECK(rc == 0 || rc == OFL_ENOSPC);
 	FZ_CHECK((rc == OFL_ENOSPC) == (cnt.hdr_len > s->slot_size));

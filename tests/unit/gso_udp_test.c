@@ -326,13 +326,13 @@ START_TEST(test_udp_why)
 {
 	int w;
 	/* every reason has its own text */
-	for (w = OFL_GSO_WHY_NONE; w <= OFL_GSO_WHY_VNET_CSUM; w++) {
+	for (w = OFL_GSO_WHY_NONE; w <= OFL_GSO_WHY_VNET_TUNNEL; w++) {
 		int v;
 		ck_assert_str_ne(ofl_gso_why_str(w), "unknown reason");
 		for (v = OFL_GSO_WHY_NONE; v < w; v++)
 			ck_assert_str_ne(ofl_gso_why_str(w), ofl_gso_why_str(v));
 	}
-	ck_assert_str_eq(ofl_gso_why_str(OFL_GSO_WHY_VNET_CSUM + 1), "unknown reason");
+	ck_assert_str_eq(ofl_gso_why_str(OFL_GSO_WHY_VNET_TUNNEL + 1), "unknown reason");
 	ck_assert_str_eq(ofl_gso_why_str(-1), "unknown reason");
 }
 END_TEST

@@ -27,6 +27,10 @@ enum {
 	OPT_CSUM,
 	OPT_FIXED_ID,
 	OPT_LAX_SNAPLEN,
+	OPT_TUNNEL,
+	OPT_TUN_CSUM,
+	OPT_INNER_OFF,
+	OPT_OUTER_FIXED_ID,
 };
 
 static const struct cli_opt gso_opts[] = {
@@ -36,6 +40,10 @@ static const struct cli_opt gso_opts[] = {
 	{ "csum", 0, 1, OPT_CSUM },
 	{ "fixed-id", 0, 0, OPT_FIXED_ID },
 	{ "lax-snaplen", 0, 0, OPT_LAX_SNAPLEN },
+	{ "tunnel", 0, 1, OPT_TUNNEL },
+	{ "tun-csum", 0, 1, OPT_TUN_CSUM },
+	{ "inner-off", 0, 1, OPT_INNER_OFF },
+	{ "outer-fixed-id", 0, 0, OPT_OUTER_FIXED_ID },
 	{ "dsa", 0, 1, DSA_OPT_TAG },
 	DSA_OPT_PARAM_ENTRIES,
 	{ NULL, 0, 0, 0 },
@@ -47,6 +55,27 @@ static const char *const type_names[] = {
 	[OFL_GSO_TYPE_UDP_L4] = "udp-l4",
 	[OFL_GSO_TYPE_UDP_FRAG] = "udp-frag",
 };
+
+static const char *const tunnel_names[] = {
+	[OFL_GSO_TUN_NONE] = "none",   [OFL_GSO_TUN_VXLAN] = "vxlan", [OFL_GSO_TUN_GENEVE] = "geneve",
+	[OFL_GSO_TUN_GRE] = "gre",     [OFL_GSO_TUN_IPIP] = "ipip",   [OFL_GSO_TUN_UDP] = "udp",
+};
+static const char *const tun_csum_names[] = {
+	[OFL_GSO_TUN_CSUM_AUTO] = "auto",
+	[OFL_GSO_TUN_CSUM_ZERO] = "zero",
+	[OFL_GSO_TUN_CSUM_ON] = "on",
+};
+
+/* The index of arg in names (n of them), or -1 with a message. */
+static int name_index(const char *opt, const char *arg, const char *const *names, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return (int)i;
+	fprintf(stderr, "%s gso: %s does not know '%s'\n", CLI_PROG, opt, arg);
+	return -1;
+}
 
 void replay_gso_usage(FILE *fp)
 {
@@ -71,6 +100,13 @@ void replay_gso_usage(FILE *fp)
 	        "  --csum full|partial     write every L4 checksum (default), or leave the\n"
 	        "                          pseudo-header sum as CHECKSUM_PARTIAL hardware wants\n"
 	        "  --fixed-id              IPv4: keep the ID of the super-packet in every segment\n"
+	        "  --tunnel none|vxlan|geneve|gre|ipip|udp\n"
+	        "                          the super-packets are TCP in that tunnel: each segment\n"
+	        "                          gets both header sets (default none: tunnels refused)\n"
+	        "  --tun-csum auto|zero|on outer UDP checksum: as the frame's is set (default),\n"
+	        "                          0, or computed\n"
+	        "  --inner-off N           the inner IP header's offset (required with udp)\n"
+	        "  --outer-fixed-id        keep the outer IPv4 ID in every segment\n"
 	        "  --lax-snaplen           read frames longer than the file's snap length whole\n"
 	        "                          (up to 262144 bytes; libpcap, like tcpdump, cuts\n"
 	        "                          them to the snap length otherwise)\n"
@@ -141,10 +177,31 @@ static int parse_args(struct gso_cmd *g, int argc, char **argv)
 			break;
 		}
 		case OPT_FIXED_ID:
-			g->req.flags |= OFL_GSO_F_FIXED_ID;
+		case OPT_OUTER_FIXED_ID:
+			g->req.flags |= id == OPT_FIXED_ID ? OFL_GSO_F_FIXED_ID : OFL_GSO_F_OUTER_FIXED_ID;
 			break;
 		case OPT_LAX_SNAPLEN:
 			g->lax = 1;
+			break;
+		case OPT_TUNNEL:
+		case OPT_TUN_CSUM: {
+			int t = id == OPT_TUNNEL
+			                ? name_index("--tunnel", arg, tunnel_names,
+			                             sizeof tunnel_names / sizeof tunnel_names[0])
+			                : name_index("--tun-csum", arg, tun_csum_names,
+			                             sizeof tun_csum_names / sizeof tun_csum_names[0]);
+			if (t < 0)
+				return -1;
+			if (id == OPT_TUNNEL)
+				g->req.tunnel = (uint8_t)t;
+			else
+				g->req.tun_csum = (uint8_t)t;
+			break;
+		}
+		case OPT_INNER_OFF:
+			if (cli_u64("--inner-off", arg, 2, 65534, &v) < 0)
+				return -1;
+			g->req.inner_off = (uint16_t)v;
 			break;
 		default:
 			if (dsa_opt_parse(&g->dsa, "gso", "--dsa", id, arg) != 0)
