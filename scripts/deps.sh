@@ -4,6 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config check libsubunit-dev libpcap-dev clang llvm doxygen
       libclang-rt-14-dev tcpdump valgrind abigail-tools help2man dpkg-dev)
+pkgs+=(tshark) # an independent dissector checks what GSO writes through tunnels (tests/gso/tunnel-tshark.sh)
 pkgs+=(libxdp-dev libbpf-dev) # examples/af_xdp_gro: AF_XDP sockets (libxdp) and its XDP program (libbpf; clang above)
 if [ "${1:-}" = "--bench" ]; then
   pkgs+=(libbenchmark-dev hyperfine gnuplot dpdk-dev)

@@ -8,7 +8,7 @@
 # and no error-level expert note.  Exit 77 (skip) without tshark; a missing
 # corpus file fails.
 set -eu
-tool=$1 corpora=$2 work=$3
+tool=$1 corpora=${OFL_CORPORA:-$2} work=$3 # $OFL_CORPORA first, as every corpus test
 command -v tshark >/dev/null 2>&1 || { echo "tshark not installed: skipped"; exit 77; }
 command -v mergecap >/dev/null 2>&1 || { echo "mergecap not installed: skipped"; exit 77; }
 mkdir -p "$work"
