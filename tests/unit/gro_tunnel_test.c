@@ -459,38 +459,46 @@ static void p_plain_beside(int v, struct gen_tcp *in, struct gen_tun *t)
 }
 
 static const struct row rows[] = {
+	/* VXLAN: one flow, merged */
 	{"vxlan bulk", p_bulk, "4", GEN_TUN_VXLAN, 0},
 	{"vxlan outer udp csum", p_udp_csum, "4", GEN_TUN_VXLAN, 0},
 	{"vxlan outer vlan", p_outer_vlan, "4", GEN_TUN_VXLAN, 0},
 	{"vxlan inner vlan", p_inner_vlan, "4", GEN_TUN_VXLAN, 0},
 	{"outer id fixed", p_fixed_outer_id, "4", GEN_TUN_VXLAN, 0},
+	/* outer fields: another flow, or a flush */
 	{"outer id jump (v6 hop limit)", p_outer_id_jump, "2,2", GEN_TUN_VXLAN, 0},
 	{"vni differs", p_vni, "2,2", GEN_TUN_VXLAN, 0},
 	{"vxlan flags differ", p_vxflags, "2,2", GEN_TUN_VXLAN, 0},
 	{"outer sport differs", p_sport, "2,2", GEN_TUN_VXLAN, 0},
 	{"outer ttl differs", p_ttl, "2,2", GEN_TUN_VXLAN, 0},
+	/* outer fields, continued */
 	{"outer tos differs", p_tos, "2,2", GEN_TUN_VXLAN, 0},
 	{"outer df (v6 flow label) differs", p_df, "2,2", GEN_TUN_VXLAN, 0},
 	{"outer csum zero and not", p_csum_zero_mix, "2,2", GEN_TUN_VXLAN, 0},
 	{"outer daddr differs", p_outer_daddr, "2,2", GEN_TUN_VXLAN, 0},
 	{"outer mac differs", p_outer_mac, "2,2", GEN_TUN_VXLAN, 0},
+	/* checksums and inner TCP */
 	{"bad outer udp csum", p_bad_udp_csum, "2,N,1", GEN_TUN_VXLAN, OFL_GRO_NORMAL_TUN_CSUM},
 	{"bad inner tcp csum", p_bad_tcp_csum, "2,N,1", GEN_TUN_VXLAN, OFL_GRO_NORMAL_TCP_CSUM},
 	{"inner seq gap", p_inner_seq_gap, "2,2", GEN_TUN_VXLAN, 0},
 	{"inner ack differs", p_inner_ack, "2,2", GEN_TUN_VXLAN, 0},
 	{"inner psh", p_psh, "2,2", GEN_TUN_VXLAN, 0},
+	/* inner TCP, continued; what is passed on */
 	{"inner short", p_short, "3,1", GEN_TUN_VXLAN, 0},
 	{"port not configured", p_not_port, "N,N,N", GEN_TUN_VXLAN, OFL_GRO_NORMAL_NOT_TCP},
 	{"outer ip options (v6 udp length)", p_outer_ipopt, "N,N,N", GEN_TUN_VXLAN, 0},
 	{"outer udp length", p_udp_len, "2,N,1", GEN_TUN_VXLAN, OFL_GRO_NORMAL_TUN_OUTER},
 	{"nested vxlan", p_nested, "N,N,N", GEN_TUN_VXLAN, OFL_GRO_NORMAL_TUN_INNER},
+	/* sizes and neighbours */
 	{"64k outer limit", p_64k, NULL, GEN_TUN_VXLAN, 0},
 	{"plain beside tunnel", p_plain_beside, "2,2", GEN_TUN_VXLAN, 0},
+	/* Geneve */
 	{"geneve bulk", p_bulk, "4", GEN_TUN_GENEVE, 0},
 	{"geneve options", p_gnv_opts, "4", GEN_TUN_GENEVE, 0},
 	{"geneve option differs", p_gnv_opt_change, "2,2", GEN_TUN_GENEVE, 0},
 	{"geneve oam", p_gnv_oam, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
 	{"geneve version 1", p_gnv_ver, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
+	/* Geneve, continued */
 	{"geneve option length past", p_gnv_optlen_past, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
 	{"geneve ip payload", p_gnv_ip, "4", GEN_TUN_GENEVE, 0},
 	{"geneve unknown protocol", p_gnv_proto_unknown, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
