@@ -212,7 +212,7 @@ typedef void (*ofl_gro_deliver_fn)(void *user, const struct ofl_gro_out *pkts, u
  *  reads only the fields that version has; a newer version than the
  *  library's (a program built against a later header) is refused with
  *  OFL_EINVAL before anything is read past the version field. */
-#define OFL_GRO_CONFIG_VERSION 4
+#define OFL_GRO_CONFIG_VERSION 5
 
 /** Entries of ofl_gro_config.udp_no_merge_ports. */
 #define OFL_GRO_UDP_PORTS_MAX 16u
@@ -335,13 +335,30 @@ struct ofl_gro_config {
 	                            carrying Geneve (RFC 8926: 6081): version 0,
 	                            OAM bit clear, protocol type Ethernet
 	                            (0x6558), IPv4 or IPv6 */
+	/* version 5: */
+	uint8_t ipip;          /**< 1: merge TCP through IP-in-IP too: IPv4 or
+	                            IPv6 carried in IPv4 (protocol 4, 41: ipip,
+	                            SIT) or in IPv6 (next header 4, 41: ip4ip6,
+	                            ip6ip6), as Linux does with no tunnel device
+	                            (ipip_gro_receive, sit/ip6ip6/ip4ip6 GRO: built
+	                            in, always on).  The rules and the delivered
+	                            form are those of the UDP tunnels above (no
+	                            UDP, no tunnel header: the flow is the outer
+	                            MACs, VLAN and addresses and the inner flow;
+	                            gso_type OFL_GSO_IPXIP4 or OFL_GSO_IPXIP6 by
+	                            the outer IP).  0 (default): passed on
+	                            (NORMAL not_tcp), as before version 5, so
+	                            that a program rebuilt against this header
+	                            delivers what it did; set it for the
+	                            kernel's behaviour */
 };
 
 /** Fill cfg with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL.
  *  (ofl_gro_create() also takes a version 1 struct, which ends before l2:
  *  its packets are Ethernet frames; a version 2 struct, which ends
- *  before udp: UDP is not merged; and a version 3 struct, which ends before
- *  vxlan_nports: no tunnel is merged through.) */
+ *  before udp: UDP is not merged; a version 3 struct, which ends before
+ *  vxlan_nports: no tunnel is merged through; and a version 4 struct, which
+ *  ends before ipip: IP-in-IP is not merged.) */
 OFL_API int ofl_gro_config_default(struct ofl_gro_config *cfg);
 
 struct ofl_gro;
@@ -353,7 +370,8 @@ struct ofl_gro;
  * OFL_GRO_MAX_SIZE_LIMIT, normal_batch 0, an allocator without both
  * functions, dsa_keep_tag above 1, l2 not an enum ofl_l2 or OFL_L2_NONE with a DSA
  * format, udp above 1, udp_nports above OFL_GRO_UDP_PORTS_MAX, vxlan_nports or
- * geneve_nports above OFL_GRO_TUN_PORTS_MAX, a port 0 among them, hash_key 0,0 where the OS gives no random
+ * geneve_nports above OFL_GRO_TUN_PORTS_MAX, a port 0 among them, ipip
+ * above 1, hash_key 0,0 where the OS gives no random
  * bytes or the build has no entropy source), OFL_ENOMEM.
  */
 OFL_API int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out);
@@ -472,6 +490,8 @@ enum ofl_gro_tun_type {
 	OFL_GRO_TUN_VXLAN = 1,  /**< UDP, 8-byte VXLAN header, inner Ethernet */
 	OFL_GRO_TUN_GENEVE = 2, /**< UDP, Geneve header with its options, inner
 	                             Ethernet or IP */
+	OFL_GRO_TUN_IPIP = 3,   /**< IPv4 or IPv6 right behind the outer IPv4 or
+	                             IPv6 header (ofl_gro_config.ipip) */
 };
 
 /** Where the headers of a tunnelled GRO packet are (ofl_gro_out_tunnel()).
@@ -486,8 +506,8 @@ struct ofl_gro_tunnel {
 	                            ofl_gro_linearize() FULL completes it after
 	                            the inner one) */
 	uint16_t outer_l3_off; /**< outer IP header */
-	uint16_t outer_l4_off; /**< outer UDP header */
-	uint16_t tun_off;      /**< tunnel header (VXLAN, Geneve) */
+	uint16_t outer_l4_off; /**< outer UDP header (IP-in-IP: = inner_l3_off) */
+	uint16_t tun_off;      /**< tunnel header (VXLAN, Geneve; IP-in-IP: = inner_l3_off) */
 	uint16_t inner_l2_off; /**< inner Ethernet header (= inner_l3_off when
 	                            the tunnel carries IP) */
 	uint16_t inner_l3_off; /**< inner IP header (= ofl_gro_out.l3_off) */

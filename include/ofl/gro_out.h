@@ -67,6 +67,8 @@ struct ofl_dsa_meta; /* dsa.h */
     (SKB_GSO_UDP_TUNNEL) */
 #define OFL_GSO_UDP_TUNNEL_CSUM 0x40u /**< UDP tunnel with an outer UDP
     checksum (SKB_GSO_UDP_TUNNEL_CSUM) */
+#define OFL_GSO_IPXIP4 0x60u      /**< IP in IPv4 (SKB_GSO_IPXIP4) */
+#define OFL_GSO_IPXIP6 0x80u      /**< IP in IPv6 (SKB_GSO_IPXIP6) */
 
 /** One delivered packet.  Valid only during the deliver callback. */
 struct ofl_gro_out {

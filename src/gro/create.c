@@ -75,6 +75,8 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 		return OFL_EINVAL;
 	if (cfg->version >= 4 && gro_tunnel_check_config(cfg) != 0)
 		return OFL_EINVAL;
+	if (cfg->version >= 5 && cfg->ipip > 1)
+		return OFL_EINVAL;
 	if (derive_key(cfg, key) != 0)
 		return OFL_EINVAL; /* no key configured and none from the system */
 	*out = NULL;
@@ -105,6 +107,9 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	} else if (cfg->version == 3) {
 		/* a version 3 struct ends before the tunnel ports: none (zeroed) */
 		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, vxlan_nports));
+	} else if (cfg->version == 4) {
+		/* a version 4 struct ends before ipip: no IP-in-IP (zeroed) */
+		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, ipip));
 	} else {
 		g->cfg = *cfg;
 	}

@@ -64,7 +64,9 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 		o->flags = (uint8_t)(o->flags | (unsigned)it->tun.type << 5);
 		if (merged)
 			o->gso_type = (uint8_t)(o->gso_type |
-			                        (it->tun.ocsum ? OFL_GSO_UDP_TUNNEL_CSUM : OFL_GSO_UDP_TUNNEL));
+			                        (it->tun.type == OFL_GRO_TUN_IPIP
+			                             ? (it->tun.ol3 == 4 ? OFL_GSO_IPXIP4 : OFL_GSO_IPXIP6)
+			                             : it->tun.ocsum ? OFL_GSO_UDP_TUNNEL_CSUM : OFL_GSO_UDP_TUNNEL));
 	}
 }
 

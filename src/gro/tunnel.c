@@ -1,7 +1,9 @@
 /*
- * tunnel.c - the UDP tunnel layer of GRO: TCP merged through VXLAN and
- * Geneve as Linux merges it in the underlay device's GRO, outer and inner
- * headers together (net/ipv4/udp_offload.c udp4_gro_receive and
+ * tunnel.c - the tunnel layer of GRO: TCP merged through VXLAN, Geneve and
+ * IP-in-IP as Linux merges it in the underlay device's GRO, outer and inner
+ * headers together (net/ipv4/af_inet.c ipip_gro_receive, the sit, ip4ip6
+ * and ip6ip6 GRO of net/ipv6/ip6_offload.c: no UDP, no tunnel header, the
+ * same outer IP rules; net/ipv4/udp_offload.c udp4_gro_receive and
  * udp_gro_receive with a tunnel socket, drivers/net/vxlan/vxlan_core.c
  * vxlan_gro_prepare_receive and vxlan_gro_receive, drivers/net/geneve.c
  * geneve_gro_receive, then eth_gro_receive and the inner IP and TCP GRO),
@@ -116,6 +118,8 @@ static void gro_tun_complete(struct gro_item *it)
 	} else {
 		ofl_put16(ip + 4, (uint16_t)(olen - 40u));
 	}
+	if (t->type == OFL_GRO_TUN_IPIP)
+		return; /* no UDP */
 	ofl_put16(uh + 4, (uint16_t)ulen);
 	if (t->ocsum) {
 		c = (uint16_t)~ofl_csum_fold(gro_pseudo_sum(it->hdr, t->ol3, t->ol3_off, ulen, 17));
@@ -175,7 +179,8 @@ static uint64_t outer_digest(const uint8_t *p, const struct gro_tun *t)
 		h = mix(h, (uint64_t)(ofl_get32(ip) & 0xf00fffffu) << 8 | ip[6]);
 		h = mix_bytes(h, ip + 8, 32);
 	}
-	h = mix_bytes(h, p + t->ol4_off, 4);
+	if (t->type != OFL_GRO_TUN_IPIP)
+		h = mix_bytes(h, p + t->ol4_off, 4); /* the UDP ports */
 	return mix_bytes(h, p + t->tun_off, (uint32_t)(t->in_off - t->tun_off));
 }
 
@@ -189,6 +194,8 @@ static int tun_parse(const struct ofl_view *v, const struct ofl_hdrs *h, unsigne
 	uint16_t et = 0;
 	memset(&tp->t, 0, sizeof(tp->t));
 	tp->keyed = 0;
+	if (type == OFL_GRO_TUN_IPIP)
+		to = ol4; /* no UDP header, no tunnel header */
 	if (ol4 == 0 || to > end || to > v->len)
 		return OFL_GRO_NORMAL_TUN_OUTER;
 	tp->t.type = (uint8_t)type;
@@ -196,9 +203,12 @@ static int tun_parse(const struct ofl_view *v, const struct ofl_hdrs *h, unsigne
 	tp->t.ol3_off = h->l3_off;
 	tp->t.ol4_off = (uint16_t)ol4;
 	tp->t.tun_off = (uint16_t)to;
-	tp->t.ocsum = (p[ol4 + 6] | p[ol4 + 7]) != 0;
+	tp->t.ocsum = type != OFL_GRO_TUN_IPIP && (p[ol4 + 6] | p[ol4 + 7]) != 0;
 	tp->t.oid0 = h->l3 == 4 ? ofl_get16(p + h->l3_off + 4) : 0;
-	if (type == OFL_GRO_TUN_VXLAN) {
+	if (type == OFL_GRO_TUN_IPIP) {
+		in = ol4;
+		et = h->l4proto == 4 ? ETH_P_IP_ : ETH_P_IPV6_;
+	} else if (type == OFL_GRO_TUN_VXLAN) {
 		in = to + VXLAN_HLEN;
 		if (in > end || in > v->len)
 			return OFL_GRO_NORMAL_TUN_HDR;
@@ -262,7 +272,7 @@ static uint32_t tunnel_nomerge(const uint8_t *p, const struct tun_parse *tp, str
 	if (!gro_stack_tun(it->stack) || a->type != b->type || a->ol3 != b->ol3 || a->ocsum != b->ocsum ||
 	    a->ol3_off != b->ol3_off || a->ol4_off != b->ol4_off || a->in_off != b->in_off ||
 	    tp->in.l3_off != it->l3_off || memcmp(p, q, a->ol3_off) != 0 ||
-	    memcmp(p + a->ol4_off, q + a->ol4_off, 4) != 0 ||
+	    (a->type != OFL_GRO_TUN_IPIP && memcmp(p + a->ol4_off, q + a->ol4_off, 4) != 0) ||
 	    memcmp(p + a->tun_off, q + a->tun_off, (size_t)(a->in_off - a->tun_off)) != 0)
 		return NM(OFL_GRO_FLUSH_NOT_GRO);
 	if (a->ol3 == 4) {
@@ -306,7 +316,7 @@ int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
 	if (why < 0) {
 		const uint8_t *uh = v->p + h->l4_off;
 		if (h->status != OFL_PARSE_NOT_TCP || h->trimmed || h->ip6_ext_len ||
-		    ofl_get16(uh + 4) != h->l3_end - h->l4_off)
+		    (type != OFL_GRO_TUN_IPIP && ofl_get16(uh + 4) != h->l3_end - h->l4_off))
 			why = OFL_GRO_NORMAL_TUN_OUTER; /* options, fragment, padding, ... */
 		else if (ih->status != OFL_PARSE_OK || ih->l4proto != 6 || ih->hdr_len > OFL_GRO_MAX_HDR)
 			why = OFL_GRO_NORMAL_TUN_INNER; /* a nested tunnel is not TCP here */
@@ -406,15 +416,19 @@ int ofl_gro_out_tunnel(const struct ofl_gro_out *o, struct ofl_gro_tunnel *t)
 	} else {
 		return 0;
 	}
-	to = ol4 + 8u;
-	if (to + 8u > hl)
-		return 0;
-	in = to + 8u + (type == OFL_GRO_TUN_GENEVE ? (p[to] & 0x3fu) * 4u : 0u);
+	if (type == OFL_GRO_TUN_IPIP) {
+		to = in = ol4;
+	} else {
+		to = ol4 + 8u;
+		if (to + 8u > hl)
+			return 0;
+		in = to + 8u + (type == OFL_GRO_TUN_GENEVE ? (p[to] & 0x3fu) * 4u : 0u);
+	}
 	if (in > o->l3_off || o->l3_off >= o->l4_off || o->l4_off >= hl)
 		return 0;
 	t->type = (uint8_t)type;
 	t->inner_l3 = (p[o->l3_off] >> 4) == 4 ? 4 : 6;
-	t->outer_udp_csum = (p[ol4 + 6] | p[ol4 + 7]) != 0;
+	t->outer_udp_csum = type != OFL_GRO_TUN_IPIP && (p[ol4 + 6] | p[ol4 + 7]) != 0;
 	t->outer_l3_off = (uint16_t)off;
 	t->outer_l4_off = (uint16_t)ol4;
 	t->tun_off = (uint16_t)to;

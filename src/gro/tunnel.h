@@ -1,7 +1,8 @@
 /*
- * tunnel.h - GRO through UDP tunnels (tunnel.c): VXLAN and Geneve on the
- * ports ofl_gro_config names, reached from the full path of receive.c for
- * every UDP frame to such a port.  Tunnel flows take the full path only:
+ * tunnel.h - GRO through tunnels (tunnel.c): VXLAN and Geneve on the ports
+ * ofl_gro_config names, reached from the full path of receive.c for every
+ * UDP frame to such a port, and IP-in-IP (ofl_gro_config.ipip) for every
+ * frame whose IP header says IPv4 (4) or IPv6 (41) next.  Tunnel flows take the full path only:
  * they are never predicted (item.fast is 0), like UDP ones.
  */
 #ifndef OFL_GRO_TUNNEL_H
@@ -32,7 +33,8 @@ unsigned gro_tunnel_of(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
                        uint32_t total);
 
 /*
- * Offer a frame to a tunnel port (type from gro_tunnel_of()); h is the
+ * Offer a frame to a tunnel port (type from gro_tunnel_of()), or (type
+ * OFL_GRO_TUN_IPIP) an IP-in-IP frame; h is the
  * parse of its outer headers, v the view it was parsed over, csum_status
  * the frame's checksum state.  Returns an enum ofl_gro_result.
  */

@@ -145,22 +145,43 @@ static bool fz_parse(const struct st *s, const uint8_t *f, size_t len, struct c_
 		uh = o.payload_off - 8;
 		th = o.payload_off;
 		dport = rd16(f + uh + 2);
-		/* (a Geneve header GRO refuses: plain UDP) */
-		if ((dport == 4789 || (dport == 6081 && !(f[th] >> 6) && !(f[th + 1] & 0x80) &&
-		                       rd16(f + th + 2) == 0x6558)) &&
-		    th + 8 <= len) {
+		/* (a Geneve header GRO refuses: plain UDP; an IP payload is
+		 * parsed behind an Ethernet header of zeros) */
+		uint16_t gp = th + 4 <= len ? rd16(f + th + 2) : 0;
+		bool gip = dport == 6081 && (gp == 0x0800 || gp == 0x86dd);
+		if (th + 8 <= len && (dport == 4789 || (dport == 6081 && !(f[th] >> 6) && !(f[th + 1] & 0x80) &&
+		                                        (gp == 0x6558 || gip)))) {
+			static uint8_t tmp[70000];
+			bool ok;
 			in = th + 8 + (dport == 6081 ? (f[th] & 0x3fu) * 4u : 0u);
-			if (in < len && c_parse(f + in, len - in, cf)) {
+			if (gip && in < len && len - in + 14 <= sizeof(tmp)) {
+				memset(tmp, 0, 12);
+				tmp[12] = (uint8_t)(gp >> 8);
+				tmp[13] = (uint8_t)gp;
+				memcpy(tmp + 14, f + in, len - in);
+				ok = c_parse(tmp, len - in + 14, cf);
+			} else {
+				ok = !gip && in < len && c_parse(f + in, len - in, cf);
+			}
+			if (ok) {
 				for (k = 0; k < sizeof(o.key); k++)
 					h = (h ^ o.key[k]) * 0x100000001b3ull;
 				for (k = th; k < in; k++)
 					h = (h ^ f[k]) * 0x100000001b3ull;
 				h = (h ^ (uint64_t)((f[uh + 6] | f[uh + 7]) != 0)) * 0x100000001b3ull;
-				if ((f[uh - 40] >> 4) == 6 && rd16(f + 12) == 0x86dd)
-					h = (h ^ ((uint64_t)(f[15] & 0xf) << 16 | (uint64_t)rd16(f + 16))) * 0x100000001b3ull;
+				/* an outer IPv6 flow label (untagged or one tag) */
+				for (k = 12; k <= 16 && k + 6 <= uh; k += 4) {
+					if (rd16(f + k) == 0x86dd) {
+						h = (h ^ ((uint64_t)(f[k + 3] & 0xf) << 16 | rd16(f + k + 4))) *
+						    0x100000001b3ull;
+						break;
+					}
+					if (rd16(f + k) != 0x8100 && rd16(f + k) != 0x88a8)
+						break;
+				}
 				for (k = 0; k < 8; k++)
 					cf->key[k] ^= (uint8_t)(h >> (8 * k));
-				cf->payload_off += in;
+				cf->payload_off += gip ? in - 14 : in;
 				return true;
 			}
 		}

@@ -476,9 +476,9 @@ START_TEST(test_fixture)
 END_TEST
 
 /* ---------------------------------------------------------------------- */
-/* VXLAN: fixtures/kernel-tunnel (mktun.c, make-tunnel-fixtures.sh), made by
- * the oracle with a VXLAN device on port 4789; fed to a context with
- * vxlan_ports {4789} and polled as feed() polls, each delivered frame (ours
+/* Tunnels: fixtures/kernel-tunnel (mkseq -t, make-fixtures.sh -t), made by
+ * the oracle with a VXLAN device on port 4789 (IP-in-IP needs none); fed
+ * to a context with vxlan_ports {4789} and ipip, polled as feed() polls, each delivered frame (ours
  * linearized with full checksums) equal to the kernel's, merged exactly
  * where the kernel merged, with its gso_size.  No deliberate differences.
  * (The harness's cut-back reads a tunnel frame as UDP: not used here.) */
@@ -491,7 +491,7 @@ static unsigned ntnames;
 static void complete_outer(uint8_t *f, uint32_t len)
 {
 	uint32_t ol4 = 14u + (f[14] & 0xfu) * 4u, s;
-	if (g16(f + 12) != 0x0800 || ol4 + 8 > len || (f[ol4 + 6] | f[ol4 + 7]) == 0)
+	if (g16(f + 12) != 0x0800 || f[23] != 17 || ol4 + 8 > len || (f[ol4 + 6] | f[ol4 + 7]) == 0)
 		return;
 	f[ol4 + 6] = f[ol4 + 7] = 0;
 	s = gen_csum_fold(f + 26, 8, 0) + 17u + (len - ol4);
@@ -539,6 +539,7 @@ START_TEST(test_tunnel_fixture)
 	ofl_gro_config_default(&cfg);
 	cfg.vxlan_nports = 1;
 	cfg.vxlan_ports[0] = 4789;
+	cfg.ipip = 1;
 	cfg.deliver = tun_deliver;
 	ck_assert_int_eq(ofl_gro_create(&cfg, &g), 0);
 	tun_ours.n = 0;

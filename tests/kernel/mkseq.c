@@ -4,9 +4,9 @@
  *     mkseq OUTDIR            writes OUTDIR/<name>/IN.pcap for every sequence
  *     mkseq OUTDIR NAME...    only the named sequences
  *     mkseq -l                lists the names
- *     mkseq -t OUTDIR [NAME...]  the VXLAN sequences instead (their
+ *     mkseq -t OUTDIR [NAME...]  the tunnel sequences instead (VXLAN, IP-in-IP; their
  *                             fixtures: tests/fixtures/kernel-tunnel,
- *                             make-tunnel-fixtures.sh)
+ *                             make-fixtures.sh -t)
  *
  * Every sequence is our own synthetic traffic (tests/support/gen.c): classic
  * pcap, Ethernet, microsecond timestamps 1 us apart, fewer than 100 frames so
@@ -1167,6 +1167,28 @@ static void s_other_port(void)
 	tsegs(&in, &t, 10);
 }
 
+/* IP-in-IP: 4in4, 6in4 (SIT), 4in6, 6in6; the kernel merges them with no
+ * device (its ipip/sit/ip6ip6 GRO is built in) */
+#define IPIP(fn, o, i, stmt)                                                                       \
+	static void fn(void)                                                                       \
+	{                                                                                          \
+		struct gen_tcp in;                                                                 \
+		struct gen_tun t;                                                                  \
+		tinit(&in, &t, o, i);                                                              \
+		t.type = GEN_TUN_IPIP;                                                             \
+		tsegs(&in, &t, 10);                                                                \
+		stmt;                                                                              \
+		tsegs(&in, &t, 10);                                                                \
+	}
+IPIP(s_ipip_4in4, 4, 4, (void)0)
+IPIP(s_ipip_6in4, 4, 6, (void)0)
+IPIP(s_ipip_4in6, 6, 4, (void)0)
+IPIP(s_ipip_6in6, 6, 6, (void)0)
+IPIP(s_ipip_outer_ttl, 4, 4, t.ttl = 63)
+IPIP(s_ipip_outer_ipid_jump, 4, 4, t.ip_id = (uint16_t)(t.ip_id + 7))
+IPIP(s_ipip_6in6_hoplimit, 6, 6, t.ttl = 63)
+#undef IPIP
+
 static const struct seq tun_seqs[] = {
 	{"vxlan_bulk_4in4", s_bulk_4in4},
 	{"vxlan_bulk_6in4", s_bulk_6in4},
@@ -1184,6 +1206,13 @@ static const struct seq tun_seqs[] = {
 	{"vxlan_inner_seq_gap", s_inner_seq_gap},
 	{"vxlan_limit64k", s_limit64k},
 	{"vxlan_other_port", s_other_port},
+	{"ipip_4in4", s_ipip_4in4},
+	{"ipip_6in4", s_ipip_6in4},
+	{"ipip_4in6", s_ipip_4in6},
+	{"ipip_6in6", s_ipip_6in6},
+	{"ipip_outer_ttl", s_ipip_outer_ttl},
+	{"ipip_outer_ipid_jump", s_ipip_outer_ipid_jump},
+	{"ipip_6in6_hoplimit", s_ipip_6in6_hoplimit},
 };
 
 static const struct seq seqs[] = {

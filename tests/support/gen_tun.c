@@ -31,24 +31,27 @@ void gen_tun_init(struct gen_tun *t, int type, int l3)
 	t->gnv_proto = 0x6558;
 }
 
+/* UDP and tunnel header bytes */
 static size_t tun_hlen(const struct gen_tun *t)
 {
-	return t->type == GEN_TUN_VXLAN ? 8u : 8u + t->gnv_optlen;
+	return t->type == GEN_TUN_IPIP ? 0u : t->type == GEN_TUN_VXLAN ? 16u : 16u + t->gnv_optlen;
 }
 
 size_t gen_tun_wrap(const struct gen_tun *t, const uint8_t *inner, size_t inner_len, uint8_t *buf, size_t cap)
 {
 	size_t l2 = 14u + (t->vlan ? 4u : 0u), ipl = t->l3 == 4 ? 20u + t->ip_optlen : 40u;
-	size_t skip = t->type == GEN_TUN_GENEVE && t->gnv_proto != 0x6558 ? 14u : 0u;
+	size_t skip = (t->type == GEN_TUN_GENEVE && t->gnv_proto != 0x6558) || t->type == GEN_TUN_IPIP ? 14u : 0u;
 	size_t ulen, len, o;
-	uint8_t *ip, *uh, *th;
-	if (inner_len < skip)
+	uint8_t *ip, *uh, *th, proto = 17;
+	if (inner_len < skip + 1)
 		return 0;
-	ulen = 8u + tun_hlen(t) + inner_len - skip;
+	if (t->type == GEN_TUN_IPIP)
+		proto = (inner[14] >> 4) == 4 ? 4 : 41;
+	ulen = tun_hlen(t) + inner_len - skip; /* the outer IP payload */
 	len = l2 + ipl + ulen;
 	if (len > cap || ulen > 0xffffu)
 		return 0;
-	memset(buf, 0, l2 + ipl + 8u + tun_hlen(t));
+	memset(buf, 0, l2 + ipl + tun_hlen(t));
 	memcpy(buf, t->dst_mac, 6);
 	memcpy(buf + 6, t->src_mac, 6);
 	o = 12;
@@ -66,7 +69,7 @@ size_t gen_tun_wrap(const struct gen_tun *t, const uint8_t *inner, size_t inner_
 		put16(ip + 4, t->ip_id);
 		put16(ip + 6, t->df ? 0x4000 : 0);
 		ip[8] = t->ttl;
-		ip[9] = 17;
+		ip[9] = proto;
 		memcpy(ip + 12, t->saddr, 4);
 		memcpy(ip + 16, t->daddr, 4);
 		memcpy(ip + 20, t->ip_opts, t->ip_optlen);
@@ -78,12 +81,16 @@ size_t gen_tun_wrap(const struct gen_tun *t, const uint8_t *inner, size_t inner_
 		ip[2] = (uint8_t)(w >> 8);
 		ip[3] = (uint8_t)w;
 		put16(ip + 4, (uint16_t)ulen);
-		ip[6] = 17;
+		ip[6] = proto;
 		ip[7] = t->ttl;
 		memcpy(ip + 8, t->saddr, 16);
 		memcpy(ip + 24, t->daddr, 16);
 	}
 	uh = ip + ipl;
+	if (t->type == GEN_TUN_IPIP) {
+		memcpy(uh, inner + skip, inner_len - skip);
+		return len;
+	}
 	put16(uh, t->sport);
 	put16(uh + 2, t->dport);
 	put16(uh + 4, (uint16_t)((int32_t)ulen + t->udp_len_delta));
@@ -102,7 +109,7 @@ size_t gen_tun_wrap(const struct gen_tun *t, const uint8_t *inner, size_t inner_
 		th[6] = (uint8_t)t->vni;
 		memcpy(th + 8, t->gnv_opts, t->gnv_optlen);
 	}
-	memcpy(th + tun_hlen(t), inner + skip, inner_len - skip);
+	memcpy(th + tun_hlen(t) - 8u, inner + skip, inner_len - skip);
 	if (t->udp_csum) {
 		uint32_t s;
 		uint16_t c;
@@ -151,6 +158,10 @@ bool gen_tun_csums_ok(const uint8_t *f, size_t len)
 	} else {
 		return false;
 	}
+	if (o + 2 + ipl > len)
+		return false;
+	if ((et == 0x0800 ? ip[9] : ip[6]) != 17) /* IP-in-IP */
+		return (et == 0x86dd || gen_csum_fold(ip, ipl, 0) == 0xffff) && ip_csums_ok(ip + ipl, len - o - 2 - ipl);
 	if (o + 2 + ipl + 16 > len)
 		return false;
 	uh = ip + ipl;

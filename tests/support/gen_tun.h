@@ -2,7 +2,8 @@
  * gen_tun.h - our synthetic traffic (gen.h) wrapped in a UDP tunnel: outer
  * Ethernet (an optional 802.1Q tag), IPv4 or IPv6, UDP, then a VXLAN or
  * Geneve header, then the inner frame gen_tcp_frame() wrote (whole, or from
- * its IP header for a Geneve IP payload).  Every outer field is settable;
+ * its IP header for a Geneve IP payload); or IP-in-IP: the outer IP header
+ * (protocol 4 or 41 by the inner version) right before the inner IP packet.  Every outer field is settable;
  * lengths and checksums valid unless asked otherwise.
  */
 #ifndef OFL_TEST_GEN_TUN_H
@@ -12,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { GEN_TUN_VXLAN = 1, GEN_TUN_GENEVE = 2 };
+enum { GEN_TUN_VXLAN = 1, GEN_TUN_GENEVE = 2, GEN_TUN_IPIP = 3 /* no UDP: the inner IP packet */ };
 
 struct gen_tun {
 	int type;               /* GEN_TUN_* */
@@ -47,7 +48,8 @@ struct gen_tun {
 void gen_tun_init(struct gen_tun *t, int type, int l3);
 /* Wrap the inner Ethernet frame (inner_len bytes) into buf; returns the
  * frame's length, 0 when cap is too small.  A Geneve IP payload (gnv_proto
- * not 0x6558) drops the inner frame's 14-byte Ethernet header. */
+ * not 0x6558) and IP-in-IP drop the inner frame's 14-byte Ethernet header
+ * (the inner frame must be untagged then). */
 size_t gen_tun_wrap(const struct gen_tun *t, const uint8_t *inner, size_t inner_len, uint8_t *buf, size_t cap);
 /* Verify a linear tunnelled frame's checksums: the outer IPv4 header, the
  * outer UDP checksum unless 0 (over IPv6 too: RFC 6935), the inner IP

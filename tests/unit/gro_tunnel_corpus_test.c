@@ -2,7 +2,7 @@
  * gro_tunnel_corpus_test.c - the tunnel captures of the corpus (every .pcap
  * under tunnels/: VXLAN, Geneve, GRE, ERSPAN, IP-in-IP, ...; and the
  * malformed/ ones with a tunnel in their name) replayed through GRO with
- * VXLAN on 4789 and 8472 and Geneve on 6081, one frame at a time with
+ * VXLAN on 4789 and 8472, Geneve on 6081 and IP-in-IP on, one frame at a time with
  * checksums to verify and in bursts of 64 with header/payload buffers and
  * NIC-verified checksums, polls of 64 frames:
  *   - every frame comes back exactly once, nothing crashes, the counters
@@ -105,6 +105,7 @@ static void replay(const char *path, int way, struct ofl_gro_stats *st)
 	cfg.vxlan_ports[1] = 8472;
 	cfg.geneve_nports = 1;
 	cfg.geneve_ports[0] = 6081;
+	cfg.ipip = 1;
 	cfg.deliver = deliver;
 	cfg.user = &R;
 	ck_assert_int_eq(ofl_gro_create(&cfg, &g), 0);

@@ -107,7 +107,9 @@ static void deliver(void *user, const struct ofl_gro_out *o, unsigned n)
 			if (t.type) {
 				ck_assert_msg(gen_tun_csums_ok(r->lin, o->len), "bad checksum in merged packet");
 				ck_assert_uint_eq(o->gso_type & OFL_GSO_TUNNEL_MASK,
-				                  t.outer_udp_csum ? OFL_GSO_UDP_TUNNEL_CSUM : OFL_GSO_UDP_TUNNEL);
+				                  t.type == OFL_GRO_TUN_IPIP ? (t.outer_l3 == 4 ? OFL_GSO_IPXIP4 : OFL_GSO_IPXIP6)
+				                  : t.outer_udp_csum    ? OFL_GSO_UDP_TUNNEL_CSUM
+				                                        : OFL_GSO_UDP_TUNNEL);
 			} else {
 				ck_assert_msg(gen_frame_csums_ok(r->lin, o->len), "bad checksum in merged packet");
 				ck_assert_uint_eq(o->gso_type & OFL_GSO_TUNNEL_MASK, 0);
@@ -149,6 +151,7 @@ static void tun_cfg(struct ofl_gro_config *c)
 	c->vxlan_ports[0] = 4789;
 	c->geneve_nports = 1;
 	c->geneve_ports[0] = 6081;
+	c->ipip = 1;
 }
 
 static void run_start(int v)
@@ -503,6 +506,14 @@ static const struct row rows[] = {
 	{"geneve ip payload", p_gnv_ip, "4", GEN_TUN_GENEVE, 0},
 	{"geneve unknown protocol", p_gnv_proto_unknown, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
 	{"geneve outer udp csum", p_udp_csum, "4", GEN_TUN_GENEVE, 0},
+	/* IP-in-IP: 4in4, 6in4 (SIT), 4in6, 6in6 by the variant */
+	{"ipip bulk", p_bulk, "4", GEN_TUN_IPIP, 0},
+	{"ipip outer ttl differs", p_ttl, "2,2", GEN_TUN_IPIP, 0},
+	{"ipip outer id jump (v6 hop limit)", p_outer_id_jump, "2,2", GEN_TUN_IPIP, 0},
+	{"ipip outer daddr differs", p_outer_daddr, "2,2", GEN_TUN_IPIP, 0},
+	{"ipip inner seq gap", p_inner_seq_gap, "2,2", GEN_TUN_IPIP, 0},
+	{"ipip carrying vxlan", p_nested, "N,N,N", GEN_TUN_IPIP, OFL_GRO_NORMAL_TUN_INNER},
+	{"ipip bad inner tcp csum", p_bad_tcp_csum, "2,N,1", GEN_TUN_IPIP, OFL_GRO_NORMAL_TCP_CSUM},
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
@@ -559,6 +570,22 @@ START_TEST(config_versions)
 	run_start_cfg(0, &c);
 	send_n(&in, &t, 3);
 	ck_assert_str_eq(run_end(), "N,N,N");
+	/* a version 4 struct ends before ipip; and ipip 0 */
+	init_pair(0, GEN_TUN_IPIP, &in, &t);
+	tun_cfg(&c);
+	c.version = 4;
+	run_start_cfg(0, &c);
+	send_n(&in, &t, 3);
+	ck_assert_str_eq(run_end(), "N,N,N");
+	tun_cfg(&c);
+	c.ipip = 0;
+	run_start_cfg(0, &c);
+	send_n(&in, &t, 3);
+	ck_assert_str_eq(run_end(), "N,N,N");
+	tun_cfg(&c);
+	c.ipip = 2;
+	c.deliver = deliver;
+	ck_assert_int_eq(ofl_gro_create(&c, &R.g), OFL_EINVAL);
 	/* bad tunnel configs */
 	tun_cfg(&c);
 	c.vxlan_nports = OFL_GRO_TUN_PORTS_MAX + 1;

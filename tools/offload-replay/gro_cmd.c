@@ -40,6 +40,7 @@ enum {
 	OPT_UDP,
 	OPT_VXLAN_PORT,
 	OPT_GENEVE_PORT,
+	OPT_IPIP,
 };
 
 static const struct cli_opt gro_opts[] = {
@@ -61,6 +62,7 @@ static const struct cli_opt gro_opts[] = {
 	{ "udp", 0, 0, OPT_UDP },
 	{ "vxlan-port", 0, 1, OPT_VXLAN_PORT },
 	{ "geneve-port", 0, 1, OPT_GENEVE_PORT },
+	{ "ipip", 0, 0, OPT_IPIP },
 	{ "dsa", 0, 1, DSA_OPT_TAG },
 	{ "dsa-keep-tag", 0, 0, DSA_OPT_KEEP_TAG },
 	DSA_OPT_PARAM_ENTRIES,
@@ -122,6 +124,8 @@ void gro_cmd_usage(FILE *fp)
 	        "                        device listens (ofl_gro_config.vxlan_ports); up to 4\n"
 	        "  --geneve-port P       the same through Geneve on port P (6081); up to 4.\n"
 	        "                        The tun_* reasons are counted in the statistics\n"
+	        "  --ipip                merge TCP through IP-in-IP too (4in4, SIT 6in4, 4in6,\n"
+	        "                        6in6), as Linux always does (ofl_gro_config.ipip)\n"
 	        "  --dsa NAME            the frames carry DSA tags of format NAME (brcm, dsa,\n"
 	        "                        edsa, ...; link types 281, 282, 284, 285 name their\n"
 	        "                        own): GRO per switch port, packets untagged in OUT\n"
@@ -263,6 +267,9 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 			break;
 		case OPT_UDP:
 			g->opts.udp = 1;
+			break;
+		case OPT_IPIP:
+			g->opts.ipip = 1;
 			break;
 		case OPT_VXLAN_PORT:
 		case OPT_GENEVE_PORT: {

@@ -51,6 +51,7 @@ struct replay_gro_opts {
 	uint8_t geneve_nports;     /**< ofl_gro_config.geneve_ports (--geneve-port) */
 	uint16_t vxlan_ports[OFL_GRO_TUN_PORTS_MAX];
 	uint16_t geneve_ports[OFL_GRO_TUN_PORTS_MAX];
+	uint8_t ipip;              /**< ofl_gro_config.ipip (--ipip) */
 };
 
 /** Default replay options: burst 64 (like NAPI), OFL_CSUM_NONE, one buffer per
