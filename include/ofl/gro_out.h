@@ -40,6 +40,7 @@ struct ofl_dsa_meta; /* dsa.h */
     a GRO packet was merged through, enum ofl_gro_tun_type (gro.h) << 5; 0
     for none.  Then l3_off/l4_off are the inner headers' and
     ofl_gro_out_tunnel() (gro.h) tells where the outer ones are */
+/** The tunnel type field of ofl_gro_out.flags (enum ofl_gro_tun_type, 0: none). */
 #define OFL_GRO_OUT_TUN_TYPE(flags) (((unsigned)(flags) & OFL_GRO_OUT_TUN_MASK) >> 5)
 
 /* Checksum state of a GRO packet (seg_count >= 1) whose segments came with
