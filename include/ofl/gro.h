@@ -87,6 +87,14 @@ enum ofl_gro_flush_reason {
 	                               short (a shorter one, merged, ends it),
 	                               csum, not_gro, max_size, max_segs and the
 	                               IP ones */
+	OFL_GRO_FLUSH_TUN_OUTER,  /**< tunnel: the outer IPv4 TTL, TOS, DF or ID
+	                               rule (ID incrementing or fixed, decided
+	                               apart from the inner ID), or the outer IPv6
+	                               traffic class or hop limit, differs.  The
+	                               other tunnel endings reuse the names
+	                               above (the inner TCP and IP ones, csum for
+	                               a bad outer or inner checksum, max_size for
+	                               the 64 KiB limit) */
 	OFL_GRO_FLUSH__COUNT
 };
 
@@ -125,6 +133,23 @@ enum ofl_gro_normal_reason {
 	                                  datagram's real length */
 	OFL_GRO_NORMAL_UDP_PORT,     /**< UDP GRO on: destination port in
 	                                  ofl_gro_config.udp_no_merge_ports */
+	OFL_GRO_NORMAL_TUN_OUTER,    /**< a tunnel port: outer headers GRO does not
+	                                  take (outer IPv4 options, fragment or bad
+	                                  header checksum, IPv6 extension headers,
+	                                  UDP length not the datagram's, padding,
+	                                  truncated), or behind a DSA tag */
+	OFL_GRO_NORMAL_TUN_CSUM,     /**< a tunnel port: bad outer UDP checksum */
+	OFL_GRO_NORMAL_TUN_HDR,      /**< a tunnel header GRO does not take
+	                                  (Geneve version not 0, OAM bit, options
+	                                  past the packet, a payload type without
+	                                  GRO; truncated) */
+	OFL_GRO_NORMAL_TUN_INNER,    /**< a tunnel's inner packet is not TCP that
+	                                  GRO takes (not IP, not TCP: a nested
+	                                  tunnel too, IP options, fragment, bad
+	                                  inner IPv4 header checksum, malformed,
+	                                  headers past OFL_GRO_MAX_HDR).  Inner TCP
+	                                  refusals keep their names (tcp_csum,
+	                                  no_payload, flags, padded, over_limit) */
 	OFL_GRO_NORMAL__COUNT
 };
 
@@ -187,10 +212,12 @@ typedef void (*ofl_gro_deliver_fn)(void *user, const struct ofl_gro_out *pkts, u
  *  reads only the fields that version has; a newer version than the
  *  library's (a program built against a later header) is refused with
  *  OFL_EINVAL before anything is read past the version field. */
-#define OFL_GRO_CONFIG_VERSION 3
+#define OFL_GRO_CONFIG_VERSION 5
 
 /** Entries of ofl_gro_config.udp_no_merge_ports. */
 #define OFL_GRO_UDP_PORTS_MAX 16u
+/** Entries of ofl_gro_config.vxlan_ports and geneve_ports. */
+#define OFL_GRO_TUN_PORTS_MAX 4u
 
 /** Configuration.  Fill with ofl_gro_config_default() first. */
 struct ofl_gro_config {
@@ -276,12 +303,62 @@ struct ofl_gro_config {
 	                            ports (host order) never merged
 	                            (OFL_GRO_NORMAL_UDP_PORT): a tunnel or a
 	                            protocol that must see every datagram */
+	/* version 4: GRO through UDP tunnels (net/ipv4/udp_offload.c
+	 * udp_gro_receive, drivers/net/vxlan vxlan_gro_receive,
+	 * drivers/net/geneve.c geneve_gro_receive).  The kernel merges through a
+	 * UDP tunnel only on a port a tunnel socket listens on, so none is
+	 * configured by default.  Ethernet input only (raw-IP input, l2
+	 * OFL_L2_NONE, and frames behind a DSA tag: NORMAL_TUN_OUTER); outer IPv4 (no options) or IPv6 (no extension
+	 * headers), outer VLAN; inner Ethernet (up to two VLAN tags), inner
+	 * IPv4/IPv6 and TCP, one tunnel level.  The flow is the outer MACs,
+	 * VLAN, addresses, UDP ports, whether the outer UDP checksum is zero,
+	 * the whole tunnel header (VXLAN flags and VNI; Geneve header and
+	 * options byte for byte) and the inner flow as for plain TCP.  Merged:
+	 * the inner TCP rules unchanged, the outer IPv4 rules of TCP (TTL, TOS,
+	 * DF, ID incrementing or fixed, decided apart from the inner ID) or
+	 * IPv6 (traffic class, hop limit), a non-zero outer UDP checksum
+	 * verified (bad: NORMAL_TUN_CSUM), never an outer IP packet above
+	 * 65535 bytes whatever max_size.  OFL_CSUM_UNNECESSARY on a tunnel
+	 * frame means every checksum in it was verified (Linux csum_level
+	 * covering the inner TCP); a NIC that verified only the outer one
+	 * must say OFL_CSUM_NONE or COMPLETE.  Delivery: see
+	 * ofl_gro_out_tunnel(). */
+	uint8_t vxlan_nports;  /**< entries used in vxlan_ports (at most
+	                            OFL_GRO_TUN_PORTS_MAX); default 0 */
+	uint8_t geneve_nports; /**< entries used in geneve_ports; default 0 */
+	uint16_t vxlan_ports[OFL_GRO_TUN_PORTS_MAX]; /**< UDP destination ports
+	                            (host order) carrying VXLAN (RFC 7348: 4789;
+	                            the Linux driver's default is 8472).  The
+	                            8-byte header's flags and VNI are part of
+	                            the flow, not checked (as the kernel) */
+	uint16_t geneve_ports[OFL_GRO_TUN_PORTS_MAX]; /**< UDP destination ports
+	                            carrying Geneve (RFC 8926: 6081): version 0,
+	                            OAM bit clear, protocol type Ethernet
+	                            (0x6558), IPv4 or IPv6 */
+	/* version 5: */
+	uint8_t ipip;          /**< 1: merge TCP through IP-in-IP too: IPv4 or
+	                            IPv6 carried in IPv4 (protocol 4, 41: ipip,
+	                            SIT) or in IPv6 (next header 4, 41: ip4ip6,
+	                            ip6ip6), as Linux does with no tunnel device
+	                            (ipip_gro_receive, sit/ip6ip6/ip4ip6 GRO: built
+	                            in, always on).  The rules and the delivered
+	                            form are those of the UDP tunnels above (no
+	                            UDP, no tunnel header: the flow is the outer
+	                            MACs, VLAN and addresses and the inner flow;
+	                            gso_type OFL_GSO_IPXIP4 or OFL_GSO_IPXIP6 by
+	                            the outer IP).  0 (default): passed on
+	                            (NORMAL not_tcp), as before version 5, so
+	                            that a program rebuilt against this header
+	                            delivers what it did; set it for the
+	                            kernel's behaviour */
 };
 
 /** Fill cfg with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL.
  *  (ofl_gro_create() also takes a version 1 struct, which ends before l2:
- *  its packets are Ethernet frames; and a version 2 struct, which ends
- *  before udp: UDP is not merged.) */
+ *  its packets are Ethernet frames; a version 2 struct, which ends
+ *  before udp: UDP is not merged; a version 3 struct, which ends before
+ *  vxlan_nports: no tunnel is merged through; and a version 4 struct, which
+ *  ends before ipip: IP-in-IP is not merged.) */
 OFL_API int ofl_gro_config_default(struct ofl_gro_config *cfg);
 
 struct ofl_gro;
@@ -292,7 +369,9 @@ struct ofl_gro;
  * or newer than OFL_GRO_CONFIG_VERSION of the library, a limit of 0, max_flows above 2^24, max_size < 1280 or >
  * OFL_GRO_MAX_SIZE_LIMIT, normal_batch 0, an allocator without both
  * functions, dsa_keep_tag above 1, l2 not an enum ofl_l2 or OFL_L2_NONE with a DSA
- * format, udp above 1, udp_nports above OFL_GRO_UDP_PORTS_MAX, hash_key 0,0 where the OS gives no random
+ * format, udp above 1, udp_nports above OFL_GRO_UDP_PORTS_MAX, vxlan_nports or
+ * geneve_nports above OFL_GRO_TUN_PORTS_MAX, a port 0 among them, ipip
+ * above 1, hash_key 0,0 where the OS gives no random
  * bytes or the build has no entropy source), OFL_ENOMEM.
  */
 OFL_API int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out);
@@ -383,7 +462,9 @@ OFL_API int ofl_gro_linearize(const struct ofl_gro_out *out, void *buf, size_t c
  * a TUN device, 0 for a TAP device); offsets are adjusted by it.
  * Returns 0, or OFL_EINVAL, OFL_ENOTSUP (a NORMAL packet flagged
  * OFL_GRO_OUT_F_CSUM_RX_PARTIAL: its checksum state is the one the caller
- * received with it; *vh is zeroed).
+ * received with it; a packet merged through a tunnel,
+ * OFL_GRO_OUT_TUN_TYPE(flags) != 0 with OFL_GRO_OUT_F_CSUM_PARTIAL: the
+ * 10/12-byte header has no tunnel form; *vh is zeroed).
  */
 OFL_API int ofl_gro_vnet_hdr(const struct ofl_gro_out *out, unsigned l2_strip,
                              struct ofl_virtio_net_hdr *vh);
@@ -401,6 +482,51 @@ OFL_API int ofl_gro_vnet_hdr(const struct ofl_gro_out *out, unsigned l2_strip,
  */
 OFL_API int ofl_gro_vnet_hdr_le(const struct ofl_gro_out *out, unsigned l2_strip, void *buf,
                                 size_t vnet_hdr_len);
+
+/** Tunnel types (ofl_gro_tunnel.type, and the OFL_GRO_OUT_TUN field of
+ *  ofl_gro_out.flags: OFL_GRO_OUT_TUN_TYPE(flags)). */
+enum ofl_gro_tun_type {
+	OFL_GRO_TUN_NONE = 0,
+	OFL_GRO_TUN_VXLAN = 1,  /**< UDP, 8-byte VXLAN header, inner Ethernet */
+	OFL_GRO_TUN_GENEVE = 2, /**< UDP, Geneve header with its options, inner
+	                             Ethernet or IP */
+	OFL_GRO_TUN_IPIP = 3,   /**< IPv4 or IPv6 right behind the outer IPv4 or
+	                             IPv6 header (ofl_gro_config.ipip) */
+};
+
+/** Where the headers of a tunnelled GRO packet are (ofl_gro_out_tunnel()).
+ *  Offsets are into ofl_gro_out.hdr. */
+struct ofl_gro_tunnel {
+	uint8_t type;          /**< enum ofl_gro_tun_type */
+	uint8_t outer_l3;      /**< 4 or 6 */
+	uint8_t inner_l3;      /**< 4 or 6 */
+	uint8_t outer_udp_csum; /**< 1: the outer UDP checksum is not 0 (merged:
+	                            it holds the outer pseudo-header sum, as the
+	                            kernel's udp4/6_gro_complete leaves it;
+	                            ofl_gro_linearize() FULL completes it after
+	                            the inner one) */
+	uint16_t outer_l3_off; /**< outer IP header */
+	uint16_t outer_l4_off; /**< outer UDP header (IP-in-IP: = inner_l3_off) */
+	uint16_t tun_off;      /**< tunnel header (VXLAN, Geneve; IP-in-IP: = inner_l3_off) */
+	uint16_t inner_l2_off; /**< inner Ethernet header (= inner_l3_off when
+	                            the tunnel carries IP) */
+	uint16_t inner_l3_off; /**< inner IP header (= ofl_gro_out.l3_off) */
+	uint16_t inner_l4_off; /**< inner TCP header (= ofl_gro_out.l4_off) */
+};
+
+/**
+ * The tunnel of a delivered GRO packet (seg_count >= 1).  A packet merged
+ * through a tunnel has OFL_GRO_OUT_TUN_TYPE(flags) != 0; its l3_off, l4_off
+ * and csum_start are the INNER IP and TCP headers' (the segments' TCP), its
+ * gso_type the inner OFL_GSO_TCPV4/6 bits plus (merged) an
+ * OFL_GSO_TUNNEL_MASK value, and its hdr holds the outer headers, the
+ * tunnel header and the inner headers, every length rewritten (outer IP
+ * length and header checksum, outer UDP length, inner IP length and
+ * checksum) and the inner TCP checksum seeded as for plain TCP.  Fills *t
+ * and returns 1 for such a packet, returns 0 (t zeroed) for any other,
+ * OFL_EINVAL for NULL.  Reads o->hdr (valid during the deliver callback).
+ */
+OFL_API int ofl_gro_out_tunnel(const struct ofl_gro_out *o, struct ofl_gro_tunnel *t);
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,12 @@ struct ofl_dsa_meta; /* dsa.h */
     OFL_CSUM_PARTIAL: passed on untouched, its checksum field still holds the
     seed, and where it sits is what the caller received with it (csum_start
     and csum_offset are 0 here, CSUM_PARTIAL and CSUM_VERIFIED are not set) */
+#define OFL_GRO_OUT_TUN_MASK 0xe0u /**< a 3-bit field (not bits): the tunnel
+    a GRO packet was merged through, enum ofl_gro_tun_type (gro.h) << 5; 0
+    for none.  Then l3_off/l4_off are the inner headers' and
+    ofl_gro_out_tunnel() (gro.h) tells where the outer ones are */
+/** The tunnel type field of ofl_gro_out.flags (enum ofl_gro_tun_type, 0: none). */
+#define OFL_GRO_OUT_TUN_TYPE(flags) (((unsigned)(flags) & OFL_GRO_OUT_TUN_MASK) >> 5)
 
 /* Checksum state of a GRO packet (seg_count >= 1) whose segments came with
  * different ofl_pkt.csum_status values: a merged packet (seg_count > 1) is
@@ -55,6 +61,15 @@ struct ofl_dsa_meta; /* dsa.h */
 #define OFL_GSO_TCP_ECN 0x08u     /**< CWR seen in the merged segments */
 #define OFL_GSO_UDP_L4 0x10u      /**< UDP datagrams of seg_size payload bytes, the
     last one possibly shorter (SKB_GSO_UDP_L4); csum_offset 6 */
+#define OFL_GSO_TUNNEL_MASK 0xe0u /**< a 3-bit field (compare the masked
+    value, these are not bits): the encapsulation of a merged tunnelled
+    packet, with the inner OFL_GSO_TCPV4/6 (FIXEDID: inner ID fixed) */
+#define OFL_GSO_UDP_TUNNEL 0x20u  /**< UDP tunnel, outer UDP checksum 0
+    (SKB_GSO_UDP_TUNNEL) */
+#define OFL_GSO_UDP_TUNNEL_CSUM 0x40u /**< UDP tunnel with an outer UDP
+    checksum (SKB_GSO_UDP_TUNNEL_CSUM) */
+#define OFL_GSO_IPXIP4 0x60u      /**< IP in IPv4 (SKB_GSO_IPXIP4) */
+#define OFL_GSO_IPXIP6 0x80u      /**< IP in IPv6 (SKB_GSO_IPXIP6) */
 
 /** One delivered packet.  Valid only during the deliver callback. */
 struct ofl_gro_out {

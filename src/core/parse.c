@@ -217,6 +217,18 @@ int ofl_parse_raw(const struct ofl_view *v, uint32_t frame_len, struct ofl_hdrs 
 	}
 }
 
+int ofl_parse_l3_at(const struct ofl_view *v, uint32_t end, uint32_t off, uint16_t et, struct ofl_hdrs *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->status = OFL_PARSE_OK;
+	h->frame_len = end;
+	if (off < 2 || off > 0xffffu - 64 || end <= off)
+		return h->status = OFL_PARSE_MALFORMED;
+	h->et_off = off - 2;
+	h->l2_len = h->l3_off = (uint16_t)off;
+	return parse_l3(v, h, et, off);
+}
+
 /* From the L3 header on (et: its EtherType, at offset off). */
 static int parse_l3(const struct ofl_view *v, struct ofl_hdrs *h, uint16_t et, uint32_t off)
 {

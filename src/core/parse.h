@@ -121,6 +121,15 @@ int ofl_parse_at(const struct ofl_view *v, uint32_t end, uint32_t et_off, struct
  * the packet counted with a 14-byte Ethernet header (raw set). */
 int ofl_parse_raw(const struct ofl_view *v, uint32_t frame_len, struct ofl_hdrs *h);
 
+/* The same for a packet whose IP header (EtherType et: IPv4 or IPv6,
+ * anything else NOT_IP) starts off bytes into the view and whose content
+ * ends at end: the inner packet of a tunnel that carries IP (Geneve with an
+ * IP protocol type, GRE, IP-in-IP).  Offsets in h are from the start of
+ * the view; l2_len = l3_off = off, et_off = off - 2 (off >= 2), nvlan 0;
+ * bytes between the IP packet's end and end are judged as the padding of
+ * an Ethernet frame of that content would be. */
+int ofl_parse_l3_at(const struct ofl_view *v, uint32_t end, uint32_t off, uint16_t et, struct ofl_hdrs *h);
+
 static inline uint16_t ofl_get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 static inline uint32_t ofl_get32(const uint8_t *p)
 {

@@ -11,6 +11,7 @@
 #include "gro/layer.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
+#include "gro/tunnel.h"
 
 int ofl_gro_config_default(struct ofl_gro_config *cfg)
 {
@@ -72,6 +73,10 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 		return OFL_EINVAL;
 	if (cfg->version >= 3 && (cfg->udp > 1 || cfg->udp_nports > OFL_GRO_UDP_PORTS_MAX))
 		return OFL_EINVAL;
+	if (cfg->version >= 4 && gro_tunnel_check_config(cfg) != 0)
+		return OFL_EINVAL;
+	if (cfg->version >= 5 && cfg->ipip > 1)
+		return OFL_EINVAL;
 	if (derive_key(cfg, key) != 0)
 		return OFL_EINVAL; /* no key configured and none from the system */
 	*out = NULL;
@@ -99,6 +104,12 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	} else if (cfg->version == 2) {
 		/* a version 2 struct ends before udp: no UDP GRO (zeroed) */
 		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, udp));
+	} else if (cfg->version == 3) {
+		/* a version 3 struct ends before the tunnel ports: none (zeroed) */
+		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, vxlan_nports));
+	} else if (cfg->version == 4) {
+		/* a version 4 struct ends before ipip: no IP-in-IP (zeroed) */
+		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, ipip));
 	} else {
 		g->cfg = *cfg;
 	}
@@ -188,7 +199,7 @@ const char *ofl_gro_flush_reason_name(unsigned r)
 	static const char *const names[OFL_GRO_FLUSH__COUNT] = {
 		"flags", "ack", "options", "seq", "size", "ttl_tos_df", "ip_id", "ip6_ext", "csum",
 		"not_gro", "max_size", "max_segs", "psh", "fin_urg_rst_syn", "short", "table_full",
-		"timeout", "poll_end", "explicit", "udp_cnt",
+		"timeout", "poll_end", "explicit", "udp_cnt", "tun_outer",
 	};
 	return r < OFL_GRO_FLUSH__COUNT ? names[r] : "?";
 }
@@ -199,6 +210,7 @@ const char *ofl_gro_normal_reason_name(unsigned r)
 		"not_ip", "not_tcp", "malformed", "vlan_depth", "hdr_too_long", "ip_options",
 		"ip_csum", "fragment", "ip6_ext", "tcp_csum", "no_payload", "flags", "bad_tag",
 		"dsa_control", "over_limit", "padded", "udp_csum", "udp_zero_csum", "udp_len", "udp_port",
+		"tun_outer", "tun_csum", "tun_hdr", "tun_inner",
 	};
 	return r < OFL_GRO_NORMAL__COUNT ? names[r] : "?";
 }

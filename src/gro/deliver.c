@@ -58,6 +58,16 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 	                                 (it->l3 == 4 && it->fixedid ? OFL_GSO_TCP_FIXEDID : 0) |
 	                                 (it->cwr ? OFL_GSO_TCP_ECN : 0))
 	                     : 0;
+	if (gro && gro_stack_tun(it->stack)) {
+		/* through a tunnel (tunnel.c): its type in flags, the
+		 * encapsulation in gso_type (gro_out.h) */
+		o->flags = (uint8_t)(o->flags | (unsigned)it->tun.type << 5);
+		if (merged)
+			o->gso_type = (uint8_t)(o->gso_type |
+			                        (it->tun.type == OFL_GRO_TUN_IPIP
+			                             ? (it->tun.ol3 == 4 ? OFL_GSO_IPXIP4 : OFL_GSO_IPXIP6)
+			                             : it->tun.ocsum ? OFL_GSO_UDP_TUNNEL_CSUM : OFL_GSO_UDP_TUNNEL));
+	}
 }
 
 /* Hand the delivery list to the caller and recycle its entries. */

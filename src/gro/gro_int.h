@@ -37,6 +37,17 @@
 
 enum gro_state { GRO_FREE = 0, GRO_HELD, GRO_PENDING };
 
+/* The outer side of a flow held through a tunnel (tunnel.c). */
+struct gro_tun {
+	uint8_t type;         /* enum ofl_gro_tun_type */
+	uint8_t ol3;          /* outer IP version */
+	uint8_t ocsum;        /* the outer UDP checksum is not 0 */
+	uint8_t ofixedid;     /* outer IPv4 ID fixed (decided on the second segment) */
+	uint16_t oid0;        /* outer IPv4 ID of the first segment */
+	uint16_t ol3_off, ol4_off, tun_off, in_off; /* outer IP, UDP, tunnel
+	                         header, inner L2 (or L3) */
+};
+
 struct gro_item {
 	/* hot: what header prediction reads and writes per segment, then the
 	 * header it compares against */
@@ -73,6 +84,9 @@ struct gro_item {
 	uint8_t has_meta;     /* the cold entry's meta holds the DSA tag's fields */
 	uint8_t tail_len;     /* keep-tag mode: tail tag bytes in the cold tailbuf */
 	uint8_t csum_done;    /* the TCP checksum in hdr is complete (tail tag) */
+	struct gro_tun tun;   /* a tunnel flow (stack GRO_STACK_TUN4/6): the
+	                         outer headers; l3_off, l4_off, l3_len and the
+	                         rest above are the inner ones' */
 };
 
 /* The DSA state of an entry, out of the hot entry: an array parallel to the
@@ -140,12 +154,13 @@ struct ofl_gro {
 	size_t tab_size;
 	/* header prediction's byte masks, IPv4 and IPv6: 0xff where the next
 	 * segment must equal the held header */
-	uint8_t pmask[8][GRO_PRED_MAX]; /* by stack (layer.h): TCP4, TCP6,
+	uint8_t pmask[10][GRO_PRED_MAX]; /* by stack (layer.h): TCP4, TCP6,
 	                                   RAW4, RAW6 (these unused so far:
 	                                   raw-IP input is not predicted),
 	                                   UDP4, UDP6, RAWUDP4, RAWUDP6 (UDP hook,
 	                                   udp13: built, unused: UDP flows take
-	                                   the full path) */
+	                                   the full path), TUN4, TUN6 (the same:
+	                                   tunnel flows are never predicted) */
 	uint64_t rcache[GRO_RCACHE]; /* bytes 34-37 << 32 | entry */
 	uint8_t scratch[OFL_GRO_SCRATCH];
 };

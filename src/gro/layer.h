@@ -41,7 +41,8 @@ struct gro_layer {
 	void (*complete)(struct gro_item *it);
 };
 
-extern const struct gro_layer gro_layer_eth, gro_layer_ipv4, gro_layer_ipv6, gro_layer_tcp, gro_layer_udp;
+extern const struct gro_layer gro_layer_eth, gro_layer_ipv4, gro_layer_ipv6, gro_layer_tcp, gro_layer_udp,
+    gro_layer_tun;
 
 /* The stacks, indexed by struct gro_item.stack (and the prediction masks,
  * struct ofl_gro.pmask, by the same index). */
@@ -54,6 +55,8 @@ enum gro_stack_id {
 	GRO_STACK_UDP6 = 5,
 	GRO_STACK_RAWUDP4 = 6, /* raw-IP input: IPv4, UDP */
 	GRO_STACK_RAWUDP6 = 7,
+	GRO_STACK_TUN4 = 8, /* outer headers and tunnel (tunnel.c), inner IPv4, TCP (never predicted) */
+	GRO_STACK_TUN6 = 9,
 	GRO_NSTACKS
 };
 #define GRO_STACK_MAX 4
@@ -81,7 +84,13 @@ static inline uint8_t gro_stack_of(const struct ofl_hdrs *h, unsigned raw)
 /* Is the stack a UDP one (udp.c)? */
 static inline int gro_stack_udp(unsigned stack)
 {
-	return stack >= GRO_STACK_UDP4;
+	return stack >= GRO_STACK_UDP4 && stack <= GRO_STACK_RAWUDP6;
+}
+
+/* Is the stack a tunnel one (tunnel.c)? */
+static inline int gro_stack_tun(unsigned stack)
+{
+	return stack >= GRO_STACK_TUN4;
 }
 
 /* Where a flow's L4 checksum field sits in its L4 header. */

@@ -11,6 +11,7 @@
 #include "gro/ipv6.h"
 #include "gro/predict.h"
 #include "gro/tcp.h"
+#include "gro/tunnel.h"
 #include "gro/udp.h" /* UDP hook (udp13) */
 
 #include <ofl/csum.h>
@@ -264,6 +265,16 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	}
 	/* raw IP has no MAC addresses: 0 in the key */
 	mac = tag.has ? tag.view.hdr : g->raw ? no_mac : v.p;
+	/* a UDP tunnel port (tunnel.c) before UDP GRO: the kernel's tunnel
+	 * socket takes the datagram first */
+	if (h.l4proto == 17 && h.l3 && gro_tunnel_on(g)) {
+		unsigned type = gro_tunnel_of(g, pkt, &v, &h, total);
+		if (type)
+			return gro_tunnel_receive(g, pkt, &v, &h, type, &tag, total, csum_status, now);
+	}
+	/* IP-in-IP (tunnel.c): IPv4 or IPv6 right behind the IP header */
+	if ((h.l4proto == 4 || h.l4proto == 41) && h.l3 && h.l4_off && g->cfg.ipip)
+		return gro_tunnel_receive(g, pkt, &v, &h, OFL_GRO_TUN_IPIP, &tag, total, csum_status, now);
 	/* UDP hook (udp13): with UDP GRO on, every UDP frame goes to udp.c */
 	if (g->cfg.udp && h.l4proto == 17 && h.l3)
 		return gro_udp_receive(g, pkt, &v, &h, &tag, mac, total, csum_status, now);

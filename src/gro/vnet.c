@@ -17,6 +17,8 @@ int ofl_gro_vnet_hdr(const struct ofl_gro_out *o, unsigned l2_strip, struct ofl_
 	memset(vh, 0, sizeof(*vh));
 	if (o->flags & OFL_GRO_OUT_F_CSUM_RX_PARTIAL)
 		return OFL_ENOTSUP; /* untouched: the header it came with still holds */
+	if (OFL_GRO_OUT_TUN_TYPE(o->flags) && (o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL))
+		return OFL_ENOTSUP; /* through a tunnel: no 10/12-byte form */
 	if (o->seg_count >= 1 && (o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL)) {
 		if (l2_strip > o->l3_off)
 			return OFL_EINVAL;

@@ -52,6 +52,7 @@
 #include "conserve.h"
 #include "fz.h"
 #include "gen.h"
+#include "gen_tun.h"
 
 #define MAX_FRAMES 200
 #define MAX_PIECES 20
@@ -110,6 +111,7 @@ struct st {
 	unsigned lists;
 	/* burst mode: the queued frames and the one-frame-at-a-time twin */
 	bool burst;
+	bool tun;              /* VXLAN port 4789 and Geneve port 6081 configured */
 	unsigned bmax;
 	struct ofl_pkt q[64];
 	unsigned nq;
@@ -125,6 +127,67 @@ static struct st *S;
 /* ---- independent flow identity (c_parse key + what the library also keys on) ---- */
 
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+
+/* The independent parse of a frame as the context takes it: TCP, UDP too
+ * with cfg.udp, and with the tunnel ports a UDP frame to 4789 (VXLAN) or
+ * 6081 (Geneve, version 0, OAM clear, Ethernet payload) is its inner TCP
+ * segment: payload offset into the whole frame, and the outer side (the
+ * outer parse's key: MACs, VLAN tags, addresses, ports; an IPv6 flow label,
+ * a zero or non-zero UDP checksum, the tunnel header) folded into the key,
+ * as the library's flow is the inner and the outer one together. */
+static bool fz_parse(const struct st *s, const uint8_t *f, size_t len, struct c_flow *cf)
+{
+	struct c_flow o;
+	size_t uh, th, in, k;
+	uint64_t h = 0xcbf29ce484222325ull;
+	if (s->tun && c_parse_l4(f, len, &o) && o.udp && o.payload_off >= 8 + 34) {
+		uint16_t dport;
+		uh = o.payload_off - 8;
+		th = o.payload_off;
+		dport = rd16(f + uh + 2);
+		/* (a Geneve header GRO refuses: plain UDP; an IP payload is
+		 * parsed behind an Ethernet header of zeros) */
+		uint16_t gp = th + 4 <= len ? rd16(f + th + 2) : 0;
+		bool gip = dport == 6081 && (gp == 0x0800 || gp == 0x86dd);
+		if (th + 8 <= len && (dport == 4789 || (dport == 6081 && !(f[th] >> 6) && !(f[th + 1] & 0x80) &&
+		                                        (gp == 0x6558 || gip)))) {
+			static uint8_t tmp[70000];
+			bool ok;
+			in = th + 8 + (dport == 6081 ? (f[th] & 0x3fu) * 4u : 0u);
+			if (gip && in < len && len - in + 14 <= sizeof(tmp)) {
+				memset(tmp, 0, 12);
+				tmp[12] = (uint8_t)(gp >> 8);
+				tmp[13] = (uint8_t)gp;
+				memcpy(tmp + 14, f + in, len - in);
+				ok = c_parse(tmp, len - in + 14, cf);
+			} else {
+				ok = !gip && in < len && c_parse(f + in, len - in, cf);
+			}
+			if (ok) {
+				for (k = 0; k < sizeof(o.key); k++)
+					h = (h ^ o.key[k]) * 0x100000001b3ull;
+				for (k = th; k < in; k++)
+					h = (h ^ f[k]) * 0x100000001b3ull;
+				h = (h ^ (uint64_t)((f[uh + 6] | f[uh + 7]) != 0)) * 0x100000001b3ull;
+				/* an outer IPv6 flow label (untagged or one tag) */
+				for (k = 12; k <= 16 && k + 6 <= uh; k += 4) {
+					if (rd16(f + k) == 0x86dd) {
+						h = (h ^ ((uint64_t)(f[k + 3] & 0xf) << 16 | rd16(f + k + 4))) *
+						    0x100000001b3ull;
+						break;
+					}
+					if (rd16(f + k) != 0x8100 && rd16(f + k) != 0x88a8)
+						break;
+				}
+				for (k = 0; k < 8; k++)
+					cf->key[k] ^= (uint8_t)(h >> (8 * k));
+				cf->payload_off += gip ? in - 14 : in;
+				return true;
+			}
+		}
+	}
+	return s->cfg.udp ? c_parse_l4(f, len, cf) : c_parse(f, len, cf);
+}
 
 static void flow_key(const struct inpkt *in, uint8_t key[KEYLEN])
 {
@@ -376,10 +439,15 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 		fr = s->lin2;
 		flen = pc[0].len + pc[1].len;
 	}
-	FZ_CHECKF(s->cfg.udp ? c_parse_l4(fr, flen, &cf) : c_parse(fr, flen, &cf),
-	          "GRO packet (%u segments) does not parse", o->seg_count);
+	FZ_CHECKF(fz_parse(s, fr, flen, &cf), "GRO packet (%u segments) does not parse", o->seg_count);
+	{
+		struct ofl_gro_tunnel t;
+		int tr = ofl_gro_out_tunnel(o, &t);
+		FZ_CHECK(tr == (OFL_GRO_OUT_TUN_TYPE(o->flags) ? 1 : 0));
+		FZ_CHECK(!tr || (s->tun && t.inner_l4_off == o->l4_off && cf.payload_off == o->hdr_len));
+	}
 	if (o->seg_count > 1) {
-		FZ_CHECKF(gen_frame_csums_ok(fr, flen),
+		FZ_CHECKF(OFL_GRO_OUT_TUN_TYPE(o->flags) ? gen_tun_csums_ok(fr, flen) : gen_frame_csums_ok(fr, flen),
 		          "bad checksum in a GRO packet of %u segments (%u bytes, hdr %u, payload %zu, seg_size %u, %s%s)",
 		          o->seg_count, flen, o->hdr_len, cf.payload_len, o->seg_size,
 		          s->cfg.dsa ? s->cfg.dsa->name : "no DSA", keep ? " keep tag" : "");
@@ -429,13 +497,15 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 			FZ_CHECK(o->vlan_tci == first->vlan_tci);
 	}
 #ifdef OFL_FUZZ_HAVE_GSO
-	if (o->seg_count > 1 && !s->cfg.dsa)
-		gro_then_gso(s, o);
+	if (o->seg_count > 1 && !s->cfg.dsa && !OFL_GRO_OUT_TUN_TYPE(o->flags))
+		gro_then_gso(s, o); /* (no GSO through a tunnel yet) */
 #endif
 	/* The other output helpers accept what the engine produced. */
 	{
 		struct ofl_virtio_net_hdr vh;
-		if (o->l3_off >= 14) {
+		if (OFL_GRO_OUT_TUN_TYPE(o->flags) && (o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL)) {
+			FZ_CHECK(ofl_gro_vnet_hdr(o, 14, &vh) == OFL_ENOTSUP); /* no 10-byte form */
+		} else if (o->l3_off >= 14) {
 			FZ_CHECK(ofl_gro_vnet_hdr(o, 14, &vh) == 0);
 			if (o->seg_count > 1 && (o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL))
 				FZ_CHECK(vh.gso_size == o->seg_size && vh.hdr_len == o->hdr_len - 14);
@@ -668,7 +738,7 @@ static void feed(struct st *s, struct fz *z, const uint8_t *f, size_t len, bool 
 		}
 	}
 	/* with UDP GRO on, a UDP datagram is GRO's as a TCP segment is */
-	in->tcp = s->cfg.udp ? c_parse_l4(in->uf, in->ulen, &in->cf) : c_parse(in->uf, in->ulen, &in->cf);
+	in->tcp = fz_parse(s, in->uf, in->ulen, &in->cf);
 	in->flow = -1;
 	memset(&p, 0, sizeof(p));
 	p.bufs = in->bufs;
@@ -871,6 +941,23 @@ static void feed_gen(struct st *s, struct fz *z)
 			g.pad_to = 60 + (c & 0x40 ? 40u : 0u);
 	}
 	n = gen_tcp_frame(&g, buf + 64, sizeof(buf) - 128);
+	if (n && s->tun && (a & 0x80) && n < 9000) {
+		/* in VXLAN or Geneve: outer family, checksum, VNI, source port
+		 * and Geneve options from one more byte, per flow */
+		static uint8_t inner[9100];
+		struct gen_tun t;
+		uint8_t e = fz_u8(z);
+		memcpy(inner, buf + 64, n);
+		gen_tun_init(&t, e & 1 ? GEN_TUN_GENEVE : GEN_TUN_VXLAN, e & 2 ? 6 : 4);
+		t.udp_csum = (e & 4) != 0;
+		t.vni = 42u + (e & 8 ? fl : 0u);
+		t.sport = (uint16_t)(40000u + (e & 16 ? fl : 0u));
+		t.ip_id = gf->ipid;
+		t.gnv_optlen = e & 32 ? 8 : 0;
+		t.gnv_opts[3] = (uint8_t)(e >> 6);
+		t.ttl = (uint8_t)(e & 0x80 ? 63 : 64);
+		n = gen_tun_wrap(&t, inner, n, buf + 64, sizeof(buf) - 128);
+	}
 	if (n && s->cfg.dsa && !(d & 0x80 && c & 0x80)) {
 		/* from a switch port: tag it as the switch would (RX layout) */
 		struct ofl_dsa_meta m;
@@ -992,6 +1079,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s->cfg.udp = 1;
 			s->cfg.udp_nports = 1;
 			s->cfg.udp_no_merge_ports[0] = 53;
+		}
+		if (b8 & 0x20) {
+			/* GRO through VXLAN and Geneve (tunnel.c) */
+			s->tun = true;
+			s->cfg.vxlan_nports = 1;
+			s->cfg.vxlan_ports[0] = 4789;
+			s->cfg.geneve_nports = 1;
+			s->cfg.geneve_ports[0] = 6081;
 		}
 		if (b8 & 0x80) {
 			/* GRO through a DSA tag format */

@@ -2,6 +2,14 @@
 # make-fixtures.sh - regenerate the kernel GRO fixtures in tests/fixtures/kernel/.
 #
 #   sudo tests/kernel/make-fixtures.sh [NAME...]
+#   sudo tests/kernel/make-fixtures.sh -t [NAME...]   the tunnel fixtures
+#
+# -t: the sequences of mkseq -t (our TCP in VXLAN over IPv4, and in
+# IP-in-IP: 4in4, 6in4, 4in6, 6in6) into tests/fixtures/kernel-tunnel/;
+# vxlan_* run with --vxlan-port 4789 (a VXLAN device on the receiving end:
+# the kernel merges through a UDP tunnel only where its socket listens; that
+# device opens an IPv4 socket only, so outer IPv6 VXLAN has no fixture),
+# ipip_* with no option (the kernel's IP-in-IP GRO is built in).
 #
 # For every sequence of tests/kernel/mkseq.c (or only the named ones):
 #   1. mkseq writes tests/fixtures/kernel/<name>/IN.pcap (our own synthetic
@@ -36,13 +44,20 @@ if [ "$(id -u)" != 0 ]; then
 fi
 [ -x "$oracle" ] || { echo "make-fixtures.sh: no kernel-gro at $oracle" >&2; exit 1; }
 
+tun=
+if [ "${1:-}" = -t ]; then
+	tun=-t
+	out="$out-tunnel"
+	shift
+fi
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 "$cc" -std=c11 -O1 -I "$src/tests/support" -o "$tmp/mkseq" \
-	"$here/mkseq.c" "$src/tests/support/gen.c"
+	"$here/mkseq.c" "$src/tests/support/gen.c" "$src/tests/support/gen_tun.c"
 
 mkdir -p "$out"
-"$tmp/mkseq" "$out" "$@" > "$tmp/list"
+"$tmp/mkseq" $tun "$out" "$@" > "$tmp/list"
 status=0
 while read -r name nin; do
 	d="$out/$name"
@@ -50,6 +65,7 @@ while read -r name nin; do
 	# listens on the receiving end); the test sets ofl_gro_config.udp
 	case $name in
 	udpgro_*) set -- --rx-features 'rx-udp-gro-forwarding on' ;;
+	vxlan_*) set -- --vxlan-port 4789 ;;
 	*) set -- ;;
 	esac
 	if "$oracle" "$d/IN.pcap" "$d/OUT.pcap" --complete-csum "$@" 2> "$tmp/err"; then

@@ -4,6 +4,9 @@
  *     mkseq OUTDIR            writes OUTDIR/<name>/IN.pcap for every sequence
  *     mkseq OUTDIR NAME...    only the named sequences
  *     mkseq -l                lists the names
+ *     mkseq -t OUTDIR [NAME...]  the tunnel sequences instead (VXLAN, IP-in-IP; their
+ *                             fixtures: tests/fixtures/kernel-tunnel,
+ *                             make-fixtures.sh -t)
  *
  * Every sequence is our own synthetic traffic (tests/support/gen.c): classic
  * pcap, Ethernet, microsecond timestamps 1 us apart, fewer than 100 frames so
@@ -26,9 +29,13 @@
 #include <sys/stat.h>
 
 #include "gen.h"
+#include "gen_tun.h"
 
 #define MSS4 1448u
 #define MSS6 1428u
+/* VXLAN: inner IP + TCP with timestamps + 1388 = 1440 bytes, so that the
+ * frame over IPv4 is 1504 bytes (a 1500-byte underlay MTU) */
+#define TUN_MSS 1388u
 
 static const char *outdir;
 static FILE *pf;
@@ -73,10 +80,25 @@ static void begin(const char *name)
 	nframes = 0;
 }
 
+static void emit_bytes(size_t n);
+
 static void emit(const struct gen_tcp *g)
 {
+	emit_bytes(gen_tcp_frame(g, frame, sizeof(frame)));
+}
+
+/* The inner segment in, wrapped by t (VXLAN over IPv4). */
+static void emit_tun(const struct gen_tcp *in, const struct gen_tun *t)
+{
+	static uint8_t inner[2048];
+	size_t il = gen_tcp_frame(in, inner, sizeof(inner));
+	emit_bytes(il ? gen_tun_wrap(t, inner, il, frame, sizeof(frame)) : 0);
+}
+
+/* Write the n bytes of frame as the next record. */
+static void emit_bytes(size_t n)
+{
 	uint8_t rh[16];
-	size_t n = gen_tcp_frame(g, frame, sizeof(frame));
 	if (n == 0 || n > 1514) {
 		fprintf(stderr, "mkseq: %s: frame %u has %zu bytes\n", cur, nframes, n);
 		exit(1);
@@ -1025,10 +1047,175 @@ static void s_udpgro_tiny(void)
 	segs(&g, 2);
 }
 
-static const struct {
+struct seq {
 	const char *name;
 	void (*fn)(void);
-} seqs[] = {
+};
+
+/* --- VXLAN (mkseq -t) ---------------------------------------------------- */
+
+/* n segments: sequence numbers and both IPv4 IDs advance */
+static void tsegs(struct gen_tcp *in, struct gen_tun *t, unsigned n)
+{
+	while (n--) {
+		emit_tun(in, t);
+		in->seq += in->payload_len;
+		in->ip_id++;
+		t->ip_id++;
+	}
+}
+
+static void tinit(struct gen_tcp *in, struct gen_tun *t, int outer, int inner)
+{
+	gen_tcp_init(in, inner);
+	in->seq = 1000;
+	in->ack = 5000;
+	in->window = 501;
+	in->ip_id = 100;
+	gen_opt_ts(in, 7000, 9000);
+	in->payload_len = inner == 4 ? TUN_MSS : TUN_MSS - 20u;
+	gen_tun_init(t, GEN_TUN_VXLAN, outer);
+	t->ip_id = 3000;
+}
+
+
+#define BULK(fn, o, i)                                                                             \
+	static void fn(void)                                                                       \
+	{                                                                                          \
+		struct gen_tcp in;                                                                 \
+		struct gen_tun t;                                                                  \
+		tinit(&in, &t, o, i);                                                               \
+		tsegs(&in, &t, 30);                                                                 \
+	}
+BULK(s_bulk_4in4, 4, 4)
+BULK(s_bulk_6in4, 4, 6)
+#undef BULK
+
+/* a change of one field at the 11th of 20 segments */
+#define CHANGE_AT_11(fn, stmt)                                                                     \
+	static void fn(void)                                                                       \
+	{                                                                                          \
+		struct gen_tcp in;                                                                 \
+		struct gen_tun t;                                                                  \
+		tinit(&in, &t, 4, 4);                                                               \
+		tsegs(&in, &t, 10);                                                                 \
+		stmt;                                                                              \
+		tsegs(&in, &t, 10);                                                                 \
+	}
+CHANGE_AT_11(s_outer_ttl, t.ttl = 63)
+CHANGE_AT_11(s_outer_tos, t.tos = 0x10)
+CHANGE_AT_11(s_outer_df, t.df = false)
+CHANGE_AT_11(s_outer_ipid_jump, t.ip_id = (uint16_t)(t.ip_id + 7))
+CHANGE_AT_11(s_outer_sport, t.sport = 40001)
+CHANGE_AT_11(s_vni, t.vni = 43)
+CHANGE_AT_11(s_inner_psh, in.flags |= GEN_PSH)
+CHANGE_AT_11(s_inner_seq_gap, in.seq += 1)
+CHANGE_AT_11(s_outer_csum_on, t.udp_csum = true)
+#undef CHANGE_AT_11
+
+static void s_outer_ipid_fixed(void)
+{
+	struct gen_tcp in;
+	struct gen_tun t;
+	unsigned k;
+	tinit(&in, &t, 4, 4);
+	for (k = 0; k < 20; k++) {
+		emit_tun(&in, &t);
+		in.seq += in.payload_len;
+		in.ip_id++;
+	}
+}
+
+static void s_outer_csum(void)
+{
+	struct gen_tcp in;
+	struct gen_tun t;
+	tinit(&in, &t, 4, 4);
+	t.udp_csum = true;
+	tsegs(&in, &t, 20);
+}
+
+static void s_vni_interleaved(void)
+{
+	struct gen_tcp in, in2;
+	struct gen_tun t, t2;
+	unsigned k;
+	tinit(&in, &t, 4, 4);
+	tinit(&in2, &t2, 4, 4);
+	t2.vni = 43;
+	for (k = 0; k < 20; k++) {
+		tsegs(&in, &t, 1);
+		tsegs(&in2, &t2, 1);
+	}
+}
+
+/* 60 segments: the 64 KiB limit on the outer IP packet */
+static void s_limit64k(void)
+{
+	struct gen_tcp in;
+	struct gen_tun t;
+	tinit(&in, &t, 4, 4);
+	tsegs(&in, &t, 60);
+}
+
+static void s_other_port(void)
+{
+	struct gen_tcp in;
+	struct gen_tun t;
+	tinit(&in, &t, 4, 4);
+	t.dport = 4790;
+	tsegs(&in, &t, 10);
+}
+
+/* IP-in-IP: 4in4, 6in4 (SIT), 4in6, 6in6; the kernel merges them with no
+ * device (its ipip/sit/ip6ip6 GRO is built in) */
+#define IPIP(fn, o, i, stmt)                                                                       \
+	static void fn(void)                                                                       \
+	{                                                                                          \
+		struct gen_tcp in;                                                                 \
+		struct gen_tun t;                                                                  \
+		tinit(&in, &t, o, i);                                                              \
+		t.type = GEN_TUN_IPIP;                                                             \
+		tsegs(&in, &t, 10);                                                                \
+		stmt;                                                                              \
+		tsegs(&in, &t, 10);                                                                \
+	}
+IPIP(s_ipip_4in4, 4, 4, (void)0)
+IPIP(s_ipip_6in4, 4, 6, (void)0)
+IPIP(s_ipip_4in6, 6, 4, (void)0)
+IPIP(s_ipip_6in6, 6, 6, (void)0)
+IPIP(s_ipip_outer_ttl, 4, 4, t.ttl = 63)
+IPIP(s_ipip_outer_ipid_jump, 4, 4, t.ip_id = (uint16_t)(t.ip_id + 7))
+IPIP(s_ipip_6in6_hoplimit, 6, 6, t.ttl = 63)
+#undef IPIP
+
+static const struct seq tun_seqs[] = {
+	{"vxlan_bulk_4in4", s_bulk_4in4},
+	{"vxlan_bulk_6in4", s_bulk_6in4},
+	{"vxlan_outer_ttl", s_outer_ttl},
+	{"vxlan_outer_tos", s_outer_tos},
+	{"vxlan_outer_df", s_outer_df},
+	{"vxlan_outer_ipid_jump", s_outer_ipid_jump},
+	{"vxlan_outer_ipid_fixed", s_outer_ipid_fixed},
+	{"vxlan_outer_sport", s_outer_sport},
+	{"vxlan_outer_csum", s_outer_csum},
+	{"vxlan_outer_csum_on", s_outer_csum_on},
+	{"vxlan_vni", s_vni},
+	{"vxlan_vni_interleaved", s_vni_interleaved},
+	{"vxlan_inner_psh", s_inner_psh},
+	{"vxlan_inner_seq_gap", s_inner_seq_gap},
+	{"vxlan_limit64k", s_limit64k},
+	{"vxlan_other_port", s_other_port},
+	{"ipip_4in4", s_ipip_4in4},
+	{"ipip_6in4", s_ipip_6in4},
+	{"ipip_4in6", s_ipip_4in6},
+	{"ipip_6in6", s_ipip_6in6},
+	{"ipip_outer_ttl", s_ipip_outer_ttl},
+	{"ipip_outer_ipid_jump", s_ipip_outer_ipid_jump},
+	{"ipip_6in6_hoplimit", s_ipip_6in6_hoplimit},
+};
+
+static const struct seq seqs[] = {
 	{"bulk_v4", s_bulk_v4},
 	{"bulk_v6", s_bulk_v6},
 	{"psh_mid", s_psh_mid},
@@ -1098,27 +1285,34 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	size_t i;
+	const struct seq *list = seqs;
+	size_t i, n = sizeof(seqs) / sizeof(seqs[0]);
 	int a;
 	if (argc == 2 && strcmp(argv[1], "-l") == 0) {
-		for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++)
+		for (i = 0; i < n; i++)
 			printf("%s\n", seqs[i].name);
 		return 0;
 	}
+	if (argc >= 2 && strcmp(argv[1], "-t") == 0) {
+		list = tun_seqs;
+		n = sizeof(tun_seqs) / sizeof(tun_seqs[0]);
+		argc--;
+		argv++;
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: mkseq OUTDIR [NAME...] | mkseq -l\n");
+		fprintf(stderr, "usage: mkseq [-t] OUTDIR [NAME...] | mkseq -l\n");
 		return 2;
 	}
 	outdir = argv[1];
-	for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++) {
+	for (i = 0; i < n; i++) {
 		int want = argc == 2;
 		for (a = 2; a < argc; a++)
-			if (strcmp(argv[a], seqs[i].name) == 0)
+			if (strcmp(argv[a], list[i].name) == 0)
 				want = 1;
 		if (!want)
 			continue;
-		begin(seqs[i].name);
-		seqs[i].fn();
+		begin(list[i].name);
+		list[i].fn();
 		end();
 	}
 	return 0;

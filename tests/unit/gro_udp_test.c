@@ -155,7 +155,7 @@ static void off_by_default_v(int v)
 	ur_flow(&g, L3(v));
 	ofl_gro_config_default(&c);
 	ck_assert_uint_eq(c.udp, 0);
-	ck_assert_uint_eq(c.version, 3);
+	ck_assert_uint_eq(c.version, OFL_GRO_CONFIG_VERSION);
 	start_cfg(v, &c);
 	send_n(&g, 3);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
@@ -201,7 +201,7 @@ START_TEST(config_checked)
 	c.udp = 1;
 	c.udp_nports = OFL_GRO_UDP_PORTS_MAX + 1;
 	ck_assert_int_eq(ofl_gro_create(&c, &gro), OFL_EINVAL);
-	c.version = 4;
+	c.version = OFL_GRO_CONFIG_VERSION + 1;
 	c.udp_nports = 0;
 	ck_assert_int_eq(ofl_gro_create(&c, &gro), OFL_EINVAL);
 	ck_assert_str_eq(ofl_gro_flush_reason_name(OFL_GRO_FLUSH_UDP_CNT), "udp_cnt");

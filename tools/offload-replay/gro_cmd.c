@@ -38,6 +38,9 @@ enum {
 	OPT_IFACE,
 	OPT_DURATION,
 	OPT_UDP,
+	OPT_VXLAN_PORT,
+	OPT_GENEVE_PORT,
+	OPT_IPIP,
 };
 
 static const struct cli_opt gro_opts[] = {
@@ -57,6 +60,9 @@ static const struct cli_opt gro_opts[] = {
 	{ "interface", 'i', 1, OPT_IFACE },
 	{ "duration", 0, 1, OPT_DURATION },
 	{ "udp", 0, 0, OPT_UDP },
+	{ "vxlan-port", 0, 1, OPT_VXLAN_PORT },
+	{ "geneve-port", 0, 1, OPT_GENEVE_PORT },
+	{ "ipip", 0, 0, OPT_IPIP },
 	{ "dsa", 0, 1, DSA_OPT_TAG },
 	{ "dsa-keep-tag", 0, 0, DSA_OPT_KEEP_TAG },
 	DSA_OPT_PARAM_ENTRIES,
@@ -113,6 +119,13 @@ void gro_cmd_usage(FILE *fp)
 	        "                        rx-udp-gro-forwarding on (ofl_gro_config.udp); the UDP\n"
 	        "                        reasons (udp_csum, udp_zero_csum, udp_len, udp_cnt...)\n"
 	        "                        are counted in the statistics\n"
+	        "  --vxlan-port P        merge TCP through VXLAN on UDP port P (4789; Linux's\n"
+	        "                        driver default 8472), as Linux does where a VXLAN\n"
+	        "                        device listens (ofl_gro_config.vxlan_ports); up to 4\n"
+	        "  --geneve-port P       the same through Geneve on port P (6081); up to 4.\n"
+	        "                        The tun_* reasons are counted in the statistics\n"
+	        "  --ipip                merge TCP through IP-in-IP too (4in4, SIT 6in4, 4in6,\n"
+	        "                        6in6), as Linux always does (ofl_gro_config.ipip)\n"
 	        "  --dsa NAME            the frames carry DSA tags of format NAME (brcm, dsa,\n"
 	        "                        edsa, ...; link types 281, 282, 284, 285 name their\n"
 	        "                        own): GRO per switch port, packets untagged in OUT\n"
@@ -255,6 +268,23 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 		case OPT_UDP:
 			g->opts.udp = 1;
 			break;
+		case OPT_IPIP:
+			g->opts.ipip = 1;
+			break;
+		case OPT_VXLAN_PORT:
+		case OPT_GENEVE_PORT: {
+			int vx = id == OPT_VXLAN_PORT;
+			uint8_t *np = vx ? &g->opts.vxlan_nports : &g->opts.geneve_nports;
+			if (cli_u64(vx ? "--vxlan-port" : "--geneve-port", arg, 1, 65535, &v) < 0)
+				return -1;
+			if (*np == OFL_GRO_TUN_PORTS_MAX) {
+				fprintf(stderr, "%s gro: at most %u %s ports\n", CLI_PROG, OFL_GRO_TUN_PORTS_MAX,
+				        vx ? "VXLAN" : "Geneve");
+				return -1;
+			}
+			(vx ? g->opts.vxlan_ports : g->opts.geneve_ports)[(*np)++] = (uint16_t)v;
+			break;
+		}
 		case OPT_IFACE:
 			g->iface = arg;
 			break;

@@ -62,6 +62,11 @@ void replay_gro_config(const struct replay_gro_opts *o, struct ofl_gro_config *c
 		cfg->max_flows = o->flows;
 	cfg->l2 = o->l2;
 	cfg->udp = o->udp;
+	cfg->vxlan_nports = o->vxlan_nports;
+	cfg->geneve_nports = o->geneve_nports;
+	memcpy(cfg->vxlan_ports, o->vxlan_ports, sizeof(cfg->vxlan_ports));
+	memcpy(cfg->geneve_ports, o->geneve_ports, sizeof(cfg->geneve_ports));
+	cfg->ipip = o->ipip;
 	if (o->dsa) {
 		cfg->dsa = o->dsa;
 		cfg->dsa_params = o->dsa_params;

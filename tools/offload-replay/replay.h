@@ -47,6 +47,11 @@ struct replay_gro_opts {
 	uint8_t l2;                /**< ofl_gro_config.l2: OFL_L2_NONE for frames
 	                                that start at the IP header (l3_link.h) */
 	uint8_t udp;               /**< ofl_gro_config.udp: merge UDP datagrams too (--udp) */
+	uint8_t vxlan_nports;      /**< ofl_gro_config.vxlan_ports (--vxlan-port) */
+	uint8_t geneve_nports;     /**< ofl_gro_config.geneve_ports (--geneve-port) */
+	uint16_t vxlan_ports[OFL_GRO_TUN_PORTS_MAX];
+	uint16_t geneve_ports[OFL_GRO_TUN_PORTS_MAX];
+	uint8_t ipip;              /**< ofl_gro_config.ipip (--ipip) */
 };
 
 /** Default replay options: burst 64 (like NAPI), OFL_CSUM_NONE, one buffer per

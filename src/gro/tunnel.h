@@ -1,0 +1,44 @@
+/*
+ * tunnel.h - GRO through tunnels (tunnel.c): VXLAN and Geneve on the ports
+ * ofl_gro_config names, reached from the full path of receive.c for every
+ * UDP frame to such a port, and IP-in-IP (ofl_gro_config.ipip) for every
+ * frame whose IP header says IPv4 (4) or IPv6 (41) next.  Tunnel flows take the full path only:
+ * they are never predicted (item.fast is 0), like UDP ones.
+ */
+#ifndef OFL_GRO_TUNNEL_H
+#define OFL_GRO_TUNNEL_H
+
+#include "gro/stage.h"
+
+/* Bit 54 of flow key word 1 (flowtab.h): the flow is tunnelled, so that it
+ * never meets a plain flow of the same inner headers; the outer headers
+ * and the tunnel header are folded into word 8 (tunnel.c). */
+#define GRO_KEY_TUN (1ull << 54)
+
+/* The tunnel ports of a version 4 config: 0 when valid, else -1. */
+int gro_tunnel_check_config(const struct ofl_gro_config *cfg);
+
+/* Does the context merge through any tunnel? */
+static inline int gro_tunnel_on(const struct ofl_gro *g)
+{
+	return (g->cfg.vxlan_nports | g->cfg.geneve_nports) != 0;
+}
+
+/*
+ * The tunnel of a UDP frame (h->l4proto 17, any parse status) by its
+ * destination port: an enum ofl_gro_tun_type, 0 for none (then it goes on
+ * as any UDP frame).  v may be replaced by a gathered view.
+ */
+unsigned gro_tunnel_of(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_view *v, const struct ofl_hdrs *h,
+                       uint32_t total);
+
+/*
+ * Offer a frame to a tunnel port (type from gro_tunnel_of()), or (type
+ * OFL_GRO_TUN_IPIP) an IP-in-IP frame; h is the
+ * parse of its outer headers, v the view it was parsed over, csum_status
+ * the frame's checksum state.  Returns an enum ofl_gro_result.
+ */
+int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_view *v, const struct ofl_hdrs *h,
+                       unsigned type, const struct rx_tag *tag, uint32_t total, int csum_status, uint64_t now);
+
+#endif

@@ -1,0 +1,750 @@
+/*
+ * gro_tunnel_test.c - GRO through UDP tunnels (ofl_gro_config.vxlan_ports,
+ * geneve_ports; src/gro/tunnel.c, after Linux 6.18 udp_gro_receive,
+ * vxlan_gro_receive, geneve_gro_receive): a rule table (for every rule a
+ * sequence that merges and one that must not), each row played over the
+ * four outer/inner IPv4/IPv6 combinations, fed as one buffer and split over
+ * two, three and four buffers, with software, COMPLETE and NIC-verified
+ * checksums; then what the table cannot say (the config versions, the
+ * delivered form, cut headers at every byte).
+ *
+ * The checks of every run (run_end()): every cookie delivered once, in
+ * order within its flow; a NORMAL packet byte for byte its input; a GRO
+ * packet of one segment its input; a merged one, linearized with full
+ * checksums, has valid outer and inner checksums (gen_tun.h), the inner
+ * payloads of its segments in order after its hdr_len, a tunnel type in
+ * flags, the encapsulation in gso_type, and ofl_gro_out_tunnel() agreeing
+ * with l3_off/l4_off.  A row says what came out: seg_count per packet, N
+ * for a NORMAL one ("2,N,1").
+ *
+ * Under a memory checker (OFL_TEST_CHECKER set) only one buffer and four
+ * buffers with software checksums run (8 of the 48 variants).
+ */
+#include <check.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ofl/csum.h>
+#include <ofl/gro.h>
+
+#include "gen.h"
+#include "gen_tun.h"
+#include "harness.h"
+
+#define MAXF 160
+
+struct run {
+	struct ofl_gro *g;
+	int split, csum;
+	unsigned n;
+	uint8_t *in[MAXF];
+	uint32_t len[MAXF], pl[MAXF];
+	struct ofl_buf b[MAXF][4];
+	unsigned seen[MAXF];
+	int last_cookie_in_out;
+	char got[2048];
+	size_t pos;
+	uint8_t lin[70000];
+	struct ofl_gro_stats st;
+};
+
+static struct run R;
+
+/* variant v: outer IPv6 (bit 0), inner IPv6 (bit 1), split (bits 2-3),
+ * checksum state (v >> 4: NONE, COMPLETE, UNNECESSARY) */
+#define NVAR 48
+#define OUTER(v) (((v) & 1) ? 6 : 4)
+#define INNER(v) (((v) & 2) ? 6 : 4)
+#define SPLIT(v) (((v) >> 2) & 3)
+#define CSUM(v) ((v) >> 4)
+
+static int variant_skipped(int v)
+{
+	return getenv("OFL_TEST_CHECKER") && (CSUM(v) != 0 || (SPLIT(v) != 0 && SPLIT(v) != 2));
+}
+
+static void deliver(void *user, const struct ofl_gro_out *o, unsigned n)
+{
+	struct run *r = user;
+	unsigned i, j;
+	for (i = 0; i < n; i++, o++) {
+		int w = ofl_gro_linearize(o, r->lin, sizeof(r->lin), OFL_CSUM_MODE_FULL);
+		uintptr_t c0 = (uintptr_t)o->cookies[0];
+		struct ofl_gro_tunnel t;
+		ck_assert_int_eq(w, (int)o->len);
+		for (j = 0; j < o->ncookies; j++) {
+			uintptr_t c = (uintptr_t)o->cookies[j];
+			ck_assert_uint_lt(c, r->n);
+			ck_assert_msg(++r->seen[c] == 1, "cookie %u twice", (unsigned)c);
+		}
+		if (o->seg_count == 0) {
+			ck_assert_uint_eq(o->len, r->len[c0]);
+			ck_assert_msg(memcmp(r->lin, r->in[c0], o->len) == 0, "NORMAL frame %u altered", (unsigned)c0);
+			ck_assert_int_eq(ofl_gro_out_tunnel(o, &t), 0);
+			r->pos += (size_t)snprintf(r->got + r->pos, sizeof(r->got) - r->pos, "%sN", r->pos ? "," : "");
+			continue;
+		}
+		r->pos += (size_t)snprintf(r->got + r->pos, sizeof(r->got) - r->pos, "%s%u", r->pos ? "," : "",
+		                           o->seg_count);
+		if (OFL_GRO_OUT_TUN_TYPE(o->flags)) {
+			ck_assert_int_eq(ofl_gro_out_tunnel(o, &t), 1);
+			ck_assert_uint_eq(t.inner_l3_off, o->l3_off);
+			ck_assert_uint_eq(t.inner_l4_off, o->l4_off);
+			ck_assert_uint_eq(t.type, OFL_GRO_OUT_TUN_TYPE(o->flags));
+		} else {
+			/* a plain TCP flow beside the tunnelled ones */
+			ck_assert_int_eq(ofl_gro_out_tunnel(o, &t), 0);
+		}
+		if (o->seg_count == 1) {
+			ck_assert_uint_eq(o->len, r->len[c0]);
+			ck_assert_msg(memcmp(r->lin, r->in[c0], o->len) == 0, "held frame %u altered", (unsigned)c0);
+			continue;
+		}
+		{
+			uint32_t pos = o->hdr_len;
+			if (t.type) {
+				ck_assert_msg(gen_tun_csums_ok(r->lin, o->len), "bad checksum in merged packet");
+				ck_assert_uint_eq(o->gso_type & OFL_GSO_TUNNEL_MASK,
+				                  t.type == OFL_GRO_TUN_IPIP ? (t.outer_l3 == 4 ? OFL_GSO_IPXIP4 : OFL_GSO_IPXIP6)
+				                  : t.outer_udp_csum    ? OFL_GSO_UDP_TUNNEL_CSUM
+				                                        : OFL_GSO_UDP_TUNNEL);
+			} else {
+				ck_assert_msg(gen_frame_csums_ok(r->lin, o->len), "bad checksum in merged packet");
+				ck_assert_uint_eq(o->gso_type & OFL_GSO_TUNNEL_MASK, 0);
+			}
+			ck_assert_uint_ne(o->gso_type & (OFL_GSO_TCPV4 | OFL_GSO_TCPV6), 0);
+			for (j = 0; j < o->seg_count; j++) {
+				uintptr_t c = (uintptr_t)o->cookies[j];
+				uint32_t pl = r->pl[c];
+				if (j)
+					ck_assert_uint_gt(c, (uintptr_t)o->cookies[j - 1]);
+				ck_assert_uint_le(pos + pl, o->len);
+				ck_assert_msg(memcmp(r->lin + pos, r->in[c] + r->len[c] - pl, pl) == 0,
+				              "payload of segment %u differs", j);
+				pos += pl;
+			}
+			ck_assert_uint_eq(pos, o->len);
+		}
+	}
+}
+
+static void run_start_cfg(int v, const struct ofl_gro_config *cfg)
+{
+	struct ofl_gro_config c = *cfg;
+	unsigned i;
+	for (i = 0; i < R.n; i++)
+		free(R.in[i]);
+	memset(&R, 0, offsetof(struct run, lin));
+	R.split = SPLIT(v);
+	R.csum = CSUM(v);
+	c.deliver = deliver;
+	c.user = &R;
+	ck_assert_int_eq(ofl_gro_create(&c, &R.g), 0);
+}
+
+static void tun_cfg(struct ofl_gro_config *c)
+{
+	ofl_gro_config_default(c);
+	c->vxlan_nports = 1;
+	c->vxlan_ports[0] = 4789;
+	c->geneve_nports = 1;
+	c->geneve_ports[0] = 6081;
+	c->ipip = 1;
+}
+
+static void run_start(int v)
+{
+	struct ofl_gro_config c;
+	tun_cfg(&c);
+	run_start_cfg(v, &c);
+}
+
+/* Feed a whole frame (copied) as the variant says; the result. */
+static int feed(const uint8_t *f, uint32_t len, uint32_t pl)
+{
+	struct ofl_pkt pk;
+	unsigned i = R.n, nb = 0;
+	uint32_t cut[4], k, at = 0;
+	uint8_t *copy;
+	ck_assert_uint_lt(i, MAXF);
+	copy = malloc(len ? len : 1);
+	memcpy(copy, f, len);
+	R.in[i] = copy;
+	R.len[i] = len;
+	R.pl[i] = pl;
+	R.n++;
+	/* split points: headers | payload; 20 | 60 | rest; 14 | headers |
+	 * half the payload | rest */
+	switch (R.split) {
+	case 1:
+		cut[nb++] = len - pl;
+		break;
+	case 2:
+		cut[nb++] = 20;
+		cut[nb++] = 60;
+		break;
+	case 3:
+		cut[nb++] = 14;
+		cut[nb++] = len - pl;
+		cut[nb++] = len - pl / 2;
+		break;
+	}
+	for (k = 0; k < nb; k++) {
+		uint32_t e = cut[k] < len ? cut[k] : len;
+		if (e < at)
+			e = at;
+		R.b[i][k] = (struct ofl_buf){copy + at, e - at};
+		at = e;
+	}
+	R.b[i][nb] = (struct ofl_buf){copy + at, len - at};
+	memset(&pk, 0, sizeof(pk));
+	pk.bufs = R.b[i];
+	pk.nbufs = (uint16_t)(nb + 1);
+	pk.cookie = (void *)(uintptr_t)i;
+	pk.csum_status = R.csum == 0 ? OFL_CSUM_NONE : R.csum == 1 ? OFL_CSUM_COMPLETE : OFL_CSUM_UNNECESSARY;
+	if (R.csum == 1)
+		pk.csum = (uint16_t)~ofl_csum_fold(ofl_csum_partial(copy + 14, len - 14, 0));
+	if (R.csum == 2 && !gen_tun_csums_ok(copy, len))
+		pk.csum_status = OFL_CSUM_NONE; /* a NIC verifies only what is valid */
+	return ofl_gro_receive(R.g, &pk, 0);
+}
+
+/* Wrap and feed one inner segment. */
+static int send1(const struct gen_tcp *in, const struct gen_tun *t)
+{
+	static uint8_t inner[70000], f[70100];
+	size_t il = gen_tcp_frame(in, inner, sizeof(inner)), fl;
+	ck_assert_uint_gt(il, 0);
+	fl = gen_tun_wrap(t, inner, il, f, sizeof(f));
+	ck_assert_uint_gt(fl, 0);
+	return feed(f, (uint32_t)fl, in->payload_len);
+}
+
+/* n consecutive segments: sequence numbers and both IPv4 IDs advance. */
+static void send_n(struct gen_tcp *in, struct gen_tun *t, unsigned n)
+{
+	unsigned k;
+	for (k = 0; k < n; k++) {
+		send1(in, t);
+		in->seq += in->payload_len;
+		in->ip_id++;
+		t->ip_id++;
+	}
+}
+
+/* Flush, destroy, check every cookie came back; what came out. */
+static const char *run_end(void)
+{
+	unsigned i;
+	ck_assert_int_eq(ofl_gro_flush(R.g), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(R.g, &R.st, sizeof(R.st)), 0);
+	ofl_gro_destroy(R.g);
+	R.g = NULL;
+	for (i = 0; i < R.n; i++)
+		ck_assert_msg(R.seen[i] == 1, "cookie %u delivered %u times", i, R.seen[i]);
+	return R.got;
+}
+
+static void init_pair(int v, int type, struct gen_tcp *in, struct gen_tun *t)
+{
+	gen_tcp_init(in, INNER(v));
+	in->payload_len = 1000;
+	gen_tun_init(t, type, OUTER(v));
+}
+
+/* ---- the rule table --------------------------------------------------- */
+
+/* A row: plays the sequence of variant v; want what must come out. */
+struct row {
+	const char *name;
+	void (*play)(int v, struct gen_tcp *in, struct gen_tun *t);
+	const char *want;
+	int type;
+	unsigned normal_why; /* a reason that must have been counted (0: none) */
+};
+
+static void p_bulk(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	(void)v;
+	send_n(in, t, 4);
+}
+
+static void p_udp_csum(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	(void)v;
+	t->udp_csum = true;
+	send_n(in, t, 4);
+}
+
+static void p_outer_vlan(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	(void)v;
+	t->vlan = true;
+	t->vlan_tci = 7;
+	send_n(in, t, 4);
+}
+
+static void p_inner_vlan(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	(void)v;
+	in->nvlan = 1;
+	in->vlan_tpid[0] = 0x8100;
+	in->vlan_tci[0] = 9;
+	send_n(in, t, 4);
+}
+
+static void p_fixed_outer_id(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	unsigned k;
+	(void)v;
+	for (k = 0; k < 4; k++) {
+		send1(in, t);
+		in->seq += in->payload_len;
+		in->ip_id++;
+	}
+}
+
+/* IPv6 has no ID: the hop limit instead */
+static void p_outer_id_jump(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	send_n(in, t, 2);
+	if (OUTER(v) == 4)
+		t->ip_id += 5;
+	else
+		t->ttl--;
+	send_n(in, t, 2);
+}
+
+/* A sequence: pre, n1 segments, then on, n2 segments, then off, n3 more
+ * (each statement may be (void)0). */
+#define PLAY(fn, pre, n1, on, n2, off, n3)                                                         \
+	static void fn(int v, struct gen_tcp *in, struct gen_tun *t)                                     \
+	{                                                                                          \
+		(void)v;                                                                           \
+		pre;                                                                               \
+		send_n(in, t, n1);                                                                 \
+		on;                                                                                \
+		send_n(in, t, n2);                                                                 \
+		off;                                                                               \
+		send_n(in, t, n3);                                                                 \
+	}
+/* the same flow but for one field from the third segment on */
+#define CHANGE_AT_3(fn, stmt) PLAY(fn, (void)0, 2, stmt, 2, (void)0, 0)
+/* three segments with one setting the rules refuse */
+#define THREE_WITH(fn, stmt) PLAY(fn, stmt, 3, (void)0, 0, (void)0, 0)
+/* two segments, a third with one setting (on), a fourth without (off) */
+#define ONE_AT_3(fn, pre, on, off) PLAY(fn, pre, 2, on, 1, off, 1)
+CHANGE_AT_3(p_vni, t->vni = 43)
+CHANGE_AT_3(p_vxflags, t->vxlan_flags = 0x0c)
+CHANGE_AT_3(p_sport, t->sport = 40001)
+CHANGE_AT_3(p_ttl, t->ttl = 63)
+CHANGE_AT_3(p_tos, t->tos = 4)
+/* IPv6 has no DF: the flow label (part of the flow) instead */
+CHANGE_AT_3(p_df, if (OUTER(v) == 4) t->df = !t->df; else t->flowlabel ^= 1)
+CHANGE_AT_3(p_csum_zero_mix, t->udp_csum = !t->udp_csum)
+CHANGE_AT_3(p_outer_daddr, t->daddr[3] ^= 1)
+CHANGE_AT_3(p_outer_mac, t->src_mac[5] ^= 1)
+CHANGE_AT_3(p_inner_seq_gap, in->seq += 1)
+CHANGE_AT_3(p_inner_ack, in->ack += 1)
+CHANGE_AT_3(p_gnv_opt, t->gnv_opts[7] ^= 1)
+THREE_WITH(p_not_port, t->dport = 4790)
+THREE_WITH(p_gnv_oam, t->gnv_flags = 0x80)
+THREE_WITH(p_gnv_ver, t->gnv_ver = 1)
+THREE_WITH(p_gnv_proto_unknown, t->gnv_proto = 0x88b5)
+ONE_AT_3(p_bad_udp_csum, t->udp_csum = true, t->bad_udp_csum = true, t->bad_udp_csum = false)
+ONE_AT_3(p_bad_tcp_csum, (void)0, in->bad_tcp_csum = true, in->bad_tcp_csum = false)
+ONE_AT_3(p_short, (void)0, in->payload_len = 300, in->payload_len = 1000)
+ONE_AT_3(p_udp_len, (void)0, t->udp_len_delta = -1, t->udp_len_delta = 0)
+#undef ONE_AT_3
+#undef THREE_WITH
+#undef CHANGE_AT_3
+#undef PLAY
+
+static void p_psh(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	(void)v;
+	send_n(in, t, 1);
+	in->flags |= GEN_PSH;
+	send_n(in, t, 1);
+	in->flags &= (uint8_t)~GEN_PSH;
+	send_n(in, t, 2);
+}
+
+
+/* (the generator writes no IPv6 extension headers: over IPv6 a UDP length
+ * past the datagram instead) */
+static void p_outer_ipopt(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	t->udp_len_delta = OUTER(v) == 6;
+	t->ip_optlen = 4;
+	t->ip_opts[0] = 1; /* NOP x 4 */
+	t->ip_opts[1] = t->ip_opts[2] = t->ip_opts[3] = 1;
+	send_n(in, t, 3);
+}
+
+static void p_nested(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	/* VXLAN in VXLAN: the inner packet is UDP, not TCP */
+	static uint8_t inner[4096], mid[4200];
+	struct gen_tun t2;
+	unsigned k;
+	gen_tun_init(&t2, GEN_TUN_VXLAN, INNER(v));
+	for (k = 0; k < 3; k++) {
+		size_t il = gen_tcp_frame(in, inner, sizeof(inner));
+		size_t ml = gen_tun_wrap(&t2, inner, il, mid, sizeof(mid)), fl;
+		static uint8_t f[4400];
+		fl = gen_tun_wrap(t, mid, ml, f, sizeof(f));
+		feed(f, (uint32_t)fl, in->payload_len);
+		in->seq += in->payload_len;
+	}
+}
+
+static void p_gnv_opts(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	unsigned k;
+	(void)v;
+	t->gnv_optlen = 8;
+	for (k = 0; k < 8; k++)
+		t->gnv_opts[k] = (uint8_t)(k + 1);
+	send_n(in, t, 4);
+}
+
+static void p_gnv_opt_change(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	t->gnv_optlen = 8;
+	p_gnv_opt(v, in, t);
+}
+
+
+
+static void p_gnv_optlen_past(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	(void)v;
+	in->payload_len = 20;
+	t->gnv_optlen_delta = 63;
+	send_n(in, t, 3);
+}
+
+static void p_gnv_ip(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	t->gnv_proto = INNER(v) == 4 ? 0x0800 : 0x86dd;
+	send_n(in, t, 4);
+}
+
+
+/* 64 KiB of outer IP packet: 1309-byte segments, 60 of them.  The outer
+ * overhead (IPv4: 90 bytes to the inner payload with IPv4 inside) lets 49
+ * fit (plain TCP would take 50); the rest is a second packet. */
+static void p_64k(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	(void)v;
+	in->payload_len = 1309;
+	send_n(in, t, 60);
+}
+
+static void p_plain_beside(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	/* the same inner flow bare, between the tunnelled segments: two
+	 * flows, each merged */
+	static uint8_t f[4096];
+	struct gen_tcp bare = *in;
+	unsigned k;
+	for (k = 0; k < 2; k++) {
+		size_t fl = gen_tcp_frame(&bare, f, sizeof(f));
+		send_n(in, t, 1);
+		feed(f, (uint32_t)fl, bare.payload_len);
+		bare.seq += bare.payload_len;
+		bare.ip_id++;
+	}
+	(void)v;
+}
+
+static const struct row rows[] = {
+	/* VXLAN: one flow, merged */
+	{"vxlan bulk", p_bulk, "4", GEN_TUN_VXLAN, 0},
+	{"vxlan outer udp csum", p_udp_csum, "4", GEN_TUN_VXLAN, 0},
+	{"vxlan outer vlan", p_outer_vlan, "4", GEN_TUN_VXLAN, 0},
+	{"vxlan inner vlan", p_inner_vlan, "4", GEN_TUN_VXLAN, 0},
+	{"outer id fixed", p_fixed_outer_id, "4", GEN_TUN_VXLAN, 0},
+	/* outer fields: another flow, or a flush */
+	{"outer id jump (v6 hop limit)", p_outer_id_jump, "2,2", GEN_TUN_VXLAN, 0},
+	{"vni differs", p_vni, "2,2", GEN_TUN_VXLAN, 0},
+	{"vxlan flags differ", p_vxflags, "2,2", GEN_TUN_VXLAN, 0},
+	{"outer sport differs", p_sport, "2,2", GEN_TUN_VXLAN, 0},
+	{"outer ttl differs", p_ttl, "2,2", GEN_TUN_VXLAN, 0},
+	/* outer fields, continued */
+	{"outer tos differs", p_tos, "2,2", GEN_TUN_VXLAN, 0},
+	{"outer df (v6 flow label) differs", p_df, "2,2", GEN_TUN_VXLAN, 0},
+	{"outer csum zero and not", p_csum_zero_mix, "2,2", GEN_TUN_VXLAN, 0},
+	{"outer daddr differs", p_outer_daddr, "2,2", GEN_TUN_VXLAN, 0},
+	{"outer mac differs", p_outer_mac, "2,2", GEN_TUN_VXLAN, 0},
+	/* checksums and inner TCP */
+	{"bad outer udp csum", p_bad_udp_csum, "2,N,1", GEN_TUN_VXLAN, OFL_GRO_NORMAL_TUN_CSUM},
+	{"bad inner tcp csum", p_bad_tcp_csum, "2,N,1", GEN_TUN_VXLAN, OFL_GRO_NORMAL_TCP_CSUM},
+	{"inner seq gap", p_inner_seq_gap, "2,2", GEN_TUN_VXLAN, 0},
+	{"inner ack differs", p_inner_ack, "2,2", GEN_TUN_VXLAN, 0},
+	{"inner psh", p_psh, "2,2", GEN_TUN_VXLAN, 0},
+	/* inner TCP, continued; what is passed on */
+	{"inner short", p_short, "3,1", GEN_TUN_VXLAN, 0},
+	{"port not configured", p_not_port, "N,N,N", GEN_TUN_VXLAN, OFL_GRO_NORMAL_NOT_TCP},
+	{"outer ip options (v6 udp length)", p_outer_ipopt, "N,N,N", GEN_TUN_VXLAN, 0},
+	{"outer udp length", p_udp_len, "2,N,1", GEN_TUN_VXLAN, OFL_GRO_NORMAL_TUN_OUTER},
+	{"nested vxlan", p_nested, "N,N,N", GEN_TUN_VXLAN, OFL_GRO_NORMAL_TUN_INNER},
+	/* sizes and neighbours */
+	{"64k outer limit", p_64k, NULL, GEN_TUN_VXLAN, 0},
+	{"plain beside tunnel", p_plain_beside, "2,2", GEN_TUN_VXLAN, 0},
+	/* Geneve */
+	{"geneve bulk", p_bulk, "4", GEN_TUN_GENEVE, 0},
+	{"geneve options", p_gnv_opts, "4", GEN_TUN_GENEVE, 0},
+	{"geneve option differs", p_gnv_opt_change, "2,2", GEN_TUN_GENEVE, 0},
+	{"geneve oam", p_gnv_oam, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
+	{"geneve version 1", p_gnv_ver, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
+	/* Geneve, continued */
+	{"geneve option length past", p_gnv_optlen_past, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
+	{"geneve ip payload", p_gnv_ip, "4", GEN_TUN_GENEVE, 0},
+	{"geneve unknown protocol", p_gnv_proto_unknown, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
+	{"geneve outer udp csum", p_udp_csum, "4", GEN_TUN_GENEVE, 0},
+	/* IP-in-IP: 4in4, 6in4 (SIT), 4in6, 6in6 by the variant */
+	{"ipip bulk", p_bulk, "4", GEN_TUN_IPIP, 0},
+	{"ipip outer ttl differs", p_ttl, "2,2", GEN_TUN_IPIP, 0},
+	{"ipip outer id jump (v6 hop limit)", p_outer_id_jump, "2,2", GEN_TUN_IPIP, 0},
+	{"ipip outer daddr differs", p_outer_daddr, "2,2", GEN_TUN_IPIP, 0},
+	{"ipip inner seq gap", p_inner_seq_gap, "2,2", GEN_TUN_IPIP, 0},
+	{"ipip carrying vxlan", p_nested, "N,N,N", GEN_TUN_IPIP, OFL_GRO_NORMAL_TUN_INNER},
+	{"ipip bad inner tcp csum", p_bad_tcp_csum, "2,N,1", GEN_TUN_IPIP, OFL_GRO_NORMAL_TCP_CSUM},
+};
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+/* The 64 KiB row's expected output for variant v: as many segments as fit
+ * in 65535 bytes of outer IP packet, then the rest. */
+static const char *want_64k(int v, char *buf, size_t cap)
+{
+	uint32_t over = (OUTER(v) == 4 ? 20u : 40u) + 8u + 8u + 14u + (INNER(v) == 4 ? 20u : 40u) + 20u;
+	uint32_t fit = (65535u - over) / 1309u;
+	snprintf(buf, cap, "%u,%u", fit, 60u - fit);
+	return buf;
+}
+
+START_TEST(rule_table)
+{
+	unsigned r;
+	for (r = 0; r < NROWS; r++) {
+		struct gen_tcp in;
+		struct gen_tun t;
+		char want[64];
+		const char *w = rows[r].want;
+		if (variant_skipped(_i))
+			return;
+		run_start(_i);
+		init_pair(_i, rows[r].type, &in, &t);
+		rows[r].play(_i, &in, &t);
+		if (!w)
+			w = want_64k(_i, want, sizeof(want));
+		ck_assert_msg(strcmp(run_end(), w) == 0, "row \"%s\" variant %d: got %s, want %s", rows[r].name,
+		              _i, R.got, w);
+		if (rows[r].normal_why)
+			ck_assert_msg(R.st.normal_why[rows[r].normal_why] > 0, "row \"%s\": reason %s not counted",
+			              rows[r].name, ofl_gro_normal_reason_name(rows[r].normal_why));
+	}
+}
+END_TEST
+
+/* A version 3 config (before the tunnel ports) and the default config: no
+ * tunnel, VXLAN is plain UDP (NORMAL not_tcp). */
+START_TEST(config_versions)
+{
+	struct ofl_gro_config c;
+	struct gen_tcp in;
+	struct gen_tun t;
+	ofl_gro_config_default(&c);
+	ck_assert_uint_eq(c.vxlan_nports, 0);
+	ck_assert_uint_eq(c.geneve_nports, 0);
+	run_start_cfg(0, &c);
+	init_pair(0, GEN_TUN_VXLAN, &in, &t);
+	send_n(&in, &t, 3);
+	ck_assert_str_eq(run_end(), "N,N,N");
+	tun_cfg(&c);
+	c.version = 3;
+	run_start_cfg(0, &c);
+	send_n(&in, &t, 3);
+	ck_assert_str_eq(run_end(), "N,N,N");
+	/* a version 4 struct ends before ipip; and ipip 0 */
+	init_pair(0, GEN_TUN_IPIP, &in, &t);
+	tun_cfg(&c);
+	c.version = 4;
+	run_start_cfg(0, &c);
+	send_n(&in, &t, 3);
+	ck_assert_str_eq(run_end(), "N,N,N");
+	tun_cfg(&c);
+	c.ipip = 0;
+	run_start_cfg(0, &c);
+	send_n(&in, &t, 3);
+	ck_assert_str_eq(run_end(), "N,N,N");
+	tun_cfg(&c);
+	c.ipip = 2;
+	c.deliver = deliver;
+	ck_assert_int_eq(ofl_gro_create(&c, &R.g), OFL_EINVAL);
+	/* bad tunnel configs */
+	tun_cfg(&c);
+	c.vxlan_nports = OFL_GRO_TUN_PORTS_MAX + 1;
+	c.deliver = deliver;
+	ck_assert_int_eq(ofl_gro_create(&c, &R.g), OFL_EINVAL);
+	tun_cfg(&c);
+	c.geneve_ports[0] = 0;
+	c.deliver = deliver;
+	ck_assert_int_eq(ofl_gro_create(&c, &R.g), OFL_EINVAL);
+}
+END_TEST
+
+/* The delivered form of a merged VXLAN packet: outer and inner lengths, the
+ * outer UDP checksum seed in PARTIAL mode, the offsets, the 10-byte virtio
+ * header refused. */
+static struct ofl_gro_out seen_out;
+static uint8_t seen_hdr[512];
+static uint8_t seen_lin[8192];
+static void keep_deliver(void *user, const struct ofl_gro_out *o, unsigned n)
+{
+	unsigned i;
+	(void)user;
+	for (i = 0; i < n; i++)
+		if (o[i].seg_count > 1) {
+			struct ofl_virtio_net_hdr vh;
+			seen_out = o[i];
+			memcpy(seen_hdr, o[i].hdr, o[i].hdr_len);
+			ck_assert_int_eq(ofl_gro_linearize(&o[i], seen_lin, sizeof(seen_lin), OFL_CSUM_MODE_PARTIAL),
+			                 (int)o[i].len);
+			ck_assert_int_eq(ofl_gro_vnet_hdr(&o[i], 0, &vh), OFL_ENOTSUP);
+		}
+}
+
+START_TEST(delivered_form)
+{
+	struct ofl_gro_config c;
+	struct ofl_gro *g;
+	struct gen_tcp in;
+	struct gen_tun t;
+	struct ofl_gro_tunnel tt;
+	static uint8_t inner[2048], f[3][2200]; /* held until delivered: one each */
+	unsigned k;
+	uint16_t seed;
+	uint32_t s;
+	tun_cfg(&c);
+	c.deliver = keep_deliver;
+	ck_assert_int_eq(ofl_gro_create(&c, &g), 0);
+	gen_tcp_init(&in, 4);
+	in.payload_len = 1000;
+	gen_tun_init(&t, GEN_TUN_VXLAN, 4);
+	t.udp_csum = true;
+	for (k = 0; k < 3; k++) {
+		size_t il = gen_tcp_frame(&in, inner, sizeof(inner)), fl = gen_tun_wrap(&t, inner, il, f[k], sizeof(f[k]));
+		struct ofl_buf b = {f[k], (uint32_t)fl};
+		struct ofl_pkt pk;
+		memset(&pk, 0, sizeof(pk));
+		pk.bufs = &b;
+		pk.nbufs = 1;
+		pk.csum_status = OFL_CSUM_UNNECESSARY;
+		ck_assert_int_eq(ofl_gro_receive(g, &pk, 0), k ? OFL_GRO_MERGED : OFL_GRO_HELD);
+		in.seq += 1000;
+		in.ip_id++;
+		t.ip_id++;
+	}
+	ofl_gro_flush(g);
+	ofl_gro_destroy(g);
+	ck_assert_uint_eq(seen_out.seg_count, 3);
+	seen_out.hdr = seen_hdr;
+	ck_assert_int_eq(ofl_gro_out_tunnel(&seen_out, &tt), 1);
+	ck_assert_uint_eq(tt.type, OFL_GRO_TUN_VXLAN);
+	ck_assert_uint_eq(tt.outer_l3, 4);
+	ck_assert_uint_eq(tt.inner_l3, 4);
+	ck_assert_uint_eq(tt.outer_udp_csum, 1);
+	ck_assert_uint_eq(tt.outer_l3_off, 14);
+	ck_assert_uint_eq(tt.outer_l4_off, 34);
+	ck_assert_uint_eq(tt.tun_off, 42);
+	ck_assert_uint_eq(tt.inner_l2_off, 50);
+	ck_assert_uint_eq(tt.inner_l3_off, 64);
+	ck_assert_uint_eq(tt.inner_l4_off, 84);
+	ck_assert_uint_eq(seen_out.l3_off, 64);
+	ck_assert_uint_eq(seen_out.csum_start, 84);
+	ck_assert_uint_eq(seen_out.csum_offset, 16);
+	ck_assert_uint_eq(seen_out.gso_type, OFL_GSO_TCPV4 | OFL_GSO_UDP_TUNNEL_CSUM);
+	/* lengths: outer IP, UDP, inner IP */
+	ck_assert_uint_eq((seen_hdr[16] << 8 | seen_hdr[17]), 20 + 8 + 8 + 14 + 20 + 20 + 3000);
+	ck_assert_uint_eq((seen_hdr[38] << 8 | seen_hdr[39]), 8 + 8 + 14 + 20 + 20 + 3000);
+	ck_assert_uint_eq((seen_hdr[66] << 8 | seen_hdr[67]), 20 + 20 + 3000);
+	ck_assert_uint_eq(gen_csum_fold(seen_hdr + 14, 20, 0), 0xffff);
+	ck_assert_uint_eq(gen_csum_fold(seen_hdr + 64, 20, 0), 0xffff);
+	/* the outer UDP checksum field: the pseudo-header sum, not inverted */
+	s = gen_csum_fold(seen_hdr + 26, 8, 0) + 17u + (8u + 8u + 14u + 20u + 20u + 3000u);
+	seed = gen_csum_fold(NULL, 0, s);
+	ck_assert_uint_eq((uint16_t)(seen_lin[40] << 8 | seen_lin[41]), seed);
+}
+END_TEST
+
+/* Bad input: every cut of a VXLAN and a Geneve frame (the frame shorter
+ * than its headers say), passed on whole, nothing held; then a cut of the
+ * first buffer only (header split at every byte) still merges. */
+START_TEST(cut_every_byte)
+{
+	static uint8_t inner[2048], f[2200];
+	struct gen_tcp in;
+	struct gen_tun t;
+	size_t il, fl;
+	uint32_t cut;
+	int type = _i ? GEN_TUN_GENEVE : GEN_TUN_VXLAN;
+	gen_tcp_init(&in, 6);
+	in.payload_len = 64;
+	gen_tun_init(&t, type, 6);
+	t.udp_csum = true;
+	t.gnv_optlen = type == GEN_TUN_GENEVE ? 8 : 0;
+	il = gen_tcp_frame(&in, inner, sizeof(inner));
+	fl = gen_tun_wrap(&t, inner, il, f, sizeof(f));
+	for (cut = 0; cut + 1 < fl; cut++) {
+		run_start(0);
+		feed(f, cut ? cut : 1, 0);
+		ck_assert_str_eq(run_end(), "N");
+	}
+	/* header split at every byte: one buffer of cut bytes, then the rest */
+	for (cut = 1; cut < fl; cut += getenv("OFL_TEST_CHECKER") ? 7u : 1u) {
+		unsigned k;
+		run_start(0);
+		for (k = 0; k < 2; k++) {
+			struct ofl_pkt pk;
+			uint8_t *copy = malloc(fl);
+			unsigned i = R.n;
+			il = gen_tcp_frame(&in, inner, sizeof(inner));
+			fl = gen_tun_wrap(&t, inner, il, copy, fl);
+			R.in[i] = copy;
+			R.len[i] = (uint32_t)fl;
+			R.pl[i] = in.payload_len;
+			R.n++;
+			R.b[i][0] = (struct ofl_buf){copy, cut};
+			R.b[i][1] = (struct ofl_buf){copy + cut, (uint32_t)fl - cut};
+			memset(&pk, 0, sizeof(pk));
+			pk.bufs = R.b[i];
+			pk.nbufs = 2;
+			pk.cookie = (void *)(uintptr_t)i;
+			ofl_gro_receive(R.g, &pk, 0);
+			in.seq += in.payload_len;
+		}
+		ck_assert_str_eq(run_end(), "2");
+		in.seq = 100;
+	}
+}
+END_TEST
+
+int main(void)
+{
+	const struct h_test tests[] = {
+		{rule_table, NVAR},
+		{config_versions, 0},
+		{delivered_form, 0},
+		{cut_every_byte, 2},
+	};
+	int rc = h_run_table("gro_tunnel", 60, 0, tests, sizeof(tests) / sizeof(tests[0]));
+	unsigned i;
+	for (i = 0; i < R.n; i++)
+		free(R.in[i]);
+	return rc;
+}
