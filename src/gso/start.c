@@ -597,6 +597,35 @@ int ofl_gso_start(struct ofl_gso_iter *itp, const struct ofl_gso_req *req, const
 	return gso_start_common(it, &r, &in, NULL);
 }
 
+/* A GRO packet merged through a tunnel (its gso_type's OFL_GSO_TUNNEL_MASK
+ * field) is cut as the tunnel it came through, unless the request names one:
+ * a UDP tunnel by where its inner IP header starts (out->l3_off is the inner
+ * one; the bytes from the outer UDP header to it, VXLAN or Geneve header and
+ * inner Ethernet, are copied as they are), with the outer UDP checksum the
+ * packet had (0 or not); IP in IP as itself.  -1: a tunnel field value this
+ * library does not know. */
+static int gso_tunnel_of_gro(struct ofl_gso_req *r, const struct ofl_gro_out *out)
+{
+	unsigned tun = out->gso_type & OFL_GSO_TUNNEL_MASK;
+	if (!tun || r->tunnel != OFL_GSO_TUN_NONE)
+		return 0;
+	switch (tun) {
+	case OFL_GSO_UDP_TUNNEL:
+	case OFL_GSO_UDP_TUNNEL_CSUM:
+		r->tunnel = OFL_GSO_TUN_UDP;
+		r->inner_off = out->l3_off;
+		if (r->tun_csum == OFL_GSO_TUN_CSUM_AUTO)
+			r->tun_csum = tun == OFL_GSO_UDP_TUNNEL ? OFL_GSO_TUN_CSUM_ZERO : OFL_GSO_TUN_CSUM_ON;
+		return 0;
+	case OFL_GSO_IPXIP4:
+	case OFL_GSO_IPXIP6:
+		r->tunnel = OFL_GSO_TUN_IPIP;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 int ofl_gso_start_gro(struct ofl_gso_iter *itp, const struct ofl_gso_req *req,
                       const struct ofl_gro_out *out)
 {
@@ -623,6 +652,8 @@ int ofl_gso_start_gro(struct ofl_gso_iter *itp, const struct ofl_gso_req *req,
 			r.flags |= OFL_GSO_F_FIXED_ID;
 		if (out->gso_type & OFL_GSO_TCP_ECN)
 			r.flags |= OFL_GSO_F_KEEP_CWR;
+		if (gso_tunnel_of_gro(&r, out) != 0)
+			return gso_refuse(it, OFL_GSO_WHY_TUN_REQ);
 	}
 	for (i = 0; i < out->nslices; i++) {
 		if (!out->slices[i].data && out->slices[i].len)
