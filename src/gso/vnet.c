@@ -70,8 +70,8 @@ int ofl_gso_start_vnet(struct ofl_gso_iter *itp, const struct ofl_gso_req *req, 
 	struct ofl_gso_req r;
 	struct gso_input in;
 	struct ofl_hdrs h;
-	uint32_t i, got = 0, fake, base;
-	uint64_t total = 0;
+	uint32_t fake, base;
+	uint64_t total;
 	uint8_t gt;
 	int rc;
 	if (!it)
@@ -79,21 +79,14 @@ int ofl_gso_start_vnet(struct ofl_gso_iter *itp, const struct ofl_gso_req *req, 
 	if (!bufs || nbufs == 0 || nbufs > 0xffffu || (vnet_hdr_len != 10 && vnet_hdr_len != 12) ||
 	    (l2 != OFL_GSO_L2_ETH && l2 != OFL_GSO_L2_NONE))
 		return gso_refuse(it, OFL_GSO_WHY_ARG);
-	for (i = 0; i < nbufs; i++) {
-		uint32_t c;
-		if (!bufs[i].data && bufs[i].len)
-			return gso_refuse(it, OFL_GSO_WHY_ARG);
-		total += bufs[i].len;
-		c = bufs[i].len < 10 - got ? bufs[i].len : 10 - got;
-		if (c && got < 10) {
-			memcpy(raw + got, bufs[i].data, c);
-			got += c;
-		}
-	}
+	total = ofl_bufs_size(bufs, nbufs);
+	if (total == UINT64_MAX)
+		return gso_refuse(it, OFL_GSO_WHY_ARG);
 	if (total < vnet_hdr_len)
 		return gso_refuse(it, OFL_GSO_WHY_VNET_SHORT);
 	if (total > 0xffffffffu)
 		return gso_refuse(it, OFL_GSO_WHY_FRAME_LONG);
+	ofl_bufs_copy(bufs, nbufs, 0, 10, raw);
 	ofl_gso_vnet_read(raw, 10, &vh);
 	if (!req)
 		ofl_gso_req_default(&r);
