@@ -95,8 +95,4 @@ bool gu_pcap_write(const char *path, uint8_t *const *frames, const uint32_t *len
  * fixed).  l3_off: offset of the IP header. */
 void gu_bigtcp(uint8_t *f, size_t l3_off);
 
-/* Run a Check suite (gso_check.c) (forking, normal output); returns the exit status. */
-struct Suite;
-int gu_run(struct Suite *s);
-
 #endif

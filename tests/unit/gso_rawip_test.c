@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 static uint8_t frame[70000];
 
@@ -353,19 +354,9 @@ START_TEST(test_gro_normal_rawip)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_rawip");
-	TCase *tc = tcase_create("rawip");
-	tcase_add_loop_test(tc, test_start_rawip, 0, 24);
-	tcase_add_test(tc, test_rawip_refused);
-	tcase_add_loop_test(tc, test_gro_gso_gro_rawip, 0, 4);
-	tcase_add_loop_test(tc, test_gro_normal_rawip, 0, 2);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{test_start_rawip, 24}, {test_rawip_refused, 0},
+		{test_gro_gso_gro_rawip, 4}, {test_gro_normal_rawip, 2}};
+	return h_run_table("gso_rawip", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

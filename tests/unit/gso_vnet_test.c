@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 static uint8_t pkt[12 + 70000];
 
@@ -162,18 +163,9 @@ START_TEST(test_vnet_errors)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_vnet");
-	TCase *tc = tcase_create("vnet");
-	tcase_add_loop_test(tc, test_vnet_tcp, 0, 16);
-	tcase_add_loop_test(tc, test_vnet_udp, 0, 2);
-	tcase_add_test(tc, test_vnet_errors);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{test_vnet_tcp, 16}, {test_vnet_udp, 2},
+		{test_vnet_errors, 0}};
+	return h_run_table("gso_vnet", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }
