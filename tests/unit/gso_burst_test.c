@@ -129,12 +129,7 @@ static void pool_make(struct ofl_gso_pool *p, int kind, uint32_t nslots, uint32_
 			fl.stack[fl.top++] = nslots - 1 - i;
 		ck_assert_int_eq(ofl_gso_pool_init_freelist(p, slot, fl_get, fl_put, &fl), 0);
 	} else {
-		for (i = 0; i < nslots; i++) {
-			arr[i].data = block + (size_t)i * slot;
-			arr[i].size = slot;
-			arr[i].offset = 0x1000 + i;
-		}
-		ck_assert_int_eq(ofl_gso_pool_init_array(p, arr, nslots), 0);
+		gu_pool_array(p, arr, block, nslots, slot);
 	}
 }
 

@@ -105,12 +105,7 @@ static void pool_make(struct ofl_gso_pool *p, int kind, uint32_t nslots)
 			fl.free_[fl.n++] = block + (size_t)i * SLOT;
 		ck_assert_int_eq(ofl_gso_pool_init_freelist(p, SLOT, fl_get, fl_put, &fl), 0);
 	} else {
-		for (i = 0; i < nslots; i++) {
-			arr[i].data = block + (size_t)i * SLOT;
-			arr[i].size = SLOT;
-			arr[i].offset = 0x1000 + i;
-		}
-		ck_assert_int_eq(ofl_gso_pool_init_array(p, arr, nslots), 0);
+		gu_pool_array(p, arr, block, nslots, SLOT);
 	}
 }
 

@@ -322,7 +322,6 @@ START_TEST(test_gro_normal_rawip)
 	struct ofl_gso_iter it;
 	struct gu_segs *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
 	void *cookie = NULL;
-	unsigned k;
 	memset(&o, 0, sizeof(o));
 	memset(sl, 0, sizeof(sl));
 	sl[0].data = frame + 14;
@@ -342,15 +341,9 @@ START_TEST(test_gro_normal_rawip)
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &rb, 1), 0);
 	ck_assert_int_eq(gu_collect(&it, b, 2, 256), 0);
 	ck_assert_uint_eq(a->n, 15);
-	ck_assert_uint_eq(a->n, b->n);
-	for (k = 0; k < a->n; k++) {
-		ck_assert_uint_eq(a->len[k], b->len[k]);
-		ck_assert_mem_eq(a->frame[k], b->frame[k], a->len[k]);
-	}
-	gu_segs_free(a);
-	gu_segs_free(b);
-	free(a);
-	free(b);
+	gu_segs_same(a, b);
+	gu_segs_drop(a);
+	gu_segs_drop(b);
 }
 END_TEST
 
