@@ -2,7 +2,7 @@
 # fixtures in tests/fixtures/gso/ (made by tests/gso/make-fixtures.sh), and
 # the first benchmark (bench/gso_first.c).  Every test name starts with "gso".
 # (ofl_replaycore: tests/CMakeLists.txt makes sure it exists, with or without the tool)
-add_library(ofl_gsotest STATIC gso/gso_util.c)
+add_library(ofl_gsotest STATIC gso/gso_util.c gso/gso_check.c)
 target_include_directories(ofl_gsotest PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/gso)
 target_link_libraries(ofl_gsotest PUBLIC ofl_testsupport ofl_replaycore)
 

@@ -1,7 +1,6 @@
 /* gso_util.c - see gso_util.h. */
 #include "gso_util.h"
 
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,28 +248,6 @@ void gu_segs_drop(struct gu_segs *s)
 {
 	gu_segs_free(s);
 	free(s);
-}
-
-void gu_segs_same(const struct gu_segs *a, const struct gu_segs *b)
-{
-	unsigned k;
-	ck_assert_uint_eq(a->n, b->n);
-	for (k = 0; k < a->n; k++) {
-		ck_assert_uint_eq(a->len[k], b->len[k]);
-		ck_assert_mem_eq(a->frame[k], b->frame[k], a->len[k]);
-	}
-}
-
-void gu_pool_array(struct ofl_gso_pool *p, struct ofl_gso_hbuf *arr, uint8_t *block, uint32_t nslots,
-                   uint32_t size)
-{
-	uint32_t i;
-	for (i = 0; i < nslots; i++) {
-		arr[i].data = block + (size_t)i * size;
-		arr[i].size = size;
-		arr[i].offset = 0x1000 + i;
-	}
-	ck_assert_int_eq(ofl_gso_pool_init_array(p, arr, nslots), 0);
 }
 
 bool gu_pcap_read(const char *path, struct gu_pcap *p)

@@ -79,11 +79,12 @@ int gu_collect(struct ofl_gso_iter *it, struct gu_segs *out, uint32_t nslots, ui
 void gu_segs_free(struct gu_segs *s);
 /* gu_segs_free(), then free(s) (segments collected into a malloc'ed s). */
 void gu_segs_drop(struct gu_segs *s);
-/* Check assertions: a and b are the same segments, byte for byte. */
+/* Check assertions (gso_check.c): a and b are the same segments, byte for
+ * byte. */
 void gu_segs_same(const struct gu_segs *a, const struct gu_segs *b);
 /* A pool of nslots slots of size bytes cut from block, given as an array
  * (ofl_gso_pool_init_array(); arr holds nslots, offsets 0x1000 + i);
- * asserts it is accepted. */
+ * asserts it is accepted (gso_check.c). */
 void gu_pool_array(struct ofl_gso_pool *p, struct ofl_gso_hbuf *arr, uint8_t *block, uint32_t nslots,
                    uint32_t size);
 
