@@ -93,6 +93,17 @@ uint32_t ofl_csum_cursor(struct ofl_cursor *c, uint32_t len)
 	return s;
 }
 
+uint32_t ofl_csum_hcursor(struct ofl_hcursor *h, uint32_t len)
+{
+	uint32_t head, s;
+	if (h->hoff >= h->hdr_len || !len)
+		return ofl_csum_cursor(&h->c, len);
+	head = h->hdr_len - h->hoff < len ? h->hdr_len - h->hoff : len;
+	s = ofl_csum_partial(h->hdr + h->hoff, head, 0);
+	h->hoff += head;
+	return ofl_csum_add_at(s, ofl_csum_cursor(&h->c, len - head), (int)(head & 1));
+}
+
 uint32_t ofl_csum_slices(const struct ofl_slice *s, uint32_t n, uint32_t sum, size_t at)
 {
 	struct ofl_cursor c;

@@ -62,26 +62,6 @@ struct ofl_view {
 	uint32_t len;         /* bytes valid at p (<= frame length) */
 };
 
-/* Total length of a packet's buffers (UINT32_MAX on overflow). */
-static inline uint32_t ofl_pkt_len(const struct ofl_buf *b, unsigned n)
-{
-	uint64_t t = 0;
-	unsigned i;
-	for (i = 0; i < n; i++)
-		t += b[i].len;
-	return t > 0xffffffffu ? 0xffffffffu : (uint32_t)t;
-}
-
-/* Copy the bytes [off, off + len) of a buffer list into dst (the caller
- * checked they exist); zero-length buffers are skipped.  The one gather of
- * packet bytes that GRO (view, tail tags) and DSA (head/tail windows) use. */
-static inline void ofl_bufs_copy(const struct ofl_buf *b, unsigned n, uint64_t off, uint32_t len,
-                                 uint8_t *dst)
-{
-	struct ofl_cursor c = ofl_cur_bufs(b, n, off);
-	ofl_cur_copy(&c, len, dst);
-}
-
 /* View of the first min(want, total) bytes: the first buffer itself when
  * it is long enough, else a copy gathered into scratch (>= want bytes).
  * Callers that can parse first over the first buffer alone (header split:

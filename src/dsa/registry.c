@@ -215,18 +215,16 @@ int ofl_dsa_decode_bufs(const struct ofl_dsa_ops *ops,
 {
 	uint8_t head[DSA_HEAD_WINDOW], tail[DSA_TAIL_WINDOW];
 	struct dsa_frame f;
-	uint64_t total = 0;
+	uint64_t total;
 	int err = check_ops(ops, dir);
 
 	if (!err && (!bufs || !nbufs || !meta))
 		err = OFL_EINVAL;
 	if (err)
 		return err;
-	for (unsigned i = 0; i < nbufs; i++) {
-		if (!bufs[i].data && bufs[i].len)
-			return OFL_EINVAL;
-		total += bufs[i].len;
-	}
+	total = ofl_bufs_size(bufs, nbufs);
+	if (total == UINT64_MAX)
+		return OFL_EINVAL;
 	if (total > UINT32_MAX)
 		return OFL_E2BIG;
 	f.len = (uint32_t)total;

@@ -9,7 +9,6 @@
 
 static inline int check_args(struct ofl_gro *g, const struct ofl_pkt *pkt)
 {
-	unsigned b;
 	if (pkt && pkt->nbufs == 1 && pkt->bufs && (pkt->bufs[0].data || !pkt->bufs[0].len) && !g->in_cb)
 		return 0; /* the common case */
 	if (!pkt || !pkt->bufs || pkt->nbufs == 0)
@@ -18,10 +17,7 @@ static inline int check_args(struct ofl_gro *g, const struct ofl_pkt *pkt)
 		return OFL_ESTATE;
 	if (pkt->nbufs > g->cfg.max_bufs)
 		return OFL_E2BIG;
-	for (b = 0; b < pkt->nbufs; b++)
-		if (!pkt->bufs[b].data && pkt->bufs[b].len)
-			return OFL_EINVAL;
-	return 0;
+	return ofl_bufs_size(pkt->bufs, pkt->nbufs) == UINT64_MAX ? OFL_EINVAL : 0;
 }
 
 /* Does the frame carry the entry's TCP ports where a plain header has them

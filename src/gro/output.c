@@ -2,6 +2,7 @@
  * checksum when asked (for TUN devices, pcap files, tests). */
 #include <ofl/csum.h>
 
+#include "core/cursor.h"
 #include "gro/gro_int.h"
 
 /* Through a UDP tunnel with an outer checksum: that one too, over the
@@ -26,22 +27,16 @@ int ofl_gro_linearize(const struct ofl_gro_out *o, void *buf, size_t cap,
                       enum ofl_csum_mode mode)
 {
 	uint8_t *d = buf;
-	size_t pos = 0;
-	uint32_t i;
+	struct ofl_hcursor h;
+	size_t pos;
 	if (!o || (!buf && o->len) || o->len > (uint32_t)0x7fffffff ||
 	    (mode != OFL_CSUM_MODE_FULL && mode != OFL_CSUM_MODE_PARTIAL))
 		return OFL_EINVAL;
 	if (cap < o->len)
 		return OFL_ENOSPC;
-	if (o->hdr_len) {
-		memcpy(d, o->hdr, o->hdr_len);
-		pos = o->hdr_len;
-	}
-	for (i = 0; i < o->nslices; i++) {
-		if (o->slices[i].len)
-			memcpy(d + pos, o->slices[i].data, o->slices[i].len);
-		pos += o->slices[i].len;
-	}
+	/* the header and the slices, never more than cap bytes */
+	h = ofl_hcur(o->hdr, o->hdr_len, ofl_cur_slices(o->slices, o->nslices, 0), 0);
+	pos = ofl_hcur_copy(&h, cap < UINT32_MAX ? (uint32_t)cap : UINT32_MAX, d);
 	if (mode == OFL_CSUM_MODE_FULL && (o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL) &&
 	    o->csum_start + o->csum_offset + 2u <= pos) {
 		/* The field holds the pseudo-header sum: sum over it and the rest. */

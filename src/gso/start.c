@@ -578,14 +578,10 @@ int ofl_gso_start(struct ofl_gso_iter *itp, const struct ofl_gso_req *req, const
 	struct gso_it *it = gso_it(itp);
 	struct ofl_gso_req r;
 	struct gso_input in;
-	uint32_t i;
 	if (!it)
 		return OFL_EINVAL;
-	if (!req || !bufs || nbufs == 0 || nbufs > 0xffffu)
+	if (!req || !bufs || nbufs == 0 || nbufs > 0xffffu || ofl_bufs_size(bufs, nbufs) == UINT64_MAX)
 		return gso_refuse(it, OFL_GSO_WHY_ARG);
-	for (i = 0; i < nbufs; i++)
-		if (!bufs[i].data && bufs[i].len)
-			return gso_refuse(it, OFL_GSO_WHY_ARG);
 	if (gso_req_load(&r, req) != 0)
 		return gso_refuse(it, OFL_GSO_WHY_REQ);
 	memset(&in, 0, sizeof(in));
@@ -632,8 +628,7 @@ int ofl_gso_start_gro(struct ofl_gso_iter *itp, const struct ofl_gso_req *req,
 	struct gso_it *it = gso_it(itp);
 	struct ofl_gso_req r;
 	struct gso_input in;
-	uint64_t total = 0;
-	uint32_t i;
+	uint64_t total;
 	if (!it)
 		return OFL_EINVAL;
 	if (!out || (out->nslices && !out->slices) || (out->hdr_len && !out->hdr) ||
@@ -655,11 +650,9 @@ int ofl_gso_start_gro(struct ofl_gso_iter *itp, const struct ofl_gso_req *req,
 		if (gso_tunnel_of_gro(&r, out) != 0)
 			return gso_refuse(it, OFL_GSO_WHY_TUN_REQ);
 	}
-	for (i = 0; i < out->nslices; i++) {
-		if (!out->slices[i].data && out->slices[i].len)
-			return gso_refuse(it, OFL_GSO_WHY_ARG);
-		total += out->slices[i].len;
-	}
+	total = ofl_slices_size(out->slices, out->nslices);
+	if (total == UINT64_MAX)
+		return gso_refuse(it, OFL_GSO_WHY_ARG);
 	total += out->hdr_len;
 	if (total > GSO_MAX_FRAME)
 		return gso_refuse(it, OFL_GSO_WHY_FRAME_LONG);

@@ -128,8 +128,8 @@ int ofl_gso_start_vnet(struct ofl_gso_iter *itp, const struct ofl_gso_req *req, 
 	struct ofl_gso_req r;
 	struct gso_input in;
 	struct ofl_hdrs h;
-	uint32_t i, got = 0, fake, base, want;
-	uint64_t total = 0;
+	uint32_t fake, base;
+	uint64_t total;
 	uint8_t gt;
 	int rc;
 	if (!it)
@@ -138,22 +138,14 @@ int ofl_gso_start_vnet(struct ofl_gso_iter *itp, const struct ofl_gso_req *req, 
 	    (vnet_hdr_len != 10 && vnet_hdr_len != 12 && vnet_hdr_len != OFL_VNET_HDR_TUNNEL_LEN) ||
 	    (l2 != OFL_GSO_L2_ETH && l2 != OFL_GSO_L2_NONE))
 		return gso_refuse(it, OFL_GSO_WHY_ARG);
-	for (i = 0; i < nbufs; i++) {
-		uint32_t c;
-		if (!bufs[i].data && bufs[i].len)
-			return gso_refuse(it, OFL_GSO_WHY_ARG);
-		total += bufs[i].len;
-		want = vnet_hdr_len < 12 ? 10 : vnet_hdr_len;
-		c = bufs[i].len < want - got ? bufs[i].len : want - got;
-		if (c && got < want) {
-			memcpy(raw + got, bufs[i].data, c);
-			got += c;
-		}
-	}
+	total = ofl_bufs_size(bufs, nbufs);
+	if (total == UINT64_MAX)
+		return gso_refuse(it, OFL_GSO_WHY_ARG);
 	if (total < vnet_hdr_len)
 		return gso_refuse(it, OFL_GSO_WHY_VNET_SHORT);
 	if (total > 0xffffffffu)
 		return gso_refuse(it, OFL_GSO_WHY_FRAME_LONG);
+	ofl_bufs_copy(bufs, nbufs, 0, vnet_hdr_len < 12 ? 10 : vnet_hdr_len, raw);
 	memset(&vt, 0, sizeof(vt));
 	if (vnet_hdr_len == OFL_VNET_HDR_TUNNEL_LEN)
 		ofl_vnet_hdr_tunnel_read(raw, sizeof(raw), &vt);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "fz.h"
+#include "gather.h"
 
 #define MAXF 2048
 #define CANARY 0xA5
@@ -54,10 +55,7 @@ static uint32_t untagged(const uint8_t *fr, uint32_t len, const struct ofl_dsa_v
 	FZ_CHECK(ofl_dsa_untagged(fr, len, v, pc) == 2);
 	FZ_CHECK(pc[0].data == v->hdr && pc[0].len == v->hdr_len);
 	FZ_CHECK(pc[1].data == fr + v->rest_off && pc[1].len == v->rest_len);
-	memcpy(out, pc[0].data, pc[0].len);
-	if (pc[1].len)
-		memcpy(out + pc[0].len, pc[1].data, pc[1].len);
-	return pc[0].len + pc[1].len;
+	return gather(pc, 2, out);
 }
 
 static int cmp_u32(const void *a, const void *b)

@@ -51,6 +51,7 @@
 
 #include "conserve.h"
 #include "fz.h"
+#include "gather.h"
 #include "gen.h"
 #include "gen_tun.h"
 
@@ -434,10 +435,8 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 		FZ_CHECKF(rc == 0, "%s: a GRO packet delivered with its tag does not decode (%d)",
 		          s->cfg.dsa->name, rc);
 		FZ_CHECK(ofl_dsa_untagged(s->lin, o->len, &v, pc) == 2);
-		memcpy(s->lin2, pc[0].data, pc[0].len);
-		memcpy(s->lin2 + pc[0].len, pc[1].data, pc[1].len);
+		flen = gather(pc, 2, s->lin2);
 		fr = s->lin2;
-		flen = pc[0].len + pc[1].len;
 	}
 	FZ_CHECKF(fz_parse(s, fr, flen, &cf), "GRO packet (%u segments) does not parse", o->seg_count);
 	{
@@ -733,8 +732,7 @@ static void feed(struct st *s, struct fz *z, const uint8_t *f, size_t len, bool 
 			in->ulen = pc[0].len + pc[1].len;
 			in->uf = malloc(in->ulen);
 			FZ_CHECK(in->uf);
-			memcpy(in->uf, pc[0].data, pc[0].len);
-			memcpy(in->uf + pc[0].len, pc[1].data, pc[1].len);
+			gather(pc, 2, in->uf);
 		}
 	}
 	/* with UDP GRO on, a UDP datagram is GRO's as a TCP segment is */

@@ -1,15 +1,28 @@
-/* gso_check.c - the Check runner of the GSO tests (see gso_util.h). */
+/* gso_check.c - the Check assertions the GSO tests share (see gso_util.h);
+ * apart from gso_util.c, which mkgso (tests/gso/make-fixtures.sh) builds
+ * without Check. */
 #include <check.h>
-#include <stdlib.h>
 
 #include "gso_util.h"
 
-int gu_run(struct Suite *s)
+void gu_segs_same(const struct gu_segs *a, const struct gu_segs *b)
 {
-	SRunner *sr = srunner_create(s);
-	int nf;
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	unsigned k;
+	ck_assert_uint_eq(a->n, b->n);
+	for (k = 0; k < a->n; k++) {
+		ck_assert_uint_eq(a->len[k], b->len[k]);
+		ck_assert_mem_eq(a->frame[k], b->frame[k], a->len[k]);
+	}
+}
+
+void gu_pool_array(struct ofl_gso_pool *p, struct ofl_gso_hbuf *arr, uint8_t *block, uint32_t nslots,
+                   uint32_t size)
+{
+	uint32_t i;
+	for (i = 0; i < nslots; i++) {
+		arr[i].data = block + (size_t)i * size;
+		arr[i].size = size;
+		arr[i].offset = 0x1000 + i;
+	}
+	ck_assert_int_eq(ofl_gso_pool_init_array(p, arr, nslots), 0);
 }

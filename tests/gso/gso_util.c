@@ -244,6 +244,12 @@ void gu_segs_free(struct gu_segs *s)
 	s->n = 0;
 }
 
+void gu_segs_drop(struct gu_segs *s)
+{
+	gu_segs_free(s);
+	free(s);
+}
+
 bool gu_pcap_read(const char *path, struct gu_pcap *p)
 {
 	struct replay_capture c;

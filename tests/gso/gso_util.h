@@ -77,6 +77,16 @@ struct gu_segs {
  * putting each slot back after linearizing.  Returns 0 or the error. */
 int gu_collect(struct ofl_gso_iter *it, struct gu_segs *out, uint32_t nslots, uint32_t slot_size);
 void gu_segs_free(struct gu_segs *s);
+/* gu_segs_free(), then free(s) (segments collected into a malloc'ed s). */
+void gu_segs_drop(struct gu_segs *s);
+/* Check assertions (gso_check.c): a and b are the same segments, byte for
+ * byte. */
+void gu_segs_same(const struct gu_segs *a, const struct gu_segs *b);
+/* A pool of nslots slots of size bytes cut from block, given as an array
+ * (ofl_gso_pool_init_array(); arr holds nslots, offsets 0x1000 + i);
+ * asserts it is accepted (gso_check.c). */
+void gu_pool_array(struct ofl_gso_pool *p, struct ofl_gso_hbuf *arr, uint8_t *block, uint32_t nslots,
+                   uint32_t size);
 
 /* Every frame of a capture file (pcap or pcapng through libpcap),
  * copied (free with gu_pcap_free). */
@@ -94,9 +104,5 @@ bool gu_pcap_write(const char *path, uint8_t *const *frames, const uint32_t *len
 /* Make a frame BIG TCP style: IP length field 0 (IPv4 header checksum
  * fixed).  l3_off: offset of the IP header. */
 void gu_bigtcp(uint8_t *f, size_t l3_off);
-
-/* Run a Check suite (gso_check.c) (forking, normal output); returns the exit status. */
-struct Suite;
-int gu_run(struct Suite *s);
 
 #endif

@@ -22,19 +22,9 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-src=$(cd "$here/../.." && pwd)
+oracle_name=kernel-gso oracle=${KERNEL_GSO:-}
+. "$here/../support/oracle-setup.sh"
 out="$src/tests/fixtures/gso"
-oracle=${KERNEL_GSO:-$src/../shared/tools/kernel-oracle/kernel-gso}
-cc=${CC:-cc}
-
-if [ "$(id -u)" != 0 ]; then
-	echo "make-fixtures.sh: needs root (network namespaces)" >&2
-	exit 1
-fi
-[ -x "$oracle" ] || { echo "make-fixtures.sh: no kernel-gso at $oracle" >&2; exit 1; }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
 # mkgso uses the test helpers, which use the library and the capture
 # files of offload-replay (libpcap)
 "$cc" -std=c11 -O1 -I "$src/include" -I "$src/src" -I "$src/tests/support" -I "$here" \

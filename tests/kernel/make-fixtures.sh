@@ -33,17 +33,9 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-src=$(cd "$here/../.." && pwd)
+oracle_name=kernel-gro oracle=${KERNEL_GRO:-}
+. "$here/../support/oracle-setup.sh"
 out="$src/tests/fixtures/kernel"
-oracle=${KERNEL_GRO:-$src/../shared/tools/kernel-oracle/kernel-gro}
-cc=${CC:-cc}
-
-if [ "$(id -u)" != 0 ]; then
-	echo "make-fixtures.sh: needs root (network namespaces)" >&2
-	exit 1
-fi
-[ -x "$oracle" ] || { echo "make-fixtures.sh: no kernel-gro at $oracle" >&2; exit 1; }
-
 tun=
 if [ "${1:-}" = -t ]; then
 	tun=-t
@@ -51,8 +43,6 @@ if [ "${1:-}" = -t ]; then
 	shift
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
 "$cc" -std=c11 -O1 -I "$src/tests/support" -o "$tmp/mkseq" \
 	"$here/mkseq.c" "$src/tests/support/gen.c" "$src/tests/support/gen_tun.c"
 

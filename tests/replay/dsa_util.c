@@ -3,6 +3,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "dsa_util.h"
+#include "harness.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -156,14 +157,8 @@ size_t du_lines(char *out, struct du_line *lines, size_t max)
 int du_run_tcase(const char *suite, TCase *tc)
 {
 	Suite *s = suite_create(suite);
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 300);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return h_run_suite(s);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gen.h" /* gen_csum_fold() */
+#include "harness.h"
 
 #define MAX_REPORTED 25
 #define LIN_CAP (OFL_GRO_MAX_SIZE_LIMIT + 4096u)
@@ -560,11 +561,8 @@ int rc_corpus_main(struct rc_corpus *corpus, const char *suite, const TTest *tes
 	TCase *tc = tcase_create("corpus");
 	tcase_add_loop_test(tc, test, 0, (int)corpus->nfiles);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	int rc = h_run_suite(s);
 	for (unsigned i = 0; i < corpus->nfiles; i++)
 		free(corpus->files[i]);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return rc;
 }

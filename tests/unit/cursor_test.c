@@ -4,7 +4,8 @@
  * of a frame into 1 to 4 buffers (empty buffers included) and every byte
  * range of it, the bytes handed out (piece by piece, copied, or cut into
  * slices) are the frame's, and the checksum is the one of the same bytes
- * held contiguously.
+ * held contiguously; the same with the first buffer as a header in front
+ * of the others (struct ofl_hcursor: a GRO packet, a GSO segment).
  */
 #include <check.h>
 #include <ofl/csum.h>
@@ -102,6 +103,64 @@ static unsigned cut_failures(const struct split *sp, unsigned off, unsigned len,
 	return bad;
 }
 
+/* Where a header-plus-chunks cursor stands, as a byte of the frame. */
+static unsigned hcur_at(const struct split *sp, const struct ofl_hcursor *h)
+{
+	unsigned at = h->hdr_len;
+	if (h->hoff < h->hdr_len)
+		return h->hoff;
+	for (unsigned k = 1; k <= h->c.i && k < sp->nb; k++)
+		at += sp->s[k].len;
+	return at + h->c.off;
+}
+
+/* The same range with the first buffer as a contiguous header in front of
+ * the other buffers' slices (struct ofl_hcursor): its pieces, copy, cut
+ * (the header piece tagged pkt 5, buf 0), sum and the position after. */
+static unsigned hcur_failures(const struct split *sp, unsigned off, unsigned len, unsigned want)
+{
+	const struct ofl_cursor rest = ofl_cur_slices(sp->s + 1, sp->nb - 1, 0);
+	struct ofl_hcursor h = ofl_hcur(sp->b[0].data, sp->b[0].len, rest, off);
+	struct ofl_slice out[4];
+	uint8_t got[FLEN + 2];
+	const uint8_t *p;
+	uint32_t left = len, n, done = 0, ns, k;
+	unsigned bad = hcur_at(sp, &h) != off;
+
+	while ((n = ofl_hcur_piece(&h, &left, &p)) != 0) {
+		if (p < frame || p + n > frame + FLEN || done + n > want)
+			return bad + 1;
+		memcpy(got + done, p, n);
+		done += n;
+	}
+	bad += done != want || memcmp(got, frame + off, want) != 0 || hcur_at(sp, &h) != off + want;
+
+	h = ofl_hcur(sp->b[0].data, sp->b[0].len, rest, off);
+	bad += ofl_hcur_copy(&h, len, got) != want || memcmp(got, frame + off, want) != 0;
+
+	h = ofl_hcur(sp->b[0].data, sp->b[0].len, rest, off);
+	ns = ofl_hcur_cut(&h, len, 1, 5, out, 4);
+	if (ns > sp->nb)
+		return bad + 1;
+	for (k = 0, done = 0; k < ns; k++) {
+		int in_hdr = out[k].data + out[k].len <= frame + sp->b[0].len && sp->b[0].len;
+		bad += out[k].len == 0 || out[k].data != frame + off + done ||
+		       (in_hdr ? out[k].pkt != 5 || out[k].buf != 0 : out[k].buf < 101);
+		done += out[k].len;
+	}
+	bad += done != want || hcur_at(sp, &h) != off + want;
+	h = ofl_hcur(sp->b[0].data, sp->b[0].len, rest, off);
+	bad += ofl_hcur_cut(&h, len, 1, 5, NULL, 0) != ns;
+	if (ns > 1) {
+		h = ofl_hcur(sp->b[0].data, sp->b[0].len, rest, off);
+		bad += ofl_hcur_cut(&h, len, 1, 5, out, ns - 1) != UINT32_MAX;
+	}
+
+	h = ofl_hcur(sp->b[0].data, sp->b[0].len, rest, off);
+	bad += ofl_csum_fold(ofl_csum_hcursor(&h, len)) != ofl_csum_fold(ofl_csum_partial(frame + off, want, 0));
+	return bad;
+}
+
 /* Failures are counted with plain comparisons (a Check assertion per
  * range would cost more than the walk) and asserted per split. */
 static unsigned range_failures(const struct split *sp, unsigned off, unsigned len)
@@ -131,6 +190,7 @@ static unsigned range_failures(const struct split *sp, unsigned off, unsigned le
 	bad += ofl_cur_copy(&c, len, got) != want || memcmp(got, frame + off, want) != 0;
 
 	bad += cut_failures(sp, off, len, want, 0) + cut_failures(sp, off, len, want, 1);
+	bad += hcur_failures(sp, off, len, want);
 
 	/* the checksum of the range, as if contiguous from an even offset */
 	c = ofl_cur_bufs(sp->b, sp->nb, off);

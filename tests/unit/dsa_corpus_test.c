@@ -20,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness.h"
+
 #define MAX_PKTS 64
 
 struct corpus_file {
@@ -308,8 +310,6 @@ int main(void)
 	char probe[1024];
 	Suite *s = suite_create("dsa_corpus");
 	TCase *tc = tcase_create("captures");
-	SRunner *sr;
-	int failed;
 
 	path_of(&files[0], probe, sizeof(probe));
 	have_corpus = access(probe, R_OK) == 0;
@@ -322,11 +322,7 @@ int main(void)
 		       "(frames are still decoded)\n");
 	tcase_add_loop_test(tc, test_corpus_file, 0, (int)NFILES);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	if (failed)
+	if (h_run_suite(s) != EXIT_SUCCESS)
 		return EXIT_FAILURE;
 	return have_tcpdump ? EXIT_SUCCESS : 77;
 }

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
+
 #define HEADROOM 40u
 #define BUFSZ 512u
 
@@ -424,8 +426,6 @@ int main(void)
 {
 	Suite *s = suite_create("dsa_roundtrip");
 	TCase *tc = tcase_create("all formats");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_registry);
@@ -434,9 +434,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_encode_refuses, 0, (int)ofl_dsa_count());
 	tcase_add_loop_test(tc, test_random_frames, 0, (int)ofl_dsa_count());
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return h_run_suite(s);
 }

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
+
 enum { AT_AFTER_SA, AT_BEFORE_DA, AT_TAIL };
 
 #define RX OFL_DSA_RX
@@ -732,8 +734,6 @@ int main(void)
 	TCase *tv = tcase_create("vectors");
 	TCase *tb = tcase_create("refused");
 	TCase *tsp = tcase_create("special");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tv, test_vector, 0, (int)NVECS);
 	tcase_add_loop_test(tb, test_refused, 0, (int)NBADS);
@@ -749,9 +749,5 @@ int main(void)
 	suite_add_tcase(s, tv);
 	suite_add_tcase(s, tb);
 	suite_add_tcase(s, tsp);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return h_run_suite(s);
 }

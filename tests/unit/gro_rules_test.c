@@ -49,19 +49,50 @@ static void seq_send(struct gen_tcp *g, unsigned n)
 	}
 }
 
+/* Flow f of a test's flows (source port 1000 + f): n segments from
+ * sequence number 100. */
+static void flow_send(struct gen_tcp *g, unsigned f, unsigned n)
+{
+	g->sport = (uint16_t)(1000 + f);
+	g->flow_salt = f;
+	g->seq = 100;
+	seq_send(g, n);
+}
+
+static struct ofl_gro_stats stats(void)
+{
+	struct ofl_gro_stats st;
+	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	return st;
+}
+
 #define EXPECT(s) ck_assert_str_eq(finish(), s)
+
+/* The usual start: default configuration, g the flow of the variant. */
+static void begin(struct gen_tcp *g, int i)
+{
+	gen_tcp_init(g, L3(i));
+	start(i, NULL);
+}
+
+/* The usual end: n flushes for reason why, the payloads delivered. */
+static void end_flushed(unsigned why, uint64_t n, const char *payloads)
+{
+	ck_assert_uint_eq(stats().flush[why], n);
+	EXPECT(payloads);
+	done();
+}
 
 START_TEST(merge_same)
 {
 	struct gen_tcp g;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	seq_send(&g, 4);
 	ck_assert_int_eq(h.last_result, OFL_GRO_MERGED);
 	{
 		/* single-buffer NIC-verified segments take header prediction */
 		struct ofl_gro_stats st;
-		ofl_gro_get_stats(h.gro, &st, sizeof st);
+		st = stats();
 		ck_assert_uint_eq(st.merged, 3);
 		/* ... also header-split ones (headers alone in the first buffer) */
 		ck_assert_uint_eq(st.merged_fast,
@@ -79,39 +110,28 @@ END_TEST
 START_TEST(window_change)
 {
 	struct gen_tcp g;
-	struct ofl_gro_stats st;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	seq_send(&g, 2);
 	g.window = 1000;
 	seq_send(&g, 2);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_FLAGS], 1);
-	EXPECT("200,200");
-	done();
+	end_flushed(OFL_GRO_FLUSH_FLAGS, 1, "200,200");
 }
 END_TEST
 
 START_TEST(ack_change)
 {
 	struct gen_tcp g;
-	struct ofl_gro_stats st;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	seq_send(&g, 2);
 	g.ack += 1;
 	seq_send(&g, 2);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_ACK], 1);
-	EXPECT("200,200");
-	done();
+	end_flushed(OFL_GRO_FLUSH_ACK, 1, "200,200");
 }
 END_TEST
 
 START_TEST(options)
 {
 	struct gen_tcp g;
-	struct ofl_gro_stats st;
 	gen_tcp_init(&g, L3(_i));
 	gen_opt_ts(&g, 5, 7);
 	start(_i, NULL);
@@ -119,28 +139,20 @@ START_TEST(options)
 	g.optlen = 0;
 	gen_opt_ts(&g, 6, 7); /* timestamp value changed */
 	seq_send(&g, 1);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_OPTIONS], 1);
-	EXPECT("300,100");
-	done();
+	end_flushed(OFL_GRO_FLUSH_OPTIONS, 1, "300,100");
 }
 END_TEST
 
 START_TEST(seq_gap_and_reorder)
 {
 	struct gen_tcp g;
-	struct ofl_gro_stats st;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	seq_send(&g, 2);
 	g.seq += 1; /* gap */
 	seq_send(&g, 1);
 	g.seq -= 300; /* back in time */
 	seq_send(&g, 1);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_SEQ], 2);
-	EXPECT("200,100,100");
-	done();
+	end_flushed(OFL_GRO_FLUSH_SEQ, 2, "200,100,100");
 }
 END_TEST
 
@@ -162,16 +174,15 @@ START_TEST(short_ends_train)
 {
 	struct gen_tcp g;
 	struct ofl_gro_stats st;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	seq_send(&g, 2);
 	g.payload_len = 40;
 	seq_send(&g, 1); /* merged, then completed at once */
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	st = stats();
 	ck_assert_uint_eq(st.flows_held, 0);
 	g.payload_len = 100;
 	seq_send(&g, 1);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	st = stats();
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_SHORT], 1);
 	EXPECT("240,100");
 	done();
@@ -182,8 +193,7 @@ START_TEST(psh_ends_and_first_psh_not_held)
 {
 	struct gen_tcp g;
 	struct ofl_gro_stats st;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	g.flags = GEN_ACK | GEN_PSH;
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
@@ -192,7 +202,7 @@ START_TEST(psh_ends_and_first_psh_not_held)
 	g.flags = GEN_ACK | GEN_PSH;
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_MERGED);
-	ofl_gro_get_stats(h.gro, &st, sizeof st); /* completed without waiting for a flush */
+	st = stats(); /* completed without waiting for a flush */
 	ck_assert_uint_eq(st.flows_held, 0);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_PSH], 1);
 	EXPECT("100,300");
@@ -226,8 +236,7 @@ END_TEST
 START_TEST(zero_payload_never_held)
 {
 	struct gen_tcp g;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	g.payload_len = 0;
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
@@ -260,7 +269,7 @@ START_TEST(ttl_tos_df_hop_tc)
 		else
 			g.tos = 0x10;
 		seq_send(&g, 2);
-		ofl_gro_get_stats(h.gro, &st, sizeof st);
+		st = stats();
 		ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_TTL_TOS_DF], 1);
 		EXPECT("200,200");
 		done();
@@ -339,7 +348,7 @@ START_TEST(ipv4_not_for_gro)
 		}
 		seq_send(&g, 1);
 		ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-		ofl_gro_get_stats(h.gro, &st, sizeof st);
+		st = stats();
 		ck_assert_uint_eq(st.normal_why[why[k]], 1);
 		/* the held packet of the same flow was completed first */
 		ck_assert_uint_eq(st.flows_held, 0);
@@ -373,7 +382,7 @@ START_TEST(ipv6_ext_headers)
 	seq_send(&g, 2);
 	g.ext[7] = 1; /* different option bytes */
 	seq_send(&g, 2);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	st = stats();
 	/* different extension headers are another flow, as in the kernel */
 	ck_assert_uint_eq(st.flows_held, 2);
 	/* fragment header: never merged */
@@ -382,7 +391,7 @@ START_TEST(ipv6_ext_headers)
 	memset(g.ext + 1, 0, 7);
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	st = stats();
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_FRAGMENT], 1);
 	EXPECT("200,200"); /* the fragment is not TCP to the test's parser */
 	done();
@@ -409,7 +418,7 @@ START_TEST(vlan_tags)
 	g.vlan_tpid[2] = 0x8100;
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	st = stats();
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_VLAN_DEPTH], 1);
 	ck_assert_uint_eq(st.flows_held, 2);
 	EXPECT("100,200,200");
@@ -420,8 +429,7 @@ END_TEST
 START_TEST(mac_is_flow)
 {
 	struct gen_tcp g;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	seq_send(&g, 1);
 	g.src_mac[5] = 9;
 	seq_send(&g, 1);
@@ -440,8 +448,7 @@ START_TEST(padded_segment_not_merged)
 {
 	struct gen_tcp g;
 	struct ofl_gro_stats st;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	seq_send(&g, 2);
 	if (L3(_i) == 4) {
 		g.payload_len = 1;
@@ -451,7 +458,7 @@ START_TEST(padded_segment_not_merged)
 	}
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	st = stats();
 	ck_assert_uint_eq(st.flows_held, 0);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_NOT_GRO], 1);
 	ck_assert_uint_eq(st.normal_why[L3(_i) == 4 ? OFL_GRO_NORMAL_PADDED : OFL_GRO_NORMAL_MALFORMED], 1);
@@ -469,8 +476,7 @@ START_TEST(padded_frames_never_merge)
 {
 	struct gen_tcp g;
 	struct ofl_gro_stats st;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	/* minimum-size frames: IPv4 with 6 payload bytes needs no padding and
 	 * merges; with 5 (one byte of padding) nothing merges.  IPv6: 5 bytes
 	 * make a 79-byte frame, no padding, merged. */
@@ -481,7 +487,7 @@ START_TEST(padded_frames_never_merge)
 	g.flow_salt = 1;
 	g.sport = 2000;
 	seq_send(&g, 3);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	st = stats();
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_PADDED], L3(_i) == 4 ? 3 : 0);
 	/* IPv4: the padded frames of the second flow go out at once, the
 	 * first flow's packet at the end */
@@ -494,13 +500,12 @@ START_TEST(ip_length_past_frame)
 {
 	struct gen_tcp g;
 	struct ofl_gro_stats st;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	seq_send(&g, 2);
 	g.ip_len_delta = 8; /* the IP length claims 8 bytes the frame lacks */
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	st = stats();
 	ck_assert_uint_eq(st.flows_held, 0);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_NOT_GRO], 1);
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_MALFORMED], 1);
@@ -516,8 +521,7 @@ END_TEST
 START_TEST(trailing_garbage_not_merged)
 {
 	struct gen_tcp g;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	seq_send(&g, 1);
 	g.pad_to = (uint32_t)gen_tcp_len(&g) + 8; /* not a minimum-size frame */
 	seq_send(&g, 1);
@@ -569,16 +573,12 @@ START_TEST(max_segs)
 {
 	struct gen_tcp g;
 	struct ofl_gro_config cfg;
-	struct ofl_gro_stats st;
 	gen_tcp_init(&g, L3(_i));
 	ofl_gro_config_default(&cfg);
 	cfg.max_segs = 3;
 	start(_i, &cfg);
 	seq_send(&g, 7);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_MAX_SEGS], 2);
-	EXPECT("300,300,100");
-	done();
+	end_flushed(OFL_GRO_FLUSH_MAX_SEGS, 2, "300,300,100");
 }
 END_TEST
 
@@ -593,12 +593,9 @@ START_TEST(table_full_flushes_oldest)
 	cfg.max_flows = 2;
 	start(_i, &cfg);
 	for (f = 0; f < 3; f++) {
-		g.sport = (uint16_t)(1000 + f);
-		g.flow_salt = f;
-		g.seq = 100;
-		seq_send(&g, 2);
+		flow_send(&g, f, 2);
 	}
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	st = stats();
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 1);
 	ck_assert_uint_eq(st.flows_held, 2);
 	EXPECT("200,200,200");
@@ -617,11 +614,8 @@ START_TEST(held_bytes_limit)
 	cfg.max_held_bytes = 450;
 	start(_i, &cfg);
 	for (f = 0; f < 3; f++) {
-		g.sport = (uint16_t)(1000 + f);
-		g.flow_salt = f;
-		g.seq = 100;
-		seq_send(&g, 2);
-		ofl_gro_get_stats(h.gro, &st, sizeof st);
+		flow_send(&g, f, 2);
+		st = stats();
 		ck_assert_uint_le(st.bytes_held, 450);
 	}
 	ck_assert_uint_ge(st.flush[OFL_GRO_FLUSH_TABLE_FULL], 1);
@@ -630,7 +624,7 @@ START_TEST(held_bytes_limit)
 	g.payload_len = 500;
 	seq_send(&g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	st = stats();
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_OVER_LIMIT], 1);
 	ck_assert_uint_le(st.bytes_held, 450);
 	finish();
@@ -687,13 +681,12 @@ START_TEST(hw_verified_skips_software)
 {
 	struct gen_tcp g;
 	struct ofl_gro_stats st;
-	gen_tcp_init(&g, L3(_i));
-	start(_i, NULL);
+	begin(&g, _i);
 	h.nic_csum = 0;
 	h.csum_status = OFL_CSUM_UNNECESSARY;
 	g.bad_tcp_csum = true; /* the NIC said it was good: it is not checked */
 	seq_send(&g, 2);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	st = stats();
 	ck_assert_uint_eq(st.merged, 1);
 	EXPECT("200");
 	ck_assert_uint_eq(h.out[0].seg_count, 2);
@@ -724,7 +717,7 @@ START_TEST(api_errors)
 	p.nbufs = 1;
 	b[0].len = 10; /* NULL data with a length */
 	ck_assert_int_eq(ofl_gro_receive(h.gro, &p, 0), OFL_EINVAL);
-	ofl_gro_get_stats(h.gro, &st, sizeof st);
+	st = stats();
 	ck_assert_uint_eq(st.api_errors, 4);
 	ck_assert_uint_eq(st.rx_pkts, 0);
 	ck_assert_int_eq(ofl_gro_flush(NULL), OFL_EINVAL);

@@ -24,6 +24,7 @@
 
 #include "conserve.h"
 #include "gso_util.h"
+#include "harness.h"
 
 #define MAX_FILES 32
 #define MAX_FLOWS 4096
@@ -292,8 +293,6 @@ static int list_files(void)
 
 int main(void)
 {
-	Suite *s;
-	TCase *tc;
 	unsigned i, have33 = 0;
 	if (list_files() != 0) {
 		fprintf(stderr, "gro_udp_corpus_test: no corpus (OFL_CORPORA/MANIFEST.tsv): skipped\n");
@@ -305,10 +304,6 @@ int main(void)
 		fprintf(stderr, "gro_udp_corpus_test: udp/quic-33.pcap not in the corpus\n");
 		return 1;
 	}
-	s = suite_create("gro_udp_corpus");
-	tc = tcase_create("replay");
-	tcase_set_timeout(tc, 600);
-	tcase_add_loop_test(tc, replay_udp, 0, (int)nfiles);
-	suite_add_tcase(s, tc);
-	return gu_run(s);
+	const struct h_test tests[] = {{replay_udp, (int)nfiles}}; /* nfiles > 0: quic-33 is there */
+	return h_run_table("gro_udp_corpus", 600, 0, tests, 1);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 #define SLOT 256u
 #define MAXSLOTS 256u
@@ -128,12 +129,7 @@ static void pool_make(struct ofl_gso_pool *p, int kind, uint32_t nslots, uint32_
 			fl.stack[fl.top++] = nslots - 1 - i;
 		ck_assert_int_eq(ofl_gso_pool_init_freelist(p, slot, fl_get, fl_put, &fl), 0);
 	} else {
-		for (i = 0; i < nslots; i++) {
-			arr[i].data = block + (size_t)i * slot;
-			arr[i].size = slot;
-			arr[i].offset = 0x1000 + i;
-		}
-		ck_assert_int_eq(ofl_gso_pool_init_array(p, arr, nslots), 0);
+		gu_pool_array(p, arr, block, nslots, slot);
 	}
 }
 
@@ -766,25 +762,11 @@ START_TEST(test_ip4_id_steps)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_burst");
-	TCase *tc = tcase_create("burst");
-	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, test_burst_equals_next, 0, IN_N * 4 * 3);
-	tcase_add_loop_test(tc, test_pool_runs_out, 0, IN_N * 3);
-	tcase_add_loop_test(tc, test_unnext_tail, 0, IN_N * 3);
-	tcase_add_test(tc, test_errors);
-	tcase_add_test(tc, test_freelist_bad_buffer);
-	tcase_add_loop_test(tc, test_l2_refused, 0, 13 * 6);
-	tcase_add_test(tc, test_mixed);
-	tcase_add_test(tc, test_ip4_id_steps);
-	tcase_add_loop_test(tc, test_fast_equals_general, 0, 24);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{test_burst_equals_next, IN_N * 4 * 3},
+		{test_pool_runs_out, IN_N * 3}, {test_unnext_tail, IN_N * 3}, {test_errors, 0},
+		{test_freelist_bad_buffer, 0}, {test_l2_refused, 13 * 6}, {test_mixed, 0},
+		{test_ip4_id_steps, 0}, {test_fast_equals_general, 24}};
+	return h_run_table("gso_burst", 120, 0, tests, sizeof tests / sizeof tests[0]);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 static uint8_t frame[70000], slots[8 * 256];
 static struct ofl_buf bufs[64];
@@ -112,17 +113,8 @@ START_TEST(test_next_descs_errors)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_descs");
-	TCase *tc = tcase_create("descs");
-	tcase_add_loop_test(tc, test_next_descs, 0, 16);
-	tcase_add_test(tc, test_next_descs_errors);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{test_next_descs, 16}, {test_next_descs_errors, 0}};
+	return h_run_table("gso_descs", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

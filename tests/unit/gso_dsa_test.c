@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "conserve.h"
+#include "gather.h"
 #include "gen.h"
 #include "gso_util.h"
 #include "harness.h"
@@ -94,9 +95,7 @@ static void run(const struct ofl_dsa_ops *ops, int l3, uint32_t payload, uint32_
 		ck_assert_msg((m.valid & OFL_DSA_M_PORT) && m.port == port, "%s: port %u, want %u",
 		              ops->name, m.port, port);
 		ck_assert_int_eq(ofl_dsa_untagged(lin, seg.len, &v, pc), 2);
-		memcpy(un, pc[0].data, pc[0].len);
-		memcpy(un + pc[0].len, pc[1].data, pc[1].len);
-		ulen = pc[0].len + pc[1].len;
+		ulen = gather(pc, 2, un);
 		ck_assert_msg(c_parse(un, ulen, &cf), "%s: untagged segment does not parse", ops->name);
 		ck_assert_msg(gen_frame_csums_ok(un, ulen), "%s: bad checksum in segment %u", ops->name,
 		              seg.index);

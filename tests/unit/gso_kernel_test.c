@@ -23,6 +23,7 @@
 
 #include "fixtures.h"
 #include "gso_util.h"
+#include "harness.h"
 
 size_t mkgso_frame(const struct gso_fixture *x, uint8_t *buf, size_t cap);
 
@@ -160,17 +161,9 @@ START_TEST(test_kernel_fixture_tun)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_kernel");
-	TCase *tc = tcase_create("kernel");
-	tcase_add_loop_test(tc, test_kernel_fixture, 0, (int)(2 * GSO_NFIXTURES));
-	tcase_add_loop_test(tc, test_kernel_fixture_tun, 0, (int)(2 * GSO_NFIXTURES));
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{test_kernel_fixture, (int)(2 * GSO_NFIXTURES)},
+		{test_kernel_fixture_tun, (int)(2 * GSO_NFIXTURES)}};
+	return h_run_table("gso_kernel", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

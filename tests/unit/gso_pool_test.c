@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 #define NSEG 12
 #define SLOT 192
@@ -104,12 +105,7 @@ static void pool_make(struct ofl_gso_pool *p, int kind, uint32_t nslots)
 			fl.free_[fl.n++] = block + (size_t)i * SLOT;
 		ck_assert_int_eq(ofl_gso_pool_init_freelist(p, SLOT, fl_get, fl_put, &fl), 0);
 	} else {
-		for (i = 0; i < nslots; i++) {
-			arr[i].data = block + (size_t)i * SLOT;
-			arr[i].size = SLOT;
-			arr[i].offset = 0x1000 + i;
-		}
-		ck_assert_int_eq(ofl_gso_pool_init_array(p, arr, nslots), 0);
+		gu_pool_array(p, arr, block, nslots, SLOT);
 	}
 }
 
@@ -631,25 +627,11 @@ START_TEST(test_run_pool_empty)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_pool");
-	TCase *tc = tcase_create("pool");
-	tcase_add_loop_test(tc, test_pool_exhaustion, 0, 3 * 14);
-	tcase_add_loop_test(tc, test_ring_stops, 0, 2 * NSEG);
-	tcase_add_test(tc, test_unnext_count_abort);
-	tcase_add_test(tc, test_array_unnext_only_slot);
-	tcase_add_test(tc, test_gro_input_resume);
-	tcase_add_test(tc, test_bad_requests);
-	tcase_add_test(tc, test_pool_api);
-	tcase_add_test(tc, test_pool_put_burst);
-	tcase_add_test(tc, test_array_order);
-	tcase_add_loop_test(tc, test_run_pool_empty, 0, 3);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{test_pool_exhaustion, 3 * 14}, {test_ring_stops, 2 * NSEG},
+		{test_unnext_count_abort, 0}, {test_array_unnext_only_slot, 0},
+		{test_gro_input_resume, 0}, {test_bad_requests, 0}, {test_pool_api, 0},
+		{test_pool_put_burst, 0}, {test_array_order, 0}, {test_run_pool_empty, 3}};
+	return h_run_table("gso_pool", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 static uint8_t frame[70000];
 
@@ -321,7 +322,6 @@ START_TEST(test_gro_normal_rawip)
 	struct ofl_gso_iter it;
 	struct gu_segs *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
 	void *cookie = NULL;
-	unsigned k;
 	memset(&o, 0, sizeof(o));
 	memset(sl, 0, sizeof(sl));
 	sl[0].data = frame + 14;
@@ -341,31 +341,15 @@ START_TEST(test_gro_normal_rawip)
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &rb, 1), 0);
 	ck_assert_int_eq(gu_collect(&it, b, 2, 256), 0);
 	ck_assert_uint_eq(a->n, 15);
-	ck_assert_uint_eq(a->n, b->n);
-	for (k = 0; k < a->n; k++) {
-		ck_assert_uint_eq(a->len[k], b->len[k]);
-		ck_assert_mem_eq(a->frame[k], b->frame[k], a->len[k]);
-	}
-	gu_segs_free(a);
-	gu_segs_free(b);
-	free(a);
-	free(b);
+	gu_segs_same(a, b);
+	gu_segs_drop(a);
+	gu_segs_drop(b);
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_rawip");
-	TCase *tc = tcase_create("rawip");
-	tcase_add_loop_test(tc, test_start_rawip, 0, 24);
-	tcase_add_test(tc, test_rawip_refused);
-	tcase_add_loop_test(tc, test_gro_gso_gro_rawip, 0, 4);
-	tcase_add_loop_test(tc, test_gro_normal_rawip, 0, 2);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{test_start_rawip, 24}, {test_rawip_refused, 0},
+		{test_gro_gso_gro_rawip, 4}, {test_gro_normal_rawip, 2}};
+	return h_run_table("gso_rawip", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 static const char *corpora(void)
 {
@@ -298,21 +299,9 @@ START_TEST(test_rawip)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_replay");
-	TCase *tc = tcase_create("replay");
-	tcase_add_loop_test(tc, test_bigtcp, 0, 6);
-	tcase_add_loop_test(tc, test_unchanged, 0, 4);
-	tcase_add_loop_test(tc, test_udp, 0, 2);
-	tcase_add_test(tc, test_udp_too_long);
-	tcase_add_test(tc, test_usage);
-	tcase_add_loop_test(tc, test_rawip, 0, 6);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{test_bigtcp, 6}, {test_unchanged, 4}, {test_udp, 2},
+		{test_udp_too_long, 0}, {test_usage, 0}, {test_rawip, 6}};
+	return h_run_table("gso_replay", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 static const char *corpora(void)
 {
@@ -407,22 +408,11 @@ START_TEST(test_gro_then_gso_resize)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_roundtrip");
-	TCase *tc = tcase_create("roundtrip");
-	bulk_list(&files);
-	tcase_set_timeout(tc, 300);
-	tcase_add_test(tc, test_corpus_present);
-	tcase_add_loop_test(tc, test_gro_then_gso, 0, 64);
-	tcase_add_loop_test(tc, test_gso_then_gro, 0, 16);
-	tcase_add_loop_test(tc, test_gro_then_gso_flags, 0, 2);
-	tcase_add_loop_test(tc, test_gro_then_gso_resize, 0, 4);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	bulk_list(&files);
+	const struct h_test tests[] = {{test_corpus_present, 0}, {test_gro_then_gso, 64},
+		{test_gso_then_gro, 16}, {test_gro_then_gso_flags, 2},
+		{test_gro_then_gso_resize, 4}};
+	return h_run_table("gso_roundtrip", 300, 0, tests, sizeof tests / sizeof tests[0]);
 }

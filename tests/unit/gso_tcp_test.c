@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 static uint16_t g16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 static uint32_t g32(const uint8_t *p)
@@ -462,23 +463,10 @@ START_TEST(test_refusals)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_tcp");
-	TCase *tc = tcase_create("tcp");
-	tcase_add_loop_test(tc, test_tcp_matrix, 0, 48);
-	tcase_add_loop_test(tc, test_bigtcp, 0, 3);
-	tcase_add_loop_test(tc, test_ip_options, 0, 2);
-	tcase_add_loop_test(tc, test_one_segment, 0, 2);
-	tcase_add_test(tc, test_keep_cwr);
-	tcase_add_test(tc, test_extra_l2);
-	tcase_add_test(tc, test_corpus_gso_files);
-	tcase_add_test(tc, test_refusals);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{test_tcp_matrix, 48}, {test_bigtcp, 3},
+		{test_ip_options, 2}, {test_one_segment, 2}, {test_keep_cwr, 0}, {test_extra_l2, 0},
+		{test_corpus_gso_files, 0}, {test_refusals, 0}};
+	return h_run_table("gso_tcp", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

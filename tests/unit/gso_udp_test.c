@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 static uint16_t g16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 
@@ -337,21 +338,11 @@ START_TEST(test_udp_why)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_udp");
-	TCase *tc = tcase_create("udp");
-	tcase_add_loop_test(tc, test_udp_l4, 0, 12);
-	tcase_add_test(tc, test_udp_l4_limit);
-	tcase_add_loop_test(tc, test_udp_frag, 0, 12);
-	tcase_add_test(tc, test_udp_errors);
-	tcase_add_loop_test(tc, test_udp_too_long, 0, (int)(sizeof(udp_long_cases) / sizeof(udp_long_cases[0])));
-	tcase_add_test(tc, test_udp_why);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{test_udp_l4, 12}, {test_udp_l4_limit, 0},
+		{test_udp_frag, 12}, {test_udp_errors, 0},
+		{test_udp_too_long, (int)(sizeof(udp_long_cases) / sizeof(udp_long_cases[0]))},
+		{test_udp_why, 0}};
+	return h_run_table("gso_udp", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 static uint8_t plain[GU_FRAME_MAX * 8], tagged[GU_FRAME_MAX * 8];
 
@@ -234,19 +235,9 @@ START_TEST(test_vlan_req_v1)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_vlan");
-	TCase *tc = tcase_create("vlan");
-	tcase_add_loop_test(tc, test_vlan_insert, 0, 48);
-	tcase_add_test(tc, test_vlan_with_extra_l2);
-	tcase_add_test(tc, test_vlan_refused);
-	tcase_add_test(tc, test_vlan_req_v1);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{test_vlan_insert, 48}, {test_vlan_with_extra_l2, 0},
+		{test_vlan_refused, 0}, {test_vlan_req_v1, 0}};
+	return h_run_table("gso_vlan", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

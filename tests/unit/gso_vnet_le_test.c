@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 static struct ofl_gro_out gso_out(void)
 {
@@ -164,18 +165,8 @@ START_TEST(gso_from_le_header)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_vnet_le");
-	TCase *tc = tcase_create("vnet_le");
-	tcase_add_test(tc, le_bytes_exact);
-	tcase_add_test(tc, le_errors);
-	tcase_add_loop_test(tc, gso_from_le_header, 0, 8);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{le_bytes_exact, 0}, {le_errors, 0}, {gso_from_le_header, 8}};
+	return h_run_table("gso_vnet_le", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gso_util.h"
+#include "harness.h"
 
 static uint8_t pkt[12 + 70000];
 
@@ -97,7 +98,6 @@ START_TEST(test_vnet_udp)
 	struct ofl_buf b;
 	struct gu_segs *a = calloc(1, sizeof(*a)), *r = calloc(1, sizeof(*r));
 	size_t flen;
-	unsigned k;
 	int ufo = _i;
 	gu_udp_init(&u, 6);
 	u.payload_len = 5000;
@@ -108,15 +108,9 @@ START_TEST(test_vnet_udp)
 	b.len = (uint32_t)(10 + flen);
 	ck_assert_int_eq(ofl_gso_start_vnet(&it, NULL, 10, OFL_GSO_L2_ETH, &b, 1), 0);
 	ck_assert_int_eq(gu_collect(&it, a, 2, 256), 0);
-	ck_assert_uint_eq(a->n, r->n);
-	for (k = 0; k < a->n; k++) {
-		ck_assert_uint_eq(a->len[k], r->len[k]);
-		ck_assert_mem_eq(a->frame[k], r->frame[k], a->len[k]);
-	}
-	gu_segs_free(a);
-	gu_segs_free(r);
-	free(a);
-	free(r);
+	gu_segs_same(a, r);
+	gu_segs_drop(a);
+	gu_segs_drop(r);
 }
 END_TEST
 
@@ -162,18 +156,9 @@ START_TEST(test_vnet_errors)
 }
 END_TEST
 
-static Suite *suite(void)
-{
-	Suite *s = suite_create("gso_vnet");
-	TCase *tc = tcase_create("vnet");
-	tcase_add_loop_test(tc, test_vnet_tcp, 0, 16);
-	tcase_add_loop_test(tc, test_vnet_udp, 0, 2);
-	tcase_add_test(tc, test_vnet_errors);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return gu_run(suite());
+	const struct h_test tests[] = {{test_vnet_tcp, 16}, {test_vnet_udp, 2},
+		{test_vnet_errors, 0}};
+	return h_run_table("gso_vnet", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }
