@@ -181,7 +181,7 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 	struct ofl_slice *s0 = s;
 	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's TCP offset */
 	const uint32_t mss = r->mss;
-	const unsigned start = i;
+	const unsigned start = i, pfend = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
 	uint64_t lw, lstep;
 	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
@@ -196,7 +196,15 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 		d = qb->data;
 		if ((multi ? qb->len < hl : qb->len != r->full) || !d)
 			break;
-		gro_prefetch_ahead(pkts, i, n);
+#if defined(__GNUC__)
+		/* the header AHEAD frames on (those of the last frames were
+		 * started AHEAD frames before them) */
+		if (i < pfend) {
+			const struct ofl_pkt *a = q + GRO_AHEAD;
+			if (a->bufs && a->nbufs)
+				__builtin_prefetch(a->bufs->data);
+		}
+#endif
 		if (train_cmp(d, r->tp, r->mk, 0, hl, avx2) || ofl_get32(d + l4c + 4) != seq || (v4 && get64(d + 18) != e))
 			break;
 		if (multi) {
