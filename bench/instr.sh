@@ -3,7 +3,8 @@
 # (bench/gro_instr.c), for the rows bench/PROFILE.md discusses.  Exact and
 # independent of the load of a shared machine, unlike the timed rows.
 #
-#   bench/instr.sh [BUILD_DIR]     default: the bench/run build (build-bench)
+#   bench/instr.sh [BUILD_DIR] [gro]   default: the bench/run build (build-bench);
+#                                      gro: the GRO rows only
 #
 # What is counted: the inclusive cost of every call the measured loop
 # (measured_polls() in gro_instr.c) makes, read from the callgrind file's
@@ -58,6 +59,7 @@ row "UDP/IPv4, 1 flow" 1 4 1 0 udp
 row "UDP/IPv6, 1 flow" 1 6 1 0 udp
 row "UDP/IPv4, 64 flows (one packet per flow per poll)" 64 4 1 0 udp
 row "UDP/IPv6, 64 flows (one packet per flow per poll)" 64 6 1 0 udp
+[ "${2:-}" = gro ] && exit 0
 
 # ---------------------------------------------------------------------------
 # GSO rows (bench/gso_instr.c): instructions per segment, partial checksums,

@@ -61,6 +61,24 @@ _Static_assert(offsetof(struct ofl_slice, len) + 8 == sizeof(struct ofl_slice) &
                    offsetof(struct ofl_slice, pkt) == SL_LEN + 4 && offsetof(struct ofl_slice, buf) == SL_LEN + 6,
                "len, pkt, buf: the last 8 bytes of a slice");
 
+/* The train's masked compare: the AVX2 one in the train copies compiled
+ * for AVX2 (chosen per train at run time, gro_train()), else the one the
+ * build chose (cmp.h). */
+#if defined(GRO_CMP_HAVE_AVX2) && !defined(OFL_SIMD_OFF)
+#define TRAIN_AVX2 1
+#endif
+static inline OFL_ALWAYS_INLINE int train_cmp(const uint8_t *p, const uint8_t *h, const uint8_t *m, uint32_t from,
+                                              uint32_t hl, const int avx2)
+{
+#if defined(TRAIN_AVX2)
+	if (avx2)
+		return gro_cmp_avx2(p, h, m, from, hl);
+#else
+	(void)avx2;
+#endif
+	return gro_cmp(p, h, m, from, hl);
+}
+
 /* A big-endian 64-bit load. */
 static inline uint64_t get64(const uint8_t *p)
 {
@@ -155,7 +173,7 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
                                                   const struct run *r, uint32_t hl, uint32_t seq, uint64_t e,
                                                   uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c,
                                                   uint32_t want, uint32_t mask, uint32_t *nslices, const int v4,
-                                                  const int multi)
+                                                  const int multi, const int avx2)
 {
 	/* the slice's len, pkt and buf fields as one word, and the step of
 	 * pkt in it (either byte order: pkt stays below 0xffff, no carry) */
@@ -163,7 +181,7 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 	struct ofl_slice *s0 = s;
 	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's TCP offset */
 	const uint32_t mss = r->mss;
-	const unsigned start = i;
+	const unsigned start = i, pfend = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
 	uint64_t lw, lstep;
 	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
@@ -178,8 +196,16 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 		d = qb->data;
 		if ((multi ? qb->len < hl : qb->len != r->full) || !d)
 			break;
-		gro_prefetch_ahead(pkts, i, n);
-		if (pred_diff(d, r->tp, r->mk, 0, hl) || ofl_get32(d + l4c + 4) != seq || (v4 && get64(d + 18) != e))
+#if defined(__GNUC__)
+		/* the header AHEAD frames on (those of the last frames were
+		 * started AHEAD frames before them) */
+		if (i < pfend) {
+			const struct ofl_pkt *a = q + GRO_AHEAD;
+			if (a->bufs && a->nbufs)
+				__builtin_prefetch(a->bufs->data);
+		}
+#endif
+		if (train_cmp(d, r->tp, r->mk, 0, hl, avx2) || ofl_get32(d + l4c + 4) != seq || (v4 && get64(d + 18) != e))
 			break;
 		if (multi) {
 			/* the slices written first, counted when the buffers add
@@ -225,7 +251,8 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 
 /* gro_train() for one L3 (v4 is a constant in each copy). */
 static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
-                                           unsigned i, unsigned n, const int v4, const int tagged)
+                                           unsigned i, unsigned n, const int v4, const int tagged,
+                                           const int avx2)
 {
 	struct gro_item *it = &g->items[idx];
 	const uint8_t *h0 = it->hdr, *m = g->pmask[!v4];
@@ -273,10 +300,10 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 			iend = i + k;
 			if (nbr == 1)
 				nadd = run_take(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
-				                pw_want, pw_mask, &nsl_run, v4, 0);
+				                pw_want, pw_mask, &nsl_run, v4, 0, avx2);
 			else
 				nadd = run_take(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
-				                pw & pw_mask, pw_mask, &nsl_run, v4, 1);
+				                pw & pw_mask, pw_mask, &nsl_run, v4, 1, avx2);
 			i += nadd;
 			k = nadd;
 			nsl += nsl_run;
@@ -321,11 +348,11 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 		if (!p || tot < hl + pre + tl || tot > 0xffffu)
 			break;
 		if (tagged) {
-			if (!tag_same(it, &g->cold[idx], p, tot) || pred_diff(p + pre, h0, m, 12, hl))
+			if (!tag_same(it, &g->cold[idx], p, tot) || train_cmp(p + pre, h0, m, 12, hl, avx2))
 				break;
 			p += pre;
 			tot -= pre + tl;
-		} else if (pred_diff(p, h0, m, 0, hl)) {
+		} else if (train_cmp(p, h0, m, 0, hl, avx2)) {
 			break;
 		}
 		th = p + l4;
@@ -401,17 +428,22 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 	return i - start;
 }
 
-/* One function per copy: each is register-allocated on its own. */
-#define TRAIN_COPY(name, v4, tagged)                                                               \
-	static OFL_NOINLINE unsigned name(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,    \
-	                                  unsigned i, unsigned n)                                        \
+/* One function per copy: each is register-allocated on its own; with
+ * AVX2, an untagged copy per L3 compiled for it. */
+#define TRAIN_COPY(name, v4, tagged, avx2, attr)                                                   \
+	static OFL_NOINLINE attr unsigned name(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, \
+	                                       unsigned i, unsigned n)                                   \
 	{                                                                                          \
-		return train_l3(g, idx, pkts, i, n, v4, tagged);                                   \
+		return train_l3(g, idx, pkts, i, n, v4, tagged, avx2);                             \
 	}
-TRAIN_COPY(train_v4, 1, 0)
-TRAIN_COPY(train_v6, 0, 0)
-TRAIN_COPY(train_v4_tagged, 1, 1)
-TRAIN_COPY(train_v6_tagged, 0, 1)
+TRAIN_COPY(train_v4, 1, 0, 0, )
+TRAIN_COPY(train_v6, 0, 0, 0, )
+TRAIN_COPY(train_v4_tagged, 1, 1, 0, )
+TRAIN_COPY(train_v6_tagged, 0, 1, 0, )
+#if defined(TRAIN_AVX2)
+TRAIN_COPY(train_v4_avx2, 1, 0, 1, GRO_TARGET_AVX2)
+TRAIN_COPY(train_v6_avx2, 0, 0, 1, GRO_TARGET_AVX2)
+#endif
 #undef TRAIN_COPY
 
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n)
@@ -419,5 +451,9 @@ unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, 
 	const struct gro_item *it = &g->items[idx];
 	if (it->rawpre_len)
 		return it->l3 == 4 ? train_v4_tagged(g, idx, pkts, i, n) : train_v6_tagged(g, idx, pkts, i, n);
+#if defined(TRAIN_AVX2)
+	if (gro_cpu_avx2())
+		return it->l3 == 4 ? train_v4_avx2(g, idx, pkts, i, n) : train_v6_avx2(g, idx, pkts, i, n);
+#endif
 	return it->l3 == 4 ? train_v4(g, idx, pkts, i, n) : train_v6(g, idx, pkts, i, n);
 }

@@ -6,6 +6,7 @@
 #ifndef OFL_GRO_PREDICT_H
 #define OFL_GRO_PREDICT_H
 
+#include "gro/cmp.h"
 #include "gro/ipv4.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
@@ -28,42 +29,6 @@ static inline int merge_tail(struct ofl_gro *g, uint32_t idx, const struct ofl_p
 	if ((flags & (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)) || len < it->seg_size)
 		gro_end_train(g, idx, flags);
 	return OFL_GRO_MERGED;
-}
-
-/* Non-zero when the header bytes [from, hl) at p differ from the held
- * header h0 where the mask m says they must be equal: 16-byte blocks, the
- * last 16 bytes overlapping (a plain header is at least 54 bytes).  from
- * is 0, or 12 behind a DSA tag, whose MACs were compared with the tag (p
- * is then where the untagged frame's bytes would start). */
-static inline uint64_t pred_diff(const uint8_t *p, const uint8_t *h0, const uint8_t *m, uint32_t from,
-                                 uint32_t hl)
-{
-	uint32_t o;
-#if defined(__GNUC__)
-	typedef uint64_t v2 __attribute__((vector_size(16)));
-	v2 a, b, c, d = {0, 0};
-#define PV(o)                                                                                      \
-	(memcpy(&a, p + (o), 16), memcpy(&b, h0 + (o), 16), memcpy(&c, m + (o), 16), d |= (a ^ b) & c)
-	/* blocks that fit any plain header (hl >= 54) need no test: two from
-	 * byte 12, three from byte 0 (from is a constant at each call) */
-	PV(from);
-	PV(from + 16);
-	if (from == 0)
-		PV(32);
-	for (o = from == 0 ? 48 : from + 32; o + 16 < hl; o += 16)
-		PV(o);
-	PV(hl - 16);
-#undef PV
-	return d[0] | d[1];
-#else
-	uint64_t d = 0;
-#define PW(o) ((ld64(p + (o)) ^ ld64(h0 + (o))) & ld64(m + (o)))
-	for (o = from; o + 8 < hl; o += 8)
-		d |= PW(o);
-	d |= PW(hl - 8);
-#undef PW
-	return d;
-#endif
 }
 
 /* Bytes before the untagged frame's EtherType beyond the 12 MAC bytes: the
@@ -104,7 +69,7 @@ static inline uint32_t sat_sub(uint32_t a, uint32_t b)
 /* Header prediction proper: the frame (headers in p, the first buffer)
  * against the held entry idx.  Every header byte the kernel's rules want
  * equal is compared under the context's byte mask for the entry's L3 in
- * 8-byte words (MACs, ethertype, addresses and ports included, so this is
+ * one compare (cmp.h: MACs, ethertype, addresses and ports included, so this is
  * also the flow check); the bytes that change per segment (IP length, ID
  * and checksum, TCP sequence, FIN/PSH, checksum, urgent pointer) are
  * checked by their own rules after. */
@@ -123,11 +88,11 @@ static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt 
 		 * header from its EtherType on */
 		uint32_t pre = tag_pre(it);
 		if (pkt->nbufs != 1 || pkt->bufs[0].len < hl + pre ||
-		    !tag_same(it, &g->cold[idx], p, total) || pred_diff(p + pre, h0, m, 12, hl))
+		    !tag_same(it, &g->cold[idx], p, total) || gro_cmp(p + pre, h0, m, 12, hl))
 			return 0;
 		p += pre;
 		total -= pre + it->rawtail_len;
-	} else if (pred_diff(p, h0, m, 0, hl)) {
+	} else if (gro_cmp(p, h0, m, 0, hl)) {
 		return 0;
 	}
 	ip = p + 14;
