@@ -151,6 +151,22 @@ void run_decode_cut(benchmark::State &st, const ofl_dsa_ops *ops)
 	});
 }
 
+// ofl_dsa_decode_brief() with a decoder prepared once: port, switch,
+// flags and the cut.
+void run_decode_brief(benchmark::State &st, const ofl_dsa_ops *ops)
+{
+	ofl_dsa_decoder d;
+	if (ofl_dsa_decoder_init(&d, sizeof(d), ops, nullptr, OFL_DSA_RX) != 0) {
+		st.SkipWithError("decoder_init");
+		return;
+	}
+	time_decode(st, ops, [&d](const uint8_t *p, uint32_t len) {
+		ofl_dsa_brief b;
+		int rc = ofl_dsa_decode_brief(&d, p, len, &b);
+		return (uint32_t)rc + b.port + b.cut.rest_off;
+	});
+}
+
 void run_encode(benchmark::State &st, const ofl_dsa_ops *ops)
 {
 	Frames f;
@@ -201,6 +217,9 @@ void register_dsa_rows(void)
 		    ->UseManualTime();
 		benchmark::RegisterBenchmark(("dsa/decode_cut/" + n).c_str(),
 		                             [ops](benchmark::State &st) { run_decode_cut(st, ops); })
+		    ->UseManualTime();
+		benchmark::RegisterBenchmark(("dsa/decode_brief/" + n).c_str(),
+		                             [ops](benchmark::State &st) { run_decode_brief(st, ops); })
 		    ->UseManualTime();
 		benchmark::RegisterBenchmark(("dsa/encode/" + n).c_str(),
 		                             [ops](benchmark::State &st) { run_encode(st, ops); })
