@@ -67,7 +67,7 @@
  *                len - c.tail_len], or ofl_dsa_cut_view(ops, data, len, &c, &v)
  *
  * and narrower still, when only port, switch and flags of meta are read
- * (fewer than half of decode_cut's instructions for most formats):
+ * (fewer instructions: brcm 14 instead of 25, sja1105 30 instead of 46):
  *
  *     struct ofl_dsa_brief b;
  *     if (ofl_dsa_decode_brief(&d, data, len, &b) != 0 ||

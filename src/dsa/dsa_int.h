@@ -51,15 +51,17 @@ struct dsa_frame {
 	const struct ofl_buf *bufs; /* multi-buffer decode: the buffers, for the
 	                               rare check that needs every byte (FCS) */
 	unsigned nbufs;
-	int brief;           /* the brief entry's frame: a body may answer
-	                        DSA_RARE for a rare kind of frame */
+	int prepared;        /* a prepared entry's frame (cut or brief): a
+	                        body may answer DSA_RARE for a rare kind of
+	                        frame */
 };
 
-/* A decode body's answer, in the brief entry only (f->brief), for a rare
- * kind of frame whose decode would otherwise share the entry's exit with
- * the common one (and so its registers, its stack frame and field-by-field
- * stores of values that are constant on each path): the entry hands the
- * frame to the format's cut entry instead (dsa_brief_rare). */
+/* A decode body's answer, in the prepared entries only (f->prepared),
+ * for a rare kind of frame whose decode would otherwise share the entry's
+ * exit with the common one (and so its registers, its stack frame and
+ * field-by-field stores of values that are constant on each path), or
+ * make the entry's view escape: the entry hands the frame to the format's
+ * single-buffer entry out of line instead (dsa_cut_rare). */
 #define DSA_RARE 1
 
 struct dsa_tx {
@@ -475,10 +477,10 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 
 /* The locals of a single-buffer entry: the frame (frame, len) as one
  * window f, the constant direction dir, an all-zero params. */
-#define DSA_ONE_FRAME_(dirval, is_brief)                                       \
+#define DSA_ONE_FRAME_(dirval, is_prepared)                                    \
 	static const struct ofl_dsa_params zero_params;                        \
 	const struct dsa_frame one = { frame, frame, len, len, len, 0, NULL, 0, \
-	                               is_brief };                             \
+	                               is_prepared };                          \
 	DSA_ASSUME_NONNULL(frame);                                             \
 	const struct dsa_frame *f = &one;                                      \
 	const int dir = dirval
@@ -542,8 +544,8 @@ static inline void dsa_cut_of_view(struct ofl_dsa_cut *c,
  * dsa, the fields are stored one by one either way.) */
 /* The locals of a prepared entry (cut or brief) around DSA_ONE_FRAME_:
  * ops, the params p the body sees (pexpr), the view local vv and v. */
-#define DSA_PREPARED_FRAME_(dirval, is_brief, pexpr)                           \
-	DSA_ONE_FRAME_(dirval, is_brief);                                      \
+#define DSA_PREPARED_FRAME_(dirval, pexpr)                                     \
+	DSA_ONE_FRAME_(dirval, 1);                                             \
 	const struct ofl_dsa_ops *ops = d->ops;                                \
 	const struct ofl_dsa_params *p = pexpr;                                \
 	struct ofl_dsa_view vv = { 0 };                                        \
@@ -559,11 +561,13 @@ static inline void dsa_cut_of_view(struct ofl_dsa_cut *c,
 	                                   struct ofl_dsa_meta *meta,           \
 	                                   struct ofl_dsa_cut *cut)             \
 	{                                                                      \
-		DSA_PREPARED_FRAME_(dirval, 0, pexpr);                         \
+		DSA_PREPARED_FRAME_(dirval, pexpr);                            \
 		struct ofl_dsa_meta *m = meta;                                 \
                                                                                \
 		*meta = (struct ofl_dsa_meta){ 0 };                            \
 		err = dec_call;                                                \
+		if (err == DSA_RARE)                                           \
+			return dsa_cut_rare(d, frame, len, meta, cut);         \
 		if (err) {                                                     \
 			*meta = (struct ofl_dsa_meta){ 0 };                    \
 			return err;                                            \
@@ -593,8 +597,11 @@ static inline void dsa_brief_put(struct ofl_dsa_brief *o,
 	o->port = m->port;
 }
 
-/* The brief of a frame a body answered DSA_RARE for: through the cut
- * entry of the same decoder, out of line. */
+/* The cut and the brief of a frame a body answered DSA_RARE for: through
+ * the format's single-buffer entry (ofl_dsa_decode's), out of line. */
+int dsa_cut_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
+                 uint32_t len, struct ofl_dsa_meta *meta,
+                 struct ofl_dsa_cut *cut);
 int dsa_brief_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
                    uint32_t len, struct ofl_dsa_brief *out);
 
@@ -607,7 +614,7 @@ int dsa_brief_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 	                                   const uint8_t *frame, uint32_t len,  \
 	                                   struct ofl_dsa_brief *out)           \
 	{                                                                      \
-		DSA_PREPARED_FRAME_(dirval, 1, pexpr);                         \
+		DSA_PREPARED_FRAME_(dirval, pexpr);                            \
 		struct ofl_dsa_meta mm = { 0 };                                \
 		struct ofl_dsa_meta *m = &mm;                                  \
                                                                                \

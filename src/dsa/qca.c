@@ -52,7 +52,7 @@ DSA_DECODER qca_decode(int dir, const struct dsa_frame *f,
 	if (dir == OFL_DSA_RX) {
 		m->cmd = (hdr >> QCA_RX_TYPE_SHIFT) & QCA_RX_TYPE_MASK;
 		if (m->cmd == QCA_RX_TYPE_MIB || m->cmd == QCA_RX_TYPE_RW_REG_ACK) {
-			if (f->brief)
+			if (f->prepared)
 				return DSA_RARE; /* for the switch driver */
 			m->flags |= OFL_DSA_MF_CONTROL;
 		}

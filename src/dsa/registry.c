@@ -246,7 +246,7 @@ int ofl_dsa_decode_bufs(const struct ofl_dsa_ops *ops,
 	f.scratch = 1;
 	f.bufs = bufs;
 	f.nbufs = nbufs;
-	f.brief = 0;
+	f.prepared = 0;
 	return decode_frame(ops, params, dir, &f, meta, view);
 }
 

@@ -175,55 +175,50 @@ static int sja_is_link_local(const uint8_t *fr)
 }
 
 /* sja1105 RX frames without a tag_8021q VLAN: management (link-local)
- * frames and timestamp meta frames.  Which of the two a frame is, or
- * neither, is decided out of line (the common VLAN path pays neither for
- * its registers nor for a stack frame), over the head window as scalars
- * and writing nothing, so that no meta or view of the entry has its address
- * taken (the brief and cut entries keep theirs in registers).  Returns 1
- * for a management frame (port and switch in DA bytes 3 and 4), 0 for a
- * meta frame (port and switch in its bytes 20 and 21), or OFL_EBADMSG. */
-#define SJA_MGMT 1
-#define SJA_META 0
-static OFL_NOINLINE int sja1105_rx_kind(const uint8_t *h, uint32_t head_len)
+ * frames and timestamp meta frames.  Out of line and given the head
+ * window as scalars, so that the common VLAN path pays neither for their
+ * registers nor for a stack frame (the call is a plain jump). */
+static OFL_NOINLINE int sja1105_rx_mgmt(const uint8_t *head,
+                                        uint32_t head_len, uint32_t len,
+                                        int scratch, struct ofl_dsa_meta *m,
+                                        struct ofl_dsa_view *v)
 {
-	if (head_len < DSA_ETH_HLEN)
+	/* the head window only: this path reads nothing at the tail */
+	const struct dsa_frame fc = { head, head, head_len, head_len, len,
+	                              scratch, NULL, 0, 0 };
+	const struct dsa_frame *f = &fc;
+	const uint8_t *h = dsa_head(f, 0, DSA_ETH_HLEN);
+	int err;
+
+	if (!h)
 		return OFL_EBADMSG;
 	if (sja_is_link_local(h)) {
-		/* a port the switch cannot have finds no user port in the
-		 * kernel, which drops the frame */
-		return h[3] > Q_PORT_MASK ? OFL_EBADMSG : SJA_MGMT;
+		/* management route: port and switch in DA bytes 3 and 4; a port
+		 * the switch cannot have finds no user port in the kernel, which
+		 * drops the frame */
+		if (h[3] > Q_PORT_MASK)
+			return OFL_EBADMSG;
+		m->port = h[3];
+		m->switch_id = h[4];
+		m->valid = OFL_DSA_M_PORT | OFL_DSA_M_SWITCH;
+		m->flags |= OFL_DSA_MF_LINK_LOCAL | OFL_DSA_MF_TRAPPED;
+		err = dsa_view_after_sa(f, 0, v);
+		if (!err && v) {
+			dsa_view_insert(v, NULL, 0);
+			v->buf[3] = 0;
+			v->buf[4] = 0;
+			v->mac_patched = 1;
+		}
+		return err;
 	}
 	if (!memcmp(h, sja_meta_da, 6) && !memcmp(h + 6, sja_meta_sa, 6) &&
-	    dsa_be16(h + DSA_MACS_LEN) == SJA_ETH_P_META &&
-	    head_len >= DSA_ETH_HLEN + SJA_META_LEN &&
-	    /* the kernel looks the meta frame's port up like any other
-	     * (dsa_conduit_find_user) and drops it when there is none */
-	    h[DSA_ETH_HLEN + 6] <= Q_PORT_MASK)
-		return SJA_META;
-	return OFL_EBADMSG;
-}
+	    dsa_be16(h + DSA_MACS_LEN) == SJA_ETH_P_META) {
+		const uint8_t *b = dsa_head(f, DSA_ETH_HLEN, SJA_META_LEN);
 
-DSA_INLINE int sja1105_rx(const struct q_fmt *q,
-                          const struct ofl_dsa_params *p,
-                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                          struct ofl_dsa_view *v)
-{
-	const uint8_t *h = dsa_head(f, DSA_MACS_LEN, 2);
-	int r, err;
-
-	if (!h || f->len < DSA_ETH_HLEN)
-		return OFL_EBADMSG;
-	if (q_tpid_ok(q, p, dsa_be16(h)))
-		return q_decode_plain(q, p, f, m, v);
-	if (f->brief)
-		return DSA_RARE;
-	r = sja1105_rx_kind(f->head, f->head_len);
-	if (r < 0)
-		return r;
-	h = f->head;
-	if (r == SJA_META) {
-		const uint8_t *b = h + DSA_ETH_HLEN;
-
+		/* the kernel looks the meta frame's port up like any other
+		 * (dsa_conduit_find_user) and drops it when there is none */
+		if (!b || b[6] > Q_PORT_MASK)
+			return OFL_EBADMSG;
 		m->tstamp = dsa_be32(b);
 		m->aux = (uint16_t)(b[5] << 8 | b[4]); /* DA bytes 3 and 4 */
 		m->port = b[6];
@@ -233,18 +228,23 @@ DSA_INLINE int sja1105_rx(const struct q_fmt *q,
 		m->flags |= OFL_DSA_MF_CONTROL | OFL_DSA_MF_TRAPPED;
 		return dsa_view_after_sa(f, 0, v);
 	}
-	m->port = h[3];
-	m->switch_id = h[4];
-	m->valid = OFL_DSA_M_PORT | OFL_DSA_M_SWITCH;
-	m->flags |= OFL_DSA_MF_LINK_LOCAL | OFL_DSA_MF_TRAPPED;
-	err = dsa_view_after_sa(f, 0, v);
-	if (!err && v) {
-		dsa_view_insert(v, NULL, 0);
-		v->buf[3] = 0;
-		v->buf[4] = 0;
-		v->mac_patched = 1;
-	}
-	return err;
+	return OFL_EBADMSG;
+}
+
+DSA_INLINE int sja1105_rx(const struct q_fmt *q,
+                          const struct ofl_dsa_params *p,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
+{
+	const uint8_t *h = dsa_head(f, DSA_MACS_LEN, 2);
+
+	if (!h || f->len < DSA_ETH_HLEN)
+		return OFL_EBADMSG;
+	if (q_tpid_ok(q, p, dsa_be16(h)))
+		return q_decode_plain(q, p, f, m, v);
+	if (f->prepared)
+		return DSA_RARE; /* management and meta frames */
+	return sja1105_rx_mgmt(f->head, f->head_len, f->len, f->scratch, m, v);
 }
 
 DSA_INLINE int sja1110_rx(const struct q_fmt *q,
@@ -263,7 +263,7 @@ DSA_INLINE int sja1110_rx(const struct q_fmt *q,
 		return OFL_EBADMSG;
 	if (dsa_be16(h) != SJA_ETH_P_1110)
 		return q_decode_plain(q, p, f, m, v);
-	if (f->brief)
+	if (f->prepared)
 		return DSA_RARE; /* link-local and meta frames */
 	hdr = dsa_be16(h + 2);
 	if (hdr & SJA1110_HOST_TO_SWITCH)
