@@ -135,20 +135,37 @@ void run_decode(benchmark::State &st, const ofl_dsa_ops *ops)
 	});
 }
 
-// ofl_dsa_decode_cut() with a decoder prepared once: meta and the cut.
+// A decoder prepared once for ops on RX (params NULL), or the row skipped.
+bool prepare(benchmark::State &st, const ofl_dsa_ops *ops, ofl_dsa_decoder &d)
+{
+	if (ofl_dsa_decoder_init(&d, sizeof(d), ops, nullptr, OFL_DSA_RX) == 0)
+		return true;
+	st.SkipWithError("decoder_init");
+	return false;
+}
+
+// ofl_dsa_decode_cut() with a prepared decoder: meta and the cut.
 void run_decode_cut(benchmark::State &st, const ofl_dsa_ops *ops)
 {
 	ofl_dsa_decoder d;
-	if (ofl_dsa_decoder_init(&d, sizeof(d), ops, nullptr, OFL_DSA_RX) != 0) {
-		st.SkipWithError("decoder_init");
-		return;
-	}
-	time_decode(st, ops, [&d](const uint8_t *p, uint32_t len) {
-		ofl_dsa_meta m;
-		ofl_dsa_cut c;
-		int rc = ofl_dsa_decode_cut(&d, p, len, &m, &c);
-		return (uint32_t)rc + m.port + c.rest_off;
-	});
+	if (prepare(st, ops, d))
+		time_decode(st, ops, [&d](const uint8_t *p, uint32_t len) {
+			ofl_dsa_meta m;
+			ofl_dsa_cut c;
+			return (uint32_t)ofl_dsa_decode_cut(&d, p, len, &m, &c) + m.port + c.rest_off;
+		});
+}
+
+// ofl_dsa_decode_brief() with a prepared decoder: port, switch, flags and
+// the cut.
+void run_decode_brief(benchmark::State &st, const ofl_dsa_ops *ops)
+{
+	ofl_dsa_decoder d;
+	if (prepare(st, ops, d))
+		time_decode(st, ops, [&d](const uint8_t *p, uint32_t len) {
+			ofl_dsa_brief b;
+			return (uint32_t)ofl_dsa_decode_brief(&d, p, len, &b) + b.port + b.cut.rest_off;
+		});
 }
 
 void run_encode(benchmark::State &st, const ofl_dsa_ops *ops)
@@ -201,6 +218,9 @@ void register_dsa_rows(void)
 		    ->UseManualTime();
 		benchmark::RegisterBenchmark(("dsa/decode_cut/" + n).c_str(),
 		                             [ops](benchmark::State &st) { run_decode_cut(st, ops); })
+		    ->UseManualTime();
+		benchmark::RegisterBenchmark(("dsa/decode_brief/" + n).c_str(),
+		                             [ops](benchmark::State &st) { run_decode_brief(st, ops); })
 		    ->UseManualTime();
 		benchmark::RegisterBenchmark(("dsa/encode/" + n).c_str(),
 		                             [ops](benchmark::State &st) { run_encode(st, ops); })

@@ -9,8 +9,10 @@
  *   ofl_dsa_instr FORMAT        ofl_dsa_decode_cut() with a decoder prepared
  *                               once (params NULL): meta and the cut
  *   ofl_dsa_instr FORMAT view   ofl_dsa_decode() with a view, params NULL
+ *   ofl_dsa_instr FORMAT brief  ofl_dsa_decode_brief() with the prepared
+ *                               decoder: port, switch, flags and the cut
  * Under valgrind --tool=callgrind, the inclusive instruction count of
- * ofl_dsa_decode_cut (or ofl_dsa_decode) divided by that number is the
+ * ofl_dsa_decode_cut (ofl_dsa_decode, ofl_dsa_decode_brief) divided by that number is the
  * library's cost per frame (bench/instr.sh prints it per format).
  * Exits 2 for an unknown format, 3 for one that cannot tag this frame.
  */
@@ -32,8 +34,10 @@ int main(int argc, char **argv)
 	struct ofl_dsa_view v;
 	struct ofl_dsa_cut c;
 	struct ofl_dsa_decoder d;
+	struct ofl_dsa_brief b;
 	struct gen_tcp g;
 	int view = argc > 2 && strcmp(argv[2], "view") == 0;
+	int brief = argc > 2 && strcmp(argv[2], "brief") == 0;
 	uint32_t off = HEAD, len, acc = 0;
 	size_t n;
 	unsigned i;
@@ -61,7 +65,11 @@ int main(int argc, char **argv)
 	    ofl_dsa_decode(ops, NULL, OFL_DSA_RX, buf + off, len, &m, &v) != 0 ||
 	    ofl_dsa_decoder_init(&d, sizeof(d), ops, NULL, OFL_DSA_RX) != 0)
 		return 3;
-	for (i = 0; !view && i < FRAMES; i++) {
+	for (i = 0; brief && i < FRAMES; i++) {
+		acc += (uint32_t)ofl_dsa_decode_brief(&d, buf + off, len, &b) + b.port +
+		       b.cut.rest_off;
+	}
+	for (i = 0; !view && !brief && i < FRAMES; i++) {
 		acc += (uint32_t)ofl_dsa_decode_cut(&d, buf + off, len, &m, &c) +
 		       m.port + c.rest_off;
 	}

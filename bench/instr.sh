@@ -98,7 +98,9 @@ gso_row "VXLAN TCP/IPv4 64000 B, burst" 4 vxlan 64000 burst
 # One row per format: the library's instructions per frame (the named entry
 # inclusive), a 1502-byte TCP/IPv4 frame tagged for port 1, RX layout.
 # First the per-frame path, ofl_dsa_decode_cut() with a decoder prepared
-# once (meta and the cut); then ofl_dsa_decode() (meta and the full view).
+# once (meta and the cut); then the narrowest one, ofl_dsa_decode_brief()
+# (port, switch, flags and the cut); then ofl_dsa_decode() (meta and the
+# full view).
 dsa_bin=$build/bench/ofl_dsa_instr
 [ -x "$dsa_bin" ] || cmake --build "$build" --target ofl_dsa_instr >/dev/null
 dsa_fmts="none brcm brcm-prepend dsa edsa gswip ksz9477 ksz9893 lan9303 mtk qca
@@ -118,6 +120,11 @@ echo
 echo "DSA decode, switch -> host, 1502-byte frame, prepared decoder: meta and cut (callgrind):"
 for fmt in $dsa_fmts; do
   dsa_row decode ofl_dsa_decode_cut "$fmt"
+done
+echo
+echo "DSA decode, switch -> host, prepared decoder, ofl_dsa_decode_brief(): port, switch, flags and cut (callgrind):"
+for fmt in $dsa_fmts; do
+  dsa_row decode-brief ofl_dsa_decode_brief "$fmt" brief
 done
 echo
 echo "DSA decode, the one-call ofl_dsa_decode(): meta and view (callgrind):"

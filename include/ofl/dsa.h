@@ -66,6 +66,15 @@
  *     untagged = data[c.mac_off .. +12] (+ c.ins) + data[c.rest_off ..
  *                len - c.tail_len], or ofl_dsa_cut_view(ops, data, len, &c, &v)
  *
+ * and narrower still, when only port, switch and flags of meta are read
+ * (fewer instructions: brcm 14 instead of 25, sja1105 30 instead of 46):
+ *
+ *     struct ofl_dsa_brief b;
+ *     if (ofl_dsa_decode_brief(&d, data, len, &b) != 0 ||
+ *         (b.flags & OFL_DSA_MF_CONTROL))
+ *             ... not for the stack ...
+ *     key.port = b.port;  (if b.valid & OFL_DSA_M_PORT)  untagged: b.cut
+ *
  * Threading: everything here is a pure function of its arguments; no
  * global mutable state, no allocation.  All offsets and lengths are bytes.
  *
@@ -435,6 +444,26 @@ struct ofl_dsa_cut {
 	uint8_t ins[4];      /**< the rebuilt bytes */
 };
 
+/**
+ * The short result of ofl_dsa_decode_brief(): what a receive path needs of
+ * a tag to deliver the frame (which port, which switch, whether it is for
+ * the stack) and where the untagged frame lies, in 20 bytes.  Each field
+ * equals the one of the same name that ofl_dsa_decode_cut() gives for the
+ * same frame and decoder: cut is its cut, flags its meta.flags (every
+ * OFL_DSA_MF_* fits in 16 bits), valid its meta.valid & (OFL_DSA_M_PORT |
+ * OFL_DSA_M_SWITCH), port and switch_id its meta.port and meta.switch_id
+ * (0 when their valid bit is clear).  The other meta fields (priority,
+ * codes, VLAN, timestamp...) are not computed.
+ */
+struct ofl_dsa_brief {
+	struct ofl_dsa_cut cut; /**< where the untagged frame lies */
+	uint16_t flags;         /**< OFL_DSA_MF_* */
+	uint8_t valid;          /**< OFL_DSA_M_PORT and OFL_DSA_M_SWITCH only */
+	uint8_t switch_id;      /**< device index in a cascade */
+	uint8_t port;           /**< RX source port / TX destination port */
+	uint8_t reserved[3];    /**< not written */
+};
+
 struct ofl_dsa_decoder;
 
 /** Internal: the type of a format's prepared decode entry. */
@@ -442,6 +471,11 @@ typedef int (*ofl_dsa_decode_fn)(const struct ofl_dsa_decoder *d,
                                  const uint8_t *frame, uint32_t len,
                                  struct ofl_dsa_meta *meta,
                                  struct ofl_dsa_cut *cut);
+
+/** Internal: the type of a format's brief decode entry. */
+typedef int (*ofl_dsa_brief_fn)(const struct ofl_dsa_decoder *d,
+                                const uint8_t *frame, uint32_t len,
+                                struct ofl_dsa_brief *out);
 
 /**
  * One format, one direction and one set of parameters, resolved once
@@ -460,6 +494,7 @@ struct ofl_dsa_decoder {
 	struct ofl_dsa_params params;  /**< a copy of the parameters */
 	uint8_t dir;                   /**< OFL_DSA_RX or OFL_DSA_TX */
 	uint8_t reserved[7];           /**< 0 */
+	ofl_dsa_brief_fn brief;        /**< internal: the format's brief entry */
 };
 
 /**
@@ -493,6 +528,26 @@ OFL_API int ofl_dsa_decode_cut(const struct ofl_dsa_decoder *d,
                                const uint8_t *frame, uint32_t len,
                                struct ofl_dsa_meta *meta,
                                struct ofl_dsa_cut *cut);
+
+/**
+ * The per-frame decode at its narrowest: the same checks and the same
+ * return as ofl_dsa_decode_cut(d, frame, len, ...), but only port, switch,
+ * flags and the cut are computed and written (struct ofl_dsa_brief says
+ * how each equals the full decode's).  Use it where the frame goes on by
+ * port (in front of GRO, a bridge) and the other meta fields are not read;
+ * decode the rare frame that needs them again with ofl_dsa_decode_cut().
+ *
+ * Checks no argument, like ofl_dsa_decode_cut(): d set by
+ * ofl_dsa_decoder_init() (0 returned), out writable, frame holding len
+ * bytes (read only, only during the call).  *out is written on success
+ * only (its reserved[] bytes never).
+ *
+ * Returns 0, or OFL_EBADMSG (the frame is too short for the tag, or the
+ * tag is not what the format requires; *out untouched).
+ */
+OFL_API int ofl_dsa_decode_brief(const struct ofl_dsa_decoder *d,
+                                 const uint8_t *frame, uint32_t len,
+                                 struct ofl_dsa_brief *out);
 
 /**
  * The view of a cut: fills *view exactly as ofl_dsa_decode() of the same

@@ -37,6 +37,34 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 	return err;
 }
 
+int dsa_cut_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
+                 uint32_t len, struct ofl_dsa_meta *meta,
+                 struct ofl_dsa_cut *cut)
+{
+	struct ofl_dsa_view v;
+	int err = d->ops->codec->decode_one[d->dir](d->ops, &d->params, d->dir,
+	                                             frame, len, meta, &v);
+
+	if (err)
+		return err; /* meta zeroed by the entry */
+	dsa_cut_of_view(cut, &v);
+	return 0;
+}
+
+int dsa_brief_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
+                   uint32_t len, struct ofl_dsa_brief *out)
+{
+	struct ofl_dsa_meta m;
+	struct ofl_dsa_cut c;
+	int err = dsa_cut_rare(d, frame, len, &m, &c);
+
+	if (err)
+		return err;
+	out->cut = c;
+	dsa_brief_put(out, &m);
+	return 0;
+}
+
 uint32_t dsa_crc32_update(uint32_t crc, const uint8_t *p, uint32_t n)
 {
 	while (n--) {

@@ -19,6 +19,7 @@
 #ifndef OFL_SRC_DSA_INT_H
 #define OFL_SRC_DSA_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -50,7 +51,18 @@ struct dsa_frame {
 	const struct ofl_buf *bufs; /* multi-buffer decode: the buffers, for the
 	                               rare check that needs every byte (FCS) */
 	unsigned nbufs;
+	int prepared;        /* a prepared entry's frame (cut or brief): a
+	                        body may answer DSA_RARE for a rare kind of
+	                        frame */
 };
+
+/* A decode body's answer, in the prepared entries only (f->prepared),
+ * for a rare kind of frame whose decode would otherwise share the entry's
+ * exit with the common one (and so its registers, its stack frame and
+ * field-by-field stores of values that are constant on each path), or
+ * make the entry's view escape: the entry hands the frame to the format's
+ * single-buffer entry out of line instead (dsa_cut_rare). */
+#define DSA_RARE 1
 
 struct dsa_tx {
 	uint8_t *buf;
@@ -93,10 +105,20 @@ struct ofl_dsa_codec {
 	 * function, reading the decoder's params, unless the codec folds
 	 * the defaults: DSA_CODEC_P) */
 	ofl_dsa_decode_fn decode_cut[2][2];
+	/* brief decode (ofl_dsa_decode_brief), indexed as decode_cut */
+	ofl_dsa_brief_fn decode_brief[2][2];
 };
 
 /* What a NULL params pointer stands for (all zero). */
 extern const struct ofl_dsa_params dsa_default_params;
+
+/* A branch that decode rarely takes (a timestamp, a control frame), so
+ * that the common path is the straight one. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DSA_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define DSA_UNLIKELY(x) (x)
+#endif
 
 /* A decode body is inlined into every decode entry of its codec (see
  * DSA_CODEC_DEFINE_), so that the single-buffer ones are straight-line
@@ -149,7 +171,9 @@ static inline const uint8_t *dsa_tail(const struct dsa_frame *f, uint32_t n)
 {
 	if (n > f->tail_len)
 		return NULL;
-	return f->tail + (f->tail_len - n);
+	/* end minus n, not start plus (tail_len - n): with n constant the
+	 * subtraction folds into the load's displacement */
+	return f->tail + f->tail_len - n;
 }
 
 /* n bytes ending `back` bytes before the end of the frame, or NULL */
@@ -437,11 +461,27 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
  * TPID test, the brcm-legacy and edsa options): the common call with NULL
  * pays no loads or tests of params.  Without it, NULL stands for
  * dsa_default_params. */
+/* The frame of a single-buffer entry is never NULL (ofl_dsa_decode()
+ * refuses it, the prepared entries' callers must not pass it): said to the
+ * compiler, it drops the NULL test of a tail tag's address (frame + len -
+ * n), which the window check cannot rule out by itself. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DSA_ASSUME_NONNULL(ptr)                                                \
+	do {                                                                   \
+		if (!(ptr))                                                    \
+			__builtin_unreachable();                               \
+	} while (0)
+#else
+#define DSA_ASSUME_NONNULL(ptr) ((void)0)
+#endif
+
 /* The locals of a single-buffer entry: the frame (frame, len) as one
  * window f, the constant direction dir, an all-zero params. */
-#define DSA_ONE_FRAME_(dirval)                                                 \
+#define DSA_ONE_FRAME_(dirval, is_prepared)                                    \
 	static const struct ofl_dsa_params zero_params;                        \
-	const struct dsa_frame one = { frame, frame, len, len, len, 0, NULL, 0 }; \
+	const struct dsa_frame one = { frame, frame, len, len, len, 0, NULL, 0, \
+	                               is_prepared };                          \
+	DSA_ASSUME_NONNULL(frame);                                             \
 	const struct dsa_frame *f = &one;                                      \
 	const int dir = dirval
 
@@ -453,7 +493,7 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 	                                    struct ofl_dsa_meta *m,             \
 	                                    struct ofl_dsa_view *v)             \
 	{                                                                      \
-		DSA_ONE_FRAME_(dirval);                                        \
+		DSA_ONE_FRAME_(dirval, 0);                                     \
 		int err;                                                       \
                                                                                \
 		(void)ops;                                                     \
@@ -475,11 +515,23 @@ int dsa_decode_fail(int err, struct ofl_dsa_meta *m, struct ofl_dsa_view *v);
 static inline void dsa_cut_of_view(struct ofl_dsa_cut *c,
                                    const struct ofl_dsa_view *v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the first 8 bytes as one word: where decode paths with different
+	 * constants meet, one store of a word built from the one or two
+	 * values that differ, not five stores */
+	uint64_t w = (uint64_t)(uint16_t)v->mac_off |
+	             (uint64_t)(uint16_t)v->rest_off << 16 |
+	             (uint64_t)v->tail_len << 32 | (uint64_t)v->ins_len << 48 |
+	             (uint64_t)v->mac_patched << 56;
+
+	memcpy(c, &w, sizeof(w));
+#else
 	c->mac_off = (uint16_t)v->mac_off;
 	c->rest_off = (uint16_t)v->rest_off;
 	c->tail_len = v->tail_len;
 	c->ins_len = v->ins_len;
 	c->mac_patched = v->mac_patched;
+#endif
 	if (v->ins_len)
 		memcpy(c->ins, v->buf + DSA_MACS_LEN, sizeof(c->ins));
 }
@@ -490,30 +542,89 @@ static inline void dsa_cut_of_view(struct ofl_dsa_cut *c,
  * it is computed.  pexpr is the params the body sees.  (Decoding meta into
  * a local too and copying it out whole cost more: 69 instead of 39 for
  * dsa, the fields are stored one by one either way.) */
+/* The locals of a prepared entry (cut or brief) around DSA_ONE_FRAME_:
+ * ops, the params p the body sees (pexpr), the view local vv and v. */
+#define DSA_PREPARED_FRAME_(dirval, pexpr)                                     \
+	DSA_ONE_FRAME_(dirval, 1);                                             \
+	const struct ofl_dsa_ops *ops = d->ops;                                \
+	const struct ofl_dsa_params *p = pexpr;                                \
+	struct ofl_dsa_view vv = { 0 };                                        \
+	struct ofl_dsa_view *v = &vv;                                          \
+	int err;                                                               \
+	(void)zero_params;                                                     \
+	(void)ops;                                                             \
+	(void)p
+
 #define DSA_CODEC_CUT_(name, suffix, dirval, dec_call, pexpr)                  \
 	static int codec_##name##_##suffix(const struct ofl_dsa_decoder *d,    \
 	                                   const uint8_t *frame, uint32_t len,  \
 	                                   struct ofl_dsa_meta *meta,           \
 	                                   struct ofl_dsa_cut *cut)             \
 	{                                                                      \
-		DSA_ONE_FRAME_(dirval);                                        \
-		const struct ofl_dsa_ops *ops = d->ops;                        \
-		const struct ofl_dsa_params *p = pexpr;                        \
-		struct ofl_dsa_view vv = { 0 };                                \
+		DSA_PREPARED_FRAME_(dirval, pexpr);                            \
 		struct ofl_dsa_meta *m = meta;                                 \
-		struct ofl_dsa_view *v = &vv;                                  \
-		int err;                                                       \
                                                                                \
-		(void)zero_params;                                             \
-		(void)ops;                                                     \
-		(void)p;                                                       \
 		*meta = (struct ofl_dsa_meta){ 0 };                            \
 		err = dec_call;                                                \
+		if (err == DSA_RARE)                                           \
+			return dsa_cut_rare(d, frame, len, meta, cut);         \
 		if (err) {                                                     \
 			*meta = (struct ofl_dsa_meta){ 0 };                    \
 			return err;                                            \
 		}                                                              \
 		dsa_cut_of_view(cut, &vv);                                     \
+		return 0;                                                      \
+	}
+
+/* The fields of a brief after its cut: flags, valid and switch_id as one
+ * 4-byte word (one store; a constant one for most formats), port on its
+ * own (one 8-byte word with port in it cost 5-7 more where the fields
+ * vary, dsa and edsa; four stores cost 1-3 more almost everywhere). */
+static inline void dsa_brief_put(struct ofl_dsa_brief *o,
+                                 const struct ofl_dsa_meta *m)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t w = (uint32_t)(uint16_t)m->flags |
+	             (uint32_t)(m->valid & (OFL_DSA_M_PORT | OFL_DSA_M_SWITCH)) << 16 |
+	             (uint32_t)m->switch_id << 24;
+
+	memcpy(&o->flags, &w, sizeof(w));
+#else
+	o->flags = (uint16_t)m->flags;
+	o->valid = (uint8_t)(m->valid & (OFL_DSA_M_PORT | OFL_DSA_M_SWITCH));
+	o->switch_id = m->switch_id;
+#endif
+	o->port = m->port;
+}
+
+/* The cut and the brief of a frame a body answered DSA_RARE for: through
+ * the format's single-buffer entry (ofl_dsa_decode's), out of line. */
+int dsa_cut_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
+                 uint32_t len, struct ofl_dsa_meta *meta,
+                 struct ofl_dsa_cut *cut);
+int dsa_brief_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
+                   uint32_t len, struct ofl_dsa_brief *out);
+
+/* The brief entry of a codec for one direction (ofl_dsa_decode_brief):
+ * the same body with meta and view both locals of the entry that never
+ * escape, so the compiler computes only what is copied out (port, switch,
+ * flags and the cut): the extraction of the other fields is dead code. */
+#define DSA_CODEC_BRIEF_(name, suffix, dirval, dec_call, pexpr)                \
+	static int codec_##name##_##suffix(const struct ofl_dsa_decoder *d,    \
+	                                   const uint8_t *frame, uint32_t len,  \
+	                                   struct ofl_dsa_brief *out)           \
+	{                                                                      \
+		DSA_PREPARED_FRAME_(dirval, pexpr);                            \
+		struct ofl_dsa_meta mm = { 0 };                                \
+		struct ofl_dsa_meta *m = &mm;                                  \
+                                                                               \
+		err = dec_call;                                                \
+		if (err == DSA_RARE)                                           \
+			return dsa_brief_rare(d, frame, len, out);             \
+		if (err)                                                       \
+			return err;                                            \
+		dsa_cut_of_view(&out->cut, &vv);                               \
+		dsa_brief_put(out, &mm);                                       \
 		return 0;                                                      \
 	}
 
@@ -534,12 +645,20 @@ static inline void dsa_cut_of_view(struct ofl_dsa_cut *c,
 	DSA_CODEC_CUT_(name, tx_cut0, OFL_DSA_TX, dec_call, &zero_params)      \
 	DSA_CODEC_CUT_(name, rx_cutp, OFL_DSA_RX, dec_call, &d->params)        \
 	DSA_CODEC_CUT_(name, tx_cutp, OFL_DSA_TX, dec_call, &d->params)        \
+	DSA_CODEC_BRIEF_(name, rx_brief0, OFL_DSA_RX, dec_call, &zero_params)  \
+	DSA_CODEC_BRIEF_(name, tx_brief0, OFL_DSA_TX, dec_call, &zero_params)  \
+	DSA_CODEC_BRIEF_(name, rx_briefp, OFL_DSA_RX, dec_call, &d->params)    \
+	DSA_CODEC_BRIEF_(name, tx_briefp, OFL_DSA_TX, dec_call, &d->params)    \
 	const struct ofl_dsa_codec dsa_codec_##name = {                        \
 		codec_##name##_dec, enc, { codec_##name##_rx, codec_##name##_tx }, \
 		{ { (fold_p) ? codec_##name##_rx_cut0 : codec_##name##_rx_cutp, \
 		    codec_##name##_rx_cutp },                                  \
 		  { (fold_p) ? codec_##name##_tx_cut0 : codec_##name##_tx_cutp, \
-		    codec_##name##_tx_cutp } }                                 \
+		    codec_##name##_tx_cutp } },                                \
+		{ { (fold_p) ? codec_##name##_rx_brief0 : codec_##name##_rx_briefp, \
+		    codec_##name##_rx_briefp },                                \
+		  { (fold_p) ? codec_##name##_tx_brief0 : codec_##name##_tx_briefp, \
+		    codec_##name##_tx_briefp } }                               \
 	}
 
 /* A codec from dec(ops, p, dir, f, m, v) (a DSA_DECODER) and an encoder;

@@ -62,7 +62,7 @@ DSA_INLINE int ksz_decode(const struct ksz_fmt *k,
 		tag_len = 1;
 		m->port = t[0] & k->rx_port_mask;
 		m->valid = OFL_DSA_M_PORT;
-		if (k->rx_ptp && (t[0] & KSZ_PTP_PRESENT)) {
+		if (k->rx_ptp && DSA_UNLIKELY(t[0] & KSZ_PTP_PRESENT)) {
 			const uint8_t *ts = dsa_tail_at(f, 1, KSZ_PTP_LEN);
 
 			tag_len += KSZ_PTP_LEN;

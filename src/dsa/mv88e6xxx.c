@@ -50,6 +50,7 @@
 #define MV_DEV_MASK 0x1Fu
 #define MV_PORT_SHIFT 3
 #define MV_TRUNK 0x04u
+_Static_assert(MV_TRUNK == OFL_DSA_MF_TRUNK, "the trunk bit is copied as is");
 #define MV_CFI_B1 0x01u
 #define MV_CFI_B2 0x10u
 
@@ -61,6 +62,16 @@ enum mv_code {
 	MV_CODE_ARP_MIRROR = 4,
 	MV_CODE_POLICY_MIRROR = 5,
 };
+
+/* The TCI as 802.1Q would carry it; for TO_CPU bit 12 is a code bit. */
+DSA_INLINE unsigned mv_tci(const uint8_t *t)
+{
+	unsigned tci = (unsigned)(t[2] & ~MV_CFI_B2) << 8 | t[3];
+
+	if (t[1] & MV_CFI_B1)
+		tci |= (unsigned)MV_CFI_B2 << 8;
+	return tci;
+}
 
 /* The 4 DSA bytes at t; extra = bytes before them (0 dsa, 4 edsa). */
 DSA_INLINE int mv_decode(int dir, const struct dsa_frame *f, const uint8_t *t,
@@ -78,8 +89,9 @@ DSA_INLINE int mv_decode(int dir, const struct dsa_frame *f, const uint8_t *t,
 	           OFL_DSA_M_PRIO | OFL_DSA_M_VLAN;
 	if (dir == OFL_DSA_RX) {
 		if (cmd == OFL_DSA_MV_FORWARD) {
-			if (t[1] & MV_TRUNK)
-				m->flags |= OFL_DSA_MF_TRUNK;
+			/* the tag's trunk bit is the flag's own value (one
+			 * AND, where a test made GCC shift it out and back) */
+			m->flags |= t[1] & MV_TRUNK;
 		} else if (cmd == OFL_DSA_MV_TO_CPU) {
 			unsigned code = (t[1] & 0x06u) | ((t[2] >> 4) & 1u);
 
@@ -108,15 +120,16 @@ DSA_INLINE int mv_decode(int dir, const struct dsa_frame *f, const uint8_t *t,
 	if (dir == OFL_DSA_TX)
 		dsa_meta_set_mask(m, 1u << m->port);
 
-	/* TCI as 802.1Q would carry it; for TO_CPU bit 12 is a code bit */
-	tci = (unsigned)(t[2] & ~MV_CFI_B2) << 8 | t[3];
-	if (t[1] & MV_CFI_B1)
-		tci |= (unsigned)MV_CFI_B2 << 8;
-	m->vlan_tci = (uint16_t)tci;
+	/* the TCI computed in each branch, so that a caller that reads
+	 * neither meta.vlan_tci nor the rebuilt 802.1Q header (the brief
+	 * decode of an untagged frame) does not compute it at all */
 	m->prio = t[2] >> 5;
-
-	if (!(t[0] & MV_TAGGED))
+	if (!(t[0] & MV_TAGGED)) {
+		m->vlan_tci = (uint16_t)mv_tci(t);
 		return dsa_view_after_sa(f, extra + MV_DSA_LEN, v);
+	}
+	tci = mv_tci(t);
+	m->vlan_tci = (uint16_t)tci;
 	m->flags |= OFL_DSA_MF_TAGGED;
 	err = dsa_view_after_sa(f, extra + MV_DSA_LEN, v);
 	if (!err && v) {
@@ -269,15 +282,16 @@ DSA_DECODER trailer_decode(int dir, const struct dsa_frame *f,
 {
 	const uint8_t *t = dsa_tail(f, TRAILER_LEN);
 
-	if (!t || f->len < dsa_min_tail(TRAILER_LEN) || t[0] != 0x80 || t[3] != 0)
+	if (!t || f->len < dsa_min_tail(TRAILER_LEN))
 		return OFL_EBADMSG;
 	if (dir == OFL_DSA_RX) {
-		if ((t[1] & 0xF8u) || (t[2] & 0xEFu))
+		/* 80 | port 2:0 | bit 4 free | 00 in one masked compare */
+		if ((dsa_be32(t) & 0xFFF8EFFFu) != 0x80000000u)
 			return OFL_EBADMSG;
-		m->port = t[1] & 7u;
+		m->port = t[1]; /* bits 7:3 checked zero */
 		m->valid = OFL_DSA_M_PORT;
 	} else {
-		if (t[2] != 0x10 || !t[1])
+		if (t[0] != 0x80 || t[3] != 0 || t[2] != 0x10 || !t[1])
 			return OFL_EBADMSG;
 		dsa_meta_set_mask(m, t[1]);
 	}

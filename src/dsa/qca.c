@@ -51,8 +51,11 @@ DSA_DECODER qca_decode(int dir, const struct dsa_frame *f,
 	m->valid = OFL_DSA_M_PRIO | OFL_DSA_M_CMD;
 	if (dir == OFL_DSA_RX) {
 		m->cmd = (hdr >> QCA_RX_TYPE_SHIFT) & QCA_RX_TYPE_MASK;
-		if (m->cmd == QCA_RX_TYPE_MIB || m->cmd == QCA_RX_TYPE_RW_REG_ACK)
+		if (m->cmd == QCA_RX_TYPE_MIB || m->cmd == QCA_RX_TYPE_RW_REG_ACK) {
+			if (f->prepared)
+				return DSA_RARE; /* for the switch driver */
 			m->flags |= OFL_DSA_MF_CONTROL;
+		}
 		if (hdr & QCA_RX_TAGGED)
 			m->flags |= OFL_DSA_MF_TAGGED;
 		m->port = hdr & QCA_RX_PORT_MASK;

@@ -150,6 +150,7 @@ int ofl_dsa_decoder_init(struct ofl_dsa_decoder *d, size_t size,
 	memset(d, 0, sizeof(*d));
 	/* the default params select the entry compiled for them */
 	d->fn = ops->codec->decode_cut[dir][!params_are_default(params)];
+	d->brief = ops->codec->decode_brief[dir][!params_are_default(params)];
 	d->ops = ops;
 	d->params = params ? *params : dsa_default_params;
 	d->dir = (uint8_t)dir;
@@ -162,6 +163,12 @@ int ofl_dsa_decode_cut(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 {
 	/* a plain jump into the format's entry */
 	return d->fn(d, frame, len, meta, cut);
+}
+
+int ofl_dsa_decode_brief(const struct ofl_dsa_decoder *d, const uint8_t *frame,
+                         uint32_t len, struct ofl_dsa_brief *out)
+{
+	return d->brief(d, frame, len, out);
 }
 
 int ofl_dsa_cut_view(const struct ofl_dsa_ops *ops, const uint8_t *frame,
@@ -237,6 +244,7 @@ int ofl_dsa_decode_bufs(const struct ofl_dsa_ops *ops,
 	f.scratch = 1;
 	f.bufs = bufs;
 	f.nbufs = nbufs;
+	f.prepared = 0;
 	return decode_frame(ops, params, dir, &f, meta, view);
 }
 

@@ -40,6 +40,7 @@
 #define RTL8_4_PRI_EN 0x0800u
 #define RTL8_4_PRI_SHIFT 8
 #define RTL8_4_LEARN_DIS 0x0020u
+_Static_assert(RTL8_4_LEARN_DIS == OFL_DSA_MF_LEARN_DIS, "w2's LEARN_DIS bit is copied as is");
 #define RTL8_4_RX_PORT_MASK 0x000Fu
 #define RTL8_4_TX_PORTS 11u
 
@@ -99,11 +100,11 @@ DSA_INLINE int rtl8_4_read(int dir, const uint8_t *t, struct ofl_dsa_meta *m)
 		m->prio = (w2 >> RTL8_4_PRI_SHIFT) & 7u;
 		m->valid |= OFL_DSA_M_PRIO;
 	}
-	if (w2 & RTL8_4_LEARN_DIS)
-		m->flags |= OFL_DSA_MF_LEARN_DIS;
+	/* the flag has the tag bit's value (one AND, no test) */
+	m->flags |= t[5] & RTL8_4_LEARN_DIS;
 	if (dir == OFL_DSA_RX) {
 		m->code = t[3];
-		m->port = w3 & RTL8_4_RX_PORT_MASK;
+		m->port = t[7] & RTL8_4_RX_PORT_MASK; /* w3 3:0 */
 		m->valid |= OFL_DSA_M_CODE | OFL_DSA_M_PORT;
 		if (t[3] == RTL8_4_REASON_TRAP)
 			m->flags |= OFL_DSA_MF_TRAPPED;

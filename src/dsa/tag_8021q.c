@@ -50,6 +50,7 @@
 #define Q_RSV_VAL 3u
 #define Q_VBID_HI_SHIFT 9
 #define Q_VBID_LO_SHIFT 4
+#define Q_VBID_BITS (1u << Q_VBID_HI_SHIFT | 3u << Q_VBID_LO_SHIFT)
 #define Q_SWITCH_SHIFT 6
 #define Q_SWITCH_MASK 7u
 #define Q_PORT_MASK 0xFu
@@ -124,7 +125,7 @@ DSA_INLINE int q_vlan(const struct q_fmt *q, const struct ofl_dsa_params *p,
 	m->vlan_tci = (uint16_t)tci;
 	/* valid gathered in a register and stored once */
 	valid = m->valid | OFL_DSA_M_VLAN;
-	if (((tci >> Q_RSV_SHIFT) & 3u) != Q_RSV_VAL) {
+	if ((tci & Q_RSV_VAL << Q_RSV_SHIFT) != Q_RSV_VAL << Q_RSV_SHIFT) {
 		m->valid = valid;
 		return 0;
 	}
@@ -135,7 +136,9 @@ DSA_INLINE int q_vlan(const struct q_fmt *q, const struct ofl_dsa_params *p,
 		m->prio = (uint8_t)(tci >> Q_PCP_SHIFT);
 		valid |= OFL_DSA_M_PRIO;
 	}
-	if (!vbid && !(valid & OFL_DSA_M_PORT)) {
+	/* vbid == 0 tested on the TCI's bits, so that a caller that does not
+	 * read meta.vbid (the brief decode) does not assemble it */
+	if (!(tci & Q_VBID_BITS) && !(valid & OFL_DSA_M_PORT)) {
 		m->switch_id = (tci >> Q_SWITCH_SHIFT) & Q_SWITCH_MASK;
 		m->port = tci & Q_PORT_MASK;
 		valid |= OFL_DSA_M_SWITCH | OFL_DSA_M_PORT;
@@ -182,7 +185,7 @@ static OFL_NOINLINE int sja1105_rx_mgmt(const uint8_t *head,
 {
 	/* the head window only: this path reads nothing at the tail */
 	const struct dsa_frame fc = { head, head, head_len, head_len, len,
-	                              scratch, NULL, 0 };
+	                              scratch, NULL, 0, 0 };
 	const struct dsa_frame *f = &fc;
 	const uint8_t *h = dsa_head(f, 0, DSA_ETH_HLEN);
 	int err;
@@ -239,6 +242,8 @@ DSA_INLINE int sja1105_rx(const struct q_fmt *q,
 		return OFL_EBADMSG;
 	if (q_tpid_ok(q, p, dsa_be16(h)))
 		return q_decode_plain(q, p, f, m, v);
+	if (f->prepared)
+		return DSA_RARE; /* management and meta frames */
 	return sja1105_rx_mgmt(f->head, f->head_len, f->len, f->scratch, m, v);
 }
 
@@ -252,12 +257,14 @@ DSA_INLINE int sja1110_rx(const struct q_fmt *q,
 	unsigned hdr;
 	int r, err;
 
-	if (!h || f->len < DSA_ETH_HLEN)
+	/* every RX frame has 4 bytes after SA (the VLAN tag or the header)
+	 * and an EtherType after them: one length check for both paths */
+	if (!h || f->len < dsa_min_after_sa(SJA1110_HDR_LEN))
 		return OFL_EBADMSG;
 	if (dsa_be16(h) != SJA_ETH_P_1110)
 		return q_decode_plain(q, p, f, m, v);
-	if (f->len < dsa_min_after_sa(SJA1110_HDR_LEN))
-		return OFL_EBADMSG;
+	if (f->prepared)
+		return DSA_RARE; /* link-local and meta frames */
 	hdr = dsa_be16(h + 2);
 	if (hdr & SJA1110_HOST_TO_SWITCH)
 		return OFL_EBADMSG;

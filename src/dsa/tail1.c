@@ -39,10 +39,15 @@ DSA_DECODER tail1_decode(const struct tail1_fmt *k,
 	if (dir == OFL_DSA_TX) {
 		dsa_meta_set_mask(m, t[0]);
 	} else if (k->one_hot) {
+		/* the lowest set bit's number (t[0] is not 0) */
+#if defined(__GNUC__) || defined(__clang__)
+		unsigned port = (unsigned)__builtin_ctz(t[0]);
+#else
 		unsigned port = 0;
 
 		while (!(t[0] & (1u << port)))
 			port++;
+#endif
 		m->port = (uint8_t)port;
 		m->valid = OFL_DSA_M_PORT;
 	} else {

@@ -170,6 +170,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FZ_CHECKF(memcmp(vc.hdr, v.hdr, v.hdr_len) == 0, "%s: the cut's hdr differs",
 			          ops->name);
 		}
+		/* the brief decode: same rc, meta's port, switch and flags,
+		 * decode_cut's cut; nothing written on error */
+		{
+			struct ofl_dsa_brief b, b0;
+
+			memset(&b, 0x5A, sizeof(b));
+			b0 = b;
+			rc2 = ofl_dsa_decode_brief(&d, fr, len, &b);
+			FZ_CHECKF(rc2 == rc, "%s: decode %d, decode_brief %d", ops->name, rc, rc2);
+			if (rc != 0) {
+				FZ_CHECKF(memcmp(&b, &b0, sizeof(b)) == 0, "%s: brief written on error",
+				          ops->name);
+			} else {
+				FZ_CHECKF(b.flags == m.flags && b.port == m.port &&
+				          b.switch_id == m.switch_id &&
+				          b.valid == (m.valid & (OFL_DSA_M_PORT | OFL_DSA_M_SWITCH)),
+				          "%s: brief fields differ from meta", ops->name);
+				FZ_CHECKF(b.cut.mac_off == c.mac_off && b.cut.rest_off == c.rest_off &&
+				          b.cut.tail_len == c.tail_len && b.cut.ins_len == c.ins_len &&
+				          b.cut.mac_patched == c.mac_patched &&
+				          memcmp(b.cut.ins, c.ins, c.ins_len) == 0,
+				          "%s: brief cut differs from decode_cut's", ops->name);
+			}
+		}
 	}
 	/* ---- multi-buffer decode agrees ---- */
 	{

@@ -12,12 +12,17 @@
  *   - the errors the header documents: OFL_EINVAL for a NULL or short
  *     decoder, a NULL ops or an unknown dir, and for a cut that does not fit
  *     the frame; meta all zero after a refused frame.
+ * Linked with support/dsa_briefdiff.c, every ofl_dsa_decode() above is also
+ * checked against ofl_dsa_decode_brief(); test_brief adds the frames whose
+ * brief decode takes the out-of-line path (sja1105 management and meta
+ * frames, sja1110 headers, qca MIB frames).
  */
 #include <check.h>
 #include <ofl/dsa.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dsa_briefdiff.h"
 #include "harness.h"
 
 #define HEADROOM 64u
@@ -233,8 +238,85 @@ START_TEST(test_cut_errors)
 }
 END_TEST
 
+/* One frame through the brief decode: rc, port, switch and flags. */
+static void brief_is(const char *fmt, const uint8_t *fr, uint32_t len, int rc, unsigned port,
+                     unsigned sw, unsigned flags, unsigned patched)
+{
+	const struct ofl_dsa_ops *ops = ofl_dsa_find(fmt);
+	struct ofl_dsa_decoder d;
+	struct ofl_dsa_brief b;
+	struct ofl_dsa_meta m;
+	struct ofl_dsa_view v;
+	size_t before = dsa_briefdiff_count();
+
+	ck_assert_ptr_nonnull(ops);
+	ck_assert_int_eq(ofl_dsa_decoder_init(&d, sizeof(d), ops, NULL, OFL_DSA_RX), 0);
+	ck_assert_int_eq(ofl_dsa_decode_brief(&d, fr, len, &b), rc);
+	/* the wrapped full decode compares every field */
+	ck_assert_int_eq(ofl_dsa_decode(ops, NULL, OFL_DSA_RX, fr, len, &m, &v), rc);
+	ck_assert_uint_eq(dsa_briefdiff_count(), before + 1);
+	if (rc)
+		return;
+	ck_assert_uint_eq(b.valid, OFL_DSA_M_PORT | OFL_DSA_M_SWITCH);
+	ck_assert_uint_eq(b.port, port);
+	ck_assert_uint_eq(b.switch_id, sw);
+	ck_assert_uint_eq(b.flags, flags);
+	ck_assert_uint_eq(b.cut.mac_patched, patched);
+}
+
+START_TEST(test_brief)
+{
+	uint8_t f[80];
+
+	/* sja1105 link-local: port and switch in DA bytes 3-4, cleared */
+	make_frame(f, 64);
+	f[0] = 0x01, f[1] = 0x80, f[2] = 0xc2, f[3] = 3, f[4] = 1, f[5] = 0x0e;
+	brief_is("sja1105", f, 64, 0, 3, 1, OFL_DSA_MF_LINK_LOCAL | OFL_DSA_MF_TRAPPED, 1);
+	f[3] = 16; /* no such port */
+	brief_is("sja1105", f, 64, OFL_EBADMSG, 0, 0, 0, 0);
+	brief_is("sja1105", f, 13, OFL_EBADMSG, 0, 0, 0, 0);
+	/* sja1105 timestamp meta frame: port 2, switch 1 */
+	static const uint8_t mh[14] = { 0x01, 0x80, 0xc2, 0, 0, 0x0e, 0x22, 0x22,
+	                                0x22, 0x22, 0x22, 0x22, 0x00, 0x08 };
+	memset(f, 0, sizeof(f));
+	memcpy(f, mh, sizeof(mh));
+	f[20] = 2;
+	f[21] = 1;
+	brief_is("sja1105", f, 64, 0, 2, 1, OFL_DSA_MF_CONTROL | OFL_DSA_MF_TRAPPED, 0);
+	brief_is("sja1105", f, 21, OFL_EBADMSG, 0, 0, 0, 0);
+	/* sja1110 header without trailer: source port 5, switch 1 */
+	make_frame(f, 64);
+	memmove(f + 16, f + 12, 48);
+	f[12] = 0xda, f[13] = 0xdc, f[14] = 0x00, f[15] = 0x51;
+	brief_is("sja1110", f, 64, 0, 5, 1, OFL_DSA_MF_LINK_LOCAL, 0);
+	f[14] = 0x20; /* host only */
+	brief_is("sja1110", f, 64, 0, 5, 1,
+	         OFL_DSA_MF_LINK_LOCAL | OFL_DSA_MF_HOST_ONLY | OFL_DSA_MF_TRAPPED, 0);
+	f[14] = 0x80; /* host-to-switch on RX */
+	brief_is("sja1110", f, 64, OFL_EBADMSG, 0, 0, 0, 0);
+	/* qca MIB (type 1) and register ACK (type 2) frames: control */
+	make_frame(f, 64);
+	memmove(f + 14, f + 12, 50);
+	f[12] = 0x80, f[13] = 0x42; /* version 2, type 1, port 2 */
+	{
+		const struct ofl_dsa_ops *q = ofl_dsa_find("qca");
+		struct ofl_dsa_decoder d;
+		struct ofl_dsa_brief b;
+
+		ck_assert_int_eq(ofl_dsa_decoder_init(&d, sizeof(d), q, NULL, OFL_DSA_RX), 0);
+		for (unsigned type = 0; type < 4; type++) {
+			f[12] = (uint8_t)(0x80 | type >> 2);
+			f[13] = (uint8_t)((type & 3u) << 6 | 2);
+			ck_assert_int_eq(ofl_dsa_decode_brief(&d, f, 64, &b), 0);
+			ck_assert_uint_eq(b.port, 2);
+			ck_assert_uint_eq(b.flags, type == 1 || type == 2 ? OFL_DSA_MF_CONTROL : 0);
+		}
+	}
+}
+END_TEST
+
 int main(void)
 {
-	const TTest *tests[] = { test_cut_agrees, test_cut_errors };
+	const TTest *tests[] = { test_cut_agrees, test_cut_errors, test_brief };
 	return h_run_tests("dsa_cut", tests, sizeof tests / sizeof tests[0]);
 }
