@@ -325,6 +325,34 @@ START_TEST(test_gso_then_gro)
 }
 END_TEST
 
+/* A capture of ten frames the test writes (ten_open), then merged by GRO
+ * (through tunnel tun, 0 none) into one packet that GSO must cut back into
+ * those ten frames (ten_back: whole frames compared when whole, partial
+ * checksums when partial; frees the capture's arrays). */
+static void ten_open(struct gu_pcap *cap)
+{
+	memset(cap, 0, sizeof(*cap));
+	cap->n = 10;
+	cap->frame = calloc(10, sizeof(*cap->frame));
+	cap->len = calloc(10, sizeof(*cap->len));
+	ck_assert(cap->frame && cap->len);
+}
+
+static void ten_back(struct gu_pcap *cap, int whole, int partial, int tun)
+{
+	struct rt r;
+	memset(&r, 0, sizeof(r));
+	r.cap = cap;
+	r.whole = whole;
+	r.partial = partial;
+	gro_all_tun(cap, rt_deliver, &r, 0, 100, tun);
+	ck_assert_uint_eq(r.merged_pkts, 1);
+	ck_assert_uint_eq(r.segs_checked, 10);
+	ck_assert_uint_eq(r.errors, 0);
+	free(cap->frame);
+	free(cap->len);
+}
+
 /* GRO merges CWR segments only with each other (the 2026 AccECN rule) and
  * marks the packet OFL_GSO_TCP_ECN; GSO must then keep CWR on every segment
  * (SKB_GSO_TCP_ACCECN) to give the originals back.  The same for fixed IDs. */
@@ -334,12 +362,8 @@ START_TEST(test_gro_then_gso_flags)
 {
 	struct gu_pcap cap;
 	struct gen_tcp g;
-	struct rt r;
 	unsigned i;
-	memset(&cap, 0, sizeof(cap));
-	cap.n = 10;
-	cap.frame = calloc(10, sizeof(*cap.frame));
-	cap.len = calloc(10, sizeof(*cap.len));
+	ten_open(&cap);
 	gen_tcp_init(&g, _i ? 6 : 4);
 	g.flags = GEN_ACK | GEN_CWR;
 	g.payload_len = 1000;
@@ -351,14 +375,7 @@ START_TEST(test_gro_then_gso_flags)
 		cap.frame[i] = segs_mem[i];
 		cap.len[i] = (uint32_t)gen_tcp_frame(&g, segs_mem[i], sizeof(segs_mem[i]));
 	}
-	memset(&r, 0, sizeof(r));
-	r.cap = &cap;
-	gro_all(&cap, rt_deliver, &r, 0, 100);
-	ck_assert_uint_eq(r.merged_pkts, 1);
-	ck_assert_uint_eq(r.segs_checked, 10);
-	ck_assert_uint_eq(r.errors, 0);
-	free(cap.frame);
-	free(cap.len);
+	ten_back(&cap, 0, 0, 0);
 }
 END_TEST
 
@@ -440,12 +457,8 @@ START_TEST(test_gro_then_gso_tunnel)
 	struct gen_tcp g;
 	struct gen_tun t;
 	uint8_t inner[2048];
-	struct rt r;
 	unsigned i;
-	memset(&cap, 0, sizeof(cap));
-	cap.n = 10;
-	cap.frame = calloc(10, sizeof(*cap.frame));
-	cap.len = calloc(10, sizeof(*cap.len));
+	ten_open(&cap);
 	gen_tcp_init(&g, tun_rt[_i].inner);
 	g.flags = GEN_ACK;
 	g.payload_len = 1000;
@@ -465,16 +478,7 @@ START_TEST(test_gro_then_gso_tunnel)
 		g.ip_id++;
 		t.ip_id++;
 	}
-	memset(&r, 0, sizeof(r));
-	r.cap = &cap;
-	r.whole = 1;
-	r.partial = _i & 1;
-	gro_all_tun(&cap, rt_deliver, &r, 0, 100, tun_rt[_i].type);
-	ck_assert_uint_eq(r.merged_pkts, 1);
-	ck_assert_uint_eq(r.segs_checked, 10);
-	ck_assert_uint_eq(r.errors, 0);
-	free(cap.frame);
-	free(cap.len);
+	ten_back(&cap, 1, _i & 1, tun_rt[_i].type);
 }
 END_TEST
 
