@@ -15,8 +15,11 @@
  *   NBUFS  1 (default) or 4: headers in the first buffer, the payload in
  *          three more (header split + page fragments)
  *   PSH    1: PSH on every segment (nothing can be held; TCP only)
- *   PROTO  tcp (default) or udp: 1448-byte UDP datagrams, UDP GRO on
- *          (ofl_gro_config.udp)
+ *   PROTO  tcp (default); udp: 1448-byte UDP datagrams, UDP GRO on
+ *          (ofl_gro_config.udp); vxlan: the TCP frames wrapped in VXLAN
+ *          (gen_tun.h) over the same L3 as the inner one, UDP port 4789
+ *          (ofl_gro_config.vxlan_ports), an outer source port per flow,
+ *          outer UDP checksum 0, both IPv4 IDs advancing
  * Checksums are marked verified by the NIC, the flush timeout is 0.
  */
 #include <ofl/gro.h>
@@ -25,6 +28,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tun.h"
 
 #define TOTAL 8192u
 #define STRIDE 1600u
@@ -54,6 +58,26 @@ static void measured_polls(struct ofl_gro *g, const struct ofl_pkt *pkts, size_t
 		}
 }
 
+/* Wrap the n frames (flow i % flows, segment i / flows) in VXLAN over
+ * IPv(l3), in place. */
+static int wrap_vxlan(unsigned l3, unsigned flows, uint8_t *frames, uint32_t *lens, size_t n)
+{
+	static uint8_t inner[STRIDE];
+	struct gen_tun t;
+	size_t i;
+	gen_tun_init(&t, GEN_TUN_VXLAN, (int)l3);
+	for (i = 0; i < n; i++) {
+		uint8_t *f = frames + i * STRIDE;
+		memcpy(inner, f, lens[i]);
+		t.sport = (uint16_t)(40000u + i % flows);
+		t.ip_id = (uint16_t)(i / flows + i % flows);
+		lens[i] = (uint32_t)gen_tun_wrap(&t, inner, lens[i], f, STRIDE);
+		if (!lens[i])
+			return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned flows = argc > 1 ? (unsigned)atoi(argv[1]) : 1;
@@ -61,6 +85,8 @@ int main(int argc, char **argv)
 	unsigned nb = argc > 3 ? (unsigned)atoi(argv[3]) : 1;
 	unsigned psh = argc > 4 ? (unsigned)atoi(argv[4]) : 0;
 	int udp = argc > 5 && strcmp(argv[5], "udp") == 0;
+	int vxlan = argc > 5 && strcmp(argv[5], "vxlan") == 0;
+	uint32_t outer = vxlan ? (l3 == 4 ? 50u : 70u) : 0u; /* outer headers + VXLAN */
 	unsigned nseg;
 	unsigned long outs = 0;
 	size_t n, i;
@@ -72,7 +98,7 @@ int main(int argc, char **argv)
 	struct ofl_gro *g;
 	if (flows == 0 || flows > TOTAL || (l3 != 4 && l3 != 6) || (nb != 1 && nb != 4) ||
 	    (udp && psh)) {
-		fprintf(stderr, "usage: %s FLOWS [4|6] [1|4] [0|1] [tcp|udp]\n", argv[0]);
+		fprintf(stderr, "usage: %s FLOWS [4|6] [1|4] [0|1] [tcp|udp|vxlan]\n", argv[0]);
 		return 2;
 	}
 	nseg = TOTAL / flows < 2 ? 2 : TOTAL / flows;
@@ -83,9 +109,11 @@ int main(int argc, char **argv)
 	if (!frames || !lens || !bufs || !pkts)
 		return 1;
 	n = gen_bulk_proto(l3, udp != 0, flows, nseg, 1448, frames, STRIDE, lens);
+	if (vxlan && wrap_vxlan(l3, flows, frames, lens, n) != 0)
+		return 1;
 	for (i = 0; i < n; i++) {
 		uint8_t *f = frames + i * STRIDE;
-		uint32_t l4 = l3 == 4 ? 34u : 54u;
+		uint32_t l4 = outer + (l3 == 4 ? 34u : 54u);
 		uint32_t hl = l4 + (udp ? 8u : (uint32_t)(f[l4 + 12] >> 4) * 4u);
 		struct ofl_buf *b = &bufs[4 * i];
 		if (psh)
@@ -108,6 +136,8 @@ int main(int argc, char **argv)
 	cfg.deliver = count_out;
 	cfg.user = &outs;
 	cfg.udp = (uint8_t)udp;
+	if (vxlan)
+		cfg.vxlan_ports[cfg.vxlan_nports++] = 4789;
 	cfg.max_flows = flows < 64 ? 64 : flows;
 	/* a fixed flow-hash key: the table's probes, and so the counts, are
 	 * the same in every run */
@@ -117,7 +147,7 @@ int main(int argc, char **argv)
 		return 1;
 	measured_polls(g, pkts, n);
 	ofl_gro_destroy(g);
-	printf("packets %zu\n", n * ROUNDS);
+	printf("packets %zu\ndelivered %lu\n", n * ROUNDS, outs);
 	free(frames);
 	free(lens);
 	free(bufs);

@@ -59,6 +59,15 @@ row "UDP/IPv4, 1 flow" 1 4 1 0 udp
 row "UDP/IPv6, 1 flow" 1 6 1 0 udp
 row "UDP/IPv4, 64 flows (one packet per flow per poll)" 64 4 1 0 udp
 row "UDP/IPv6, 64 flows (one packet per flow per poll)" 64 6 1 0 udp
+echo
+echo "GRO through VXLAN (UDP 4789 configured), TCP bulk inside, outer checksum 0, polls of 64:"
+vx=$(per_packet 1 4 1 0 vxlan)
+printf '%-52s %6d instructions/packet\n' "VXLAN TCP/IPv4 in IPv4, 1 flow" "$vx"
+awk -v a="$vx" -v b="$one" 'BEGIN { printf "%-52s %6.2fx\n", "VXLAN / plain TCP (1 flow)", a / b }'
+vx64=$(per_packet 64 4 1 0 vxlan)
+printf '%-52s %6d instructions/packet\n' "VXLAN TCP/IPv4 in IPv4, 64 flows (one per poll)" "$vx64"
+p64=$(per_packet 64 4 1 0)
+awk -v a="$vx64" -v b="$p64" 'BEGIN { printf "%-52s %6.2fx\n", "VXLAN / plain TCP (64 flows)", a / b }'
 [ "${2:-}" = gro ] && exit 0
 
 # ---------------------------------------------------------------------------
