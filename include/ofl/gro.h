@@ -476,9 +476,21 @@ OFL_API int ofl_gro_vnet_hdr(const struct ofl_gro_out *out, unsigned l2_strip,
  * virtio_net_hdr) or 12 (virtio_net_hdr_v1 / _mrg_rxbuf: num_buffers, bytes
  * 10-11, written 0 as a driver transmits; a device handing the packet to its
  * driver stores its own count there).  buf (vnet_hdr_len bytes, the caller's)
- * is written only on success.  Returns vnet_hdr_len, or OFL_EINVAL (NULL,
- * vnet_hdr_len not 10 or 12, as ofl_gro_vnet_hdr()), OFL_ENOTSUP (as
- * ofl_gro_vnet_hdr()).
+ * is written only on success.
+ * vnet_hdr_len 24 (OFL_VNET_HDR_TUNNEL_LEN, struct
+ * virtio_net_hdr_v1_hash_tunnel of Linux 6.17, vnet.h: a TUN/TAP device
+ * with TUNSETVNETHDRSZ 24 and TUN_F_UDP_TUNNEL_GSO): a packet merged through
+ * VXLAN or Geneve (gso_type OFL_GSO_UDP_TUNNEL or _CSUM) is given the UDP
+ * tunnel GSO type of its outer IP version (OFL_VNET_GSO_UDP_TUNNEL_IPV4 or
+ * _IPV6 with the inner TCPV4/TCPV6), NEEDS_CSUM on the inner TCP header,
+ * OFL_VNET_F_UDP_TUNNEL_CSUM when the outer UDP checksum is on (its field
+ * holds the outer pseudo-header sum), and outer_th_offset and
+ * inner_nh_offset (bytes 20-23), all less l2_strip; any other packet gets
+ * ofl_gro_vnet_hdr()'s header, bytes 10-23 zero.  IP in IP has no virtio
+ * form (OFL_ENOTSUP, as ofl_gro_vnet_hdr()).
+ * Returns vnet_hdr_len, or OFL_EINVAL (NULL, vnet_hdr_len not 10, 12 or 24,
+ * as ofl_gro_vnet_hdr(); 24: l2_strip past the outer IP header),
+ * OFL_ENOTSUP (as ofl_gro_vnet_hdr()).
  */
 OFL_API int ofl_gro_vnet_hdr_le(const struct ofl_gro_out *out, unsigned l2_strip, void *buf,
                                 size_t vnet_hdr_len);

@@ -47,13 +47,52 @@ static void put_le16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)(v >> 8);
 }
 
+/* The 24-byte virtio_net_hdr_v1_hash_tunnel (Linux 6.17 UDP-tunnel GSO):
+ * a packet merged through VXLAN or Geneve gets the UDP tunnel GSO type of
+ * its outer IP version and the offsets of its outer UDP and inner IP
+ * headers; any other packet the header ofl_gro_vnet_hdr() gives, the
+ * tunnel offsets 0. */
+static int vnet_tunnel_le(const struct ofl_gro_out *o, unsigned l2_strip, void *buf)
+{
+	struct ofl_virtio_net_hdr_tunnel vt;
+	struct ofl_gro_tunnel t;
+	unsigned tun;
+	int rc;
+	if (!o)
+		return OFL_EINVAL;
+	memset(&vt, 0, sizeof(vt));
+	tun = o->gso_type & OFL_GSO_TUNNEL_MASK;
+	if (o->seg_count > 1 && (o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL) &&
+	    (tun == OFL_GSO_UDP_TUNNEL || tun == OFL_GSO_UDP_TUNNEL_CSUM)) {
+		if (ofl_gro_out_tunnel(o, &t) != 1 || l2_strip > t.outer_l3_off)
+			return OFL_EINVAL;
+		vt.hdr.flags = (uint8_t)(VNET_F_NEEDS_CSUM | (tun == OFL_GSO_UDP_TUNNEL_CSUM ? OFL_VNET_F_UDP_TUNNEL_CSUM : 0));
+		vt.hdr.gso_type = (uint8_t)(((o->gso_type & OFL_GSO_TCPV6) ? VNET_GSO_TCPV6 : VNET_GSO_TCPV4) |
+		                            ((o->gso_type & OFL_GSO_TCP_ECN) ? VNET_GSO_ECN : 0) |
+		                            (t.outer_l3 == 4 ? OFL_VNET_GSO_UDP_TUNNEL_IPV4 : OFL_VNET_GSO_UDP_TUNNEL_IPV6));
+		vt.hdr.hdr_len = (uint16_t)(o->hdr_len - l2_strip);
+		vt.hdr.gso_size = o->seg_size;
+		vt.hdr.csum_start = (uint16_t)(o->csum_start - l2_strip);
+		vt.hdr.csum_offset = o->csum_offset;
+		vt.outer_th_offset = (uint16_t)(t.outer_l4_off - l2_strip);
+		vt.inner_nh_offset = (uint16_t)(t.inner_l3_off - l2_strip);
+	} else {
+		rc = ofl_gro_vnet_hdr(o, l2_strip, &vt.hdr);
+		if (rc < 0)
+			return rc;
+	}
+	return ofl_vnet_hdr_tunnel_write_le(&vt, buf, OFL_VNET_HDR_TUNNEL_LEN);
+}
+
 int ofl_gro_vnet_hdr_le(const struct ofl_gro_out *o, unsigned l2_strip, void *buf, size_t vnet_hdr_len)
 {
 	struct ofl_virtio_net_hdr vh;
 	uint8_t *b = buf;
 	int rc;
-	if (!buf || (vnet_hdr_len != 10 && vnet_hdr_len != 12))
+	if (!buf || (vnet_hdr_len != 10 && vnet_hdr_len != 12 && vnet_hdr_len != OFL_VNET_HDR_TUNNEL_LEN))
 		return OFL_EINVAL;
+	if (vnet_hdr_len == OFL_VNET_HDR_TUNNEL_LEN)
+		return vnet_tunnel_le(o, l2_strip, buf);
 	rc = ofl_gro_vnet_hdr(o, l2_strip, &vh);
 	if (rc < 0)
 		return rc;
