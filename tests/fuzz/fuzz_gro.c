@@ -496,8 +496,8 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 			FZ_CHECK(o->vlan_tci == first->vlan_tci);
 	}
 #ifdef OFL_FUZZ_HAVE_GSO
-	if (o->seg_count > 1 && !s->cfg.dsa && !OFL_GRO_OUT_TUN_TYPE(o->flags))
-		gro_then_gso(s, o); /* (no GSO through a tunnel yet) */
+	if (o->seg_count > 1 && !s->cfg.dsa)
+		gro_then_gso(s, o); /* through a tunnel too: cut as the tunnel it names */
 #endif
 	/* The other output helpers accept what the engine produced. */
 	{
@@ -508,6 +508,20 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 			FZ_CHECK(ofl_gro_vnet_hdr(o, 14, &vh) == 0);
 			if (o->seg_count > 1 && (o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL))
 				FZ_CHECK(vh.gso_size == o->seg_size && vh.hdr_len == o->hdr_len - 14);
+		}
+		/* through VXLAN or Geneve, the 24-byte header names the tunnel */
+		if (o->seg_count > 1 && (o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL) &&
+		    ((o->gso_type & OFL_GSO_TUNNEL_MASK) == OFL_GSO_UDP_TUNNEL ||
+		     (o->gso_type & OFL_GSO_TUNNEL_MASK) == OFL_GSO_UDP_TUNNEL_CSUM)) {
+			uint8_t v24[OFL_VNET_HDR_TUNNEL_LEN];
+			struct ofl_virtio_net_hdr_tunnel vt;
+			struct ofl_gro_tunnel t;
+			FZ_CHECK(ofl_gro_vnet_hdr_le(o, 0, v24, sizeof(v24)) == (int)sizeof(v24));
+			FZ_CHECK(ofl_vnet_hdr_tunnel_read(v24, sizeof(v24), &vt) == 0);
+			FZ_CHECK(ofl_gro_out_tunnel(o, &t) == 1);
+			FZ_CHECK(vt.outer_th_offset == t.outer_l4_off && vt.inner_nh_offset == t.inner_l3_off);
+			FZ_CHECK(vt.hdr.gso_type & (OFL_VNET_GSO_UDP_TUNNEL_IPV4 | OFL_VNET_GSO_UDP_TUNNEL_IPV6));
+			FZ_CHECK(vt.hdr.gso_size == o->seg_size && vt.hdr.csum_start == o->csum_start);
 		}
 		if (o->seg_count > 1)
 			FZ_CHECK(ofl_gro_linearize(o, s->lin, sizeof(s->lin), OFL_CSUM_MODE_PARTIAL) ==
