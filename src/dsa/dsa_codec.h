@@ -1,0 +1,261 @@
+/*
+ * dsa_codec.h - the macros that make a format's codec (DSA_CODEC,
+ * DSA_CODEC_P, DSA_CODEC_D, DSA_CODEC_WITH...): from one decode body and
+ * one encoder, every entry of struct ofl_dsa_codec (single-buffer decode
+ * per direction, the prepared cut and brief entries, multi-buffer decode,
+ * encode).  Included by dsa_int.h, where it stood, after the helpers the
+ * entries use.
+ */
+#ifndef OFL_SRC_DSA_CODEC_H
+#define OFL_SRC_DSA_CODEC_H
+
+/* Defines dsa_codec_<name>: dec_call is a decode expression over (ops, p,
+ * dir, f, m, v), enc the encoder.  The single-buffer entries (one per
+ * direction, dir a constant) describe the frame as one window on their
+ * stack, so once dec_call is inlined the window checks fold to length
+ * checks and the description never reaches memory.  With fold_p (a body
+ * that reads params) the body is compiled a second time for params NULL,
+ * over a local all-zero params whose fields fold to constants (the sja1105
+ * TPID test, the brcm-legacy and edsa options): the common call with NULL
+ * pays no loads or tests of params.  Without it, NULL stands for
+ * dsa_default_params. */
+/* The frame of a single-buffer entry is never NULL (ofl_dsa_decode()
+ * refuses it, the prepared entries' callers must not pass it): said to the
+ * compiler, it drops the NULL test of a tail tag's address (frame + len -
+ * n), which the window check cannot rule out by itself. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DSA_ASSUME_NONNULL(ptr)                                                \
+	do {                                                                   \
+		if (!(ptr))                                                    \
+			__builtin_unreachable();                               \
+	} while (0)
+#else
+#define DSA_ASSUME_NONNULL(ptr) ((void)0)
+#endif
+
+/* The locals of a single-buffer entry: the frame (frame, len) as one
+ * window f, the constant direction dir, an all-zero params. */
+#define DSA_ONE_FRAME_(dirval, is_prepared)                                    \
+	static const struct ofl_dsa_params zero_params;                        \
+	const struct dsa_frame one = { frame, frame, len, len, len, 0, NULL, 0, \
+	                               is_prepared };                          \
+	DSA_ASSUME_NONNULL(frame);                                             \
+	const struct dsa_frame *f = &one;                                      \
+	const int dir = dirval
+
+#define DSA_CODEC_ONE_(name, dirname, dirval, dec_call, fold_p)                \
+	static int codec_##name##_##dirname(const struct ofl_dsa_ops *ops,     \
+	                                    const struct ofl_dsa_params *p,     \
+	                                    int dir_in, const uint8_t *frame,   \
+	                                    uint32_t len,                       \
+	                                    struct ofl_dsa_meta *m,             \
+	                                    struct ofl_dsa_view *v)             \
+	{                                                                      \
+		DSA_ONE_FRAME_(dirval, 0);                                     \
+		int err;                                                       \
+                                                                               \
+		(void)ops;                                                     \
+		(void)dir_in;                                                  \
+		*m = (struct ofl_dsa_meta){ 0 };                               \
+		if (p || !(fold_p)) {                                          \
+			if (!p)                                                \
+				p = &dsa_default_params;                       \
+			err = dec_call;                                        \
+		} else {                                                       \
+			p = &zero_params;                                      \
+			err = dec_call;                                        \
+		}                                                              \
+		return err ? dsa_decode_fail(err, m, v) : 0;                   \
+	}
+
+/* The cut of a view a decode body wrote (the view itself, a local of the
+ * entry, is never stored: only what the cut needs is computed). */
+static inline void dsa_cut_of_view(struct ofl_dsa_cut *c,
+                                   const struct ofl_dsa_view *v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the first 8 bytes as one word: where decode paths with different
+	 * constants meet, one store of a word built from the one or two
+	 * values that differ, not five stores */
+	uint64_t w = (uint64_t)(uint16_t)v->mac_off |
+	             (uint64_t)(uint16_t)v->rest_off << 16 |
+	             (uint64_t)v->tail_len << 32 | (uint64_t)v->ins_len << 48 |
+	             (uint64_t)v->mac_patched << 56;
+
+	memcpy(c, &w, sizeof(w));
+#else
+	c->mac_off = (uint16_t)v->mac_off;
+	c->rest_off = (uint16_t)v->rest_off;
+	c->tail_len = v->tail_len;
+	c->ins_len = v->ins_len;
+	c->mac_patched = v->mac_patched;
+#endif
+	if (v->ins_len)
+		memcpy(c->ins, v->buf + DSA_MACS_LEN, sizeof(c->ins));
+}
+
+/* The prepared entry of a codec for one direction (ofl_dsa_decode_cut):
+ * the body writes meta (zeroed first, as ofl_dsa_decode does) and a view on
+ * the entry's own stack, which never escapes, so only what the cut needs of
+ * it is computed.  pexpr is the params the body sees.  (Decoding meta into
+ * a local too and copying it out whole cost more: 69 instead of 39 for
+ * dsa, the fields are stored one by one either way.) */
+/* The locals of a prepared entry (cut or brief) around DSA_ONE_FRAME_:
+ * ops, the params p the body sees (pexpr), the view local vv and v. */
+#define DSA_PREPARED_FRAME_(dirval, pexpr)                                     \
+	DSA_ONE_FRAME_(dirval, 1);                                             \
+	const struct ofl_dsa_ops *ops = d->ops;                                \
+	const struct ofl_dsa_params *p = pexpr;                                \
+	struct ofl_dsa_view vv = { 0 };                                        \
+	struct ofl_dsa_view *v = &vv;                                          \
+	int err;                                                               \
+	(void)zero_params;                                                     \
+	(void)ops;                                                             \
+	(void)p
+
+#define DSA_CODEC_CUT_(name, suffix, dirval, dec_call, pexpr)                  \
+	static int codec_##name##_##suffix(const struct ofl_dsa_decoder *d,    \
+	                                   const uint8_t *frame, uint32_t len,  \
+	                                   struct ofl_dsa_meta *meta,           \
+	                                   struct ofl_dsa_cut *cut)             \
+	{                                                                      \
+		DSA_PREPARED_FRAME_(dirval, pexpr);                            \
+		struct ofl_dsa_meta *m = meta;                                 \
+                                                                               \
+		*meta = (struct ofl_dsa_meta){ 0 };                            \
+		err = dec_call;                                                \
+		if (err == DSA_RARE)                                           \
+			return dsa_cut_rare(d, frame, len, meta, cut);         \
+		if (err) {                                                     \
+			*meta = (struct ofl_dsa_meta){ 0 };                    \
+			return err;                                            \
+		}                                                              \
+		dsa_cut_of_view(cut, &vv);                                     \
+		return 0;                                                      \
+	}
+
+/* The fields of a brief after its cut: flags, valid and switch_id as one
+ * 4-byte word (one store; a constant one for most formats), port on its
+ * own (one 8-byte word with port in it cost 5-7 more where the fields
+ * vary, dsa and edsa; four stores cost 1-3 more almost everywhere). */
+static inline void dsa_brief_put(struct ofl_dsa_brief *o,
+                                 const struct ofl_dsa_meta *m)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t w = (uint32_t)(uint16_t)m->flags |
+	             (uint32_t)(m->valid & (OFL_DSA_M_PORT | OFL_DSA_M_SWITCH)) << 16 |
+	             (uint32_t)m->switch_id << 24;
+
+	memcpy(&o->flags, &w, sizeof(w));
+#else
+	o->flags = (uint16_t)m->flags;
+	o->valid = (uint8_t)(m->valid & (OFL_DSA_M_PORT | OFL_DSA_M_SWITCH));
+	o->switch_id = m->switch_id;
+#endif
+	o->port = m->port;
+}
+
+/* The cut and the brief of a frame a body answered DSA_RARE for: through
+ * the format's single-buffer entry (ofl_dsa_decode's), out of line. */
+int dsa_cut_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
+                 uint32_t len, struct ofl_dsa_meta *meta,
+                 struct ofl_dsa_cut *cut);
+int dsa_brief_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
+                   uint32_t len, struct ofl_dsa_brief *out);
+
+/* The brief entry of a codec for one direction (ofl_dsa_decode_brief):
+ * the same body with meta and view both locals of the entry that never
+ * escape, so the compiler computes only what is copied out (port, switch,
+ * flags and the cut): the extraction of the other fields is dead code. */
+#define DSA_CODEC_BRIEF_(name, suffix, dirval, dec_call, pexpr)                \
+	static int codec_##name##_##suffix(const struct ofl_dsa_decoder *d,    \
+	                                   const uint8_t *frame, uint32_t len,  \
+	                                   struct ofl_dsa_brief *out)           \
+	{                                                                      \
+		DSA_PREPARED_FRAME_(dirval, pexpr);                            \
+		struct ofl_dsa_meta mm = { 0 };                                \
+		struct ofl_dsa_meta *m = &mm;                                  \
+                                                                               \
+		err = dec_call;                                                \
+		if (err == DSA_RARE)                                           \
+			return dsa_brief_rare(d, frame, len, out);             \
+		if (err)                                                       \
+			return err;                                            \
+		dsa_cut_of_view(&out->cut, &vv);                               \
+		dsa_brief_put(out, &mm);                                       \
+		return 0;                                                      \
+	}
+
+#define DSA_CODEC_DEFINE_(name, dec_call, enc, fold_p)                         \
+	static int codec_##name##_dec(const struct ofl_dsa_ops *ops,           \
+	                              const struct ofl_dsa_params *p, int dir,  \
+	                              const struct dsa_frame *f,                \
+	                              struct ofl_dsa_meta *m,                   \
+	                              struct ofl_dsa_view *v)                   \
+	{                                                                      \
+		(void)ops;                                                     \
+		(void)p;                                                       \
+		return dec_call;                                               \
+	}                                                                      \
+	DSA_CODEC_ONE_(name, rx, OFL_DSA_RX, dec_call, fold_p)                 \
+	DSA_CODEC_ONE_(name, tx, OFL_DSA_TX, dec_call, fold_p)                 \
+	DSA_CODEC_CUT_(name, rx_cut0, OFL_DSA_RX, dec_call, &zero_params)      \
+	DSA_CODEC_CUT_(name, tx_cut0, OFL_DSA_TX, dec_call, &zero_params)      \
+	DSA_CODEC_CUT_(name, rx_cutp, OFL_DSA_RX, dec_call, &d->params)        \
+	DSA_CODEC_CUT_(name, tx_cutp, OFL_DSA_TX, dec_call, &d->params)        \
+	DSA_CODEC_BRIEF_(name, rx_brief0, OFL_DSA_RX, dec_call, &zero_params)  \
+	DSA_CODEC_BRIEF_(name, tx_brief0, OFL_DSA_TX, dec_call, &zero_params)  \
+	DSA_CODEC_BRIEF_(name, rx_briefp, OFL_DSA_RX, dec_call, &d->params)    \
+	DSA_CODEC_BRIEF_(name, tx_briefp, OFL_DSA_TX, dec_call, &d->params)    \
+	const struct ofl_dsa_codec dsa_codec_##name = {                        \
+		codec_##name##_dec, enc, { codec_##name##_rx, codec_##name##_tx }, \
+		{ { (fold_p) ? codec_##name##_rx_cut0 : codec_##name##_rx_cutp, \
+		    codec_##name##_rx_cutp },                                  \
+		  { (fold_p) ? codec_##name##_tx_cut0 : codec_##name##_tx_cutp, \
+		    codec_##name##_tx_cutp } },                                \
+		{ { (fold_p) ? codec_##name##_rx_brief0 : codec_##name##_rx_briefp, \
+		    codec_##name##_rx_briefp },                                \
+		  { (fold_p) ? codec_##name##_tx_brief0 : codec_##name##_tx_briefp, \
+		    codec_##name##_tx_briefp } }                               \
+	}
+
+/* A codec from dec(ops, p, dir, f, m, v) (a DSA_DECODER) and an encoder;
+ * DSA_CODEC_P when dec reads params. */
+#define DSA_CODEC(name, dec, enc)                                              \
+	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 0)
+#define DSA_CODEC_P(name, dec, enc)                                            \
+	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 1)
+
+/* A codec whose two functions read neither ops nor params:
+ * dec(dir, f, m, v) (a DSA_DECODER) and enc(dir, m, tx). */
+#define DSA_CODEC_D(name, dec, enc)                                            \
+	static int codec_##name##_enc(const struct ofl_dsa_ops *ops,           \
+	                              const struct ofl_dsa_params *p, int dir,  \
+	                              const struct ofl_dsa_meta *m,             \
+	                              struct dsa_tx *tx)                        \
+	{                                                                      \
+		(void)ops;                                                     \
+		(void)p;                                                       \
+		return enc(dir, m, tx);                                        \
+	}                                                                      \
+	DSA_CODEC_DEFINE_(name, dec(dir, f, m, v), codec_##name##_enc, 0)
+
+/* A codec from two functions taking a format descriptor first:
+ * dec(&fmt, ops, p, dir, f, m, v) and enc(&fmt, ops, p, dir, m, tx);
+ * DSA_CODEC_WITH_P when dec reads params. */
+#define DSA_CODEC_WITH_(name, fmt, dec, enc, fold_p)                           \
+	static int codec_##name##_enc(const struct ofl_dsa_ops *ops,           \
+	                              const struct ofl_dsa_params *p, int dir,  \
+	                              const struct ofl_dsa_meta *m,             \
+	                              struct dsa_tx *tx)                        \
+	{                                                                      \
+		return enc(&fmt, ops, p, dir, m, tx);                          \
+	}                                                                      \
+	DSA_CODEC_DEFINE_(name, dec(&fmt, ops, p, dir, f, m, v),               \
+	                  codec_##name##_enc, fold_p)
+#define DSA_CODEC_WITH(name, fmt, dec, enc)                                    \
+	DSA_CODEC_WITH_(name, fmt, dec, enc, 0)
+#define DSA_CODEC_WITH_P(name, fmt, dec, enc)                                  \
+	DSA_CODEC_WITH_(name, fmt, dec, enc, 1)
+
+#endif /* OFL_SRC_DSA_CODEC_H */
