@@ -85,6 +85,15 @@ struct h_test {
  * this process (tests that share files). */
 #define H_NOFORK 1u
 int h_run_table(const char *name, unsigned timeout, unsigned flags, const struct h_test *tests, unsigned n);
+/* A test file's main(): H_MAIN("name", timeout, flags, {test, loops}, ...)
+ * runs the table of h_test rows given as the remaining arguments. */
+#define H_MAIN(name, timeout, flags, ...)                                                      \
+	int main(void)                                                                         \
+	{                                                                                      \
+		const struct h_test h_main_tests_[] = {__VA_ARGS__};                          \
+		return h_run_table(name, timeout, flags, h_main_tests_,                        \
+		                   (unsigned)(sizeof h_main_tests_ / sizeof h_main_tests_[0])); \
+	}
 
 /* cfg may be NULL for defaults; cfg->deliver/user are replaced. */
 void h_init(struct harness *h, const struct ofl_gro_config *cfg, int split);

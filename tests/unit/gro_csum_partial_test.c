@@ -281,9 +281,5 @@ START_TEST(normal_partial_untouched)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{partial_segments_merge, 2}, {lone_partial_segment, 2},
-		{mixed_statuses, 9}, {lone_verified_segment_not_partial, 0}, {normal_partial_untouched, 0}};
-	return h_run_table("gro_csum_partial", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gro_csum_partial", 0, 0, {partial_segments_merge, 2}, {lone_partial_segment, 2},
+	{mixed_statuses, 9}, {lone_verified_segment_not_partial, 0}, {normal_partial_untouched, 0})

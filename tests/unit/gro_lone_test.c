@@ -360,10 +360,6 @@ START_TEST(direct_burst)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{single_flows, 2}, {mixed_with_trains_and_normals, 0},
-		{flows_meet_across_bursts, 0}, {table_full, 0}, {byte_limit, 0}, {same_flow_other_shape, 0},
-		{vlan_tag_is_another_flow, 0}, {flush_older_between, 0}, {direct_burst, 0}};
-	return h_run_table("gro_lone", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gro_lone", 0, 0, {single_flows, 2}, {mixed_with_trains_and_normals, 0},
+	{flows_meet_across_bursts, 0}, {table_full, 0}, {byte_limit, 0}, {same_flow_other_shape, 0},
+	{vlan_tag_is_another_flow, 0}, {flush_older_between, 0}, {direct_burst, 0})

@@ -212,9 +212,5 @@ START_TEST(names)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{super_packet_fields, 2}, {normal_untouched, 0}, {linearize_args, 0},
-		{destroy_delivers_held, 0}, {names, 0}};
-	return h_run_table("gro_output", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gro_output", 0, 0, {super_packet_fields, 2}, {normal_untouched, 0}, {linearize_args, 0},
+	{destroy_delivers_held, 0}, {names, 0})

@@ -473,9 +473,5 @@ START_TEST(config)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{rule_table, (int)(4 * (sizeof(rows) / sizeof(rows[0])))},
-		{merged_header, 0}, {csum_complete, 0}, {not_for_gro, 0}, {burst_two_versions, 0}, {config, 0}};
-	return h_run_table("gro_rawip", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gro_rawip", 0, 0, {rule_table, (int)(4 * (sizeof(rows) / sizeof(rows[0])))},
+	{merged_header, 0}, {csum_complete, 0}, {not_for_gro, 0}, {burst_two_versions, 0}, {config, 0})

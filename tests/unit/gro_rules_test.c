@@ -75,6 +75,17 @@ static void begin(struct gen_tcp *g, int i)
 	start(i, NULL);
 }
 
+/* The frame just sent went up unmerged for reason why, after the held
+ * packet of its flow was completed with flush reason fl (per-flow order). */
+static void passed_on(unsigned why, unsigned fl)
+{
+	struct ofl_gro_stats st = stats();
+	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
+	ck_assert_uint_eq(st.normal_why[why], 1);
+	ck_assert_uint_eq(st.flows_held, 0);
+	ck_assert_uint_eq(st.flush[fl], 1);
+}
+
 /* The usual end: n flushes for reason why, the payloads delivered. */
 static void end_flushed(unsigned why, uint64_t n, const char *payloads)
 {
@@ -327,7 +338,6 @@ START_TEST(ipv4_not_for_gro)
 	unsigned k;
 	for (k = 0; k < 4; k++) {
 		struct gen_tcp g;
-		struct ofl_gro_stats st;
 		static const unsigned why[4] = {OFL_GRO_NORMAL_IP_OPTIONS, OFL_GRO_NORMAL_FRAGMENT,
 		                                OFL_GRO_NORMAL_IP_CSUM, OFL_GRO_NORMAL_TCP_CSUM};
 		gen_tcp_init(&g, 4);
@@ -347,12 +357,7 @@ START_TEST(ipv4_not_for_gro)
 			g.bad_tcp_csum = true;
 		}
 		seq_send(&g, 1);
-		ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-		st = stats();
-		ck_assert_uint_eq(st.normal_why[why[k]], 1);
-		/* the held packet of the same flow was completed first */
-		ck_assert_uint_eq(st.flows_held, 0);
-		ck_assert_uint_eq(st.flush[k == 3 ? OFL_GRO_FLUSH_CSUM : OFL_GRO_FLUSH_NOT_GRO], 1);
+		passed_on(why[k], k == 3 ? OFL_GRO_FLUSH_CSUM : OFL_GRO_FLUSH_NOT_GRO);
 		memset(&g.ip_opts, 0, sizeof(g.ip_opts));
 		g.ip_optlen = 0;
 		g.frag = 0;
@@ -447,7 +452,6 @@ END_TEST
 START_TEST(padded_segment_not_merged)
 {
 	struct gen_tcp g;
-	struct ofl_gro_stats st;
 	begin(&g, _i);
 	seq_send(&g, 2);
 	if (L3(_i) == 4) {
@@ -457,12 +461,8 @@ START_TEST(padded_segment_not_merged)
 		g.pad_to = (uint32_t)gen_tcp_len(&g) + 4;
 	}
 	seq_send(&g, 1);
-	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-	st = stats();
-	ck_assert_uint_eq(st.flows_held, 0);
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_NOT_GRO], 1);
-	ck_assert_uint_eq(st.normal_why[L3(_i) == 4 ? OFL_GRO_NORMAL_PADDED : OFL_GRO_NORMAL_MALFORMED], 1);
-	ck_assert_uint_eq(st.padding_trimmed, L3(_i) == 4 ? 1 : 0);
+	passed_on(L3(_i) == 4 ? OFL_GRO_NORMAL_PADDED : OFL_GRO_NORMAL_MALFORMED, OFL_GRO_FLUSH_NOT_GRO);
+	ck_assert_uint_eq(stats().padding_trimmed, L3(_i) == 4 ? 1 : 0);
 	g.payload_len = 100;
 	g.pad_to = 0;
 	seq_send(&g, 2); /* the flow goes on in a new packet */
@@ -499,16 +499,11 @@ END_TEST
 START_TEST(ip_length_past_frame)
 {
 	struct gen_tcp g;
-	struct ofl_gro_stats st;
 	begin(&g, _i);
 	seq_send(&g, 2);
 	g.ip_len_delta = 8; /* the IP length claims 8 bytes the frame lacks */
 	seq_send(&g, 1);
-	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
-	st = stats();
-	ck_assert_uint_eq(st.flows_held, 0);
-	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_NOT_GRO], 1);
-	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_MALFORMED], 1);
+	passed_on(OFL_GRO_NORMAL_MALFORMED, OFL_GRO_FLUSH_NOT_GRO);
 	g.ip_len_delta = 0;
 	seq_send(&g, 2);
 	EXPECT("200,200"); /* the malformed frame is not TCP to the test's parser */
@@ -728,17 +723,13 @@ START_TEST(api_errors)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{merge_same, NVAR}, {window_change, NVAR}, {ack_change, NVAR},
-		{options, NVAR}, {seq_gap_and_reorder, NVAR}, {larger_than_first, NVAR},
-		{short_ends_train, NVAR}, {psh_ends_and_first_psh_not_held, NVAR}, {fin_urg_rst_syn, NVAR},
-		{zero_payload_never_held, NVAR}, {ttl_tos_df_hop_tc, NVAR}, {ip_id_rules, NVAR},
-		{fixed_id_gso_flag, NVAR}, {ipv4_not_for_gro, NVAR}, {ipv6_ext_headers, NVAR},
-		{vlan_tags, NVAR}, {mac_is_flow, NVAR}, {padded_segment_not_merged, NVAR},
-		{padded_frames_never_merge, NVAR}, {ip_length_past_frame, NVAR},
-		{trailing_garbage_not_merged, NVAR}, {max_size_default, NVAR}, {big_tcp, NVAR},
-		{max_segs, NVAR}, {table_full_flushes_oldest, NVAR}, {held_bytes_limit, NVAR},
-		{csum_complete, 2}, {hw_verified_skips_software, NVAR}, {api_errors, 0}};
-	return h_run_table("gro_rules", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gro_rules", 0, 0, {merge_same, NVAR}, {window_change, NVAR}, {ack_change, NVAR},
+	{options, NVAR}, {seq_gap_and_reorder, NVAR}, {larger_than_first, NVAR},
+	{short_ends_train, NVAR}, {psh_ends_and_first_psh_not_held, NVAR}, {fin_urg_rst_syn, NVAR},
+	{zero_payload_never_held, NVAR}, {ttl_tos_df_hop_tc, NVAR}, {ip_id_rules, NVAR},
+	{fixed_id_gso_flag, NVAR}, {ipv4_not_for_gro, NVAR}, {ipv6_ext_headers, NVAR},
+	{vlan_tags, NVAR}, {mac_is_flow, NVAR}, {padded_segment_not_merged, NVAR},
+	{padded_frames_never_merge, NVAR}, {ip_length_past_frame, NVAR},
+	{trailing_garbage_not_merged, NVAR}, {max_size_default, NVAR}, {big_tcp, NVAR},
+	{max_segs, NVAR}, {table_full_flushes_oldest, NVAR}, {held_bytes_limit, NVAR},
+	{csum_complete, 2}, {hw_verified_skips_software, NVAR}, {api_errors, 0})

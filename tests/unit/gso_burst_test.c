@@ -762,11 +762,7 @@ START_TEST(test_ip4_id_steps)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{test_burst_equals_next, IN_N * 4 * 3},
-		{test_pool_runs_out, IN_N * 3}, {test_unnext_tail, IN_N * 3}, {test_errors, 0},
-		{test_freelist_bad_buffer, 0}, {test_l2_refused, 13 * 6}, {test_mixed, 0},
-		{test_ip4_id_steps, 0}, {test_fast_equals_general, 24}};
-	return h_run_table("gso_burst", 120, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gso_burst", 120, 0, {test_burst_equals_next, IN_N * 4 * 3},
+	{test_pool_runs_out, IN_N * 3}, {test_unnext_tail, IN_N * 3}, {test_errors, 0},
+	{test_freelist_bad_buffer, 0}, {test_l2_refused, 13 * 6}, {test_mixed, 0},
+	{test_ip4_id_steps, 0}, {test_fast_equals_general, 24})

@@ -113,8 +113,4 @@ START_TEST(test_next_descs_errors)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{test_next_descs, 16}, {test_next_descs_errors, 0}};
-	return h_run_table("gso_descs", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gso_descs", 0, 0, {test_next_descs, 16}, {test_next_descs_errors, 0})

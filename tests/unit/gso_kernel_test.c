@@ -161,9 +161,5 @@ START_TEST(test_kernel_fixture_tun)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{test_kernel_fixture, (int)(2 * GSO_NFIXTURES)},
-		{test_kernel_fixture_tun, (int)(2 * GSO_NFIXTURES)}};
-	return h_run_table("gso_kernel", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gso_kernel", 0, 0, {test_kernel_fixture, (int)(2 * GSO_NFIXTURES)},
+	{test_kernel_fixture_tun, (int)(2 * GSO_NFIXTURES)})

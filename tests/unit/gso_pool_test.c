@@ -627,11 +627,7 @@ START_TEST(test_run_pool_empty)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{test_pool_exhaustion, 3 * 14}, {test_ring_stops, 2 * NSEG},
-		{test_unnext_count_abort, 0}, {test_array_unnext_only_slot, 0},
-		{test_gro_input_resume, 0}, {test_bad_requests, 0}, {test_pool_api, 0},
-		{test_pool_put_burst, 0}, {test_array_order, 0}, {test_run_pool_empty, 3}};
-	return h_run_table("gso_pool", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gso_pool", 0, 0, {test_pool_exhaustion, 3 * 14}, {test_ring_stops, 2 * NSEG},
+	{test_unnext_count_abort, 0}, {test_array_unnext_only_slot, 0},
+	{test_gro_input_resume, 0}, {test_bad_requests, 0}, {test_pool_api, 0},
+	{test_pool_put_burst, 0}, {test_array_order, 0}, {test_run_pool_empty, 3})

@@ -347,9 +347,5 @@ START_TEST(test_gro_normal_rawip)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{test_start_rawip, 24}, {test_rawip_refused, 0},
-		{test_gro_gso_gro_rawip, 4}, {test_gro_normal_rawip, 2}};
-	return h_run_table("gso_rawip", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gso_rawip", 0, 0, {test_start_rawip, 24}, {test_rawip_refused, 0},
+	{test_gro_gso_gro_rawip, 4}, {test_gro_normal_rawip, 2})

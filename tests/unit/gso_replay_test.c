@@ -299,9 +299,5 @@ START_TEST(test_rawip)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{test_bigtcp, 6}, {test_unchanged, 4}, {test_udp, 2},
-		{test_udp_too_long, 0}, {test_usage, 0}, {test_rawip, 6}};
-	return h_run_table("gso_replay", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gso_replay", 0, 0, {test_bigtcp, 6}, {test_unchanged, 4}, {test_udp, 2},
+	{test_udp_too_long, 0}, {test_usage, 0}, {test_rawip, 6})

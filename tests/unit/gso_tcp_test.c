@@ -463,10 +463,6 @@ START_TEST(test_refusals)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{test_tcp_matrix, 48}, {test_bigtcp, 3},
-		{test_ip_options, 2}, {test_one_segment, 2}, {test_keep_cwr, 0}, {test_extra_l2, 0},
-		{test_corpus_gso_files, 0}, {test_refusals, 0}};
-	return h_run_table("gso_tcp", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gso_tcp", 0, 0, {test_tcp_matrix, 48}, {test_bigtcp, 3},
+	{test_ip_options, 2}, {test_one_segment, 2}, {test_keep_cwr, 0}, {test_extra_l2, 0},
+	{test_corpus_gso_files, 0}, {test_refusals, 0})

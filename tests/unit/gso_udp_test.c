@@ -338,11 +338,7 @@ START_TEST(test_udp_why)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{test_udp_l4, 12}, {test_udp_l4_limit, 0},
-		{test_udp_frag, 12}, {test_udp_errors, 0},
-		{test_udp_too_long, (int)(sizeof(udp_long_cases) / sizeof(udp_long_cases[0]))},
-		{test_udp_why, 0}};
-	return h_run_table("gso_udp", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gso_udp", 0, 0, {test_udp_l4, 12}, {test_udp_l4_limit, 0},
+	{test_udp_frag, 12}, {test_udp_errors, 0},
+	{test_udp_too_long, (int)(sizeof(udp_long_cases) / sizeof(udp_long_cases[0]))},
+	{test_udp_why, 0})

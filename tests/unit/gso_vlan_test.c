@@ -235,9 +235,5 @@ START_TEST(test_vlan_req_v1)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{test_vlan_insert, 48}, {test_vlan_with_extra_l2, 0},
-		{test_vlan_refused, 0}, {test_vlan_req_v1, 0}};
-	return h_run_table("gso_vlan", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gso_vlan", 0, 0, {test_vlan_insert, 48}, {test_vlan_with_extra_l2, 0},
+	{test_vlan_refused, 0}, {test_vlan_req_v1, 0})

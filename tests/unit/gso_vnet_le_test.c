@@ -165,8 +165,4 @@ START_TEST(gso_from_le_header)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{le_bytes_exact, 0}, {le_errors, 0}, {gso_from_le_header, 8}};
-	return h_run_table("gso_vnet_le", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gso_vnet_le", 0, 0, {le_bytes_exact, 0}, {le_errors, 0}, {gso_from_le_header, 8})

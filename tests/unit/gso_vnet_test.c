@@ -156,9 +156,5 @@ START_TEST(test_vnet_errors)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{test_vnet_tcp, 16}, {test_vnet_udp, 2},
-		{test_vnet_errors, 0}};
-	return h_run_table("gso_vnet", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("gso_vnet", 0, 0, {test_vnet_tcp, 16}, {test_vnet_udp, 2},
+	{test_vnet_errors, 0})

@@ -192,9 +192,5 @@ START_TEST(split_view)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{good_frames, 0}, {every_truncation, 2}, {malformed_fields, 0},
-		{ipv6_chains, 0}, {ipv4_flags, 0}, {split_view, 0}};
-	return h_run_table("parse", 0, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("parse", 0, 0, {good_frames, 0}, {every_truncation, 2}, {malformed_fields, 0},
+	{ipv6_chains, 0}, {ipv4_flags, 0}, {split_view, 0})

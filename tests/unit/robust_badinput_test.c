@@ -1009,11 +1009,7 @@ START_TEST(dsa_misuse)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{gro_bad_row, N_GRO_BAD}, {gro_bad_row_mid_flow, N_GRO_BAD},
-		{truncated_every_byte, 0}, {split_every_byte, 2}, {gso_bad_row, N_GSO_BAD},
-		{gso_frame_too_big, 0}, {dsa_short_frames, 0}, {gro_create_misuse, 0}, {gro_call_misuse, 0},
-		{gro_reentry, 0}, {gso_misuse, 0}, {dsa_misuse, 0}};
-	return h_run_table("robust_badinput", 120, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("robust_badinput", 120, 0, {gro_bad_row, N_GRO_BAD}, {gro_bad_row_mid_flow, N_GRO_BAD},
+	{truncated_every_byte, 0}, {split_every_byte, 2}, {gso_bad_row, N_GSO_BAD},
+	{gso_frame_too_big, 0}, {dsa_short_frames, 0}, {gro_create_misuse, 0}, {gro_call_misuse, 0},
+	{gro_reentry, 0}, {gso_misuse, 0}, {dsa_misuse, 0})

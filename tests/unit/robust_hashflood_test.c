@@ -194,9 +194,5 @@ START_TEST(derived_keys_differ)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{distinct_100k_all_held, 0}, {naive_hash_collisions, 0},
-		{crafted_against_known_key, 0}, {derived_keys_differ, 0}};
-	return h_run_table("robust_hashflood", 300, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("robust_hashflood", 300, 0, {distinct_100k_all_held, 0}, {naive_hash_collisions, 0},
+	{crafted_against_known_key, 0}, {derived_keys_differ, 0})

@@ -416,11 +416,7 @@ START_TEST(bound_normal_batch)
 }
 END_TEST
 
-int main(void)
-{
-	const struct h_test tests[] = {{no_growth_after_create, 5}, {size_follows_config, 0},
-		{enomem_at_every_allocation, 0}, {bound_max_flows, 0}, {bound_max_held_bytes, 0},
-		{bound_held_bytes_one_big_segment, 0}, {bound_max_segs, 2}, {bound_max_size, 0},
-		{bound_max_bufs, 0}, {bound_slices, 0}, {bound_normal_batch, 4}};
-	return h_run_table("robust_membound", 120, 0, tests, sizeof tests / sizeof tests[0]);
-}
+H_MAIN("robust_membound", 120, 0, {no_growth_after_create, 5}, {size_follows_config, 0},
+	{enomem_at_every_allocation, 0}, {bound_max_flows, 0}, {bound_max_held_bytes, 0},
+	{bound_held_bytes_one_big_segment, 0}, {bound_max_segs, 2}, {bound_max_size, 0},
+	{bound_max_bufs, 0}, {bound_slices, 0}, {bound_normal_batch, 4})
