@@ -94,6 +94,25 @@ void h_init(struct harness *h, const struct ofl_gro_config *cfg, int split)
 	ck_assert_int_eq(ofl_gro_create(&h->cfg, &h->gro), 0);
 }
 
+struct ofl_gro *h_gro_batch1(ofl_gro_deliver_fn deliver, void *user)
+{
+	struct ofl_gro_config cfg;
+	struct ofl_gro *g;
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = deliver;
+	cfg.user = user;
+	cfg.normal_batch = 1;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &g), 0);
+	return g;
+}
+
+int h_lin_both(const struct ofl_gro_out *p, uint8_t *full, uint8_t *part, size_t cap)
+{
+	int len = ofl_gro_linearize(p, full, cap, OFL_CSUM_MODE_FULL);
+	ck_assert_int_eq(ofl_gro_linearize(p, part, cap, OFL_CSUM_MODE_PARTIAL), len);
+	return len;
+}
+
 static size_t hdr_end(const uint8_t *f, size_t len)
 {
 	struct c_flow cf;

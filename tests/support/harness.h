@@ -97,6 +97,12 @@ int h_run_table(const char *name, unsigned timeout, unsigned flags, const struct
 
 /* cfg may be NULL for defaults; cfg->deliver/user are replaced. */
 void h_init(struct harness *h, const struct ofl_gro_config *cfg, int split);
+/* A GRO context of the default configuration with normal_batch 1 (every
+ * completed packet goes out at once) delivering to deliver(user, ...). */
+struct ofl_gro *h_gro_batch1(ofl_gro_deliver_fn deliver, void *user);
+/* p linearized into full with full checksums and into part with partial
+ * ones (both cap bytes); checks both give the same length and returns it. */
+int h_lin_both(const struct ofl_gro_out *p, uint8_t *full, uint8_t *part, size_t cap);
 /* Feed one frame (copied). Returns ofl_gro_receive()'s result. */
 int h_rx(struct harness *h, const uint8_t *frame, size_t len, uint64_t now);
 /* Feed a generated frame. */

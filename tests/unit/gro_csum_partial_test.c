@@ -35,24 +35,15 @@ static void deliver(void *user, const struct ofl_gro_out *p, unsigned n)
 		unsigned k = c->n++;
 		ck_assert_uint_lt(k, MAXO);
 		c->out[k] = p[i];
-		c->len[k] = ofl_gro_linearize(&p[i], c->full[k], sizeof(c->full[k]), OFL_CSUM_MODE_FULL);
-		ck_assert_int_eq(ofl_gro_linearize(&p[i], c->part[k], sizeof(c->part[k]), OFL_CSUM_MODE_PARTIAL),
-		                 c->len[k]);
+		c->len[k] = h_lin_both(&p[i], c->full[k], c->part[k], sizeof(c->full[k]));
 		c->vrc[k] = ofl_gro_vnet_hdr(&p[i], 14, &c->vh[k]);
 	}
 }
 
 static struct ofl_gro *mk(void)
 {
-	struct ofl_gro_config cfg;
-	struct ofl_gro *g;
 	memset(&cap, 0, sizeof(cap));
-	ofl_gro_config_default(&cfg);
-	cfg.deliver = deliver;
-	cfg.user = &cap;
-	cfg.normal_batch = 1;
-	ck_assert_int_eq(ofl_gro_create(&cfg, &g), 0);
-	return g;
+	return h_gro_batch1(deliver, &cap);
 }
 
 /* The CHECKSUM_PARTIAL seed of a linear untagged frame (IP at 14): the

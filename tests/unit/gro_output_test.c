@@ -31,9 +31,7 @@ static void deliver(void *user, const struct ofl_gro_out *p, unsigned n)
 		unsigned k = c->n++;
 		c->out[k] = p[i];
 		memcpy(c->sl[k], p[i].slices, p[i].nslices * sizeof(struct ofl_slice));
-		c->len[k] = ofl_gro_linearize(&p[i], c->lin_full[k], sizeof(c->lin_full[k]), OFL_CSUM_MODE_FULL);
-		ck_assert_int_eq(ofl_gro_linearize(&p[i], c->lin_part[k], sizeof(c->lin_part[k]),
-		                                   OFL_CSUM_MODE_PARTIAL), c->len[k]);
+		c->len[k] = h_lin_both(&p[i], c->lin_full[k], c->lin_part[k], sizeof(c->lin_full[k]));
 		ck_assert_int_eq(ofl_gro_linearize(&p[i], c->lin_part[k], p[i].len - 1, OFL_CSUM_MODE_FULL),
 		                 OFL_ENOSPC);
 		ck_assert_int_eq(ofl_gro_vnet_hdr(&p[i], 14, &c->vh[k]), 0);
@@ -43,15 +41,8 @@ static void deliver(void *user, const struct ofl_gro_out *p, unsigned n)
 
 static struct ofl_gro *mk(void)
 {
-	struct ofl_gro_config cfg;
-	struct ofl_gro *g;
 	memset(&cap, 0, sizeof(cap));
-	ofl_gro_config_default(&cfg);
-	cfg.deliver = deliver;
-	cfg.user = &cap;
-	cfg.normal_batch = 1; /* every completed packet goes out at once */
-	ck_assert_int_eq(ofl_gro_create(&cfg, &g), 0);
-	return g;
+	return h_gro_batch1(deliver, &cap);
 }
 
 static uint8_t frames[8][2000];

@@ -219,18 +219,13 @@ START_TEST(reentry_refused)
 {
 	struct reent r;
 	struct gen_tcp g;
-	struct ofl_gro_config cfg;
 	struct ofl_buf b;
 	struct ofl_pkt pk;
 	memset(&r, 0, sizeof(r));
 	gen_tcp_init(&g, 4);
 	g.payload_len = 0;
 	r.len = gen_tcp_frame(&g, r.frame, sizeof(r.frame));
-	ofl_gro_config_default(&cfg);
-	cfg.deliver = reent_deliver;
-	cfg.user = &r;
-	cfg.normal_batch = 1;
-	ck_assert_int_eq(ofl_gro_create(&cfg, &r.gro), 0);
+	r.gro = h_gro_batch1(reent_deliver, &r);
 	b = (struct ofl_buf){r.frame, (uint32_t)r.len};
 	memset(&pk, 0, sizeof(pk));
 	pk.bufs = &b;
