@@ -113,6 +113,25 @@ int h_lin_both(const struct ofl_gro_out *p, uint8_t *full, uint8_t *part, size_t
 	return len;
 }
 
+unsigned h_cap_one(struct h_cap *c, const struct ofl_gro_out *p)
+{
+	unsigned k = c->n++;
+	ck_assert_uint_lt(k, H_CAP_MAX);
+	ck_assert_uint_le(p->nslices, H_CAP_SLICES);
+	c->out[k] = p[0];
+	memcpy(c->sl[k], p->slices, p->nslices * sizeof(struct ofl_slice));
+	c->len[k] = h_lin_both(p, c->full[k], c->part[k], sizeof(c->full[k]));
+	c->vrc[k] = ofl_gro_vnet_hdr(p, 14, &c->vh[k]);
+	return k;
+}
+
+void h_cap_deliver(void *user, const struct ofl_gro_out *p, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++)
+		h_cap_one(user, &p[i]);
+}
+
 static size_t hdr_end(const uint8_t *f, size_t len)
 {
 	struct c_flow cf;

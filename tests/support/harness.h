@@ -100,6 +100,26 @@ void h_init(struct harness *h, const struct ofl_gro_config *cfg, int split);
 /* A GRO context of the default configuration with normal_batch 1 (every
  * completed packet goes out at once) delivering to deliver(user, ...). */
 struct ofl_gro *h_gro_batch1(ofl_gro_deliver_fn deliver, void *user);
+/* What a GRO context delivered, recorded by h_cap_one()/h_cap_deliver():
+ * each packet's struct and slices, its frame linearized with full and with
+ * partial checksums (h_lin_both), and its 12-byte virtio header
+ * for a TUN device (ofl_gro_vnet_hdr, l2_strip 14) with that call's result
+ * in vrc. */
+#define H_CAP_MAX 16
+#define H_CAP_SLICES 64
+struct h_cap {
+	struct ofl_gro_out out[H_CAP_MAX];
+	struct ofl_slice sl[H_CAP_MAX][H_CAP_SLICES];
+	uint8_t full[H_CAP_MAX][70000], part[H_CAP_MAX][70000];
+	int len[H_CAP_MAX];
+	int vrc[H_CAP_MAX];
+	struct ofl_virtio_net_hdr vh[H_CAP_MAX];
+	unsigned n;
+};
+/* Records p as c's next packet and returns its index. */
+unsigned h_cap_one(struct h_cap *c, const struct ofl_gro_out *p);
+/* A deliver callback recording every packet into user, a struct h_cap. */
+void h_cap_deliver(void *user, const struct ofl_gro_out *p, unsigned n);
 /* p linearized into full with full checksums and into part with partial
  * ones (both cap bytes); checks both give the same length and returns it. */
 int h_lin_both(const struct ofl_gro_out *p, uint8_t *full, uint8_t *part, size_t cap);

@@ -14,36 +14,12 @@
 #include "gen.h"
 #include "harness.h"
 
-#define MAXO 8
-
-struct cap {
-	struct ofl_gro_out out[MAXO];
-	uint8_t full[MAXO][8000], part[MAXO][8000];
-	int len[MAXO];
-	int vrc[MAXO];
-	struct ofl_virtio_net_hdr vh[MAXO];
-	unsigned n;
-};
-
-static struct cap cap;
-
-static void deliver(void *user, const struct ofl_gro_out *p, unsigned n)
-{
-	struct cap *c = user;
-	unsigned i;
-	for (i = 0; i < n; i++) {
-		unsigned k = c->n++;
-		ck_assert_uint_lt(k, MAXO);
-		c->out[k] = p[i];
-		c->len[k] = h_lin_both(&p[i], c->full[k], c->part[k], sizeof(c->full[k]));
-		c->vrc[k] = ofl_gro_vnet_hdr(&p[i], 14, &c->vh[k]);
-	}
-}
+static struct h_cap cap;
 
 static struct ofl_gro *mk(void)
 {
 	memset(&cap, 0, sizeof(cap));
-	return h_gro_batch1(deliver, &cap);
+	return h_gro_batch1(h_cap_deliver, &cap);
 }
 
 /* The CHECKSUM_PARTIAL seed of a linear untagged frame (IP at 14): the
