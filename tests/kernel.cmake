@@ -13,5 +13,5 @@ target_compile_definitions(gro_burst_diff_kernel_test PRIVATE
 
 # The sequence generator (make-fixtures.sh builds its own copy; this one
 # keeps it compiling with the project's warnings).
-add_executable(ofl_mkseq kernel/mkseq.c support/gen.c support/gen_tun.c)
+add_executable(ofl_mkseq kernel/mkseq.c support/gen.c support/gen_tun.c support/ipwalk.c)
 target_include_directories(ofl_mkseq PRIVATE support)

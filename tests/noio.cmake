@@ -29,7 +29,7 @@ target_include_directories(ofl_noentropy PUBLIC ${CMAKE_SOURCE_DIR}/include PRIV
 target_compile_definitions(ofl_noentropy PRIVATE OFL_BUILDING OFL_NO_ENTROPY INTERFACE OFL_STATIC)
 set_target_properties(ofl_noentropy PROPERTIES C_VISIBILITY_PRESET hidden)
 add_executable(gro_hashkey_noentropy_test unit/gro_hashkey_test.c support/gen.c support/harness.c
-               support/conserve.c)
+               support/conserve.c support/ipwalk.c)
 target_include_directories(gro_hashkey_noentropy_test PRIVATE fuzz support ${CMAKE_SOURCE_DIR}/src)
 target_compile_definitions(gro_hashkey_noentropy_test PRIVATE OFL_NO_ENTROPY)
 target_link_libraries(gro_hashkey_noentropy_test PRIVATE ofl_noentropy PkgConfig::CHECK)

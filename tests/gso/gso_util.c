@@ -6,13 +6,10 @@
 #include <string.h>
 
 #include "capture.h"
+#include "ipwalk.h"
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
 static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 void gu_udp_init(struct gu_udp *u, int l3)
 {
@@ -88,73 +85,20 @@ size_t gu_udp_frame(const struct gu_udp *u, uint8_t *buf, size_t cap)
 
 bool gu_parse(const uint8_t *f, size_t len, struct gu_info *gi)
 {
-	size_t off = 12, end;
-	uint16_t et;
+	struct ipwalk w;
+	size_t end;
 	memset(gi, 0, sizeof(*gi));
-	while (off + 2 <= len && (get16(f + off) == 0x8100 || get16(f + off) == 0x88a8))
-		off += 4;
-	if (off + 2 > len)
+	if (!ipwalk(f, len, &w))
 		return false;
-	et = get16(f + off);
-	off += 2;
-	gi->l3_off = off;
-	if (et == 0x0800) {
-		size_t ihl, tot;
-		uint16_t fo;
-		if (off + 20 > len)
-			return false;
-		ihl = (f[off] & 0xfu) * 4u;
-		tot = get16(f + off + 2);
-		if (tot == 0)
-			tot = len - off;
-		if (ihl < 20 || off + tot > len || tot < ihl)
-			return false;
-		gi->l3 = 4;
-		gi->proto = f[off + 9];
-		fo = get16(f + off + 6);
-		gi->frag = (fo & 0x3fff) != 0;
-		gi->frag_off = (uint32_t)(fo & 0x1fff) * 8u;
-		gi->more = (fo & 0x2000) != 0;
-		gi->frag_id = get16(f + off + 4);
-		gi->l4_off = off + ihl;
-		end = off + tot;
-	} else if (et == 0x86dd) {
-		size_t pl, l4;
-		uint8_t nh;
-		if (off + 40 > len)
-			return false;
-		pl = get16(f + off + 4);
-		if (pl == 0)
-			pl = len - off - 40;
-		if (off + 40 + pl > len)
-			return false;
-		end = off + 40 + pl;
-		gi->l3 = 6;
-		nh = f[off + 6];
-		l4 = off + 40;
-		while (nh == 0 || nh == 43 || nh == 60 || nh == 44) {
-			if (l4 + 8 > end)
-				return false;
-			if (nh == 44) {
-				uint16_t x = get16(f + l4 + 2);
-				gi->frag = true;
-				gi->frag_off = x & 0xfff8u;
-				gi->more = x & 1;
-				gi->frag_id = get32(f + l4 + 4);
-				nh = f[l4];
-				l4 += 8;
-				continue;
-			}
-			nh = f[l4];
-			l4 += (f[l4 + 1] + 1u) * 8u;
-		}
-		gi->proto = nh;
-		gi->l4_off = l4;
-	} else {
-		return false;
-	}
-	if (gi->l4_off > end)
-		return false;
+	gi->l3 = w.l3;
+	gi->l3_off = w.l3_off;
+	gi->l4_off = w.l4_off;
+	gi->proto = w.proto;
+	gi->frag = w.frag;
+	gi->frag_off = w.frag_off;
+	gi->more = w.more;
+	gi->frag_id = w.frag_id;
+	end = w.end;
 	gi->l4_len = end - gi->l4_off;
 	gi->payload_off = gi->l4_off;
 	if (gi->frag && gi->frag_off)

@@ -1,5 +1,6 @@
 /* gen.c - synthetic frames for tests and benchmarks (see gen.h). */
 #include "gen.h"
+#include "ipwalk.h"
 
 #include <string.h>
 
@@ -155,60 +156,29 @@ size_t gen_tcp_frame(const struct gen_tcp *g, uint8_t *buf, size_t cap)
 
 bool gen_frame_csums_ok(const uint8_t *f, size_t len)
 {
-	size_t off = 12;
-	uint16_t et;
+	struct ipwalk w;
+	size_t off, l4len;
 	uint32_t sum;
-	while (off + 2 <= len && (get16(f + off) == 0x8100 || get16(f + off) == 0x88a8))
-		off += 4;
-	if (off + 2 > len)
+	if (!ipwalk(f, len, &w))
 		return false;
-	et = get16(f + off);
-	off += 2;
-	if (et == 0x0800) {
-		size_t ihl, tot;
-		if (off + 20 > len)
+	off = w.l3_off;
+	l4len = w.end - w.l4_off;
+	if (w.l3 == 4) {
+		if (l4len < (w.proto == 17 ? 8u : 20u))
 			return false;
-		ihl = (f[off] & 0xfu) * 4u;
-		tot = get16(f + off + 2);
-		if (tot == 0) /* BIG TCP: length from the frame */
-			tot = len - off;
-		if (ihl < 20 || off + tot > len || tot < ihl + (f[off + 9] == 17 ? 8u : 20u))
+		if (gen_csum_fold(f + off, w.l4_off - off, 0) != 0xffff)
 			return false;
-		if (gen_csum_fold(f + off, ihl, 0) != 0xffff)
-			return false;
-		if (f[off + 9] == 17 && tot >= ihl + 8 && get16(f + off + ihl + 6) == 0)
+		if (w.proto == 17 && get16(f + w.l4_off + 6) == 0)
 			return true; /* UDP without a checksum */
-		if (f[off + 9] != 6 && f[off + 9] != 17)
+		sum = gen_csum_fold(f + off + 12, 8, 0);
+	} else {
+		if (w.frag)
 			return false;
-		sum = gen_csum_fold(f + off + 12, 8, 0) + f[off + 9] + (uint32_t)(tot - ihl);
-		return gen_csum_fold(f + off + ihl, tot - ihl, sum) == 0xffff;
+		sum = gen_csum_fold(f + off + 8, 32, 0);
 	}
-	if (et == 0x86dd) {
-		size_t pl, l4;
-		uint8_t nh;
-		if (off + 40 > len)
-			return false;
-		pl = get16(f + off + 4);
-		if (pl == 0)
-			pl = len - off - 40;
-		if (off + 40 + pl > len)
-			return false;
-		nh = f[off + 6];
-		l4 = off + 40;
-		while (nh == 0 || nh == 43 || nh == 60) {
-			size_t el = (f[l4 + 1] + 1u) * 8u;
-			if (el > pl)
-				return false;
-			nh = f[l4];
-			l4 += el;
-			pl -= el;
-		}
-		if (nh != 6 && nh != 17)
-			return false;
-		sum = gen_csum_fold(f + off + 8, 32, 0) + nh + (uint32_t)pl;
-		return gen_csum_fold(f + l4, pl, sum) == 0xffff;
-	}
-	return false;
+	if (w.proto != 6 && w.proto != 17)
+		return false;
+	return gen_csum_fold(f + w.l4_off, l4len, sum + w.proto + (uint32_t)l4len) == 0xffff;
 }
 
 size_t gen_bulk(int l3, unsigned nflows, unsigned nseg, uint32_t mss, uint8_t *frames,
