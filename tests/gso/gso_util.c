@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "capture.h"
-#include "ipwalk.h"
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
 static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
@@ -85,32 +84,23 @@ size_t gu_udp_frame(const struct gu_udp *u, uint8_t *buf, size_t cap)
 
 bool gu_parse(const uint8_t *f, size_t len, struct gu_info *gi)
 {
-	struct ipwalk w;
 	size_t end;
 	memset(gi, 0, sizeof(*gi));
-	if (!ipwalk(f, len, &w))
+	if (!ipwalk(f, len, &gi->ip))
 		return false;
-	gi->l3 = w.l3;
-	gi->l3_off = w.l3_off;
-	gi->l4_off = w.l4_off;
-	gi->proto = w.proto;
-	gi->frag = w.frag;
-	gi->frag_off = w.frag_off;
-	gi->more = w.more;
-	gi->frag_id = w.frag_id;
-	end = w.end;
-	gi->l4_len = end - gi->l4_off;
-	gi->payload_off = gi->l4_off;
-	if (gi->frag && gi->frag_off)
+	end = gi->ip.end;
+	gi->l4_len = end - gi->ip.l4_off;
+	gi->payload_off = gi->ip.l4_off;
+	if (gi->ip.frag && gi->ip.frag_off)
 		return true;
-	if (gi->proto == 6) {
-		if (gi->l4_off + 20 > end)
+	if (gi->ip.proto == 6) {
+		if (gi->ip.l4_off + 20 > end)
 			return false;
-		gi->payload_off = gi->l4_off + (f[gi->l4_off + 12] >> 4) * 4u;
-	} else if (gi->proto == 17) {
-		if (gi->l4_off + 8 > end)
+		gi->payload_off = gi->ip.l4_off + (f[gi->ip.l4_off + 12] >> 4) * 4u;
+	} else if (gi->ip.proto == 17) {
+		if (gi->ip.l4_off + 8 > end)
 			return false;
-		gi->payload_off = gi->l4_off + 8;
+		gi->payload_off = gi->ip.l4_off + 8;
 	}
 	return gi->payload_off <= end;
 }
@@ -122,21 +112,21 @@ bool gu_csums_ok(const uint8_t *f, size_t len)
 	const uint8_t *ip;
 	if (!gu_parse(f, len, &gi))
 		return false;
-	ip = f + gi.l3_off;
-	if (gi.l3 == 4 && gen_csum_fold(ip, (ip[0] & 0xfu) * 4u, 0) != 0xffff)
+	ip = f + gi.ip.l3_off;
+	if (gi.ip.l3 == 4 && gen_csum_fold(ip, (ip[0] & 0xfu) * 4u, 0) != 0xffff)
 		return false;
-	if (gi.frag)
+	if (gi.ip.frag)
 		return true; /* the L4 checksum covers the whole datagram */
-	if (gi.proto != 6 && gi.proto != 17)
+	if (gi.ip.proto != 6 && gi.ip.proto != 17)
 		return false;
-	if (gi.l3 == 4)
+	if (gi.ip.l3 == 4)
 		sum = gen_csum_fold(ip + 12, 8, 0);
 	else
 		sum = gen_csum_fold(ip + 8, 32, 0);
-	sum += gi.proto + (uint32_t)(gi.l4_len & 0xffff) + (uint32_t)(gi.l4_len >> 16);
-	if (gi.proto == 17 && get16(f + gi.l4_off + 6) == 0)
+	sum += gi.ip.proto + (uint32_t)(gi.l4_len & 0xffff) + (uint32_t)(gi.l4_len >> 16);
+	if (gi.ip.proto == 17 && get16(f + gi.ip.l4_off + 6) == 0)
 		return false; /* we always write one */
-	return gen_csum_fold(f + gi.l4_off, gi.l4_len, sum) == 0xffff;
+	return gen_csum_fold(f + gi.ip.l4_off, gi.l4_len, sum) == 0xffff;
 }
 
 void gu_complete_csum(uint8_t *f, size_t len, unsigned start, unsigned offset)

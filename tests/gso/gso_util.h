@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "gen.h"
+#include "ipwalk.h"
 
 #define GU_MAX_SEGS 512
 #define GU_FRAME_MAX 9200
@@ -41,13 +42,9 @@ uint8_t gu_two_tags(uint16_t *tpid, uint16_t *tci, int nvlan, uint16_t tci0, uin
 
 /* Frame layout found by the independent parser below. */
 struct gu_info {
-	int l3;              /* 4 / 6 */
-	size_t l3_off, l4_off, l4_len, payload_off;
-	uint8_t proto;       /* 6, 17, or 44 for an IPv6 fragment */
-	bool frag;           /* an IP fragment */
-	uint32_t frag_off;   /* in bytes */
-	bool more;           /* MF / M */
-	uint32_t frag_id;    /* IPv4 ID or IPv6 fragment identification */
+	struct ipwalk ip;    /* the IP layers (ipwalk.h) */
+	size_t l4_len;       /* from the transport header to the IP packet's end */
+	size_t payload_off;  /* after the TCP or UDP header */
 };
 
 /* Parse a linear frame (Ethernet, VLAN tags, IPv4/IPv6, TCP/UDP, IPv6

@@ -118,17 +118,17 @@ static void check_gso(struct run *r, const struct ofl_gro_out *o)
 		struct gu_info gi;
 		size_t olen;
 		ck_assert(gu_parse(orig, r->cap.len[idx], &gi));
-		olen = gi.l4_off + gi.l4_len; /* no Ethernet padding */
-		if (!gu_csums_ok(orig, olen) && sg->len[k] >= gi.l4_off + 8) {
+		olen = gi.ip.l4_off + gi.l4_len; /* no Ethernet padding */
+		if (!gu_csums_ok(orig, olen) && sg->len[k] >= gi.ip.l4_off + 8) {
 			/* a sender-side capture (checksum offloaded), trusted as
 			 * OFL_CSUM_UNNECESSARY: GSO writes the right checksum */
-			memcpy(seg + gi.l4_off + 6, orig + gi.l4_off + 6, 2);
+			memcpy(seg + gi.ip.l4_off + 6, orig + gi.ip.l4_off + 6, 2);
 			r->csum_unverifiable++;
 		}
-		if (gi.l3 == 4 && sg->len[k] >= gi.l3_off + 12) {
+		if (gi.ip.l3 == 4 && sg->len[k] >= gi.ip.l3_off + 12) {
 			/* the ID and header checksum as the original's */
-			memcpy(seg + gi.l3_off + 4, orig + gi.l3_off + 4, 2);
-			memcpy(seg + gi.l3_off + 10, orig + gi.l3_off + 10, 2);
+			memcpy(seg + gi.ip.l3_off + 4, orig + gi.ip.l3_off + 4, 2);
+			memcpy(seg + gi.ip.l3_off + 10, orig + gi.ip.l3_off + 10, 2);
 		}
 		if (sg->len[k] != olen || memcmp(seg, orig, olen) != 0) {
 			size_t d = 0;
@@ -200,8 +200,8 @@ static void one_way(struct run *r, const struct way *w)
 			unsigned idx = i + n;
 			struct gu_info gi;
 			uint32_t cut = r->cap.len[idx];
-			if (w->split && gu_parse(r->cap.frame[idx], r->cap.len[idx], &gi) && gi.proto == 17)
-				cut = (uint32_t)(gi.l4_off + 8 < r->cap.len[idx] ? gi.l4_off + 8 : r->cap.len[idx]);
+			if (w->split && gu_parse(r->cap.frame[idx], r->cap.len[idx], &gi) && gi.ip.proto == 17)
+				cut = (uint32_t)(gi.ip.l4_off + 8 < r->cap.len[idx] ? gi.ip.l4_off + 8 : r->cap.len[idx]);
 			b[n][0] = (struct ofl_buf){r->cap.frame[idx], cut};
 			b[n][1] = (struct ofl_buf){r->cap.frame[idx] + cut, r->cap.len[idx] - cut};
 			memset(&pk[n], 0, sizeof(pk[n]));

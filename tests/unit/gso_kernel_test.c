@@ -119,7 +119,7 @@ START_TEST(test_kernel_fixture_tun)
 	ck_assert(gu_parse(in.frame[0], in.len[0], &gi));
 	ip = in.frame[0] + 14;
 	iplen = in.len[0] - 14;
-	l4 = (uint32_t)gi.l4_off - 14;
+	l4 = (uint32_t)gi.ip.l4_off - 14;
 	ofl_gso_req_default(&req);
 	if (vnet) {
 		/* virtio_net_hdr, little endian: NEEDS_CSUM, gso_type, hdr_len,

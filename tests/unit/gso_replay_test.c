@@ -78,7 +78,7 @@ START_TEST(test_bigtcp)
 		size_t pl;
 		ck_assert(gu_parse(b.frame[k], b.len[k], &si));
 		if (partial)
-			gu_complete_csum(b.frame[k], b.len[k], (unsigned)si.l4_off, 16);
+			gu_complete_csum(b.frame[k], b.len[k], (unsigned)si.ip.l4_off, 16);
 		ck_assert(gu_csums_ok(b.frame[k], b.len[k]));
 		pl = b.len[k] - si.payload_off;
 		ck_assert_uint_eq(pl, k + 1 < b.n ? 1448 : a.len[0] - gi.payload_off - pos);
@@ -152,7 +152,7 @@ START_TEST(test_udp)
 			ck_assert(gu_parse(b.frame[k], b.len[k], &si));
 			ck_assert_uint_le(b.len[k], 1514);
 			ck_assert(gu_csums_ok(b.frame[k], b.len[k]));
-			frags += si.frag;
+			frags += si.ip.frag;
 		}
 	}
 	ck_assert_uint_eq(k, b.n);

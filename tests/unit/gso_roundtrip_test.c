@@ -105,7 +105,7 @@ static void rt_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 				olen = r->cap->len[idx];
 			} else {
 				ck_assert(gu_parse(orig, r->cap->len[idx], &gi));
-				olen = gi.l4_off + gi.l4_len; /* without Ethernet padding */
+				olen = gi.ip.l4_off + gi.l4_len; /* without Ethernet padding */
 			}
 			if (r->partial)
 				gu_complete_csum(sg->frame[k], sg->len[k], sg->seg[k].csum_start,
@@ -416,8 +416,8 @@ static void resize_deliver(void *user, const struct ofl_gro_out *pkts, unsigned 
 			unsigned idx = (unsigned)(uintptr_t)o->cookies[c] - 1;
 			struct gu_info gi;
 			ck_assert(gu_parse(z->cap->frame[idx], z->cap->len[idx], &gi));
-			memcpy(want + wl, z->cap->frame[idx] + gi.payload_off, gi.l4_off + gi.l4_len - gi.payload_off);
-			wl += gi.l4_off + gi.l4_len - gi.payload_off;
+			memcpy(want + wl, z->cap->frame[idx] + gi.payload_off, gi.ip.l4_off + gi.l4_len - gi.payload_off);
+			wl += gi.ip.l4_off + gi.l4_len - gi.payload_off;
 		}
 		for (k = 0; k < sg->n; k++) {
 			struct gu_info gi;

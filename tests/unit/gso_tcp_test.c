@@ -31,20 +31,20 @@ static void verify_tcp(const uint8_t *in, size_t in_len, const struct ofl_gso_re
 	uint16_t id0;
 	uint8_t fl;
 	ck_assert(gu_parse(in, in_len, &gi));
-	ck_assert_int_eq(gi.proto, 6);
-	l2 = gi.l3_off;
-	thl = gi.payload_off - gi.l4_off;
-	l3h = gi.l4_off - gi.l3_off;
+	ck_assert_int_eq(gi.ip.proto, 6);
+	l2 = gi.ip.l3_off;
+	thl = gi.payload_off - gi.ip.l4_off;
+	l3h = gi.ip.l4_off - gi.ip.l3_off;
 	payload = in_len - gi.payload_off;
-	if (gi.l3 == 6 && in[gi.l3_off + 6] == 0 && in[gi.l3_off + 42] == 0xc2)
+	if (gi.ip.l3 == 6 && in[gi.ip.l3_off + 6] == 0 && in[gi.ip.l3_off + 42] == 0xc2)
 		l3h -= 8; /* the jumbo option is not carried */
 	n = (uint32_t)((payload + mss - 1) / mss);
 	if (!n)
 		n = 1;
 	ck_assert_uint_eq(sg->n, n);
-	seq0 = g32(in + gi.l4_off + 4);
-	id0 = g16(in + gi.l3_off + 4);
-	fl = in[gi.l4_off + 13];
+	seq0 = g32(in + gi.ip.l4_off + 4);
+	id0 = g16(in + gi.ip.l3_off + 4);
+	fl = in[gi.ip.l4_off + 13];
 	for (k = 0; k < n; k++) {
 		const uint8_t *f = sg->frame[k];
 		const struct ofl_gso_seg *s = &sg->seg[k];
@@ -64,8 +64,8 @@ static void verify_tcp(const uint8_t *in, size_t in_len, const struct ofl_gso_re
 		/* L2: MACs and tags copied, extra bytes at 12 */
 		ck_assert_mem_eq(f, in, 12);
 		ck_assert_mem_eq(f + 12 + extra_l2, in + 12, l2 - 12);
-		if (gi.l3 == 4) {
-			const uint8_t *a = in + gi.l3_off, *b = f + o3;
+		if (gi.ip.l3 == 4) {
+			const uint8_t *a = in + gi.ip.l3_off, *b = f + o3;
 			ck_assert_uint_eq(b[0], a[0]);   /* version, IHL */
 			ck_assert_uint_eq(b[1], a[1]);   /* TOS */
 			ck_assert_uint_eq(g16(b + 2), l3h + thl + plen);
@@ -77,27 +77,27 @@ static void verify_tcp(const uint8_t *in, size_t in_len, const struct ofl_gso_re
 			ck_assert_mem_eq(b + 20, a + 20, l3h - 20); /* options */
 			ck_assert_uint_eq(gen_csum_fold(b, l3h, 0), 0xffff);
 		} else {
-			const uint8_t *a = in + gi.l3_off, *b = f + o3;
+			const uint8_t *a = in + gi.ip.l3_off, *b = f + o3;
 			ck_assert_mem_eq(b, a, 4); /* version, class, flow label */
 			ck_assert_uint_eq(g16(b + 4), l3h - 40 + thl + plen);
 			ck_assert_uint_eq(b[7], a[7]);
 			ck_assert_mem_eq(b + 8, a + 8, 32);
-			if (l3h == gi.l4_off - gi.l3_off)
+			if (l3h == gi.ip.l4_off - gi.ip.l3_off)
 				ck_assert_mem_eq(b + 40, a + 40, l3h - 40); /* ext headers */
 			else
 				ck_assert_uint_eq(b[6], a[40]); /* HBH dropped */
 		}
 		/* TCP */
-		ck_assert_mem_eq(f + o4, in + gi.l4_off, 4);                 /* ports */
+		ck_assert_mem_eq(f + o4, in + gi.ip.l4_off, 4);                 /* ports */
 		ck_assert_uint_eq(g32(f + o4 + 4), seq0 + pos);
-		ck_assert_mem_eq(f + o4 + 8, in + gi.l4_off + 8, 5);          /* ack, doff */
+		ck_assert_mem_eq(f + o4 + 8, in + gi.ip.l4_off + 8, 5);          /* ack, doff */
 		if (k + 1 < n)
 			want &= (uint8_t)~(GEN_FIN | GEN_PSH);
 		if (k && !(req->flags & OFL_GSO_F_KEEP_CWR))
 			want &= (uint8_t)~GEN_CWR;
 		ck_assert_uint_eq(f[o4 + 13], want);
-		ck_assert_mem_eq(f + o4 + 14, in + gi.l4_off + 14, 2);        /* window */
-		ck_assert_mem_eq(f + o4 + 18, in + gi.l4_off + 18, thl - 18); /* urg, options */
+		ck_assert_mem_eq(f + o4 + 14, in + gi.ip.l4_off + 14, 2);        /* window */
+		ck_assert_mem_eq(f + o4 + 18, in + gi.ip.l4_off + 18, thl - 18); /* urg, options */
 		/* payload is the input's, in place */
 		ck_assert_mem_eq(f + op, in + gi.payload_off + pos, plen);
 		for (i = 0; i < s->nslices; i++)
@@ -109,7 +109,7 @@ static void verify_tcp(const uint8_t *in, size_t in_len, const struct ofl_gso_re
 			ck_assert(s->flags & OFL_GSO_SEG_F_CSUM_PARTIAL);
 			ck_assert_uint_eq(s->csum_start, o4);
 			ck_assert_uint_eq(s->csum_offset, 16);
-			ps = gi.l3 == 4 ? gen_csum_fold(f + o3 + 12, 8, 0) : gen_csum_fold(f + o3 + 8, 32, 0);
+			ps = gi.ip.l3 == 4 ? gen_csum_fold(f + o3 + 12, 8, 0) : gen_csum_fold(f + o3 + 8, 32, 0);
 			ck_assert_uint_eq(g16(f + o4 + 16), gen_csum_fold(NULL, 0, ps + 6 + thl + plen));
 			gu_complete_csum(cpy, sg->len[k], s->csum_start, s->csum_offset);
 		} else {

@@ -52,25 +52,25 @@ START_TEST(test_udp_l4)
 		uint8_t *f = sg->frame[k];
 		const struct ofl_gso_seg *s = &sg->seg[k];
 		uint32_t plen = k < 7 ? 1400 : 200;
-		const uint8_t *ip = f + gi.l3_off, *uh = f + gi.l4_off;
+		const uint8_t *ip = f + gi.ip.l3_off, *uh = f + gi.ip.l4_off;
 		ck_assert_uint_eq(sg->len[k], gi.payload_off + plen);
-		ck_assert_mem_eq(f, frame, gi.l4_off - (l3 == 4 ? 20 : 40)); /* L2 and tags */
+		ck_assert_mem_eq(f, frame, gi.ip.l4_off - (l3 == 4 ? 20 : 40)); /* L2 and tags */
 		if (l3 == 4) {
 			ck_assert_uint_eq(g16(ip + 2), 28 + plen);
 			ck_assert_uint_eq(g16(ip + 4), (uint16_t)(0xfffe + k)); /* ID per datagram */
 			ck_assert_uint_eq(g16(ip + 6), 0x4000);
-			ck_assert_mem_eq(ip + 8, frame + gi.l3_off + 8, 2);
-			ck_assert_mem_eq(ip + 12, frame + gi.l3_off + 12, 8);
+			ck_assert_mem_eq(ip + 8, frame + gi.ip.l3_off + 8, 2);
+			ck_assert_mem_eq(ip + 12, frame + gi.ip.l3_off + 12, 8);
 		} else {
 			ck_assert_uint_eq(g16(ip + 4), 8 + plen);
-			ck_assert_mem_eq(ip + 6, frame + gi.l3_off + 6, 34);
+			ck_assert_mem_eq(ip + 6, frame + gi.ip.l3_off + 6, 34);
 		}
-		ck_assert_mem_eq(uh, frame + gi.l4_off, 4);
+		ck_assert_mem_eq(uh, frame + gi.ip.l4_off, 4);
 		ck_assert_uint_eq(g16(uh + 4), 8 + plen);
 		ck_assert_mem_eq(f + gi.payload_off, frame + gi.payload_off + pos, plen);
 		if (partial) {
 			uint32_t ps = l3 == 4 ? gen_csum_fold(ip + 12, 8, 0) : gen_csum_fold(ip + 8, 32, 0);
-			ck_assert_uint_eq(s->csum_start, gi.l4_off);
+			ck_assert_uint_eq(s->csum_start, gi.ip.l4_off);
 			ck_assert_uint_eq(s->csum_offset, 6);
 			ck_assert_uint_eq(g16(uh + 6), gen_csum_fold(NULL, 0, ps + 17 + 8 + plen));
 			gu_complete_csum(f, sg->len[k], s->csum_start, s->csum_offset);
@@ -122,44 +122,44 @@ static void check_frags(const uint8_t *in, size_t in_len, const struct gu_segs *
 		const uint8_t *f = sg->frame[k];
 		uint32_t n;
 		ck_assert(gu_parse(f, sg->len[k], &fi));
-		ck_assert(fi.frag);
-		ck_assert_uint_eq(fi.frag_off, k * fs);
-		ck_assert_uint_eq(fi.more, k + 1 < sg->n);
-		ck_assert_uint_eq(fi.l3_off, gi.l3_off);
-		ck_assert_mem_eq(f, in, gi.l3_off);
-		if (gi.l3 == 4) {
-			const uint8_t *a = in + gi.l3_off, *ip = f + fi.l3_off;
-			ck_assert_uint_eq(fi.frag_id, g16(a + 4)); /* same ID */
+		ck_assert(fi.ip.frag);
+		ck_assert_uint_eq(fi.ip.frag_off, k * fs);
+		ck_assert_uint_eq(fi.ip.more, k + 1 < sg->n);
+		ck_assert_uint_eq(fi.ip.l3_off, gi.ip.l3_off);
+		ck_assert_mem_eq(f, in, gi.ip.l3_off);
+		if (gi.ip.l3 == 4) {
+			const uint8_t *a = in + gi.ip.l3_off, *ip = f + fi.ip.l3_off;
+			ck_assert_uint_eq(fi.ip.frag_id, g16(a + 4)); /* same ID */
 			ck_assert_uint_eq(gen_csum_fold(ip, 20, 0), 0xffff);
 			ck_assert_uint_eq(ip[0], a[0]);
 			ck_assert_uint_eq(ip[1], a[1]); /* TOS */
-			ck_assert_uint_eq(g16(ip + 2), sg->len[k] - fi.l3_off);
+			ck_assert_uint_eq(g16(ip + 2), sg->len[k] - fi.ip.l3_off);
 			ck_assert_uint_eq(g16(ip + 6) & 0x4000, 0); /* DF cleared */
 			ck_assert_uint_eq(ip[8], a[8]); /* TTL */
 			ck_assert_uint_eq(ip[9], 17);
 			ck_assert_mem_eq(ip + 12, a + 12, 8);
 		} else {
-			const uint8_t *a = in + gi.l3_off, *ip = f + fi.l3_off;
-			ck_assert_uint_eq(fi.frag_id, frag_id);
+			const uint8_t *a = in + gi.ip.l3_off, *ip = f + fi.ip.l3_off;
+			ck_assert_uint_eq(fi.ip.frag_id, frag_id);
 			ck_assert_mem_eq(ip, a, 4);
-			ck_assert_uint_eq(g16(ip + 4), sg->len[k] - fi.l3_off - 40);
+			ck_assert_uint_eq(g16(ip + 4), sg->len[k] - fi.ip.l3_off - 40);
 			ck_assert_uint_eq(ip[6], 44);
 			ck_assert_uint_eq(ip[7], a[7]); /* hop limit */
 			ck_assert_mem_eq(ip + 8, a + 8, 32);
 			ck_assert_uint_eq(ip[40], 17);
 			ck_assert_uint_eq(ip[41], 0);
 		}
-		n = (uint32_t)(sg->len[k] - fi.l4_off);
+		n = (uint32_t)(sg->len[k] - fi.ip.l4_off);
 		if (k + 1 < sg->n)
 			ck_assert_uint_eq(n, fs);
-		memcpy(dgram + fi.frag_off, f + fi.l4_off, n);
+		memcpy(dgram + fi.ip.frag_off, f + fi.ip.l4_off, n);
 		total += n;
 	}
-	ck_assert_uint_eq(total, in_len - gi.l4_off);
+	ck_assert_uint_eq(total, in_len - gi.ip.l4_off);
 	/* the datagram is the input's except its checksum, which is valid */
-	ck_assert_mem_eq(dgram, in + gi.l4_off, 6);
-	ck_assert_mem_eq(dgram + 8, in + gi.l4_off + 8, total - 8);
-	sum = gi.l3 == 4 ? gen_csum_fold(in + gi.l3_off + 12, 8, 0) : gen_csum_fold(in + gi.l3_off + 8, 32, 0);
+	ck_assert_mem_eq(dgram, in + gi.ip.l4_off, 6);
+	ck_assert_mem_eq(dgram + 8, in + gi.ip.l4_off + 8, total - 8);
+	sum = gi.ip.l3 == 4 ? gen_csum_fold(in + gi.ip.l3_off + 12, 8, 0) : gen_csum_fold(in + gi.ip.l3_off + 8, 32, 0);
 	ck_assert_uint_eq(gen_csum_fold(dgram, total, sum + 17 + total), 0xffff);
 	ck_assert_uint_ne(g16(dgram + 6), 0);
 }
