@@ -32,7 +32,7 @@ uint8_t gu_two_tags(uint16_t *tpid, uint16_t *tci, int nvlan, uint16_t tci0, uin
 
 size_t gu_udp_frame(const struct gu_udp *u, uint8_t *buf, size_t cap)
 {
-	size_t off = 12, l3, l4, i, ulen = 8u + u->payload_len;
+	size_t l3, l4, i, ulen = 8u + u->payload_len;
 	size_t len = 14u + 4u * u->nvlan + (u->l3 == 4 ? 20u : 40u) + ulen;
 	uint32_t sum;
 	uint16_t c;
@@ -40,13 +40,7 @@ size_t gu_udp_frame(const struct gu_udp *u, uint8_t *buf, size_t cap)
 		return 0;
 	memset(buf, 0, len);
 	memcpy(buf, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01", 12);
-	for (i = 0; i < u->nvlan; i++) {
-		put16(buf + off, u->vlan_tpid[i] ? u->vlan_tpid[i] : 0x8100);
-		put16(buf + off + 2, u->vlan_tci[i]);
-		off += 4;
-	}
-	put16(buf + off, u->l3 == 4 ? 0x0800 : 0x86dd);
-	l3 = off + 2;
+	l3 = gen_l2(buf, u->nvlan, u->vlan_tpid, u->vlan_tci, u->l3);
 	if (u->l3 == 4) {
 		uint8_t *ip = buf + l3;
 		ip[0] = 0x45;

@@ -68,6 +68,18 @@ static size_t l3_hlen(const struct gen_tcp *g)
 	return g->l3 == 4 ? 20u + g->ip_optlen : 40u + g->extlen;
 }
 
+size_t gen_l2(uint8_t *buf, unsigned nvlan, const uint16_t *tpid, const uint16_t *tci, int l3)
+{
+	size_t off = 12;
+	unsigned k;
+	for (k = 0; k < nvlan; k++, off += 4) {
+		put16(buf + off, tpid[k] ? tpid[k] : 0x8100);
+		put16(buf + off + 2, tci[k]);
+	}
+	put16(buf + off, l3 == 4 ? 0x0800 : 0x86dd);
+	return off + 2;
+}
+
 size_t gen_tcp_len(const struct gen_tcp *g)
 {
 	size_t n = 14u + 4u * g->nvlan + l3_hlen(g) + (g->udp ? 8u : 20u + g->optlen) + g->payload_len;
@@ -76,7 +88,7 @@ size_t gen_tcp_len(const struct gen_tcp *g)
 
 size_t gen_tcp_frame(const struct gen_tcp *g, uint8_t *buf, size_t cap)
 {
-	size_t len = gen_tcp_len(g), off = 12, l3, l4, i;
+	size_t len = gen_tcp_len(g), l3, l4, i;
 	size_t thl = g->udp ? 8u : 20u + g->optlen, l4len = thl + g->payload_len;
 	uint8_t proto = g->udp ? 17 : 6;
 	uint32_t sum;
@@ -85,13 +97,7 @@ size_t gen_tcp_frame(const struct gen_tcp *g, uint8_t *buf, size_t cap)
 	memset(buf, 0, len);
 	memcpy(buf, g->dst_mac, 6);
 	memcpy(buf + 6, g->src_mac, 6);
-	for (i = 0; i < g->nvlan; i++) {
-		put16(buf + off, g->vlan_tpid[i] ? g->vlan_tpid[i] : 0x8100);
-		put16(buf + off + 2, g->vlan_tci[i]);
-		off += 4;
-	}
-	put16(buf + off, g->l3 == 4 ? 0x0800 : 0x86dd);
-	l3 = off + 2;
+	l3 = gen_l2(buf, g->nvlan, g->vlan_tpid, g->vlan_tci, g->l3);
 	l4 = l3 + l3_hlen(g);
 	if (g->l3 == 4) {
 		uint8_t *ip = buf + l3;

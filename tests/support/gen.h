@@ -66,6 +66,11 @@ void gen_tcp_init(struct gen_tcp *g, int l3);
 /* Frame length gen_tcp_frame() will write. */
 size_t gen_tcp_len(const struct gen_tcp *g);
 
+/* The rest of an Ethernet header after the MACs at buf: nvlan tags (tpid[k],
+ * 0 meaning 0x8100, and tci[k]) and the IPv4 (l3 4) or IPv6 EtherType.
+ * Returns the IP header's offset. */
+size_t gen_l2(uint8_t *buf, unsigned nvlan, const uint16_t *tpid, const uint16_t *tci, int l3);
+
 /* Write the frame; returns its length, 0 if cap is too small. */
 size_t gen_tcp_frame(const struct gen_tcp *g, uint8_t *buf, size_t cap);
 
