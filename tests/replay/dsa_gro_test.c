@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "dsa_util.h"
+#include "harness.h"
 #include "gen.h"
 
 #define NFLOWS 4u
@@ -213,12 +214,4 @@ START_TEST(test_bad_tags)
 }
 END_TEST
 
-int main(void)
-{
-	TCase *tc = tcase_create("gro");
-
-	tcase_add_checked_fixture(tc, make_untagged, NULL);
-	tcase_add_loop_test(tc, test_format, 0, (int)NFORMATS);
-	tcase_add_test(tc, test_bad_tags);
-	return du_run_tcase("replay_dsa_gro", tc);
-}
+H_MAIN_FIXTURE("replay_dsa_gro", 300, make_untagged, NULL, {test_format, (int)NFORMATS}, {test_bad_tags, 0})

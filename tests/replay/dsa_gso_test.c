@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dsa_util.h"
+#include "harness.h"
 #include "gen.h"
 
 #define MSS 1000u
@@ -180,12 +181,4 @@ START_TEST(test_bad_tag)
 }
 END_TEST
 
-int main(void)
-{
-	TCase *tc = tcase_create("gso");
-
-	tcase_add_checked_fixture(tc, make_input, NULL);
-	tcase_add_loop_test(tc, test_format, 0, (int)NFORMATS);
-	tcase_add_test(tc, test_bad_tag);
-	return du_run_tcase("replay_dsa_gso", tc);
-}
+H_MAIN_FIXTURE("replay_dsa_gso", 300, make_input, NULL, {test_format, (int)NFORMATS}, {test_bad_tag, 0})

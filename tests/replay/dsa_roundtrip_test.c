@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dsa_util.h"
+#include "harness.h"
 #include "gen.h"
 
 #define NFRAMES 8
@@ -235,13 +236,5 @@ START_TEST(test_usage_errors)
 }
 END_TEST
 
-int main(void)
-{
-	TCase *tc = tcase_create("roundtrip");
-
-	tcase_add_checked_fixture(tc, make_input, free_input);
-	tcase_add_loop_test(tc, test_format, 0, (int)NFORMATS);
-	tcase_add_test(tc, test_bad_tag_named);
-	tcase_add_test(tc, test_usage_errors);
-	return du_run_tcase("replay_dsa_roundtrip", tc);
-}
+H_MAIN_FIXTURE("replay_dsa_roundtrip", 300, make_input, free_input, {test_format, (int)NFORMATS}, {test_bad_tag_named, 0},
+	       {test_usage_errors, 0})

@@ -334,10 +334,18 @@ int h_run_suite(Suite *s)
 
 int h_run_table(const char *name, unsigned timeout, unsigned flags, const struct h_test *tests, unsigned n)
 {
+	return h_run_table_fixture(name, timeout, flags, NULL, NULL, tests, n);
+}
+
+int h_run_table_fixture(const char *name, unsigned timeout, unsigned flags, void (*setup)(void),
+                        void (*teardown)(void), const struct h_test *tests, unsigned n)
+{
 	Suite *s = suite_create(name);
 	TCase *tc = tcase_create(name);
 	if (timeout)
 		tcase_set_timeout(tc, timeout);
+	if (setup || teardown)
+		tcase_add_checked_fixture(tc, setup, teardown);
 	for (unsigned i = 0; i < n; i++) {
 		if (tests[i].loops)
 			tcase_add_loop_test(tc, tests[i].test, 0, tests[i].loops);

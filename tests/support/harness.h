@@ -85,8 +85,20 @@ struct h_test {
  * this process (tests that share files). */
 #define H_NOFORK 1u
 int h_run_table(const char *name, unsigned timeout, unsigned flags, const struct h_test *tests, unsigned n);
+/* The same with a checked fixture: setup before and teardown after each
+ * test, in the test's process (either may be NULL). */
+int h_run_table_fixture(const char *name, unsigned timeout, unsigned flags, void (*setup)(void),
+                        void (*teardown)(void), const struct h_test *tests, unsigned n);
 /* A test file's main(): H_MAIN("name", timeout, flags, {test, loops}, ...)
- * runs the table of h_test rows given as the remaining arguments. */
+ * runs the table of h_test rows given as the remaining arguments;
+ * H_MAIN_FIXTURE(name, timeout, setup, teardown, rows...) with a fixture. */
+#define H_MAIN_FIXTURE(name, timeout, setup, teardown, ...)                                   \
+	int main(void)                                                                         \
+	{                                                                                      \
+		const struct h_test h_main_tests_[] = {__VA_ARGS__};                          \
+		return h_run_table_fixture(name, timeout, 0, setup, teardown, h_main_tests_,   \
+		                           (unsigned)(sizeof h_main_tests_ / sizeof h_main_tests_[0])); \
+	}
 #define H_MAIN(name, timeout, flags, ...)                                                      \
 	int main(void)                                                                         \
 	{                                                                                      \
