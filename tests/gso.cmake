@@ -29,9 +29,11 @@ if(TARGET offload-replay)
     OFL_GSO_REPLAY="$<TARGET_FILE:offload-replay>" OFL_GSO_TMP="${CMAKE_CURRENT_BINARY_DIR}"
     OFL_GSO_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso")
   add_dependencies(gso_replay_test offload-replay)
-  # tunnel GSO decoded by tshark with checksum validation (exit 77 without tshark)
+  # tunnel GSO decoded by tshark with checksum validation (exit 77 without tshark):
+  # the corpus's VXLAN/Geneve super-packets, GRE and IP-in-IP ones of our own
   add_test(NAME gso_tunnel_tshark_test COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/gso/tunnel-tshark.sh
-    $<TARGET_FILE:offload-replay> ${OFL_CORPORA_DEFAULT} ${CMAKE_CURRENT_BINARY_DIR}/gso_tunnel_tshark)
+    $<TARGET_FILE:offload-replay> ${OFL_CORPORA_DEFAULT} ${CMAKE_CURRENT_BINARY_DIR}/gso_tunnel_tshark
+    ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso_tunnel_tshark)
   set_tests_properties(gso_tunnel_tshark_test PROPERTIES SKIP_RETURN_CODE 77 LABELS cli)
 else()
   ofl_tests_not_built("OFL_BUILD_TOOLS=OFF" gso_replay_test gso_tunnel_tshark_test)
