@@ -34,8 +34,11 @@ cut() {
   "$tool" gso "$work/tun-$t-in.pcap" "$work/tun-$t.pcap" --mss 1400 --tunnel "$t" >"$work/tun-$t.txt"
   n=$(sed -n 's/^ *segments out *//p' "$work/tun-$t.txt")
   s=$(sed -n 's/^ *super-packets segmented *//p' "$work/tun-$t.txt")
-  [ "${s:-0}" = $# ] && [ "${n:-0}" -gt $# ] ||
-    { echo "$t: not every input segmented" >&2; cat "$work/tun-$t.txt" >&2; exit 1; }
+  if [ "${s:-0}" != $# ] || [ "${n:-0}" -le $# ]; then
+    echo "$t: not every input segmented" >&2
+    cat "$work/tun-$t.txt" >&2
+    exit 1
+  fi
   want=$((want + n)) supers=$((supers + s))
 }
 for t in vxlan geneve; do
@@ -73,7 +76,7 @@ cut ipip "$@"
 cp "$work/tun-gre.pcap" "$work/tun-control.pcap"
 size=$(wc -c <"$work/tun-gre.pcap")
 last=$(od -An -tu1 -j $((size - 1)) -N1 "$work/tun-gre.pcap" | tr -d ' ')
-printf "$(printf '\\%03o' $(((last + 1) % 256)))" |
+printf '%b' "\\0$(printf '%03o' $(((last + 1) % 256)))" |
   dd of="$work/tun-control.pcap" bs=1 seek=$((size - 1)) conv=notrunc 2>/dev/null
 mergecap -a -w "$work/tun-all.pcapng" "$work/tun-vxlan.pcap" "$work/tun-geneve.pcap" \
   "$work/tun-gre.pcap" "$work/tun-ipip.pcap" "$work/tun-control.pcap"
