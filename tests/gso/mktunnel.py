@@ -6,7 +6,7 @@
 # 24-byte virtio_net_hdr_v1_hash_tunnel).  NAME: {vxlan,geneve}_o{4,6}_i{4,6}
 # with _csum for an outer UDP checksum.  Used by make-tunnel-fixtures.sh.
 # Also GRE and IP in IP, which have no virtio form (IN.pcap only; used for
-# tests/fixtures/gso_tunnel_tshark): gre_o{4,6}_i{4,6} with _csum (C bit, a
+# tests/fixtures/gso_gre_ipip): gre_o{4,6}_i{4,6} with _csum (C bit, a
 # valid GRE checksum), _key (K bit) and _ip (the GRE payload is the inner IP
 # packet, protocol 0x0800/0x86dd, not an Ethernet frame, 0x6558), in that
 # order; ipip_o{4,6}_i{4,6} (outer protocol 4 or 41).  PAYLOAD: inner TCP

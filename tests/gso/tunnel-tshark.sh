@@ -11,7 +11,7 @@
 # (gso/gso-*-vxlan-*, gso-*-geneve-*, bigtcp-*-vxlan-*, bigtcp-*-geneve-*),
 # and FIXTURES/{gre,ipip}_*/IN.pcap, GRE (with and without checksum and key,
 # inner Ethernet or IP) and IP-in-IP (4in4, 6in4, 4in6, 6in6) super-packets
-# of our own (tests/gso/make-tshark-fixtures.sh).  A control run flips one
+# of our own (tests/gso/make-gre-ipip-fixtures.sh).  A control run flips one
 # payload byte of a GRE segment and expects tshark to call both its GRE and
 # TCP checksums bad.  Exit 77 (skip) without tshark; a missing corpus or
 # fixture file fails.
