@@ -56,11 +56,11 @@ static inline int xfer_skip(const char *what)
 	return XFER_SKIP;
 }
 
-/* Command line [-6] [-T] [-u] [-x [-c]] [-m MiB] [-t seconds] (those in
+/* Command line [-6] [-T] [-u] [-x|-X [-c]] [-m MiB] [-t seconds] (those in
  * optstring), then the root check.  Returns -1 to go on, or the exit code
  * (2 usage, 77 not root). */
 struct xfer_opts {
-	int v6, tun, udp, vxlan, csum;
+	int v6, tun, udp, vxlan, cross, csum;
 	unsigned mib, timeout_s;
 };
 
@@ -76,6 +76,8 @@ static inline int xfer_options(int argc, char **argv, const char *optstring, str
 			o->udp = 1;
 		else if (opt == 'x')
 			o->vxlan = 1;
+		else if (opt == 'X')
+			o->cross = 1;
 		else if (opt == 'c')
 			o->csum = 1;
 		else if (opt == 'm')
@@ -86,7 +88,7 @@ static inline int xfer_options(int argc, char **argv, const char *optstring, str
 			fprintf(stderr, "usage: %s%s%s%s%s [-m MiB] [-t seconds]\n", argv[0],
 			        strchr(optstring, '6') ? " [-6]" : "", strchr(optstring, 'T') ? " [-T]" : "",
 			        strchr(optstring, 'u') ? " [-u]" : "",
-			        strchr(optstring, 'x') ? " [-x [-c]]" : "");
+			        strchr(optstring, 'X') ? " [-x|-X [-c]]" : strchr(optstring, 'x') ? " [-x [-c]]" : "");
 			return 2;
 		}
 	}

@@ -40,7 +40,7 @@
  * context configured for raw IP (ofl_gro_config.l2 = OFL_L2_NONE): the
  * packets go to GRO as they were read, the segments as [header slot,
  * payload slices], and GRO delivers them from the IP header, ready to be
- * written with ofl_gro_vnet_hdr(l2_strip 0).
+ * written with ofl_gro_vnet_hdr_le(l2_strip 0).
  *
  * With -x the TCP transfer runs through VXLAN (UDP port 4789, VNI 42): each
  * namespace has a VXLAN device over its TAP device, and the TAP devices
@@ -54,12 +54,14 @@
  * ofl_gro_vnet_hdr_le(..., 24) gives the merged packet the same header
  * form for the other TAP device, whose VXLAN device takes it apart.  The
  * data way must have carried VXLAN super-packets both from and to the
- * kernel.  Outer IPv6 (-6) has the outer UDP checksum (GSO_CSUM); outer
+ * kernel.  The underlay has the transfer's IP version (-6: IPv6), or with
+ * -X (which implies -x) the other one: IPv4 in VXLAN over IPv6, with -6
+ * IPv6 over IPv4.  Outer IPv6 has the outer UDP checksum (GSO_CSUM); outer
  * IPv4 has it with -c, else 0.  The TAP devices' addresses are the
  * underlay; the transfer runs between the VXLAN devices' (198.19.0.0/24,
  * fd00:f2::/64).
  *
- *   usage: tun_offload [-6] [-T] [-u] [-x [-c]] [-m MiB] [-t seconds]
+ *   usage: tun_offload [-6] [-T] [-u] [-x|-X [-c]] [-m MiB] [-t seconds]
  *
  * Exit: 0 transfer intact, 1 failure or timeout, 77 skipped.
  */
@@ -434,14 +436,14 @@ static long long tcp_retrans(int fd)
 }
 
 /* One namespace's end of the wire, in the current namespace: its TAP (TUN)
- * device with address ip, and with -x a VXLAN device over it to the other
- * end's address peer, with the address over.  Returns the device's fd, or
- * -1 with *code the exit code (77: skipped, said why; 1: failed). */
-static int side_open(char side, int v6, const char *ip, const char *peer, const char *over,
-                     unsigned *off, int *code)
+ * device with address ip (IPv6 if uv6), and with -x a VXLAN device over it
+ * to the other end's address peer, with the address over (IPv6 if v6).
+ * Returns the device's fd, or -1 with *code the exit code (77: skipped,
+ * said why; 1: failed). */
+static int side_open(char side, int uv6, int v6, const char *ip, const char *peer,
+                     const char *over, unsigned *off, int *code)
 {
 	char dev[IFNAMSIZ], vx[IFNAMSIZ];
-	unsigned prefix = v6 ? 64 : 24;
 	snprintf(dev, sizeof dev, "%s%c", tun ? "ofltun" : "ofltap", side);
 	snprintf(vx, sizeof vx, "oflvx%c", side);
 	*code = 1;
@@ -461,20 +463,20 @@ static int side_open(char side, int v6, const char *ip, const char *peer, const 
 		perror("TAP device with IFF_VNET_HDR");
 		return -1;
 	}
-	if (xfer_if_config(dev, v6, ip, prefix) != 0) {
+	if (xfer_if_config(dev, uv6, ip, uv6 ? 64 : 24) != 0) {
 		perror("configure the TAP device");
 		return -1;
 	}
 	if (!vxlan)
 		return fd;
-	if (xfer_vxlan_add(vx, 42, v6, ip, peer, VXLAN_PORT, dev, outer_csum) != 0) {
+	if (xfer_vxlan_add(vx, 42, uv6, ip, peer, VXLAN_PORT, dev, outer_csum) != 0) {
 		if (errno == EOPNOTSUPP || errno == EAFNOSUPPORT) /* no vxlan driver */
 			*code = xfer_skip("VXLAN device (ip link add type vxlan)");
 		else
 			perror("VXLAN device");
 		return -1;
 	}
-	if (xfer_if_config(vx, v6, over, prefix) != 0) {
+	if (xfer_if_config(vx, v6, over, v6 ? 64 : 24) != 0) {
 		perror("configure the VXLAN device");
 		return -1;
 	}
@@ -484,16 +486,17 @@ static int side_open(char side, int v6, const char *ip, const char *peer, const 
 int main(int argc, char **argv)
 {
 	struct xfer_opts o = {.mib = 64, .timeout_s = 120};
-	int rc = xfer_options(argc, argv, "6Tuxcm:t:", &o);
+	int rc = xfer_options(argc, argv, "6TuxXcm:t:", &o);
 	if (rc >= 0)
 		return rc;
 	int v6 = o.v6;
+	int uv6 = v6 ^ o.cross; /* -X: the underlay of the other IP version */
 	tun = o.tun;
 	udp = o.udp;
-	vxlan = o.vxlan;
+	vxlan = o.vxlan | o.cross;
 	outer_csum = o.csum;
 	if (vxlan && (tun || udp)) {
-		fprintf(stderr, "-x runs TCP over TAP devices: not with -T or -u\n");
+		fprintf(stderr, "-x and -X run TCP over TAP devices: not with -T or -u\n");
 		return 2;
 	}
 	if (vxlan)
@@ -501,8 +504,8 @@ int main(int argc, char **argv)
 	unsigned mib = o.mib, timeout_s = o.timeout_s, offA = 0, offB = 0;
 	/* the devices' addresses; -x: the TAP devices carry the VXLAN packets
 	 * (underlay) and the transfer runs between the VXLAN devices' */
-	const char *ipA = v6 ? "fd00:f1::1" : "198.18.0.1";
-	const char *ipB = v6 ? "fd00:f1::2" : "198.18.0.2";
+	const char *ipA = uv6 ? "fd00:f1::1" : "198.18.0.1";
+	const char *ipB = uv6 ? "fd00:f1::2" : "198.18.0.2";
 	const char *ovA = v6 ? "fd00:f2::1" : "198.19.0.1";
 	const char *ovB = v6 ? "fd00:f2::2" : "198.19.0.2";
 	const char *dstB = vxlan ? ovB : ipB;
@@ -513,7 +516,7 @@ int main(int argc, char **argv)
 	/* namespace A: TAP A, the sender's socket */
 	if (unshare(CLONE_NEWNET) != 0)
 		return xfer_skip("unshare(CLONE_NEWNET)");
-	int tapA = side_open('A', v6, ipA, ipB, ovA, &offA, &rc);
+	int tapA = side_open('A', uv6, v6, ipA, ipB, ovA, &offA, &rc);
 	if (tapA < 0)
 		return rc;
 	/* the sender's TCP counters (a procfs file shows the namespace it was
@@ -526,7 +529,7 @@ int main(int argc, char **argv)
 		perror("socket/unshare");
 		return 1;
 	}
-	int tapB = side_open('B', v6, ipB, ipA, ovB, &offB, &rc);
+	int tapB = side_open('B', uv6, v6, ipB, ipA, ovB, &offB, &rc);
 	if (tapB < 0)
 		return rc;
 	int ls = udp ? xfer_udp_bind(v6, dstB) : xfer_listen(v6, dstB);
@@ -538,16 +541,17 @@ int main(int argc, char **argv)
 		perror("setns");
 		return 1;
 	}
-	printf("%s offloads accepted: CSUM TSO4 TSO6%s%s; %s transfer %u MiB over %s, limit %u s\n",
+	printf("%s offloads accepted: CSUM TSO4 TSO6%s%s; %s transfer %u MiB over %s%s, limit %u s\n",
 	       o.tun ? "TUN (IP packets; GSO and GRO take them as raw IP)"
 	             : "TAP (Ethernet frames)",
 	       (offA & offB & TUN_F_USO4) ? " USO4 USO6" : " (USO refused by this kernel)",
 	       vxlan ? " UDP_TUNNEL_GSO(_CSUM), 24-byte vnet header" : "",
 	       udp ? "UDP (USO trains, echoed)" : "TCP", mib,
-	       !vxlan ? (v6 ? "IPv6" : "IPv4")
-	              : v6 ? "IPv6 in VXLAN over IPv6 (outer UDP checksum on)"
-	                   : outer_csum ? "IPv4 in VXLAN over IPv4 (outer UDP checksum on)"
-	                                : "IPv4 in VXLAN over IPv4 (outer UDP checksum 0)",
+	       v6 ? "IPv6" : "IPv4",
+	       !vxlan ? ""
+	              : uv6 ? " in VXLAN over IPv6 (outer UDP checksum on)"
+	                    : outer_csum ? " in VXLAN over IPv4 (outer UDP checksum on)"
+	                                 : " in VXLAN over IPv4 (outer UDP checksum 0)",
 	       timeout_s);
 	if (udp && !(offA & offB & TUN_F_USO4)) {
 		errno = EOPNOTSUPP;
