@@ -56,10 +56,11 @@ static inline int xfer_skip(const char *what)
 	return XFER_SKIP;
 }
 
-/* Command line [-6] [-T] [-u] [-m MiB] [-t seconds] (those in optstring), then the
- * root check.  Returns -1 to go on, or the exit code (2 usage, 77 not root). */
+/* Command line [-6] [-T] [-u] [-x|-X [-c]] [-m MiB] [-t seconds] (those in
+ * optstring), then the root check.  Returns -1 to go on, or the exit code
+ * (2 usage, 77 not root). */
 struct xfer_opts {
-	int v6, tun, udp;
+	int v6, tun, udp, vxlan, cross, csum;
 	unsigned mib, timeout_s;
 };
 
@@ -73,14 +74,21 @@ static inline int xfer_options(int argc, char **argv, const char *optstring, str
 			o->tun = 1;
 		else if (opt == 'u')
 			o->udp = 1;
+		else if (opt == 'x')
+			o->vxlan = 1;
+		else if (opt == 'X')
+			o->cross = 1;
+		else if (opt == 'c')
+			o->csum = 1;
 		else if (opt == 'm')
 			o->mib = (unsigned)strtoul(optarg, NULL, 10);
 		else if (opt == 't')
 			o->timeout_s = (unsigned)strtoul(optarg, NULL, 10);
 		else {
-			fprintf(stderr, "usage: %s%s%s%s [-m MiB] [-t seconds]\n", argv[0],
+			fprintf(stderr, "usage: %s%s%s%s%s [-m MiB] [-t seconds]\n", argv[0],
 			        strchr(optstring, '6') ? " [-6]" : "", strchr(optstring, 'T') ? " [-T]" : "",
-			        strchr(optstring, 'u') ? " [-u]" : "");
+			        strchr(optstring, 'u') ? " [-u]" : "",
+			        strchr(optstring, 'X') ? " [-x|-X [-c]]" : strchr(optstring, 'x') ? " [-x [-c]]" : "");
 			return 2;
 		}
 	}
@@ -234,37 +242,42 @@ static inline void xfer_nl_end(struct nlmsghdr *nh, struct rtattr *nest)
 	nest->rta_len = (unsigned short)((char *)nh + nh->nlmsg_len - (char *)nest);
 }
 
-/* `ip link add name type veth peer name peer netns <peer_ns_fd>`, in the
- * current namespace, by one RTM_NEWLINK. */
-static inline int xfer_veth_add(const char *name, const char *peer, int peer_ns_fd)
+/* A request of RTM_NEWLINK (create, exclusive, acknowledged) for a new
+ * link called name, in req; its IFLA_LINKINFO nest, kind `kind` opened, is
+ * returned with the IFLA_INFO_DATA nest opened in *data. */
+union xfer_nl_msg {
+	struct nlmsghdr nh;
+	char buf[1024];
+};
+
+static inline struct rtattr *xfer_nl_newlink(union xfer_nl_msg *req, const char *name, const char *kind,
+                                             struct rtattr **data)
 {
-	static union {
-		struct nlmsghdr nh;
-		char buf[1024];
-	} req, ack;
 	struct ifinfomsg ifi = {.ifi_family = AF_UNSPEC};
+	memset(req, 0, sizeof *req);
+	req->nh.nlmsg_len = NLMSG_LENGTH(sizeof ifi);
+	req->nh.nlmsg_type = RTM_NEWLINK;
+	req->nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK;
+	req->nh.nlmsg_seq = 1;
+	memcpy(NLMSG_DATA(&req->nh), &ifi, sizeof ifi);
+	xfer_nl_attr(&req->nh, IFLA_IFNAME, name, strlen(name) + 1);
+	struct rtattr *info = xfer_nl_attr(&req->nh, IFLA_LINKINFO, NULL, 0);
+	xfer_nl_attr(&req->nh, IFLA_INFO_KIND, kind, strlen(kind) + 1);
+	*data = xfer_nl_attr(&req->nh, IFLA_INFO_DATA, NULL, 0);
+	return info;
+}
+
+/* Send req to the kernel (rtnetlink, the current namespace) and wait for its
+ * acknowledgement.  Returns 0, or -1 with errno (the kernel's answer). */
+static inline int xfer_nl_talk(const union xfer_nl_msg *req)
+{
+	union xfer_nl_msg ack;
 	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
 	int rc = -1;
 	int s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (s < 0)
 		return -1;
-	memset(&req, 0, sizeof req);
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof ifi);
-	req.nh.nlmsg_type = RTM_NEWLINK;
-	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK;
-	req.nh.nlmsg_seq = 1;
-	memcpy(NLMSG_DATA(&req.nh), &ifi, sizeof ifi);
-	xfer_nl_attr(&req.nh, IFLA_IFNAME, name, strlen(name) + 1);
-	struct rtattr *info = xfer_nl_attr(&req.nh, IFLA_LINKINFO, NULL, 0);
-	xfer_nl_attr(&req.nh, IFLA_INFO_KIND, "veth", 5);
-	struct rtattr *data = xfer_nl_attr(&req.nh, IFLA_INFO_DATA, NULL, 0);
-	struct rtattr *pr = xfer_nl_attr(&req.nh, VETH_INFO_PEER, &ifi, sizeof ifi);
-	xfer_nl_attr(&req.nh, IFLA_IFNAME, peer, strlen(peer) + 1);
-	xfer_nl_attr(&req.nh, IFLA_NET_NS_FD, &peer_ns_fd, sizeof peer_ns_fd);
-	xfer_nl_end(&req.nh, pr);
-	xfer_nl_end(&req.nh, data);
-	xfer_nl_end(&req.nh, info);
-	if (sendto(s, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof kernel) < 0)
+	if (sendto(s, req, req->nh.nlmsg_len, 0, (const struct sockaddr *)&kernel, sizeof kernel) < 0)
 		goto out;
 	ssize_t n = recv(s, &ack, sizeof ack, 0);
 	if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && ack.nh.nlmsg_type == NLMSG_ERROR) {
@@ -275,6 +288,53 @@ static inline int xfer_veth_add(const char *name, const char *peer, int peer_ns_
 out:
 	close(s);
 	return rc;
+}
+
+/* `ip link add name type veth peer name peer netns <peer_ns_fd>`, in the
+ * current namespace, by one RTM_NEWLINK. */
+static inline int xfer_veth_add(const char *name, const char *peer, int peer_ns_fd)
+{
+	union xfer_nl_msg req;
+	struct ifinfomsg ifi = {.ifi_family = AF_UNSPEC};
+	struct rtattr *data, *info = xfer_nl_newlink(&req, name, "veth", &data);
+	struct rtattr *pr = xfer_nl_attr(&req.nh, VETH_INFO_PEER, &ifi, sizeof ifi);
+	xfer_nl_attr(&req.nh, IFLA_IFNAME, peer, strlen(peer) + 1);
+	xfer_nl_attr(&req.nh, IFLA_NET_NS_FD, &peer_ns_fd, sizeof peer_ns_fd);
+	xfer_nl_end(&req.nh, pr);
+	xfer_nl_end(&req.nh, data);
+	xfer_nl_end(&req.nh, info);
+	return xfer_nl_talk(&req);
+}
+
+/* `ip link add name type vxlan id vni local LOCAL remote REMOTE dstport port
+ * dev link [udpcsum]`, in the current namespace: a VXLAN device whose
+ * packets go to REMOTE over link.  Outer IPv6 (v6) always has its UDP
+ * checksum (RFC 6935 zero checksums off, the kernel's default); outer
+ * IPv4 has it only with udp_csum.  Returns 0, or -1 with errno. */
+static inline int xfer_vxlan_add(const char *name, uint32_t vni, int v6, const char *local,
+                                 const char *remote, uint16_t port, const char *link, int udp_csum)
+{
+	union xfer_nl_msg req;
+	unsigned char a[16], b[16];
+	uint32_t ifindex = if_nametoindex(link);
+	uint16_t port_be = htons(port);
+	uint8_t csum = udp_csum ? 1 : 0;
+	if (ifindex == 0 || inet_pton(v6 ? AF_INET6 : AF_INET, local, a) != 1 ||
+	    inet_pton(v6 ? AF_INET6 : AF_INET, remote, b) != 1) {
+		errno = EINVAL;
+		return -1;
+	}
+	struct rtattr *data, *info = xfer_nl_newlink(&req, name, "vxlan", &data);
+	xfer_nl_attr(&req.nh, IFLA_VXLAN_ID, &vni, sizeof vni);
+	xfer_nl_attr(&req.nh, v6 ? IFLA_VXLAN_LOCAL6 : IFLA_VXLAN_LOCAL, a, v6 ? 16 : 4);
+	xfer_nl_attr(&req.nh, v6 ? IFLA_VXLAN_GROUP6 : IFLA_VXLAN_GROUP, b, v6 ? 16 : 4);
+	xfer_nl_attr(&req.nh, IFLA_VXLAN_LINK, &ifindex, sizeof ifindex);
+	xfer_nl_attr(&req.nh, IFLA_VXLAN_PORT, &port_be, sizeof port_be);
+	if (!v6)
+		xfer_nl_attr(&req.nh, IFLA_VXLAN_UDP_CSUM, &csum, sizeof csum);
+	xfer_nl_end(&req.nh, data);
+	xfer_nl_end(&req.nh, info);
+	return xfer_nl_talk(&req);
 }
 
 /* Connect s to ip:XFER_PORT.  Returns 0 or an errno value. */

@@ -40,9 +40,28 @@
  * context configured for raw IP (ofl_gro_config.l2 = OFL_L2_NONE): the
  * packets go to GRO as they were read, the segments as [header slot,
  * payload slices], and GRO delivers them from the IP header, ready to be
- * written with ofl_gro_vnet_hdr(l2_strip 0).
+ * written with ofl_gro_vnet_hdr_le(l2_strip 0).
  *
- *   usage: tun_offload [-6] [-T] [-u] [-m MiB] [-t seconds]
+ * With -x the TCP transfer runs through VXLAN (UDP port 4789, VNI 42): each
+ * namespace has a VXLAN device over its TAP device, and the TAP devices
+ * carry the VXLAN packets.  The TAP devices take UDP-tunnel GSO
+ * (TUN_F_UDP_TUNNEL_GSO | _CSUM, Linux 6.17; EINVAL before, and the run is
+ * skipped) with the 24-byte virtio_net_hdr_v1_hash_tunnel (TUNSETVNETHDRSZ
+ * 24), so the kernel hands us VXLAN-encapsulated TCP super-packets (a UDP
+ * tunnel GSO type, the outer UDP and inner IP offsets in bytes 20-23),
+ * ofl_gso_start_vnet() cuts them into VXLAN segments (both header sets in
+ * each), GRO merges them through VXLAN (ofl_gro_config.vxlan_ports) and
+ * ofl_gro_vnet_hdr_le(..., 24) gives the merged packet the same header
+ * form for the other TAP device, whose VXLAN device takes it apart.  The
+ * data way must have carried VXLAN super-packets both from and to the
+ * kernel.  The underlay has the transfer's IP version (-6: IPv6), or with
+ * -X (which implies -x) the other one: IPv4 in VXLAN over IPv6, with -6
+ * IPv6 over IPv4.  Outer IPv6 has the outer UDP checksum (GSO_CSUM); outer
+ * IPv4 has it with -c, else 0.  The TAP devices' addresses are the
+ * underlay; the transfer runs between the VXLAN devices' (198.19.0.0/24,
+ * fd00:f2::/64).
+ *
+ *   usage: tun_offload [-6] [-T] [-u] [-x|-X [-c]] [-m MiB] [-t seconds]
  *
  * Exit: 0 transfer intact, 1 failure or timeout, 77 skipped.
  */
@@ -78,12 +97,13 @@
 #define TUN_F_USO6 0x40
 #endif
 
-#define VNET_LEN 10                   /* struct virtio_net_hdr */
+#define VNET_MAX 24                   /* virtio_net_hdr_v1_hash_tunnel (-x) */
 #define ETH_LEN 14
 #define FRAME_MAX (14 + 65535 + 64)   /* Ethernet + largest IP packet */
 #define RX_BATCH 16                   /* frames per poll, per direction */
 #define POOL_SLOTS 1024               /* header slots (64 KiB / 1448 * 16 < 1024) */
 #define SLOT_SIZE 256                 /* Linux TSO_HEADER_SIZE */
+#define VXLAN_PORT 4789               /* -x: the IANA port (RFC 7348) */
 
 /* One direction of the wire: frames read from in_fd go out on out_fd. */
 struct wire {
@@ -93,37 +113,22 @@ struct wire {
 	struct ofl_gso_pool pool;
 	struct ofl_gso_hbuf held[POOL_SLOTS]; /* slot of each segment inside GRO */
 	_Alignas(64) uint8_t block[POOL_SLOTS * SLOT_SIZE]; /* the header block */
-	uint8_t vnet[RX_BATCH][VNET_LEN];   /* each frame's virtio_net_hdr ... */
+	uint8_t vnet[RX_BATCH][VNET_MAX];   /* each frame's virtio_net_hdr ... */
 	uint8_t rx[RX_BATCH][FRAME_MAX];    /* ... and the frame */
-	uint8_t tx[VNET_LEN + ETH_LEN + FRAME_MAX];
+	uint8_t tx[VNET_MAX + ETH_LEN + FRAME_MAX];
 	/* counters */
-	uint64_t frames_in, supers_in, segs_cut, csum_finished, bad_in;
-	uint64_t pkts_out, gro_pkts_out, gro_segs_out, bytes_out;
+	uint64_t frames_in, supers_in, tun_supers_in, segs_cut, csum_finished, bad_in;
+	uint64_t pkts_out, gro_pkts_out, gro_segs_out, tun_gro_pkts_out, bytes_out;
 	uint64_t kernel_refused, write_drops, errors;
 };
 
 static struct wire wires[2];
 static int tun; /* -T: TUN devices, raw IP packets */
 static int udp; /* -u: a UDP transfer with USO and UDP GRO */
+static int vxlan; /* -x: TCP through VXLAN devices over the TAP devices */
+static int outer_csum; /* -x -c: the outer UDP checksum on over IPv4 too */
+static unsigned vnet_len = 10; /* struct virtio_net_hdr; -x: 24 */
 static struct xfer xfer;
-
-/* --- virtio_net_hdr: little endian on the wire (VIRTIO 1.0 / x86, ARM) --- */
-
-static void put_le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void vnet_put(uint8_t *p, const struct ofl_virtio_net_hdr *vh)
-{
-	p[0] = vh->flags;
-	p[1] = vh->gso_type;
-	put_le16(p + 2, vh->hdr_len);
-	put_le16(p + 4, vh->gso_size);
-	put_le16(p + 6, vh->csum_start);
-	put_le16(p + 8, vh->csum_offset);
-}
 
 /* --- GRO delivery: write every packet to the other device --------------- */
 
@@ -132,17 +137,20 @@ static void deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 	struct wire *w = user;
 	for (unsigned i = 0; i < n; i++) {
 		const struct ofl_gro_out *o = &pkts[i];
-		struct ofl_virtio_net_hdr vh;
 		/* The frame (TAP: Ethernet; TUN: the IP packet, as GRO delivers
-		 * it) follows its virtio_net_hdr. */
-		uint8_t *vnet = w->tx + ETH_LEN, *frame = vnet + VNET_LEN;
+		 * it) follows its virtio_net_hdr, little endian (virtio 1.0,
+		 * which is also the native order of x86 and ARM hosts); -x: the
+		 * 24-byte header, with the UDP-tunnel GSO type and offsets for a
+		 * packet merged through VXLAN. */
+		uint8_t *vnet = w->tx + ETH_LEN, *frame = vnet + vnet_len;
 		int len = ofl_gro_linearize(o, frame, sizeof w->tx - (size_t)(frame - w->tx),
 		                            OFL_CSUM_MODE_PARTIAL);
-		if (len < 0 || ofl_gro_vnet_hdr(o, 0, &vh) != 0) {
+		int vrc = ofl_gro_vnet_hdr_le(o, 0, vnet, vnet_len);
+		if (len < 0 || vrc < 0) {
+			fprintf(stderr, "%s: deliver: %s\n", w->name, ofl_strerror(len < 0 ? len : vrc));
 			w->errors++;
 		} else {
-			vnet_put(vnet, &vh);
-			size_t wlen = VNET_LEN + (size_t)len;
+			size_t wlen = vnet_len + (size_t)len;
 			ssize_t r = write(w->out_fd, vnet, wlen);
 			if (r == (ssize_t)wlen) {
 				w->pkts_out++;
@@ -151,6 +159,9 @@ static void deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 					w->gro_pkts_out++;
 					w->gro_segs_out += o->seg_count;
 				}
+				if (o->seg_count > 1 &&
+				    OFL_GRO_OUT_TUN_TYPE(o->flags) == OFL_GRO_TUN_VXLAN)
+					w->tun_gro_pkts_out++;
 			} else if (r < 0 && errno == EINVAL) {
 				w->kernel_refused++; /* the kernel did not like our vnet hdr */
 			} else {
@@ -189,7 +200,7 @@ static void wire_frame(struct wire *w, const uint8_t *vnet, uint8_t *frame, size
 	struct ofl_virtio_net_hdr vh;
 	size_t flen = n;
 	w->frames_in++;
-	if (ofl_gso_vnet_read(vnet, VNET_LEN, &vh) != 0 || n == 0) {
+	if (ofl_gso_vnet_read(vnet, vnet_len, &vh) != 0 || n == 0) {
 		w->bad_in++;
 		return;
 	}
@@ -214,14 +225,17 @@ static void wire_frame(struct wire *w, const uint8_t *vnet, uint8_t *frame, size
 
 	/* A super-packet: cut it into MSS segments, each one header slot from
 	 * the block pool plus payload slices pointing into the frame.  From a
-	 * TUN device the segments carry no L2 (OFL_GSO_L2_NONE). */
+	 * TUN device the segments carry no L2 (OFL_GSO_L2_NONE).  A VXLAN
+	 * super-packet (-x: a UDP-tunnel GSO type in the 24-byte header, the
+	 * outer UDP and inner IP offsets at its end) is cut the same way: each
+	 * segment gets both header sets. */
 	struct ofl_gso_req req;
 	struct ofl_gso_iter it;
-	const struct ofl_buf in[2] = {{.data = vnet, .len = VNET_LEN},
+	const struct ofl_buf in[2] = {{.data = vnet, .len = vnet_len},
 	                              {.data = frame, .len = (uint32_t)flen}};
 	ofl_gso_req_default(&req);
 	req.csum = OFL_CSUM_MODE_FULL; /* GRO verifies these: proves GSO right */
-	int rc = ofl_gso_start_vnet(&it, &req, VNET_LEN, tun ? OFL_GSO_L2_NONE : OFL_GSO_L2_ETH,
+	int rc = ofl_gso_start_vnet(&it, &req, vnet_len, tun ? OFL_GSO_L2_NONE : OFL_GSO_L2_ETH,
 	                            in, 2);
 	if (rc != 0) {
 		fprintf(stderr, "%s: gso start: %s\n", w->name, ofl_strerror(rc));
@@ -229,6 +243,8 @@ static void wire_frame(struct wire *w, const uint8_t *vnet, uint8_t *frame, size
 		return;
 	}
 	w->supers_in++;
+	if (vh.gso_type & (OFL_VNET_GSO_UDP_TUNNEL_IPV4 | OFL_VNET_GSO_UDP_TUNNEL_IPV6))
+		w->tun_supers_in++;
 	for (;;) {
 		struct ofl_gso_seg seg;
 		rc = ofl_gso_next(&it, &w->pool, &seg);
@@ -269,7 +285,7 @@ static int wire_poll(struct wire *w)
 	unsigned got = 0;
 	uint64_t now = xfer_now_ns();
 	while (got < RX_BATCH) {
-		struct iovec iov[2] = {{.iov_base = w->vnet[got], .iov_len = VNET_LEN},
+		struct iovec iov[2] = {{.iov_base = w->vnet[got], .iov_len = vnet_len},
 		                       {.iov_base = w->rx[got], .iov_len = FRAME_MAX}};
 		ssize_t r = readv(w->in_fd, iov, 2);
 		if (r < 0) {
@@ -278,11 +294,11 @@ static int wire_poll(struct wire *w)
 			perror("read tap");
 			return -1;
 		}
-		if (r <= VNET_LEN) {
+		if (r <= (ssize_t)vnet_len) {
 			w->bad_in++;
 			continue;
 		}
-		wire_frame(w, w->vnet[got], w->rx[got], (size_t)r - VNET_LEN, now);
+		wire_frame(w, w->vnet[got], w->rx[got], (size_t)r - vnet_len, now);
 		got++;
 	}
 	if (ofl_gro_poll_end(w->gro, got, now, NULL) != 0)
@@ -304,6 +320,10 @@ static int wire_init(struct wire *w, const char *name, int in_fd, int out_fd)
 	cfg.user = w;
 	cfg.l2 = tun ? OFL_L2_NONE : OFL_L2_ETH; /* TUN: packets start at IP */
 	cfg.udp = 1; /* UDP trains merge too (the kernel's rx-udp-gro-forwarding) */
+	if (vxlan) { /* TCP merged through VXLAN on its port */
+		cfg.vxlan_ports[0] = VXLAN_PORT;
+		cfg.vxlan_nports = 1;
+	}
 	return ofl_gro_create(&cfg, &w->gro);
 }
 
@@ -312,7 +332,7 @@ static int wire_init(struct wire *w, const char *name, int in_fd, int out_fd)
 static int tap_open(const char *name, unsigned *offloads)
 {
 	struct ifreq ifr = {.ifr_flags = (short)((tun ? IFF_TUN : IFF_TAP) | IFF_NO_PI | IFF_VNET_HDR)};
-	int vlen = VNET_LEN;
+	int vlen = (int)vnet_len;
 	int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -322,6 +342,14 @@ static int tap_open(const char *name, unsigned *offloads)
 	/* What we (the reader) accept: checksum offload, TSO, and USO where the
 	 * kernel knows it (6.2+; EINVAL before). */
 	*offloads = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_USO4 | TUN_F_USO6;
+	if (vxlan) {
+		/* -x: UDP-tunnel GSO, both outer checksum forms (Linux 6.17;
+		 * EINVAL before: the caller skips) */
+		*offloads |= OFL_TUN_F_UDP_TUNNEL_GSO | OFL_TUN_F_UDP_TUNNEL_GSO_CSUM;
+		if (ioctl(fd, TUNSETOFFLOAD, *offloads) != 0)
+			goto fail;
+		return fd;
+	}
 	if (ioctl(fd, TUNSETOFFLOAD, *offloads) != 0) {
 		*offloads = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6;
 		if (ioctl(fd, TUNSETOFFLOAD, *offloads) != 0)
@@ -343,14 +371,17 @@ static void print_wire(const struct wire *w)
 	struct ofl_gro_stats st;
 	if (ofl_gro_get_stats(w->gro, &st, sizeof st) != 0)
 		return;
-	printf("%s: read %llu frames (%llu TSO/USO super-packets, %.1f segments each), "
-	       "GSO cut %llu segments; GRO wrote %llu packets (%llu GRO packets carrying "
-	       "%llu segments): merge ratio %.1f segments/packet; checksums finished %llu, "
-	       "kernel refused %llu, write drops %llu, errors %llu\n",
+	printf("%s: read %llu frames (%llu TSO/USO super-packets, %llu of them VXLAN, %.1f "
+	       "segments each), GSO cut %llu segments; GRO wrote %llu packets (%llu GRO packets "
+	       "carrying %llu segments, %llu merged through VXLAN): merge ratio %.1f "
+	       "segments/packet; checksums finished %llu, kernel refused %llu, write drops %llu, "
+	       "errors %llu\n",
 	       w->name, (unsigned long long)w->frames_in, (unsigned long long)w->supers_in,
+	       (unsigned long long)w->tun_supers_in,
 	       w->supers_in ? (double)w->segs_cut / (double)w->supers_in : 0.0,
 	       (unsigned long long)w->segs_cut, (unsigned long long)w->pkts_out,
 	       (unsigned long long)w->gro_pkts_out, (unsigned long long)w->gro_segs_out,
+	       (unsigned long long)w->tun_gro_pkts_out,
 	       w->gro_pkts_out ? (double)w->gro_segs_out / (double)w->gro_pkts_out : 0.0,
 	       (unsigned long long)w->csum_finished, (unsigned long long)w->kernel_refused,
 	       (unsigned long long)w->write_drops, (unsigned long long)w->errors);
@@ -369,20 +400,115 @@ static void print_wire(const struct wire *w)
 	       (unsigned long long)st.normal_why[OFL_GRO_NORMAL_UDP_LEN]);
 }
 
+/* Tcp RetransSegs of /proc/net/snmp open at fd (the namespace it was
+ * opened in), or -1. */
+static long long tcp_retrans(int fd)
+{
+	char buf[4096];
+	ssize_t n = fd < 0 ? -1 : pread(fd, buf, sizeof buf - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	/* two "Tcp:" lines: the names, then the values in the same order */
+	char *names = strstr(buf, "\nTcp:"), *vals = names ? strstr(names + 1, "\nTcp:") : NULL;
+	if (!vals)
+		return -1;
+	unsigned col = 0;
+	for (char *t = names + 5; *t && *t != '\n'; col++) {
+		while (*t == ' ')
+			t++;
+		if (strncmp(t, "RetransSegs ", 12) == 0 || strncmp(t, "RetransSegs\n", 12) == 0)
+			break;
+		while (*t && *t != ' ' && *t != '\n')
+			t++;
+	}
+	char *v = vals + 5;
+	for (unsigned i = 0; i <= col; i++) {
+		char *end;
+		long long x = strtoll(v, &end, 10);
+		if (end == v)
+			return -1;
+		if (i == col)
+			return x;
+		v = end;
+	}
+	return -1;
+}
+
+/* One namespace's end of the wire, in the current namespace: its TAP (TUN)
+ * device with address ip (IPv6 if uv6), and with -x a VXLAN device over it
+ * to the other end's address peer, with the address over (IPv6 if v6).
+ * Returns the device's fd, or -1 with *code the exit code (77: skipped,
+ * said why; 1: failed). */
+static int side_open(char side, int uv6, int v6, const char *ip, const char *peer,
+                     const char *over, unsigned *off, int *code)
+{
+	char dev[IFNAMSIZ], vx[IFNAMSIZ];
+	snprintf(dev, sizeof dev, "%s%c", tun ? "ofltun" : "ofltap", side);
+	snprintf(vx, sizeof vx, "oflvx%c", side);
+	*code = 1;
+	int fd = tap_open(dev, off);
+	if (fd < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO || errno == EPERM ||
+	               errno == EACCES)) {
+		*code = xfer_skip("TAP device with IFF_VNET_HDR (/dev/net/tun)");
+		return -1;
+	}
+	if (fd < 0 && vxlan && errno == EINVAL) {
+		printf("SKIP: TUNSETOFFLOAD with TUN_F_UDP_TUNNEL_GSO: %s (Linux 6.17 or later "
+		       "needed)\n", strerror(errno));
+		*code = XFER_SKIP;
+		return -1;
+	}
+	if (fd < 0) {
+		perror("TAP device with IFF_VNET_HDR");
+		return -1;
+	}
+	if (xfer_if_config(dev, uv6, ip, uv6 ? 64 : 24) != 0) {
+		perror("configure the TAP device");
+		return -1;
+	}
+	if (!vxlan)
+		return fd;
+	if (xfer_vxlan_add(vx, 42, uv6, ip, peer, VXLAN_PORT, dev, outer_csum) != 0) {
+		if (errno == EOPNOTSUPP || errno == EAFNOSUPPORT) /* no vxlan driver */
+			*code = xfer_skip("VXLAN device (ip link add type vxlan)");
+		else
+			perror("VXLAN device");
+		return -1;
+	}
+	if (xfer_if_config(vx, v6, over, v6 ? 64 : 24) != 0) {
+		perror("configure the VXLAN device");
+		return -1;
+	}
+	return fd;
+}
+
 int main(int argc, char **argv)
 {
 	struct xfer_opts o = {.mib = 64, .timeout_s = 120};
-	int rc = xfer_options(argc, argv, "6Tum:t:", &o);
+	int rc = xfer_options(argc, argv, "6TuxXcm:t:", &o);
 	if (rc >= 0)
 		return rc;
 	int v6 = o.v6;
+	int uv6 = v6 ^ o.cross; /* -X: the underlay of the other IP version */
 	tun = o.tun;
 	udp = o.udp;
-	const char *devA = o.tun ? "ofltunA" : "ofltapA", *devB = o.tun ? "ofltunB" : "ofltapB";
+	vxlan = o.vxlan | o.cross;
+	outer_csum = o.csum;
+	if (vxlan && (tun || udp)) {
+		fprintf(stderr, "-x and -X run TCP over TAP devices: not with -T or -u\n");
+		return 2;
+	}
+	if (vxlan)
+		vnet_len = OFL_VNET_HDR_TUNNEL_LEN;
 	unsigned mib = o.mib, timeout_s = o.timeout_s, offA = 0, offB = 0;
-	const char *ipA = v6 ? "fd00:f1::1" : "198.18.0.1";
-	const char *ipB = v6 ? "fd00:f1::2" : "198.18.0.2";
-	unsigned prefix = v6 ? 64 : 24;
+	/* the devices' addresses; -x: the TAP devices carry the VXLAN packets
+	 * (underlay) and the transfer runs between the VXLAN devices' */
+	const char *ipA = uv6 ? "fd00:f1::1" : "198.18.0.1";
+	const char *ipB = uv6 ? "fd00:f1::2" : "198.18.0.2";
+	const char *ovA = v6 ? "fd00:f2::1" : "198.19.0.1";
+	const char *ovB = v6 ? "fd00:f2::2" : "198.19.0.2";
+	const char *dstB = vxlan ? ovB : ipB;
 
 	int orig = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (orig < 0)
@@ -390,18 +516,12 @@ int main(int argc, char **argv)
 	/* namespace A: TAP A, the sender's socket */
 	if (unshare(CLONE_NEWNET) != 0)
 		return xfer_skip("unshare(CLONE_NEWNET)");
-	int tapA = tap_open(devA, &offA);
-	if (tapA < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO || errno == EPERM ||
-	                 errno == EACCES))
-		return xfer_skip("TAP device with IFF_VNET_HDR (/dev/net/tun)");
-	if (tapA < 0) {
-		perror("TAP device with IFF_VNET_HDR");
-		return 1;
-	}
-	if (xfer_if_config(devA, v6, ipA, prefix) != 0) {
-		perror("configure device A");
-		return 1;
-	}
+	int tapA = side_open('A', uv6, v6, ipA, ipB, ovA, &offA, &rc);
+	if (tapA < 0)
+		return rc;
+	/* the sender's TCP counters (a procfs file shows the namespace it was
+	 * opened in) */
+	int snmpA = open("/proc/self/net/snmp", O_RDONLY | O_CLOEXEC);
 	int send_sock = udp ? xfer_udp_socket(v6)
 	                    : socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	/* namespace B: TAP B, the listening socket */
@@ -409,12 +529,10 @@ int main(int argc, char **argv)
 		perror("socket/unshare");
 		return 1;
 	}
-	int tapB = tap_open(devB, &offB);
-	if (tapB < 0 || xfer_if_config(devB, v6, ipB, prefix) != 0) {
-		perror("open/configure device B");
-		return 1;
-	}
-	int ls = udp ? xfer_udp_bind(v6, ipB) : xfer_listen(v6, ipB);
+	int tapB = side_open('B', uv6, v6, ipB, ipA, ovB, &offB, &rc);
+	if (tapB < 0)
+		return rc;
+	int ls = udp ? xfer_udp_bind(v6, dstB) : xfer_listen(v6, dstB);
 	if (ls < 0) {
 		perror("listen in B");
 		return 1;
@@ -423,11 +541,18 @@ int main(int argc, char **argv)
 		perror("setns");
 		return 1;
 	}
-	printf("%s offloads accepted: CSUM TSO4 TSO6%s; %s transfer %u MiB over %s, limit %u s\n",
+	printf("%s offloads accepted: CSUM TSO4 TSO6%s%s; %s transfer %u MiB over %s%s, limit %u s\n",
 	       o.tun ? "TUN (IP packets; GSO and GRO take them as raw IP)"
 	             : "TAP (Ethernet frames)",
 	       (offA & offB & TUN_F_USO4) ? " USO4 USO6" : " (USO refused by this kernel)",
-	       udp ? "UDP (USO trains, echoed)" : "TCP", mib, v6 ? "IPv6" : "IPv4", timeout_s);
+	       vxlan ? " UDP_TUNNEL_GSO(_CSUM), 24-byte vnet header" : "",
+	       udp ? "UDP (USO trains, echoed)" : "TCP", mib,
+	       v6 ? "IPv6" : "IPv4",
+	       !vxlan ? ""
+	              : uv6 ? " in VXLAN over IPv6 (outer UDP checksum on)"
+	                    : outer_csum ? " in VXLAN over IPv4 (outer UDP checksum on)"
+	                                 : " in VXLAN over IPv4 (outer UDP checksum 0)",
+	       timeout_s);
 	if (udp && !(offA & offB & TUN_F_USO4)) {
 		errno = EOPNOTSUPP;
 		return xfer_skip("USO on TUN/TAP (TUN_F_USO4 | TUN_F_USO6, Linux 6.2)");
@@ -441,7 +566,7 @@ int main(int argc, char **argv)
 	uint64_t total = (uint64_t)mib << 20;
 	uint64_t t0 = xfer_now_ns(), deadline = t0 + (uint64_t)timeout_s * 1000000000u;
 	xfer.udp = udp;
-	if (xfer_start(&xfer, ls, send_sock, v6, ipB, total) != 0)
+	if (xfer_start(&xfer, ls, send_sock, v6, dstB, total) != 0)
 		return 1;
 
 	int failed = 0;
@@ -473,6 +598,8 @@ int main(int argc, char **argv)
 
 	print_wire(&wires[0]);
 	print_wire(&wires[1]);
+	long long retrans = tcp_retrans(snmpA);
+	printf("sender's TCP retransmitted %lld segments\n", retrans);
 	if (!failed && !xfer_intact(&xfer, total))
 		failed = 1;
 	if (wires[0].kernel_refused || wires[1].kernel_refused || wires[0].errors ||
@@ -486,6 +613,14 @@ int main(int argc, char **argv)
 			       wires[i].name);
 			failed = 1;
 		}
+	/* -x: the data way (A->B) must have read VXLAN super-packets from the
+	 * kernel and written VXLAN packets merged by GRO back to it */
+	if (vxlan && (wires[0].tun_supers_in == 0 || wires[0].tun_gro_pkts_out == 0)) {
+		printf("FAIL: A->B read %llu VXLAN super-packets and wrote %llu merged VXLAN packets "
+		       "(both must be > 0)\n", (unsigned long long)wires[0].tun_supers_in,
+		       (unsigned long long)wires[0].tun_gro_pkts_out);
+		failed = 1;
+	}
 	ofl_gro_destroy(wires[0].gro);
 	ofl_gro_destroy(wires[1].gro);
 	if (failed) {

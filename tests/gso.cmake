@@ -13,6 +13,12 @@ endforeach()
 target_compile_definitions(gso_tunnel_test PRIVATE
   OFL_GSO_TUNNEL_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso_tunnel")
 
+# GRE and IP-in-IP GSO against the kernel's own segments (tests/fixtures/gso_gre_ipip,
+# made by tests/gso/make-gre-ipip-fixtures.sh --kernel).
+ofl_add_check_test(gso_gre_ipip_kernel_test unit/gso_gre_ipip_kernel_test.c LIBS ofl_gsotest)
+target_compile_definitions(gso_gre_ipip_kernel_test PRIVATE
+  OFL_GSO_GRE_IPIP_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso_gre_ipip")
+
 # The kernel GSO fixtures: our segments against the kernel's.
 ofl_add_check_test(gso_kernel_test unit/gso_kernel_test.c gso/mkgso.c LIBS ofl_gsotest)
 target_compile_definitions(gso_kernel_test PRIVATE MKGSO_NO_MAIN
@@ -29,9 +35,11 @@ if(TARGET offload-replay)
     OFL_GSO_REPLAY="$<TARGET_FILE:offload-replay>" OFL_GSO_TMP="${CMAKE_CURRENT_BINARY_DIR}"
     OFL_GSO_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso")
   add_dependencies(gso_replay_test offload-replay)
-  # tunnel GSO decoded by tshark with checksum validation (exit 77 without tshark)
+  # tunnel GSO decoded by tshark with checksum validation (exit 77 without tshark):
+  # the corpus's VXLAN/Geneve super-packets, GRE and IP-in-IP ones of our own
   add_test(NAME gso_tunnel_tshark_test COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/gso/tunnel-tshark.sh
-    $<TARGET_FILE:offload-replay> ${OFL_CORPORA_DEFAULT} ${CMAKE_CURRENT_BINARY_DIR}/gso_tunnel_tshark)
+    $<TARGET_FILE:offload-replay> ${OFL_CORPORA_DEFAULT} ${CMAKE_CURRENT_BINARY_DIR}/gso_tunnel_tshark
+    ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/gso_gre_ipip)
   set_tests_properties(gso_tunnel_tshark_test PROPERTIES SKIP_RETURN_CODE 77 LABELS cli)
 else()
   ofl_tests_not_built("OFL_BUILD_TOOLS=OFF" gso_replay_test gso_tunnel_tshark_test)

@@ -16,7 +16,8 @@ set(OFL_CORPUS_TESTS gso_tcp_test gso_roundtrip_test gso_replay_test replay_corp
     replay_mutate_test replay_e2e_test replay_cli_test replay_dsa_corpus_test dsa_corpus_test
     robust_malformed_test gro_burst_diff_test parse_fast_diff_test replay_manifest_test
     gso_tunnel_test gso_tunnel_tshark_test gro_tunnel_corpus_test)
-set(OFL_FIXTURE_TESTS kernel_fixture_test gso_kernel_test gro_burst_diff_kernel_test)
+set(OFL_FIXTURE_TESTS kernel_fixture_test gso_kernel_test gro_burst_diff_kernel_test
+    gso_gre_ipip_kernel_test)
 foreach(t ${OFL_FUZZ_TARGETS})
   list(APPEND OFL_FIXTURE_TESTS robust_${t}_seeds)
 endforeach()
