@@ -66,20 +66,17 @@ struct xfer_opts {
 
 static inline int xfer_options(int argc, char **argv, const char *optstring, struct xfer_opts *o)
 {
+	const struct {
+		int c;
+		int *on;
+	} flags[] = {{'6', &o->v6}, {'T', &o->tun}, {'u', &o->udp}, {'x', &o->vxlan}, {'X', &o->cross}, {'c', &o->csum}};
 	int opt;
 	while ((opt = getopt(argc, argv, optstring)) != -1) {
-		if (opt == '6')
-			o->v6 = 1;
-		else if (opt == 'T')
-			o->tun = 1;
-		else if (opt == 'u')
-			o->udp = 1;
-		else if (opt == 'x')
-			o->vxlan = 1;
-		else if (opt == 'X')
-			o->cross = 1;
-		else if (opt == 'c')
-			o->csum = 1;
+		size_t k;
+		for (k = 0; k < sizeof flags / sizeof flags[0] && flags[k].c != opt; k++)
+			;
+		if (k < sizeof flags / sizeof flags[0])
+			*flags[k].on = 1;
 		else if (opt == 'm')
 			o->mib = (unsigned)strtoul(optarg, NULL, 10);
 		else if (opt == 't')
