@@ -21,3 +21,12 @@ if(EXISTS ${_top}/include/ofl/gso.h AND EXISTS ${_top}/src/gso/sources.cmake)
 endif()
 # No fuzz_pcap: capture files are read by libpcap (offload-replay's
 # capture.c), whose own fuzzing is libpcap's project's business.
+
+# The seed maker's definitions: the areas whose seeds it makes.
+set(OFL_FZSEED_DEFS "")
+if(fuzz_dsa IN_LIST OFL_FUZZ_TARGETS)
+  list(APPEND OFL_FZSEED_DEFS FZSEED_DSA)
+endif()
+if(fuzz_gso IN_LIST OFL_FUZZ_TARGETS)
+  list(APPEND OFL_FZSEED_DEFS FZSEED_GSO)
+endif()
