@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "growbuf.h"
 #include "gen.h"
 #include "capture.h"
 
@@ -34,17 +35,7 @@ struct out {
 	size_t n, cap;
 };
 
-static void put(struct out *o, const void *d, size_t n)
-{
-	if (o->n + n > o->cap) {
-		o->cap = (o->n + n) * 2 + 256;
-		o->b = realloc(o->b, o->cap);
-		if (!o->b)
-			abort();
-	}
-	memcpy(o->b + o->n, d, n);
-	o->n += n;
-}
+static void put(struct out *o, const void *d, size_t n) { growbuf_put(&o->b, &o->n, &o->cap, d, n); }
 static void u8(struct out *o, unsigned v) { uint8_t b = (uint8_t)v; put(o, &b, 1); }
 static void u16(struct out *o, unsigned v) { u8(o, v >> 8); u8(o, v); }
 static void u32(struct out *o, uint32_t v) { u16(o, v >> 16); u16(o, v & 0xffff); }

@@ -5,21 +5,13 @@
  */
 #include "pcapng_gen.h"
 
+#include "growbuf.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void put(struct pcapng_gen *g, const void *p, size_t n)
-{
-	if (g->len + n > g->cap) {
-		g->cap = (g->len + n) * 2 + 256;
-		g->buf = realloc(g->buf, g->cap);
-		if (!g->buf)
-			abort();
-	}
-	memcpy(g->buf + g->len, p, n);
-	g->len += n;
-}
+static void put(struct pcapng_gen *g, const void *p, size_t n) { growbuf_put(&g->buf, &g->len, &g->cap, p, n); }
 
 static void u16(struct pcapng_gen *g, uint16_t v)
 {
