@@ -10,6 +10,13 @@
 #define VNET_GSO_UDP_L4 5u /* VIRTIO_NET_HDR_GSO_UDP_L4 (Linux 4.18 ABI; older headers lack it) */
 #define VNET_GSO_ECN 0x80u
 
+/* The virtio GSO type of a merged TCP packet: TCPV4 or TCPV6, and ECN. */
+static unsigned vnet_tcp_type(unsigned gso_type)
+{
+	return ((gso_type & OFL_GSO_TCPV6) ? VNET_GSO_TCPV6 : VNET_GSO_TCPV4) |
+	       ((gso_type & OFL_GSO_TCP_ECN) ? VNET_GSO_ECN : 0);
+}
+
 int ofl_gro_vnet_hdr(const struct ofl_gro_out *o, unsigned l2_strip, struct ofl_virtio_net_hdr *vh)
 {
 	if (!o || !vh)
@@ -29,8 +36,7 @@ int ofl_gro_vnet_hdr(const struct ofl_gro_out *o, unsigned l2_strip, struct ofl_
 			if (o->gso_type & OFL_GSO_UDP_L4)
 				vh->gso_type = VNET_GSO_UDP_L4;
 			else
-				vh->gso_type = (uint8_t)(((o->gso_type & OFL_GSO_TCPV6) ? VNET_GSO_TCPV6 : VNET_GSO_TCPV4) |
-				                         ((o->gso_type & OFL_GSO_TCP_ECN) ? VNET_GSO_ECN : 0));
+				vh->gso_type = (uint8_t)vnet_tcp_type(o->gso_type);
 			vh->hdr_len = (uint16_t)(o->hdr_len - l2_strip);
 			vh->gso_size = o->seg_size;
 		}
@@ -67,8 +73,7 @@ static int vnet_tunnel_le(const struct ofl_gro_out *o, unsigned l2_strip, void *
 		if (ofl_gro_out_tunnel(o, &t) != 1 || l2_strip > t.outer_l3_off)
 			return OFL_EINVAL;
 		vt.hdr.flags = (uint8_t)(VNET_F_NEEDS_CSUM | (tun == OFL_GSO_UDP_TUNNEL_CSUM ? OFL_VNET_F_UDP_TUNNEL_CSUM : 0));
-		vt.hdr.gso_type = (uint8_t)(((o->gso_type & OFL_GSO_TCPV6) ? VNET_GSO_TCPV6 : VNET_GSO_TCPV4) |
-		                            ((o->gso_type & OFL_GSO_TCP_ECN) ? VNET_GSO_ECN : 0) |
+		vt.hdr.gso_type = (uint8_t)(vnet_tcp_type(o->gso_type) |
 		                            (t.outer_l3 == 4 ? OFL_VNET_GSO_UDP_TUNNEL_IPV4 : OFL_VNET_GSO_UDP_TUNNEL_IPV6));
 		vt.hdr.hdr_len = (uint16_t)(o->hdr_len - l2_strip);
 		vt.hdr.gso_size = o->seg_size;
