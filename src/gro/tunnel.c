@@ -221,16 +221,19 @@ static int tun_parse(const struct ofl_view *v, const struct ofl_hdrs *h, unsigne
 	if (type == OFL_GRO_TUN_IPIP) {
 		in = ol4;
 		et = h->l4proto == 4 ? ETH_P_IP_ : ETH_P_IPV6_;
-	} else if (type == OFL_GRO_TUN_GRE) {
-		int why = gro_gre_parse(v, ol4, end, &in, &et, &tp->t.ocsum); /* ocsum: the C bit */
-		if (why >= 0)
-			return why;
-		in += ol4;
 	} else if (type == OFL_GRO_TUN_VXLAN) {
 		in = to + VXLAN_HLEN;
 		if (in > end || in > v->len)
 			return OFL_GRO_NORMAL_TUN_HDR;
 		et = ETH_P_TEB;
+	} else if (type == OFL_GRO_TUN_GRE) {
+		uint32_t gl; /* (locals: in and et stay in registers) */
+		uint16_t gt;
+		int why = gro_gre_parse(v, ol4, end, &gl, &gt, &tp->t.ocsum); /* ocsum: the C bit */
+		if (why >= 0)
+			return why;
+		in = ol4 + gl;
+		et = gt;
 	} else {
 		const uint8_t *gh = p + to;
 		if (to + GENEVE_HLEN > end || to + GENEVE_HLEN > v->len)

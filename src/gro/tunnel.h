@@ -45,7 +45,8 @@ int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
 /* Does the tunnel have an outer UDP header (VXLAN, Geneve)? */
 static inline int gro_tun_udp(unsigned type)
 {
-	return type == OFL_GRO_TUN_VXLAN || type == OFL_GRO_TUN_GENEVE;
+	_Static_assert(OFL_GRO_TUN_GENEVE == OFL_GRO_TUN_VXLAN + 1, "the UDP tunnels are 1 and 2");
+	return type - (unsigned)OFL_GRO_TUN_VXLAN < 2u; /* one compare */
 }
 
 /* gre.c: the GRE header at off of v (the outer IP payload, which ends at
