@@ -212,7 +212,7 @@ typedef void (*ofl_gro_deliver_fn)(void *user, const struct ofl_gro_out *pkts, u
  *  reads only the fields that version has; a newer version than the
  *  library's (a program built against a later header) is refused with
  *  OFL_EINVAL before anything is read past the version field. */
-#define OFL_GRO_CONFIG_VERSION 5
+#define OFL_GRO_CONFIG_VERSION 6
 
 /** Entries of ofl_gro_config.udp_no_merge_ports. */
 #define OFL_GRO_UDP_PORTS_MAX 16u
@@ -336,29 +336,60 @@ struct ofl_gro_config {
 	                            OAM bit clear, protocol type Ethernet
 	                            (0x6558), IPv4 or IPv6 */
 	/* version 5: */
-	uint8_t ipip;          /**< 1: merge TCP through IP-in-IP too: IPv4 or
-	                            IPv6 carried in IPv4 (protocol 4, 41: ipip,
-	                            SIT) or in IPv6 (next header 4, 41: ip4ip6,
-	                            ip6ip6), as Linux does with no tunnel device
-	                            (ipip_gro_receive, sit/ip6ip6/ip4ip6 GRO: built
-	                            in, always on).  The rules and the delivered
-	                            form are those of the UDP tunnels above (no
-	                            UDP, no tunnel header: the flow is the outer
-	                            MACs, VLAN and addresses and the inner flow;
-	                            gso_type OFL_GSO_IPXIP4 or OFL_GSO_IPXIP6 by
-	                            the outer IP).  0 (default): passed on
-	                            (NORMAL not_tcp), as before version 5, so
-	                            that a program rebuilt against this header
-	                            delivers what it did; set it for the
-	                            kernel's behaviour */
+	uint8_t ipip;          /**< 1 (default): merge TCP through IP-in-IP too:
+	                            IPv4 or IPv6 carried in IPv4 (protocol 4,
+	                            41: ipip, SIT) or in IPv6 (next header 4,
+	                            41: ip4ip6, ip6ip6), as Linux does with no
+	                            tunnel device (ipip_gro_receive,
+	                            sit/ip6ip6/ip4ip6 GRO: built in, always on).
+	                            The rules and the delivered form are those
+	                            of the UDP tunnels above (no UDP, no tunnel
+	                            header: the flow is the outer MACs, VLAN and
+	                            addresses and the inner flow; gso_type
+	                            OFL_GSO_IPXIP4 or OFL_GSO_IPXIP6 by the outer
+	                            IP).  0: passed on (NORMAL not_tcp).  The
+	                            default was 0 in version 5 of this header; it
+	                            is the kernel's since version 6 (a version 4
+	                            struct still has no IP-in-IP) */
+	/* version 6: */
+	uint8_t gre;           /**< 1 (default): merge TCP through GRE (IP
+	                            protocol 47, outer IPv4 or IPv6), as Linux
+	                            does with no tunnel device (net/ipv4/
+	                            gre_offload.c gre_gro_receive: built in,
+	                            always on).  Its rules: GRE version 0 with
+	                            no flag but checksum (C) and key (K): a
+	                            routing or sequence-number bit, a version
+	                            not 0 or a reserved flag is passed on
+	                            (NORMAL tun_hdr); the payload type IPv4
+	                            (0x0800), IPv6 (0x86dd) or Ethernet (0x6558,
+	                            transparent bridging: inner Ethernet with up
+	                            to two VLAN tags), any other (ERSPAN 0x88be,
+	                            0x22eb, ...) passed on (tun_hdr); a GRE
+	                            checksum verified unless the NIC did (bad:
+	                            tun_csum, not merged); the flags, payload
+	                            type and key part of the flow (a GRE
+	                            checksum and its reserved half are not).
+	                            Otherwise the rules and the delivered form
+	                            are those of the UDP tunnels above: outer
+	                            IP rules, one tunnel level, 64 KiB, gso_type
+	                            OFL_GSO_GRE or (C set) OFL_GSO_GRE_CSUM;
+	                            a merged packet's GRE checksum is written
+	                            for the merged packet as it will be once its
+	                            inner TCP checksum is (valid after
+	                            ofl_gro_linearize() FULL or a NIC filling the
+	                            inner one; Linux's gre_gro_complete() leaves
+	                            the first segment's).  0: GRE is passed on
+	                            (NORMAL not_tcp).  A version 5 struct ends
+	                            before gre: GRE is not merged */
 };
 
 /** Fill cfg with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL.
  *  (ofl_gro_create() also takes a version 1 struct, which ends before l2:
  *  its packets are Ethernet frames; a version 2 struct, which ends
  *  before udp: UDP is not merged; a version 3 struct, which ends before
- *  vxlan_nports: no tunnel is merged through; and a version 4 struct, which
- *  ends before ipip: IP-in-IP is not merged.) */
+ *  vxlan_nports: no tunnel is merged through; a version 4 struct, which
+ *  ends before ipip: IP-in-IP is not merged; and a version 5 struct, which
+ *  ends before gre: GRE is not merged.) */
 OFL_API int ofl_gro_config_default(struct ofl_gro_config *cfg);
 
 struct ofl_gro;
@@ -371,7 +402,7 @@ struct ofl_gro;
  * functions, dsa_keep_tag above 1, l2 not an enum ofl_l2 or OFL_L2_NONE with a DSA
  * format, udp above 1, udp_nports above OFL_GRO_UDP_PORTS_MAX, vxlan_nports or
  * geneve_nports above OFL_GRO_TUN_PORTS_MAX, a port 0 among them, ipip
- * above 1, hash_key 0,0 where the OS gives no random
+ * or gre above 1, hash_key 0,0 where the OS gives no random
  * bytes or the build has no entropy source), OFL_ENOMEM.
  */
 OFL_API int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out);
@@ -486,8 +517,10 @@ OFL_API int ofl_gro_vnet_hdr(const struct ofl_gro_out *out, unsigned l2_strip,
  * OFL_VNET_F_UDP_TUNNEL_CSUM when the outer UDP checksum is on (its field
  * holds the outer pseudo-header sum), and outer_th_offset and
  * inner_nh_offset (bytes 20-23), all less l2_strip; any other packet gets
- * ofl_gro_vnet_hdr()'s header, bytes 10-23 zero.  IP in IP has no virtio
- * form (OFL_ENOTSUP, as ofl_gro_vnet_hdr()).
+ * ofl_gro_vnet_hdr()'s header, bytes 10-23 zero.  IP in IP and GRE have
+ * no virtio form: a packet merged through them (gso_type OFL_GSO_IPXIP4/6,
+ * OFL_GSO_GRE, OFL_GSO_GRE_CSUM) is refused with OFL_ENOTSUP, as
+ * ofl_gro_vnet_hdr() refuses it, whatever vnet_hdr_len.
  * Returns vnet_hdr_len, or OFL_EINVAL (NULL, vnet_hdr_len not 10, 12 or 24,
  * as ofl_gro_vnet_hdr(); 24: l2_strip past the outer IP header),
  * OFL_ENOTSUP (as ofl_gro_vnet_hdr()).
@@ -504,6 +537,9 @@ enum ofl_gro_tun_type {
 	                             Ethernet or IP */
 	OFL_GRO_TUN_IPIP = 3,   /**< IPv4 or IPv6 right behind the outer IPv4 or
 	                             IPv6 header (ofl_gro_config.ipip) */
+	OFL_GRO_TUN_GRE = 4,    /**< GRE (IP protocol 47) with its checksum and
+	                             key fields, inner Ethernet or IP
+	                             (ofl_gro_config.gre) */
 };
 
 /** Where the headers of a tunnelled GRO packet are (ofl_gro_out_tunnel()).
@@ -512,14 +548,18 @@ struct ofl_gro_tunnel {
 	uint8_t type;          /**< enum ofl_gro_tun_type */
 	uint8_t outer_l3;      /**< 4 or 6 */
 	uint8_t inner_l3;      /**< 4 or 6 */
-	uint8_t outer_udp_csum; /**< 1: the outer UDP checksum is not 0 (merged:
+	uint8_t outer_udp_csum; /**< 1: the outer UDP checksum is not 0 (GRE and
+	                            IP-in-IP: 0; a GRE checksum is told by the
+	                            C bit and gso_type OFL_GSO_GRE_CSUM) (merged:
 	                            it holds the outer pseudo-header sum, as the
 	                            kernel's udp4/6_gro_complete leaves it;
 	                            ofl_gro_linearize() FULL completes it after
 	                            the inner one) */
 	uint16_t outer_l3_off; /**< outer IP header */
-	uint16_t outer_l4_off; /**< outer UDP header (IP-in-IP: = inner_l3_off) */
-	uint16_t tun_off;      /**< tunnel header (VXLAN, Geneve; IP-in-IP: = inner_l3_off) */
+	uint16_t outer_l4_off; /**< outer UDP header (GRE: = tun_off; IP-in-IP:
+	                            = inner_l3_off) */
+	uint16_t tun_off;      /**< tunnel header (VXLAN, Geneve, GRE; IP-in-IP:
+	                            = inner_l3_off) */
 	uint16_t inner_l2_off; /**< inner Ethernet header (= inner_l3_off when
 	                            the tunnel carries IP) */
 	uint16_t inner_l3_off; /**< inner IP header (= ofl_gro_out.l3_off) */

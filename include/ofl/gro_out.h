@@ -70,6 +70,10 @@ struct ofl_dsa_meta; /* dsa.h */
     checksum (SKB_GSO_UDP_TUNNEL_CSUM) */
 #define OFL_GSO_IPXIP4 0x60u      /**< IP in IPv4 (SKB_GSO_IPXIP4) */
 #define OFL_GSO_IPXIP6 0x80u      /**< IP in IPv6 (SKB_GSO_IPXIP6) */
+#define OFL_GSO_GRE 0xa0u         /**< GRE without a checksum (SKB_GSO_GRE;
+    ofl_gso_start_gro() cuts it as OFL_GSO_TUN_GRE) */
+#define OFL_GSO_GRE_CSUM 0xc0u    /**< GRE with its checksum (C bit):
+    SKB_GSO_GRE_CSUM, a GRE checksum per segment */
 
 /** One delivered packet.  Valid only during the deliver callback. */
 struct ofl_gro_out {

@@ -25,6 +25,8 @@ int ofl_gro_config_default(struct ofl_gro_config *cfg)
 	cfg->max_segs = 128;
 	cfg->max_bufs = 17;
 	cfg->normal_batch = 8;
+	cfg->ipip = 1; /* built into Linux, always on */
+	cfg->gre = 1;
 	ofl_dsa_params_default(&cfg->dsa_params);
 	return 0;
 }
@@ -77,6 +79,8 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 		return OFL_EINVAL;
 	if (cfg->version >= 5 && cfg->ipip > 1)
 		return OFL_EINVAL;
+	if (cfg->version >= 6 && cfg->gre > 1)
+		return OFL_EINVAL;
 	if (derive_key(cfg, key) != 0)
 		return OFL_EINVAL; /* no key configured and none from the system */
 	*out = NULL;
@@ -110,6 +114,9 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	} else if (cfg->version == 4) {
 		/* a version 4 struct ends before ipip: no IP-in-IP (zeroed) */
 		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, ipip));
+	} else if (cfg->version == 5) {
+		/* a version 5 struct ends before gre: no GRE (zeroed) */
+		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, gre));
 	} else {
 		g->cfg = *cfg;
 	}

@@ -24,6 +24,19 @@ static void age_unlink(struct ofl_gro *g, struct gro_item *it)
 		g->age_tail = it->prev;
 }
 
+/* The encapsulation field of a merged tunnel packet's gso_type (gro_out.h). */
+static uint8_t tun_gso_type(const struct gro_tun *t)
+{
+	switch (t->type) {
+	case OFL_GRO_TUN_IPIP:
+		return t->ol3 == 4 ? OFL_GSO_IPXIP4 : OFL_GSO_IPXIP6;
+	case OFL_GRO_TUN_GRE:
+		return t->ocsum ? OFL_GSO_GRE_CSUM : OFL_GSO_GRE;
+	default:
+		return t->ocsum ? OFL_GSO_UDP_TUNNEL_CSUM : OFL_GSO_UDP_TUNNEL;
+	}
+}
+
 static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 {
 	/* every field assigned: no memset of the whole struct per packet */
@@ -63,10 +76,7 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 		 * encapsulation in gso_type (gro_out.h) */
 		o->flags = (uint8_t)(o->flags | (unsigned)it->tun.type << 5);
 		if (merged)
-			o->gso_type = (uint8_t)(o->gso_type |
-			                        (it->tun.type == OFL_GRO_TUN_IPIP
-			                             ? (it->tun.ol3 == 4 ? OFL_GSO_IPXIP4 : OFL_GSO_IPXIP6)
-			                             : it->tun.ocsum ? OFL_GSO_UDP_TUNNEL_CSUM : OFL_GSO_UDP_TUNNEL));
+			o->gso_type = (uint8_t)(o->gso_type | tun_gso_type(&it->tun));
 	}
 }
 

@@ -188,5 +188,10 @@ uint32_t gro_pseudo_sum(const uint8_t *hdr, unsigned l3, unsigned l3_off, uint32
  * 0 bad (tcp.c). */
 int gro_tcp_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl_view *v,
                     const struct ofl_hdrs *h);
+/* The same sum from h->l4_off to the end of the IP packet with seed added
+ * (a pseudo-header sum, or 0: GRE), csum_status NONE or COMPLETE: 1 when it
+ * folds to a right checksum (tcp.c). */
+int gro_l4_sum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl_view *v, const struct ofl_hdrs *h,
+                  uint32_t seed);
 
 #endif

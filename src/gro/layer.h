@@ -42,7 +42,7 @@ struct gro_layer {
 };
 
 extern const struct gro_layer gro_layer_eth, gro_layer_ipv4, gro_layer_ipv6, gro_layer_tcp, gro_layer_udp,
-    gro_layer_tun;
+    gro_layer_tun, gro_layer_gre;
 
 /* The stacks, indexed by struct gro_item.stack (and the prediction masks,
  * struct ofl_gro.pmask, by the same index). */
@@ -55,7 +55,8 @@ enum gro_stack_id {
 	GRO_STACK_UDP6 = 5,
 	GRO_STACK_RAWUDP4 = 6, /* raw-IP input: IPv4, UDP */
 	GRO_STACK_RAWUDP6 = 7,
-	GRO_STACK_TUN4 = 8, /* outer headers and tunnel (tunnel.c), inner IPv4, TCP (never predicted) */
+	GRO_STACK_TUN4 = 8, /* outer headers and tunnel (tunnel.c), inner IPv4, TCP, then
+	                     * the GRE checksum (gre.c; never predicted) */
 	GRO_STACK_TUN6 = 9,
 	GRO_NSTACKS
 };

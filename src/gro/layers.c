@@ -15,8 +15,8 @@ const struct gro_stack gro_stacks[GRO_NSTACKS] = {
 	[GRO_STACK_UDP6] = {3, {&gro_layer_eth, &gro_layer_ipv6, &gro_layer_udp}},
 	[GRO_STACK_RAWUDP4] = {2, {&gro_layer_ipv4, &gro_layer_udp}},
 	[GRO_STACK_RAWUDP6] = {2, {&gro_layer_ipv6, &gro_layer_udp}},
-	[GRO_STACK_TUN4] = {3, {&gro_layer_tun, &gro_layer_ipv4, &gro_layer_tcp}},
-	[GRO_STACK_TUN6] = {3, {&gro_layer_tun, &gro_layer_ipv6, &gro_layer_tcp}},
+	[GRO_STACK_TUN4] = {4, {&gro_layer_tun, &gro_layer_ipv4, &gro_layer_tcp, &gro_layer_gre}},
+	[GRO_STACK_TUN6] = {4, {&gro_layer_tun, &gro_layer_ipv6, &gro_layer_tcp, &gro_layer_gre}},
 };
 
 unsigned gro_stack_pred_mask(const struct gro_stack *s, uint8_t *mask)

@@ -275,6 +275,9 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	/* IP-in-IP (tunnel.c): IPv4 or IPv6 right behind the IP header */
 	if ((h.l4proto == 4 || h.l4proto == 41) && h.l3 && h.l4_off && g->cfg.ipip)
 		return gro_tunnel_receive(g, pkt, &v, &h, OFL_GRO_TUN_IPIP, &tag, total, csum_status, now);
+	/* GRE (gre.c, tunnel.c): protocol 47 */
+	if (h.l4proto == 47 && h.l3 && h.l4_off && g->cfg.gre)
+		return gro_tunnel_receive(g, pkt, &v, &h, OFL_GRO_TUN_GRE, &tag, total, csum_status, now);
 	/* UDP hook (udp13): with UDP GRO on, every UDP frame goes to udp.c */
 	if (g->cfg.udp && h.l4proto == 17 && h.l3)
 		return gro_udp_receive(g, pkt, &v, &h, &tag, mac, total, csum_status, now);

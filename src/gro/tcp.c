@@ -19,10 +19,17 @@ static uint32_t sum_range(const struct ofl_pkt *pkt, uint32_t from, uint32_t to)
 int gro_tcp_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl_view *v,
                     const struct ofl_hdrs *h)
 {
-	uint32_t l4_len = h->l3_end - h->l4_off, s;
 	if (csum_status == OFL_CSUM_UNNECESSARY || csum_status == OFL_CSUM_PARTIAL)
 		return 1; /* PARTIAL: a seed, nothing to verify (skb_csum_unnecessary) */
-	s = gro_pseudo_sum(v->p, h->l3, h->l3_off, l4_len, h->l4proto); /* TCP, or UDP (udp.c) */
+	/* TCP, or UDP (udp.c) */
+	return gro_l4_sum_ok(pkt, csum_status, v, h,
+	                     gro_pseudo_sum(v->p, h->l3, h->l3_off, h->l3_end - h->l4_off, h->l4proto));
+}
+
+int gro_l4_sum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl_view *v, const struct ofl_hdrs *h,
+                  uint32_t s)
+{
+	uint32_t l4_len = h->l3_end - h->l4_off;
 	if (csum_status == OFL_CSUM_COMPLETE) {
 		/* The NIC summed everything after the 14-byte Ethernet header
 		 * (raw IP: from the IP header): take away the VLAN tags and IP

@@ -7,7 +7,8 @@
  * udp_gro_receive with a tunnel socket, drivers/net/vxlan/vxlan_core.c
  * vxlan_gro_prepare_receive and vxlan_gro_receive, drivers/net/geneve.c
  * geneve_gro_receive, then eth_gro_receive and the inner IP and TCP GRO),
- * and the completion of the outer headers (udp4/6_gro_complete).
+ * and the completion of the outer headers (udp4/6_gro_complete).  GRE's
+ * own rules (its header, checksum and completion) are in gre.c.
  *
  * The kernel's rules, in its order (Linux 6.18):
  *   - outer IP as for any GRO packet: IPv4 without options, a valid header
@@ -118,7 +119,7 @@ static void gro_tun_complete(struct gro_item *it)
 	} else {
 		ofl_put16(ip + 4, (uint16_t)(olen - 40u));
 	}
-	if (t->type == OFL_GRO_TUN_IPIP)
+	if (!gro_tun_udp(t->type))
 		return; /* no UDP */
 	ofl_put16(uh + 4, (uint16_t)ulen);
 	if (t->ocsum) {
@@ -162,6 +163,14 @@ static uint64_t mix_bytes(uint64_t h, const uint8_t *p, uint32_t n)
 	return h;
 }
 
+/* The bytes of a tunnel header that are not the flow: a GRE checksum
+ * section (the checksum and its reserved half, right after the first 4
+ * bytes; gre.c), 0 or 4. */
+static inline uint32_t tun_skip(const struct gro_tun *t)
+{
+	return t->type == OFL_GRO_TUN_GRE && t->ocsum ? 4u : 0u;
+}
+
 /* The outer side's identity: Ethernet (MACs, VLAN tags, EtherType), the
  * outer IP version, addresses and protocol (IPv6: flow label too), the UDP
  * ports, whether its checksum is 0, the tunnel header.  Returns its
@@ -179,8 +188,12 @@ static uint64_t outer_digest(const uint8_t *p, const struct gro_tun *t)
 		h = mix(h, (uint64_t)(ofl_get32(ip) & 0xf00fffffu) << 8 | ip[6]);
 		h = mix_bytes(h, ip + 8, 32);
 	}
-	if (t->type != OFL_GRO_TUN_IPIP)
+	if (gro_tun_udp(t->type))
 		h = mix_bytes(h, p + t->ol4_off, 4); /* the UDP ports */
+	if (tun_skip(t)) {
+		h = mix_bytes(h, p + t->tun_off, 4);
+		return mix_bytes(h, p + t->tun_off + 8u, (uint32_t)(t->in_off - t->tun_off) - 8u);
+	}
 	return mix_bytes(h, p + t->tun_off, (uint32_t)(t->in_off - t->tun_off));
 }
 
@@ -194,8 +207,8 @@ static int tun_parse(const struct ofl_view *v, const struct ofl_hdrs *h, unsigne
 	uint16_t et = 0;
 	memset(&tp->t, 0, sizeof(tp->t));
 	tp->keyed = 0;
-	if (type == OFL_GRO_TUN_IPIP)
-		to = ol4; /* no UDP header, no tunnel header */
+	if (!gro_tun_udp(type))
+		to = ol4; /* no UDP header (IP-in-IP: no tunnel header either) */
 	if (ol4 == 0 || to > end || to > v->len)
 		return OFL_GRO_NORMAL_TUN_OUTER;
 	tp->t.type = (uint8_t)type;
@@ -203,7 +216,7 @@ static int tun_parse(const struct ofl_view *v, const struct ofl_hdrs *h, unsigne
 	tp->t.ol3_off = h->l3_off;
 	tp->t.ol4_off = (uint16_t)ol4;
 	tp->t.tun_off = (uint16_t)to;
-	tp->t.ocsum = type != OFL_GRO_TUN_IPIP && (p[ol4 + 6] | p[ol4 + 7]) != 0;
+	tp->t.ocsum = gro_tun_udp(type) && (p[ol4 + 6] | p[ol4 + 7]) != 0;
 	tp->t.oid0 = h->l3 == 4 ? ofl_get16(p + h->l3_off + 4) : 0;
 	if (type == OFL_GRO_TUN_IPIP) {
 		in = ol4;
@@ -213,6 +226,14 @@ static int tun_parse(const struct ofl_view *v, const struct ofl_hdrs *h, unsigne
 		if (in > end || in > v->len)
 			return OFL_GRO_NORMAL_TUN_HDR;
 		et = ETH_P_TEB;
+	} else if (type == OFL_GRO_TUN_GRE) {
+		uint32_t gl; /* (locals: in and et stay in registers) */
+		uint16_t gt;
+		int why = gro_gre_parse(v, ol4, end, &gl, &gt, &tp->t.ocsum); /* ocsum: the C bit */
+		if (why >= 0)
+			return why;
+		in = ol4 + gl;
+		et = gt;
 	} else {
 		const uint8_t *gh = p + to;
 		if (to + GENEVE_HLEN > end || to + GENEVE_HLEN > v->len)
@@ -261,6 +282,19 @@ static int refuse(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct rx_
 	return gro_pass_normal(g, pkt, total, why, now, tag);
 }
 
+/* Do two frames' tunnel headers differ in the bytes that are the flow? */
+static int tun_hdr_differs(const uint8_t *p, const uint8_t *q, const struct gro_tun *t)
+{
+	uint32_t o = t->tun_off, n = (uint32_t)(t->in_off - t->tun_off);
+	if (tun_skip(t)) {
+		if (memcmp(p + o, q + o, 4) != 0)
+			return 1;
+		o += 8u;
+		n -= 8u;
+	}
+	return memcmp(p + o, q + o, n) != 0;
+}
+
 /* Does the held entry's outer side equal the frame's (the key only says
  * their digests do), and do the outer IP rules let it merge?  Nomerge bits. */
 static uint32_t tunnel_nomerge(const uint8_t *p, const struct tun_parse *tp, struct gro_item *it)
@@ -272,8 +306,7 @@ static uint32_t tunnel_nomerge(const uint8_t *p, const struct tun_parse *tp, str
 	if (!gro_stack_tun(it->stack) || a->type != b->type || a->ol3 != b->ol3 || a->ocsum != b->ocsum ||
 	    a->ol3_off != b->ol3_off || a->ol4_off != b->ol4_off || a->in_off != b->in_off ||
 	    tp->in.l3_off != it->l3_off || memcmp(p, q, a->ol3_off) != 0 ||
-	    (a->type != OFL_GRO_TUN_IPIP && memcmp(p + a->ol4_off, q + a->ol4_off, 4) != 0) ||
-	    memcmp(p + a->tun_off, q + a->tun_off, (size_t)(a->in_off - a->tun_off)) != 0)
+	    (gro_tun_udp(a->type) && memcmp(p + a->ol4_off, q + a->ol4_off, 4) != 0) || tun_hdr_differs(p, q, a))
 		return NM(OFL_GRO_FLUSH_NOT_GRO);
 	if (a->ol3 == 4) {
 		if (ip[9] != ip2[9] || memcmp(ip + 12, ip2 + 12, 8) != 0)
@@ -316,7 +349,7 @@ int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
 	if (why < 0) {
 		const uint8_t *uh = v->p + h->l4_off;
 		if (h->status != OFL_PARSE_NOT_TCP || h->trimmed || h->ip6_ext_len ||
-		    (type != OFL_GRO_TUN_IPIP && ofl_get16(uh + 4) != h->l3_end - h->l4_off))
+		    (gro_tun_udp(type) && ofl_get16(uh + 4) != h->l3_end - h->l4_off))
 			why = OFL_GRO_NORMAL_TUN_OUTER; /* options, fragment, padding, ... */
 		else if (ih->status != OFL_PARSE_OK || ih->l4proto != 6 || ih->hdr_len > OFL_GRO_MAX_HDR)
 			why = OFL_GRO_NORMAL_TUN_INNER; /* a nested tunnel is not TCP here */
@@ -326,7 +359,8 @@ int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
 	if (tp.t.ocsum) {
 		if (csum_status != OFL_CSUM_UNNECESSARY && csum_status != OFL_CSUM_PARTIAL)
 			g->st.csum_sw++;
-		if (!gro_tcp_csum_ok(pkt, csum_status, v, h))
+		if (type == OFL_GRO_TUN_GRE ? !gro_gre_csum_ok(pkt, csum_status, v, h)
+		                            : !gro_tcp_csum_ok(pkt, csum_status, v, h))
 			return refuse(g, pkt, tag, &tp, OFL_GRO_FLUSH_CSUM, OFL_GRO_NORMAL_TUN_CSUM, total, now);
 	}
 	len = ih->payload_len;
@@ -418,6 +452,11 @@ int ofl_gro_out_tunnel(const struct ofl_gro_out *o, struct ofl_gro_tunnel *t)
 	}
 	if (type == OFL_GRO_TUN_IPIP) {
 		to = in = ol4;
+	} else if (type == OFL_GRO_TUN_GRE) {
+		to = ol4;
+		if (to + 4u > hl)
+			return 0;
+		in = to + gro_gre_hlen(ofl_get16(p + to));
 	} else {
 		to = ol4 + 8u;
 		if (to + 8u > hl)
@@ -428,7 +467,7 @@ int ofl_gro_out_tunnel(const struct ofl_gro_out *o, struct ofl_gro_tunnel *t)
 		return 0;
 	t->type = (uint8_t)type;
 	t->inner_l3 = (p[o->l3_off] >> 4) == 4 ? 4 : 6;
-	t->outer_udp_csum = type != OFL_GRO_TUN_IPIP && (p[ol4 + 6] | p[ol4 + 7]) != 0;
+	t->outer_udp_csum = gro_tun_udp(type) && (p[ol4 + 6] | p[ol4 + 7]) != 0;
 	t->outer_l3_off = (uint16_t)off;
 	t->outer_l4_off = (uint16_t)ol4;
 	t->tun_off = (uint16_t)to;

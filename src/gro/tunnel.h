@@ -1,8 +1,9 @@
 /*
  * tunnel.h - GRO through tunnels (tunnel.c): VXLAN and Geneve on the ports
  * ofl_gro_config names, reached from the full path of receive.c for every
- * UDP frame to such a port, and IP-in-IP (ofl_gro_config.ipip) for every
- * frame whose IP header says IPv4 (4) or IPv6 (41) next.  Tunnel flows take the full path only:
+ * UDP frame to such a port, IP-in-IP (ofl_gro_config.ipip) for every
+ * frame whose IP header says IPv4 (4) or IPv6 (41) next, and GRE (gre.c,
+ * ofl_gro_config.gre) for protocol 47.  Tunnel flows take the full path only:
  * they are never predicted (item.fast is 0), like UDP ones.
  */
 #ifndef OFL_GRO_TUNNEL_H
@@ -34,11 +35,28 @@ unsigned gro_tunnel_of(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
 
 /*
  * Offer a frame to a tunnel port (type from gro_tunnel_of()), or (type
- * OFL_GRO_TUN_IPIP) an IP-in-IP frame; h is the
+ * OFL_GRO_TUN_IPIP) an IP-in-IP frame, or (OFL_GRO_TUN_GRE) a GRE one; h is the
  * parse of its outer headers, v the view it was parsed over, csum_status
  * the frame's checksum state.  Returns an enum ofl_gro_result.
  */
 int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_view *v, const struct ofl_hdrs *h,
                        unsigned type, const struct rx_tag *tag, uint32_t total, int csum_status, uint64_t now);
+
+/* Does the tunnel have an outer UDP header (VXLAN, Geneve)? */
+static inline int gro_tun_udp(unsigned type)
+{
+	_Static_assert(OFL_GRO_TUN_GENEVE == OFL_GRO_TUN_VXLAN + 1, "the UDP tunnels are 1 and 2");
+	return type - (unsigned)OFL_GRO_TUN_VXLAN < 2u; /* one compare */
+}
+
+/* gre.c: the GRE header at off of v (the outer IP payload, which ends at
+ * end).  Returns -1 when GRO takes it (*hlen its length, *et its payload
+ * type, *csum its C bit), else an enum ofl_gro_normal_reason. */
+int gro_gre_parse(const struct ofl_view *v, uint32_t off, uint32_t end, uint32_t *hlen, uint16_t *et,
+                  uint8_t *csum);
+/* The length of a GRE header of these flags (C and K sections). */
+uint32_t gro_gre_hlen(uint16_t flags);
+/* Is a GRE checksum (the header at h->l4_off) right?  1 or 0. */
+int gro_gre_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl_view *v, const struct ofl_hdrs *h);
 
 #endif

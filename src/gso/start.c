@@ -496,7 +496,7 @@ int ofl_gso_start(struct ofl_gso_iter *itp, const struct ofl_gso_req *req, const
  * a UDP tunnel by where its inner IP header starts (out->l3_off is the inner
  * one; the bytes from the outer UDP header to it, VXLAN or Geneve header and
  * inner Ethernet, are copied as they are), with the outer UDP checksum the
- * packet had (0 or not); IP in IP as itself.  -1: a tunnel field value this
+ * packet had (0 or not); IP in IP and GRE as themselves.  -1: a tunnel field value this
  * library does not know. */
 static int gso_tunnel_of_gro(struct ofl_gso_req *r, const struct ofl_gro_out *out)
 {
@@ -514,6 +514,10 @@ static int gso_tunnel_of_gro(struct ofl_gso_req *r, const struct ofl_gro_out *ou
 	case OFL_GSO_IPXIP4:
 	case OFL_GSO_IPXIP6:
 		r->tunnel = OFL_GSO_TUN_IPIP;
+		return 0;
+	case OFL_GSO_GRE:
+	case OFL_GSO_GRE_CSUM:
+		r->tunnel = OFL_GSO_TUN_GRE; /* its checksum by the C bit */
 		return 0;
 	default:
 		return -1;

@@ -113,6 +113,7 @@ struct st {
 	/* burst mode: the queued frames and the one-frame-at-a-time twin */
 	bool burst;
 	bool tun;              /* VXLAN port 4789 and Geneve port 6081 configured */
+	bool nodev;            /* IP-in-IP and GRE merged (ofl_gro_config ipip, gre) */
 	unsigned bmax;
 	struct ofl_pkt q[64];
 	unsigned nq;
@@ -136,9 +137,84 @@ static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
  * outer parse's key: MACs, VLAN tags, addresses, ports; an IPv6 flow label,
  * a zero or non-zero UDP checksum, the tunnel header) folded into the key,
  * as the library's flow is the inner and the outer one together. */
+/* c_parse() of an IP packet of EtherType et (n bytes at ip), behind an
+ * Ethernet header of zeros; payload_off counts that header. */
+static bool c_parse_ip(const uint8_t *ip, size_t n, uint16_t et, struct c_flow *cf)
+{
+	static uint8_t tmp[70000];
+	if (n + 14 > sizeof(tmp))
+		return false;
+	memset(tmp, 0, 12);
+	tmp[12] = (uint8_t)(et >> 8);
+	tmp[13] = (uint8_t)et;
+	memcpy(tmp + 14, ip, n);
+	return c_parse(tmp, n + 14, cf);
+}
+
+/* The same for IP-in-IP and GRE (version 0, no flag but C and K, payload
+ * IPv4, IPv6 or Ethernet): the inner packet (an IP one behind an Ethernet
+ * header of zeros), the outer side (MACs, VLAN tags, outer addresses and
+ * protocol, an IPv6 flow label, the GRE flags, type and key) folded into
+ * the key.  False: not such a frame, or not TCP inside. */
+static bool fz_parse_nodev(const uint8_t *f, size_t len, struct c_flow *cf)
+{
+	size_t off = 12, ip, l4, in, k;
+	uint64_t h = 0x84222325cbf29ce4ull;
+	uint16_t et;
+	uint8_t proto;
+	while (off + 4 <= len && (rd16(f + off) == 0x8100 || rd16(f + off) == 0x88a8))
+		off += 4;
+	if (off + 2 > len)
+		return false;
+	ip = off + 2;
+	if (rd16(f + off) == 0x0800 && ip + 20 <= len) {
+		proto = f[ip + 9];
+		l4 = ip + (f[ip] & 0xfu) * 4u;
+		for (k = ip + 12; k < ip + 20; k++)
+			h = (h ^ f[k]) * 0x100000001b3ull;
+	} else if (rd16(f + off) == 0x86dd && ip + 40 <= len) {
+		proto = f[ip + 6];
+		l4 = ip + 40;
+		h = (h ^ ((uint64_t)(f[ip + 1] & 0xf) << 16 | rd16(f + ip + 2))) * 0x100000001b3ull;
+		for (k = ip + 8; k < ip + 40; k++)
+			h = (h ^ f[k]) * 0x100000001b3ull;
+	} else {
+		return false;
+	}
+	if (proto == 4 || proto == 41) {
+		in = l4;
+		et = proto == 4 ? 0x0800 : 0x86dd;
+	} else if (proto == 47 && l4 + 4 <= len && !(rd16(f + l4) & ~0xa000u)) {
+		et = rd16(f + l4 + 2);
+		in = l4 + 4u + (f[l4] & 0x80 ? 4u : 0u) + (f[l4] & 0x20 ? 4u : 0u);
+		if (et != 0x6558 && et != 0x0800 && et != 0x86dd)
+			return false;
+		/* flags, type and the key; not the checksum section */
+		for (k = l4; k < l4 + 4; k++)
+			h = (h ^ f[k]) * 0x100000001b3ull;
+		for (k = in - (f[l4] & 0x20 ? 4u : 0u); k < in && k < len; k++)
+			h = (h ^ f[k]) * 0x100000001b3ull;
+	} else {
+		return false;
+	}
+	if (in >= len)
+		return false;
+	if (!(et == 0x6558 ? c_parse(f + in, len - in, cf) : c_parse_ip(f + in, len - in, et, cf)))
+		return false;
+	h = (h ^ proto) * 0x100000001b3ull;
+	for (k = 0; k < ip; k++)
+		h = (h ^ f[k]) * 0x100000001b3ull;
+	for (k = 0; k < 8; k++)
+		cf->key[k] ^= (uint8_t)(h >> (8 * k));
+	cf->payload_off += et == 0x6558 ? in : in - 14;
+	return true;
+}
+
 static bool fz_parse(const struct st *s, const uint8_t *f, size_t len, struct c_flow *cf)
 {
 	struct c_flow o;
+	if (s->nodev && fz_parse_nodev(f, len, cf))
+		return true;
 	size_t uh, th, in, k;
 	uint64_t h = 0xcbf29ce484222325ull;
 	if (s->tun && c_parse_l4(f, len, &o) && o.udp && o.payload_off >= 8 + 34) {
@@ -152,15 +228,10 @@ static bool fz_parse(const struct st *s, const uint8_t *f, size_t len, struct c_
 		bool gip = dport == 6081 && (gp == 0x0800 || gp == 0x86dd);
 		if (th + 8 <= len && (dport == 4789 || (dport == 6081 && !(f[th] >> 6) && !(f[th + 1] & 0x80) &&
 		                                        (gp == 0x6558 || gip)))) {
-			static uint8_t tmp[70000];
 			bool ok;
 			in = th + 8 + (dport == 6081 ? (f[th] & 0x3fu) * 4u : 0u);
-			if (gip && in < len && len - in + 14 <= sizeof(tmp)) {
-				memset(tmp, 0, 12);
-				tmp[12] = (uint8_t)(gp >> 8);
-				tmp[13] = (uint8_t)gp;
-				memcpy(tmp + 14, f + in, len - in);
-				ok = c_parse(tmp, len - in + 14, cf);
+			if (gip && in < len) {
+				ok = c_parse_ip(f + in, len - in, gp, cf);
 			} else {
 				ok = !gip && in < len && c_parse(f + in, len - in, cf);
 			}
@@ -443,7 +514,7 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 		struct ofl_gro_tunnel t;
 		int tr = ofl_gro_out_tunnel(o, &t);
 		FZ_CHECK(tr == (OFL_GRO_OUT_TUN_TYPE(o->flags) ? 1 : 0));
-		FZ_CHECK(!tr || (s->tun && t.inner_l4_off == o->l4_off && cf.payload_off == o->hdr_len));
+		FZ_CHECK(!tr || ((s->tun || s->nodev) && t.inner_l4_off == o->l4_off && cf.payload_off == o->hdr_len));
 	}
 	if (o->seg_count > 1) {
 		FZ_CHECKF(OFL_GRO_OUT_TUN_TYPE(o->flags) ? gen_tun_csums_ok(fr, flen) : gen_frame_csums_ok(fr, flen),
@@ -953,14 +1024,24 @@ static void feed_gen(struct st *s, struct fz *z)
 			g.pad_to = 60 + (c & 0x40 ? 40u : 0u);
 	}
 	n = gen_tcp_frame(&g, buf + 64, sizeof(buf) - 128);
-	if (n && s->tun && (a & 0x80) && n < 9000) {
+	if (n && (s->tun || s->nodev) && (a & 0x80) && n < 9000) {
 		/* in VXLAN or Geneve: outer family, checksum, VNI, source port
-		 * and Geneve options from one more byte, per flow */
+		 * and Geneve options from one more byte, per flow; with
+		 * IP-in-IP and GRE on (and bit 0x40 of it when both are),
+		 * IP-in-IP or GRE (its C, K bits and IP payload from the same
+		 * bits) */
 		static uint8_t inner[9100];
 		struct gen_tun t;
 		uint8_t e = fz_u8(z);
+		bool nodev = s->nodev && (!s->tun || (e & 0x40));
 		memcpy(inner, buf + 64, n);
-		gen_tun_init(&t, e & 1 ? GEN_TUN_GENEVE : GEN_TUN_VXLAN, e & 2 ? 6 : 4);
+		if (nodev)
+			gen_tun_init(&t, e & 1 ? GEN_TUN_IPIP : GEN_TUN_GRE, e & 2 ? 6 : 4);
+		else
+			gen_tun_init(&t, e & 1 ? GEN_TUN_GENEVE : GEN_TUN_VXLAN, e & 2 ? 6 : 4);
+		t.gre_flags = (uint16_t)((e & 4 ? GEN_GRE_C : 0u) | (e & 8 ? GEN_GRE_K : 0u));
+		if (e & 32 && !(g.nvlan))
+			t.gre_proto = g.l3 == 4 ? 0x0800 : 0x86dd;
 		t.udp_csum = (e & 4) != 0;
 		t.vni = 42u + (e & 8 ? fl : 0u);
 		t.sport = (uint16_t)(40000u + (e & 16 ? fl : 0u));
@@ -1064,6 +1145,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(s, 0, offsetof(struct st, lin));
 	fz_mem_init(&s->mem);
 	FZ_CHECK(ofl_gro_config_default(&s->cfg) == 0);
+	/* IP-in-IP and GRE (on by default since config version 6): as bit
+	 * 0x10 of byte 8 says below */
+	s->cfg.ipip = 0;
+	s->cfg.gre = 0;
 	{
 		uint8_t b0 = fz_u8(&z), b1 = fz_u8(&z), b2 = fz_u8(&z), b3 = fz_u8(&z), b4 = fz_u8(&z);
 		uint16_t ms = fz_u16(&z);
@@ -1099,6 +1184,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s->cfg.vxlan_ports[0] = 4789;
 			s->cfg.geneve_nports = 1;
 			s->cfg.geneve_ports[0] = 6081;
+		}
+		if (b8 & 0x10) {
+			/* GRO through IP-in-IP and GRE (tunnel.c, gre.c) */
+			s->nodev = true;
+			s->cfg.ipip = 1;
+			s->cfg.gre = 1;
 		}
 		if (b8 & 0x80) {
 			/* GRO through a DSA tag format */

@@ -4,12 +4,13 @@
 #   sudo tests/kernel/make-fixtures.sh [NAME...]
 #   sudo tests/kernel/make-fixtures.sh -t [NAME...]   the tunnel fixtures
 #
-# -t: the sequences of mkseq -t (our TCP in VXLAN over IPv4, and in
-# IP-in-IP: 4in4, 6in4, 4in6, 6in6) into tests/fixtures/kernel-tunnel/;
-# vxlan_* run with --vxlan-port 4789 (a VXLAN device on the receiving end:
-# the kernel merges through a UDP tunnel only where its socket listens; that
-# device opens an IPv4 socket only, so outer IPv6 VXLAN has no fixture),
-# ipip_* with no option (the kernel's IP-in-IP GRO is built in).
+# -t: the sequences of mkseq -t (our TCP in VXLAN over IPv4, in IP-in-IP:
+# 4in4, 6in4, 4in6, 6in6, and in GRE over IPv4 and IPv6) into
+# tests/fixtures/kernel-tunnel/; vxlan_* run with --vxlan-port 4789 (a VXLAN
+# device on the receiving end: the kernel merges through a UDP tunnel only
+# where its socket listens; that device opens an IPv4 socket only, so outer
+# IPv6 VXLAN has no fixture), ipip_* and gre_* with no option (the kernel's
+# IP-in-IP and GRE GRO are built in).
 #
 # For every sequence of tests/kernel/mkseq.c (or only the named ones):
 #   1. mkseq writes tests/fixtures/kernel/<name>/IN.pcap (our own synthetic

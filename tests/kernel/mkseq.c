@@ -976,19 +976,22 @@ static void s_other_port(void)
 	tsegs(&in, &t, 10);
 }
 
-/* IP-in-IP: 4in4, 6in4 (SIT), 4in6, 6in6; the kernel merges them with no
- * device (its ipip/sit/ip6ip6 GRO is built in) */
-#define IPIP(fn, o, i, stmt)                                                                       \
+/* Through a tunnel of no device (the kernel's IP-in-IP, SIT, ip6ip6 and GRE
+ * GRO are built in): 10 segments after pre, a change (stmt), 10 more */
+#define NODEV(fn, type_, o, i, pre, stmt)                                                          \
 	static void fn(void)                                                                       \
 	{                                                                                          \
 		struct gen_tcp in;                                                                 \
 		struct gen_tun t;                                                                  \
 		tinit(&in, &t, o, i);                                                              \
-		t.type = GEN_TUN_IPIP;                                                             \
+		t.type = type_;                                                                    \
+		pre;                                                                               \
 		tsegs(&in, &t, 10);                                                                \
 		stmt;                                                                              \
 		tsegs(&in, &t, 10);                                                                \
 	}
+/* IP-in-IP: 4in4, 6in4 (SIT), 4in6, 6in6 */
+#define IPIP(fn, o, i, stmt) NODEV(fn, GEN_TUN_IPIP, o, i, (void)0, stmt)
 IPIP(s_ipip_4in4, 4, 4, (void)0)
 IPIP(s_ipip_6in4, 4, 6, (void)0)
 IPIP(s_ipip_4in6, 6, 4, (void)0)
@@ -997,6 +1000,58 @@ IPIP(s_ipip_outer_ttl, 4, 4, t.ttl = 63)
 IPIP(s_ipip_outer_ipid_jump, 4, 4, t.ip_id = (uint16_t)(t.ip_id + 7))
 IPIP(s_ipip_6in6_hoplimit, 6, 6, t.ttl = 63)
 #undef IPIP
+
+/* GRE: payload type Ethernet (teb) or IP */
+#define GRE(fn, o, i, pre, stmt) NODEV(fn, GEN_TUN_GRE, o, i, pre, stmt)
+#define GRE_IP (t.gre_proto = in.l3 == 4 ? 0x0800 : 0x86dd)
+GRE(s_gre_teb_4in4, 4, 4, (void)0, (void)0)
+GRE(s_gre_teb_6in6, 6, 6, (void)0, (void)0)
+GRE(s_gre_ip_4in4, 4, 4, GRE_IP, (void)0)
+GRE(s_gre_ip_6in4, 4, 6, GRE_IP, (void)0)
+GRE(s_gre_ip_4in6, 6, 4, GRE_IP, (void)0)
+GRE(s_gre_ip_6in6, 6, 6, GRE_IP, (void)0)
+GRE(s_gre_key, 4, 4, t.gre_flags = GEN_GRE_K, (void)0)
+GRE(s_gre_key_change, 4, 4, t.gre_flags = GEN_GRE_K, t.gre_key = 43)
+GRE(s_gre_csum, 4, 4, t.gre_flags = GEN_GRE_C, (void)0)
+GRE(s_gre_csum_key_6in6, 6, 6, (GRE_IP, t.gre_flags = GEN_GRE_C | GEN_GRE_K), (void)0)
+GRE(s_gre_csum_added, 4, 4, (void)0, t.gre_flags = GEN_GRE_C)
+GRE(s_gre_seq, 4, 4, t.gre_flags = GEN_GRE_S, (void)0)
+GRE(s_gre_ver1, 4, 4, t.gre_flags = 1, (void)0)
+GRE(s_gre_routing, 4, 4, t.gre_flags = GEN_GRE_R, (void)0)
+GRE(s_gre_erspan, 4, 4, t.gre_proto = 0x88be, (void)0)
+GRE(s_gre_outer_ttl, 4, 4, (void)0, t.ttl = 63)
+GRE(s_gre_outer_ipid_jump, 4, 4, (void)0, t.ip_id = (uint16_t)(t.ip_id + 7))
+GRE(s_gre_inner_seq_gap, 4, 4, t.gre_flags = GEN_GRE_K, in.seq += 1)
+#undef GRE
+#undef NODEV
+#undef GRE_IP
+
+/* A bad GRE checksum on a flow's first segment: passed on, the rest merged
+ * (a later one would make the kernel deliver it before the packet it still
+ * holds, which we complete first) */
+static void s_gre_bad_csum_first(void)
+{
+	struct gen_tcp in;
+	struct gen_tun t;
+	tinit(&in, &t, 4, 4);
+	t.type = GEN_TUN_GRE;
+	t.gre_flags = GEN_GRE_C;
+	t.bad_gre_csum = true;
+	tsegs(&in, &t, 1);
+	t.bad_gre_csum = false;
+	tsegs(&in, &t, 19);
+}
+
+/* 60 segments through GRE: the 64 KiB limit */
+static void s_gre_limit64k(void)
+{
+	struct gen_tcp in;
+	struct gen_tun t;
+	tinit(&in, &t, 4, 4);
+	t.type = GEN_TUN_GRE;
+	t.gre_flags = GEN_GRE_C | GEN_GRE_K;
+	tsegs(&in, &t, 60);
+}
 
 static const struct seq tun_seqs[] = {
 	{"vxlan_bulk_4in4", .fn = s_bulk_4in4},
@@ -1022,6 +1077,26 @@ static const struct seq tun_seqs[] = {
 	{"ipip_outer_ttl", .fn = s_ipip_outer_ttl},
 	{"ipip_outer_ipid_jump", .fn = s_ipip_outer_ipid_jump},
 	{"ipip_6in6_hoplimit", .fn = s_ipip_6in6_hoplimit},
+	{"gre_teb_4in4", .fn = s_gre_teb_4in4},
+	{"gre_teb_6in6", .fn = s_gre_teb_6in6},
+	{"gre_ip_4in4", .fn = s_gre_ip_4in4},
+	{"gre_ip_6in4", .fn = s_gre_ip_6in4},
+	{"gre_ip_4in6", .fn = s_gre_ip_4in6},
+	{"gre_ip_6in6", .fn = s_gre_ip_6in6},
+	{"gre_key", .fn = s_gre_key},
+	{"gre_key_change", .fn = s_gre_key_change},
+	{"gre_csum", .fn = s_gre_csum},
+	{"gre_csum_key_6in6", .fn = s_gre_csum_key_6in6},
+	{"gre_csum_added", .fn = s_gre_csum_added},
+	{"gre_bad_csum_first", .fn = s_gre_bad_csum_first},
+	{"gre_seq", .fn = s_gre_seq},
+	{"gre_ver1", .fn = s_gre_ver1},
+	{"gre_routing", .fn = s_gre_routing},
+	{"gre_erspan", .fn = s_gre_erspan},
+	{"gre_outer_ttl", .fn = s_gre_outer_ttl},
+	{"gre_outer_ipid_jump", .fn = s_gre_outer_ipid_jump},
+	{"gre_inner_seq_gap", .fn = s_gre_inner_seq_gap},
+	{"gre_limit64k", .fn = s_gre_limit64k},
 };
 
 int main(int argc, char **argv)

@@ -29,24 +29,69 @@ void gen_tun_init(struct gen_tun *t, int type, int l3)
 	t->vxlan_flags = 0x08;
 	t->vni = 42;
 	t->gnv_proto = 0x6558;
+	t->gre_proto = 0x6558;
+	t->gre_key = 42;
+}
+
+/* GRE header bytes of a flag word */
+static size_t gre_hlen(uint16_t fl)
+{
+	return 4u + ((fl & (GEN_GRE_C | GEN_GRE_R)) ? 4u : 0u) + ((fl & GEN_GRE_K) ? 4u : 0u) +
+	       ((fl & GEN_GRE_S) ? 4u : 0u);
+}
+
+/* Does the tunnel carry the inner IP packet without its Ethernet header? */
+static bool ip_payload(const struct gen_tun *t)
+{
+	return t->type == GEN_TUN_IPIP || (t->type == GEN_TUN_GENEVE && t->gnv_proto != 0x6558) ||
+	       (t->type == GEN_TUN_GRE && (t->gre_proto == 0x0800 || t->gre_proto == 0x86dd));
 }
 
 /* UDP and tunnel header bytes */
 static size_t tun_hlen(const struct gen_tun *t)
 {
+	if (t->type == GEN_TUN_GRE)
+		return gre_hlen(t->gre_flags);
 	return t->type == GEN_TUN_IPIP ? 0u : t->type == GEN_TUN_VXLAN ? 16u : 16u + t->gnv_optlen;
+}
+
+/* The GRE header at gh, the payload behind it (len bytes from gh in all). */
+static void gre_write(const struct gen_tun *t, uint8_t *gh, size_t len)
+{
+	uint8_t *f = gh + 4;
+	put16(gh, t->gre_flags);
+	put16(gh + 2, t->gre_proto);
+	if (t->gre_flags & (GEN_GRE_C | GEN_GRE_R))
+		f += 4; /* filled below */
+	if (t->gre_flags & GEN_GRE_K) {
+		put16(f, (uint16_t)(t->gre_key >> 16));
+		put16(f + 2, (uint16_t)t->gre_key);
+		f += 4;
+	}
+	if (t->gre_flags & GEN_GRE_S) {
+		put16(f, (uint16_t)(t->gre_seq >> 16));
+		put16(f + 2, (uint16_t)t->gre_seq);
+	}
+	if (t->gre_flags & GEN_GRE_C) {
+		uint16_t c = (uint16_t)~gen_csum_fold(gh, len, 0);
+		if (t->bad_gre_csum)
+			c ^= 0x5a5a;
+		put16(gh + 4, c);
+	}
 }
 
 size_t gen_tun_wrap(const struct gen_tun *t, const uint8_t *inner, size_t inner_len, uint8_t *buf, size_t cap)
 {
 	size_t l2 = 14u + (t->vlan ? 4u : 0u), ipl = t->l3 == 4 ? 20u + t->ip_optlen : 40u;
-	size_t skip = (t->type == GEN_TUN_GENEVE && t->gnv_proto != 0x6558) || t->type == GEN_TUN_IPIP ? 14u : 0u;
+	size_t skip = ip_payload(t) ? 14u : 0u;
 	size_t ulen, len, o;
 	uint8_t *ip, *uh, *th, proto = 17;
 	if (inner_len < skip + 1)
 		return 0;
 	if (t->type == GEN_TUN_IPIP)
 		proto = (inner[14] >> 4) == 4 ? 4 : 41;
+	else if (t->type == GEN_TUN_GRE)
+		proto = 47;
 	ulen = tun_hlen(t) + inner_len - skip; /* the outer IP payload */
 	len = l2 + ipl + ulen;
 	if (len > cap || ulen > 0xffffu)
@@ -89,6 +134,11 @@ size_t gen_tun_wrap(const struct gen_tun *t, const uint8_t *inner, size_t inner_
 	uh = ip + ipl;
 	if (t->type == GEN_TUN_IPIP) {
 		memcpy(uh, inner + skip, inner_len - skip);
+		return len;
+	}
+	if (t->type == GEN_TUN_GRE) {
+		memcpy(uh + tun_hlen(t), inner + skip, inner_len - skip);
+		gre_write(t, uh, ulen);
 		return len;
 	}
 	put16(uh, t->sport);
@@ -160,6 +210,16 @@ bool gen_tun_csums_ok(const uint8_t *f, size_t len)
 	}
 	if (o + 2 + ipl > len)
 		return false;
+	if ((et == 0x0800 ? ip[9] : ip[6]) == 47) { /* GRE */
+		const uint8_t *gh = ip + ipl;
+		size_t gl = o + 2 + ipl + 4 <= len ? gre_hlen(get16(gh)) : 0, rest = len - o - 2 - ipl;
+		if (!gl || gl > rest || (et == 0x0800 && gen_csum_fold(ip, ipl, 0) != 0xffff) ||
+		    ((get16(gh) & GEN_GRE_C) && gen_csum_fold(gh, rest, 0) != 0xffff))
+			return false;
+		if (get16(gh + 2) == 0x0800 || get16(gh + 2) == 0x86dd)
+			return ip_csums_ok(gh + gl, rest - gl);
+		return gen_frame_csums_ok(gh + gl, rest - gl);
+	}
 	if ((et == 0x0800 ? ip[9] : ip[6]) != 17) /* IP-in-IP */
 		return (et == 0x86dd || gen_csum_fold(ip, ipl, 0) == 0xffff) && ip_csums_ok(ip + ipl, len - o - 2 - ipl);
 	if (o + 2 + ipl + 16 > len)

@@ -3,7 +3,10 @@
  * Ethernet (an optional 802.1Q tag), IPv4 or IPv6, UDP, then a VXLAN or
  * Geneve header, then the inner frame gen_tcp_frame() wrote (whole, or from
  * its IP header for a Geneve IP payload); or IP-in-IP: the outer IP header
- * (protocol 4 or 41 by the inner version) right before the inner IP packet.  Every outer field is settable;
+ * (protocol 4 or 41 by the inner version) right before the inner IP packet;
+ * or GRE: the outer IP header (protocol 47), a GRE header with the
+ * checksum, key and sequence fields its flags ask for, then the inner
+ * frame (payload type 0x6558) or its IP packet.  Every outer field is settable;
  * lengths and checksums valid unless asked otherwise.
  */
 #ifndef OFL_TEST_GEN_TUN_H
@@ -13,7 +16,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { GEN_TUN_VXLAN = 1, GEN_TUN_GENEVE = 2, GEN_TUN_IPIP = 3 /* no UDP: the inner IP packet */ };
+enum { GEN_TUN_VXLAN = 1, GEN_TUN_GENEVE = 2, GEN_TUN_IPIP = 3 /* no UDP: the inner IP packet */,
+       GEN_TUN_GRE = 4 /* no UDP: GRE */ };
+
+/* GRE flag word bits (gen_tun.gre_flags) */
+#define GEN_GRE_C 0x8000u /* checksum (with the reserved half: 4 bytes) */
+#define GEN_GRE_R 0x4000u /* routing (RFC 1701; the generator writes its 4-byte
+                           * checksum/offset section, no routing entries) */
+#define GEN_GRE_K 0x2000u /* key */
+#define GEN_GRE_S 0x1000u /* sequence number */
 
 struct gen_tun {
 	int type;               /* GEN_TUN_* */
@@ -40,11 +51,17 @@ struct gen_tun {
 	uint8_t gnv_opts[128];
 	uint8_t gnv_optlen;     /* multiple of 4, at most 252 */
 	int gnv_optlen_delta;   /* added to the length field (past the packet) */
+	uint16_t gre_flags;     /* GRE flag word (GEN_GRE_*, version in bits 0-2) */
+	uint16_t gre_proto;     /* GRE payload type; default 0x6558, 0x0800/0x86dd:
+	                           IP payload (the inner frame's Ethernet header
+	                           dropped), anything else: the inner frame whole */
+	uint32_t gre_key, gre_seq;
+	bool bad_gre_csum;      /* spoil the GRE checksum (with GEN_GRE_C) */
 };
 
 /* Defaults: VXLAN or Geneve over IPv4 or IPv6, 192.168.0.1 -> 192.168.0.2
  * (fd01::1 -> fd01::2), UDP 40000 -> 4789 / 6081, checksum 0, VNI 42, TTL
- * 64, DF, ID 1000. */
+ * 64, DF, ID 1000; GRE without flags (key 42 when GEN_GRE_K is set). */
 void gen_tun_init(struct gen_tun *t, int type, int l3);
 /* Wrap the inner Ethernet frame (inner_len bytes) into buf; returns the
  * frame's length, 0 when cap is too small.  A Geneve IP payload (gnv_proto
@@ -52,9 +69,9 @@ void gen_tun_init(struct gen_tun *t, int type, int l3);
  * (the inner frame must be untagged then). */
 size_t gen_tun_wrap(const struct gen_tun *t, const uint8_t *inner, size_t inner_len, uint8_t *buf, size_t cap);
 /* Verify a linear tunnelled frame's checksums: the outer IPv4 header, the
- * outer UDP checksum unless 0 (over IPv6 too: RFC 6935), the inner IP
- * header and TCP (UDP) checksum; Geneve is told by its port (6081 or
- * 6082 in our traffic).  true when all are valid. */
+ * outer UDP checksum unless 0 (over IPv6 too: RFC 6935), a GRE checksum,
+ * the inner IP header and TCP (UDP) checksum; Geneve is told by its port
+ * (6081 or 6082 in our traffic).  true when all are valid. */
 bool gen_tun_csums_ok(const uint8_t *frame, size_t len);
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * gro_tunnel_test.c - GRO through UDP tunnels (ofl_gro_config.vxlan_ports,
- * geneve_ports; src/gro/tunnel.c, after Linux 6.18 udp_gro_receive,
- * vxlan_gro_receive, geneve_gro_receive): a rule table (for every rule a
+ * gro_tunnel_test.c - GRO through tunnels (ofl_gro_config.vxlan_ports,
+ * geneve_ports, ipip, gre; src/gro/tunnel.c and gre.c, after Linux 6.18
+ * udp_gro_receive, vxlan_gro_receive, geneve_gro_receive, ipip_gro_receive,
+ * gre_gro_receive): a rule table (for every rule a
  * sequence that merges and one that must not), each row played over the
  * four outer/inner IPv4/IPv6 combinations, fed as one buffer and split over
  * two, three and four buffers, with software, COMPLETE and NIC-verified
@@ -106,10 +107,15 @@ static void deliver(void *user, const struct ofl_gro_out *o, unsigned n)
 			uint32_t pos = o->hdr_len;
 			if (t.type) {
 				ck_assert_msg(gen_tun_csums_ok(r->lin, o->len), "bad checksum in merged packet");
-				ck_assert_uint_eq(o->gso_type & OFL_GSO_TUNNEL_MASK,
-				                  t.type == OFL_GRO_TUN_IPIP ? (t.outer_l3 == 4 ? OFL_GSO_IPXIP4 : OFL_GSO_IPXIP6)
-				                  : t.outer_udp_csum    ? OFL_GSO_UDP_TUNNEL_CSUM
-				                                        : OFL_GSO_UDP_TUNNEL);
+				unsigned want = t.type == OFL_GRO_TUN_IPIP
+				                    ? (t.outer_l3 == 4 ? OFL_GSO_IPXIP4 : OFL_GSO_IPXIP6)
+				                : t.type == OFL_GRO_TUN_GRE
+				                    ? ((r->lin[t.tun_off] & 0x80) ? OFL_GSO_GRE_CSUM : OFL_GSO_GRE)
+				                : t.outer_udp_csum ? OFL_GSO_UDP_TUNNEL_CSUM
+				                                   : OFL_GSO_UDP_TUNNEL;
+				ck_assert_uint_eq(o->gso_type & OFL_GSO_TUNNEL_MASK, want);
+				if (t.type == OFL_GRO_TUN_GRE)
+					ck_assert_uint_eq(t.outer_l4_off, t.tun_off);
 			} else {
 				ck_assert_msg(gen_frame_csums_ok(r->lin, o->len), "bad checksum in merged packet");
 				ck_assert_uint_eq(o->gso_type & OFL_GSO_TUNNEL_MASK, 0);
@@ -152,6 +158,7 @@ static void tun_cfg(struct ofl_gro_config *c)
 	c->geneve_nports = 1;
 	c->geneve_ports[0] = 6081;
 	c->ipip = 1;
+	c->gre = 1;
 }
 
 static void run_start(int v)
@@ -256,14 +263,19 @@ static void init_pair(int v, int type, struct gen_tcp *in, struct gen_tun *t)
 
 /* ---- the rule table --------------------------------------------------- */
 
-/* A row: plays the sequence of variant v; want what must come out. */
+/* A row: plays the sequence of variant v through each tunnel type of its
+ * set; want what must come out. */
 struct row {
 	const char *name;
 	void (*play)(int v, struct gen_tcp *in, struct gen_tun *t);
 	const char *want;
-	int type;
+	unsigned types; /* bits 1 << GEN_TUN_* */
 	unsigned normal_why; /* a reason that must have been counted (0: none) */
 };
+#define VX (1u << GEN_TUN_VXLAN)
+#define GN (1u << GEN_TUN_GENEVE)
+#define IP (1u << GEN_TUN_IPIP)
+#define GR (1u << GEN_TUN_GRE)
 
 static void p_bulk(int v, struct gen_tcp *in, struct gen_tun *t)
 {
@@ -357,6 +369,21 @@ ONE_AT_3(p_bad_udp_csum, t->udp_csum = true, t->bad_udp_csum = true, t->bad_udp_
 ONE_AT_3(p_bad_tcp_csum, (void)0, in->bad_tcp_csum = true, in->bad_tcp_csum = false)
 ONE_AT_3(p_short, (void)0, in->payload_len = 300, in->payload_len = 1000)
 ONE_AT_3(p_udp_len, (void)0, t->udp_len_delta = -1, t->udp_len_delta = 0)
+/* GRE (gre.c) */
+PLAY(p_gre_key, t->gre_flags = GEN_GRE_K, 4, (void)0, 0, (void)0, 0)
+PLAY(p_gre_csum, t->gre_flags = GEN_GRE_C, 4, (void)0, 0, (void)0, 0)
+PLAY(p_gre_csum_key, t->gre_flags = GEN_GRE_C | GEN_GRE_K, 4, (void)0, 0, (void)0, 0)
+PLAY(p_gre_key_differs, t->gre_flags = GEN_GRE_K, 2, t->gre_key = 43, 2, (void)0, 0)
+CHANGE_AT_3(p_gre_key_added, t->gre_flags = GEN_GRE_K)
+CHANGE_AT_3(p_gre_csum_added, t->gre_flags = GEN_GRE_C)
+ONE_AT_3(p_gre_bad_csum, t->gre_flags = GEN_GRE_C | GEN_GRE_K, t->bad_gre_csum = true, t->bad_gre_csum = false)
+THREE_WITH(p_gre_seq, t->gre_flags = GEN_GRE_S)
+THREE_WITH(p_gre_seq_key, t->gre_flags = GEN_GRE_S | GEN_GRE_K)
+THREE_WITH(p_gre_routing, t->gre_flags = GEN_GRE_R)
+THREE_WITH(p_gre_ver1, t->gre_flags = 1)
+THREE_WITH(p_gre_erspan, t->gre_proto = 0x88be)
+THREE_WITH(p_gre_erspan3, t->gre_proto = 0x22eb)
+CHANGE_AT_3(p_gre_ip_vs_teb, t->gre_proto = INNER(v) == 4 ? 0x0800 : 0x86dd)
 #undef ONE_AT_3
 #undef THREE_WITH
 #undef CHANGE_AT_3
@@ -382,6 +409,14 @@ static void p_outer_ipopt(int v, struct gen_tcp *in, struct gen_tun *t)
 	t->ip_opts[0] = 1; /* NOP x 4 */
 	t->ip_opts[1] = t->ip_opts[2] = t->ip_opts[3] = 1;
 	send_n(in, t, 3);
+}
+
+/* (no UDP length over GRE: the sequence bit over IPv6 instead) */
+static void p_gre_outer_ipopt(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	if (OUTER(v) == 6)
+		t->gre_flags = GEN_GRE_S;
+	p_outer_ipopt(v, in, t);
 }
 
 static void p_nested(int v, struct gen_tcp *in, struct gen_tun *t)
@@ -433,6 +468,13 @@ static void p_gnv_ip(int v, struct gen_tcp *in, struct gen_tun *t)
 	send_n(in, t, 4);
 }
 
+static void p_gre_ip(int v, struct gen_tcp *in, struct gen_tun *t)
+{
+	t->gre_proto = INNER(v) == 4 ? 0x0800 : 0x86dd;
+	t->gre_flags = GEN_GRE_C | GEN_GRE_K;
+	send_n(in, t, 4);
+}
+
 
 /* 64 KiB of outer IP packet: 1309-byte segments, 60 of them.  The outer
  * overhead (IPv4: 90 bytes to the inner payload with IPv4 inside) lets 49
@@ -462,66 +504,73 @@ static void p_plain_beside(int v, struct gen_tcp *in, struct gen_tun *t)
 }
 
 static const struct row rows[] = {
-	/* VXLAN: one flow, merged */
-	{"vxlan bulk", p_bulk, "4", GEN_TUN_VXLAN, 0},
-	{"vxlan outer udp csum", p_udp_csum, "4", GEN_TUN_VXLAN, 0},
-	{"vxlan outer vlan", p_outer_vlan, "4", GEN_TUN_VXLAN, 0},
-	{"vxlan inner vlan", p_inner_vlan, "4", GEN_TUN_VXLAN, 0},
-	{"outer id fixed", p_fixed_outer_id, "4", GEN_TUN_VXLAN, 0},
+	/* one flow, merged */
+	{"bulk", p_bulk, "4", VX | GN | IP | GR, 0},
+	{"outer udp csum", p_udp_csum, "4", VX | GN, 0},
+	{"outer vlan", p_outer_vlan, "4", VX | IP | GR, 0},
+	{"inner vlan", p_inner_vlan, "4", VX | GR, 0},
+	{"outer id fixed", p_fixed_outer_id, "4", VX | IP | GR, 0},
 	/* outer fields: another flow, or a flush */
-	{"outer id jump (v6 hop limit)", p_outer_id_jump, "2,2", GEN_TUN_VXLAN, 0},
-	{"vni differs", p_vni, "2,2", GEN_TUN_VXLAN, 0},
-	{"vxlan flags differ", p_vxflags, "2,2", GEN_TUN_VXLAN, 0},
-	{"outer sport differs", p_sport, "2,2", GEN_TUN_VXLAN, 0},
-	{"outer ttl differs", p_ttl, "2,2", GEN_TUN_VXLAN, 0},
-	/* outer fields, continued */
-	{"outer tos differs", p_tos, "2,2", GEN_TUN_VXLAN, 0},
-	{"outer df (v6 flow label) differs", p_df, "2,2", GEN_TUN_VXLAN, 0},
-	{"outer csum zero and not", p_csum_zero_mix, "2,2", GEN_TUN_VXLAN, 0},
-	{"outer daddr differs", p_outer_daddr, "2,2", GEN_TUN_VXLAN, 0},
-	{"outer mac differs", p_outer_mac, "2,2", GEN_TUN_VXLAN, 0},
+	{"outer id jump (v6 hop limit)", p_outer_id_jump, "2,2", VX | IP | GR, 0},
+	{"vni differs", p_vni, "2,2", VX, 0},
+	{"vxlan flags differ", p_vxflags, "2,2", VX, 0},
+	{"outer sport differs", p_sport, "2,2", VX, 0},
+	{"outer ttl differs", p_ttl, "2,2", VX | IP | GR, 0},
+	{"outer tos differs", p_tos, "2,2", VX | GR, 0},
+	{"outer df (v6 flow label) differs", p_df, "2,2", VX | GR, 0},
+	{"outer csum zero and not", p_csum_zero_mix, "2,2", VX, 0},
+	{"outer daddr differs", p_outer_daddr, "2,2", VX | IP | GR, 0},
+	{"outer mac differs", p_outer_mac, "2,2", VX | GR, 0},
 	/* checksums and inner TCP */
-	{"bad outer udp csum", p_bad_udp_csum, "2,N,1", GEN_TUN_VXLAN, OFL_GRO_NORMAL_TUN_CSUM},
-	{"bad inner tcp csum", p_bad_tcp_csum, "2,N,1", GEN_TUN_VXLAN, OFL_GRO_NORMAL_TCP_CSUM},
-	{"inner seq gap", p_inner_seq_gap, "2,2", GEN_TUN_VXLAN, 0},
-	{"inner ack differs", p_inner_ack, "2,2", GEN_TUN_VXLAN, 0},
-	{"inner psh", p_psh, "2,2", GEN_TUN_VXLAN, 0},
-	/* inner TCP, continued; what is passed on */
-	{"inner short", p_short, "3,1", GEN_TUN_VXLAN, 0},
-	{"port not configured", p_not_port, "N,N,N", GEN_TUN_VXLAN, OFL_GRO_NORMAL_NOT_TCP},
-	{"outer ip options (v6 udp length)", p_outer_ipopt, "N,N,N", GEN_TUN_VXLAN, 0},
-	{"outer udp length", p_udp_len, "2,N,1", GEN_TUN_VXLAN, OFL_GRO_NORMAL_TUN_OUTER},
-	{"nested vxlan", p_nested, "N,N,N", GEN_TUN_VXLAN, OFL_GRO_NORMAL_TUN_INNER},
+	{"bad outer udp csum", p_bad_udp_csum, "2,N,1", VX, OFL_GRO_NORMAL_TUN_CSUM},
+	{"bad inner tcp csum", p_bad_tcp_csum, "2,N,1", VX | IP | GR, OFL_GRO_NORMAL_TCP_CSUM},
+	{"inner seq gap", p_inner_seq_gap, "2,2", VX | IP | GR, 0},
+	{"inner ack differs", p_inner_ack, "2,2", VX | GR, 0},
+	{"inner psh", p_psh, "2,2", VX | GR, 0},
+	{"inner short", p_short, "3,1", VX | GR, 0},
+	/* what is passed on */
+	{"port not configured", p_not_port, "N,N,N", VX, OFL_GRO_NORMAL_NOT_TCP},
+	{"outer ip options (v6 udp length)", p_outer_ipopt, "N,N,N", VX, 0},
+	{"outer udp length", p_udp_len, "2,N,1", VX, OFL_GRO_NORMAL_TUN_OUTER},
+	{"carrying vxlan", p_nested, "N,N,N", VX | IP | GR, OFL_GRO_NORMAL_TUN_INNER},
 	/* sizes and neighbours */
-	{"64k outer limit", p_64k, NULL, GEN_TUN_VXLAN, 0},
-	{"plain beside tunnel", p_plain_beside, "2,2", GEN_TUN_VXLAN, 0},
+	{"64k outer limit", p_64k, NULL, VX | GR, 0},
+	{"plain beside tunnel", p_plain_beside, "2,2", VX | GR, 0},
 	/* Geneve */
-	{"geneve bulk", p_bulk, "4", GEN_TUN_GENEVE, 0},
-	{"geneve options", p_gnv_opts, "4", GEN_TUN_GENEVE, 0},
-	{"geneve option differs", p_gnv_opt_change, "2,2", GEN_TUN_GENEVE, 0},
-	{"geneve oam", p_gnv_oam, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
-	{"geneve version 1", p_gnv_ver, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
-	/* Geneve, continued */
-	{"geneve option length past", p_gnv_optlen_past, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
-	{"geneve ip payload", p_gnv_ip, "4", GEN_TUN_GENEVE, 0},
-	{"geneve unknown protocol", p_gnv_proto_unknown, "N,N,N", GEN_TUN_GENEVE, OFL_GRO_NORMAL_TUN_HDR},
-	{"geneve outer udp csum", p_udp_csum, "4", GEN_TUN_GENEVE, 0},
-	/* IP-in-IP: 4in4, 6in4 (SIT), 4in6, 6in6 by the variant */
-	{"ipip bulk", p_bulk, "4", GEN_TUN_IPIP, 0},
-	{"ipip outer ttl differs", p_ttl, "2,2", GEN_TUN_IPIP, 0},
-	{"ipip outer id jump (v6 hop limit)", p_outer_id_jump, "2,2", GEN_TUN_IPIP, 0},
-	{"ipip outer daddr differs", p_outer_daddr, "2,2", GEN_TUN_IPIP, 0},
-	{"ipip inner seq gap", p_inner_seq_gap, "2,2", GEN_TUN_IPIP, 0},
-	{"ipip carrying vxlan", p_nested, "N,N,N", GEN_TUN_IPIP, OFL_GRO_NORMAL_TUN_INNER},
-	{"ipip bad inner tcp csum", p_bad_tcp_csum, "2,N,1", GEN_TUN_IPIP, OFL_GRO_NORMAL_TCP_CSUM},
+	{"geneve options", p_gnv_opts, "4", GN, 0},
+	{"geneve option differs", p_gnv_opt_change, "2,2", GN, 0},
+	{"geneve oam", p_gnv_oam, "N,N,N", GN, OFL_GRO_NORMAL_TUN_HDR},
+	{"geneve version 1", p_gnv_ver, "N,N,N", GN, OFL_GRO_NORMAL_TUN_HDR},
+	{"geneve option length past", p_gnv_optlen_past, "N,N,N", GN, OFL_GRO_NORMAL_TUN_HDR},
+	{"geneve ip payload", p_gnv_ip, "4", GN, 0},
+	{"geneve unknown protocol", p_gnv_proto_unknown, "N,N,N", GN, OFL_GRO_NORMAL_TUN_HDR},
+	/* GRE: Ethernet payload (0x6558) unless the row says IP */
+	{"gre key", p_gre_key, "4", GR, 0},
+	{"gre csum", p_gre_csum, "4", GR, 0},
+	{"gre csum and key", p_gre_csum_key, "4", GR, 0},
+	{"gre ip payload (csum, key)", p_gre_ip, "4", GR, 0},
+	{"gre key differs", p_gre_key_differs, "2,2", GR, 0},
+	{"gre key added", p_gre_key_added, "2,2", GR, 0},
+	{"gre csum added", p_gre_csum_added, "2,2", GR, 0},
+	{"gre ip payload, then ethernet", p_gre_ip_vs_teb, "2,2", GR, 0},
+	{"gre bad csum", p_gre_bad_csum, "2,N,1", GR, OFL_GRO_NORMAL_TUN_CSUM},
+	{"gre sequence bit", p_gre_seq, "N,N,N", GR, OFL_GRO_NORMAL_TUN_HDR},
+	{"gre sequence and key", p_gre_seq_key, "N,N,N", GR, OFL_GRO_NORMAL_TUN_HDR},
+	{"gre routing bit", p_gre_routing, "N,N,N", GR, OFL_GRO_NORMAL_TUN_HDR},
+	{"gre version 1", p_gre_ver1, "N,N,N", GR, OFL_GRO_NORMAL_TUN_HDR},
+	{"gre erspan", p_gre_erspan, "N,N,N", GR, OFL_GRO_NORMAL_TUN_HDR},
+	{"gre erspan type iii", p_gre_erspan3, "N,N,N", GR, OFL_GRO_NORMAL_TUN_HDR},
+	{"gre outer ip options (v6: sequence bit)", p_gre_outer_ipopt, "N,N,N", GR, 0},
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
 /* The 64 KiB row's expected output for variant v: as many segments as fit
- * in 65535 bytes of outer IP packet, then the rest. */
-static const char *want_64k(int v, char *buf, size_t cap)
+ * in 65535 bytes of outer IP packet, then the rest (UDP and VXLAN headers,
+ * or a 4-byte GRE header, before the inner Ethernet one). */
+static const char *want_64k(int v, int type, char *buf, size_t cap)
 {
-	uint32_t over = (OUTER(v) == 4 ? 20u : 40u) + 8u + 8u + 14u + (INNER(v) == 4 ? 20u : 40u) + 20u;
+	uint32_t tun = type == GEN_TUN_GRE ? 4u : 8u + 8u; /* VXLAN or GRE */
+	uint32_t over = (OUTER(v) == 4 ? 20u : 40u) + tun + 14u + (INNER(v) == 4 ? 20u : 40u) + 20u;
 	uint32_t fit = (65535u - over) / 1309u;
 	snprintf(buf, cap, "%u,%u", fit, 60u - fit);
 	return buf;
@@ -529,27 +578,43 @@ static const char *want_64k(int v, char *buf, size_t cap)
 
 START_TEST(rule_table)
 {
+	static const char *const tname[] = {"", "vxlan", "geneve", "ipip", "gre"};
 	unsigned r;
-	for (r = 0; r < NROWS; r++) {
-		struct gen_tcp in;
-		struct gen_tun t;
-		char want[64];
-		const char *w = rows[r].want;
-		if (variant_skipped(_i))
-			return;
-		run_start(_i);
-		init_pair(_i, rows[r].type, &in, &t);
-		rows[r].play(_i, &in, &t);
-		if (!w)
-			w = want_64k(_i, want, sizeof(want));
-		ck_assert_msg(strcmp(run_end(), w) == 0, "row \"%s\" variant %d: got %s, want %s", rows[r].name,
-		              _i, R.got, w);
-		if (rows[r].normal_why)
-			ck_assert_msg(R.st.normal_why[rows[r].normal_why] > 0, "row \"%s\": reason %s not counted",
-			              rows[r].name, ofl_gro_normal_reason_name(rows[r].normal_why));
-	}
+	int type;
+	if (variant_skipped(_i))
+		return;
+	for (r = 0; r < NROWS; r++)
+		for (type = GEN_TUN_VXLAN; type <= GEN_TUN_GRE; type++) {
+			struct gen_tcp in;
+			struct gen_tun t;
+			char want[64];
+			const char *w = rows[r].want;
+			if (!(rows[r].types & (1u << type)))
+				continue;
+			run_start(_i);
+			init_pair(_i, type, &in, &t);
+			rows[r].play(_i, &in, &t);
+			if (!w)
+				w = want_64k(_i, type, want, sizeof(want));
+			ck_assert_msg(strcmp(run_end(), w) == 0, "%s row \"%s\" variant %d: got %s, want %s",
+			              tname[type], rows[r].name, _i, R.got, w);
+			if (rows[r].normal_why)
+				ck_assert_msg(R.st.normal_why[rows[r].normal_why] > 0, "%s row \"%s\": reason %s not counted",
+				              tname[type], rows[r].name, ofl_gro_normal_reason_name(rows[r].normal_why));
+		}
 }
 END_TEST
+
+/* Three segments through a tunnel type under config c: what came out. */
+static const char *three_with(const struct ofl_gro_config *c, int type)
+{
+	struct gen_tcp in;
+	struct gen_tun t;
+	init_pair(0, type, &in, &t);
+	run_start_cfg(0, c);
+	send_n(&in, &t, 3);
+	return run_end();
+}
 
 /* A version 3 config (before the tunnel ports) and the default config: no
  * tunnel, VXLAN is plain UDP (NORMAL not_tcp). */
@@ -570,21 +635,30 @@ START_TEST(config_versions)
 	run_start_cfg(0, &c);
 	send_n(&in, &t, 3);
 	ck_assert_str_eq(run_end(), "N,N,N");
-	/* a version 4 struct ends before ipip; and ipip 0 */
-	init_pair(0, GEN_TUN_IPIP, &in, &t);
+	/* the defaults merge IP-in-IP and GRE (the kernel's) */
+	ofl_gro_config_default(&c);
+	ck_assert_uint_eq(c.ipip, 1);
+	ck_assert_uint_eq(c.gre, 1);
+	ck_assert_str_eq(three_with(&c, GEN_TUN_IPIP), "3");
+	ck_assert_str_eq(three_with(&c, GEN_TUN_GRE), "3");
+	/* a version 4 struct ends before ipip, a version 5 one before gre;
+	 * ipip 0, gre 0; 2 refused */
 	tun_cfg(&c);
 	c.version = 4;
-	run_start_cfg(0, &c);
-	send_n(&in, &t, 3);
-	ck_assert_str_eq(run_end(), "N,N,N");
+	ck_assert_str_eq(three_with(&c, GEN_TUN_IPIP), "N,N,N");
+	c.version = 5;
+	ck_assert_str_eq(three_with(&c, GEN_TUN_GRE), "N,N,N");
+	ck_assert_uint_eq(R.st.normal_why[OFL_GRO_NORMAL_NOT_TCP], 3);
 	tun_cfg(&c);
 	c.ipip = 0;
-	run_start_cfg(0, &c);
-	send_n(&in, &t, 3);
-	ck_assert_str_eq(run_end(), "N,N,N");
-	tun_cfg(&c);
-	c.ipip = 2;
+	c.gre = 0;
+	ck_assert_str_eq(three_with(&c, GEN_TUN_IPIP), "N,N,N");
+	ck_assert_str_eq(three_with(&c, GEN_TUN_GRE), "N,N,N");
 	c.deliver = deliver;
+	c.ipip = 2;
+	ck_assert_int_eq(ofl_gro_create(&c, &R.g), OFL_EINVAL);
+	c.ipip = 1;
+	c.gre = 2;
 	ck_assert_int_eq(ofl_gro_create(&c, &R.g), OFL_EINVAL);
 	/* bad tunnel configs */
 	tun_cfg(&c);
@@ -604,9 +678,11 @@ END_TEST
 static struct ofl_gro_out seen_out;
 static uint8_t seen_hdr[512];
 static uint8_t seen_lin[8192];
+static uint8_t seen_full[8192];
 static void keep_deliver(void *user, const struct ofl_gro_out *o, unsigned n)
 {
 	unsigned i;
+	uint8_t vb[24];
 	(void)user;
 	for (i = 0; i < n; i++)
 		if (o[i].seg_count > 1) {
@@ -615,45 +691,57 @@ static void keep_deliver(void *user, const struct ofl_gro_out *o, unsigned n)
 			memcpy(seen_hdr, o[i].hdr, o[i].hdr_len);
 			ck_assert_int_eq(ofl_gro_linearize(&o[i], seen_lin, sizeof(seen_lin), OFL_CSUM_MODE_PARTIAL),
 			                 (int)o[i].len);
+			ck_assert_int_eq(ofl_gro_linearize(&o[i], seen_full, sizeof(seen_full), OFL_CSUM_MODE_FULL),
+			                 (int)o[i].len);
 			ck_assert_int_eq(ofl_gro_vnet_hdr(&o[i], 0, &vh), OFL_ENOTSUP);
+			ck_assert_int_eq(ofl_gro_vnet_hdr_le(&o[i], 0, vb, 12), OFL_ENOTSUP);
+			if (OFL_GRO_OUT_TUN_TYPE(o[i].flags) == OFL_GRO_TUN_GRE) /* no virtio form at all */
+				ck_assert_int_eq(ofl_gro_vnet_hdr_le(&o[i], 0, vb, 24), OFL_ENOTSUP);
 		}
 }
 
-START_TEST(delivered_form)
+/* Three segments of in through t into a context of tun_cfg(), as the NIC
+ * says csum_status; the merged packet in seen_out (hdr: seen_hdr). */
+static void merge3(struct gen_tcp *in, struct gen_tun *t, int csum_status)
 {
 	struct ofl_gro_config c;
 	struct ofl_gro *g;
-	struct gen_tcp in;
-	struct gen_tun t;
-	struct ofl_gro_tunnel tt;
 	static uint8_t inner[2048], f[3][2200]; /* held until delivered: one each */
 	unsigned k;
-	uint16_t seed;
-	uint32_t s;
 	tun_cfg(&c);
 	c.deliver = keep_deliver;
 	ck_assert_int_eq(ofl_gro_create(&c, &g), 0);
-	gen_tcp_init(&in, 4);
-	in.payload_len = 1000;
-	gen_tun_init(&t, GEN_TUN_VXLAN, 4);
-	t.udp_csum = true;
 	for (k = 0; k < 3; k++) {
-		size_t il = gen_tcp_frame(&in, inner, sizeof(inner)), fl = gen_tun_wrap(&t, inner, il, f[k], sizeof(f[k]));
+		size_t il = gen_tcp_frame(in, inner, sizeof(inner)), fl = gen_tun_wrap(t, inner, il, f[k], sizeof(f[k]));
 		struct ofl_buf b = {f[k], (uint32_t)fl};
 		struct ofl_pkt pk;
 		memset(&pk, 0, sizeof(pk));
 		pk.bufs = &b;
 		pk.nbufs = 1;
-		pk.csum_status = OFL_CSUM_UNNECESSARY;
+		pk.csum_status = (uint8_t)csum_status;
 		ck_assert_int_eq(ofl_gro_receive(g, &pk, 0), k ? OFL_GRO_MERGED : OFL_GRO_HELD);
-		in.seq += 1000;
-		in.ip_id++;
-		t.ip_id++;
+		in->seq += 1000;
+		in->ip_id++;
+		t->ip_id++;
 	}
 	ofl_gro_flush(g);
 	ofl_gro_destroy(g);
 	ck_assert_uint_eq(seen_out.seg_count, 3);
 	seen_out.hdr = seen_hdr;
+}
+
+START_TEST(delivered_form)
+{
+	struct gen_tcp in;
+	struct gen_tun t;
+	struct ofl_gro_tunnel tt;
+	uint16_t seed;
+	uint32_t s;
+	gen_tcp_init(&in, 4);
+	in.payload_len = 1000;
+	gen_tun_init(&t, GEN_TUN_VXLAN, 4);
+	t.udp_csum = true;
+	merge3(&in, &t, OFL_CSUM_UNNECESSARY);
 	ck_assert_int_eq(ofl_gro_out_tunnel(&seen_out, &tt), 1);
 	ck_assert_uint_eq(tt.type, OFL_GRO_TUN_VXLAN);
 	ck_assert_uint_eq(tt.outer_l3, 4);
@@ -682,7 +770,41 @@ START_TEST(delivered_form)
 }
 END_TEST
 
-/* Bad input: every cut of a VXLAN and a Geneve frame (the frame shorter
+/* The delivered form of a merged GRE packet with checksum and key over
+ * IPv6, inner Ethernet: the offsets, gso_type GRE_CSUM, the GRE checksum
+ * valid once the inner TCP one is (linearized FULL: the row checks cover
+ * it; PARTIAL: the field already holds the final value), no virtio form. */
+START_TEST(delivered_form_gre)
+{
+	struct gen_tcp in;
+	struct gen_tun t;
+	struct ofl_gro_tunnel tt;
+	gen_tcp_init(&in, 4);
+	in.payload_len = 1000;
+	gen_tun_init(&t, GEN_TUN_GRE, 6);
+	t.gre_flags = GEN_GRE_C | GEN_GRE_K;
+	merge3(&in, &t, OFL_CSUM_NONE);
+	ck_assert_int_eq(ofl_gro_out_tunnel(&seen_out, &tt), 1);
+	{
+		/* type, outer 6, inner 4, no UDP checksum; outer IPv6 at 14, GRE
+		 * at 54 (both outer_l4_off and tun_off), 12 bytes of it, inner
+		 * Ethernet at 66, IPv4 at 80, TCP at 100 */
+		const struct ofl_gro_tunnel want = {OFL_GRO_TUN_GRE, 6, 4, 0, 14, 54, 54, 66, 80, 100};
+		ck_assert(memcmp(&tt, &want, sizeof(tt)) == 0);
+	}
+	ck_assert_uint_eq(OFL_GRO_OUT_TUN_TYPE(seen_out.flags), OFL_GRO_TUN_GRE);
+	ck_assert_uint_eq(seen_out.gso_type, OFL_GSO_TCPV4 | OFL_GSO_GRE_CSUM);
+	/* outer IPv6 payload length; the key kept */
+	ck_assert_uint_eq((seen_hdr[18] << 8 | seen_hdr[19]), 12 + 14 + 20 + 20 + 3000);
+	ck_assert_uint_eq((uint32_t)seen_hdr[62] << 24 | (uint32_t)seen_hdr[63] << 16 | seen_hdr[64] << 8 | seen_hdr[65],
+	                  42);
+	ck_assert(gen_tun_csums_ok(seen_full, seen_out.len));
+	/* the header's GRE checksum (PARTIAL form) is the final one */
+	ck_assert(seen_hdr[58] == seen_full[58] && seen_hdr[59] == seen_full[59]);
+}
+END_TEST
+
+/* Bad input: every cut of a VXLAN, a Geneve and a GRE frame (the frame shorter
  * than its headers say), passed on whole, nothing held; then a cut of the
  * first buffer only (header split at every byte) still merges. */
 START_TEST(cut_every_byte)
@@ -692,12 +814,13 @@ START_TEST(cut_every_byte)
 	struct gen_tun t;
 	size_t il, fl;
 	uint32_t cut;
-	int type = _i ? GEN_TUN_GENEVE : GEN_TUN_VXLAN;
+	int type = _i == 0 ? GEN_TUN_VXLAN : _i == 1 ? GEN_TUN_GENEVE : GEN_TUN_GRE;
 	gen_tcp_init(&in, 6);
 	in.payload_len = 64;
 	gen_tun_init(&t, type, 6);
 	t.udp_csum = true;
 	t.gnv_optlen = type == GEN_TUN_GENEVE ? 8 : 0;
+	t.gre_flags = type == GEN_TUN_GRE ? GEN_GRE_C | GEN_GRE_K : 0;
 	il = gen_tcp_frame(&in, inner, sizeof(inner));
 	fl = gen_tun_wrap(&t, inner, il, f, sizeof(f));
 	for (cut = 0; cut + 1 < fl; cut++) {
@@ -740,7 +863,8 @@ int main(void)
 		{rule_table, NVAR},
 		{config_versions, 0},
 		{delivered_form, 0},
-		{cut_every_byte, 2},
+		{delivered_form_gre, 0},
+		{cut_every_byte, 3},
 	};
 	int rc = h_run_table("gro_tunnel", 60, 0, tests, sizeof(tests) / sizeof(tests[0]));
 	unsigned i;

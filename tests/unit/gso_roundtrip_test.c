@@ -9,7 +9,7 @@
  * whose cookie the GRO packet carried (Ethernet padding aside).  Odd files
  * use partial checksums, completed here independently.
  *
- * GRO then GSO through tunnels: VXLAN, Geneve and IP in IP flows of our
+ * GRO then GSO through tunnels: VXLAN, Geneve, IP in IP and GRE flows of our
  * generator (gen_tun.h) merged, then cut by the tunnel the packet names.
  *
  * GSO then GRO: generated super-packets (TCP4/TCP6, VLAN or not, fixed or
@@ -41,6 +41,13 @@ struct rt {
 	int whole; /* compare whole frames (no padding to leave out) */
 	unsigned merged_pkts, segs_checked, errors, vnet_checked;
 };
+
+/* A merged packet through IP in IP or GRE: no virtio_net_hdr form. */
+static int no_vnet_form(unsigned gso_type)
+{
+	unsigned t = gso_type & OFL_GSO_TUNNEL_MASK;
+	return t == OFL_GSO_IPXIP4 || t == OFL_GSO_IPXIP6 || t == OFL_GSO_GRE || t == OFL_GSO_GRE_CSUM;
+}
 
 /* The TAP path: the GRO packet written as a TAP device wants it (its
  * virtio_net_hdr, then the frame with the partial checksum), read back by
@@ -117,9 +124,8 @@ static void rt_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 			}
 			r->segs_checked++;
 		}
-		/* IP in IP has no virtio_net_hdr form */
-		if ((o->gso_type & OFL_GSO_TUNNEL_MASK) != OFL_GSO_IPXIP4 &&
-		    (o->gso_type & OFL_GSO_TUNNEL_MASK) != OFL_GSO_IPXIP6)
+		/* IP in IP and GRE have no virtio_net_hdr form */
+		if (!no_vnet_form(o->gso_type))
 			vnet_again(r, o, sg);
 		gu_segs_free(sg);
 		free(sg);
@@ -174,7 +180,7 @@ static void gro_all(const struct gu_pcap *cap, ofl_gro_deliver_fn deliver, void 
 }
 
 /* The same with GRO through a tunnel (GEN_TUN_*: VXLAN on 4789, Geneve on
- * 6081, IP in IP; 0 none). */
+ * 6081, IP in IP, GRE; 0 none). */
 static void gro_all_tun(const struct gu_pcap *cap, ofl_gro_deliver_fn deliver, void *user, int polls,
                         uint64_t end_ns, int tun)
 {
@@ -191,6 +197,7 @@ static void gro_all_tun(const struct gu_pcap *cap, ofl_gro_deliver_fn deliver, v
 	if (tun == GEN_TUN_GENEVE)
 		cfg.geneve_ports[cfg.geneve_nports++] = 6081;
 	cfg.ipip = tun == GEN_TUN_IPIP;
+	cfg.gre = tun == GEN_TUN_GRE;
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
 	for (i = 0; i < cap->n; i++) {
 		struct ofl_pkt p;
@@ -448,11 +455,14 @@ static void resize_deliver(void *user, const struct ofl_gro_out *pkts, unsigned 
 static const struct {
 	int type, outer, inner;
 	bool udp_csum;
+	uint16_t gre_flags, gre_proto; /* GEN_GRE_*; 0: 0x6558 */
 } tun_rt[] = {
-	{GEN_TUN_VXLAN, 4, 4, false}, {GEN_TUN_VXLAN, 4, 4, true}, {GEN_TUN_VXLAN, 4, 6, true},
-	{GEN_TUN_VXLAN, 6, 4, true},  {GEN_TUN_VXLAN, 6, 6, true}, {GEN_TUN_GENEVE, 4, 4, false},
-	{GEN_TUN_GENEVE, 6, 6, true}, {GEN_TUN_IPIP, 4, 4, false}, {GEN_TUN_IPIP, 4, 6, false},
-	{GEN_TUN_IPIP, 6, 4, false},  {GEN_TUN_IPIP, 6, 6, false},
+	{GEN_TUN_VXLAN, 4, 4, false, 0, 0}, {GEN_TUN_VXLAN, 4, 4, true, 0, 0}, {GEN_TUN_VXLAN, 4, 6, true, 0, 0},
+	{GEN_TUN_VXLAN, 6, 4, true, 0, 0},  {GEN_TUN_VXLAN, 6, 6, true, 0, 0}, {GEN_TUN_GENEVE, 4, 4, false, 0, 0},
+	{GEN_TUN_GENEVE, 6, 6, true, 0, 0}, {GEN_TUN_IPIP, 4, 4, false, 0, 0}, {GEN_TUN_IPIP, 4, 6, false, 0, 0},
+	{GEN_TUN_IPIP, 6, 4, false, 0, 0},  {GEN_TUN_IPIP, 6, 6, false, 0, 0},
+	{GEN_TUN_GRE, 4, 4, false, 0, 0}, {GEN_TUN_GRE, 4, 6, false, GEN_GRE_C, 0},
+	{GEN_TUN_GRE, 6, 4, false, GEN_GRE_K, 0x0800}, {GEN_TUN_GRE, 6, 6, false, GEN_GRE_C | GEN_GRE_K, 0x86dd},
 };
 static uint8_t tun_mem[10][2200];
 
@@ -470,6 +480,9 @@ START_TEST(test_gro_then_gso_tunnel)
 	g.ip_id = 100;
 	gen_tun_init(&t, tun_rt[_i].type, tun_rt[_i].outer);
 	t.udp_csum = tun_rt[_i].udp_csum;
+	t.gre_flags = tun_rt[_i].gre_flags;
+	if (tun_rt[_i].gre_proto)
+		t.gre_proto = tun_rt[_i].gre_proto;
 	t.ip_id = 3000;
 	for (i = 0; i < 10; i++) {
 		size_t il;
@@ -483,8 +496,9 @@ START_TEST(test_gro_then_gso_tunnel)
 		g.ip_id++;
 		t.ip_id++;
 	}
-	/* the TAP path too, through the 24-byte header, but for IP in IP */
-	ck_assert_uint_eq(ten_back(&cap, 1, _i & 1, tun_rt[_i].type), tun_rt[_i].type == GEN_TUN_IPIP ? 0 : 10);
+	/* the TAP path too, through the 24-byte header, but for IP in IP and GRE */
+	ck_assert_uint_eq(ten_back(&cap, 1, _i & 1, tun_rt[_i].type),
+	                  tun_rt[_i].type == GEN_TUN_IPIP || tun_rt[_i].type == GEN_TUN_GRE ? 0 : 10);
 }
 END_TEST
 

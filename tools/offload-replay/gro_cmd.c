@@ -41,6 +41,9 @@ enum {
 	OPT_VXLAN_PORT,
 	OPT_GENEVE_PORT,
 	OPT_IPIP,
+	OPT_NO_IPIP,
+	OPT_GRE,
+	OPT_NO_GRE,
 };
 
 static const struct cli_opt gro_opts[] = {
@@ -63,6 +66,9 @@ static const struct cli_opt gro_opts[] = {
 	{ "vxlan-port", 0, 1, OPT_VXLAN_PORT },
 	{ "geneve-port", 0, 1, OPT_GENEVE_PORT },
 	{ "ipip", 0, 0, OPT_IPIP },
+	{ "no-ipip", 0, 0, OPT_NO_IPIP },
+	{ "gre", 0, 0, OPT_GRE },
+	{ "no-gre", 0, 0, OPT_NO_GRE },
 	{ "dsa", 0, 1, DSA_OPT_TAG },
 	{ "dsa-keep-tag", 0, 0, DSA_OPT_KEEP_TAG },
 	DSA_OPT_PARAM_ENTRIES,
@@ -124,8 +130,12 @@ void gro_cmd_usage(FILE *fp)
 	        "                        device listens (ofl_gro_config.vxlan_ports); up to 4\n"
 	        "  --geneve-port P       the same through Geneve on port P (6081); up to 4.\n"
 	        "                        The tun_* reasons are counted in the statistics\n"
-	        "  --ipip                merge TCP through IP-in-IP too (4in4, SIT 6in4, 4in6,\n"
-	        "                        6in6), as Linux always does (ofl_gro_config.ipip)\n"
+	        "  --ipip, --no-ipip     merge TCP through IP-in-IP (4in4, SIT 6in4, 4in6, 6in6),\n"
+	        "                        as Linux always does (ofl_gro_config.ipip; on unless\n"
+	        "                        --no-ipip)\n"
+	        "  --gre, --no-gre       merge TCP through GRE (version 0, checksum and key\n"
+	        "                        allowed; IPv4, IPv6 or Ethernet payload), as Linux\n"
+	        "                        always does (ofl_gro_config.gre; on unless --no-gre)\n"
 	        "  --dsa NAME            the frames carry DSA tags of format NAME (brcm, dsa,\n"
 	        "                        edsa, ...; link types 281, 282, 284, 285 name their\n"
 	        "                        own): GRO per switch port, packets untagged in OUT\n"
@@ -269,7 +279,12 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 			g->opts.udp = 1;
 			break;
 		case OPT_IPIP:
-			g->opts.ipip = 1;
+		case OPT_NO_IPIP:
+			g->opts.ipip = id == OPT_IPIP;
+			break;
+		case OPT_GRE:
+		case OPT_NO_GRE:
+			g->opts.gre = id == OPT_GRE;
 			break;
 		case OPT_VXLAN_PORT:
 		case OPT_GENEVE_PORT: {

@@ -18,6 +18,8 @@ void replay_gro_opts_default(struct replay_gro_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->burst = 64;
+	o->ipip = 1;
+	o->gre = 1;
 }
 
 uint16_t replay_complete_csum(const uint8_t *frame, uint32_t len)
@@ -67,6 +69,7 @@ void replay_gro_config(const struct replay_gro_opts *o, struct ofl_gro_config *c
 	memcpy(cfg->vxlan_ports, o->vxlan_ports, sizeof(cfg->vxlan_ports));
 	memcpy(cfg->geneve_ports, o->geneve_ports, sizeof(cfg->geneve_ports));
 	cfg->ipip = o->ipip;
+	cfg->gre = o->gre;
 	if (o->dsa) {
 		cfg->dsa = o->dsa;
 		cfg->dsa_params = o->dsa_params;

@@ -51,11 +51,14 @@ struct replay_gro_opts {
 	uint8_t geneve_nports;     /**< ofl_gro_config.geneve_ports (--geneve-port) */
 	uint16_t vxlan_ports[OFL_GRO_TUN_PORTS_MAX];
 	uint16_t geneve_ports[OFL_GRO_TUN_PORTS_MAX];
-	uint8_t ipip;              /**< ofl_gro_config.ipip (--ipip) */
+	uint8_t ipip;              /**< ofl_gro_config.ipip: 1 (default, --ipip) or
+	                                0 (--no-ipip) */
+	uint8_t gre;               /**< ofl_gro_config.gre: 1 (default, --gre) or
+	                                0 (--no-gre) */
 };
 
 /** Default replay options: burst 64 (like NAPI), OFL_CSUM_NONE, one buffer per
- *  frame, library defaults otherwise. */
+ *  frame, library defaults otherwise (IP-in-IP and GRE merged, as Linux). */
 void replay_gro_opts_default(struct replay_gro_opts *o);
 
 /** The engine configuration of these options (deliver and user left for
