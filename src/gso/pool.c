@@ -205,21 +205,22 @@ static int block_put_run(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *h
 	const uint32_t x0 = hbs[0].index, ns = pool->nslots, slot = pool->slot_size, n1 = m - 1u;
 	const uint32_t up = hbs[1].index == x0 + 1u;
 	const uint32_t xs = up ? 1u : UINT32_MAX;
-	const size_t ds = up ? (size_t)slot : (size_t)0 - slot;
+	/* (m >= 2 slots fit the block, so a slot's size fits ptrdiff_t) */
+	const ptrdiff_t ds = up ? (ptrdiff_t)slot : -(ptrdiff_t)slot;
 	uint8_t *d;
 	uint32_t x, i;
 	if (x0 >= ns || (!up && hbs[1].index != x0 - 1u) || (up ? ns - 1u - x0 < n1 : x0 < n1))
 		return 0;
 	d = pool->base + (size_t)x0 * slot;
-	if (!block_consecutive(hbs, m, d, x0, (uint64_t)ds, xs))
+	if (!block_consecutive(hbs, m, d, x0, (uint64_t)(int64_t)ds, xs))
 		return 0;
 	memcpy(d, &pool->head, 4);
 	x = x0;
 	for (i = n1 >> 1; i; i--) { /* two a step */
 		const uint32_t x1 = x + xs;
 		memcpy(d + ds, &x, 4);
-		memcpy(d + 2u * ds, &x1, 4);
-		d += 2u * ds;
+		memcpy(d + 2 * ds, &x1, 4);
+		d += 2 * ds;
 		x = x1 + xs;
 	}
 	if (n1 & 1u) {
