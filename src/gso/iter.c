@@ -246,23 +246,31 @@ int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl
 	return next_general(it, pool, seg);
 }
 
+/* ofl_gso_next_burst() past its checks (out of line: the call that finds
+ * the packet done, one per packet, saves none of the registers this one
+ * does). */
+static OFL_NOINLINE int next_burst(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                                   struct ofl_gso_seg *restrict segs, unsigned n)
+{
+	const uint32_t left = it->nsegs - it->seg;
+	if (n > left)
+		n = left;
+	if (it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_BLOCK)
+		return next_n(it, pool, segs, n, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
+	return next_n(it, pool, segs, n, it->type, pool->kind);
+}
+
 int ofl_gso_next_burst(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl_gso_seg *segs,
                        unsigned n)
 {
 	struct gso_it *it = gso_it(itp);
-	uint32_t left;
 	int rc;
 	if (!it || !pool || !segs || n == 0)
 		return OFL_EINVAL;
 	rc = next_ready(it, pool);
 	if (rc <= 0)
 		return rc;
-	left = it->nsegs - it->seg;
-	if (n > left)
-		n = left;
-	if (it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_BLOCK)
-		return next_n(it, pool, segs, n, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
-	return next_n(it, pool, segs, n, it->type, pool->kind);
+	return next_burst(it, pool, segs, n);
 }
 
 int ofl_gso_unnext(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, const struct ofl_gso_seg *seg)

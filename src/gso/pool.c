@@ -4,6 +4,7 @@
  * table), a free list behind the caller's get/put callbacks, and the
  * caller's array of slots used in ring order.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "gso/gso_int.h"
@@ -146,6 +147,91 @@ int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb)
 	}
 }
 
+/* Are the m slots hb consecutive slots of the block, the first at d with
+ * index x, each next one dstep bytes and xstep slots on (data and index
+ * compared; the slot size is not checked, as in gso_block_put())? */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+	UINTPTR_MAX == UINT64_MAX
+typedef uint64_t pool_v2 __attribute__((vector_size(16)));
+_Static_assert(offsetof(struct ofl_gso_hbuf, data) == 0 && offsetof(struct ofl_gso_hbuf, size) == 8 &&
+                       offsetof(struct ofl_gso_hbuf, index) == 12,
+               "block_consecutive() reads data, size and index as 16 bytes");
+static int block_consecutive(const struct ofl_gso_hbuf *hb, unsigned m, const uint8_t *d, uint32_t x,
+                             uint64_t dstep, uint32_t xstep)
+{
+	/* two slots a step: their first 16 bytes (data; size, index) against
+	 * the expected ones, the differences or-ed together */
+	const pool_v2 one = { dstep, (uint64_t)xstep << 32 }, two = one + one;
+	const struct ofl_gso_hbuf *const pairs = hb + (m & ~1u);
+	pool_v2 e0 = { (uint64_t)(uintptr_t)d, (uint64_t)x << 32 }, e1 = e0 + one, acc = { 0, 0 }, v0, v1;
+	for (; hb != pairs; hb += 2) {
+		memcpy(&v0, hb, 16);
+		memcpy(&v1, hb + 1, 16);
+		acc |= (v0 ^ e0) | (v1 ^ e1);
+		e0 += two;
+		e1 += two;
+	}
+	if (m & 1u) {
+		memcpy(&v0, hb, 16);
+		acc |= v0 ^ e0;
+	}
+	return (acc[0] | (acc[1] >> 32)) == 0;
+}
+#else
+static int block_consecutive(const struct ofl_gso_hbuf *hb, unsigned m, const uint8_t *d, uint32_t x,
+                             uint64_t dstep, uint32_t xstep)
+{
+	uintptr_t acc = 0, e = (uintptr_t)d;
+	unsigned i;
+	for (i = 0; i < m; i++, e += (uintptr_t)dstep, x += xstep)
+		acc |= ((uintptr_t)hb[i].data ^ e) | (hb[i].index ^ x);
+	return acc == 0;
+}
+#endif
+
+/* ofl_gso_pool_put_burst()'s common case on a BLOCK pool: m >= 2 slots
+ * (no more than are in use) that are consecutive, x0, x0 + 1, ... or x0,
+ * x0 - 1, ..., each at its slot start (how a burst's slots come back when
+ * they were handed out in order): all checked first, then each slot's
+ * link is the one put before it, stepped, with no check or load per slot.
+ * The same free list as one put each.  0: not such slots, nothing done. */
+/* Fewer slots than this go back by the loop of ofl_gso_pool_put_burst():
+ * the up-front check costs more than it saves (callgrind, bench/instr.sh:
+ * 7 slots, the 9000-byte rows, were 3 instructions a segment dearer). */
+#define GSO_PUT_RUN_MIN 16u
+
+static int block_put_run(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hbs, unsigned m)
+{
+	const uint32_t x0 = hbs[0].index, ns = pool->nslots, slot = pool->slot_size, n1 = m - 1u;
+	const uint32_t up = hbs[1].index == x0 + 1u;
+	const uint32_t xs = up ? 1u : UINT32_MAX;
+	/* (m >= 2 slots fit the block, so a slot's size fits ptrdiff_t) */
+	const ptrdiff_t ds = up ? (ptrdiff_t)slot : -(ptrdiff_t)slot;
+	uint8_t *d;
+	uint32_t x, i;
+	if (x0 >= ns || (!up && hbs[1].index != x0 - 1u) || (up ? ns - 1u - x0 < n1 : x0 < n1))
+		return 0;
+	d = pool->base + (size_t)x0 * slot;
+	if (!block_consecutive(hbs, m, d, x0, (uint64_t)(int64_t)ds, xs))
+		return 0;
+	memcpy(d, &pool->head, 4);
+	x = x0;
+	for (i = n1 >> 1; i; i--) { /* two a step */
+		const uint32_t x1 = x + xs;
+		memcpy(d + ds, &x, 4);
+		memcpy(d + 2 * ds, &x1, 4);
+		d += 2 * ds;
+		x = x1 + xs;
+	}
+	if (n1 & 1u) {
+		memcpy(d + ds, &x, 4);
+		x += xs;
+	}
+	pool->head = x;
+	pool->nfree += m;
+	return 1;
+}
+
 int ofl_gso_pool_put_burst(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hbs, unsigned n)
 {
 	unsigned i;
@@ -161,7 +247,10 @@ int ofl_gso_pool_put_burst(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf 
 		const unsigned used = pool->nfree < ns ? ns - pool->nfree : 0u;
 		const unsigned m = n < used ? n : used;
 		const struct ofl_gso_hbuf *hb = hbs, *const end = hbs + m, *const pairs = hbs + (m & ~1u);
-		uint32_t head = pool->head;
+		uint32_t head;
+		if (m >= GSO_PUT_RUN_MIN && block_put_run(pool, hbs, m))
+			return (int)m;
+		head = pool->head;
 		/* two slots a step (half the loop's bookkeeping); a pair that
 		 * fails a check is left to the loop below, which stops at the
 		 * first bad slot */

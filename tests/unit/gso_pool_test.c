@@ -450,6 +450,89 @@ START_TEST(test_pool_put_burst)
 }
 END_TEST
 
+/* ofl_gso_pool_put_burst() on a BLOCK pool against one put per slot on a
+ * twin pool, for the slots a burst hands back in order (consecutive, going
+ * up or down: the checked-then-linked path) and for orders that are not
+ * (shuffled, a slot taken twice, a gap, a wrong slot start or index at
+ * each position): the same count put back, the same free slots handed out
+ * in the same order afterwards.  _i: how many slots are put (1..30: the
+ * checked-then-linked path takes 16 or more). */
+START_TEST(test_pool_put_burst_runs)
+{
+	enum { NS = 40 };
+	static uint8_t blk[NS * 128], blk2[NS * 128];
+	const unsigned m = 1u + (unsigned)_i;
+	unsigned pattern, bad;
+	for (pattern = 0; pattern < 6; pattern++)
+		for (bad = 0; bad <= m; bad++) {
+			struct ofl_gso_pool p, q;
+			struct ofl_gso_hbuf got[NS], byidx[NS], h[NS], x;
+			unsigned i, n = 0, skip = 3u + pattern;
+			int rq = 0;
+			ck_assert_int_eq(ofl_gso_pool_init_block(&p, blk, sizeof(blk), 128), 0);
+			ck_assert_int_eq(ofl_gso_pool_init_block(&q, blk2, sizeof(blk2), 128), 0);
+			/* take a few, give them back in mixed order: the free list is
+			 * not in slot order when the slots below are taken */
+			for (i = 0; i < skip; i++) {
+				ck_assert_int_eq(ofl_gso_pool_get(&p, &got[i]), 0);
+				ck_assert_int_eq(ofl_gso_pool_get(&q, &x), 0);
+			}
+			for (i = 0; i < skip; i++) {
+				unsigned j = (i * 2u + 1u) % skip;
+				x = got[j];
+				ck_assert_int_eq(ofl_gso_pool_put(&p, &x), 0);
+				x.data = blk2 + (x.data - blk);
+				ck_assert_int_eq(ofl_gso_pool_put(&q, &x), 0);
+			}
+			for (i = 0; i < NS; i++) {
+				ck_assert_int_eq(ofl_gso_pool_get(&p, &got[i]), 0);
+				ck_assert_int_eq(ofl_gso_pool_get(&q, &x), 0);
+				ck_assert_uint_eq(got[i].index, x.index);
+			}
+			/* m slots out of the ones in use, in slot order going up or
+			 * down (0, 1), or not (2: every other, 3: shuffled, 4: one
+			 * twice, 5: in order with the last one a gap away) */
+			for (i = 0; i < NS; i++) /* by slot index */
+				byidx[got[i].index] = got[i];
+			for (i = 0; i < m; i++) {
+				unsigned s = 5u + i;
+				if (pattern == 1)
+					s = 5u + m - 1u - i;
+				else if (pattern == 2)
+					s = 2u + (2u * i) % NS;
+				else if (pattern == 3)
+					s = 4u + (i * 7u) % m;
+				else if (pattern == 4)
+					s = 5u + (i == m - 1u && m > 1 ? 0u : i);
+				else if (pattern == 5)
+					s = 5u + i + (i == m - 1u && m > 1 ? 1u : 0u);
+				h[n++] = byidx[s % NS];
+			}
+			if (bad < m) { /* a wrong slot start, or a wrong index */
+				if (bad & 1u)
+					h[bad].data += 128;
+				else
+					h[bad].index ^= 1u;
+			}
+			for (i = 0; i < n; i++) { /* the reference: one put each */
+				x = h[i];
+				x.data = blk2 + (x.data - blk);
+				if (ofl_gso_pool_put(&q, &x) != 0)
+					break;
+				rq++;
+			}
+			ck_assert_int_eq(ofl_gso_pool_put_burst(&p, h, n), rq);
+			ck_assert_uint_eq(ofl_gso_pool_avail(&p), ofl_gso_pool_avail(&q));
+			for (i = 0; i < (unsigned)rq; i++) { /* the same slots, the same order */
+				struct ofl_gso_hbuf a, b;
+				ck_assert_int_eq(ofl_gso_pool_get(&p, &a), 0);
+				ck_assert_int_eq(ofl_gso_pool_get(&q, &b), 0);
+				ck_assert_uint_eq(a.index, b.index);
+			}
+		}
+}
+END_TEST
+
 /* A GRO packet as input (header + one slice per original segment, as
  * ofl_gro delivers it): a one-slot pool, and at every position the segment
  * is taken back once (unnext) before it is kept; the bytes equal the
@@ -630,4 +713,4 @@ END_TEST
 H_MAIN("gso_pool", 0, 0, {test_pool_exhaustion, 3 * 14}, {test_ring_stops, 2 * NSEG},
 	{test_unnext_count_abort, 0}, {test_array_unnext_only_slot, 0},
 	{test_gro_input_resume, 0}, {test_bad_requests, 0}, {test_pool_api, 0},
-	{test_pool_put_burst, 0}, {test_array_order, 0}, {test_run_pool_empty, 3})
+	{test_pool_put_burst, 0}, {test_pool_put_burst_runs, 30}, {test_array_order, 0}, {test_run_pool_empty, 3})
