@@ -50,6 +50,7 @@
 #include "gro/ipv6.h"
 #include "gro/layer.h"
 #include "gro/predict.h"
+#include "gro/tunfast.h"
 #include "gro/tunnel.h"
 
 #define VXLAN_HLEN 8u
@@ -268,7 +269,6 @@ static uint32_t tunnel_nomerge(const uint8_t *p, const struct tun_parse *tp, str
 	const struct gro_tun *a = &tp->t;
 	struct gro_tun *b = &it->tun;
 	const uint8_t *q = it->hdr, *ip = p + a->ol3_off, *ip2 = q + a->ol3_off;
-	uint16_t id_off;
 	if (!gro_stack_tun(it->stack) || a->type != b->type || a->ol3 != b->ol3 || a->ocsum != b->ocsum ||
 	    a->ol3_off != b->ol3_off || a->ol4_off != b->ol4_off || a->in_off != b->in_off ||
 	    tp->in.l3_off != it->l3_off || memcmp(p, q, a->ol3_off) != 0 ||
@@ -281,10 +281,7 @@ static uint32_t tunnel_nomerge(const uint8_t *p, const struct tun_parse *tp, str
 		if (ip[1] != ip2[1] || ip[8] != ip2[8] || ((ip[6] ^ ip2[6]) & 0x40))
 			return NM(OFL_GRO_FLUSH_TUN_OUTER);
 		/* the ID rule of ipv4.h, with the outer ID's own state */
-		id_off = (uint16_t)(ofl_get16(ip + 4) - b->oid0);
-		if (it->nsegs == 1 && id_off == 0)
-			b->ofixedid = 1;
-		if (id_off != (uint16_t)(b->ofixedid ? 0u : it->nsegs))
+		if (gro_id_breaks(ofl_get16(ip + 4), b->oid0, &b->ofixedid, it->nsegs))
 			return NM(OFL_GRO_FLUSH_TUN_OUTER);
 		return 0;
 	}
@@ -378,8 +375,8 @@ int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
 	{
 		struct gro_item *it = &g->items[g->last];
 		it->stack = ih->l3 == 4 ? GRO_STACK_TUN4 : GRO_STACK_TUN6;
-		it->fast = 0;
 		it->tun = tp.t;
+		it->fast = gro_tun_fast_of(it, pkt); /* tunfast.c */
 	}
 	return OFL_GRO_HELD;
 }

@@ -2,8 +2,9 @@
  * tunnel.h - GRO through tunnels (tunnel.c): VXLAN and Geneve on the ports
  * ofl_gro_config names, reached from the full path of receive.c for every
  * UDP frame to such a port, and IP-in-IP (ofl_gro_config.ipip) for every
- * frame whose IP header says IPv4 (4) or IPv6 (41) next.  Tunnel flows take the full path only:
- * they are never predicted (item.fast is 0), like UDP ones.
+ * frame whose IP header says IPv4 (4) or IPv6 (41) next.  A tunnel flow of the shape tunfast.h
+ * names is predicted and trained there (item.fast GRO_FAST_TUN); the rest
+ * take this full path only.
  */
 #ifndef OFL_GRO_TUNNEL_H
 #define OFL_GRO_TUNNEL_H
