@@ -127,7 +127,10 @@ struct gro_burst {
 	uint8_t lone[GRO_BURST_MAX];  /* frame i is alone in its group */
 	struct gro_brec {             /* frame i parsed plain (hl 0: not; core/parse.h) */
 		uint16_t len;         /* TCP payload */
-		uint8_t hl, l4;       /* header length, TCP offset */
+		uint8_t hl;           /* header length */
+		uint8_t tun;          /* tunnel type << 5 (0: none; tunfast.c) */
+		uint16_t l3, l4;      /* IP and TCP offsets (through a tunnel: the
+		                         inner ones), as ofl_gro_out has them */
 	} rec[GRO_BURST_MAX];
 	uint64_t gkey[GRO_GSLOTS];    /* group table: generation << 32 | hash */
 	uint16_t gfirst[GRO_GSLOTS];  /* ... and the group's first frame */

@@ -24,6 +24,7 @@
 #include "gro/layer.h"
 #include "gro/predict.h"
 #include "gro/tunfast.h"
+#include "gro/tunnel.h"
 
 /* The UDP header and an 8-byte tunnel header (VXLAN, Geneve without
  * options): only the UDP length differs per segment. */
@@ -57,6 +58,50 @@ uint8_t gro_tun_fast_of(const struct gro_item *it, const struct ofl_pkt *pkt)
 	    it->hdr_len > GRO_PRED_MAX || gro_tmask_of(t->ol3, it->l3) >= GRO_TMASKS)
 		return 0;
 	return GRO_FAST_TUN;
+}
+
+int gro_tun_lone_parse(const struct ofl_gro *g, const uint8_t *p, uint32_t b0, struct gro_brec *r, uint64_t *addr,
+                       uint32_t *ports)
+{
+	const uint8_t *ip = p + 14, *uh, *iip;
+	struct ofl_hdrs h;
+	uint32_t ol4;
+	unsigned type;
+	uint16_t et;
+	if (!p || b0 < 104) /* the shortest: 14 + 20 + 8 + 8 + 14 + 20 + 20 */
+		return 0;
+	et = ofl_get16(p + 12);
+	if (et == 0x0800u) {
+		if (ip[0] != 0x45 || ip[9] != 17 || (ofl_get16(ip + 6) & 0x3fffu) || ofl_get16(ip + 2) != b0 - 14u ||
+		    ofl_csum_ip4_fold(ip) != 0xffff)
+			return 0;
+		ol4 = 34;
+	} else if (et == 0x86ddu) {
+		if ((ip[0] >> 4) != 6 || ip[6] != 17 || ofl_get16(ip + 4) != b0 - 54u)
+			return 0;
+		ol4 = 54;
+	} else {
+		return 0;
+	}
+	uh = p + ol4;
+	type = gro_tun_port(g, ofl_get16(uh + 2));
+	if (!type || ofl_get16(uh + 4) != b0 - ol4 || uh[6] || uh[7])
+		return 0;
+	/* Geneve: version 0, no options, no OAM, Ethernet inside */
+	if (type == OFL_GRO_TUN_GENEVE && (uh[8] != 0 || (uh[9] & 0x80u) || ofl_get16(uh + 10) != 0x6558u))
+		return 0;
+	if (!ofl_parse_plain_at(p + ol4 + 16, b0 - ol4 - 16, b0 - ol4 - 16, ol4 + 16, &h))
+		return 0;
+	iip = p + h.l3_off;
+	r->len = (uint16_t)h.payload_len;
+	r->hl = (uint8_t)h.hdr_len;
+	r->tun = (uint8_t)(type << 5);
+	r->l3 = (uint16_t)h.l3_off;
+	r->l4 = (uint16_t)h.l4_off;
+	*ports = ld32(p + h.l4_off);
+	*addr = h.l3 == 4 ? ld64(iip + 12) ^ 4
+	                  : ld64(iip + 8) ^ ld64(iip + 16) ^ ld64(iip + 24) ^ ld64(iip + 32) ^ 6;
+	return 1;
 }
 
 /* The largest outer IP packet a tunnel flow may grow to (tunnel.c). */

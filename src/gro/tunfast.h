@@ -31,4 +31,16 @@ int gro_predict_tun(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, 
  * merged; the rest are left to the caller. */
 unsigned gro_train_tun(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n);
 
+/* A frame of a burst grouped by flow (group.c: one buffer, checksum
+ * verified, no hardware VLAN, b0 <= 0xffff bytes at p): 1 when it is a
+ * VXLAN or Geneve (no options) frame over untagged Ethernet, outer IPv4
+ * (no options) or IPv6, UDP checksum 0, and a plain inner frame (core/parse.h
+ * ofl_parse_plain()), all lengths ending at the frame's end: what
+ * tunnel.c's full path holds as a new flow, or passes on (no payload, PSH,
+ * ...).  Then *r is its record (inner offsets, payload, type) and *addr,
+ * *ports the inner addresses folded and ports, for its group.  0: not
+ * that shape (nothing written). */
+int gro_tun_lone_parse(const struct ofl_gro *g, const uint8_t *p, uint32_t b0, struct gro_brec *r, uint64_t *addr,
+                       uint32_t *ports);
+
 #endif

@@ -46,6 +46,7 @@
 #include <ofl/csum.h>
 
 #include "core/csum_int.h"
+#include "gro/hold.h"
 #include "gro/ipv4.h"
 #include "gro/ipv6.h"
 #include "gro/layer.h"
@@ -80,22 +81,13 @@ unsigned gro_tunnel_of(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
                        uint32_t total)
 {
 	uint32_t l4 = h->l4_off;
-	uint16_t port;
-	unsigned i;
 	if (l4 == 0 || l4 + 4u > h->l3_end || l4 + 4u > h->frame_len)
 		return 0;
 	if (l4 + 4u > v->len && pkt->nbufs > 1)
 		*v = ofl_view_make(pkt->bufs, pkt->nbufs, total, g->scratch, OFL_GRO_SCRATCH);
 	if (l4 + 4u > v->len)
 		return 0;
-	port = ofl_get16(v->p + l4 + 2);
-	for (i = 0; i < g->cfg.vxlan_nports; i++)
-		if (g->cfg.vxlan_ports[i] == port)
-			return OFL_GRO_TUN_VXLAN;
-	for (i = 0; i < g->cfg.geneve_nports; i++)
-		if (g->cfg.geneve_ports[i] == port)
-			return OFL_GRO_TUN_GENEVE;
-	return 0;
+	return gro_tun_port(g, ofl_get16(v->p + l4 + 2));
 }
 
 /* ---- completion ----------------------------------------------------------- */
@@ -292,6 +284,14 @@ static uint32_t tunnel_nomerge(const uint8_t *p, const struct tun_parse *tp, str
 	return 0;
 }
 
+/* What makes an entry just filled from a tunnel frame a tunnel flow's. */
+static void tun_entry(struct gro_item *it, const struct tun_parse *tp, const struct ofl_pkt *pkt)
+{
+	it->stack = tp->in.l3 == 4 ? GRO_STACK_TUN4 : GRO_STACK_TUN6;
+	it->tun = tp->t;
+	it->fast = gro_tun_fast_of(it, pkt); /* tunfast.c */
+}
+
 int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_view *v, const struct ofl_hdrs *h,
                        unsigned type, const struct rx_tag *tag, uint32_t total, int csum_status, uint64_t now)
 {
@@ -372,13 +372,29 @@ int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
 	if (len > g->cfg.max_held_bytes)
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, tag);
 	gro_hold_new(g, pkt, v, ih, tag, &tp.k, hash, now);
-	{
-		struct gro_item *it = &g->items[g->last];
-		it->stack = ih->l3 == 4 ? GRO_STACK_TUN4 : GRO_STACK_TUN6;
-		it->tun = tp.t;
-		it->fast = gro_tun_fast_of(it, pkt); /* tunfast.c */
-	}
+	tun_entry(&g->items[g->last], &tp, pkt);
 	return OFL_GRO_HELD;
+}
+
+uint32_t gro_tunnel_fill_lone(struct ofl_gro *g, const struct ofl_pkt *pkt, unsigned type)
+{
+	struct ofl_view v;
+	struct ofl_hdrs h;
+	struct rx_tag tag;
+	struct tun_parse tp;
+	uint32_t idx, hash;
+	v.p = pkt->bufs[0].data;
+	v.len = pkt->bufs[0].len;
+	tag.has = 0;
+	/* it parsed as a tunnel frame to hold when it was held: it does now */
+	ofl_parse_at(&v, v.len, 12, &h);
+	tun_parse(&v, &h, type, &tp);
+	tun_key(pkt, &v, &tag, &tp);
+	hash = ofl_flow_hash(&g->tab, &tp.k);
+	idx = item_alloc(g);
+	gro_hold_fill(g, idx, pkt, &v, &tp.in, &tag, &tp.k, hash);
+	tun_entry(&g->items[idx], &tp, pkt);
+	return idx;
 }
 
 /* ---- delivery ------------------------------------------------------------- */

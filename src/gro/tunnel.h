@@ -25,6 +25,20 @@ static inline int gro_tunnel_on(const struct ofl_gro *g)
 	return (g->cfg.vxlan_nports | g->cfg.geneve_nports) != 0;
 }
 
+/* The tunnel type of a UDP destination port (host order): an enum
+ * ofl_gro_tun_type, 0 for none. */
+static inline unsigned gro_tun_port(const struct ofl_gro *g, uint16_t port)
+{
+	unsigned i;
+	for (i = 0; i < g->cfg.vxlan_nports; i++)
+		if (g->cfg.vxlan_ports[i] == port)
+			return OFL_GRO_TUN_VXLAN;
+	for (i = 0; i < g->cfg.geneve_nports; i++)
+		if (g->cfg.geneve_ports[i] == port)
+			return OFL_GRO_TUN_GENEVE;
+	return 0;
+}
+
 /*
  * The tunnel of a UDP frame (h->l4proto 17, any parse status) by its
  * destination port: an enum ofl_gro_tun_type, 0 for none (then it goes on
@@ -41,5 +55,10 @@ unsigned gro_tunnel_of(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
  */
 int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_view *v, const struct ofl_hdrs *h,
                        unsigned type, const struct rx_tag *tag, uint32_t total, int csum_status, uint64_t now);
+
+/* The entry a lone record through a tunnel (group.c, one buffer, a UDP
+ * tunnel of type type) becomes: allocated and filled as
+ * gro_tunnel_receive() holds a new flow, not linked anywhere.  Returns it. */
+uint32_t gro_tunnel_fill_lone(struct ofl_gro *g, const struct ofl_pkt *pkt, unsigned type);
 
 #endif
