@@ -33,10 +33,11 @@ struct RingKey {
 	int psh;
 	const void *dsa;
 	int udp;
+	int vxlan;
 	bool operator==(const RingKey &o) const
 	{
 		return l3 == o.l3 && flows == o.flows && nbufs == o.nbufs && psh == o.psh &&
-		       min_slots == o.min_slots && dsa == o.dsa && udp == o.udp;
+		       min_slots == o.min_slots && dsa == o.dsa && udp == o.udp && vxlan == o.vxlan;
 	}
 };
 
@@ -65,6 +66,7 @@ struct RingCache {
 		t.min_slots = k.min_slots;
 		t.dsa = k.dsa;
 		t.udp = k.udp;
+		t.vxlan = k.vxlan;
 		if (bh_ring_init(&ring, &t, nullptr) != 0)
 			return nullptr;
 		key = k;
@@ -101,11 +103,12 @@ struct GroRow {
 	int dsa_mode = 0;          // BH_DSA_THROUGH or BH_DSA_STRIP
 	unsigned min_slots = 0;    // ring size (0: BH_RING_MIN)
 	int udp = 0;               // UDP datagrams, UDP GRO on
+	int vxlan = 0;             // TCP in VXLAN, port 4789 configured
 };
 
 void run_gro(benchmark::State &st, GroRow row)
 {
-	RingKey k{row.l3, row.flows, row.nbufs, row.min_slots, row.psh, row.dsa, row.udp};
+	RingKey k{row.l3, row.flows, row.nbufs, row.min_slots, row.psh, row.dsa, row.udp, row.vxlan};
 	bh_ring *r = ring_cache.get(k);
 	if (!r) {
 		st.SkipWithError("ring");
@@ -181,7 +184,7 @@ std::string gro_name(const char *what, const GroRow &r)
 {
 	char b[160];
 	std::snprintf(b, sizeof b, "gro/%s/%s%d/flows:%u/poll:%u/timeout_us:%u/bufs:%u/csum:%s", what,
-	              r.udp ? "udp" : "tcp", r.l3, r.flows, r.poll, (unsigned)(r.timeout_ns / 1000), r.nbufs,
+	              r.udp ? "udp" : r.vxlan ? "vxlan" : "tcp", r.l3, r.flows, r.poll, (unsigned)(r.timeout_ns / 1000), r.nbufs,
 	              r.sw_csum ? "sw" : "hw");
 	return b;
 }
@@ -235,6 +238,12 @@ void register_gro_rows(void)
 				r.udp = 1;
 				add_gro("bulk", r);
 			}
+	// TCP in VXLAN (issue 14): IPv4 in IPv4, outer UDP checksum 0, bulk.
+	for (unsigned f : {1u, 64u}) {
+		GroRow r{4, f, 64, 1, 0, false, 0};
+		r.vxlan = 1;
+		add_gro("bulk", r);
+	}
 	// One context per thread (each thread its own ring and context).
 	for (int th : {1, 2})
 		add_gro("threads", GroRow{4, 64, 64, 1, 0, false, 0})->Threads(th);

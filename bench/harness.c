@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "gen.h"
+#include "gen_tun.h"
 
 #ifdef OFL_BENCH_HAVE_DSA
 #include <ofl/dsa.h>
@@ -120,6 +121,24 @@ static int tag_frame(struct bh_ring *r, const void *dsa, uint8_t *fr, uint32_t *
 #endif
 }
 
+/* Wrap the n frames (flow i % flows) in VXLAN over IPv(l3), in place. */
+static int wrap_vxlan(int l3, unsigned flows, uint8_t *frames, uint32_t *lens, unsigned n)
+{
+	static uint8_t inner[BH_STRIDE];
+	struct gen_tun t;
+	unsigned i;
+	gen_tun_init(&t, GEN_TUN_VXLAN, l3);
+	for (i = 0; i < n; i++) {
+		uint8_t *f = frames + (size_t)i * BH_STRIDE;
+		memcpy(inner, f, lens[i]);
+		t.sport = (uint16_t)(40000u + i % flows);
+		lens[i] = (uint32_t)gen_tun_wrap(&t, inner, lens[i], f, BH_STRIDE);
+		if (!lens[i])
+			return -1;
+	}
+	return 0;
+}
+
 int bh_ring_init(struct bh_ring *r, const struct bh_traffic *t, uint8_t **slot_mem)
 {
 	unsigned n, i, f = t->nflows ? t->nflows : 1;
@@ -160,15 +179,23 @@ int bh_ring_init(struct bh_ring *r, const struct bh_traffic *t, uint8_t **slot_m
 		free(lens);
 		goto fail;
 	}
-	if ((t->udp && (t->dsa || t->psh)) ||
-	    gen_bulk_proto(t->l3, t->udp != 0, f, r->nseg, BH_MSS, tmp, BH_STRIDE, lens) != n) {
+	r->mss = t->vxlan ? BH_MSS_VXLAN : BH_MSS;
+	if ((t->udp && (t->dsa || t->psh)) || (t->vxlan && (t->dsa || t->udp)) ||
+	    gen_bulk_proto(t->l3, t->udp != 0, f, r->nseg, r->mss, tmp, BH_STRIDE, lens) != n ||
+	    (t->vxlan && wrap_vxlan(t->l3, f, tmp, lens, n) != 0)) {
 		free(tmp);
 		free(lens);
 		goto fail;
 	}
-	r->l3_off = 14;
-	r->l4_off = t->l3 == 4 ? 34 : 54;
+	/* through VXLAN: outer Ethernet, IP, UDP and VXLAN first (50 or 70 bytes) */
+	r->l3_off = 14u + (t->vxlan ? (t->l3 == 4 ? 50u : 70u) : 0u);
+	r->l4_off = r->l3_off + (t->l3 == 4 ? 20u : 40u);
 	r->hdr_len = r->l4_off + (t->udp ? 8 : 20);
+	if (r->hdr_len > BH_SAVE) { /* (IPv6 in IPv6 through VXLAN) */
+		free(tmp);
+		free(lens);
+		goto fail;
+	}
 	for (i = 0; i < n; i++) {
 		uint8_t *fr = tmp + (size_t)i * BH_STRIDE;
 		if (t->psh) {
@@ -223,7 +250,7 @@ void bh_ring_refill(struct bh_ring *r, unsigned first, unsigned n)
 		uint8_t *fr = r->slot[i] + r->data_off, *th = fr + r->l4_off;
 		uint32_t g = ++r->gen[i];
 		uint32_t seq0 = (uint32_t)rd16(b + r->l4_off + 4) << 16 | rd16(b + r->l4_off + 6);
-		uint32_t seq = seq0 + g * r->nseg * BH_MSS;
+		uint32_t seq = seq0 + g * r->nseg * r->mss;
 		memcpy(fr, b, BH_SAVE);
 		if (!r->t.udp) { /* a datagram: only the IPv4 ID below moves */
 			wr16(th + 4, (uint16_t)(seq >> 16));
@@ -280,6 +307,8 @@ int bh_gro_start(struct bh_gro_run *g, struct bh_ring *r, const struct bh_gro_op
 	c.deliver = bh_sink_deliver;
 	c.user = &g->sink;
 	c.udp = r->t.udp ? 1 : 0;
+	if (r->t.vxlan)
+		c.vxlan_ports[c.vxlan_nports++] = 4789;
 #ifdef OFL_BENCH_HAVE_DSA
 	if (r->t.dsa && o->dsa_mode == BH_DSA_THROUGH)
 		c.dsa = r->t.dsa;

@@ -28,6 +28,7 @@ extern "C" {
 #endif
 
 #define BH_MSS 1448u
+#define BH_MSS_VXLAN 1398u  /* inner MSS of a 1500-byte underlay MTU (VXLAN, IPv4) */
 #define BH_STRIDE 1536u      /* bytes per frame buffer (IPv6 frame: 1522) */
 #define BH_SAVE 128u         /* header bytes restored on refill */
 #define BH_CHUNK 512u        /* packets per timed chunk (multiple of every poll size) */
@@ -44,6 +45,10 @@ struct bh_traffic {
 	                       host layout) with this format; NULL: untagged */
 	int udp;            /* UDP datagrams of BH_MSS bytes instead of TCP (no dsa);
 	                       GRO then runs with ofl_gro_config.udp on */
+	int vxlan;          /* the TCP frames (BH_MSS_VXLAN bytes of payload) in
+	                       VXLAN over the same L3 (UDP 4789, checksum 0, an
+	                       outer source port per flow, the outer IPv4 ID
+	                       fixed); GRO then knows port 4789 (no dsa, udp) */
 };
 
 struct bh_ring {
@@ -58,7 +63,8 @@ struct bh_ring {
 	struct ofl_buf *bufs;/* nslots * nbufs */
 	struct ofl_pkt *pkts;/* nslots */
 	unsigned data_off;   /* frame start in each slot (headroom for a prepended tag) */
-	unsigned l3_off, l4_off, hdr_len;
+	unsigned l3_off, l4_off, hdr_len; /* (through VXLAN: the inner ones) */
+	unsigned mss;        /* payload of a segment */
 	unsigned pos;        /* next slot to receive */
 	unsigned dirty_from; /* oldest slot received but not yet refilled */
 	unsigned dirty;      /* slots received but not yet refilled */

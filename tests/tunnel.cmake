@@ -9,3 +9,8 @@ ofl_add_burst_diff_test(gro_burst_diff_tunnel_test unit/gro_tunnel_test.c)
 # The tunnel captures of the corpus replayed with VXLAN and Geneve GRO on
 # (tests/unit/gro_tunnel_corpus_test.c; a missing corpus fails: tests/inputs.cmake).
 ofl_add_check_test(gro_tunnel_corpus_test unit/gro_tunnel_corpus_test.c LIBS ofl_gsotest)
+
+# Tunnel header prediction and the train (src/gro/tunfast.c) against the
+# full path, every header byte changed in turn (tests/unit/gro_tunfast_test.c;
+# it compares bursts with single frames itself).
+ofl_add_check_test(gro_tunfast_test unit/gro_tunfast_test.c)

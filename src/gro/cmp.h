@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/compiler.h"
+
 #define GRO_CMP_MIN 54u
 #define GRO_CMP_MAX 128u
 
@@ -38,7 +40,7 @@ static inline uint64_t cmp_ld64(const uint8_t *p)
 	return v;
 }
 
-static inline int gro_cmp_scalar(const uint8_t *p, const uint8_t *h, const uint8_t *m, uint32_t from,
+static inline OFL_ALWAYS_INLINE int gro_cmp_scalar(const uint8_t *p, const uint8_t *h, const uint8_t *m, uint32_t from,
                                  uint32_t hl)
 {
 	uint64_t d = 0;
@@ -69,7 +71,7 @@ static inline int gro_cmp_scalar(const uint8_t *p, const uint8_t *h, const uint8
 #if defined(__SSE2__) && (defined(__x86_64__) || defined(_M_X64) || defined(__i386__))
 #include <emmintrin.h>
 #define GRO_CMP_HAVE_SSE2 1
-static inline int gro_cmp_sse2(const uint8_t *p, const uint8_t *h, const uint8_t *m, uint32_t from, uint32_t hl)
+static inline OFL_ALWAYS_INLINE int gro_cmp_sse2(const uint8_t *p, const uint8_t *h, const uint8_t *m, uint32_t from, uint32_t hl)
 {
 	__m128i d = _mm_setzero_si128();
 #define CMP_B(o)                                                                                   \
@@ -120,7 +122,7 @@ static inline int gro_cpu_avx2(void)
 #if defined(__ARM_NEON) || defined(__ARM_NEON__)
 #include <arm_neon.h>
 #define GRO_CMP_HAVE_NEON 1
-static inline int gro_cmp_neon(const uint8_t *p, const uint8_t *h, const uint8_t *m, uint32_t from, uint32_t hl)
+static inline OFL_ALWAYS_INLINE int gro_cmp_neon(const uint8_t *p, const uint8_t *h, const uint8_t *m, uint32_t from, uint32_t hl)
 {
 	uint8x16_t d = vdupq_n_u8(0);
 #define CMP_B(o) d = vorrq_u8(d, vandq_u8(veorq_u8(vld1q_u8(p + (o)), vld1q_u8(h + (o))), vld1q_u8(m + (o))))

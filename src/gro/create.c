@@ -11,6 +11,7 @@
 #include "gro/layer.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
+#include "gro/tunfast.h"
 #include "gro/tunnel.h"
 
 int ofl_gro_config_default(struct ofl_gro_config *cfg)
@@ -42,6 +43,7 @@ static void pred_masks(struct ofl_gro *g)
 	_Static_assert(sizeof(g->pmask) / sizeof(g->pmask[0]) == GRO_NSTACKS, "a mask per stack");
 	for (s = 0; s < GRO_NSTACKS; s++)
 		gro_stack_pred_mask(&gro_stacks[s], g->pmask[s]);
+	gro_tun_masks(g);
 }
 
 /* The flow-hash key: the configured one, else 16 random bytes from the

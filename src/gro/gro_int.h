@@ -37,6 +37,17 @@
 
 enum gro_state { GRO_FREE = 0, GRO_HELD, GRO_PENDING };
 
+/* struct gro_item.fast */
+#define GRO_FAST_PLAIN 1u
+#define GRO_FAST_TUN 2u
+/* tunnel prediction masks (struct ofl_gro.tmask): by outer and inner IP
+ * version, IPv6 in IPv6 left out (its header is past GRO_PRED_MAX) */
+#define GRO_TMASKS 3u
+static inline unsigned gro_tmask_of(unsigned ol3, unsigned il3)
+{
+	return (ol3 == 6) * 2u + (il3 == 6);
+}
+
 /* The outer side of a flow held through a tunnel (tunnel.c). */
 struct gro_tun {
 	uint8_t type;         /* enum ofl_gro_tun_type */
@@ -61,9 +72,11 @@ struct gro_item {
 	uint16_t id0;         /* IPv4 ID of the first segment */
 	uint8_t l3, fixedid, fin_psh;
 	uint8_t stack;        /* its layers: gro_stacks[stack] (layer.h) */
-	uint8_t fast;         /* plain Ethernet (never raw-IP input) + IPv4/IPv6 (no options, no
+	uint8_t fast;         /* GRO_FAST_PLAIN: plain Ethernet (never raw-IP input) + IPv4/IPv6 (no options, no
 	                         extension headers, no VLAN): the fast path may
-	                         compare the next segment against hdr directly */
+	                         compare the next segment against hdr directly;
+	                         GRO_FAST_TUN: a tunnel flow of the shape
+	                         tunfast.c predicts; 0: neither */
 	uint8_t rawpre_len;   /* behind a DSA tag (untagged mode, fast): the
 	                         first segment's bytes before the untagged
 	                         frame's EtherType (tag and MACs), in rawpre */
@@ -114,7 +127,10 @@ struct gro_burst {
 	uint8_t lone[GRO_BURST_MAX];  /* frame i is alone in its group */
 	struct gro_brec {             /* frame i parsed plain (hl 0: not; core/parse.h) */
 		uint16_t len;         /* TCP payload */
-		uint8_t hl, l4;       /* header length, TCP offset */
+		uint8_t hl;           /* header length */
+		uint8_t tun;          /* tunnel type << 5 (0: none; tunfast.c) */
+		uint16_t l3, l4;      /* IP and TCP offsets (through a tunnel: the
+		                         inner ones), as ofl_gro_out has them */
 	} rec[GRO_BURST_MAX];
 	uint64_t gkey[GRO_GSLOTS];    /* group table: generation << 32 | hash */
 	uint16_t gfirst[GRO_GSLOTS];  /* ... and the group's first frame */
@@ -159,8 +175,11 @@ struct ofl_gro {
 	                                   raw-IP input is not predicted),
 	                                   UDP4, UDP6, RAWUDP4, RAWUDP6 (UDP hook,
 	                                   udp13: built, unused: UDP flows take
-	                                   the full path), TUN4, TUN6 (the same:
-	                                   tunnel flows are never predicted) */
+	                                   the full path), TUN4, TUN6 (unused:
+	                                   tunnel flows are predicted with tmask) */
+	uint8_t tmask[GRO_TMASKS][GRO_PRED_MAX]; /* the same for a tunnel flow
+	                                   of the shape tunfast.c predicts,
+	                                   by gro_tmask_of() */
 	uint64_t rcache[GRO_RCACHE]; /* bytes 34-37 << 32 | entry */
 	uint8_t scratch[OFL_GRO_SCRATCH];
 };

@@ -22,12 +22,16 @@
  * group is a hash of the IP addresses and the TCP ports wherever the full
  * parser finds them, for every frame that could share a flow key with a
  * plain frame (a lone record is always plain: core/parse.h,
- * ofl_parse_plain()); frames that never can (a VLAN tag in the frame or
+ * ofl_parse_plain(); or a tunnel frame of the shape tunfast.c parses, whose
+ * group is its inner flow's, and then every UDP frame to a tunnel port of
+ * another shape leaves the burst ungrouped); frames that never can (a VLAN tag in the frame or
  * from the NIC, not IP, not TCP, IPv6 extension headers) join no group.  A
  * frame whose flow cannot be told from its first buffer leaves the whole
  * burst ungrouped.  Different flows in one group only cost the bypass.
  */
 #include "gro/hold.h"
+#include "gro/tunfast.h"
+#include "gro/tunnel.h"
 
 /* A group: the addresses (folded) and the TCP ports, hashed; never 0. */
 static inline uint32_t group_hash(uint64_t addr, uint32_t ports)
@@ -47,10 +51,21 @@ static inline uint64_t addr_v6(const uint8_t *p)
 	return ld64(p + 22) ^ ld64(p + 30) ^ ld64(p + 38) ^ ld64(p + 46) ^ 6;
 }
 
+/* A UDP frame while tunnels are on (its UDP header at o): it may share a
+ * flow key with a lone record through a tunnel (tunfast.c) when it goes to
+ * a tunnel port, so the burst is not grouped then (UINT32_MAX); else no
+ * group (0). */
+static uint32_t udp_group(const struct ofl_gro *g, const uint8_t *p, uint32_t b0, uint32_t o)
+{
+	if (b0 < o + 4)
+		return UINT32_MAX;
+	return gro_tun_port(g, ofl_get16(p + o + 2)) ? UINT32_MAX : 0;
+}
+
 /* The group of a frame that did not parse plain: a group_hash(), 0 for
  * none, UINT32_MAX when the burst cannot be grouped.  A UDP or tunnel
  * layer whose flows can be held adds its frames here. */
-static uint32_t group_of(const struct ofl_pkt *pkt)
+static uint32_t group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
 {
 	const uint8_t *p;
 	uint32_t b0, o, unknown;
@@ -65,6 +80,8 @@ static uint32_t group_of(const struct ofl_pkt *pkt)
 	if (ld16(p + 12) == ld16((const uint8_t *)"\x08\x00")) {
 		if (b0 < 34)
 			return unknown;
+		if (p[23] == 17 && gro_tunnel_on(g))
+			return udp_group(g, p, b0, 14u + (p[14] & 0xfu) * 4u);
 		if ((p[14] >> 4) != 4 || (p[14] & 0xf) < 5 || p[23] != 6)
 			return 0; /* malformed or not TCP: never a flow key */
 		o = 14u + (p[14] & 0xfu) * 4u;
@@ -77,6 +94,8 @@ static uint32_t group_of(const struct ofl_pkt *pkt)
 			return unknown;
 		if (p[20] == 44)
 			return UINT32_MAX; /* a fragment header first: no extension bytes in the key */
+		if (p[20] != 6 && gro_tunnel_on(g)) /* UDP, or extension headers before it */
+			return p[20] == 17 ? udp_group(g, p, b0, 54) : UINT32_MAX;
 		if (p[20] != 6)
 			return 0; /* not TCP, or extension headers: another key */
 		return group_hash(addr_v6(p), ld32(p + 54));
@@ -84,9 +103,21 @@ static uint32_t group_of(const struct ofl_pkt *pkt)
 	return 0; /* not IP, or VLAN tags (in the key) */
 }
 
+/* A frame that did not parse plain, tunnels on: parsed into *r when it is
+ * the tunnel frame tunfast.c holds as a lone record; its group. */
+static uint32_t tun_group(const struct ofl_gro *g, struct gro_brec *r, const struct ofl_pkt *pkt)
+{
+	uint64_t addr;
+	uint32_t ports;
+	if (gro_tun_lone_parse(g, pkt->bufs[0].data, pkt->bufs[0].len, r, &addr, &ports))
+		return group_hash(addr, ports);
+	return group_of(g, pkt);
+}
+
 /* Frame i parsed into bs->rec[i] when it is the plain shape the fast path
  * holds (one buffer, checksum verified, no hardware VLAN); its group. */
-static inline uint32_t group_parse(struct gro_burst *bs, unsigned i, const struct ofl_pkt *pkt)
+static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
+                                   const struct ofl_pkt *pkt)
 {
 	struct ofl_hdrs h;
 	const uint8_t *p;
@@ -94,14 +125,14 @@ static inline uint32_t group_parse(struct gro_burst *bs, unsigned i, const struc
 	bs->rec[i].hl = 0;
 	if (pkt->nbufs != 1 || !pkt->bufs || pkt->csum_status != OFL_CSUM_UNNECESSARY ||
 	    (pkt->flags & OFL_PKT_F_VLAN))
-		return group_of(pkt);
+		return group_of(g, pkt);
 	p = pkt->bufs[0].data;
 	b0 = pkt->bufs[0].len;
-	if (!p || b0 > 0xffffu || !ofl_parse_plain(p, b0, b0, &h))
-		return group_of(pkt);
-	bs->rec[i].len = (uint16_t)h.payload_len;
-	bs->rec[i].hl = (uint8_t)h.hdr_len;
-	bs->rec[i].l4 = (uint8_t)h.l4_off;
+	if (!p || b0 > 0xffffu)
+		return group_of(g, pkt);
+	if (!ofl_parse_plain(p, b0, b0, &h))
+		return gro_tunnel_on(g) ? tun_group(g, &bs->rec[i], pkt) : group_of(g, pkt);
+	bs->rec[i] = (struct gro_brec){(uint16_t)h.payload_len, (uint8_t)h.hdr_len, 0, 14, (uint16_t)h.l4_off};
 	return h.l3 == 4 ? group_hash(addr_v4(p), ld32(p + 34)) : group_hash(addr_v6(p), ld32(p + 54));
 }
 
@@ -120,6 +151,7 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 		memset(bs->gkey, 0, sizeof(bs->gkey));
 		gen = bs->gen = 1;
 	}
+
 	for (i = 0; i < n; i++) {
 		uint32_t h, s;
 		uint64_t want, k;
@@ -129,7 +161,7 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 		    pkts[i + GRO_AHEAD].bufs[0].data)
 			__builtin_prefetch(pkts[i + GRO_AHEAD].bufs[0].data);
 #endif
-		h = group_parse(bs, i, &pkts[i]);
+		h = group_parse(g, bs, i, &pkts[i]);
 		bs->lone[i] = 0;
 		if (h == 0)
 			continue;
@@ -211,13 +243,19 @@ void gro_lone_settle(struct ofl_gro *g)
 		pkt.vlan_tci = o->vlan_tci;
 		pkt.rx_hash = o->rx_hash;
 		pkt.cookie = bs->ck[k];
-		/* it parsed plain when it was held: it does now */
-		ofl_parse_plain(o->hdr, o->len, o->len, &h);
-		hash = plain_key(o->hdr, o->len, &key) == 4 ? ofl_flow_hash_v4(&g->tab, &key)
-		                                           : ofl_flow_hash(&g->tab, &key);
-		idx = item_alloc(g);
+		if (OFL_GRO_OUT_TUN_TYPE(o->flags)) {
+			/* through a tunnel (tunfast.c) */
+			idx = gro_tunnel_fill_lone(g, &pkt, OFL_GRO_OUT_TUN_TYPE(o->flags));
+			hash = g->items[idx].hash;
+		} else {
+			/* it parsed plain when it was held: it does now */
+			ofl_parse_plain(o->hdr, o->len, o->len, &h);
+			hash = plain_key(o->hdr, o->len, &key) == 4 ? ofl_flow_hash_v4(&g->tab, &key)
+			                                           : ofl_flow_hash(&g->tab, &key);
+			idx = item_alloc(g);
+			hold_fill_plain(g, idx, &pkt, o->hdr, &h, &key, hash);
+		}
 		it = &g->items[idx];
-		hold_fill_plain(g, idx, &pkt, o->hdr, &h, &key, hash);
 		hold_pkt(g, idx, &pkt, o->first_ns);
 		it->age_seq = bs->seq[k];
 		/* before the first entry held after it */

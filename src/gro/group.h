@@ -5,13 +5,17 @@
 #ifndef OFL_GRO_GROUP_H
 #define OFL_GRO_GROUP_H
 
+#include <stddef.h>
+
 #include "gro/hold.h"
 
 /* Frame i of the burst, pkt, alone in its group with nothing held before
  * the burst and parsed plain by gro_group() (bs->rec[i].hl set): held as
  * a lone record when it is what the fast path would hold as a new plain
  * entry (receive.c fast_path(), hold.h gro_hold_plain()) without making
- * room first, or passed on as the fast path would pass it on (PSH, ...).
+ * room first, or passed on as the fast path would pass it on (PSH, ...);
+ * a frame through a tunnel of the shape tunfast.c parses, the same for
+ * tunnel.c's full path.
  * Returns 1 when it took the frame, 0 when the usual path decides. */
 static inline int gro_lone_hold(struct ofl_gro *g, const struct ofl_pkt *pkt, unsigned i, uint64_t now)
 {
@@ -37,8 +41,13 @@ static inline int gro_lone_hold(struct ofl_gro *g, const struct ofl_pkt *pkt, un
 	o->hdr_len = r->hl;
 	o->len = total;
 	o->seg_size = (uint16_t)len;
-	o->l4_off = r->l4;
-	o->flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | pkt_out_flags(pkt));
+	/* l3_off and l4_off in one (through a tunnel, tunfast.c, the inner
+	 * ones), and the tunnel type in flags, as fill_out() writes them */
+	_Static_assert(offsetof(struct ofl_gro_out, l4_off) == offsetof(struct ofl_gro_out, l3_off) + 2 &&
+	                   offsetof(struct gro_brec, l4) == offsetof(struct gro_brec, l3) + 2,
+	               "l3_off, l4_off: one word");
+	memcpy((uint8_t *)o + offsetof(struct ofl_gro_out, l3_off), &r->l3, 4);
+	o->flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | pkt_out_flags(pkt) | r->tun);
 	o->vlan_tci = pkt->vlan_tci;
 	o->rx_hash = pkt->rx_hash;
 	o->first_ns = now;

@@ -102,17 +102,15 @@ void gro_make_room(struct ofl_gro *g, uint32_t payload)
 		gro_complete(g, g->age_head, OFL_GRO_FLUSH_TABLE_FULL);
 }
 
-int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_view *v,
-                    const struct ofl_hdrs *h, const struct rx_tag *tag,
-                    const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
+/* gro_hold_fill(), inlined in gro_hold_new(). */
+static inline OFL_ALWAYS_INLINE void hold_fill(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                               const struct ofl_view *v, const struct ofl_hdrs *h,
+                                               const struct rx_tag *tag, const struct ofl_flow_key *k,
+                                               uint32_t hash)
 {
-	uint32_t idx;
-	struct gro_item *it;
+	struct gro_item *it = &g->items[idx];
 	const uint8_t *th = v->p + h->l4_off;
 	int32_t sh = hdr_shift(g, h, tag);
-	gro_make_room(g, h->payload_len);
-	idx = item_alloc(g);
-	it = &g->items[idx];
 	it->key = *k;
 	it->hash = hash;
 	it->l3 = h->l3;
@@ -187,6 +185,22 @@ int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_
 	}
 	if (v->len >= 38)
 		g->rcache[rcache_slot(v->p)] = rcache_val(v->p, idx);
+}
+
+void gro_hold_fill(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const struct ofl_view *v,
+                   const struct ofl_hdrs *h, const struct rx_tag *tag, const struct ofl_flow_key *k, uint32_t hash)
+{
+	hold_fill(g, idx, pkt, v, h, tag, k, hash);
+}
+
+int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_view *v,
+                    const struct ofl_hdrs *h, const struct rx_tag *tag,
+                    const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
+{
+	uint32_t idx;
+	gro_make_room(g, h->payload_len);
+	idx = item_alloc(g);
+	hold_fill(g, idx, pkt, v, h, tag, k, hash);
 	return hold_link(g, idx, pkt, hash, h->payload_len, now);
 }
 

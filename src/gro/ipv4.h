@@ -26,13 +26,21 @@ static inline int gro_ip_len_nomerge(const struct ofl_hdrs *h)
 	return h->l3_end != h->frame_len;
 }
 
+/* The ID rule of one IPv4 header of a flow: segment nsegs (counted from 0)
+ * carries ID id; id0 is the first segment's, *fixed the decision taken on
+ * the second segment.  1 when it breaks the rule. */
+static inline int gro_id_breaks(uint16_t id, uint16_t id0, uint8_t *fixed, uint32_t nsegs)
+{
+	uint16_t id_off = (uint16_t)(id - id0);
+	if (nsegs == 1 && id_off == 0)
+		*fixed = 1;
+	return id_off != (uint16_t)(*fixed ? 0u : nsegs);
+}
+
 /* The IP ID rule alone (header prediction compared the rest). */
 static inline uint32_t gro_ipv4_id_nomerge(const uint8_t *ip, struct gro_item *it)
 {
-	uint16_t id_off = (uint16_t)(ofl_get16(ip + 4) - it->id0);
-	if (it->nsegs == 1 && id_off == 0)
-		it->fixedid = 1;
-	if (id_off != (uint16_t)(it->fixedid ? 0u : it->nsegs))
+	if (gro_id_breaks(ofl_get16(ip + 4), it->id0, &it->fixedid, it->nsegs))
 		return NM(OFL_GRO_FLUSH_IPID);
 	return 0;
 }

@@ -55,7 +55,8 @@ enum gro_stack_id {
 	GRO_STACK_UDP6 = 5,
 	GRO_STACK_RAWUDP4 = 6, /* raw-IP input: IPv4, UDP */
 	GRO_STACK_RAWUDP6 = 7,
-	GRO_STACK_TUN4 = 8, /* outer headers and tunnel (tunnel.c), inner IPv4, TCP, then
+	GRO_STACK_TUN4 = 8, /* outer headers and tunnel (tunnel.c), inner IPv4, TCP
+	                     * (VXLAN/Geneve flows predicted by tunfast.c), then
 	                     * the GRE checksum (gre.c; never predicted) */
 	GRO_STACK_TUN6 = 9,
 	GRO_NSTACKS
@@ -114,5 +115,8 @@ static inline void gro_stack_complete(struct gro_item *it)
  * next segment must repeat the held header, the holes' keep bits elsewhere.
  * Returns the plain header length of the stack. */
 unsigned gro_stack_pred_mask(const struct gro_stack *s, uint8_t *mask);
+/* The same for n layers, outermost first (a tunnel's longer stack:
+ * tunfast.c). */
+unsigned gro_layers_pred_mask(const struct gro_layer *const *layer, unsigned n, uint8_t *mask);
 
 #endif

@@ -21,10 +21,15 @@ const struct gro_stack gro_stacks[GRO_NSTACKS] = {
 
 unsigned gro_stack_pred_mask(const struct gro_stack *s, uint8_t *mask)
 {
+	return gro_layers_pred_mask(s->layer, s->n, mask);
+}
+
+unsigned gro_layers_pred_mask(const struct gro_layer *const *layer, unsigned n, uint8_t *mask)
+{
 	unsigned i, h, off = 0;
 	memset(mask, 0xff, GRO_PRED_MAX);
-	for (i = 0; i < s->n; i++) {
-		const struct gro_layer *l = s->layer[i];
+	for (i = 0; i < n; i++) {
+		const struct gro_layer *l = layer[i];
 		for (h = 0; h < l->nholes; h++)
 			memset(mask + off + l->holes[h].off, l->holes[h].keep, l->holes[h].len);
 		off += l->plain_len;

@@ -449,6 +449,8 @@ TRAIN_COPY(train_v6_avx2, 0, 0, 1, GRO_TARGET_AVX2)
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n)
 {
 	const struct gro_item *it = &g->items[idx];
+	if (it->fast == GRO_FAST_TUN)
+		return gro_train_tun(g, idx, pkts, i, n);
 	if (it->rawpre_len)
 		return it->l3 == 4 ? train_v4_tagged(g, idx, pkts, i, n) : train_v6_tagged(g, idx, pkts, i, n);
 #if defined(TRAIN_AVX2)

@@ -10,6 +10,7 @@
 #include "gro/ipv4.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
+#include "gro/tunfast.h"
 
 /* Account a merged segment whose slices are recorded, and end the train
  * on a short segment or PSH/FIN/URG/RST/SYN (tcp_gro_receive's final check). */
@@ -29,6 +30,24 @@ static inline int merge_tail(struct ofl_gro *g, uint32_t idx, const struct ofl_p
 	if ((flags & (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)) || len < it->seg_size)
 		gro_end_train(g, idx, flags);
 	return OFL_GRO_MERGED;
+}
+
+/* The end of header prediction for a frame in one buffer: its payload (len
+ * bytes at data) becomes the entry's next slice, then merge_tail(). */
+static inline int predict_take(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *data,
+                               uint32_t len, uint8_t flags)
+{
+	struct gro_item *it = &g->items[idx];
+	struct ofl_slice *sl = &gro_slices(g, idx)[it->nslices++];
+	sl->data = data;
+	sl->len = len;
+	sl->pkt = it->nsegs;
+	sl->buf = 0;
+	g->st.rx_pkts++;
+	g->st.rx_bytes += pkt->bufs[0].len;
+	g->st.merged_fast++;
+	merge_tail(g, idx, pkt, len, flags);
+	return 1;
 }
 
 /* Bytes before the untagged frame's EtherType beyond the 12 MAC bytes: the
@@ -79,8 +98,9 @@ static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt 
 	struct gro_item *it = &g->items[idx];
 	const uint8_t *h0 = it->hdr, *m, *ip, *th;
 	uint32_t hl = it->hdr_len, len;
-	struct ofl_slice *sl;
-	if (!it->fast || pkt->bufs[0].len < hl)
+	if (it->fast != GRO_FAST_PLAIN)
+		return it->fast == GRO_FAST_TUN && gro_predict_tun(g, idx, pkt, p, total);
+	if (pkt->bufs[0].len < hl)
 		return 0;
 	m = g->pmask[it->l3 == 6];
 	if (it->rawpre_len) {
@@ -113,16 +133,7 @@ static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt 
 		return gro_predict_bufs(g, idx, pkt, ip, len, th[13]);
 	if (it->nslices + 2u > g->max_slices || (it->l3 == 4 && gro_ipv4_id_nomerge(ip, it)))
 		return 0;
-	sl = &gro_slices(g, idx)[it->nslices++];
-	sl->data = p + hl;
-	sl->len = len;
-	sl->pkt = it->nsegs;
-	sl->buf = 0;
-	g->st.rx_pkts++;
-	g->st.rx_bytes += pkt->bufs[0].len;
-	g->st.merged_fast++;
-	merge_tail(g, idx, pkt, len, th[13]);
-	return 1;
+	return predict_take(g, idx, pkt, p + hl, len, th[13]);
 }
 
 #endif

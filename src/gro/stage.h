@@ -123,6 +123,10 @@ int gro_pass_normal(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total
 void gro_make_room(struct ofl_gro *g, uint32_t payload);
 int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_view *v, const struct ofl_hdrs *h,
                  const struct rx_tag *tag, const struct ofl_flow_key *k, uint32_t hash, uint64_t now);
+/* gro_hold_new()'s middle: entry idx (allocated) filled from the frame, not
+ * linked anywhere (a lone record settled: group.c, tunnel.c) */
+void gro_hold_fill(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const struct ofl_view *v,
+                   const struct ofl_hdrs *h, const struct rx_tag *tag, const struct ofl_flow_key *k, uint32_t hash);
 /* merge.c: header prediction's end for several buffers, the train */
 int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip, uint32_t len,
                      uint8_t flags);

@@ -47,10 +47,12 @@
 #include <ofl/csum.h>
 
 #include "core/csum_int.h"
+#include "gro/hold.h"
 #include "gro/ipv4.h"
 #include "gro/ipv6.h"
 #include "gro/layer.h"
 #include "gro/predict.h"
+#include "gro/tunfast.h"
 #include "gro/tunnel.h"
 
 #define VXLAN_HLEN 8u
@@ -80,22 +82,13 @@ unsigned gro_tunnel_of(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
                        uint32_t total)
 {
 	uint32_t l4 = h->l4_off;
-	uint16_t port;
-	unsigned i;
 	if (l4 == 0 || l4 + 4u > h->l3_end || l4 + 4u > h->frame_len)
 		return 0;
 	if (l4 + 4u > v->len && pkt->nbufs > 1)
 		*v = ofl_view_make(pkt->bufs, pkt->nbufs, total, g->scratch, OFL_GRO_SCRATCH);
 	if (l4 + 4u > v->len)
 		return 0;
-	port = ofl_get16(v->p + l4 + 2);
-	for (i = 0; i < g->cfg.vxlan_nports; i++)
-		if (g->cfg.vxlan_ports[i] == port)
-			return OFL_GRO_TUN_VXLAN;
-	for (i = 0; i < g->cfg.geneve_nports; i++)
-		if (g->cfg.geneve_ports[i] == port)
-			return OFL_GRO_TUN_GENEVE;
-	return 0;
+	return gro_tun_port(g, ofl_get16(v->p + l4 + 2));
 }
 
 /* ---- completion ----------------------------------------------------------- */
@@ -302,7 +295,6 @@ static uint32_t tunnel_nomerge(const uint8_t *p, const struct tun_parse *tp, str
 	const struct gro_tun *a = &tp->t;
 	struct gro_tun *b = &it->tun;
 	const uint8_t *q = it->hdr, *ip = p + a->ol3_off, *ip2 = q + a->ol3_off;
-	uint16_t id_off;
 	if (!gro_stack_tun(it->stack) || a->type != b->type || a->ol3 != b->ol3 || a->ocsum != b->ocsum ||
 	    a->ol3_off != b->ol3_off || a->ol4_off != b->ol4_off || a->in_off != b->in_off ||
 	    tp->in.l3_off != it->l3_off || memcmp(p, q, a->ol3_off) != 0 ||
@@ -314,10 +306,7 @@ static uint32_t tunnel_nomerge(const uint8_t *p, const struct tun_parse *tp, str
 		if (ip[1] != ip2[1] || ip[8] != ip2[8] || ((ip[6] ^ ip2[6]) & 0x40))
 			return NM(OFL_GRO_FLUSH_TUN_OUTER);
 		/* the ID rule of ipv4.h, with the outer ID's own state */
-		id_off = (uint16_t)(ofl_get16(ip + 4) - b->oid0);
-		if (it->nsegs == 1 && id_off == 0)
-			b->ofixedid = 1;
-		if (id_off != (uint16_t)(b->ofixedid ? 0u : it->nsegs))
+		if (gro_id_breaks(ofl_get16(ip + 4), b->oid0, &b->ofixedid, it->nsegs))
 			return NM(OFL_GRO_FLUSH_TUN_OUTER);
 		return 0;
 	}
@@ -326,6 +315,14 @@ static uint32_t tunnel_nomerge(const uint8_t *p, const struct tun_parse *tp, str
 	if (((ip[0] ^ ip2[0]) & 0x0f) || ((ip[1] ^ ip2[1]) & 0xf0) || ip[7] != ip2[7])
 		return NM(OFL_GRO_FLUSH_TUN_OUTER);
 	return 0;
+}
+
+/* What makes an entry just filled from a tunnel frame a tunnel flow's. */
+static void tun_entry(struct gro_item *it, const struct tun_parse *tp, const struct ofl_pkt *pkt)
+{
+	it->stack = tp->in.l3 == 4 ? GRO_STACK_TUN4 : GRO_STACK_TUN6;
+	it->tun = tp->t;
+	it->fast = gro_tun_fast_of(it, pkt); /* tunfast.c */
 }
 
 int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_view *v, const struct ofl_hdrs *h,
@@ -409,13 +406,29 @@ int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
 	if (len > g->cfg.max_held_bytes)
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, tag);
 	gro_hold_new(g, pkt, v, ih, tag, &tp.k, hash, now);
-	{
-		struct gro_item *it = &g->items[g->last];
-		it->stack = ih->l3 == 4 ? GRO_STACK_TUN4 : GRO_STACK_TUN6;
-		it->fast = 0;
-		it->tun = tp.t;
-	}
+	tun_entry(&g->items[g->last], &tp, pkt);
 	return OFL_GRO_HELD;
+}
+
+uint32_t gro_tunnel_fill_lone(struct ofl_gro *g, const struct ofl_pkt *pkt, unsigned type)
+{
+	struct ofl_view v;
+	struct ofl_hdrs h;
+	struct rx_tag tag;
+	struct tun_parse tp;
+	uint32_t idx, hash;
+	v.p = pkt->bufs[0].data;
+	v.len = pkt->bufs[0].len;
+	tag.has = 0;
+	/* it parsed as a tunnel frame to hold when it was held: it does now */
+	ofl_parse_at(&v, v.len, 12, &h);
+	tun_parse(&v, &h, type, &tp);
+	tun_key(pkt, &v, &tag, &tp);
+	hash = ofl_flow_hash(&g->tab, &tp.k);
+	idx = item_alloc(g);
+	gro_hold_fill(g, idx, pkt, &v, &tp.in, &tag, &tp.k, hash);
+	tun_entry(&g->items[idx], &tp, pkt);
+	return idx;
 }
 
 /* ---- delivery ------------------------------------------------------------- */

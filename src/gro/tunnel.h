@@ -3,8 +3,9 @@
  * ofl_gro_config names, reached from the full path of receive.c for every
  * UDP frame to such a port, IP-in-IP (ofl_gro_config.ipip) for every
  * frame whose IP header says IPv4 (4) or IPv6 (41) next, and GRE (gre.c,
- * ofl_gro_config.gre) for protocol 47.  Tunnel flows take the full path only:
- * they are never predicted (item.fast is 0), like UDP ones.
+ * ofl_gro_config.gre) for protocol 47.  A tunnel flow of the shape
+ * tunfast.h names is predicted and trained there (item.fast GRO_FAST_TUN);
+ * the rest take this full path only.
  */
 #ifndef OFL_GRO_TUNNEL_H
 #define OFL_GRO_TUNNEL_H
@@ -23,6 +24,20 @@ int gro_tunnel_check_config(const struct ofl_gro_config *cfg);
 static inline int gro_tunnel_on(const struct ofl_gro *g)
 {
 	return (g->cfg.vxlan_nports | g->cfg.geneve_nports) != 0;
+}
+
+/* The tunnel type of a UDP destination port (host order): an enum
+ * ofl_gro_tun_type, 0 for none. */
+static inline unsigned gro_tun_port(const struct ofl_gro *g, uint16_t port)
+{
+	unsigned i;
+	for (i = 0; i < g->cfg.vxlan_nports; i++)
+		if (g->cfg.vxlan_ports[i] == port)
+			return OFL_GRO_TUN_VXLAN;
+	for (i = 0; i < g->cfg.geneve_nports; i++)
+		if (g->cfg.geneve_ports[i] == port)
+			return OFL_GRO_TUN_GENEVE;
+	return 0;
 }
 
 /*
@@ -58,5 +73,10 @@ int gro_gre_parse(const struct ofl_view *v, uint32_t off, uint32_t end, uint32_t
 uint32_t gro_gre_hlen(uint16_t flags);
 /* Is a GRE checksum (the header at h->l4_off) right?  1 or 0. */
 int gro_gre_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl_view *v, const struct ofl_hdrs *h);
+
+/* The entry a lone record through a tunnel (group.c, one buffer, a UDP
+ * tunnel of type type) becomes: allocated and filled as
+ * gro_tunnel_receive() holds a new flow, not linked anywhere.  Returns it. */
+uint32_t gro_tunnel_fill_lone(struct ofl_gro *g, const struct ofl_pkt *pkt, unsigned type);
 
 #endif
