@@ -70,6 +70,9 @@ struct ofl_dsa_meta; /* dsa.h */
     checksum (SKB_GSO_UDP_TUNNEL_CSUM) */
 #define OFL_GSO_IPXIP4 0x60u      /**< IP in IPv4 (SKB_GSO_IPXIP4) */
 #define OFL_GSO_IPXIP6 0x80u      /**< IP in IPv6 (SKB_GSO_IPXIP6) */
+#define OFL_GSO_FRAGLIST 0xe0u    /**< not a tunnel: a list packet of a
+    context in fraglist mode (SKB_GSO_FRAGLIST, with the TCP or UDP bits):
+    its frames are kept as received, ofl_gro_list_seg() (gro.h) walks them */
 
 /** One delivered packet.  Valid only during the deliver callback. */
 struct ofl_gro_out {

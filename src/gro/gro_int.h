@@ -87,6 +87,8 @@ struct gro_item {
 	struct gro_tun tun;   /* a tunnel flow (stack GRO_STACK_TUN4/6): the
 	                         outer headers; l3_off, l4_off, l3_len and the
 	                         rest above are the inner ones' */
+	uint8_t lcsum;        /* fraglist mode (list.c): the first segment's
+	                         checksum state, 0 for a flow not chained */
 };
 
 /* The DSA state of an entry, out of the hot entry: an array parallel to the
@@ -162,6 +164,11 @@ struct ofl_gro {
 	                                   the full path), TUN4, TUN6 (the same:
 	                                   tunnel flows are never predicted) */
 	uint64_t rcache[GRO_RCACHE]; /* bytes 34-37 << 32 | entry */
+	struct ofl_slice *lhs;     /* fraglist mode (list.c): each entry's
+	                              segment headers as slices, max_slices per
+	                              entry; else NULL */
+	uint16_t *lidx;            /* ... and per entry where each segment's
+	                              header and payload slices start */
 	uint8_t scratch[OFL_GRO_SCRATCH];
 };
 

@@ -63,6 +63,9 @@ struct harness {
 	                              frames OFL_CSUM_UNNECESSARY, others NONE
 	                              (overrides csum_status) */
 	int last_result;
+	uint8_t complete_auto;     /* with csum_status OFL_CSUM_COMPLETE: the
+	                              frame's sum (after the Ethernet header)
+	                              given with it, as a NIC would */
 };
 
 /* Run a Check suite with normal output; the process exit status (0 when
