@@ -368,8 +368,10 @@ struct ofl_gro_config {
 	/* version 7 (version 6 added gre, above): */
 	uint8_t fraglist;      /**< 1: fraglist mode, Linux's rx-gro-list
 	                            (NETIF_F_GRO_FRAGLIST, for a forwarding
-	                            path): the segments of a TCP flow and (with
-	                            udp 1) the datagrams of a UDP flow are
+	                            path): the segments of a TCP flow and the
+	                            datagrams of a UDP flow (whatever udp says:
+	                            the kernel chains UDP with rx-gro-list
+	                            alone, udp_no_merge_ports still hold) are
 	                            chained as they came, each keeping its own
 	                            headers, and a merged packet is delivered
 	                            with gso_type OFL_GSO_FRAGLIST: the caller

@@ -277,7 +277,7 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	if ((h.l4proto == 4 || h.l4proto == 41) && h.l3 && h.l4_off && g->cfg.ipip)
 		return gro_tunnel_receive(g, pkt, &v, &h, OFL_GRO_TUN_IPIP, &tag, total, csum_status, now);
 	/* UDP hook (udp13): with UDP GRO on, every UDP frame goes to udp.c */
-	if (g->cfg.udp && h.l4proto == 17 && h.l3)
+	if ((g->cfg.udp || g->cfg.fraglist) && h.l4proto == 17 && h.l3)
 		return gro_udp_receive(g, pkt, &v, &h, &tag, mac, total, csum_status, now);
 	if (h.status != OFL_PARSE_OK ||
 	    h.hdr_len - hdr_shift(g, &h, &tag) > (int32_t)OFL_GRO_MAX_HDR) {
