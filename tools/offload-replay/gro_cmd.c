@@ -41,6 +41,8 @@ enum {
 	OPT_VXLAN_PORT,
 	OPT_GENEVE_PORT,
 	OPT_IPIP,
+	OPT_FRAGLIST,
+	OPT_UDP_FRAGLIST,
 };
 
 static const struct cli_opt gro_opts[] = {
@@ -63,6 +65,8 @@ static const struct cli_opt gro_opts[] = {
 	{ "vxlan-port", 0, 1, OPT_VXLAN_PORT },
 	{ "geneve-port", 0, 1, OPT_GENEVE_PORT },
 	{ "ipip", 0, 0, OPT_IPIP },
+	{ "fraglist", 0, 0, OPT_FRAGLIST },
+	{ "udp-fraglist", 0, 0, OPT_UDP_FRAGLIST },
 	{ "dsa", 0, 1, DSA_OPT_TAG },
 	{ "dsa-keep-tag", 0, 0, DSA_OPT_KEEP_TAG },
 	DSA_OPT_PARAM_ENTRIES,
@@ -126,6 +130,12 @@ void gro_cmd_usage(FILE *fp)
 	        "                        The tun_* reasons are counted in the statistics\n"
 	        "  --ipip                merge TCP through IP-in-IP too (4in4, SIT 6in4, 4in6,\n"
 	        "                        6in6), as Linux always does (ofl_gro_config.ipip)\n"
+	        "  --fraglist            fraglist mode, Linux's rx-gro-list (ofl_gro_config.fraglist):\n"
+	        "                        TCP and UDP trains chained as received (UDP too, without\n"
+	        "                        --udp, as the kernel does); OUT holds each list packet\n"
+	        "                        as its merged packet, the trace names it a list, and the\n"
+	        "                        csum_state reasons are counted in the statistics\n"
+	        "  --udp-fraglist        --udp --fraglist\n"
 	        "  --dsa NAME            the frames carry DSA tags of format NAME (brcm, dsa,\n"
 	        "                        edsa, ...; link types 281, 282, 284, 285 name their\n"
 	        "                        own): GRO per switch port, packets untagged in OUT\n"
@@ -271,6 +281,12 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 		case OPT_IPIP:
 			g->opts.ipip = 1;
 			break;
+		case OPT_UDP_FRAGLIST:
+			g->opts.udp = 1;
+			/* fall through */
+		case OPT_FRAGLIST:
+			g->opts.fraglist = 1;
+			break;
 		case OPT_VXLAN_PORT:
 		case OPT_GENEVE_PORT: {
 			int vx = id == OPT_VXLAN_PORT;
@@ -351,8 +367,9 @@ static void trace_packet(const struct gro_sink *s, const struct ofl_gro_out *out
 	fprintf(s->trace, "%" PRIu64 ".%09" PRIu64 " out %" PRIu64 ": ", now_ns / 1000000000u,
 	        now_ns % 1000000000u, s->nout);
 	if (out->seg_count)
-		fprintf(s->trace, "GRO %u seg%s of %u, %u bytes, frame%s", out->seg_count,
-		        out->seg_count > 1 ? "s" : "", out->seg_size, (unsigned)out->len, n > 1 ? "s" : "");
+		fprintf(s->trace, "GRO %u seg%s of %u, %u bytes, %sframe%s", out->seg_count,
+		        out->seg_count > 1 ? "s" : "", out->seg_size, (unsigned)out->len,
+		        (out->gso_type & OFL_GSO_TUNNEL_MASK) == OFL_GSO_FRAGLIST ? "list of " : "", n > 1 ? "s" : "");
 	else
 		fprintf(s->trace, "normal, %u bytes, frame", (unsigned)out->len);
 	for (unsigned i = 0; i < n;) {

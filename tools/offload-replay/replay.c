@@ -67,6 +67,7 @@ void replay_gro_config(const struct replay_gro_opts *o, struct ofl_gro_config *c
 	memcpy(cfg->vxlan_ports, o->vxlan_ports, sizeof(cfg->vxlan_ports));
 	memcpy(cfg->geneve_ports, o->geneve_ports, sizeof(cfg->geneve_ports));
 	cfg->ipip = o->ipip;
+	cfg->fraglist = o->fraglist;
 	if (o->dsa) {
 		cfg->dsa = o->dsa;
 		cfg->dsa_params = o->dsa_params;

@@ -52,6 +52,7 @@ struct replay_gro_opts {
 	uint16_t vxlan_ports[OFL_GRO_TUN_PORTS_MAX];
 	uint16_t geneve_ports[OFL_GRO_TUN_PORTS_MAX];
 	uint8_t ipip;              /**< ofl_gro_config.ipip (--ipip) */
+	uint8_t fraglist;          /**< ofl_gro_config.fraglist (--fraglist) */
 };
 
 /** Default replay options: burst 64 (like NAPI), OFL_CSUM_NONE, one buffer per
