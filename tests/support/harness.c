@@ -261,6 +261,24 @@ static struct hflow *find_flow(struct hflow *fl, unsigned *nfl, const uint8_t *k
 	return &fl[(*nfl)++];
 }
 
+int h_send(struct harness *h, struct gen_tcp *g, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		h_rx_gen(h, g, 0);
+		g->seq += g->payload_len;
+		g->ip_id++;
+	}
+	return h->last_result;
+}
+
+struct ofl_gro_stats h_stats(struct harness *h)
+{
+	struct ofl_gro_stats st;
+	ck_assert_ptr_nonnull(h->gro);
+	ck_assert_int_eq(ofl_gro_get_stats(h->gro, &st, sizeof st), 0);
+	return st;
+}
+
 void h_finish(struct harness *h)
 {
 	unsigned i, nfl = 0;

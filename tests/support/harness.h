@@ -96,6 +96,11 @@ int h_rx(struct harness *h, const uint8_t *frame, size_t len, uint64_t now);
 /* Feed a generated frame. */
 struct gen_tcp;
 int h_rx_gen(struct harness *h, const struct gen_tcp *g, uint64_t now);
+/* Feed n generated frames: after each, seq advances by the payload and the
+ * IPv4 ID by one.  Returns the last ofl_gro_receive() result. */
+int h_send(struct harness *h, struct gen_tcp *g, unsigned n);
+/* The context's counters (after h_finish(): the last ones it had). */
+struct ofl_gro_stats h_stats(struct harness *h);
 /* Flush all, destroy the context, check conservation. */
 void h_finish(struct harness *h);
 void h_free(struct harness *h);

@@ -35,40 +35,44 @@ static void begin(struct gen_tcp *g, int v)
 	gen_tcp_init(g, L3(v));
 }
 
-static void send(struct gen_tcp *g, unsigned n)
-{
-	for (unsigned k = 0; k < n; k++) {
-		h_rx_gen(&h, g, 0);
-		g->seq += g->payload_len;
-		g->ip_id++;
-	}
-}
-
-static struct ofl_gro_stats stats(void)
-{
-	struct ofl_gro_stats st;
-	ck_assert_int_eq(ofl_gro_get_stats(h.gro, &st, sizeof st), 0);
-	return st;
-}
-
 static void expect(const char *want)
 {
 	h_finish(&h);
 	ck_assert_str_eq(h_payloads(&h, got, sizeof got), want);
 }
 
-/* A train of same-size segments is one list packet: TCP's gso bits and
- * OFL_GSO_FRAGLIST, the merged packet as without the mode. */
-START_TEST(train_is_a_list)
+/* Trains of one size: n segments of payload bytes; the completions by
+ * reason `why` (count nwhy) and the payload lengths delivered.  The first
+ * delivery is a list packet: TCP's gso bits and OFL_GSO_FRAGLIST, the
+ * merged packet as without the mode. */
+static const struct train {
+	const char *name;
+	uint32_t payload;
+	unsigned n, why, nwhy;
+	const char *want;
+} trains[] = {
+	{"a train is one list packet", 100, 6, OFL_GRO_FLUSH_POLL_END, 1, "600"},
+	/* tcp_gro_receive: count >= 64 flushes; the 65th starts a new train */
+	{"at most 64 segments", 20, 70, OFL_GRO_FLUSH_MAX_SEGS, 1, "1280,120"},
+	/* skb_gro_receive_list: the merged packet plus the next segment's
+	 * whole IP packet at most 65535 bytes; 46 x 1423 + the 40 or 60
+	 * header bytes would fit without the mode */
+	{"64 KiB counts the next segment's headers", 1423, 50, OFL_GRO_FLUSH_MAX_SIZE, 1, "64035,7115"},
+};
+
+START_TEST(train)
 {
+	const struct train *t = &trains[(unsigned)_i / NVAR];
+	int v = _i % NVAR;
 	struct gen_tcp g;
-	begin(&g, _i);
-	send(&g, 6);
-	ck_assert_int_eq(h.last_result, OFL_GRO_MERGED);
-	expect("600");
-	ck_assert_uint_eq(h.out[0].seg_count, 6);
-	ck_assert_uint_eq(h.out[0].seg_size, 100);
-	ck_assert_uint_eq(h.out[0].gso_type, (L3(_i) == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) | OFL_GSO_FRAGLIST);
+	begin(&g, v);
+	g.payload_len = t->payload;
+	h_send(&h, &g, t->n);
+	ck_assert_int_eq(ofl_gro_poll_end(h.gro, 1, 0, NULL), 0);
+	ck_assert_msg(h_stats(&h).flush[t->why] == t->nwhy, "%s: flush[%u]", t->name, t->why);
+	expect(t->want);
+	ck_assert_uint_eq(h.out[0].seg_size, t->payload);
+	ck_assert_uint_eq(h.out[0].gso_type, (L3(v) == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) | OFL_GSO_FRAGLIST);
 	ck_assert(h.out[0].flags & OFL_GRO_OUT_F_CSUM_PARTIAL);
 	h_free(&h);
 }
@@ -82,47 +86,18 @@ START_TEST(flag_word_equal)
 	struct gen_tcp g;
 	struct ofl_gro_stats st;
 	begin(&g, _i);
-	send(&g, 3);
+	h_send(&h, &g, 3);
 	g.flags |= GEN_PSH;
-	send(&g, 1);
+	h_send(&h, &g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_NORMAL);
 	g.flags &= (uint8_t)~GEN_PSH;
-	send(&g, 2);
+	h_send(&h, &g, 2);
 	g.window = (uint16_t)(g.window + 1);
-	send(&g, 2);
-	st = stats();
+	h_send(&h, &g, 2);
+	st = h_stats(&h);
 	ck_assert_uint_eq(st.flush[OFL_GRO_FLUSH_FLAGS], 2);
 	ck_assert_uint_eq(st.normal_why[OFL_GRO_NORMAL_FLAGS], 1);
 	expect("300,100,200,200");
-	h_free(&h);
-}
-END_TEST
-
-/* At most 64 segments (tcp_gro_receive: count >= 64 flushes): the 65th
- * starts a new train. */
-START_TEST(sixty_four_segments)
-{
-	struct gen_tcp g;
-	begin(&g, _i);
-	g.payload_len = 20;
-	send(&g, 70);
-	ck_assert_uint_eq(stats().flush[OFL_GRO_FLUSH_MAX_SEGS], 1);
-	expect("1280,120");
-	h_free(&h);
-}
-END_TEST
-
-/* The merged packet plus the next segment's whole IP packet at most 65535
- * bytes (skb_gro_receive_list): with 1423 bytes of payload 45 segments
- * (46 x 1423 + the 40 or 60 header bytes fit without the mode). */
-START_TEST(size_counts_the_next_header)
-{
-	struct gen_tcp g;
-	begin(&g, _i);
-	g.payload_len = 1423;
-	send(&g, 50);
-	ck_assert_uint_eq(stats().flush[OFL_GRO_FLUSH_MAX_SIZE], 1);
-	expect("64035,7115");
 	h_free(&h);
 }
 END_TEST
@@ -137,18 +112,18 @@ START_TEST(csum_state)
 	h.nic_csum = 0;
 	h.complete_auto = 1;
 	h.csum_status = OFL_CSUM_NONE;
-	send(&g, 2);
+	h_send(&h, &g, 2);
 	h.csum_status = OFL_CSUM_UNNECESSARY;
-	send(&g, 2);
+	h_send(&h, &g, 2);
 	ck_assert_int_eq(h.last_result, OFL_GRO_MERGED);
 	h.csum_status = OFL_CSUM_COMPLETE;
-	send(&g, 3);
+	h_send(&h, &g, 3);
 	h.csum_status = OFL_CSUM_PARTIAL;
-	send(&g, 2);
+	h_send(&h, &g, 2);
 	h.csum_status = OFL_CSUM_NONE;
-	send(&g, 1);
+	h_send(&h, &g, 1);
 	ck_assert_int_eq(h.last_result, OFL_GRO_HELD);
-	ck_assert_uint_eq(stats().flush[OFL_GRO_FLUSH_CSUM_STATE], 3);
+	ck_assert_uint_eq(h_stats(&h).flush[OFL_GRO_FLUSH_CSUM_STATE], 3);
 	expect("400,300,200,100");
 	h_free(&h);
 }
@@ -160,16 +135,16 @@ START_TEST(plain_rules_stand)
 {
 	struct gen_tcp g;
 	begin(&g, _i);
-	send(&g, 2);
+	h_send(&h, &g, 2);
 	g.seq += 7;
-	send(&g, 2);
+	h_send(&h, &g, 2);
 	g.ack += 1;
-	send(&g, 2);
+	h_send(&h, &g, 2);
 	g.payload_len = 150;
-	send(&g, 1);
+	h_send(&h, &g, 1);
 	g.payload_len = 50;
-	send(&g, 1);
-	ck_assert_uint_eq(stats().held, 4);
+	h_send(&h, &g, 1);
+	ck_assert_uint_eq(h_stats(&h).held, 4);
 	expect("200,200,200,200");
 	h_free(&h);
 }
@@ -206,7 +181,7 @@ START_TEST(config_and_api)
 	c.version = 6; /* fraglist not read: a plain context */
 	h_init(&h, &c, H_SPLIT_NONE);
 	gen_tcp_init(&g, 4);
-	send(&g, 3);
+	h_send(&h, &g, 3);
 	h_finish(&h);
 	ck_assert_uint_eq(h.out[0].seg_count, 3);
 	ck_assert_uint_eq(h.out[0].gso_type & OFL_GSO_TUNNEL_MASK, 0);
@@ -221,8 +196,7 @@ END_TEST
 
 int main(void)
 {
-	const struct h_test tests[] = {{train_is_a_list, NVAR}, {flag_word_equal, NVAR},
-		{sixty_four_segments, NVAR}, {size_counts_the_next_header, NVAR}, {csum_state, NVAR},
-		{plain_rules_stand, NVAR}, {config_and_api, 1}};
+	const struct h_test tests[] = {{train, (int)(NVAR * sizeof trains / sizeof trains[0])},
+		{flag_word_equal, NVAR}, {csum_state, NVAR}, {plain_rules_stand, NVAR}, {config_and_api, 1}};
 	return h_run_table("gro_list", 0, 0, tests, sizeof tests / sizeof tests[0]);
 }
