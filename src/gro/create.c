@@ -103,7 +103,7 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	if (list) {
 		/* fraglist mode (list.c): the segments' own headers */
 		sz_lhs = ofl_mul_size(ofl_mul_size(nitems, gro_list_cap(cfg)), sizeof(struct ofl_slice));
-		sz_lidx = ofl_mul_size(ofl_mul_size(nitems, GRO_LIDX), sizeof(uint16_t));
+		sz_lidx = ofl_mul_size(ofl_mul_size(nitems, GRO_LIDX), sizeof(uint32_t));
 	}
 	g = ofl_mem_zalloc(cfg->mem, sizeof(*g), 64);
 	if (!g)
@@ -194,7 +194,7 @@ void ofl_gro_destroy(struct ofl_gro *g)
 	ofl_mem_free(mem, g->bs, g->bs ? sizeof(struct gro_burst) : 0);
 	ofl_mem_free(mem, g->tab_mem, g->tab_size);
 	ofl_mem_free(mem, g->lhs, g->lhs ? nitems * gro_list_cap(&g->cfg) * sizeof(struct ofl_slice) : 0);
-	ofl_mem_free(mem, g->lidx, g->lidx ? nitems * GRO_LIDX * sizeof(uint16_t) : 0);
+	ofl_mem_free(mem, g->lidx, g->lidx ? nitems * GRO_LIDX * sizeof(uint32_t) : 0);
 	ofl_mem_free(mem, g, sizeof(*g));
 }
 

@@ -167,7 +167,7 @@ struct ofl_gro {
 	struct ofl_slice *lhs;     /* fraglist mode (list.c): each entry's
 	                              segment headers as slices, max_slices per
 	                              entry; else NULL */
-	uint16_t *lidx;            /* ... and per entry where each segment's
+	uint32_t *lidx;            /* ... and per entry where each segment's
 	                              header and payload slices start */
 	uint8_t scratch[OFL_GRO_SCRATCH];
 };

@@ -18,7 +18,7 @@
 #include "core/cursor.h"
 #include "gro/list.h"
 
-static uint16_t *lidx_of(const struct ofl_gro *g, uint32_t idx)
+static uint32_t *lidx_of(const struct ofl_gro *g, uint32_t idx)
 {
 	return g->lidx + (size_t)idx * GRO_LIDX;
 }
@@ -56,7 +56,7 @@ uint32_t gro_list_tcp_nomerge(const struct ofl_gro *g, uint32_t idx, const uint8
 void gro_list_add(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t hdr_len)
 {
 	struct gro_item *it = &g->items[idx];
-	uint16_t *x = lidx_of(g, idx);
+	uint32_t *x = lidx_of(g, idx);
 	uint32_t k = it->nsegs, used = x[k], n;
 	struct ofl_slice *s = lhs_of(g, idx) + used;
 	if (pkt->nbufs == 1) {
@@ -67,7 +67,7 @@ void gro_list_add(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, ui
 		struct ofl_cursor c = ofl_cur_bufs(pkt->bufs, pkt->nbufs, 0);
 		n = ofl_cur_cut(&c, hdr_len, 0, (uint16_t)k, s, pkt->nbufs);
 	}
-	x[k + 1] = (uint16_t)(used + n);
+	x[k + 1] = used + n;
 	x[GRO_LIST_MAX + 1 + k] = it->nslices;
 }
 
@@ -89,17 +89,23 @@ void gro_list_hold(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, u
 int ofl_gro_list_seg(const struct ofl_gro *g, const struct ofl_gro_out *o, unsigned i, struct ofl_gro_seg *seg)
 {
 	const struct gro_item *it;
-	const uint16_t *x;
+	const uint32_t *x;
+	uintptr_t at, base;
 	size_t off;
 	uint32_t idx, k, pend;
 	if (seg)
 		memset(seg, 0, sizeof(*seg));
-	if (!g || !o || !seg || !g->lhs || !o->slices || o->slices < g->slices)
+	if (!g || !o || !seg || !g->lhs || !o->slices)
 		return OFL_EINVAL;
-	/* the entry whose slices the record points to */
-	off = (size_t)(o->slices - g->slices);
+	/* the entry whose slices the record points to (compared as numbers:
+	 * the record may point anywhere) */
+	at = (uintptr_t)o->slices;
+	base = (uintptr_t)g->slices;
+	if (at < base || (at - base) % sizeof(struct ofl_slice))
+		return OFL_EINVAL;
+	off = (at - base) / sizeof(struct ofl_slice);
 	idx = (uint32_t)(off / g->max_slices);
-	if (off % g->max_slices || idx >= g->nitems)
+	if (off % g->max_slices || off / g->max_slices >= g->nitems)
 		return OFL_EINVAL;
 	it = &g->items[idx];
 	if (it->state != GRO_PENDING || !it->lcsum || it->nsegs < 2 || it->nsegs != o->seg_count ||
