@@ -596,8 +596,8 @@ struct ofl_gro_seg {
 	const struct ofl_slice *hdr;     /**< nhdr slices: the frame up to its payload */
 	const struct ofl_slice *payload; /**< npayload slices: its payload (a run
 	                                      of ofl_gro_out.slices) */
-	uint32_t nhdr;
-	uint32_t npayload;
+	uint32_t nhdr;                   /**< entries in hdr (>= 1) */
+	uint32_t npayload;               /**< entries in payload (>= 1) */
 	uint32_t hdr_len;                /**< bytes in the hdr slices */
 	uint32_t len;                    /**< the frame's length */
 	void *cookie;                    /**< its cookie (ofl_gro_out.cookies[i]) */

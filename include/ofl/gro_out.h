@@ -72,7 +72,9 @@ struct ofl_dsa_meta; /* dsa.h */
 #define OFL_GSO_IPXIP6 0x80u      /**< IP in IPv6 (SKB_GSO_IPXIP6) */
 #define OFL_GSO_FRAGLIST 0xe0u    /**< not a tunnel: a list packet of a
     context in fraglist mode (SKB_GSO_FRAGLIST, with the TCP or UDP bits):
-    its frames are kept as received, ofl_gro_list_seg() (gro.h) walks them */
+    its frames are kept as received, ofl_gro_list_seg() (gro.h) walks them
+    (ofl_gso_start_gro() refuses it, OFL_GSO_WHY_TUN_REQ as an unknown
+    encapsulation; hdr + slices is a plain merged packet all the same) */
 
 /** One delivered packet.  Valid only during the deliver callback. */
 struct ofl_gro_out {

@@ -156,7 +156,10 @@ static void check_gso(struct run *r, const struct ofl_gro_out *o)
 static void check_list(struct run *r, const struct ofl_gro_out *o)
 {
 	struct ofl_gro_seg sg;
+	struct ofl_gso_iter it;
 	unsigned k, j;
+	/* GSO does not take a list packet (gro_out.h) */
+	ck_assert_int_lt(ofl_gso_start_gro(&it, NULL, o), 0);
 	for (k = 0; k < o->seg_count; k++) {
 		unsigned idx = (unsigned)(uintptr_t)o->cookies[k] - 1;
 		size_t pos = 0;
