@@ -95,6 +95,14 @@ enum ofl_gro_flush_reason {
 	                               above (the inner TCP and IP ones, csum for
 	                               a bad outer or inner checksum, max_size for
 	                               the 64 KiB limit) */
+	OFL_GRO_FLUSH_CSUM_STATE, /**< fraglist mode (ofl_gro_config.fraglist):
+	                               a same-flow segment came with another
+	                               checksum state than the first (the
+	                               kernel's equal ip_summed and csum_level
+	                               rule; NONE and UNNECESSARY count as one
+	                               state, COMPLETE and PARTIAL as two more).
+	                               TCP: the segment starts a new train; UDP:
+	                               it is passed on (normal csum_state) */
 	OFL_GRO_FLUSH__COUNT
 };
 
@@ -150,6 +158,12 @@ enum ofl_gro_normal_reason {
 	                                  headers past OFL_GRO_MAX_HDR).  Inner TCP
 	                                  refusals keep their names (tcp_csum,
 	                                  no_payload, flags, padded, over_limit) */
+	OFL_GRO_NORMAL_CSUM_STATE,   /**< fraglist mode, UDP: a datagram whose
+	                                  checksum state differs from the held
+	                                  train's first one (as
+	                                  udp_gro_receive_segment): passed on
+	                                  alone, after that train
+	                                  (flush csum_state) */
 	OFL_GRO_NORMAL__COUNT
 };
 
@@ -212,7 +226,7 @@ typedef void (*ofl_gro_deliver_fn)(void *user, const struct ofl_gro_out *pkts, u
  *  reads only the fields that version has; a newer version than the
  *  library's (a program built against a later header) is refused with
  *  OFL_EINVAL before anything is read past the version field. */
-#define OFL_GRO_CONFIG_VERSION 6
+#define OFL_GRO_CONFIG_VERSION 7
 
 /** Entries of ofl_gro_config.udp_no_merge_ports. */
 #define OFL_GRO_UDP_PORTS_MAX 16u
@@ -381,6 +395,38 @@ struct ofl_gro_config {
 	                            the first segment's).  0: GRE is passed on
 	                            (NORMAL not_tcp).  A version 5 struct ends
 	                            before gre: GRE is not merged */
+	/* version 7: */
+	uint8_t fraglist;      /**< 1: fraglist mode, Linux's rx-gro-list
+	                            (NETIF_F_GRO_FRAGLIST, for a forwarding
+	                            path): the segments of a TCP flow and the
+	                            datagrams of a UDP flow (whatever udp says:
+	                            the kernel chains UDP with rx-gro-list
+	                            alone, udp_no_merge_ports still hold) are
+	                            chained as they came, each keeping its own
+	                            headers, and a merged packet is delivered
+	                            with gso_type OFL_GSO_FRAGLIST: the caller
+	                            walks its frames with ofl_gro_list_seg() (or
+	                            uses it as any merged packet: hdr + slices
+	                            is the same merged packet as without this
+	                            mode).  The rules are the kernel's for
+	                            is_flist (udp_gro_receive_segment,
+	                            tcp_gro_receive, skb_gro_receive_list) on
+	                            top of the plain ones: every segment of a
+	                            train with the same checksum state as the
+	                            first (flush csum_state; NONE and
+	                            UNNECESSARY are one state once verified,
+	                            COMPLETE and PARTIAL one each); TCP: the
+	                            whole flag word equal and at most 64
+	                            segments; the merged IP packet plus the
+	                            next segment's own headers at most 65535
+	                            bytes (and max_size).  Plain TCP and UDP
+	                            only: a tunnel flow merges as without this
+	                            mode; not with a DSA format (OFL_EINVAL).
+	                            The fast path and the burst grouping are
+	                            off in this mode (every frame takes the
+	                            full path).  Memory: nitems x min(max_segs,
+	                            64) x max_bufs x 16 bytes more (1.2 MiB
+	                            with the defaults).  0 (default): off */
 };
 
 /** Fill cfg with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL.
@@ -388,8 +434,9 @@ struct ofl_gro_config {
  *  its packets are Ethernet frames; a version 2 struct, which ends
  *  before udp: UDP is not merged; a version 3 struct, which ends before
  *  vxlan_nports: no tunnel is merged through; a version 4 struct, which
- *  ends before ipip: IP-in-IP is not merged; and a version 5 struct, which
- *  ends before gre: GRE is not merged.) */
+ *  ends before ipip: IP-in-IP is not merged; a version 5 struct, which
+ *  ends before gre: GRE is not merged; and a version 6 struct, which ends
+ *  before fraglist: no fraglist mode.) */
 OFL_API int ofl_gro_config_default(struct ofl_gro_config *cfg);
 
 struct ofl_gro;
@@ -402,8 +449,9 @@ struct ofl_gro;
  * functions, dsa_keep_tag above 1, l2 not an enum ofl_l2 or OFL_L2_NONE with a DSA
  * format, udp above 1, udp_nports above OFL_GRO_UDP_PORTS_MAX, vxlan_nports or
  * geneve_nports above OFL_GRO_TUN_PORTS_MAX, a port 0 among them, ipip
- * or gre above 1, hash_key 0,0 where the OS gives no random
- * bytes or the build has no entropy source), OFL_ENOMEM.
+ * or gre above 1, fraglist above 1 or with a DSA format, hash_key 0,0
+ * where the OS gives no random bytes or the build has no entropy source),
+ * OFL_ENOMEM.
  */
 OFL_API int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out);
 
@@ -579,6 +627,37 @@ struct ofl_gro_tunnel {
  * OFL_EINVAL for NULL.  Reads o->hdr (valid during the deliver callback).
  */
 OFL_API int ofl_gro_out_tunnel(const struct ofl_gro_out *o, struct ofl_gro_tunnel *t);
+
+/** One received frame of a list packet (ofl_gro_list_seg()): its bytes are
+ *  those of the hdr slices, then those of the payload slices, exactly the
+ *  frame as it was received (its own headers, lengths and checksums
+ *  untouched).  Every slice points into the caller's buffers of that frame
+ *  (ofl_slice.pkt is the segment's index, .buf its buffer). */
+struct ofl_gro_seg {
+	const struct ofl_slice *hdr;     /**< nhdr slices: the frame up to its payload */
+	const struct ofl_slice *payload; /**< npayload slices: its payload (a run
+	                                      of ofl_gro_out.slices) */
+	uint32_t nhdr;                   /**< entries in hdr (>= 1) */
+	uint32_t npayload;               /**< entries in payload (>= 1) */
+	uint32_t hdr_len;                /**< bytes in the hdr slices */
+	uint32_t len;                    /**< the frame's length */
+	void *cookie;                    /**< its cookie (ofl_gro_out.cookies[i]) */
+};
+
+/**
+ * Frame i (0 <= i < seg_count) of a list packet: a merged packet of a
+ * context in fraglist mode (ofl_gro_config.fraglist), told by its gso_type
+ * (gso_type & OFL_GSO_TUNNEL_MASK) == OFL_GSO_FRAGLIST.  The caller
+ * forwarding it sends its seg_count frames one by one, as the kernel's
+ * skb_segment_list() gives them back; nothing is copied and nothing
+ * allocated.  Call it from the deliver callback with the context that
+ * delivered out: seg and the slices it points to are valid until the
+ * callback returns.  Returns 0 and *seg, or OFL_EINVAL (NULL, out not a
+ * list packet this context is delivering now, i >= seg_count; *seg is
+ * zeroed when seg is not NULL).
+ */
+OFL_API int ofl_gro_list_seg(const struct ofl_gro *gro, const struct ofl_gro_out *out, unsigned i,
+                             struct ofl_gro_seg *seg);
 
 #ifdef __cplusplus
 }

@@ -74,6 +74,11 @@ struct ofl_dsa_meta; /* dsa.h */
     ofl_gso_start_gro() cuts it as OFL_GSO_TUN_GRE) */
 #define OFL_GSO_GRE_CSUM 0xc0u    /**< GRE with its checksum (C bit):
     SKB_GSO_GRE_CSUM, a GRE checksum per segment */
+#define OFL_GSO_FRAGLIST 0xe0u    /**< not a tunnel: a list packet of a
+    context in fraglist mode (SKB_GSO_FRAGLIST, with the TCP or UDP bits):
+    its frames are kept as received, ofl_gro_list_seg() (gro.h) walks them
+    (ofl_gso_start_gro() refuses it, OFL_GSO_WHY_TUN_REQ as an unknown
+    encapsulation; hdr + slices is a plain merged packet all the same) */
 
 /** One delivered packet.  Valid only during the deliver callback. */
 struct ofl_gro_out {

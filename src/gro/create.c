@@ -9,6 +9,7 @@
 #include "core/mem.h"
 #include "core/sized.h"
 #include "gro/layer.h"
+#include "gro/list.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
 #include "gro/tunfast.h"
@@ -63,6 +64,8 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	struct ofl_gro *g;
 	uint32_t nslots, i, nitems, max_slices;
 	size_t sz_items, sz_cold, sz_slices, sz_cookies, sz_outs, sz_oslices, sz_ocookies, sz_bs, sz_tab;
+	size_t sz_lhs = 0, sz_lidx = 0;
+	int list;
 	uint64_t key[2];
 	if (!cfg || !out || !cfg->deliver || cfg->version < 1 || cfg->version > OFL_GRO_CONFIG_VERSION ||
 	    cfg->max_flows == 0 || cfg->max_flows > (1u << 24) || cfg->max_segs == 0 ||
@@ -83,6 +86,9 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 		return OFL_EINVAL;
 	if (cfg->version >= 6 && cfg->gre > 1)
 		return OFL_EINVAL;
+	if (cfg->version >= 7 && (cfg->fraglist > 1 || (cfg->fraglist && cfg->dsa)))
+		return OFL_EINVAL;
+	list = cfg->version >= 7 && cfg->fraglist;
 	if (derive_key(cfg, key) != 0)
 		return OFL_EINVAL; /* no key configured and none from the system */
 	*out = NULL;
@@ -96,10 +102,15 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	sz_oslices = ofl_mul_size(ofl_mul_size(cfg->normal_batch + 1u, cfg->max_bufs), sizeof(struct ofl_slice));
 	sz_ocookies = ofl_mul_size(cfg->normal_batch + 1u, sizeof(void *));
 	/* lone records (group.c): with timeout 0, where the fast path runs */
-	sz_bs = cfg->flush_timeout_ns == 0 && !cfg->dsa && (cfg->version == 1 || cfg->l2 != OFL_L2_NONE)
+	sz_bs = cfg->flush_timeout_ns == 0 && !cfg->dsa && (cfg->version == 1 || cfg->l2 != OFL_L2_NONE) && !list
 	            ? sizeof(struct gro_burst)
 	            : 0;
 	sz_tab = ofl_flowtab_size(cfg->max_flows, &nslots);
+	if (list) {
+		/* fraglist mode (list.c): the segments' own headers */
+		sz_lhs = ofl_mul_size(ofl_mul_size(nitems, gro_list_cap(cfg)), sizeof(struct ofl_slice));
+		sz_lidx = ofl_mul_size(ofl_mul_size(nitems, GRO_LIDX), sizeof(uint32_t));
+	}
 	g = ofl_mem_zalloc(cfg->mem, sizeof(*g), 64);
 	if (!g)
 		return OFL_ENOMEM;
@@ -119,12 +130,15 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	} else if (cfg->version == 5) {
 		/* a version 5 struct ends before gre: no GRE (zeroed) */
 		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, gre));
+	} else if (cfg->version == 6) {
+		/* a version 6 struct ends before fraglist: off (zeroed) */
+		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, fraglist));
 	} else {
 		g->cfg = *cfg;
 	}
 	g->cfg.version = OFL_GRO_CONFIG_VERSION;
 	g->raw = g->cfg.l2 == OFL_L2_NONE;
-	g->full_only = (uint8_t)(g->cfg.dsa || g->raw);
+	g->full_only = (uint8_t)(g->cfg.dsa || g->raw || list);
 	g->alloc_size = sizeof(*g);
 	g->items = ofl_mem_zalloc(cfg->mem, sz_items, 64);
 	g->cold = sz_cold ? ofl_mem_zalloc(cfg->mem, sz_cold, 64) : NULL;
@@ -136,7 +150,9 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	g->bs = sz_bs ? ofl_mem_zalloc(cfg->mem, sz_bs, 64) : NULL;
 	g->tab_mem = ofl_mem_zalloc(cfg->mem, sz_tab, 64);
 	g->tab_size = sz_tab;
-	if (!g->items || (sz_cold && !g->cold) || !g->slices || !g->cookies || !g->outs || !g->oslices ||
+	g->lhs = sz_lhs ? ofl_mem_zalloc(cfg->mem, sz_lhs, 64) : NULL;
+	g->lidx = sz_lidx ? ofl_mem_zalloc(cfg->mem, sz_lidx, 64) : NULL;
+	if ((sz_lhs && !g->lhs) || (sz_lidx && !g->lidx) || !g->items || (sz_cold && !g->cold) || !g->slices || !g->cookies || !g->outs || !g->oslices ||
 	    !g->ocookies || (sz_bs && !g->bs) || !g->tab_mem) {
 		ofl_mem_free(cfg->mem, g->items, sz_items);
 		ofl_mem_free(cfg->mem, g->cold, sz_cold);
@@ -147,6 +163,8 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 		ofl_mem_free(cfg->mem, g->ocookies, sz_ocookies);
 		ofl_mem_free(cfg->mem, g->bs, sz_bs);
 		ofl_mem_free(cfg->mem, g->tab_mem, sz_tab);
+		ofl_mem_free(cfg->mem, g->lhs, sz_lhs);
+		ofl_mem_free(cfg->mem, g->lidx, sz_lidx);
 		ofl_mem_free(cfg->mem, g, sizeof(*g));
 		return OFL_ENOMEM;
 	}
@@ -184,6 +202,8 @@ void ofl_gro_destroy(struct ofl_gro *g)
 	ofl_mem_free(mem, g->ocookies, (g->cfg.normal_batch + 1u) * sizeof(void *));
 	ofl_mem_free(mem, g->bs, g->bs ? sizeof(struct gro_burst) : 0);
 	ofl_mem_free(mem, g->tab_mem, g->tab_size);
+	ofl_mem_free(mem, g->lhs, g->lhs ? nitems * gro_list_cap(&g->cfg) * sizeof(struct ofl_slice) : 0);
+	ofl_mem_free(mem, g->lidx, g->lidx ? nitems * GRO_LIDX * sizeof(uint32_t) : 0);
 	ofl_mem_free(mem, g, sizeof(*g));
 }
 
@@ -208,7 +228,7 @@ const char *ofl_gro_flush_reason_name(unsigned r)
 	static const char *const names[OFL_GRO_FLUSH__COUNT] = {
 		"flags", "ack", "options", "seq", "size", "ttl_tos_df", "ip_id", "ip6_ext", "csum",
 		"not_gro", "max_size", "max_segs", "psh", "fin_urg_rst_syn", "short", "table_full",
-		"timeout", "poll_end", "explicit", "udp_cnt", "tun_outer",
+		"timeout", "poll_end", "explicit", "udp_cnt", "tun_outer", "csum_state",
 	};
 	return r < OFL_GRO_FLUSH__COUNT ? names[r] : "?";
 }
@@ -219,7 +239,7 @@ const char *ofl_gro_normal_reason_name(unsigned r)
 		"not_ip", "not_tcp", "malformed", "vlan_depth", "hdr_too_long", "ip_options",
 		"ip_csum", "fragment", "ip6_ext", "tcp_csum", "no_payload", "flags", "bad_tag",
 		"dsa_control", "over_limit", "padded", "udp_csum", "udp_zero_csum", "udp_len", "udp_port",
-		"tun_outer", "tun_csum", "tun_hdr", "tun_inner",
+		"tun_outer", "tun_csum", "tun_hdr", "tun_inner", "csum_state",
 	};
 	return r < OFL_GRO_NORMAL__COUNT ? names[r] : "?";
 }

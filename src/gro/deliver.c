@@ -64,12 +64,13 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 	o->csum_start = partial ? it->l4_off : 0;
 	o->csum_offset = partial ? (uint16_t)gro_stack_csum_off(it->stack) : 0;
 	if (merged && gro_stack_udp(it->stack)) {
-		o->gso_type = OFL_GSO_UDP_L4;
+		o->gso_type = (uint8_t)(OFL_GSO_UDP_L4 | (it->lcsum ? OFL_GSO_FRAGLIST : 0));
 		return;
 	}
 	o->gso_type = merged ? (uint8_t)((it->l3 == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
 	                                 (it->l3 == 4 && it->fixedid ? OFL_GSO_TCP_FIXEDID : 0) |
-	                                 (it->cwr ? OFL_GSO_TCP_ECN : 0))
+	                                 (it->cwr ? OFL_GSO_TCP_ECN : 0) |
+	                                 (it->lcsum ? OFL_GSO_FRAGLIST : 0)) /* a list: list.c */
 	                     : 0;
 	if (gro && gro_stack_tun(it->stack)) {
 		/* through a tunnel (tunnel.c): its type in flags, the
@@ -96,6 +97,7 @@ void gro_deliver_pending(struct ofl_gro *g)
 	for (i = g->pend_head; i != GRO_NONE;) {
 		uint32_t nx = g->items[i].next;
 		g->items[i].state = GRO_FREE;
+		g->items[i].lcsum = 0; /* (fraglist mode: list.c sets it per flow) */
 		g->items[i].next = g->free_head;
 		g->free_head = i;
 		i = nx;

@@ -100,6 +100,8 @@ struct gro_item {
 	struct gro_tun tun;   /* a tunnel flow (stack GRO_STACK_TUN4/6): the
 	                         outer headers; l3_off, l4_off, l3_len and the
 	                         rest above are the inner ones' */
+	uint8_t lcsum;        /* fraglist mode (list.c): the first segment's
+	                         checksum state, 0 for a flow not chained */
 };
 
 /* The DSA state of an entry, out of the hot entry: an array parallel to the
@@ -181,6 +183,11 @@ struct ofl_gro {
 	                                   of the shape tunfast.c predicts,
 	                                   by gro_tmask_of() */
 	uint64_t rcache[GRO_RCACHE]; /* bytes 34-37 << 32 | entry */
+	struct ofl_slice *lhs;     /* fraglist mode (list.c): each entry's
+	                              segment headers as slices, max_slices per
+	                              entry; else NULL */
+	uint32_t *lidx;            /* ... and per entry where each segment's
+	                              header and payload slices start */
 	uint8_t scratch[OFL_GRO_SCRATCH];
 };
 

@@ -9,6 +9,7 @@
 #include "gro/ipv4.h"
 #include "gro/hold.h"
 #include "gro/ipv6.h"
+#include "gro/list.h" /* fraglist mode (frag13) */
 #include "gro/predict.h"
 #include "gro/tcp.h"
 #include "gro/tunnel.h"
@@ -279,7 +280,7 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	if (h.l4proto == 47 && h.l3 && h.l4_off && g->cfg.gre)
 		return gro_tunnel_receive(g, pkt, &v, &h, OFL_GRO_TUN_GRE, &tag, total, csum_status, now);
 	/* UDP hook (udp13): with UDP GRO on, every UDP frame goes to udp.c */
-	if (g->cfg.udp && h.l4proto == 17 && h.l3)
+	if ((g->cfg.udp || g->cfg.fraglist) && h.l4proto == 17 && h.l3)
 		return gro_udp_receive(g, pkt, &v, &h, &tag, mac, total, csum_status, now);
 	if (h.status != OFL_PARSE_OK ||
 	    h.hdr_len - hdr_shift(g, &h, &tag) > (int32_t)OFL_GRO_MAX_HDR) {
@@ -350,7 +351,11 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 			         it->nslices + gro_count_slices(pkt, h.hdr_len, len) + 1u > g->max_slices)
 				nm = NM(OFL_GRO_FLUSH_MAX_SEGS);
 		}
+		if (it->lcsum) /* fraglist mode (list.c) */
+			nm |= gro_list_tcp_nomerge(g, idx, th, &h, csum_status);
 		if (!nm) {
+			if (it->lcsum)
+				gro_list_add(g, idx, pkt, h.hdr_len);
 			gro_add_slices(g, idx, pkt, h.hdr_len, len, it->nsegs);
 			return merge_tail(g, idx, pkt, len, flags);
 		}
@@ -365,7 +370,7 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, &tag);
 	if (!fk.hashed)
 		hash = ofl_flow_hash(&g->tab, &k);
-	return gro_hold_new(g, pkt, &v, &h, &tag, &k, hash, now);
+	return gro_hold_new_list(g, pkt, &v, &h, &tag, &k, hash, now, csum_status);
 }
 
 /* UDP hook (udp13): build_key() and lookup() for udp.c (stage.h). */

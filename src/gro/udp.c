@@ -33,6 +33,7 @@
 #include "gro/ipv4.h"
 #include "gro/ipv6.h"
 #include "gro/layer.h"
+#include "gro/list.h"
 #include "gro/udp.h"
 
 /* udp4/6_gro_complete: the UDP length of the merged datagram, and in the
@@ -77,9 +78,11 @@ static int refuse(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct rx_
 }
 
 /* Merge the datagram (len payload bytes after hdr_len) into held entry idx,
- * or say why not (a flush reason; the caller completes the entry). */
+ * or say why not (a flush reason; the caller completes the entry).  -1: the
+ * datagram may not join in fraglist mode and is passed on (its checksum
+ * state; the kernel keeps the train and sends the datagram up alone). */
 static int try_merge(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const struct ofl_view *v,
-                     const struct ofl_hdrs *h, uint32_t len, unsigned *why)
+                     const struct ofl_hdrs *h, uint32_t len, int csum_status, unsigned *why)
 {
 	struct gro_item *it = &g->items[idx];
 	const uint8_t *ip = v->p + h->l3_off;
@@ -87,6 +90,15 @@ static int try_merge(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
 	nm = h->l3 == 4 ? gro_ipv4_nomerge(ip, it) : gro_ipv6_nomerge(ip, it, h->ip6_ext_len);
 	if (!nm && len > it->seg_size)
 		nm = NM(OFL_GRO_FLUSH_SIZE);
+	if (!nm && it->lcsum) {
+		/* fraglist mode: after the IP rules and the size, as
+		 * udp_gro_receive_segment() checks is_flist */
+		nm = gro_list_nomerge(g, idx, h->l3_end - h->l3_off, csum_status);
+		if (nm == NM(OFL_GRO_FLUSH_CSUM_STATE)) {
+			*why = OFL_GRO_FLUSH_CSUM_STATE;
+			return -1;
+		}
+	}
 	if (!nm && it->l3_len + len > max_l3)
 		nm = NM(OFL_GRO_FLUSH_MAX_SIZE);
 	if (!nm && (it->nsegs == g->cfg.max_segs ||
@@ -96,6 +108,8 @@ static int try_merge(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
 		*why = (unsigned)__builtin_ctz(nm);
 		return 0;
 	}
+	if (it->lcsum)
+		gro_list_add(g, idx, pkt, h->hdr_len);
 	gro_add_slices(g, idx, pkt, h->hdr_len, len, it->nsegs);
 	gro_cookies(g, idx)[it->nsegs] = pkt->cookie;
 	it->nsegs++;
@@ -164,11 +178,14 @@ int gro_udp_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_vie
 		gro_make_room(g, len);
 	idx = gro_flow_lookup(g, &k, &hash);
 	if (idx != GRO_NONE) {
-		if (try_merge(g, idx, pkt, v, h, len, &why))
+		int r = try_merge(g, idx, pkt, v, h, len, csum_status, &why);
+		if (r > 0)
 			return OFL_GRO_MERGED;
 		gro_complete(g, idx, why);
+		if (r < 0)
+			return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_CSUM_STATE, now, tag);
 	}
 	if (len > g->cfg.max_held_bytes)
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, tag);
-	return gro_hold_new(g, pkt, v, h, tag, &k, hash, now);
+	return gro_hold_new_list(g, pkt, v, h, tag, &k, hash, now, csum_status);
 }

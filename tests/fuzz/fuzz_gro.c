@@ -258,7 +258,7 @@ static bool fz_parse(const struct st *s, const uint8_t *f, size_t len, struct c_
 			}
 		}
 	}
-	return s->cfg.udp ? c_parse_l4(f, len, cf) : c_parse(f, len, cf);
+	return s->cfg.udp || s->cfg.fraglist ? c_parse_l4(f, len, cf) : c_parse(f, len, cf);
 }
 
 static void flow_key(const struct inpkt *in, uint8_t key[KEYLEN])
@@ -461,6 +461,29 @@ static void check_slice_in(const struct inpkt *in, const struct ofl_slice *sl, u
 	          "slice %u (len %u) outside buffer %u (len %u)", i, sl->len, sl->buf, b->len);
 }
 
+/* Fraglist mode: each frame of a list packet, walked with
+ * ofl_gro_list_seg(), is its input frame byte for byte, in its buffers. */
+static void check_list(struct st *s, const struct ofl_gro_out *o)
+{
+	struct ofl_gro_seg sg;
+	unsigned i, k;
+	for (i = 0; i < o->seg_count; i++) {
+		struct inpkt *in = cookie_pkt(s, o->cookies[i]);
+		uint32_t pos = 0;
+		FZ_CHECK(ofl_gro_list_seg(s->gro, o, i, &sg) == 0);
+		FZ_CHECK(sg.cookie == o->cookies[i] && sg.len == in->len && sg.npayload >= 1);
+		for (k = 0; k < sg.nhdr + sg.npayload; k++) {
+			const struct ofl_slice *sl = k < sg.nhdr ? &sg.hdr[k] : &sg.payload[k - sg.nhdr];
+			check_slice_in(in, sl, k);
+			FZ_CHECK(sl->pkt == i && pos + sl->len <= in->len);
+			FZ_CHECKF(memcmp(sl->data, in->frame + pos, sl->len) == 0, "list frame %u differs", i);
+			pos += sl->len;
+		}
+		FZ_CHECK(pos == in->len);
+	}
+	FZ_CHECK(ofl_gro_list_seg(s->gro, o, o->seg_count, &sg) == OFL_EINVAL);
+}
+
 static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 {
 	struct c_flow cf;
@@ -470,7 +493,7 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 	int w;
 	FZ_CHECK(o->hdr && o->hdr_len > 0 && o->hdr_len <= OFL_GRO_MAX_HDR + 16u);
 	/* a TCP header, or (UDP GRO on) an 8-byte UDP header */
-	FZ_CHECK(o->l3_off < o->l4_off && o->l4_off + (s->cfg.udp ? 8u : 20u) <= o->hdr_len);
+	FZ_CHECK(o->l3_off < o->l4_off && o->l4_off + (s->cfg.udp || s->cfg.fraglist ? 8u : 20u) <= o->hdr_len);
 	FZ_CHECK(o->flags & OFL_GRO_OUT_F_CSUM_VERIFIED);
 	for (i = 0; i < o->nslices; i++) {
 		const struct ofl_slice *sl = &o->slices[i];
@@ -529,8 +552,13 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 			FZ_CHECK(o->flags & OFL_GRO_OUT_F_CSUM_PARTIAL);
 			FZ_CHECK(o->csum_start == o->l4_off && o->csum_offset == (cf.udp ? 6 : 16));
 		}
+		if (s->cfg.fraglist && !OFL_GRO_OUT_TUN_TYPE(o->flags)) {
+			FZ_CHECK((o->gso_type & OFL_GSO_TUNNEL_MASK) == OFL_GSO_FRAGLIST && o->seg_count <= 64);
+			check_list(s, o);
+		}
 		if (cf.udp) {
-			FZ_CHECK(s->cfg.udp && o->gso_type == OFL_GSO_UDP_L4 && o->seg_count <= 64);
+			FZ_CHECK((s->cfg.udp || s->cfg.fraglist) && (o->gso_type & ~OFL_GSO_TUNNEL_MASK) == OFL_GSO_UDP_L4 &&
+			         o->seg_count <= 64);
 		} else {
 			FZ_CHECK(((o->gso_type & OFL_GSO_TCPV4) != 0) != ((o->gso_type & OFL_GSO_TCPV6) != 0));
 			FZ_CHECK(!!(o->gso_type & OFL_GSO_TCPV4) == ((o->hdr[o->l3_off] >> 4) == 4));
@@ -567,8 +595,8 @@ static void check_gro_pkt(struct st *s, const struct ofl_gro_out *o)
 			FZ_CHECK(o->vlan_tci == first->vlan_tci);
 	}
 #ifdef OFL_FUZZ_HAVE_GSO
-	if (o->seg_count > 1 && !s->cfg.dsa)
-		gro_then_gso(s, o); /* through a tunnel too: cut as the tunnel it names */
+	if (o->seg_count > 1 && !s->cfg.dsa && (o->gso_type & OFL_GSO_TUNNEL_MASK) != OFL_GSO_FRAGLIST)
+		gro_then_gso(s, o); /* through a tunnel too: cut as the tunnel it names (a list: walked) */
 #endif
 	/* The other output helpers accept what the engine produced. */
 	{
@@ -1191,6 +1219,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s->cfg.ipip = 1;
 			s->cfg.gre = 1;
 		}
+		if ((b8 & 0x88) == 0x08)
+			s->cfg.fraglist = 1; /* fraglist mode (list.c; not with a DSA format) */
 		if (b8 & 0x80) {
 			/* GRO through a DSA tag format */
 			s->cfg.dsa = ofl_dsa_at(b9 % ofl_dsa_count());

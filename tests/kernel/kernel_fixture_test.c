@@ -357,11 +357,45 @@ static struct harness H; /* large: keep it off the stack */
 static struct capture in, kout, exp_out;
 static struct meta kmeta;
 
-static void load(const char *name, const char *file, struct capture *c)
+static void load_from(const char *dir, const char *name, const char *file, struct capture *c)
 {
 	char path[1400];
-	snprintf(path, sizeof(path), "%s/%s/%s", fixdir, name, file);
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, name, file);
 	cap_read(c, path);
+}
+
+static void load(const char *name, const char *file, struct capture *c)
+{
+	load_from(fixdir, name, file, c);
+}
+
+/* Fraglist fixtures (fixtures/kernel-fraglist, make-fixtures.sh -l): the
+ * inputs of fixtures/kernel through the kernel with rx-gro-list on.  The
+ * kernel's merged frame is its chain's head with every payload behind it
+ * (what a packet socket copies out of a frag_list skb): its lengths
+ * rewritten, its TCP or UDP checksum still the first segment's
+ * (CHECKSUM_UNNECESSARY, nothing to finish).  Ours is the same merged
+ * packet with the checksum finished (FULL): completed here to compare. */
+static char ldir[1100];
+static int list_mode;
+
+static void complete_l4(struct frame *f, uint8_t proto)
+{
+	size_t l3, l4, l4len;
+	int ver;
+	uint32_t sum;
+	unsigned off = proto == 17 ? 6u : 16u;
+	offsets(f->data, f->len, &l3, &l4, &ver);
+	if (l4 + off + 2 > f->len)
+		return;
+	l4len = f->len - l4;
+	sum = ver == 4 ? gen_csum_fold(f->data + l3 + 12, 8, 0) : gen_csum_fold(f->data + l3 + 8, 32, 0);
+	sum += proto + (uint32_t)l4len;
+	p16(f->data + l4 + off, 0);
+	sum = (uint16_t)~gen_csum_fold(f->data + l4, l4len, sum);
+	if (sum == 0 && proto == 17)
+		sum = 0xffff;
+	p16(f->data + l4 + off, (uint16_t)sum);
 }
 
 /* Feed a capture the way the oracle's kernel polled it: the first frame is
@@ -399,35 +433,47 @@ static void describe(char *buf, size_t cap, const struct capture *c)
 	}
 }
 
-START_TEST(test_fixture)
+/* The kernel's frames of fixture name (kernel-fraglist: their merged
+ * frames' checksums completed, as ours are). */
+static void load_out(const char *name, struct capture *c, struct meta *m)
 {
-	const char *name = names[(unsigned)_i / NSPLIT];
-	int split = modes[(unsigned)_i % NSPLIT].split;
+	char mpath[1400];
+	unsigned i;
+	load_from(list_mode ? ldir : fixdir, name, "OUT.pcap", c);
+	snprintf(mpath, sizeof(mpath), "%s/%s/OUT.pcap.meta.tsv", list_mode ? ldir : fixdir, name);
+	meta_read(m, mpath);
+	ck_assert_uint_eq(m->n, c->n);
+	for (i = 0; list_mode && i < c->n; i++)
+		if (strcmp(m->gso_type[i], "none") != 0)
+			complete_l4(&c->f[i], strcmp(m->gso_type[i], "udp_l4") == 0 ? 17 : 6);
+}
+
+static void run_fixture(const char *name, int split, unsigned mode, int list)
+{
 	const struct special *sp = find_special(name);
 	struct ofl_gro_config cfg;
 	struct capture ours;
-	char kbuf[2048], obuf[2048], mpath[1400];
+	char kbuf[2048], obuf[2048];
 	unsigned i;
 
+	list_mode = list;
 	load(name, "IN.pcap", &in);
 	ck_assert_uint_gt(in.n, 0);
 	ck_assert_uint_lt(in.n, 100); /* one burst at the oracle */
 	if (sp) {
-		load(sp->from ? sp->from : name, "OUT.pcap", &kout);
+		load_out(sp->from ? sp->from : name, &kout, &kmeta);
 		expect_from_spec(&exp_out, &kout, &in, sp->spec, sp->vlan);
 	} else {
-		load(name, "OUT.pcap", &exp_out);
-		snprintf(mpath, sizeof(mpath), "%s/%s/OUT.pcap.meta.tsv", fixdir, name);
-		meta_read(&kmeta, mpath);
-		ck_assert_uint_eq(kmeta.n, exp_out.n);
+		load_out(name, &exp_out, &kmeta);
 	}
 
 	ofl_gro_config_default(&cfg);
+	cfg.fraglist = (uint8_t)list; /* (UDP is chained then, udp or not) */
 	cfg.flush_timeout_ns = 0;
 	/* udpgro_*: recorded with rx-udp-gro-forwarding on */
 	cfg.udp = strncmp(name, "udpgro_", 7) == 0;
-	if (modes[(unsigned)_i % NSPLIT].normal_batch)
-		cfg.normal_batch = modes[(unsigned)_i % NSPLIT].normal_batch;
+	if (modes[mode].normal_batch)
+		cfg.normal_batch = modes[mode].normal_batch;
 	h_init(&H, &cfg, split);
 	feed(&H, &in);
 	h_finish(&H);
@@ -441,7 +487,7 @@ START_TEST(test_fixture)
 	describe(obuf, sizeof(obuf), &ours);
 	ck_assert_msg(H.nout == exp_out.n, "%s (mode %u%s%s): %u packets delivered, expected %u\n"
 	              "  expected len/payload: %s\n  ours:                 %s",
-	              name, (unsigned)_i % (unsigned)NSPLIT, sp ? ", " : "", sp ? sp->why : "", H.nout, exp_out.n, kbuf, obuf);
+	              name, mode, sp ? ", " : "", sp ? sp->why : "", H.nout, exp_out.n, kbuf, obuf);
 	for (i = 0; i < H.nout; i++) {
 		const struct frame *e = &exp_out.f[i];
 		size_t k = 0;
@@ -451,7 +497,7 @@ START_TEST(test_fixture)
 		ck_assert_msg(H.out[i].len == e->len && k == e->len,
 		              "%s (mode %u): packet %u differs (len %u vs expected %u, first byte %zu)\n"
 		              "  expected len/payload: %s\n  ours:                 %s",
-		              name, (unsigned)_i % (unsigned)NSPLIT, i, H.out[i].len, e->len, k, kbuf, obuf);
+		              name, mode, i, H.out[i].len, e->len, k, kbuf, obuf);
 		if (!sp) {
 			/* The kernel's virtio_net_hdr: merged packets are GSO. */
 			int kgso = strcmp(kmeta.gso_type[i], "none") != 0;
@@ -465,6 +511,7 @@ START_TEST(test_fixture)
 				                   : strcmp(kmeta.gso_type[i], "udp_l4") == 0 ? OFL_GSO_UDP_L4
 				                                                             : OFL_GSO_TCPV6),
 				                  0);
+				ck_assert_uint_eq(H.out[i].gso_type & OFL_GSO_TUNNEL_MASK, list ? OFL_GSO_FRAGLIST : 0);
 			}
 		}
 	}
@@ -472,6 +519,26 @@ START_TEST(test_fixture)
 	cap_free(&kout);
 	cap_free(&exp_out);
 	h_free(&H);
+}
+
+START_TEST(test_fixture)
+{
+	unsigned mode = (unsigned)_i % NSPLIT;
+	run_fixture(names[(unsigned)_i / NSPLIT], modes[mode].split, mode, 0);
+}
+END_TEST
+
+/* Fraglist mode: the same inputs, the kernel with rx-gro-list on (the
+ * harness walks every list packet back to its input frames). */
+static char *lnames[MAX_FIXTURES];
+static unsigned nlnames;
+
+START_TEST(test_fraglist_fixture)
+{
+	/* one buffer, and one byte per buffer (the rule tables run every
+	 * layout in this mode: gro_udp_test, gro_list_test) */
+	unsigned mode = (unsigned)_i % 2u ? 2u : 0u;
+	run_fixture(lnames[(unsigned)_i / 2u], modes[mode].split, mode, 1);
 }
 END_TEST
 
@@ -611,6 +678,7 @@ START_TEST(test_inventory)
 	unsigned j;
 	ck_assert_uint_ge(nnames, 15);
 	ck_assert_uint_ge(ntnames, 43); /* the VXLAN, IP-in-IP and GRE fixtures (committed) */
+	ck_assert_uint_ge(nlnames, 15); /* the fraglist ones */
 	for (i = 0; i < sizeof(specials) / sizeof(specials[0]); i++) {
 		int found = 0, from = specials[i].from == NULL;
 		for (j = 0; j < nnames; j++) {
@@ -628,8 +696,8 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The fixtures of dir (those with an IN.pcap), sorted, into list. */
-static void scan_dir(const char *dir, char **list, unsigned *n)
+/* The fixtures of dir (those with the file want), sorted, into list. */
+static void scan_dir_for(const char *dir, const char *want, char **list, unsigned *n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -642,7 +710,7 @@ static void scan_dir(const char *dir, char **list, unsigned *n)
 		struct stat st;
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/IN.pcap", dir, de->d_name);
+		snprintf(path, sizeof(path), "%s/%s/%s", dir, de->d_name, want);
 		if (stat(path, &st) != 0)
 			continue;
 		list[*n] = malloc(strlen(de->d_name) + 1);
@@ -652,6 +720,11 @@ static void scan_dir(const char *dir, char **list, unsigned *n)
 	}
 	closedir(d);
 	qsort(list, *n, sizeof(list[0]), cmp_names);
+}
+
+static void scan_dir(const char *dir, char **list, unsigned *n)
+{
+	scan_dir_for(dir, "IN.pcap", list, n);
 }
 
 static void scan_fixtures(void)
@@ -665,20 +738,26 @@ static void scan_fixtures(void)
 	scan_dir(fixdir, names, &nnames);
 	snprintf(tdir, sizeof(tdir), "%s-tunnel", fixdir);
 	scan_dir(tdir, tnames, &ntnames);
+	snprintf(ldir, sizeof(ldir), "%s-fraglist", fixdir);
+	scan_dir_for(ldir, "OUT.pcap", lnames, &nlnames);
 }
 
 int main(void)
 {
-	struct h_test tests[] = {{test_inventory, 0}, {test_fixture, 0}, {test_tunnel_fixture, 0}};
+	struct h_test tests[] = {{test_inventory, 0}, {test_fixture, 0}, {test_tunnel_fixture, 0},
+	                         {test_fraglist_fixture, 0}};
 	int failed;
 	unsigned i;
 	scan_fixtures();
 	tests[1].loops = (int)(nnames * NSPLIT);
 	tests[2].loops = (int)ntnames;
-	failed = h_run_table("kernel_fixture", 0, 0, tests, nnames ? 3 : 1);
+	tests[3].loops = (int)(nlnames * 2u);
+	failed = h_run_table("kernel_fixture", 0, 0, tests, nnames ? 4 : 1);
 	for (i = 0; i < nnames; i++)
 		free(names[i]);
 	for (i = 0; i < ntnames; i++)
 		free(tnames[i]);
+	for (i = 0; i < nlnames; i++)
+		free(lnames[i]);
 	return failed != 0;
 }

@@ -3,6 +3,14 @@
 #
 #   sudo tests/kernel/make-fixtures.sh [NAME...]
 #   sudo tests/kernel/make-fixtures.sh -t [NAME...]   the tunnel fixtures
+#   sudo tests/kernel/make-fixtures.sh -l [NAME...]   the fraglist fixtures
+#
+# -l: the inputs of tests/fixtures/kernel/ (made first: run the script
+# without -l before) through the kernel with --rx-features 'rx-gro-list on'
+# (NETIF_F_GRO_FRAGLIST; no socket listens on the receiving end, so TCP and
+# UDP are both chained: tcp4_check_fraglist_gro, udp_gro_receive), into
+# tests/fixtures/kernel-fraglist/<name>/{OUT.pcap,OUT.pcap.meta.tsv} (the
+# input stays where it is).
 #
 # -t: the sequences of mkseq -t (our TCP in VXLAN over IPv4, in IP-in-IP:
 # 4in4, 6in4, 4in6, 6in6, and in GRE over IPv4 and IPv6) into
@@ -42,6 +50,26 @@ if [ "${1:-}" = -t ]; then
 	tun=-t
 	out="$out-tunnel"
 	shift
+elif [ "${1:-}" = -l ]; then
+	shift
+	status=0
+	for d in "$out"/*/; do
+		name=$(basename "$d")
+		[ -f "$d/IN.pcap" ] || continue
+		if [ $# -gt 0 ]; then
+			case " $* " in *" $name "*) ;; *) continue ;; esac
+		fi
+		mkdir -p "$out-fraglist/$name"
+		o="$out-fraglist/$name/OUT.pcap"
+		if "$oracle" "$d/IN.pcap" "$o" --complete-csum --rx-features 'rx-gro-list on' 2> "$tmp/err"; then
+			printf '%-20s %3s out\n' "$name" "$(grep -vc '^#' "$o.meta.tsv" || true)"
+		else
+			echo "make-fixtures.sh: kernel-gro failed on $name:" >&2
+			cat "$tmp/err" >&2
+			status=1
+		fi
+	done
+	exit $status
 fi
 
 "$cc" -std=c11 -O1 -I "$src/tests/support" -o "$tmp/mkseq" \

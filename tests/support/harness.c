@@ -6,8 +6,58 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ofl/csum.h>
+
 #include "conserve.h"
 #include "gen.h"
+
+/* Slices to one buffer. */
+static size_t h_gather(const struct ofl_slice *s, uint32_t n, uint8_t *to, size_t cap)
+{
+	size_t pos = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		ck_assert_uint_le(pos + s[k].len, cap);
+		memcpy(to + pos, s[k].data, s[k].len);
+		pos += s[k].len;
+	}
+	return pos;
+}
+
+/* A list packet (fraglist mode): every frame it chains, walked with
+ * ofl_gro_list_seg(), is byte for byte the frame fed, its slices in that
+ * frame's buffers; any other packet is refused by the walk. */
+static void h_check_list(struct harness *h, const struct ofl_gro_out *o)
+{
+	struct ofl_gro_seg sg;
+	unsigned j;
+	if ((o->gso_type & OFL_GSO_TUNNEL_MASK) != OFL_GSO_FRAGLIST || o->seg_count < 2) {
+		ck_assert_int_eq(ofl_gro_list_seg(h->gro, o, 0, &sg), OFL_EINVAL);
+		return;
+	}
+	ck_assert_msg(h->cfg.version >= 7 && h->cfg.fraglist, "a list packet without fraglist mode");
+	for (j = 0; j < o->seg_count; j++) {
+		uintptr_t c = (uintptr_t)o->cookies[j];
+		uint8_t *f;
+		size_t n;
+		ck_assert_int_eq(ofl_gro_list_seg(h->gro, o, j, &sg), 0);
+		ck_assert_ptr_eq(sg.cookie, o->cookies[j]);
+		ck_assert_uint_eq(sg.len, h->in_len[c]);
+		ck_assert_uint_ge(sg.npayload, 1);
+		f = malloc(sg.len);
+		ck_assert_ptr_nonnull(f);
+		n = h_gather(sg.hdr, sg.nhdr, f, sg.len);
+		ck_assert_uint_eq(n, sg.hdr_len);
+		n += h_gather(sg.payload, sg.npayload, f + n, sg.len - n);
+		ck_assert_uint_eq(n, sg.len);
+		ck_assert_msg(memcmp(f, h->in[c], n) == 0, "list frame %u (input %u) differs", j, (unsigned)c);
+		free(f);
+		for (uint32_t k = 0; k < sg.nhdr; k++)
+			ck_assert_uint_eq(sg.hdr[k].pkt, j);
+		for (uint32_t k = 0; k < sg.npayload; k++)
+			ck_assert_uint_eq(sg.payload[k].pkt, j);
+	}
+	ck_assert_int_eq(ofl_gro_list_seg(h->gro, o, o->seg_count, &sg), OFL_EINVAL);
+}
 
 static void h_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 {
@@ -73,6 +123,7 @@ static void h_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 				pos += ci.payload_len;
 			}
 			ck_assert_uint_eq(pos, cf.payload_off + cf.payload_len);
+			h_check_list(h, o);
 		}
 		h->nout++;
 	}
@@ -197,6 +248,8 @@ int h_rx(struct harness *h, const uint8_t *frame, size_t len, uint64_t now)
 	pkt.csum_status = h->csum_status;
 	if (h->nic_csum)
 		pkt.csum_status = gen_frame_csums_ok(copy, len) ? OFL_CSUM_UNNECESSARY : OFL_CSUM_NONE;
+	if (h->complete_auto && pkt.csum_status == OFL_CSUM_COMPLETE && len >= 14)
+		pkt.csum = (uint16_t)~ofl_csum_fold(ofl_csum_partial(copy + 14, len - 14, 0));
 	pkt.cookie = (void *)(uintptr_t)i;
 	h->nin++;
 	h->last_result = ofl_gro_receive(h->gro, &pkt, now);
@@ -244,6 +297,24 @@ static struct hflow *find_flow(struct hflow *fl, unsigned *nfl, const uint8_t *k
 	memset(&fl[*nfl], 0, sizeof(fl[0]));
 	memcpy(fl[*nfl].key, key, 64);
 	return &fl[(*nfl)++];
+}
+
+int h_send(struct harness *h, struct gen_tcp *g, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		h_rx_gen(h, g, 0);
+		g->seq += g->payload_len;
+		g->ip_id++;
+	}
+	return h->last_result;
+}
+
+struct ofl_gro_stats h_stats(struct harness *h)
+{
+	struct ofl_gro_stats st;
+	ck_assert_ptr_nonnull(h->gro);
+	ck_assert_int_eq(ofl_gro_get_stats(h->gro, &st, sizeof st), 0);
+	return st;
 }
 
 void h_finish(struct harness *h)

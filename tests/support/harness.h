@@ -63,6 +63,9 @@ struct harness {
 	                              frames OFL_CSUM_UNNECESSARY, others NONE
 	                              (overrides csum_status) */
 	int last_result;
+	uint8_t complete_auto;     /* with csum_status OFL_CSUM_COMPLETE: the
+	                              frame's sum (after the Ethernet header)
+	                              given with it, as a NIC would */
 };
 
 /* Run a Check suite with normal output; the process exit status (0 when
@@ -140,6 +143,11 @@ int h_rx(struct harness *h, const uint8_t *frame, size_t len, uint64_t now);
 /* Feed a generated frame. */
 struct gen_tcp;
 int h_rx_gen(struct harness *h, const struct gen_tcp *g, uint64_t now);
+/* Feed n generated frames: after each, seq advances by the payload and the
+ * IPv4 ID by one.  Returns the last ofl_gro_receive() result. */
+int h_send(struct harness *h, struct gen_tcp *g, unsigned n);
+/* The context's counters (after h_finish(): the last ones it had). */
+struct ofl_gro_stats h_stats(struct harness *h);
 /* Flush all, destroy the context, check conservation. */
 void h_finish(struct harness *h);
 void h_free(struct harness *h);

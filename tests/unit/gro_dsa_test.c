@@ -456,7 +456,7 @@ static void udp_pair_run(const struct ofl_dsa_ops *ops, const struct ur_rule *r,
 {
 	struct ofl_gro_config cfg;
 	struct udp_pair pp = {.ops = ops, .rule = r, .l3 = l3, .nic = nic};
-	const struct ur_driver d = {pair_send, pair_stats, !nic, &pp};
+	const struct ur_driver d = {pair_send, pair_stats, !nic, &pp, NULL};
 	unsigned k;
 	ur_config(r, &cfg);
 	/* small, keyed contexts: about 1600 pairs are made (a rule holds at

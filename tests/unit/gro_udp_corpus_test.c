@@ -12,7 +12,11 @@
  *     gives back, byte for byte, the datagrams whose cookies it carries
  *     (their IPv4 ID and header checksum aside: GSO numbers the IDs from the
  *     first; a fixed-ID train was merged too);
- *   - udp/quic-33.pcap (877 same-size datagrams in a run over IPv6) merges.
+ *   - udp/quic-33.pcap (877 same-size datagrams in a run over IPv6) merges;
+ *   - in fraglist mode (the ways named so; ofl_gro_config.fraglist) the
+ *     same, and each frame of a list packet, walked with
+ *     ofl_gro_list_seg(), is byte for byte the datagram received (instead
+ *     of the GSO cut, which does not take a list packet).
  * A missing corpus skips (exit 77).
  */
 #include <check.h>
@@ -38,12 +42,15 @@ static const struct way {
 	int burst;           /* ofl_gro_receive_burst() of up to 64 frames */
 	uint8_t csum_status; /* given with every frame */
 	int split;           /* headers (up to the UDP payload) in their own buffer */
+	int list;            /* fraglist mode */
 } ways[] = {
-	{"single/none", 0, OFL_CSUM_NONE, 0},
-	{"burst/none", 1, OFL_CSUM_NONE, 0},
-	{"burst/unnecessary", 1, OFL_CSUM_UNNECESSARY, 0},
-	{"single/none/split", 0, OFL_CSUM_NONE, 1},
-	{"burst/unnecessary/split", 1, OFL_CSUM_UNNECESSARY, 1},
+	{"single/none", 0, OFL_CSUM_NONE, 0, 0},
+	{"burst/none", 1, OFL_CSUM_NONE, 0, 0},
+	{"burst/unnecessary", 1, OFL_CSUM_UNNECESSARY, 0, 0},
+	{"single/none/split", 0, OFL_CSUM_NONE, 1, 0},
+	{"burst/unnecessary/split", 1, OFL_CSUM_UNNECESSARY, 1, 0},
+	{"burst/none/fraglist", 1, OFL_CSUM_NONE, 0, 1},
+	{"single/unnecessary/split/fraglist", 0, OFL_CSUM_UNNECESSARY, 1, 1},
 };
 #define NWAYS (sizeof(ways) / sizeof(ways[0]))
 
@@ -57,8 +64,9 @@ struct run {
 	unsigned *seen;
 	struct flowlast *fl;
 	unsigned nfl;
-	unsigned errors, merged_pkts, merged_segs, gso_checked, csum_unverifiable;
+	unsigned errors, merged_pkts, merged_segs, gso_checked, csum_unverifiable, list_checked;
 	uint8_t *lin;
+	struct ofl_gro *gro;
 	const char *file, *way;
 };
 
@@ -143,6 +151,31 @@ static void check_gso(struct run *r, const struct ofl_gro_out *o)
 	free(sg);
 }
 
+/* A list packet (fraglist mode): each frame walked back is the datagram
+ * received, byte for byte. */
+static void check_list(struct run *r, const struct ofl_gro_out *o)
+{
+	struct ofl_gro_seg sg;
+	struct ofl_gso_iter it;
+	unsigned k, j;
+	/* GSO does not take a list packet (gro_out.h) */
+	ck_assert_int_lt(ofl_gso_start_gro(&it, NULL, o), 0);
+	for (k = 0; k < o->seg_count; k++) {
+		unsigned idx = (unsigned)(uintptr_t)o->cookies[k] - 1;
+		size_t pos = 0;
+		ck_assert_int_eq(ofl_gro_list_seg(r->gro, o, k, &sg), 0);
+		for (j = 0; j < sg.nhdr + sg.npayload; j++) {
+			const struct ofl_slice *sl = j < sg.nhdr ? &sg.hdr[j] : &sg.payload[j - sg.nhdr];
+			if (pos + sl->len > r->cap.len[idx] || memcmp(sl->data, r->cap.frame[idx] + pos, sl->len) != 0)
+				break;
+			pos += sl->len;
+		}
+		if (j < sg.nhdr + sg.npayload || pos != r->cap.len[idx] || sg.len != pos)
+			err(r, "frame %u: list frame %u/%u differs", idx + 1, k, o->seg_count);
+		r->list_checked++;
+	}
+}
+
 static void deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 {
 	struct run *r = user;
@@ -167,13 +200,16 @@ static void deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
 		}
 		if (o->seg_count < 2)
 			continue;
-		if (o->gso_type != OFL_GSO_UDP_L4)
+		if ((o->gso_type & OFL_GSO_TUNNEL_MASK) == OFL_GSO_FRAGLIST)
+			check_list(r, o); /* TCP too */
+		if ((o->gso_type & ~OFL_GSO_TUNNEL_MASK) != OFL_GSO_UDP_L4)
 			continue; /* a TCP flow of the capture */
 		r->merged_pkts++;
 		r->merged_segs += o->seg_count;
 		if (!gu_csums_ok(r->lin, (size_t)len))
 			err(r, "merged packet of frame %u: bad checksum", (unsigned)(uintptr_t)o->cookies[0]);
-		check_gso(r, o);
+		if ((o->gso_type & OFL_GSO_TUNNEL_MASK) != OFL_GSO_FRAGLIST)
+			check_gso(r, o);
 	}
 }
 
@@ -188,9 +224,11 @@ static void one_way(struct run *r, const struct way *w)
 	ck_assert_ptr_nonnull(b);
 	ofl_gro_config_default(&cfg);
 	cfg.udp = 1;
+	cfg.fraglist = (uint8_t)w->list;
 	cfg.deliver = deliver;
 	cfg.user = r;
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
+	r->gro = gro;
 	r->way = w->name;
 	r->nfl = 0;
 	memset(r->seen, 0, r->cap.n * sizeof(*r->seen));
@@ -250,8 +288,9 @@ START_TEST(replay_udp)
 		unsigned before = r.merged_segs;
 		one_way(&r, &ways[w]);
 		printf("%s [%s]: %u frames, %u merged packets of %u datagrams so far, %u cut back by GSO (%u "
-		       "with the capture's checksum not valid)\n",
-		       r.file, ways[w].name, r.cap.n, r.merged_pkts, r.merged_segs, r.gso_checked, r.csum_unverifiable);
+		       "with the capture's checksum not valid), %u list frames walked back\n",
+		       r.file, ways[w].name, r.cap.n, r.merged_pkts, r.merged_segs, r.gso_checked, r.csum_unverifiable,
+		       r.list_checked);
 		if (strcmp(r.file, "udp/quic-33.pcap") == 0 && ways[w].csum_status == OFL_CSUM_UNNECESSARY)
 			/* the 877-datagram run (a sender-side capture: its checksums
 			 * are verified only when trusted) at least 800 merged */

@@ -47,6 +47,9 @@ enum ur_op {
 	UR_PAD_TO,     /* Ethernet padding up to v bytes */
 	UR_DSTOPT,     /* IPv6: an 8-byte destination options header, PadN */
 	UR_DSTOPT_LAST,/* its last option byte */
+	UR_CSUM,       /* the checksum state of the next datagrams (enum
+	                  ofl_csum_status; -1: the run's own): the driver's
+	                  csum(), fraglist rules only */
 	/* checks */
 	UR_LAST,       /* the last receive returned v */
 	UR_FLUSH_IS,   /* stats.flush[idx] == v */
@@ -187,6 +190,48 @@ static const struct ur_rule ur_rules[] = {
 };
 #define UR_NRULES ((int)(sizeof(ur_rules) / sizeof(ur_rules[0])))
 
+/* Fraglist mode (ofl_gro_config.fraglist; src/gro/list.c, after Linux 6.18
+ * udp_gro_receive_segment with is_flist and skb_gro_receive_list): the
+ * rules above hold as they are in this mode too (gro_udp_test.c plays
+ * them again with fraglist on, every frame of a list packet walked back
+ * byte for byte by the harness); these are the ones it adds. */
+static const struct ur_rule ur_list_rules[] = {
+	{.name = "fraglist: NONE and UNNECESSARY are one checksum state (verified by GRO)",
+	 .steps = {SET(UR_CSUM, OFL_CSUM_NONE), S(2), SET(UR_CSUM, OFL_CSUM_UNNECESSARY), S(2),
+	           LAST(OFL_GRO_MERGED), STAT(UR_MERGED_IS, 3), SET(UR_CSUM, OFL_CSUM_NONE), S(1),
+	           LAST(OFL_GRO_MERGED)},
+	 .expect = "500", .out0_segs = 5, .out0_size = 100},
+	{.name = "fraglist: another checksum state goes up alone, after the held train",
+	 .steps = {S(2), SET(UR_CSUM, OFL_CSUM_COMPLETE), S(1), LAST(OFL_GRO_NORMAL),
+	           NORMAL(CSUM_STATE, 1), FLUSH(CSUM_STATE, 1), S(1), LAST(OFL_GRO_HELD),
+	           SET(UR_CSUM, -1), S(1), LAST(OFL_GRO_NORMAL), S(1), LAST(OFL_GRO_HELD),
+	           NORMAL(CSUM_STATE, 2), FLUSH(CSUM_STATE, 2)},
+	 .expect = "200,100,100,100,100"},
+	{.name = "fraglist: COMPLETE datagrams merge with each other",
+	 .steps = {SET(UR_CSUM, OFL_CSUM_COMPLETE), S(3), LAST(OFL_GRO_MERGED)},
+	 .expect = "300", .out0_segs = 3, .out0_size = 100},
+	{.name = "fraglist: PARTIAL is a state of its own",
+	 .steps = {S(2), SET(UR_CSUM, OFL_CSUM_PARTIAL), S(1), LAST(OFL_GRO_NORMAL), S(2),
+	           LAST(OFL_GRO_MERGED), SET(UR_CSUM, -1), S(1), LAST(OFL_GRO_NORMAL),
+	           NORMAL(CSUM_STATE, 2), FLUSH(CSUM_STATE, 2)},
+	 .expect = "200,100,200,100"},
+	/* skb_gro_receive_list(): the merged packet plus the next datagram's
+	 * whole IP packet under 64 KiB; 46 x 1424 + 28 fits in 65535 (the
+	 * plain rule merges 46), 45 x 1424 + 2 x 28 is the most a list takes */
+	{.name = "fraglist: 64 KiB counts the next datagram's own headers (IPv4)",
+	 .l3 = 4,
+	 .steps = {SET(UR_PAYLOAD, 1424), S(50), FLUSH(MAX_SIZE, 1)},
+	 .expect = "64080,7120"},
+	{.name = "fraglist: 64 KiB counts the next datagram's own headers (IPv6)",
+	 .l3 = 6,
+	 .steps = {SET(UR_PAYLOAD, 1423), S(50), FLUSH(MAX_SIZE, 1)},
+	 .expect = "64035,7115"},
+	{.name = "fraglist: a train of 64 datagrams, each walked back whole",
+	 .steps = {SET(UR_PAYLOAD, 30), S(64), FLUSH(UDP_CNT, 1), STAT(UR_HELD_IS, 0)},
+	 .expect = "1920", .out0_segs = 64, .out0_size = 30},
+};
+#define UR_NLIST ((int)(sizeof(ur_list_rules) / sizeof(ur_list_rules[0])))
+
 #undef S
 #undef SET
 #undef LAST
@@ -200,6 +245,7 @@ struct ur_driver {
 	struct ofl_gro_stats (*stats)(void *u);
 	int sw_csum; /* checksums verified in software (UR_CSUM_SW_IS) */
 	void *u;
+	void (*csum)(void *u, int status); /* UR_CSUM (NULL: no such rules) */
 };
 
 /* The rule's context configuration (deliver and user left to the caller). */
@@ -298,6 +344,10 @@ static inline void ur_run(const struct ur_rule *r, int l3, const struct ur_drive
 			g.extlen = 8;
 			break;
 		case UR_DSTOPT_LAST: g.ext[7] = (uint8_t)s->v; break;
+		case UR_CSUM:
+			ck_assert_ptr_nonnull(d->csum);
+			d->csum(d->u, s->v);
+			break;
 		case UR_LAST:
 			ck_assert_msg(last == s->v, "%s (IPv%d): step %u: result %d, want %d", r->name, l3, i,
 			              last, s->v);

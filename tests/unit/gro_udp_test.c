@@ -76,19 +76,12 @@ static void look_deliver(void *user, const struct ofl_gro_out *o, unsigned n);
 /* n datagrams; seq names the payload bytes, the IPv4 ID increments */
 static void send_n(struct gen_tcp *g, unsigned n)
 {
-	unsigned k;
-	for (k = 0; k < n; k++) {
-		h_rx_gen(&h, g, 0);
-		g->seq += g->payload_len;
-		g->ip_id++;
-	}
+	h_send(&h, g, n);
 }
 
 static struct ofl_gro_stats stats(void)
 {
-	struct ofl_gro_stats st;
-	ck_assert_int_eq(ofl_gro_get_stats(h.gro, &st, sizeof st), 0);
-	return st;
+	return h_stats(&h);
 }
 
 #define EXPECT(s) ck_assert_str_eq(finish(), s)
@@ -116,15 +109,28 @@ static struct ofl_gro_stats drv_stats(void *u)
 	return stats();
 }
 
+/* UR_CSUM: the checksum state of the next datagrams (-1: the variant's) */
+static int variant_nic;
+static void drv_csum(void *u, int status)
+{
+	(void)u;
+	h.nic_csum = (uint8_t)(status < 0 ? variant_nic : 0);
+	h.csum_status = (uint8_t)(status < 0 ? OFL_CSUM_NONE : status);
+	h.complete_auto = 1;
+}
+
 static const struct ur_rule *rule_now;
+static int rule_list; /* fraglist mode */
 
 static void rule_variant(int v)
 {
 	const struct ur_rule *r = rule_now;
 	struct ofl_gro_config c;
-	const struct ur_driver d = {drv_send, drv_stats, !NICSUM(v), NULL};
+	const struct ur_driver d = {drv_send, drv_stats, !NICSUM(v), NULL, drv_csum};
 	ur_config(r, &c);
+	c.fraglist = (uint8_t)rule_list;
 	start_cfg(v, &c);
+	variant_nic = NICSUM(v);
 	ur_run(r, L3(v), &d);
 	finish();
 	ck_assert_msg(strcmp(got, r->expect) == 0, "%s (variant %d): delivered %s, want %s", r->name, v,
@@ -132,7 +138,7 @@ static void rule_variant(int v)
 	if (r->out0_segs) {
 		ck_assert_uint_eq(h.out[0].seg_count, r->out0_segs);
 		ck_assert_uint_eq(h.out[0].seg_size, r->out0_size);
-		ck_assert_uint_eq(h.out[0].gso_type, OFL_GSO_UDP_L4);
+		ck_assert_uint_eq(h.out[0].gso_type, OFL_GSO_UDP_L4 | (rule_list ? OFL_GSO_FRAGLIST : 0));
 		ck_assert(h.out[0].flags & OFL_GRO_OUT_F_CSUM_PARTIAL);
 	}
 	done();
@@ -141,6 +147,16 @@ static void rule_variant(int v)
 START_TEST(rule)
 {
 	rule_now = &ur_rules[_i];
+	rule_list = 0;
+	each_variant(rule_variant, rule_now->l3);
+}
+END_TEST
+
+/* Fraglist mode: the table again, then the rules the mode adds. */
+START_TEST(rule_fraglist)
+{
+	rule_now = _i < UR_NRULES ? &ur_rules[_i] : &ur_list_rules[_i - UR_NRULES];
+	rule_list = 1;
 	each_variant(rule_variant, rule_now->l3);
 }
 END_TEST
@@ -409,6 +425,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("gro_udp");
 	TCase *tc = tcase_create("udp");
 	tcase_add_loop_test(tc, rule, 0, UR_NRULES);
+	tcase_add_loop_test(tc, rule_fraglist, 0, UR_NRULES + UR_NLIST);
 	tcase_add_test(tc, off_by_default);
 	tcase_add_loop_test(tc, version2_config_no_udp, 0, 2);
 	tcase_add_loop_test(tc, config_checked, 0, 1);

@@ -44,6 +44,8 @@ enum {
 	OPT_NO_IPIP,
 	OPT_GRE,
 	OPT_NO_GRE,
+	OPT_FRAGLIST,
+	OPT_UDP_FRAGLIST,
 };
 
 static const struct cli_opt gro_opts[] = {
@@ -69,6 +71,8 @@ static const struct cli_opt gro_opts[] = {
 	{ "no-ipip", 0, 0, OPT_NO_IPIP },
 	{ "gre", 0, 0, OPT_GRE },
 	{ "no-gre", 0, 0, OPT_NO_GRE },
+	{ "fraglist", 0, 0, OPT_FRAGLIST },
+	{ "udp-fraglist", 0, 0, OPT_UDP_FRAGLIST },
 	{ "dsa", 0, 1, DSA_OPT_TAG },
 	{ "dsa-keep-tag", 0, 0, DSA_OPT_KEEP_TAG },
 	DSA_OPT_PARAM_ENTRIES,
@@ -136,6 +140,12 @@ void gro_cmd_usage(FILE *fp)
 	        "  --gre, --no-gre       merge TCP through GRE (version 0, checksum and key\n"
 	        "                        allowed; IPv4, IPv6 or Ethernet payload), as Linux\n"
 	        "                        always does (ofl_gro_config.gre; on unless --no-gre)\n"
+	        "  --fraglist            fraglist mode, Linux's rx-gro-list (ofl_gro_config.fraglist):\n"
+	        "                        TCP and UDP trains chained as received (UDP too, without\n"
+	        "                        --udp, as the kernel does); OUT holds each list packet\n"
+	        "                        as its merged packet, the trace names it a list, and the\n"
+	        "                        csum_state reasons are counted in the statistics\n"
+	        "  --udp-fraglist        --udp --fraglist\n"
 	        "  --dsa NAME            the frames carry DSA tags of format NAME (brcm, dsa,\n"
 	        "                        edsa, ...; link types 281, 282, 284, 285 name their\n"
 	        "                        own): GRO per switch port, packets untagged in OUT\n"
@@ -286,6 +296,12 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 		case OPT_NO_GRE:
 			g->opts.gre = id == OPT_GRE;
 			break;
+		case OPT_UDP_FRAGLIST:
+			g->opts.udp = 1;
+			/* fall through */
+		case OPT_FRAGLIST:
+			g->opts.fraglist = 1;
+			break;
 		case OPT_VXLAN_PORT:
 		case OPT_GENEVE_PORT: {
 			int vx = id == OPT_VXLAN_PORT;
@@ -366,8 +382,9 @@ static void trace_packet(const struct gro_sink *s, const struct ofl_gro_out *out
 	fprintf(s->trace, "%" PRIu64 ".%09" PRIu64 " out %" PRIu64 ": ", now_ns / 1000000000u,
 	        now_ns % 1000000000u, s->nout);
 	if (out->seg_count)
-		fprintf(s->trace, "GRO %u seg%s of %u, %u bytes, frame%s", out->seg_count,
-		        out->seg_count > 1 ? "s" : "", out->seg_size, (unsigned)out->len, n > 1 ? "s" : "");
+		fprintf(s->trace, "GRO %u seg%s of %u, %u bytes, %sframe%s", out->seg_count,
+		        out->seg_count > 1 ? "s" : "", out->seg_size, (unsigned)out->len,
+		        (out->gso_type & OFL_GSO_TUNNEL_MASK) == OFL_GSO_FRAGLIST ? "list of " : "", n > 1 ? "s" : "");
 	else
 		fprintf(s->trace, "normal, %u bytes, frame", (unsigned)out->len);
 	for (unsigned i = 0; i < n;) {

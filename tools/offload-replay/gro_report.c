@@ -40,6 +40,8 @@ void gro_report_text(FILE *fp, const struct gro_report *r)
 	if (o->budget_flush)
 		fprintf(fp, "  kernel NAPI polling: first poll of %u, full polls flush, clock frozen\n",
 		        o->first_burst);
+	if (o->fraglist)
+		fprintf(fp, "  fraglist mode (rx-gro-list): TCP and UDP chained as received\n");
 	fprintf(fp, "input (%s%s)\n", format_name(r->cap->format), r->cap->nano ? ", ns" : "");
 	line(fp, "frames in", r->cap->nframes);
 	line(fp, "cut by the snaplen", r->cap->truncated);
@@ -119,6 +121,7 @@ void gro_report_json(FILE *fp, const struct gro_report *r)
 	json_u64(fp, "flows", o->flows, 0);
 	json_u64(fp, "split", o->split, 0);
 	json_u64(fp, "kernel_napi", (uint64_t)o->budget_flush, 0);
+	json_u64(fp, "fraglist", o->fraglist, 0);
 	fprintf(fp, "\"rx_csum\": \"%s\", \"csum\": \"%s\"}, ", r->rx_csum, r->csum);
 	fputs("\"replay\": {", fp);
 	json_u64(fp, "frames_in", r->cap->nframes, 0);

@@ -70,6 +70,7 @@ void replay_gro_config(const struct replay_gro_opts *o, struct ofl_gro_config *c
 	memcpy(cfg->geneve_ports, o->geneve_ports, sizeof(cfg->geneve_ports));
 	cfg->ipip = o->ipip;
 	cfg->gre = o->gre;
+	cfg->fraglist = o->fraglist;
 	if (o->dsa) {
 		cfg->dsa = o->dsa;
 		cfg->dsa_params = o->dsa_params;

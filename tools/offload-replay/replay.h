@@ -55,6 +55,7 @@ struct replay_gro_opts {
 	                                0 (--no-ipip) */
 	uint8_t gre;               /**< ofl_gro_config.gre: 1 (default, --gre) or
 	                                0 (--no-gre) */
+	uint8_t fraglist;          /**< ofl_gro_config.fraglist (--fraglist) */
 };
 
 /** Default replay options: burst 64 (like NAPI), OFL_CSUM_NONE, one buffer per
