@@ -189,17 +189,17 @@ static int block_consecutive(const struct ofl_gso_hbuf *hb, unsigned m, const ui
 }
 #endif
 
+/* Fewer slots than this go back by the loop of ofl_gso_pool_put_burst():
+ * the up-front check costs more than it saves (callgrind, bench/instr.sh:
+ * 7 slots, the 9000-byte rows, were 3 instructions a segment dearer). */
+#define GSO_PUT_RUN_MIN 16u
+
 /* ofl_gso_pool_put_burst()'s common case on a BLOCK pool: m >= 2 slots
  * (no more than are in use) that are consecutive, x0, x0 + 1, ... or x0,
  * x0 - 1, ..., each at its slot start (how a burst's slots come back when
  * they were handed out in order): all checked first, then each slot's
  * link is the one put before it, stepped, with no check or load per slot.
  * The same free list as one put each.  0: not such slots, nothing done. */
-/* Fewer slots than this go back by the loop of ofl_gso_pool_put_burst():
- * the up-front check costs more than it saves (callgrind, bench/instr.sh:
- * 7 slots, the 9000-byte rows, were 3 instructions a segment dearer). */
-#define GSO_PUT_RUN_MIN 16u
-
 static int block_put_run(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hbs, unsigned m)
 {
 	const uint32_t x0 = hbs[0].index, ns = pool->nslots, slot = pool->slot_size, n1 = m - 1u;
