@@ -59,13 +59,67 @@ static int derive_key(const struct ofl_gro_config *cfg, uint64_t key[2])
 	return ofl_entropy(key, 2 * sizeof(uint64_t));
 }
 
+/* The bytes of each of the context's arrays (GA_*); 0: not needed. */
+static void array_sizes(const struct ofl_gro_config *cfg, uint32_t nitems, uint32_t max_slices, int list,
+                        uint32_t *nslots, size_t *sz)
+{
+	uint32_t nout = cfg->normal_batch + 1u; /* delivery records */
+
+	sz[GA_ITEMS] = ofl_mul_size(nitems, sizeof(struct gro_item));
+	sz[GA_COLD] = cfg->dsa ? ofl_mul_size(nitems, sizeof(struct gro_cold)) : 0;
+	sz[GA_SLICES] = ofl_mul_size(ofl_mul_size(nitems, max_slices), sizeof(struct ofl_slice));
+	sz[GA_COOKIES] = ofl_mul_size(ofl_mul_size(nitems, cfg->max_segs), sizeof(void *));
+	sz[GA_OUTS] = ofl_mul_size(nout, sizeof(struct ofl_gro_out));
+	sz[GA_OSLICES] = ofl_mul_size(ofl_mul_size(nout, cfg->max_bufs), sizeof(struct ofl_slice));
+	sz[GA_OCOOKIES] = ofl_mul_size(nout, sizeof(void *));
+	/* lone records (group.c): with timeout 0, where the fast path runs */
+	sz[GA_BS] = cfg->flush_timeout_ns == 0 && !cfg->dsa && (cfg->version == 1 || cfg->l2 != OFL_L2_NONE) && !list
+	                ? sizeof(struct gro_burst)
+	                : 0;
+	sz[GA_TAB] = ofl_flowtab_size(cfg->max_flows, nslots);
+	/* fraglist mode (list.c): the segments' own headers */
+	sz[GA_LHS] = list ? ofl_mul_size(ofl_mul_size(nitems, gro_list_cap(cfg)), sizeof(struct ofl_slice)) : 0;
+	sz[GA_LIDX] = list ? ofl_mul_size(ofl_mul_size(nitems, GRO_LIDX), sizeof(uint32_t)) : 0;
+}
+
+/* One zeroed array of size bytes, or NULL for none (size 0); a failure
+ * clears *ok. */
+static void *array_alloc(const struct ofl_mem *mem, size_t size, int *ok)
+{
+	void *p = size ? ofl_mem_zalloc(mem, size, 64) : NULL;
+
+	if (size && !p)
+		*ok = 0;
+	return p;
+}
+
+/* Gives back every array (a NULL one is skipped by ofl_mem_free), then the
+ * context itself. */
+static void free_context(struct ofl_gro *g, const struct ofl_mem *mem)
+{
+	const size_t *sz = g->arr_size;
+
+	ofl_mem_free(mem, g->items, sz[GA_ITEMS]);
+	ofl_mem_free(mem, g->cold, sz[GA_COLD]);
+	ofl_mem_free(mem, g->slices, sz[GA_SLICES]);
+	ofl_mem_free(mem, g->cookies, sz[GA_COOKIES]);
+	ofl_mem_free(mem, g->outs, sz[GA_OUTS]);
+	ofl_mem_free(mem, g->oslices, sz[GA_OSLICES]);
+	ofl_mem_free(mem, g->ocookies, sz[GA_OCOOKIES]);
+	ofl_mem_free(mem, g->bs, sz[GA_BS]);
+	ofl_mem_free(mem, g->tab_mem, sz[GA_TAB]);
+	ofl_mem_free(mem, g->lhs, sz[GA_LHS]);
+	ofl_mem_free(mem, g->lidx, sz[GA_LIDX]);
+	ofl_mem_free(mem, g, sizeof(*g));
+}
+
 int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 {
 	struct ofl_gro *g;
+	const struct ofl_mem *mem;
 	uint32_t nslots, i, nitems, max_slices;
-	size_t sz_items, sz_cold, sz_slices, sz_cookies, sz_outs, sz_oslices, sz_ocookies, sz_bs, sz_tab;
-	size_t sz_lhs = 0, sz_lidx = 0;
-	int list;
+	size_t *sz;
+	int list, ok = 1;
 	uint64_t key[2];
 	if (!cfg || !out || !cfg->deliver || cfg->version < 1 || cfg->version > OFL_GRO_CONFIG_VERSION ||
 	    cfg->max_flows == 0 || cfg->max_flows > (1u << 24) || cfg->max_segs == 0 ||
@@ -94,26 +148,12 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	*out = NULL;
 	nitems = cfg->max_flows + cfg->normal_batch + 1u;
 	max_slices = 2u * cfg->max_segs + cfg->max_bufs + 1u; /* + a tail tag */
-	sz_items = ofl_mul_size(nitems, sizeof(struct gro_item));
-	sz_cold = cfg->dsa ? ofl_mul_size(nitems, sizeof(struct gro_cold)) : 0;
-	sz_slices = ofl_mul_size(ofl_mul_size(nitems, max_slices), sizeof(struct ofl_slice));
-	sz_cookies = ofl_mul_size(ofl_mul_size(nitems, cfg->max_segs), sizeof(void *));
-	sz_outs = ofl_mul_size(cfg->normal_batch + 1u, sizeof(struct ofl_gro_out));
-	sz_oslices = ofl_mul_size(ofl_mul_size(cfg->normal_batch + 1u, cfg->max_bufs), sizeof(struct ofl_slice));
-	sz_ocookies = ofl_mul_size(cfg->normal_batch + 1u, sizeof(void *));
-	/* lone records (group.c): with timeout 0, where the fast path runs */
-	sz_bs = cfg->flush_timeout_ns == 0 && !cfg->dsa && (cfg->version == 1 || cfg->l2 != OFL_L2_NONE) && !list
-	            ? sizeof(struct gro_burst)
-	            : 0;
-	sz_tab = ofl_flowtab_size(cfg->max_flows, &nslots);
-	if (list) {
-		/* fraglist mode (list.c): the segments' own headers */
-		sz_lhs = ofl_mul_size(ofl_mul_size(nitems, gro_list_cap(cfg)), sizeof(struct ofl_slice));
-		sz_lidx = ofl_mul_size(ofl_mul_size(nitems, GRO_LIDX), sizeof(uint32_t));
-	}
-	g = ofl_mem_zalloc(cfg->mem, sizeof(*g), 64);
+	mem = cfg->mem;
+	g = ofl_mem_zalloc(mem, sizeof(*g), 64);
 	if (!g)
 		return OFL_ENOMEM;
+	sz = g->arr_size;
+	array_sizes(cfg, nitems, max_slices, list, &nslots, sz);
 	if (cfg->version == 1) {
 		/* a version 1 struct ends before l2: Ethernet */
 		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, l2));
@@ -139,33 +179,19 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	g->cfg.version = OFL_GRO_CONFIG_VERSION;
 	g->raw = g->cfg.l2 == OFL_L2_NONE;
 	g->full_only = (uint8_t)(g->cfg.dsa || g->raw || list);
-	g->alloc_size = sizeof(*g);
-	g->items = ofl_mem_zalloc(cfg->mem, sz_items, 64);
-	g->cold = sz_cold ? ofl_mem_zalloc(cfg->mem, sz_cold, 64) : NULL;
-	g->slices = ofl_mem_zalloc(cfg->mem, sz_slices, 64);
-	g->cookies = ofl_mem_zalloc(cfg->mem, sz_cookies, 64);
-	g->outs = ofl_mem_zalloc(cfg->mem, sz_outs, 64);
-	g->oslices = ofl_mem_zalloc(cfg->mem, sz_oslices, 64);
-	g->ocookies = ofl_mem_zalloc(cfg->mem, sz_ocookies, 64);
-	g->bs = sz_bs ? ofl_mem_zalloc(cfg->mem, sz_bs, 64) : NULL;
-	g->tab_mem = ofl_mem_zalloc(cfg->mem, sz_tab, 64);
-	g->tab_size = sz_tab;
-	g->lhs = sz_lhs ? ofl_mem_zalloc(cfg->mem, sz_lhs, 64) : NULL;
-	g->lidx = sz_lidx ? ofl_mem_zalloc(cfg->mem, sz_lidx, 64) : NULL;
-	if ((sz_lhs && !g->lhs) || (sz_lidx && !g->lidx) || !g->items || (sz_cold && !g->cold) || !g->slices || !g->cookies || !g->outs || !g->oslices ||
-	    !g->ocookies || (sz_bs && !g->bs) || !g->tab_mem) {
-		ofl_mem_free(cfg->mem, g->items, sz_items);
-		ofl_mem_free(cfg->mem, g->cold, sz_cold);
-		ofl_mem_free(cfg->mem, g->slices, sz_slices);
-		ofl_mem_free(cfg->mem, g->cookies, sz_cookies);
-		ofl_mem_free(cfg->mem, g->outs, sz_outs);
-		ofl_mem_free(cfg->mem, g->oslices, sz_oslices);
-		ofl_mem_free(cfg->mem, g->ocookies, sz_ocookies);
-		ofl_mem_free(cfg->mem, g->bs, sz_bs);
-		ofl_mem_free(cfg->mem, g->tab_mem, sz_tab);
-		ofl_mem_free(cfg->mem, g->lhs, sz_lhs);
-		ofl_mem_free(cfg->mem, g->lidx, sz_lidx);
-		ofl_mem_free(cfg->mem, g, sizeof(*g));
+	g->items = array_alloc(mem, sz[GA_ITEMS], &ok);
+	g->cold = array_alloc(mem, sz[GA_COLD], &ok);
+	g->slices = array_alloc(mem, sz[GA_SLICES], &ok);
+	g->cookies = array_alloc(mem, sz[GA_COOKIES], &ok);
+	g->outs = array_alloc(mem, sz[GA_OUTS], &ok);
+	g->oslices = array_alloc(mem, sz[GA_OSLICES], &ok);
+	g->ocookies = array_alloc(mem, sz[GA_OCOOKIES], &ok);
+	g->bs = array_alloc(mem, sz[GA_BS], &ok);
+	g->tab_mem = array_alloc(mem, sz[GA_TAB], &ok);
+	g->lhs = array_alloc(mem, sz[GA_LHS], &ok);
+	g->lidx = array_alloc(mem, sz[GA_LIDX], &ok);
+	if (!ok) {
+		free_context(g, mem);
 		return OFL_ENOMEM;
 	}
 	g->nitems = nitems;
@@ -186,25 +212,10 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 
 void ofl_gro_destroy(struct ofl_gro *g)
 {
-	const struct ofl_mem *mem;
-	size_t nitems;
 	if (!g || g->in_cb)
 		return;
 	gro_flush_all(g, OFL_GRO_FLUSH_EXPLICIT);
-	mem = g->cfg.mem;
-	nitems = g->nitems;
-	ofl_mem_free(mem, g->items, nitems * sizeof(struct gro_item));
-	ofl_mem_free(mem, g->cold, nitems * sizeof(struct gro_cold));
-	ofl_mem_free(mem, g->slices, nitems * g->max_slices * sizeof(struct ofl_slice));
-	ofl_mem_free(mem, g->cookies, nitems * g->cfg.max_segs * sizeof(void *));
-	ofl_mem_free(mem, g->outs, (g->cfg.normal_batch + 1u) * sizeof(struct ofl_gro_out));
-	ofl_mem_free(mem, g->oslices, (g->cfg.normal_batch + 1u) * g->cfg.max_bufs * sizeof(struct ofl_slice));
-	ofl_mem_free(mem, g->ocookies, (g->cfg.normal_batch + 1u) * sizeof(void *));
-	ofl_mem_free(mem, g->bs, g->bs ? sizeof(struct gro_burst) : 0);
-	ofl_mem_free(mem, g->tab_mem, g->tab_size);
-	ofl_mem_free(mem, g->lhs, g->lhs ? nitems * gro_list_cap(&g->cfg) * sizeof(struct ofl_slice) : 0);
-	ofl_mem_free(mem, g->lidx, g->lidx ? nitems * GRO_LIDX * sizeof(uint32_t) : 0);
-	ofl_mem_free(mem, g, sizeof(*g));
+	free_context(g, g->cfg.mem);
 }
 
 int ofl_gro_get_stats(const struct ofl_gro *g, struct ofl_gro_stats *st, size_t size)

@@ -140,6 +140,12 @@ struct gro_burst {
 	uint32_t bytes; /* payload bytes of the lone records */
 };
 
+/* The context's arrays, one allocation each (create.c). */
+enum {
+	GA_ITEMS, GA_COLD, GA_SLICES, GA_COOKIES, GA_OUTS, GA_OSLICES, GA_OCOOKIES,
+	GA_BS, GA_TAB, GA_LHS, GA_LIDX, GRO_NARR
+};
+
 struct ofl_gro {
 	struct ofl_gro_config cfg;
 	struct ofl_gro_stats st;
@@ -167,9 +173,10 @@ struct ofl_gro {
 	int in_cb;
 	uint8_t raw;               /* cfg.l2 is OFL_L2_NONE: packets start at IP */
 	uint8_t full_only;         /* a DSA format or raw input: no fast path */
-	size_t alloc_size;
 	void *tab_mem;
-	size_t tab_size;
+	size_t arr_size[GRO_NARR]; /* bytes of each array above (GA_*), as
+	                              ofl_gro_create allocated it: what
+	                              ofl_gro_destroy gives back */
 	/* header prediction's byte masks, IPv4 and IPv6: 0xff where the next
 	 * segment must equal the held header */
 	uint8_t pmask[10][GRO_PRED_MAX]; /* by stack (layer.h): TCP4, TCP6,
