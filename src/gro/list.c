@@ -53,11 +53,13 @@ uint32_t gro_list_tcp_nomerge(const struct ofl_gro *g, uint32_t idx, const uint8
 	return nm | gro_list_nomerge(g, idx, h->l3_end - h->l3_off, csum_status);
 }
 
-void gro_list_add(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t hdr_len)
+/* Records segment k's own header bytes (hdr_len of pkt) and where its
+ * payload slices start (first, the entry's slice count before it). */
+static void list_record(struct ofl_gro *g, uint32_t idx, uint32_t k, uint32_t first, const struct ofl_pkt *pkt,
+                        uint32_t hdr_len)
 {
-	struct gro_item *it = &g->items[idx];
 	uint32_t *x = lidx_of(g, idx);
-	uint32_t k = it->nsegs, used = x[k], n;
+	uint32_t used = x[k], n;
 	struct ofl_slice *s = lhs_of(g, idx) + used;
 	if (pkt->nbufs == 1) {
 		*s = (struct ofl_slice){pkt->bufs[0].data, hdr_len, (uint16_t)k, 0};
@@ -68,22 +70,24 @@ void gro_list_add(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, ui
 		n = ofl_cur_cut(&c, hdr_len, 0, (uint16_t)k, s, pkt->nbufs);
 	}
 	x[k + 1] = used + n;
-	x[GRO_LIST_MAX + 1 + k] = it->nslices;
+	x[GRO_LIST_MAX + 1 + k] = first;
+}
+
+void gro_list_add(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t hdr_len)
+{
+	const struct gro_item *it = &g->items[idx];
+	list_record(g, idx, it->nsegs, it->nslices, pkt, hdr_len);
 }
 
 void gro_list_hold(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t hdr_len,
                    int csum_status)
 {
 	struct gro_item *it = &g->items[idx];
-	uint16_t nslices = it->nslices;
 	it->lcsum = gro_list_csum_state(csum_status);
 	it->fast = 0; /* never predicted: every segment through the rules here */
-	it->nsegs = 0;
-	it->nslices = 0;
 	lidx_of(g, idx)[0] = 0;
-	gro_list_add(g, idx, pkt, hdr_len);
-	it->nsegs = 1;
-	it->nslices = nslices;
+	/* the first segment: its payload slices are the entry's first */
+	list_record(g, idx, 0, 0, pkt, hdr_len);
 }
 
 int ofl_gro_list_seg(const struct ofl_gro *g, const struct ofl_gro_out *o, unsigned i, struct ofl_gro_seg *seg)
