@@ -9,6 +9,13 @@ pkgs+=(libxdp-dev libbpf-dev) # examples/af_xdp_gro: AF_XDP sockets (libxdp) and
 if [ "${1:-}" = "--bench" ]; then
   pkgs+=(libbenchmark-dev hyperfine gnuplot dpdk-dev)
 fi
+# --arm64: the AArch64 cross build and its tests under qemu-user
+# (scripts/cross-arm64.sh): the cross compiler, the emulator and the target's
+# Check and libpcap, from Debian's arm64 archive (multiarch)
+if [ "${1:-}" = "--arm64" ]; then
+  pkgs=(gcc-aarch64-linux-gnu qemu-user check:arm64 libpcap-dev:arm64)
+  dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -6,7 +6,8 @@
 # against the last release's (.ci/abi.sh: abidiff with the committed
 # baseline abi/libofl.so.<SOVERSION>.abi), run the suite under
 # AddressSanitizer + UndefinedBehaviorSanitizer, once under valgrind
-# memcheck, and the fuzz targets briefly.  Exits non-zero on the first failure.
+# memcheck, cross-build for AArch64 and run the GRO tests under qemu-user,
+# and the fuzz targets briefly.  Exits non-zero on the first failure.
 #   QUICK=1 scripts/test.sh    gcc build and ctest only
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,9 +47,12 @@ if [ "${QUICK:-0}" = 1 ]; then closing; exit 0; fi
 # both ways shows that no case leans on another's state or on its isolation.
 export CK_FORK=no
 
-stage "clang: build (warnings are errors) and ctest"
+# The clang stage runs the whole suite with the portable scalar compare of
+# GRO header prediction (OFL_SIMD=OFF); every other stage with the vector
+# one the target has (SSE2/AVX2 here, NEON in the AArch64 stage).
+stage "clang, scalar compare (OFL_SIMD=OFF): build (warnings are errors) and ctest"
 CC=clang CXX=clang++ cmake -S "$top" -B "$out/clang" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOFL_BUILD_BENCH=OFF \
-  -DOFL_WERROR=ON >/dev/null
+  -DOFL_WERROR=ON -DOFL_SIMD=OFF >/dev/null
 cmake --build "$out/clang" -j"$jobs"
 ctest --test-dir "$out/clang" --output-on-failure -j"$jobs"
 
@@ -68,6 +72,15 @@ for cc in gcc clang; do
     cmake --build "$dir" -j"$jobs" "${targets[@]}" >/dev/null
   done
 done
+
+# ---- AArch64 (issue 12): Debian's cross compiler, tests under qemu-user ---
+# The NEON build of the GRO tests (rules, kernel fixtures, selftest, runs,
+# lone frames, DSA, output, the fast parse and their burst twins, and the
+# compare test, which checks NEON against scalar); scripts/cross-arm64.sh
+# without OFL_CROSS_GRO runs the whole suite, NEON and scalar.
+stage "aarch64 (cross build, qemu-user): GRO tests, NEON compare"
+bash "$top/scripts/deps.sh" --arm64
+OFL_CROSS_GRO=1 OFL_JOBS="$jobs" bash "$top/scripts/cross-arm64.sh" "$out/arm64"
 
 # ---- packages (issue 15): cpack -G DEB, an empty root, the consumer ------
 stage "packages: libofl0, libofl-dev, offload-replay into an empty root"
