@@ -5,7 +5,7 @@
  * ofl_gro_receive_burst() + ofl_gro_poll_end() in polls of 64, 20 times over
  * the same frames, and prints how many packets it fed.  Every library call
  * of the measured loop is made from one function, measured_polls(); under
- *   valgrind --tool=callgrind ofl_gro_instr FLOWS [L3] [NBUFS] [PSH] [PROTO]
+ *   valgrind --tool=callgrind ofl_gro_instr FLOWS [L3] [NBUFS] [PSH] [PROTO] [list]
  * the inclusive cost of the calls measured_polls() makes divided by that
  * number is the library's instructions per packet, a figure that does not
  * move with the load of a shared machine (bench/instr.sh sums those calls
@@ -20,6 +20,8 @@
  *          (gen_tun.h) over the same L3 as the inner one, UDP port 4789
  *          (ofl_gro_config.vxlan_ports), an outer source port per flow,
  *          outer UDP checksum 0, both IPv4 IDs advancing
+ *   list   fraglist mode (ofl_gro_config.fraglist, Linux's rx-gro-list):
+ *          every segment keeps its own headers (TCP or UDP)
  * Checksums are marked verified by the NIC, the flush timeout is 0.
  */
 #include <ofl/gro.h>
@@ -86,6 +88,7 @@ int main(int argc, char **argv)
 	unsigned psh = argc > 4 ? (unsigned)atoi(argv[4]) : 0;
 	int udp = argc > 5 && strcmp(argv[5], "udp") == 0;
 	int vxlan = argc > 5 && strcmp(argv[5], "vxlan") == 0;
+	int list = argc > 6 && strcmp(argv[6], "list") == 0;
 	uint32_t outer = vxlan ? (l3 == 4 ? 50u : 70u) : 0u; /* outer headers + VXLAN */
 	unsigned nseg;
 	unsigned long outs = 0;
@@ -97,8 +100,8 @@ int main(int argc, char **argv)
 	struct ofl_gro_config cfg;
 	struct ofl_gro *g;
 	if (flows == 0 || flows > TOTAL || (l3 != 4 && l3 != 6) || (nb != 1 && nb != 4) ||
-	    (udp && psh)) {
-		fprintf(stderr, "usage: %s FLOWS [4|6] [1|4] [0|1] [tcp|udp|vxlan]\n", argv[0]);
+	    (udp && psh) || (list && vxlan)) {
+		fprintf(stderr, "usage: %s FLOWS [4|6] [1|4] [0|1] [tcp|udp|vxlan] [list]\n", argv[0]);
 		return 2;
 	}
 	nseg = TOTAL / flows < 2 ? 2 : TOTAL / flows;
@@ -136,6 +139,7 @@ int main(int argc, char **argv)
 	cfg.deliver = count_out;
 	cfg.user = &outs;
 	cfg.udp = (uint8_t)udp;
+	cfg.fraglist = (uint8_t)list;
 	if (vxlan)
 		cfg.vxlan_ports[cfg.vxlan_nports++] = 4789;
 	cfg.max_flows = flows < 64 ? 64 : flows;

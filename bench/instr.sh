@@ -60,6 +60,13 @@ row "UDP/IPv6, 1 flow" 1 6 1 0 udp
 row "UDP/IPv4, 64 flows (one packet per flow per poll)" 64 4 1 0 udp
 row "UDP/IPv6, 64 flows (one packet per flow per poll)" 64 6 1 0 udp
 echo
+echo "GRO in fraglist mode (ofl_gro_config.fraglist, rx-gro-list: each segment keeps its headers), polls of 64:"
+row "TCP/IPv4, 1 flow, fraglist" 1 4 1 0 tcp list
+row "TCP/IPv4, 64 flows (one per poll), fraglist" 64 4 1 0 tcp list
+row "UDP/IPv4, 1 flow, fraglist" 1 4 1 0 udp list
+row "UDP/IPv4, 64 flows (one per poll), fraglist" 64 4 1 0 udp list
+
+echo
 echo "GRO through VXLAN (UDP 4789 configured), TCP bulk inside, outer checksum 0, polls of 64:"
 vx=$(per_packet 1 4 1 0 vxlan)
 printf '%-52s %6d instructions/packet\n' "VXLAN TCP/IPv4 in IPv4, 1 flow" "$vx"
