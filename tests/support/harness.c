@@ -183,6 +183,18 @@ void h_cap_deliver(void *user, const struct ofl_gro_out *p, unsigned n)
 		h_cap_one(user, &p[i]);
 }
 
+int h_receive1(struct ofl_gro *g, uint8_t *frame, size_t len, int csum_status, uint64_t now)
+{
+	struct ofl_buf b = {frame, (uint32_t)len};
+	struct ofl_pkt p;
+	memset(&p, 0, sizeof(p));
+	p.bufs = &b;
+	p.nbufs = 1;
+	p.csum_status = (uint8_t)csum_status;
+	p.cookie = frame;
+	return ofl_gro_receive(g, &p, now);
+}
+
 static size_t hdr_end(const uint8_t *f, size_t len)
 {
 	struct c_flow cf;
