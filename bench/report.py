@@ -82,6 +82,18 @@ def ratio_cells(q, ok):
     return f"{q:.3f} | {1 / q if q else 0:.2f}x{'' if ok else ' (CHECK FAILED)'} |"
 
 
+def table(w, title, head, rows):
+    """A section: the title, a Markdown table whose header is head (a list of
+    (name, alignment) pairs: the alignment cell, e.g. "---:"), the rows (each
+    a whole line), a blank line."""
+    w(title)
+    w("| " + " | ".join(n for n, _ in head) + " |")
+    w("|" + "|".join(a for _, a in head) + "|")
+    for r in rows:
+        w(r)
+    w("")
+
+
 def status(ok):
     if isinstance(ok, tuple):  # (library, machine): the threads row
         if ok[0] and not ok[1]:
@@ -205,11 +217,9 @@ def main():
                 ratio = f"{vx / tcp:.2f}x" if tcp else "—"
                 vx_rows.append(f"| {f} | {fmt(vx)} | {fmt(tcp)} | {ratio} | {fmt(bv and bv.get('segs_per_out'))} |")
         if vx_rows:
-            w("## GRO: TCP/IPv4 through VXLAN (IPv4, UDP 4789, checksum 0), MSS 1398, poll 64, timeout 0\n")
-            w("| flows | ns/pkt VXLAN | ns/pkt plain TCP | VXLAN / plain | segs/out (VXLAN) |")
-            w("|---:|---:|---:|---:|---:|")
-            out.extend(vx_rows)
-            w("")
+            table(w, "## GRO: TCP/IPv4 through VXLAN (IPv4, UDP 4789, checksum 0), MSS 1398, poll 64, timeout 0\n",
+                  [("flows", "---:"), ("ns/pkt VXLAN", "---:"), ("ns/pkt plain TCP", "---:"),
+                   ("VXLAN / plain", "---:"), ("segs/out (VXLAN)", "---:")], vx_rows)
 
         t1 = gb.get("gro/threads/tcp4/flows:64/poll:64/timeout_us:0/bufs:1/csum:hw/threads:1")
         t2 = gb.get("gro/threads/tcp4/flows:64/poll:64/timeout_us:0/bufs:1/csum:hw/threads:2")
@@ -233,23 +243,17 @@ def main():
             if b:
                 cs[n] = b.get("GBps")
         if cs:
-            w("## Checksum routine alone (`ofl_csum_partial`, cached buffer)\n")
-            w("| bytes | GB/s | ns per call |")
-            w("|---:|---:|---:|")
-            for n, v in cs.items():
-                w(f"| {n} | {fmt(v, 1)} | {fmt(n / v if v else None, 1)} |")
-            w("")
+            table(w, "## Checksum routine alone (`ofl_csum_partial`, cached buffer)\n",
+                  [("bytes", "---:"), ("GB/s", "---:"), ("ns per call", "---:")],
+                  (f"| {n} | {fmt(v, 1)} | {fmt(n / v if v else None, 1)} |" for n, v in cs.items()))
 
     # ---- GSO / DSA rows (when present)
     gso = {k: v for k, v in gb.items() if k.startswith("gso/")}
     if gso:
-        w("## GSO\n")
-        w("| row | ns per segment | ns per super-packet | segments |")
-        w("|---|---:|---:|---:|")
-        for k in sorted(gso):
-            b = gso[k]
-            w(f"| `{k}` | {fmt(b.get('ns_per_seg'))} | {fmt(b.get('ns_per_super'))} | {fmt(b.get('segs'), 0)} |")
-        w("")
+        table(w, "## GSO\n",
+              [("row", "---"), ("ns per segment", "---:"), ("ns per super-packet", "---:"), ("segments", "---:")],
+              (f"| `{k}` | {fmt(b.get('ns_per_seg'))} | {fmt(b.get('ns_per_super'))} | {fmt(b.get('segs'), 0)} |"
+               for k, b in sorted(gso.items())))
     dsa = {k: v for k, v in gb.items() if k.startswith("dsa/")}
     if dsa:
         w("## DSA tag codecs (switch → host layout), ns per frame\n")
@@ -268,12 +272,10 @@ def main():
         w("")
         gt = {k: v for k, v in dsa.items() if k.startswith("dsa/gro/")}
         if gt:
-            w("### GRO through the tag vs strip-then-GRO (TCP/IPv4 bulk, poll 64, timeout 0, hw csum)\n")
-            w("| row | ns/pkt | segs/out |")
-            w("|---|---:|---:|")
-            for k in sorted(gt):
-                w(f"| `{k}` | {fmt(gt[k].get('ns_per_pkt'))} | {fmt(gt[k].get('segs_per_out'))} |")
-            w("")
+            table(w, "### GRO through the tag vs strip-then-GRO (TCP/IPv4 bulk, poll 64, timeout 0, hw csum)\n",
+                  [("row", "---"), ("ns/pkt", "---:"), ("segs/out", "---:")],
+                  (f"| `{k}` | {fmt(b.get('ns_per_pkt'))} | {fmt(b.get('segs_per_out'))} |"
+                   for k, b in sorted(gt.items())))
 
     # ---- DPDK
     ratio = {}

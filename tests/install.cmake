@@ -44,28 +44,22 @@ add_test(NAME install_consumer
 set_tests_properties(install_consumer PROPERTIES
   TIMEOUT 300 RUN_SERIAL TRUE PASS_REGULAR_EXPRESSION "install test: OK" SKIP_REGULAR_EXPRESSION "SKIP:")
 
-add_test(NAME public_headers_c11
-  COMMAND ${CMAKE_COMMAND} -DLANG=C -DCOMPILER=${CMAKE_C_COMPILER}
-    -DINCLUDE_DIR=${CMAKE_SOURCE_DIR}/include -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/headers-c11
-    -DLIB=$<TARGET_FILE:ofl> -DPROBE=${CMAKE_CURRENT_SOURCE_DIR}/install/headers_probe.c
-    "-DEXTRA_FLAGS=${OFL_INSTALL_TEST_FLAGS}"
-    -P ${CMAKE_CURRENT_SOURCE_DIR}/install/headers.cmake)
-if(OFL_CXX)
-  add_test(NAME public_headers_cxx
-    COMMAND ${CMAKE_COMMAND} -DLANG=CXX -DCOMPILER=${OFL_CXX}
-      -DINCLUDE_DIR=${CMAKE_SOURCE_DIR}/include -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/headers-cxx
+# public_headers_<suffix>: every public header compiled alone by one compiler
+function(ofl_public_headers_test suffix lang compiler)
+  add_test(NAME public_headers_${suffix}
+    COMMAND ${CMAKE_COMMAND} -DLANG=${lang} -DCOMPILER=${compiler}
+      -DINCLUDE_DIR=${CMAKE_SOURCE_DIR}/include -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/headers-${suffix}
       -DLIB=$<TARGET_FILE:ofl> -DPROBE=${CMAKE_CURRENT_SOURCE_DIR}/install/headers_probe.c
       "-DEXTRA_FLAGS=${OFL_INSTALL_TEST_FLAGS}"
       -P ${CMAKE_CURRENT_SOURCE_DIR}/install/headers.cmake)
-endif()
-if(NOT OFL_CXX)
-  ofl_tests_not_built("no C++ compiler" public_headers_cxx)
-endif()
-set_tests_properties(public_headers_c11 PROPERTIES
-  PASS_REGULAR_EXPRESSION "headers: OK" SKIP_REGULAR_EXPRESSION "SKIP:")
-if(OFL_CXX)
-  set_tests_properties(public_headers_cxx PROPERTIES
+  set_tests_properties(public_headers_${suffix} PROPERTIES
     PASS_REGULAR_EXPRESSION "headers: OK" SKIP_REGULAR_EXPRESSION "SKIP:")
+endfunction()
+ofl_public_headers_test(c11 C ${CMAKE_C_COMPILER})
+if(OFL_CXX)
+  ofl_public_headers_test(cxx CXX ${OFL_CXX})
+else()
+  ofl_tests_not_built("no C++ compiler" public_headers_cxx)
 endif()
 
 # the library's objects without src/gro/ (no recompile)

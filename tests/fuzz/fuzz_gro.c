@@ -1102,24 +1102,23 @@ static void misuse(struct st *s, struct fz *z)
 	struct ofl_buf b[2] = {{NULL, 10}, {NULL, 0}};
 	unsigned got;
 	int err = 0;
+	/* cases 1 to 3: no buffers; a buffer of NULL data with length 10; a
+	 * buffer count without buffers */
+	static const struct {
+		bool bufs;
+		uint16_t nbufs;
+	} bad[3] = {{true, 0}, {true, 1}, {false, 1}};
+	unsigned c = fz_u8(z) % 5;
 	memset(&p, 0, sizeof(p));
-	switch (fz_u8(z) % 5) {
+	switch (c) {
 	case 0:
 		FZ_CHECK(ofl_gro_receive(s->gro, NULL, s->now) == OFL_EINVAL);
 		break;
 	case 1:
-		p.bufs = b;
-		p.nbufs = 0;
-		FZ_CHECK(ofl_gro_receive(s->gro, &p, s->now) == OFL_EINVAL);
-		break;
 	case 2:
-		p.bufs = b;
-		p.nbufs = 1; /* NULL data with length 10 */
-		FZ_CHECK(ofl_gro_receive(s->gro, &p, s->now) == OFL_EINVAL);
-		break;
 	case 3:
-		p.bufs = NULL;
-		p.nbufs = 1;
+		p.bufs = bad[c - 1].bufs ? b : NULL;
+		p.nbufs = bad[c - 1].nbufs;
 		FZ_CHECK(ofl_gro_receive(s->gro, &p, s->now) == OFL_EINVAL);
 		break;
 	default:
@@ -1164,12 +1163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned i, k;
 	uint64_t flushes = 0;
 	size_t allocs_after_create;
-	if (!S) {
-		S = calloc(1, sizeof(*S));
-		if (!S)
-			abort();
-	}
-	s = S;
+	s = S = fz_state(S, sizeof(*S));
 	memset(s, 0, offsetof(struct st, lin));
 	fz_mem_init(&s->mem);
 	FZ_CHECK(ofl_gro_config_default(&s->cfg) == 0);

@@ -429,12 +429,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *src;
 	uint32_t len;
 	int rc;
-	if (!S) {
-		S = calloc(1, sizeof(*S));
-		if (!S)
-			abort();
-	}
-	s = S;
+	s = S = fz_state(S, sizeof(*S));
 	if (trace < 0)
 		trace = getenv("FZ_TRACE") != NULL;
 	memset(s, 0, offsetof(struct gst, lin));

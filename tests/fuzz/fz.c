@@ -26,6 +26,15 @@ int fz_strict(void)
 	return v;
 }
 
+void *fz_state(void *state, size_t size)
+{
+	if (!state)
+		state = calloc(1, size);
+	if (!state)
+		abort();
+	return state;
+}
+
 static void *fz_alloc(void *user, size_t size, size_t align)
 {
 	struct fz_mem *m = user;

@@ -73,6 +73,11 @@ void fz_fail(const char *file, int line, const char *cond, const char *fmt, ...)
  * fuzzers can go on looking for new ones meanwhile. */
 int fz_strict(void);
 
+/* The state a target keeps across inputs (too big for its stack): state
+ * itself once it exists, else size zeroed bytes (abort when there are
+ * none).  Use: S = fz_state(S, sizeof(*S)). */
+void *fz_state(void *state, size_t size);
+
 /* Counting allocator: every block is its own malloc (ASan sees overruns),
  * size and count are tracked, and a limit can make it fail. */
 struct fz_mem {

@@ -15,6 +15,16 @@ void gu_segs_same(const struct gu_segs *a, const struct gu_segs *b)
 	}
 }
 
+void gu_seg_layout_same(const struct ofl_gso_seg *a, const struct ofl_gso_seg *b)
+{
+	ck_assert_uint_eq(a->hdr_len, b->hdr_len);
+	ck_assert_uint_eq(a->l3_off, b->l3_off);
+	ck_assert_uint_eq(a->l4_off, b->l4_off);
+	ck_assert_uint_eq(a->csum_start, b->csum_start);
+	ck_assert_uint_eq(a->csum_offset, b->csum_offset);
+	ck_assert_uint_eq(a->flags, b->flags);
+}
+
 void gu_pool_array(struct ofl_gso_pool *p, struct ofl_gso_hbuf *arr, uint8_t *block, uint32_t nslots,
                    uint32_t size)
 {

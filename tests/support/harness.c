@@ -183,6 +183,37 @@ void h_cap_deliver(void *user, const struct ofl_gro_out *p, unsigned n)
 		h_cap_one(user, &p[i]);
 }
 
+void h_last_init(struct h_last *l, uint8_t *lin, size_t cap)
+{
+	memset(l, 0, sizeof(*l));
+	l->lin = lin;
+	l->cap = cap;
+}
+
+void h_last_deliver(void *user, const struct ofl_gro_out *p, unsigned n)
+{
+	struct h_last *l = user;
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		l->n++;
+		l->segs = p[i].seg_count;
+		l->len = ofl_gro_linearize(&p[i], l->lin, l->cap, OFL_CSUM_MODE_FULL);
+		ck_assert_int_eq(l->len, (int)p[i].len);
+	}
+}
+
+int h_receive1(struct ofl_gro *g, uint8_t *frame, size_t len, int csum_status, uint64_t now)
+{
+	struct ofl_buf b = {frame, (uint32_t)len};
+	struct ofl_pkt p;
+	memset(&p, 0, sizeof(p));
+	p.bufs = &b;
+	p.nbufs = 1;
+	p.csum_status = (uint8_t)csum_status;
+	p.cookie = frame;
+	return ofl_gro_receive(g, &p, now);
+}
+
 static size_t hdr_end(const uint8_t *f, size_t len)
 {
 	struct c_flow cf;

@@ -138,6 +138,24 @@ void h_cap_deliver(void *user, const struct ofl_gro_out *p, unsigned n);
 /* p linearized into full with full checksums and into part with partial
  * ones (both cap bytes); checks both give the same length and returns it. */
 int h_lin_both(const struct ofl_gro_out *p, uint8_t *full, uint8_t *part, size_t cap);
+/* The last packet a GRO context delivered, kept by h_last_deliver() (user:
+ * a struct h_last): how many came, the last one's seg_count and length,
+ * and its frame linearized with full checksums into lin (cap bytes; the
+ * linearized length is asserted to be the packet's). */
+struct h_last {
+	uint8_t *lin;
+	size_t cap;
+	unsigned n;
+	uint16_t segs;
+	int len;
+};
+/* Nothing delivered yet, into lin (cap bytes, the caller's). */
+void h_last_init(struct h_last *l, uint8_t *lin, size_t cap);
+void h_last_deliver(void *user, const struct ofl_gro_out *p, unsigned n);
+/* Offer frame (len bytes, one buffer, not copied: it must stay until
+ * delivered; the packet's cookie) to g with that csum_status (OFL_CSUM_*).
+ * Returns ofl_gro_receive()'s result. */
+int h_receive1(struct ofl_gro *g, uint8_t *frame, size_t len, int csum_status, uint64_t now);
 /* Feed one frame (copied). Returns ofl_gro_receive()'s result. */
 int h_rx(struct harness *h, const uint8_t *frame, size_t len, uint64_t now);
 /* Feed a generated frame. */

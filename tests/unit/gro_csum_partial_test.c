@@ -16,11 +16,6 @@
 
 static struct h_cap cap;
 
-static struct ofl_gro *mk(void)
-{
-	memset(&cap, 0, sizeof(cap));
-	return h_gro_batch1(h_cap_deliver, &cap);
-}
 
 /* The CHECKSUM_PARTIAL seed of a linear untagged frame (IP at 14): the
  * folded pseudo-header sum, not inverted, in memory order. */
@@ -71,24 +66,15 @@ static size_t make(struct gen_tcp *gt, unsigned k, int status)
 	return n;
 }
 
-static int offer(struct ofl_gro *g, unsigned k, size_t n, int status)
+/* A fresh capture and a context delivering into it; gt a flow of ACK
+ * segments of payload bytes each. */
+static struct ofl_gro *mk_flow(struct gen_tcp *gt, int l3, uint32_t payload)
 {
-	struct ofl_buf b = {frames[k], (uint32_t)n};
-	struct ofl_pkt p;
-	memset(&p, 0, sizeof(p));
-	p.bufs = &b;
-	p.nbufs = 1;
-	p.csum_status = (uint8_t)status;
-	p.cookie = frames[k];
-	return ofl_gro_receive(g, &p, 0);
-}
-
-/* A flow of ACK segments of payload bytes each. */
-static void flow(struct gen_tcp *gt, int l3, uint32_t payload)
-{
+	memset(&cap, 0, sizeof(cap));
 	gen_tcp_init(gt, l3);
 	gt->payload_len = payload;
 	gt->flags = GEN_ACK;
+	return h_gro_batch1(h_cap_deliver, &cap);
 }
 
 /* Make frame k with the given status, offer it, step to the next segment. */
@@ -97,7 +83,7 @@ static size_t next(struct ofl_gro *g, struct gen_tcp *gt, unsigned k, int status
 	size_t n = make(gt, k, status);
 	if (status == OFL_CSUM_PARTIAL && gt->payload_len)
 		ck_assert(!gen_frame_csums_ok(frames[k], n)); /* a seed, not a checksum */
-	ck_assert_int_ge(offer(g, k, n, status), 0);
+	ck_assert_int_ge(h_receive1(g, frames[k], n, status, 0), 0);
 	gt->seq += gt->payload_len;
 	gt->ip_id++;
 	return n;
@@ -152,11 +138,9 @@ static void one_partial(struct ofl_gro *g, uint64_t sw, unsigned segs)
 
 START_TEST(partial_segments_merge)
 {
-	int l3 = _i ? 6 : 4;
-	struct ofl_gro *g = mk();
 	struct gen_tcp gt;
+	struct ofl_gro *g = mk_flow(&gt, _i ? 6 : 4, 1000);
 	unsigned k;
-	flow(&gt, l3, 1000);
 	for (k = 0; k < 4; k++) {
 		if (k == 3)
 			gt.flags |= GEN_PSH;
@@ -171,11 +155,9 @@ END_TEST
 /* One PARTIAL segment alone: the kernel keeps its CHECKSUM_PARTIAL; so do we. */
 START_TEST(lone_partial_segment)
 {
-	int l3 = _i ? 6 : 4;
-	struct ofl_gro *g = mk();
 	struct gen_tcp gt;
+	struct ofl_gro *g = mk_flow(&gt, _i ? 6 : 4, 700);
 	size_t n;
-	flow(&gt, l3, 700);
 	n = next(g, &gt, 0, OFL_CSUM_PARTIAL);
 	ck_assert_int_eq(ofl_gro_flush(g), 0);
 	one_partial(g, 0, 1);
@@ -192,9 +174,8 @@ START_TEST(mixed_statuses)
 {
 	static const int st[3] = {OFL_CSUM_NONE, OFL_CSUM_UNNECESSARY, OFL_CSUM_PARTIAL};
 	int a = st[_i / 3], b = st[_i % 3];
-	struct ofl_gro *g = mk();
 	struct gen_tcp gt;
-	flow(&gt, 4, 1200);
+	struct ofl_gro *g = mk_flow(&gt, 4, 1200);
 	next(g, &gt, 0, a);
 	next(g, &gt, 1, b);
 	ck_assert_int_eq(ofl_gro_flush(g), 0);
@@ -207,9 +188,8 @@ END_TEST
  * and not partial, its checksum as received. */
 START_TEST(lone_verified_segment_not_partial)
 {
-	struct ofl_gro *g = mk();
 	struct gen_tcp gt;
-	flow(&gt, 4, 700);
+	struct ofl_gro *g = mk_flow(&gt, 4, 700);
 	next(g, &gt, 0, OFL_CSUM_UNNECESSARY);
 	ck_assert_int_eq(ofl_gro_flush(g), 0);
 	ck_assert_uint_eq(cap.n, 1);
@@ -226,13 +206,12 @@ END_TEST
  * RX_PARTIAL, neither verified nor partial; no virtio header from us. */
 START_TEST(normal_partial_untouched)
 {
-	struct ofl_gro *g = mk();
 	struct gen_tcp gt;
+	struct ofl_gro *g = mk_flow(&gt, 4, 0);
 	uint8_t le[12];
 	size_t n;
-	flow(&gt, 4, 0);
 	n = make(&gt, 0, OFL_CSUM_PARTIAL);
-	ck_assert_int_eq(offer(g, 0, n, OFL_CSUM_PARTIAL), OFL_GRO_NORMAL);
+	ck_assert_int_eq(h_receive1(g, frames[0], n, OFL_CSUM_PARTIAL, 0), OFL_GRO_NORMAL);
 	ck_assert_uint_eq(cap.n, 1);
 	ck_assert_uint_eq(cap.out[0].seg_count, 0);
 	ck_assert_uint_eq(cap.out[0].flags & (OFL_GRO_OUT_F_CSUM_PARTIAL | OFL_GRO_OUT_F_CSUM_VERIFIED), 0);

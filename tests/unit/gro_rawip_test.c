@@ -214,9 +214,11 @@ static void finish(struct ofl_gro *g)
 
 /* ---- the rule table ----------------------------------------------------- */
 
+#define V4 1u
+#define V6 2u
 struct row {
 	const char *name;
-	int l3;
+	unsigned l3s;                               /* V4, V6: the versions it is run for */
 	unsigned n;                                 /* segments */
 	void (*mod)(struct gen_tcp *t, unsigned i); /* change segment i */
 	int expect[6];                              /* OFL_GRO_* per segment */
@@ -242,27 +244,23 @@ static void m_ipopt(struct gen_tcp *t, unsigned i)
 static void m_flowlabel(struct gen_tcp *t, unsigned i) { if (i == 1) t->flowlabel = 0x12345; }
 static void m_fixedid(struct gen_tcp *t, unsigned i) { (void)i; t->ip_id = 7; }
 
+/* Rows for both versions expect the same of IPv4 and of IPv6. */
 static const struct row rows[] = {
-	{"v4 train", 4, 4, m_none, {1, 0, 0, 0}, 1, 4},
-	{"v4 sequence gap", 4, 4, m_gap, {1, 0, 1, 0}, 2, 2},
-	{"v4 ttl differs", 4, 3, m_ttl, {1, 1, 1}, 3, 1},
-	{"v4 psh ends the train", 4, 3, m_psh, {1, 0, 1}, 2, 2},
-	{"v4 bad tcp checksum", 4, 3, m_badsum, {1, 2, 1}, 3, 1},
-	{"v4 pure ack", 4, 3, m_ack, {1, 2, 1}, 3, 1},
-	{"v4 another flow", 4, 3, m_port, {1, 1, 0}, 2, 2},
-	{"v4 short segment ends", 4, 3, m_short, {1, 0, 1}, 2, 2},
-	{"v4 ip options", 4, 3, m_ipopt, {1, 2, 1}, 3, 1},
-	{"v4 fixed id", 4, 4, m_fixedid, {1, 0, 0, 0}, 1, 4},
-	{"v6 train", 6, 4, m_none, {1, 0, 0, 0}, 1, 4},
-	{"v6 sequence gap", 6, 4, m_gap, {1, 0, 1, 0}, 2, 2},
-	{"v6 hop limit differs", 6, 3, m_ttl, {1, 1, 1}, 3, 1},
-	{"v6 flow label differs", 6, 3, m_flowlabel, {1, 1, 0}, 2, 2},
-	{"v6 psh ends the train", 6, 3, m_psh, {1, 0, 1}, 2, 2},
-	{"v6 bad tcp checksum", 6, 3, m_badsum, {1, 2, 1}, 3, 1},
-	{"v6 another flow", 6, 3, m_port, {1, 1, 0}, 2, 2},
+	{"train", V4 | V6, 4, m_none, {1, 0, 0, 0}, 1, 4},
+	{"sequence gap", V4 | V6, 4, m_gap, {1, 0, 1, 0}, 2, 2},
+	{"ttl / hop limit differs", V4 | V6, 3, m_ttl, {1, 1, 1}, 3, 1},
+	{"psh ends the train", V4 | V6, 3, m_psh, {1, 0, 1}, 2, 2},
+	{"bad tcp checksum", V4 | V6, 3, m_badsum, {1, 2, 1}, 3, 1},
+	{"another flow", V4 | V6, 3, m_port, {1, 1, 0}, 2, 2},
+	{"pure ack", V4, 3, m_ack, {1, 2, 1}, 3, 1},
+	{"short segment ends", V4, 3, m_short, {1, 0, 1}, 2, 2},
+	{"ip options", V4, 3, m_ipopt, {1, 2, 1}, 3, 1},
+	{"fixed id", V4, 4, m_fixedid, {1, 0, 0, 0}, 1, 4},
+	{"flow label differs", V6, 3, m_flowlabel, {1, 1, 0}, 2, 2},
 };
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
 
-static void run_row(const struct row *rw, int split)
+static void run_row(const struct row *rw, int l3, int split)
 {
 	struct ofl_gro *g = mk();
 	struct gen_tcp t;
@@ -272,7 +270,7 @@ static void run_row(const struct row *rw, int split)
 	for (i = 0; i < rw->n; i++) {
 		uint32_t len;
 		int r;
-		gen_tcp_init(&t, rw->l3);
+		gen_tcp_init(&t, l3);
 		t.payload_len = 1000;
 		t.seq = seq;
 		t.ip_id = (uint16_t)(100 + nseg);
@@ -292,22 +290,37 @@ static void run_row(const struct row *rw, int split)
 				if (st.flush[q])
 					fprintf(stderr, "flush %s %u\n", ofl_gro_flush_reason_name(q), (unsigned)st.flush[q]);
 		}
-		ck_assert_msg(r == rw->expect[i], "%s (split %d): segment %u gave %d, want %d", rw->name, split,
-		              i, r, rw->expect[i]);
+		ck_assert_msg(r == rw->expect[i], "v%d %s (split %d): segment %u gave %d, want %d", l3, rw->name,
+		              split, i, r, rw->expect[i]);
 	}
 	finish(g);
-	ck_assert_msg(R.nout == rw->outs, "%s (split %d): %u packets out, want %u", rw->name, split, R.nout,
-	              rw->outs);
+	ck_assert_msg(R.nout == rw->outs, "v%d %s (split %d): %u packets out, want %u", l3, rw->name, split,
+	              R.nout, rw->outs);
 	for (k = 0; k < R.nout && R.o[k].seg_count == 0; k++)
 		;
 	ck_assert_uint_lt(k, R.nout);
-	ck_assert_msg(R.o[k].seg_count == rw->first_segs, "%s: first GRO packet of %u segments, want %u",
-	              rw->name, R.o[k].seg_count, rw->first_segs);
+	ck_assert_msg(R.o[k].seg_count == rw->first_segs, "v%d %s: first GRO packet of %u segments, want %u",
+	              l3, rw->name, R.o[k].seg_count, rw->first_segs);
 }
 
+/* The (row, version) pairs of the table. */
+static unsigned nruns(void)
+{
+	unsigned r, n = 0;
+	for (r = 0; r < NROWS; r++)
+		n += (rows[r].l3s & V4 ? 1 : 0) + (rows[r].l3s & V6 ? 1 : 0);
+	return n;
+}
+
+/* Loop index: split mode * nruns() + the (row, version) pair, in table
+ * order, IPv4 first. */
 START_TEST(rule_table)
 {
-	run_row(&rows[_i % (sizeof(rows) / sizeof(rows[0]))], (int)(_i / (sizeof(rows) / sizeof(rows[0]))));
+	unsigned n = nruns(), k = (unsigned)_i % n, seen = 0, r, v;
+	for (r = 0; r < NROWS; r++)
+		for (v = 0; v < 2; v++)
+			if ((rows[r].l3s & (v ? V6 : V4)) && seen++ == k)
+				run_row(&rows[r], v ? 6 : 4, (int)((unsigned)_i / n));
 }
 END_TEST
 
@@ -473,5 +486,5 @@ START_TEST(config)
 }
 END_TEST
 
-H_MAIN("gro_rawip", 0, 0, {rule_table, (int)(4 * (sizeof(rows) / sizeof(rows[0])))},
+H_MAIN("gro_rawip", 0, 0, {rule_table, (int)(4 * nruns())},
 	{merged_header, 0}, {csum_complete, 0}, {not_for_gro, 0}, {burst_two_versions, 0}, {config, 0})

@@ -700,28 +700,26 @@ static void keep_deliver(void *user, const struct ofl_gro_out *o, unsigned n)
 		}
 }
 
-/* Three segments of in through t into a context of tun_cfg(), as the NIC
- * says csum_status; the merged packet in seen_out (hdr: seen_hdr). */
-static void merge3(struct gen_tcp *in, struct gen_tun *t, int csum_status)
+/* Three 1000-byte segments of an IPv4 TCP flow through t into a context of
+ * tun_cfg(), as the NIC says csum_status; the merged packet in seen_out
+ * (hdr: seen_hdr). */
+static void merge3(struct gen_tun *t, int csum_status)
 {
 	struct ofl_gro_config c;
 	struct ofl_gro *g;
+	struct gen_tcp in;
 	static uint8_t inner[2048], f[3][2200]; /* held until delivered: one each */
 	unsigned k;
+	gen_tcp_init(&in, 4);
+	in.payload_len = 1000;
 	tun_cfg(&c);
 	c.deliver = keep_deliver;
 	ck_assert_int_eq(ofl_gro_create(&c, &g), 0);
 	for (k = 0; k < 3; k++) {
-		size_t il = gen_tcp_frame(in, inner, sizeof(inner)), fl = gen_tun_wrap(t, inner, il, f[k], sizeof(f[k]));
-		struct ofl_buf b = {f[k], (uint32_t)fl};
-		struct ofl_pkt pk;
-		memset(&pk, 0, sizeof(pk));
-		pk.bufs = &b;
-		pk.nbufs = 1;
-		pk.csum_status = (uint8_t)csum_status;
-		ck_assert_int_eq(ofl_gro_receive(g, &pk, 0), k ? OFL_GRO_MERGED : OFL_GRO_HELD);
-		in->seq += 1000;
-		in->ip_id++;
+		size_t il = gen_tcp_frame(&in, inner, sizeof(inner)), fl = gen_tun_wrap(t, inner, il, f[k], sizeof(f[k]));
+		ck_assert_int_eq(h_receive1(g, f[k], fl, csum_status, 0), k ? OFL_GRO_MERGED : OFL_GRO_HELD);
+		in.seq += 1000;
+		in.ip_id++;
 		t->ip_id++;
 	}
 	ofl_gro_flush(g);
@@ -730,29 +728,29 @@ static void merge3(struct gen_tcp *in, struct gen_tun *t, int csum_status)
 	seen_out.hdr = seen_hdr;
 }
 
+/* ofl_gro_out_tunnel() of the merged packet (seen_out) finds a tunnel and
+ * says *want, every field. */
+static void tunnel_is(const struct ofl_gro_tunnel *want)
+{
+	struct ofl_gro_tunnel tt;
+	ck_assert_int_eq(ofl_gro_out_tunnel(&seen_out, &tt), 1);
+	ck_assert_msg(memcmp(&tt, want, sizeof(tt)) == 0,
+	              "tunnel type %u, l3 %u in %u, udp csum %u, offsets %u %u %u %u %u %u", tt.type, tt.outer_l3,
+	              tt.inner_l3, tt.outer_udp_csum, tt.outer_l3_off, tt.outer_l4_off, tt.tun_off, tt.inner_l2_off,
+	              tt.inner_l3_off, tt.inner_l4_off);
+}
+
 START_TEST(delivered_form)
 {
-	struct gen_tcp in;
 	struct gen_tun t;
-	struct ofl_gro_tunnel tt;
 	uint16_t seed;
 	uint32_t s;
-	gen_tcp_init(&in, 4);
-	in.payload_len = 1000;
 	gen_tun_init(&t, GEN_TUN_VXLAN, 4);
 	t.udp_csum = true;
-	merge3(&in, &t, OFL_CSUM_UNNECESSARY);
-	ck_assert_int_eq(ofl_gro_out_tunnel(&seen_out, &tt), 1);
-	ck_assert_uint_eq(tt.type, OFL_GRO_TUN_VXLAN);
-	ck_assert_uint_eq(tt.outer_l3, 4);
-	ck_assert_uint_eq(tt.inner_l3, 4);
-	ck_assert_uint_eq(tt.outer_udp_csum, 1);
-	ck_assert_uint_eq(tt.outer_l3_off, 14);
-	ck_assert_uint_eq(tt.outer_l4_off, 34);
-	ck_assert_uint_eq(tt.tun_off, 42);
-	ck_assert_uint_eq(tt.inner_l2_off, 50);
-	ck_assert_uint_eq(tt.inner_l3_off, 64);
-	ck_assert_uint_eq(tt.inner_l4_off, 84);
+	merge3(&t, OFL_CSUM_UNNECESSARY);
+	/* type, outer 4, inner 4, outer UDP checksum; outer IPv4 at 14, UDP at
+	 * 34, VXLAN at 42, inner Ethernet at 50, IPv4 at 64, TCP at 84 */
+	tunnel_is(&(const struct ofl_gro_tunnel){OFL_GRO_TUN_VXLAN, 4, 4, 1, 14, 34, 42, 50, 64, 84});
 	ck_assert_uint_eq(seen_out.l3_off, 64);
 	ck_assert_uint_eq(seen_out.csum_start, 84);
 	ck_assert_uint_eq(seen_out.csum_offset, 16);
@@ -776,22 +774,14 @@ END_TEST
  * it; PARTIAL: the field already holds the final value), no virtio form. */
 START_TEST(delivered_form_gre)
 {
-	struct gen_tcp in;
 	struct gen_tun t;
-	struct ofl_gro_tunnel tt;
-	gen_tcp_init(&in, 4);
-	in.payload_len = 1000;
 	gen_tun_init(&t, GEN_TUN_GRE, 6);
 	t.gre_flags = GEN_GRE_C | GEN_GRE_K;
-	merge3(&in, &t, OFL_CSUM_NONE);
-	ck_assert_int_eq(ofl_gro_out_tunnel(&seen_out, &tt), 1);
-	{
-		/* type, outer 6, inner 4, no UDP checksum; outer IPv6 at 14, GRE
-		 * at 54 (both outer_l4_off and tun_off), 12 bytes of it, inner
-		 * Ethernet at 66, IPv4 at 80, TCP at 100 */
-		const struct ofl_gro_tunnel want = {OFL_GRO_TUN_GRE, 6, 4, 0, 14, 54, 54, 66, 80, 100};
-		ck_assert(memcmp(&tt, &want, sizeof(tt)) == 0);
-	}
+	merge3(&t, OFL_CSUM_NONE);
+	/* type, outer 6, inner 4, no UDP checksum; outer IPv6 at 14, GRE at 54
+	 * (both outer_l4_off and tun_off), 12 bytes of it, inner Ethernet at
+	 * 66, IPv4 at 80, TCP at 100 */
+	tunnel_is(&(const struct ofl_gro_tunnel){OFL_GRO_TUN_GRE, 6, 4, 0, 14, 54, 54, 66, 80, 100});
 	ck_assert_uint_eq(OFL_GRO_OUT_TUN_TYPE(seen_out.flags), OFL_GRO_TUN_GRE);
 	ck_assert_uint_eq(seen_out.gso_type, OFL_GSO_TCPV4 | OFL_GSO_GRE_CSUM);
 	/* outer IPv6 payload length; the key kept */

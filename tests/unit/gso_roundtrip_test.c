@@ -247,24 +247,6 @@ END_TEST
 
 /* ---- GSO then GRO ---- */
 
-struct back {
-	unsigned n;
-	uint8_t *lin;
-	int len;
-	uint16_t seg_count;
-};
-
-static void back_deliver(void *user, const struct ofl_gro_out *pkts, unsigned n)
-{
-	struct back *b = user;
-	unsigned i;
-	for (i = 0; i < n; i++) {
-		b->n++;
-		b->seg_count = pkts[i].seg_count;
-		b->len = ofl_gro_linearize(&pkts[i], b->lin, 200000, OFL_CSUM_MODE_FULL);
-	}
-}
-
 static uint8_t sp[200000];
 
 START_TEST(test_gso_then_gro)
@@ -276,7 +258,7 @@ START_TEST(test_gso_then_gro)
 	struct gu_segs *sg = calloc(1, sizeof(*sg));
 	struct ofl_gro_config cfg;
 	struct ofl_gro *gro;
-	struct back bk;
+	struct h_last bk;
 	static struct ofl_buf bufs[GU_MAX_SEGS][OFL_GSO_SEG_MAX_SLICES + 1];
 	struct ofl_buf in;
 	size_t len;
@@ -299,10 +281,9 @@ START_TEST(test_gso_then_gro)
 	ck_assert_int_eq(ofl_gso_start(&it, &req, &in, 1), 0);
 	ck_assert_int_eq(gu_collect(&it, sg, 1, 256), 0);
 
-	memset(&bk, 0, sizeof(bk));
-	bk.lin = malloc(200000);
+	h_last_init(&bk, malloc(200000), 200000);
 	ofl_gro_config_default(&cfg);
-	cfg.deliver = back_deliver;
+	cfg.deliver = h_last_deliver;
 	cfg.user = &bk;
 	cfg.max_size = 200000;
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
@@ -326,7 +307,7 @@ START_TEST(test_gso_then_gro)
 	ofl_gro_poll_end(gro, 0, 1000, NULL);
 	ofl_gro_destroy(gro);
 	ck_assert_uint_eq(bk.n, 1);
-	ck_assert_uint_eq(bk.seg_count, sg->n);
+	ck_assert_uint_eq(bk.segs, sg->n);
 	ck_assert_int_eq(bk.len, (int)len);
 	ck_assert_mem_eq(bk.lin, sp, len);
 	free(bk.lin);

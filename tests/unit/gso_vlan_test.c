@@ -82,12 +82,7 @@ static void same_segments(const uint8_t *a, size_t alen, const uint8_t *b, size_
 		const struct ofl_gso_seg *x = &sa->seg[k], *y = &sb->seg[k];
 		ck_assert_uint_eq(sa->len[k], sb->len[k]);
 		ck_assert_mem_eq(sa->frame[k], sb->frame[k], sa->len[k]);
-		ck_assert_uint_eq(x->hdr_len, y->hdr_len);
-		ck_assert_uint_eq(x->l3_off, y->l3_off);
-		ck_assert_uint_eq(x->l4_off, y->l4_off);
-		ck_assert_uint_eq(x->csum_start, y->csum_start);
-		ck_assert_uint_eq(x->csum_offset, y->csum_offset);
-		ck_assert_uint_eq(x->flags, y->flags);
+		gu_seg_layout_same(x, y);
 		ck_assert(gu_csums_ok(sa->frame[k], sa->len[k]) || (x->flags & OFL_GSO_SEG_F_CSUM_PARTIAL));
 	}
 	/* the tag: right after the source MAC */

@@ -126,27 +126,37 @@ START_TEST(no_growth_after_create)
 }
 END_TEST
 
+/* A counted configuration whose deliver must never be called (no traffic). */
+static void cfg_counted(struct ofl_gro_config *c, struct cmem *m)
+{
+	cmem_init(m);
+	cfg_with(c, m);
+	c->deliver = (ofl_gro_deliver_fn)(void (*)(void))abort;
+}
+
+/* Create a context of c and destroy it again; the bytes it held. */
+static size_t created_bytes(const struct ofl_gro_config *c, const struct cmem *m)
+{
+	struct ofl_gro *g;
+	size_t live;
+	ck_assert_int_eq(ofl_gro_create(c, &g), 0);
+	live = m->live;
+	ofl_gro_destroy(g);
+	return live;
+}
+
 /* Memory is a function of the configuration only. */
 START_TEST(size_follows_config)
 {
 	struct ofl_gro_config c;
-	struct ofl_gro *g;
 	size_t small, big, flows2;
 	struct cmem m;
-	cmem_init(&m);
-	cfg_with(&c, &m);
-	c.deliver = (ofl_gro_deliver_fn)(void (*)(void))abort;
-	ck_assert_int_eq(ofl_gro_create(&c, &g), 0);
-	small = m.live;
-	ofl_gro_destroy(g);
+	cfg_counted(&c, &m);
+	small = created_bytes(&c, &m);
 	c.max_flows = 1024;
-	ck_assert_int_eq(ofl_gro_create(&c, &g), 0);
-	big = m.live;
-	ofl_gro_destroy(g);
+	big = created_bytes(&c, &m);
 	c.max_flows = 2048;
-	ck_assert_int_eq(ofl_gro_create(&c, &g), 0);
-	flows2 = m.live;
-	ofl_gro_destroy(g);
+	flows2 = created_bytes(&c, &m);
 	ck_assert_uint_gt(big, small);
 	/* linear in max_flows (within the power-of-two table rounding) */
 	ck_assert_uint_le(flows2 - big, big + 4096);
@@ -161,17 +171,12 @@ START_TEST(enomem_at_every_allocation)
 	struct ofl_gro *g;
 	struct cmem m;
 	size_t n, k;
-	cmem_init(&m);
-	cfg_with(&c, &m);
-	c.deliver = (ofl_gro_deliver_fn)(void (*)(void))abort;
-	ck_assert_int_eq(ofl_gro_create(&c, &g), 0);
+	cfg_counted(&c, &m);
+	(void)created_bytes(&c, &m);
 	n = m.allocs;
-	ofl_gro_destroy(g);
 	for (k = 1; k <= n; k++) {
-		cmem_init(&m);
+		cfg_counted(&c, &m);
 		m.fail_at = k;
-		cfg_with(&c, &m);
-		c.deliver = (ofl_gro_deliver_fn)(void (*)(void))abort;
 		g = (struct ofl_gro *)&c;
 		ck_assert_int_eq(ofl_gro_create(&c, &g), OFL_ENOMEM);
 		ck_assert_uint_eq(m.live, 0);

@@ -52,6 +52,9 @@ static int parse_dir(const char *cmd, const char *arg, int allow_auto, int *dir)
 
 /* The options dsa-decode and dsa-encode share: the positionals, --help,
  * --dir, --lax-snaplen and the tag options (dsa_opt). */
+#define COMMON_OPT_ENTRIES                                                                      \
+	{ "help", 'h', 0, OPT_HELP }, { "tag", 0, 1, DSA_OPT_TAG }, { "dir", 0, 1, OPT_DIR },    \
+	{ "lax-snaplen", 0, 0, OPT_LAX_SNAPLEN }, DSA_OPT_PARAM_ENTRIES
 struct common_args {
 	const char *cmd;
 	void (*usage)(FILE *fp);
@@ -82,6 +85,27 @@ static int common_arg(const struct common_args *c, int id, const char *arg)
 	default:
 		return dsa_opt_parse(c->dsa, c->cmd, "--tag", id, arg) != 0 ? -1 : 0;
 	}
+}
+
+/* The lines of --help for the options of common_arg() but --tag and --dir. */
+static void common_usage_end(FILE *fp)
+{
+	fprintf(fp, "  --lax-snaplen           read frames longer than the file's snap length whole\n"
+	            "                          (up to 262144 bytes; libpcap, like tcpdump, cuts\n"
+	            "                          them to the snap length otherwise)\n");
+	dsa_opt_usage_params(fp);
+	fprintf(fp, "  -h, --help              this help\n");
+}
+
+/* Start parsing a command line with opts: *dsa initialised, *dir the
+ * default layout; c takes the positionals into pos[2] (count: *npos, 0). */
+static void common_start(struct common_args *c, struct cli_parser *p, int argc, char **argv,
+                         const struct cli_opt *opts, int dir0)
+{
+	*c->npos = 0;
+	dsa_opt_init(c->dsa);
+	*c->dir = dir0;
+	cli_parser_init(p, argc, argv, opts, c->cmd);
 }
 
 static const char *dir_name(int dir)
@@ -121,11 +145,7 @@ static FILE *report_stream(const char *out_path)
 /* dsa-decode                                                                */
 
 static const struct cli_opt decode_opts[] = {
-	{ "help", 'h', 0, OPT_HELP },
-	{ "tag", 0, 1, DSA_OPT_TAG },
-	{ "dir", 0, 1, OPT_DIR },
-	{ "lax-snaplen", 0, 0, OPT_LAX_SNAPLEN },
-	DSA_OPT_PARAM_ENTRIES,
+	COMMON_OPT_ENTRIES,
 	{ NULL, 0, 0, 0 },
 };
 
@@ -146,13 +166,9 @@ void dsa_decode_usage(FILE *fp)
 	        "                          it (brcm, dsa, edsa, ksz9477, mtk, ocelot, ...);\n"
 	        "                          needed for Ethernet captures; link types 281 (brcm),\n"
 	        "                          282 (brcm-prepend), 284 (dsa), 285 (edsa) name their own\n"
-	        "  --dir rx|tx|auto        layout to decode (default auto: rx, else tx)\n"
-	        "  --lax-snaplen           read frames longer than the file's snap length whole\n"
-	        "                          (up to 262144 bytes; libpcap, like tcpdump, cuts\n"
-	        "                          them to the snap length otherwise)\n",
+	        "  --dir rx|tx|auto        layout to decode (default auto: rx, else tx)\n",
 	        CLI_PROG);
-	dsa_opt_usage_params(fp);
-	fprintf(fp, "  -h, --help              this help\n");
+	common_usage_end(fp);
 }
 
 struct decode_cmd {
@@ -166,17 +182,12 @@ static int decode_args(struct decode_cmd *d, int argc, char **argv)
 {
 	struct cli_parser p;
 	const char *arg, *pos[2];
-	unsigned npos = 0;
+	unsigned npos;
 	int id, r;
-	struct common_args c = { "dsa-decode", dsa_decode_usage, 1, pos, &npos, NULL, NULL, NULL };
+	struct common_args c = { "dsa-decode", dsa_decode_usage, 1, pos, &npos, &d->dir, &d->lax, &d->dsa };
 
 	memset(d, 0, sizeof *d);
-	dsa_opt_init(&d->dsa);
-	d->dir = DIR_AUTO;
-	c.dir = &d->dir;
-	c.lax = &d->lax;
-	c.dsa = &d->dsa;
-	cli_parser_init(&p, argc, argv, decode_opts, "dsa-decode");
+	common_start(&c, &p, argc, argv, decode_opts, DIR_AUTO);
 	while ((id = cli_next(&p, &arg)) != CLI_OPT_END) {
 		r = common_arg(&c, id, arg);
 		if (r != 0)
@@ -357,14 +368,10 @@ int dsa_decode_main(int argc, char **argv)
 /* dsa-encode                                                                */
 
 static const struct cli_opt encode_opts[] = {
-	{ "help", 'h', 0, OPT_HELP },
-	{ "tag", 0, 1, DSA_OPT_TAG },
-	{ "dir", 0, 1, OPT_DIR },
+	COMMON_OPT_ENTRIES,
 	{ "port", 0, 1, OPT_PORT },
 	{ "switch", 0, 1, OPT_SWITCH },
 	{ "priority", 0, 1, OPT_PRIORITY },
-	{ "lax-snaplen", 0, 0, OPT_LAX_SNAPLEN },
-	DSA_OPT_PARAM_ENTRIES,
 	{ NULL, 0, 0, 0 },
 };
 
@@ -384,13 +391,9 @@ void dsa_encode_usage(FILE *fp)
 	        "  --port N                the destination port (tx) or source port (rx)\n"
 	        "  --switch S              switch (device) index in a cascade (default 0)\n"
 	        "  --priority P            traffic class / priority (default: the format's 0)\n"
-	        "  --dir tx|rx             layout: host to switch (default) or switch to host\n"
-	        "  --lax-snaplen           read frames longer than the file's snap length whole\n"
-	        "                          (up to 262144 bytes; libpcap, like tcpdump, cuts\n"
-	        "                          them to the snap length otherwise)\n",
+	        "  --dir tx|rx             layout: host to switch (default) or switch to host\n",
 	        CLI_PROG);
-	dsa_opt_usage_params(fp);
-	fprintf(fp, "  -h, --help              this help\n");
+	common_usage_end(fp);
 }
 
 struct encode_cmd {
@@ -405,18 +408,13 @@ static int encode_args(struct encode_cmd *e, int argc, char **argv)
 {
 	struct cli_parser p;
 	const char *arg, *pos[2];
-	unsigned npos = 0;
+	unsigned npos;
 	uint64_t v;
 	int id, r;
-	struct common_args c = { "dsa-encode", dsa_encode_usage, 0, pos, &npos, NULL, NULL, NULL };
+	struct common_args c = { "dsa-encode", dsa_encode_usage, 0, pos, &npos, &e->dir, &e->lax, &e->dsa };
 
 	memset(e, 0, sizeof *e);
-	dsa_opt_init(&e->dsa);
-	e->dir = OFL_DSA_TX;
-	c.dir = &e->dir;
-	c.lax = &e->lax;
-	c.dsa = &e->dsa;
-	cli_parser_init(&p, argc, argv, encode_opts, "dsa-encode");
+	common_start(&c, &p, argc, argv, encode_opts, OFL_DSA_TX);
 	while ((id = cli_next(&p, &arg)) != CLI_OPT_END) {
 		switch (id) {
 		case OPT_PORT:
