@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "gso/gso_int.h"
+#include "gso/tmpl.h"
 
 #define GSO_MAX_FRAME (16u << 20)
 #define GSO_MAX_EXTRA_L2 32u
@@ -480,6 +480,8 @@ int ofl_gso_start(struct ofl_gso_iter *itp, const struct ofl_gso_req *req, const
 		return OFL_EINVAL;
 	if (!req || !bufs || nbufs == 0 || nbufs > 0xffffu || ofl_bufs_size(bufs, nbufs) == UINT64_MAX)
 		return gso_refuse(it, OFL_GSO_WHY_ARG);
+	if (gso_start_plain(it, req, bufs, nbufs))
+		return 0;
 	if (gso_req_load(&r, req) != 0)
 		return gso_refuse(it, OFL_GSO_WHY_REQ);
 	memset(&in, 0, sizeof(in));
