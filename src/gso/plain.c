@@ -14,44 +14,39 @@
 #define PLAIN_L3_OFF 14u
 
 /* The iterator's fields (all before the template) cleared, as
- * gso_start_common() does first: 16-byte stores. */
-_Static_assert(offsetof(struct gso_it, tmpl) >= 16u, "the state before the template");
+ * gso_start_common() does first: 16-byte stores written out (GCC makes a
+ * loop of them, or a memset() of this size, a string instruction). */
+_Static_assert(offsetof(struct gso_it, tmpl) > 128u && offsetof(struct gso_it, tmpl) <= 160u,
+               "zero_state() covers the state before the template");
 GSO_ALWAYS_INLINE void zero_state(struct gso_it *it)
 {
-	const size_t n = offsetof(struct gso_it, tmpl);
 	uint8_t *p = (uint8_t *)it;
-	gso_v16 z;
-	size_t i;
-	memset(&z, 0, sizeof(z));
-	for (i = 0; i + 16u <= n; i += 16u)
-		memcpy(p + i, &z, 16);
-	memcpy(p + n - 16u, &z, 16);
+	tmpl_zero64(p);
+	tmpl_zero64(p + 64);
+	tmpl_zero16(p + 128);
+	tmpl_zero16(p + offsetof(struct gso_it, tmpl) - 16u);
 }
 
 /* The template's first 128 bytes: the hl header bytes of the frame f
  * (flen bytes), zero after them (the fast loop copies 32-byte blocks).
- * From a frame of 128 bytes or more: 128 bytes copied, then zeros from
- * hl stored 16 bytes at a time (the last store overlapping the one before
- * it, never a header byte). */
+ * From a frame of 128 bytes or more: 128 bytes copied, then five 16-byte
+ * zero stores from hl (those past 112 land on 112) and one at 112, which
+ * cover [hl, 128) for any hl from 42 to 112 and never a header byte. */
 GSO_ALWAYS_INLINE void copy_head(uint8_t *restrict t, const uint8_t *restrict f, uint32_t hl, uint32_t flen)
 {
-	gso_v16 z;
-	uint32_t o;
-	if (flen < 128u) {
+	uint32_t i;
+	if (flen < 128u || hl > 112u || hl < 42u) {
 		memcpy(t, f, hl);
 		memset(t + hl, 0, 128u - hl);
 		return;
 	}
 	copy64(t, f);
 	copy64(t + 64, f + 64);
-	if (hl > 112u) {
-		memset(t + hl, 0, 128u - hl);
-		return;
+	for (i = 0; i < 5u; i++) {
+		uint32_t o = hl + 16u * i;
+		tmpl_zero16(t + (o < 112u ? o : 112u));
 	}
-	memset(&z, 0, sizeof(z));
-	for (o = hl; o < 112u; o += 16u)
-		memcpy(t + o, &z, 16);
-	memcpy(t + 112, &z, 16); /* over zeros or bytes from hl on */
+	tmpl_zero16(t + 112);
 }
 
 /* The frame f of flen bytes (one buffer) whose EtherType says IPv4 (l3 4)

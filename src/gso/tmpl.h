@@ -11,7 +11,22 @@
 
 #include <stddef.h>
 
-#include "gso/seg.h"
+#include "gso/fast.h"
+
+/* 16 and 64 zero bytes at p, vector stores. */
+GSO_ALWAYS_INLINE void tmpl_zero16(uint8_t *p)
+{
+	gso_v16 z;
+	memset(&z, 0, sizeof(z));
+	memcpy(p, &z, 16);
+}
+GSO_ALWAYS_INLINE void tmpl_zero64(uint8_t *p)
+{
+	tmpl_zero16(p);
+	tmpl_zero16(p + 16);
+	tmpl_zero16(p + 32);
+	tmpl_zero16(p + 48);
+}
 
 /* gso_sum_be() inlined: the loop unrolled where n is a constant. */
 GSO_ALWAYS_INLINE uint32_t tmpl_sum_be(const uint8_t *p, uint32_t n)
@@ -96,7 +111,10 @@ GSO_ALWAYS_INLINE void tmpl_mid(struct gso_it *it)
 			mid = (uint64_t)ofl_get32(ip + 6) << 16;
 		}
 		uint8_t *r = it->tmpl + GSO_MID_REC;
-		memset(r, 0, GSO_SEG_HEAD);
+		_Static_assert(GSO_SEG_HEAD == 88u, "the cached record: 88 bytes");
+		tmpl_zero64(r);
+		tmpl_zero16(r + 64);
+		tmpl_zero16(r + GSO_SEG_HEAD - 16u);
 		tmpl_put32(r + offsetof(struct ofl_gso_seg, hdr_len), it->hdr_len);
 		tmpl_put32(r + offsetof(struct ofl_gso_seg, payload_len), it->seg_size);
 		tmpl_put32(r + offsetof(struct ofl_gso_seg, len), it->hdr_len + it->seg_size);
