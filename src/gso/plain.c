@@ -118,7 +118,7 @@ GSO_ALWAYS_INLINE int plain_start(struct gso_it *restrict it, const struct ofl_g
 	it->ip6_frag_id = req->ip6_frag_id;
 	it->l2_fill = req->l2_fill;
 	it->l2_user = req->l2_user;
-	tmpl_bases(it, t + PLAIN_L3_OFF, t + l4o, l3, l3h, proto);
+	tmpl_bases(it, t + PLAIN_L3_OFF, t + l4o, l3, l3h, proto, req->csum, it->type);
 	tmpl_mid(it);
 	return 1;
 }

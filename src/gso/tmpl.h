@@ -28,30 +28,22 @@ GSO_ALWAYS_INLINE void tmpl_zero64(uint8_t *p)
 	tmpl_zero16(p + 48);
 }
 
-/* gso_sum_be() inlined: the loop unrolled where n is a constant. */
+/* gso_sum_be(), the 20 bytes of an IPv4 header without options written
+ * out. */
 GSO_ALWAYS_INLINE uint32_t tmpl_sum_be(const uint8_t *p, uint32_t n)
 {
-	uint64_t s = 0;
-	uint32_t i, w;
 	uint8_t b[2];
-	uint16_t m;
-	for (i = 0; i < n; i += 4) {
-		memcpy(&w, p + i, 4);
-		s += w;
-	}
-	s = (s & 0xffffffffu) + (s >> 32);
-	s = (s & 0xffffffffu) + (s >> 32);
-	s = (s & 0xffffu) + (s >> 16);
-	s = (s & 0xffffu) + (s >> 16);
-	m = (uint16_t)s; /* memory order */
+	uint16_t m = n == 20u ? ofl_csum_ip4_fold(p) : ofl_csum_words_fold(p, n / 4u); /* memory order */
 	memcpy(b, &m, 2);
 	return ofl_get16(b) + 3u * 0xffffu;
 }
 
 /* gso_bases() (gso_int.h) of a template whose IP header (l3 4 or 6, l3h
- * bytes) is at ip and L4 header (proto) at l4. */
+ * bytes) is at ip and L4 header (proto) at l4; l4_base only where a
+ * checksum is computed in software (csum FULL, type UDP_FRAG: seg.h,
+ * frag.c), 0 where the NIC finishes it. */
 GSO_ALWAYS_INLINE void tmpl_bases(struct gso_it *restrict it, const uint8_t *ip, const uint8_t *l4, uint32_t l3,
-                                  uint32_t l3h, uint32_t proto)
+                                  uint32_t l3h, uint32_t proto, uint32_t csum, uint32_t type)
 {
 	if (l3 == 4) {
 		/* the template's checksum field is 0 */
@@ -60,7 +52,9 @@ GSO_ALWAYS_INLINE void tmpl_bases(struct gso_it *restrict it, const uint8_t *ip,
 	} else {
 		it->ps_base = tmpl_sum_be(ip + 8, 32) + proto;
 	}
-	if (proto == GSO_PROTO_TCP) {
+	if (csum == OFL_CSUM_MODE_PARTIAL && type != OFL_GSO_TYPE_UDP_FRAG) {
+		it->l4_base = 0;
+	} else if (proto == GSO_PROTO_TCP) {
 		uint32_t thl = (uint32_t)(l4[12] >> 4) * 4u;
 		it->l4_base = tmpl_sum_be(l4, thl) - ofl_get16(l4 + 4) - ofl_get16(l4 + 6) - ofl_get16(l4 + 12);
 	} else {
