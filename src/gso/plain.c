@@ -91,10 +91,10 @@ GSO_ALWAYS_INLINE int plain_start(struct gso_it *restrict it, const struct ofl_g
 	it->units = bufs;
 	it->nunits = it->max_slices = 1u; /* unit_kind GSO_UNIT_BUF: 0 */
 	it->type = (uint8_t)(tcp ? OFL_GSO_TYPE_TCP : OFL_GSO_TYPE_UDP_L4);
-	it->l3 = (uint8_t)l3;
-	it->l4proto = (uint8_t)proto;
 	it->csum = req->csum;
 	it->flags = req->flags;
+	it->l3 = (uint8_t)l3;
+	it->l4proto = (uint8_t)proto;
 	it->in_hdr_len = it->hdr_len = (uint16_t)hl;
 	it->pay_base = it->cur_off = hl;
 	it->l3_off = PLAIN_L3_OFF;

@@ -14,6 +14,14 @@ static void block_set_link(struct ofl_gso_pool *p, uint32_t i, uint32_t nx)
 	memcpy(p->base + (size_t)i * p->slot_size, &nx, 4);
 }
 
+/* A pool of this kind and slot size, every other field 0 (the inits). */
+static void pool_reset(struct ofl_gso_pool *pool, uint32_t kind, uint32_t slot_size)
+{
+	memset(pool, 0, sizeof(*pool));
+	pool->kind = kind;
+	pool->slot_size = slot_size;
+}
+
 int ofl_gso_pool_init_block(struct ofl_gso_pool *pool, void *base, size_t size, uint32_t slot_size)
 {
 	size_t n;
@@ -23,13 +31,9 @@ int ofl_gso_pool_init_block(struct ofl_gso_pool *pool, void *base, size_t size, 
 	n = size / slot_size;
 	if (n == 0 || n > 0x7fffffffu)
 		return OFL_EINVAL;
-	memset(pool, 0, sizeof(*pool));
-	pool->kind = OFL_GSO_POOL_BLOCK;
-	pool->slot_size = slot_size;
-	pool->nslots = (uint32_t)n;
-	pool->nfree = (uint32_t)n;
+	pool_reset(pool, OFL_GSO_POOL_BLOCK, slot_size);
+	pool->nslots = pool->nfree = (uint32_t)n;
 	pool->base = base;
-	pool->head = 0;
 	for (i = 0; i < pool->nslots; i++)
 		block_set_link(pool, i, i + 1 < pool->nslots ? i + 1 : GSO_BLOCK_END);
 	return 0;
@@ -40,9 +44,7 @@ int ofl_gso_pool_init_freelist(struct ofl_gso_pool *pool, uint32_t slot_size, of
 {
 	if (!pool || !get || !put || slot_size < GSO_MIN_SLOT)
 		return OFL_EINVAL;
-	memset(pool, 0, sizeof(*pool));
-	pool->kind = OFL_GSO_POOL_FREELIST;
-	pool->slot_size = slot_size;
+	pool_reset(pool, OFL_GSO_POOL_FREELIST, slot_size);
 	pool->get = get;
 	pool->put = put;
 	pool->user = user;
@@ -62,11 +64,8 @@ int ofl_gso_pool_init_array(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf
 	}
 	if (min < GSO_MIN_SLOT)
 		return OFL_EINVAL;
-	memset(pool, 0, sizeof(*pool));
-	pool->kind = OFL_GSO_POOL_ARRAY;
-	pool->slot_size = min;
-	pool->nslots = n;
-	pool->nfree = n;
+	pool_reset(pool, OFL_GSO_POOL_ARRAY, min);
+	pool->nslots = pool->nfree = n;
 	pool->slots = slots;
 	return 0;
 }
