@@ -75,3 +75,21 @@ int ofl_gso_seg_linearize(const struct ofl_gso_seg *seg, void *buf, size_t cap)
 	ofl_hcur_copy(&h, seg->len, buf);
 	return (int)seg->len;
 }
+
+uint32_t gso_walk_segs(const struct gso_it *it, uint32_t from, uint32_t *descs, uint32_t *descs_left)
+{
+	uint32_t u, o, k, most = 0;
+	*descs = *descs_left = 0;
+	gso_cursor_at(it, it->pay_base, &u, &o);
+	for (k = 0; k < it->nsegs; k++) {
+		uint32_t s, len, n;
+		gso_bounds(it, k, &s, &len);
+		n = gso_take(it, &u, &o, len, NULL);
+		if (n > most)
+			most = n;
+		*descs += n + 1u; /* the slices and the header */
+		if (k >= from)
+			*descs_left += n + 1u;
+	}
+	return most;
+}

@@ -14,7 +14,9 @@
  * the free-list pop, the template stored from registers, the sequence
  * number, IPv4 bytes 4..11 as one store (ID and checksum stepped
  * together), the record stored from registers with its five per-segment
- * fields; no branch but the loop's. */
+ * fields (segment index and payload pointer stepped inside their vectors
+ * where GSO_V16_STEP, the slot's pointer, index and offset stored); no
+ * branch but the loop's. */
 GSO_ALWAYS_INLINE void mid_fast(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
                                 struct ofl_gso_seg *restrict segs, uint32_t m, unsigned l3, int tcp, uint32_t cl,
                                 uint32_t l3o, uint32_t l4o)
@@ -28,7 +30,7 @@ GSO_ALWAYS_INLINE void mid_fast(struct gso_it *restrict it, struct ofl_gso_pool 
 	const uint8_t *pay = ((const struct ofl_buf *)it->units)[it->cur_unit].data + it->cur_off;
 	uint32_t seq = it->seq0 + k0 * mss, head = pool->head, ipb = 0, k = k0;
 	uint64_t ipmid = 0;
-	gso_v16 t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3, r4, r5;
+	gso_v16 t0, t1, t2, t3, t4, t5, t6, t7, r0, r1, r2, r3, r4, r5, r2_step, r5_step;
 	struct ofl_gso_seg r; /* the record every middle segment shares */
 	struct ofl_gso_seg *sg = segs, *const end = segs + m;
 	if (l3 == 4) {
@@ -36,6 +38,12 @@ GSO_ALWAYS_INLINE void mid_fast(struct gso_it *restrict it, struct ofl_gso_pool 
 		ipmid = ip4_mid(it);
 	}
 	mid_record(&r, it, slot);
+	if (GSO_V16_STEP) {
+		/* the segment index and the payload pointer in the record's
+		 * vectors, stepped by a vector add per segment */
+		r.index = k0;
+		r.slices[0].data = pay;
+	}
 	memcpy(&r0, (const uint8_t *)&r, 16);
 	memcpy(&r1, (const uint8_t *)&r + 16, 16);
 	memcpy(&r2, (const uint8_t *)&r + 32, 16);
@@ -43,6 +51,8 @@ GSO_ALWAYS_INLINE void mid_fast(struct gso_it *restrict it, struct ofl_gso_pool 
 	memcpy(&r4, (const uint8_t *)&r + 64, 16);
 	/* the last 16 bytes (overlapping r4): all in vector registers */
 	memcpy(&r5, (const uint8_t *)&r + GSO_SEG_HEAD - 16, 16);
+	r2_step = v16_field(offsetof(struct ofl_gso_seg, index) - 32u, 1u, 4);
+	r5_step = v16_field(0, mss, 8);
 	memcpy(&t0, tmpl, 16);
 	memcpy(&t1, tmpl + 16, 16);
 	memcpy(&t2, tmpl + 32, 16);
@@ -75,8 +85,14 @@ GSO_ALWAYS_INLINE void mid_fast(struct gso_it *restrict it, struct ofl_gso_pool 
 			sg->hdr.data = h;
 			sg->hdr.index = idx;
 			sg->hdr.offset = off;
-			sg->index = k++;
-			sg->slices[0].data = pay;
+			if (GSO_V16_STEP) {
+				r2 = v16_add(r2, r2_step);
+				r5 = v16_add(r5, r5_step);
+			} else {
+				sg->index = k;
+				sg->slices[0].data = pay;
+			}
+			k++;
 			memcpy(h, &t0, 16);
 			memcpy(h + 16, &t1, 16);
 			memcpy(h + 32, &t2, 16);

@@ -9,6 +9,7 @@
 #define OFL_GSO_FAST_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "gso/seg.h"
@@ -86,6 +87,40 @@ typedef struct {
 	uint64_t w[2];
 } gso_v16;
 #endif
+
+/* GSO_V16_STEP: 1 where gso_v16 takes + (GCC, clang) and a pointer is a
+ * 64-bit lane of it (the payload pointer of a segment record is stepped
+ * in its vector); else 0 and those fields are stored one by one. */
+#if defined(__GNUC__) && UINTPTR_MAX == UINT64_MAX
+#define GSO_V16_STEP 1
+static inline gso_v16 v16_add(gso_v16 a, gso_v16 b)
+{
+	return a + b;
+}
+#else
+#define GSO_V16_STEP 0
+static inline gso_v16 v16_add(gso_v16 a, gso_v16 b)
+{
+	a.w[0] += b.w[0];
+	a.w[1] += b.w[1];
+	return a;
+}
+#endif
+
+/* A vector that adds v to the native field of n bytes (4 or 8) at byte
+ * off (a multiple of n; no carry out of it where used) of 16 bytes. */
+static inline gso_v16 v16_field(size_t off, uint64_t v, size_t n)
+{
+	uint8_t b[16] = {0};
+	uint32_t v32 = (uint32_t)v;
+	gso_v16 r;
+	if (n == 4)
+		memcpy(b + off, &v32, 4);
+	else
+		memcpy(b + off, &v, 8);
+	memcpy(&r, b, 16);
+	return r;
+}
 
 /* 16 bytes from s to d through a vector register. */
 GSO_ALWAYS_INLINE void copy16(uint8_t *restrict d, const uint8_t *restrict s)

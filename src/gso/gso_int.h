@@ -143,6 +143,11 @@ void gso_cursor_at(const struct gso_it *it, uint32_t off, uint32_t *u, uint32_t 
 uint32_t gso_take(const struct gso_it *it, uint32_t *u, uint32_t *o, uint32_t len,
                   struct ofl_slice *out);
 
+/* Every segment's payload walked from the start (cursor.c): returns the
+ * most slices one segment takes; *descs: the descriptors (slices and a
+ * header each) of all segments, *descs_left those of segments from on. */
+uint32_t gso_walk_segs(const struct gso_it *it, uint32_t from, uint32_t *descs, uint32_t *descs_left);
+
 /* Memory-order sum of len bytes of the units from byte off (skip
  * included), as one contiguous run starting at an even offset (cursor.c). */
 uint32_t gso_units_sum(const struct gso_it *it, uint32_t off, uint32_t len);

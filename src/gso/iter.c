@@ -21,7 +21,6 @@ int ofl_gso_count(const struct ofl_gso_iter *itp, struct ofl_gso_counts *cnt_out
 {
 	const struct gso_it *it = gso_itc(itp);
 	struct ofl_gso_counts c, *cnt = &c;
-	uint32_t u, o, k;
 	if (!it || !cnt_out || !size || !it->nsegs)
 		return OFL_EINVAL;
 	memset(cnt, 0, sizeof(*cnt));
@@ -33,18 +32,7 @@ int ofl_gso_count(const struct ofl_gso_iter *itp, struct ofl_gso_counts *cnt_out
 	cnt->tunnel = it->tun;
 	cnt->outer_l3_off = it->o_l3_off;
 	cnt->outer_l4_off = it->o_l4_off;
-	gso_cursor_at(it, it->pay_base, &u, &o);
-	for (k = 0; k < it->nsegs; k++) {
-		uint32_t s, len, n;
-		gso_bounds(it, k, &s, &len);
-		n = gso_take(it, &u, &o, len, NULL);
-		if (n > cnt->max_slices)
-			cnt->max_slices = n;
-		n++; /* the header */
-		cnt->descs += n;
-		if (k >= it->seg && !it->done)
-			cnt->descs_left += n;
-	}
+	cnt->max_slices = gso_walk_segs(it, it->done ? it->nsegs : it->seg, &cnt->descs, &cnt->descs_left);
 	ofl_copy_sized(cnt_out, size, cnt, sizeof(*cnt));
 	return 0;
 }

@@ -14,6 +14,14 @@ static void block_set_link(struct ofl_gso_pool *p, uint32_t i, uint32_t nx)
 	memcpy(p->base + (size_t)i * p->slot_size, &nx, 4);
 }
 
+/* A pool of this kind and slot size, every other field 0 (the inits). */
+static void pool_reset(struct ofl_gso_pool *pool, uint32_t kind, uint32_t slot_size)
+{
+	memset(pool, 0, sizeof(*pool));
+	pool->kind = kind;
+	pool->slot_size = slot_size;
+}
+
 int ofl_gso_pool_init_block(struct ofl_gso_pool *pool, void *base, size_t size, uint32_t slot_size)
 {
 	size_t n;
@@ -23,13 +31,9 @@ int ofl_gso_pool_init_block(struct ofl_gso_pool *pool, void *base, size_t size, 
 	n = size / slot_size;
 	if (n == 0 || n > 0x7fffffffu)
 		return OFL_EINVAL;
-	memset(pool, 0, sizeof(*pool));
-	pool->kind = OFL_GSO_POOL_BLOCK;
-	pool->slot_size = slot_size;
-	pool->nslots = (uint32_t)n;
-	pool->nfree = (uint32_t)n;
+	pool_reset(pool, OFL_GSO_POOL_BLOCK, slot_size);
+	pool->nslots = pool->nfree = (uint32_t)n;
 	pool->base = base;
-	pool->head = 0;
 	for (i = 0; i < pool->nslots; i++)
 		block_set_link(pool, i, i + 1 < pool->nslots ? i + 1 : GSO_BLOCK_END);
 	return 0;
@@ -40,9 +44,7 @@ int ofl_gso_pool_init_freelist(struct ofl_gso_pool *pool, uint32_t slot_size, of
 {
 	if (!pool || !get || !put || slot_size < GSO_MIN_SLOT)
 		return OFL_EINVAL;
-	memset(pool, 0, sizeof(*pool));
-	pool->kind = OFL_GSO_POOL_FREELIST;
-	pool->slot_size = slot_size;
+	pool_reset(pool, OFL_GSO_POOL_FREELIST, slot_size);
 	pool->get = get;
 	pool->put = put;
 	pool->user = user;
@@ -62,11 +64,8 @@ int ofl_gso_pool_init_array(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf
 	}
 	if (min < GSO_MIN_SLOT)
 		return OFL_EINVAL;
-	memset(pool, 0, sizeof(*pool));
-	pool->kind = OFL_GSO_POOL_ARRAY;
-	pool->slot_size = min;
-	pool->nslots = n;
-	pool->nfree = n;
+	pool_reset(pool, OFL_GSO_POOL_ARRAY, min);
+	pool->nslots = pool->nfree = n;
 	pool->slots = slots;
 	return 0;
 }
@@ -159,21 +158,27 @@ _Static_assert(offsetof(struct ofl_gso_hbuf, data) == 0 && offsetof(struct ofl_g
 static int block_consecutive(const struct ofl_gso_hbuf *hb, unsigned m, const uint8_t *d, uint32_t x,
                              uint64_t dstep, uint32_t xstep)
 {
-	/* two slots a step: their first 16 bytes (data; size, index) against
+	/* four slots a step: their first 16 bytes (data; size, index) against
 	 * the expected ones, the differences or-ed together */
-	const pool_v2 one = { dstep, (uint64_t)xstep << 32 }, two = one + one;
-	const struct ofl_gso_hbuf *const pairs = hb + (m & ~1u);
-	pool_v2 e0 = { (uint64_t)(uintptr_t)d, (uint64_t)x << 32 }, e1 = e0 + one, acc = { 0, 0 }, v0, v1;
-	for (; hb != pairs; hb += 2) {
+	const pool_v2 one = { dstep, (uint64_t)xstep << 32 }, two = one + one, four = two + two;
+	const struct ofl_gso_hbuf *const quads = hb + (m & ~3u), *const end = hb + m;
+	pool_v2 e0 = { (uint64_t)(uintptr_t)d, (uint64_t)x << 32 }, e1 = e0 + one, e2 = e0 + two, e3 = e1 + two;
+	pool_v2 acc = { 0, 0 }, v0, v1, v2, v3;
+	for (; hb != quads; hb += 4) {
 		memcpy(&v0, hb, 16);
 		memcpy(&v1, hb + 1, 16);
-		acc |= (v0 ^ e0) | (v1 ^ e1);
-		e0 += two;
-		e1 += two;
+		memcpy(&v2, hb + 2, 16);
+		memcpy(&v3, hb + 3, 16);
+		acc |= (v0 ^ e0) | (v1 ^ e1) | (v2 ^ e2) | (v3 ^ e3);
+		e0 += four;
+		e1 += four;
+		e2 += four;
+		e3 += four;
 	}
-	if (m & 1u) {
+	for (; hb != end; hb++) {
 		memcpy(&v0, hb, 16);
 		acc |= v0 ^ e0;
+		e0 += one;
 	}
 	return (acc[0] | (acc[1] >> 32)) == 0;
 }
@@ -216,15 +221,18 @@ static int block_put_run(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *h
 		return 0;
 	memcpy(d, &pool->head, 4);
 	x = x0;
-	for (i = n1 >> 1; i; i--) { /* two a step */
-		const uint32_t x1 = x + xs;
+	for (i = n1 >> 2; i; i--) { /* four a step */
+		const uint32_t x1 = x + xs, x2 = x1 + xs, x3 = x2 + xs;
 		memcpy(d + ds, &x, 4);
 		memcpy(d + 2 * ds, &x1, 4);
-		d += 2 * ds;
-		x = x1 + xs;
+		memcpy(d + 3 * ds, &x2, 4);
+		memcpy(d + 4 * ds, &x3, 4);
+		d += 4 * ds;
+		x = x3 + xs;
 	}
-	if (n1 & 1u) {
+	for (i = n1 & 3u; i; i--) {
 		memcpy(d + ds, &x, 4);
+		d += ds;
 		x += xs;
 	}
 	pool->head = x;

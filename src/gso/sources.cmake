@@ -3,6 +3,7 @@ list(APPEND OFL_SOURCES
   src/gso/pool.c
   src/gso/cursor.c
   src/gso/start.c
+  src/gso/plain.c
   src/gso/why.c
   src/gso/iter.c
   src/gso/fast.c

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "gso/gso_int.h"
+#include "gso/tmpl.h"
 
 #define GSO_MAX_FRAME (16u << 20)
 #define GSO_MAX_EXTRA_L2 32u
@@ -330,15 +330,13 @@ static unsigned build_template(struct gso_it *it, const struct ofl_gso_req *req,
 	it->type = p->type;
 	it->csum = req->csum;
 	it->flags = req->flags;
-	it->l3 = h->l3;
-	it->l4proto = h->l4proto;
-	it->nvlan = h->nvlan;
 	it->seg_size = req->seg_size;
 	it->extra_l2_len = req->extra_l2_len;
 	it->extra_l2_off = req->extra_l2_off;
 	it->l2_fill = req->l2_fill;
 	it->l2_user = req->l2_user;
 	it->ip6_frag_id = req->ip6_frag_id;
+	it->nvlan = h->nvlan;
 	if (req->flags & OFL_GSO_F_VLAN_INSERT) {
 		/* __vlan_hwaccel_push_inside(): the metadata tag becomes the
 		 * outermost one, right after the source MAC (an Ethernet L2 of at
@@ -358,6 +356,8 @@ static unsigned build_template(struct gso_it *it, const struct ofl_gso_req *req,
 	memcpy(t + it->extra_l2_off + it->extra_l2_len, src + it->extra_l2_off, l2 - it->extra_l2_off);
 	o = l2 + it->extra_l2_len;
 	it->l3_off = (uint16_t)o;
+	it->l3 = h->l3;
+	it->l4proto = h->l4proto;
 	if (h->l3 == 4) {
 		it->l3_hlen = (uint16_t)(h->l4_off - h->l3_off);
 		memcpy(t + o, ip, it->l3_hlen);
@@ -414,25 +414,18 @@ static unsigned geometry(struct gso_it *it, const struct ofl_gso_req *req, const
 		return OFL_GSO_WHY_SEGS;
 	it->units = in->units;
 	it->nunits = in->nunits;
+	it->unit_kind = in->kind;
+	it->pay_base = in->skip + it->in_hdr_len;
+	it->skip = in->skip;
 	it->hdr0 = in->hdr0;
 	it->hdr0_len = in->hdr0_len;
-	it->unit_kind = in->kind;
-	it->skip = in->skip;
-	it->pay_base = in->skip + it->in_hdr_len;
 	gso_cursor_at(it, it->pay_base, &it->cur_unit, &it->cur_off);
 	/* slices per segment: at most the units the payload spans; walk the
 	 * segments only when that bound is over the limit */
 	it->max_slices = it->nunits - it->cur_unit;
 	if (it->max_slices > OFL_GSO_SEG_MAX_SLICES) {
-		uint32_t u = it->cur_unit, off = it->cur_off, k;
-		it->max_slices = 0;
-		for (k = 0; k < it->nsegs; k++) {
-			uint32_t s, len, n;
-			gso_bounds(it, k, &s, &len);
-			n = gso_take(it, &u, &off, len, NULL);
-			if (n > it->max_slices)
-				it->max_slices = n;
-		}
+		uint32_t descs, left;
+		it->max_slices = gso_walk_segs(it, it->nsegs, &descs, &left);
 		if (it->max_slices > OFL_GSO_SEG_MAX_SLICES)
 			return OFL_GSO_WHY_SLICES;
 	}
@@ -480,6 +473,8 @@ int ofl_gso_start(struct ofl_gso_iter *itp, const struct ofl_gso_req *req, const
 		return OFL_EINVAL;
 	if (!req || !bufs || nbufs == 0 || nbufs > 0xffffu || ofl_bufs_size(bufs, nbufs) == UINT64_MAX)
 		return gso_refuse(it, OFL_GSO_WHY_ARG);
+	if (gso_start_plain(it, req, bufs, nbufs))
+		return 0;
 	if (gso_req_load(&r, req) != 0)
 		return gso_refuse(it, OFL_GSO_WHY_REQ);
 	memset(&in, 0, sizeof(in));

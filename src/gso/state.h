@@ -34,7 +34,8 @@ struct gso_it {
 	uint16_t udp_csum;     /* UDP_FRAG: checksum over the whole datagram */
 	uint32_t ps_base;      /* pseudo header: addresses + protocol (16-bit BE words) */
 	uint32_t ip_base;      /* IPv4 header without length, ID, frag_off, checksum */
-	uint32_t l4_base;      /* L4 header without the per-segment words */
+	uint32_t l4_base;      /* L4 header without the per-segment words (0 when no
+	                          L4 checksum is computed in software) */
 	/* cursor: where segment `seg` starts */
 	uint32_t cur_unit, cur_off, rel_next;
 	ofl_gso_l2_fn l2_fill;
