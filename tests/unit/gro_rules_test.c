@@ -68,11 +68,17 @@ static struct ofl_gro_stats stats(void)
 
 #define EXPECT(s) ck_assert_str_eq(finish(), s)
 
-/* The usual start: default configuration, g the flow of the variant. */
-static void begin(struct gen_tcp *g, int i)
+/* The usual start: g the flow of the variant, a context of cfg (NULL: the
+ * default configuration). */
+static void begin_cfg(struct gen_tcp *g, int i, const struct ofl_gro_config *cfg)
 {
 	gen_tcp_init(g, L3(i));
-	start(i, NULL);
+	start(i, cfg);
+}
+
+static void begin(struct gen_tcp *g, int i)
+{
+	begin_cfg(g, i, NULL);
 }
 
 /* The frame just sent went up unmerged for reason why, after the held
@@ -143,9 +149,8 @@ END_TEST
 START_TEST(options)
 {
 	struct gen_tcp g;
-	gen_tcp_init(&g, L3(_i));
+	begin(&g, _i);
 	gen_opt_ts(&g, 5, 7);
-	start(_i, NULL);
 	seq_send(&g, 3); /* same options merge */
 	g.optlen = 0;
 	gen_opt_ts(&g, 6, 7); /* timestamp value changed */
@@ -170,9 +175,8 @@ END_TEST
 START_TEST(larger_than_first)
 {
 	struct gen_tcp g;
-	gen_tcp_init(&g, L3(_i));
+	begin(&g, _i);
 	g.payload_len = 50;
-	start(_i, NULL);
 	seq_send(&g, 1);
 	g.payload_len = 100;
 	seq_send(&g, 2);
@@ -229,8 +233,7 @@ START_TEST(fin_urg_rst_syn)
 	unsigned k;
 	for (k = 0; k < 4; k++) {
 		struct gen_tcp g;
-		gen_tcp_init(&g, L3(_i));
-		start(_i, NULL);
+		begin(&g, _i);
 		seq_send(&g, 2);
 		g.flags = GEN_ACK | fl[k];
 		seq_send(&g, 1);
@@ -268,8 +271,7 @@ START_TEST(ttl_tos_df_hop_tc)
 	for (k = 0; k < 3; k++) {
 		struct gen_tcp g;
 		struct ofl_gro_stats st;
-		gen_tcp_init(&g, L3(_i));
-		start(_i, NULL);
+		begin(&g, _i);
 		seq_send(&g, 2);
 		if (k == 0)
 			g.ttl--;
@@ -407,13 +409,12 @@ START_TEST(vlan_tags)
 {
 	struct gen_tcp g;
 	struct ofl_gro_stats st;
-	gen_tcp_init(&g, L3(_i));
+	begin(&g, _i);
 	g.nvlan = 2;
 	g.vlan_tpid[0] = 0x88a8;
 	g.vlan_tci[0] = 100;
 	g.vlan_tpid[1] = 0x8100;
 	g.vlan_tci[1] = 5;
-	start(_i, NULL);
 	seq_send(&g, 2);
 	g.vlan_tci[1] = 6; /* another VLAN: another flow, both held */
 	g.flow_salt = 1;
@@ -531,9 +532,8 @@ START_TEST(max_size_default)
 	struct gen_tcp g;
 	unsigned hl = L3(_i) == 4 ? 40 : 60, mss = 1448, n = (65535 - hl) / mss;
 	char want[64];
-	gen_tcp_init(&g, L3(_i));
+	begin(&g, _i);
 	g.payload_len = mss;
-	start(_i, NULL);
 	seq_send(&g, n + 1);
 	snprintf(want, sizeof(want), "%u,%u", n * mss, mss);
 	EXPECT(want);
@@ -547,11 +547,10 @@ START_TEST(big_tcp)
 	struct gen_tcp g;
 	struct ofl_gro_config cfg;
 	uint8_t *f;
-	gen_tcp_init(&g, L3(_i));
-	g.payload_len = 9000;
 	ofl_gro_config_default(&cfg);
 	cfg.max_size = 200000;
-	start(_i, &cfg);
+	begin_cfg(&g, _i, &cfg);
+	g.payload_len = 9000;
 	seq_send(&g, 20);
 	EXPECT("180000");
 	f = h.out[0].frame;
@@ -568,10 +567,9 @@ START_TEST(max_segs)
 {
 	struct gen_tcp g;
 	struct ofl_gro_config cfg;
-	gen_tcp_init(&g, L3(_i));
 	ofl_gro_config_default(&cfg);
 	cfg.max_segs = 3;
-	start(_i, &cfg);
+	begin_cfg(&g, _i, &cfg);
 	seq_send(&g, 7);
 	end_flushed(OFL_GRO_FLUSH_MAX_SEGS, 2, "300,300,100");
 }
@@ -583,10 +581,9 @@ START_TEST(table_full_flushes_oldest)
 	struct ofl_gro_config cfg;
 	struct ofl_gro_stats st;
 	unsigned f;
-	gen_tcp_init(&g, L3(_i));
 	ofl_gro_config_default(&cfg);
 	cfg.max_flows = 2;
-	start(_i, &cfg);
+	begin_cfg(&g, _i, &cfg);
 	for (f = 0; f < 3; f++) {
 		flow_send(&g, f, 2);
 	}
@@ -604,10 +601,9 @@ START_TEST(held_bytes_limit)
 	struct ofl_gro_config cfg;
 	struct ofl_gro_stats st;
 	unsigned f;
-	gen_tcp_init(&g, L3(_i));
 	ofl_gro_config_default(&cfg);
 	cfg.max_held_bytes = 450;
-	start(_i, &cfg);
+	begin_cfg(&g, _i, &cfg);
 	for (f = 0; f < 3; f++) {
 		flow_send(&g, f, 2);
 		st = stats();

@@ -125,3 +125,10 @@ int cli_csum_mode(const char *cmd, const char *arg, enum ofl_csum_mode *mode)
 	}
 	return 0;
 }
+
+int cli_args_exit(const char *cmd, int rc)
+{
+	if (rc < 0)
+		fprintf(stderr, "Try '%s %s --help'.\n", CLI_PROG, cmd);
+	return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+}

@@ -76,4 +76,10 @@ int cli_positional(const char *cmd, const char *arg, const char **pos, unsigned 
  *  -1 for anything else. */
 int cli_csum_mode(const char *cmd, const char *arg, enum ofl_csum_mode *mode);
 
+/** The exit code of a subcommand whose command-line parser returned rc
+ *  other than 0: 1 (--help shown) exits CLI_EXIT_OK; -1 (a usage error,
+ *  message printed) prints "Try 'offload-replay CMD --help'." and exits
+ *  CLI_EXIT_USAGE. */
+int cli_args_exit(const char *cmd, int rc);
+
 #endif /* OFL_REPLAY_CLI_H */

@@ -59,21 +59,21 @@ struct common_args {
 	const char *cmd;
 	void (*usage)(FILE *fp);
 	int allow_auto; /* --dir auto */
-	const char **pos;
-	unsigned *npos;
 	int *dir, *lax;
 	struct dsa_opt *dsa;
+	const char *pos[2]; /* the positionals (NULL: not given) */
+	unsigned npos;
 };
 
 /* Option id with its argument: 0 taken, 1 --help (usage printed), -1 an
  * error (printed). */
-static int common_arg(const struct common_args *c, int id, const char *arg)
+static int common_arg(struct common_args *c, int id, const char *arg)
 {
 	switch (id) {
 	case CLI_OPT_ERROR:
 		return -1;
 	case CLI_OPT_POSITIONAL:
-		return cli_positional(c->cmd, arg, c->pos, c->npos, 2) < 0 ? -1 : 0;
+		return cli_positional(c->cmd, arg, c->pos, &c->npos, 2) < 0 ? -1 : 0;
 	case OPT_HELP:
 		c->usage(stdout);
 		return 1;
@@ -97,15 +97,33 @@ static void common_usage_end(FILE *fp)
 	fprintf(fp, "  -h, --help              this help\n");
 }
 
-/* Start parsing a command line with opts: *dsa initialised, *dir the
- * default layout; c takes the positionals into pos[2] (count: *npos, 0). */
-static void common_start(struct common_args *c, struct cli_parser *p, int argc, char **argv,
-                         const struct cli_opt *opts, int dir0)
+/* Parse a whole command line of opts (*c->dir starting as dir0): the
+ * options of common_arg() here, every other through own(self, id, arg)
+ * first (0 taken, -1 a bad value, printed; 1 not its option); at least
+ * min_pos positionals (IN, OUT).  Returns 0, 1 (--help shown) or -1 (a
+ * usage error, printed). */
+static int common_parse(struct common_args *c, int argc, char **argv, const struct cli_opt *opts, int dir0,
+                        unsigned min_pos, int (*own)(void *self, int id, const char *arg), void *self)
 {
-	*c->npos = 0;
+	struct cli_parser p;
+	const char *arg;
+	int id, r;
+
 	dsa_opt_init(c->dsa);
 	*c->dir = dir0;
-	cli_parser_init(p, argc, argv, opts, c->cmd);
+	cli_parser_init(&p, argc, argv, opts, c->cmd);
+	while ((id = cli_next(&p, &arg)) != CLI_OPT_END) {
+		r = own ? own(self, id, arg) : 1;
+		if (r == 1)
+			r = common_arg(c, id, arg);
+		if (r != 0)
+			return r;
+	}
+	if (c->npos < min_pos) {
+		fprintf(stderr, "%s %s: needs %s\n", CLI_PROG, c->cmd, min_pos == 1 ? "IN" : "IN and OUT");
+		return -1;
+	}
+	return 0;
 }
 
 static const char *dir_name(int dir)
@@ -180,26 +198,14 @@ struct decode_cmd {
 
 static int decode_args(struct decode_cmd *d, int argc, char **argv)
 {
-	struct cli_parser p;
-	const char *arg, *pos[2];
-	unsigned npos;
-	int id, r;
-	struct common_args c = { "dsa-decode", dsa_decode_usage, 1, pos, &npos, &d->dir, &d->lax, &d->dsa };
+	struct common_args c = { "dsa-decode", dsa_decode_usage, 1, &d->dir, &d->lax, &d->dsa, { NULL, NULL }, 0 };
+	int r;
 
 	memset(d, 0, sizeof *d);
-	common_start(&c, &p, argc, argv, decode_opts, DIR_AUTO);
-	while ((id = cli_next(&p, &arg)) != CLI_OPT_END) {
-		r = common_arg(&c, id, arg);
-		if (r != 0)
-			return r;
-	}
-	if (npos < 1) {
-		fprintf(stderr, "%s dsa-decode: needs IN\n", CLI_PROG);
-		return -1;
-	}
-	d->in_path = pos[0];
-	d->out_path = npos == 2 ? pos[1] : NULL;
-	return 0;
+	r = common_parse(&c, argc, argv, decode_opts, DIR_AUTO, 1, NULL, NULL);
+	d->in_path = c.pos[0];
+	d->out_path = c.pos[1];
+	return r;
 }
 
 /* Decode in one layout, or in auto mode RX first and TX when RX refuses. */
@@ -295,11 +301,8 @@ int dsa_decode_main(int argc, char **argv)
 	int rc = decode_args(&d, argc, argv);
 	FILE *fp = report_stream(d.out_path);
 
-	if (rc != 0) {
-		if (rc < 0)
-			fprintf(stderr, "Try '%s dsa-decode --help'.\n", CLI_PROG);
-		return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-	}
+	if (rc != 0)
+		return cli_args_exit("dsa-decode", rc);
 	if (read_capture("dsa-decode", d.in_path, d.lax, &cap) < 0)
 		return CLI_EXIT_FAIL;
 	rc = dsa_opt_resolve(&d.dsa, "dsa-decode", "--tag", d.in_path, cap.linktype, 1);
@@ -404,56 +407,50 @@ struct encode_cmd {
 	int lax; /* --lax-snaplen */
 };
 
+/* dsa-encode's own options (common_parse()'s own): the tag fields it sets,
+ * each a number from 0 to 255 and a valid bit. */
+static int encode_opt(void *self, int id, const char *arg)
+{
+	static const struct {
+		int id;
+		const char *flag;
+		uint32_t valid;
+	} fields[3] = {
+		{ OPT_PORT, "--port", OFL_DSA_M_PORT },
+		{ OPT_SWITCH, "--switch", OFL_DSA_M_SWITCH },
+		{ OPT_PRIORITY, "--priority", OFL_DSA_M_PRIO },
+	};
+	struct encode_cmd *e = self;
+	uint8_t *const at[3] = { &e->meta.port, &e->meta.switch_id, &e->meta.prio };
+	uint64_t v;
+
+	for (unsigned i = 0; i < 3; i++) {
+		if (fields[i].id != id)
+			continue;
+		if (cli_u64(fields[i].flag, arg, 0, UINT8_MAX, &v) < 0)
+			return -1;
+		*at[i] = (uint8_t)v;
+		e->meta.valid |= fields[i].valid;
+		e->port_given |= id == OPT_PORT;
+		return 0;
+	}
+	return 1;
+}
+
 static int encode_args(struct encode_cmd *e, int argc, char **argv)
 {
-	struct cli_parser p;
-	const char *arg, *pos[2];
-	unsigned npos;
-	uint64_t v;
-	int id, r;
-	struct common_args c = { "dsa-encode", dsa_encode_usage, 0, pos, &npos, &e->dir, &e->lax, &e->dsa };
+	struct common_args c = { "dsa-encode", dsa_encode_usage, 0, &e->dir, &e->lax, &e->dsa, { NULL, NULL }, 0 };
+	int r;
 
 	memset(e, 0, sizeof *e);
-	common_start(&c, &p, argc, argv, encode_opts, OFL_DSA_TX);
-	while ((id = cli_next(&p, &arg)) != CLI_OPT_END) {
-		switch (id) {
-		case OPT_PORT:
-			if (cli_u64("--port", arg, 0, UINT8_MAX, &v) < 0)
-				return -1;
-			e->meta.port = (uint8_t)v;
-			e->meta.valid |= OFL_DSA_M_PORT;
-			e->port_given = 1;
-			break;
-		case OPT_SWITCH:
-			if (cli_u64("--switch", arg, 0, UINT8_MAX, &v) < 0)
-				return -1;
-			e->meta.switch_id = (uint8_t)v;
-			e->meta.valid |= OFL_DSA_M_SWITCH;
-			break;
-		case OPT_PRIORITY:
-			if (cli_u64("--priority", arg, 0, UINT8_MAX, &v) < 0)
-				return -1;
-			e->meta.prio = (uint8_t)v;
-			e->meta.valid |= OFL_DSA_M_PRIO;
-			break;
-		default:
-			r = common_arg(&c, id, arg);
-			if (r != 0)
-				return r;
-			break;
-		}
-	}
-	if (npos != 2) {
-		fprintf(stderr, "%s dsa-encode: needs IN and OUT\n", CLI_PROG);
-		return -1;
-	}
-	if (!e->dsa.ops) {
+	r = common_parse(&c, argc, argv, encode_opts, OFL_DSA_TX, 2, encode_opt, e);
+	if (r == 0 && !e->dsa.ops) {
 		fprintf(stderr, "%s dsa-encode: --tag NAME is required\n", CLI_PROG);
-		return -1;
+		r = -1;
 	}
-	e->in_path = pos[0];
-	e->out_path = pos[1];
-	return 0;
+	e->in_path = c.pos[0];
+	e->out_path = c.pos[1];
+	return r;
 }
 
 /* What the format can say in this layout; prints why not (a usage error). */
@@ -514,11 +511,8 @@ int dsa_encode_main(int argc, char **argv)
 
 	if (rc == 0 && encode_check(&e) < 0)
 		rc = -1;
-	if (rc != 0) {
-		if (rc < 0)
-			fprintf(stderr, "Try '%s dsa-encode --help'.\n", CLI_PROG);
-		return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-	}
+	if (rc != 0)
+		return cli_args_exit("dsa-encode", rc);
 	if (read_capture("dsa-encode", e.in_path, e.lax, &cap) < 0)
 		return CLI_EXIT_FAIL;
 	if (cap.linktype != REPLAY_LINKTYPE_ETHERNET) {

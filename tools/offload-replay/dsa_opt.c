@@ -19,9 +19,9 @@ void dsa_opt_init(struct dsa_opt *o)
 	ofl_dsa_params_default(&o->params);
 }
 
-/* A number in decimal or, with 0x, hexadecimal, in [0, max]. */
-static int parse_num(const char *cmd, const char *flag, const char *s, unsigned long max,
-                     unsigned long *out)
+/* A number in decimal or, with 0x, hexadecimal, in [0, max] (max at most
+ * UINT16_MAX). */
+static int parse_num(const char *cmd, const char *flag, const char *s, unsigned long max, uint16_t *out)
 {
 	char *end;
 	unsigned long v;
@@ -31,7 +31,7 @@ static int parse_num(const char *cmd, const char *flag, const char *s, unsigned 
 	v = strtoul(s, &end, 0);
 	if (*end != '\0' || v > max)
 		goto bad;
-	*out = v;
+	*out = (uint16_t)v;
 	return 0;
 bad:
 	fprintf(stderr, "%s %s: %s wants a number from 0 to %lu (0x for hexadecimal), not '%s'\n",
@@ -39,11 +39,20 @@ bad:
 	return -1;
 }
 
+/* parse_num() of a number from 0 to 255. */
+static int parse_u8(const char *cmd, const char *flag, const char *s, uint8_t *out)
+{
+	uint16_t v;
+
+	if (parse_num(cmd, flag, s, UINT8_MAX, &v) < 0)
+		return -1;
+	*out = (uint8_t)v;
+	return 0;
+}
+
 int dsa_opt_parse(struct dsa_opt *o, const char *cmd, const char *flag, int id,
                   const char *arg)
 {
-	unsigned long v;
-
 	switch (id) {
 	case DSA_OPT_TAG:
 		o->name = arg;
@@ -61,20 +70,11 @@ int dsa_opt_parse(struct dsa_opt *o, const char *cmd, const char *flag, int id,
 		o->keep_tag = 1;
 		return 0;
 	case DSA_OPT_CPU_PORT:
-		if (parse_num(cmd, "--cpu-port", arg, UINT8_MAX, &v) < 0)
-			return -1;
-		o->params.cpu_port = (uint8_t)v;
-		return 0;
+		return parse_u8(cmd, "--cpu-port", arg, &o->params.cpu_port);
 	case DSA_OPT_NUM_PORTS:
-		if (parse_num(cmd, "--num-ports", arg, UINT8_MAX, &v) < 0)
-			return -1;
-		o->params.num_ports = (uint8_t)v;
-		return 0;
+		return parse_u8(cmd, "--num-ports", arg, &o->params.num_ports);
 	case DSA_OPT_TPID:
-		if (parse_num(cmd, "--tpid", arg, UINT16_MAX, &v) < 0)
-			return -1;
-		o->params.tpid = (uint16_t)v;
-		return 0;
+		return parse_num(cmd, "--tpid", arg, UINT16_MAX, &o->params.tpid);
 	case DSA_OPT_LEGACY_VLAN:
 		o->params.flags |= OFL_DSA_P_BRCM_LEGACY_VLAN;
 		return 0;

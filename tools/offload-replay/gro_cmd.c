@@ -565,11 +565,8 @@ int gro_cmd_run(int argc, char **argv)
 	int skip;
 	int rc = parse_args(&g, argc, argv);
 
-	if (rc != 0) {
-		if (rc < 0)
-			fprintf(stderr, "Try '%s gro --help'.\n", CLI_PROG);
-		return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-	}
+	if (rc != 0)
+		return cli_args_exit("gro", rc);
 	if (g.iface)
 		return live_main(&g);
 	if ((g.lax ? replay_capture_read_lax : replay_capture_read)(&cap, g.in_path, err, sizeof err) < 0) {

@@ -352,11 +352,8 @@ int replay_gso_main(int argc, char **argv)
 	size_t i;
 	int rc = parse_args(&g, argc, argv);
 
-	if (rc != 0) {
-		if (rc < 0)
-			fprintf(stderr, "Try '%s gso --help'.\n", CLI_PROG);
-		return rc < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-	}
+	if (rc != 0)
+		return cli_args_exit("gso", rc);
 	if ((g.lax ? replay_capture_read_lax : replay_capture_read)(&cap, g.in_path, err, sizeof err) < 0) {
 		fprintf(stderr, "%s gso: %s\n", CLI_PROG, err);
 		return CLI_EXIT_FAIL;
