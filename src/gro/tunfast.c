@@ -87,7 +87,8 @@ int gro_tun_lone_parse(const struct ofl_gro *g, const uint8_t *p, uint32_t b0, s
 	}
 	uh = p + ol4;
 	type = gro_tun_port(g, ofl_get16(uh + 2));
-	if (!type || ofl_get16(uh + 4) != b0 - ol4 || uh[6] || uh[7])
+	if ((type != OFL_GRO_TUN_VXLAN && type != OFL_GRO_TUN_GENEVE) || ofl_get16(uh + 4) != b0 - ol4 || uh[6] ||
+	    uh[7])
 		return 0;
 	/* Geneve: version 0, no options, no OAM, Ethernet inside */
 	if (type == OFL_GRO_TUN_GENEVE && (uh[8] != 0 || (uh[9] & 0x80u) || ofl_get16(uh + 10) != 0x6558u))
