@@ -226,11 +226,11 @@ typedef void (*ofl_gro_deliver_fn)(void *user, const struct ofl_gro_out *pkts, u
  *  reads only the fields that version has; a newer version than the
  *  library's (a program built against a later header) is refused with
  *  OFL_EINVAL before anything is read past the version field. */
-#define OFL_GRO_CONFIG_VERSION 7
+#define OFL_GRO_CONFIG_VERSION 8
 
 /** Entries of ofl_gro_config.udp_no_merge_ports. */
 #define OFL_GRO_UDP_PORTS_MAX 16u
-/** Entries of ofl_gro_config.vxlan_ports and geneve_ports. */
+/** Entries of ofl_gro_config.vxlan_ports, geneve_ports and vxlan_gpe_ports. */
 #define OFL_GRO_TUN_PORTS_MAX 4u
 
 /** Configuration.  Fill with ofl_gro_config_default() first. */
@@ -427,6 +427,24 @@ struct ofl_gro_config {
 	                            full path).  Memory: nitems x min(max_segs,
 	                            64) x max_bufs x 16 bytes more (1.2 MiB
 	                            with the defaults).  0 (default): off */
+	/* version 8: GRO through VXLAN-GPE (drivers/net/vxlan/vxlan_core.c
+	 * vxlan_gpe_gro_receive), on the ports configured here only, as for
+	 * VXLAN.  The rules are version 4's, and the 8-byte header's: the
+	 * next-protocol (P) bit set, version 0, the OAM (O) bit clear
+	 * (vxlan_parse_gpe_proto), next protocol IPv4 (1), IPv6 (2) or
+	 * Ethernet (3); anything else (NSH, MPLS: no GRO handler in Linux) is
+	 * passed on (NORMAL_TUN_HDR).  The whole header (flags, next protocol,
+	 * VNI and the reserved bytes) is part of the flow
+	 * (vxlan_gro_prepare_receive).  Delivered with the tunnel type
+	 * OFL_GRO_TUN_VXLAN_GPE and gso_type OFL_GSO_UDP_TUNNEL(_CSUM), as the
+	 * kernel's udp_gro_complete() marks it; ofl_gso_start_gro() cuts it as
+	 * any UDP tunnel (its inner IP header at l3_off).  A version 7 struct
+	 * ends before vxlan_gpe_nports: none */
+	uint8_t vxlan_gpe_nports; /**< entries used in vxlan_gpe_ports (at most
+	                            OFL_GRO_TUN_PORTS_MAX); default 0 */
+	uint16_t vxlan_gpe_ports[OFL_GRO_TUN_PORTS_MAX]; /**< UDP destination
+	                            ports (host order) carrying VXLAN-GPE (IANA:
+	                            4790), none 0 */
 };
 
 /** Fill cfg with the defaults listed above.  Returns 0, or OFL_EINVAL for NULL.
@@ -435,8 +453,9 @@ struct ofl_gro_config {
  *  before udp: UDP is not merged; a version 3 struct, which ends before
  *  vxlan_nports: no tunnel is merged through; a version 4 struct, which
  *  ends before ipip: IP-in-IP is not merged; a version 5 struct, which
- *  ends before gre: GRE is not merged; and a version 6 struct, which ends
- *  before fraglist: no fraglist mode.) */
+ *  ends before gre: GRE is not merged; a version 6 struct, which ends
+ *  before fraglist: no fraglist mode; and a version 7 struct, which ends
+ *  before vxlan_gpe_nports: no VXLAN-GPE.) */
 OFL_API int ofl_gro_config_default(struct ofl_gro_config *cfg);
 
 struct ofl_gro;
@@ -447,8 +466,8 @@ struct ofl_gro;
  * or newer than OFL_GRO_CONFIG_VERSION of the library, a limit of 0, max_flows above 2^24, max_size < 1280 or >
  * OFL_GRO_MAX_SIZE_LIMIT, normal_batch 0, an allocator without both
  * functions, dsa_keep_tag above 1, l2 not an enum ofl_l2 or OFL_L2_NONE with a DSA
- * format, udp above 1, udp_nports above OFL_GRO_UDP_PORTS_MAX, vxlan_nports or
- * geneve_nports above OFL_GRO_TUN_PORTS_MAX, a port 0 among them, ipip
+ * format, udp above 1, udp_nports above OFL_GRO_UDP_PORTS_MAX, vxlan_nports,
+ * geneve_nports or vxlan_gpe_nports above OFL_GRO_TUN_PORTS_MAX, a port 0 among them, ipip
  * or gre above 1, fraglist above 1 or with a DSA format, hash_key 0,0
  * where the OS gives no random bytes or the build has no entropy source),
  * OFL_ENOMEM.
@@ -559,7 +578,7 @@ OFL_API int ofl_gro_vnet_hdr(const struct ofl_gro_out *out, unsigned l2_strip,
  * vnet_hdr_len 24 (OFL_VNET_HDR_TUNNEL_LEN, struct
  * virtio_net_hdr_v1_hash_tunnel of Linux 6.17, vnet.h: a TUN/TAP device
  * with TUNSETVNETHDRSZ 24 and TUN_F_UDP_TUNNEL_GSO): a packet merged through
- * VXLAN or Geneve (gso_type OFL_GSO_UDP_TUNNEL or _CSUM) is given the UDP
+ * VXLAN, Geneve or VXLAN-GPE (gso_type OFL_GSO_UDP_TUNNEL or _CSUM) is given the UDP
  * tunnel GSO type of its outer IP version (OFL_VNET_GSO_UDP_TUNNEL_IPV4 or
  * _IPV6 with the inner TCPV4/TCPV6), NEEDS_CSUM on the inner TCP header,
  * OFL_VNET_F_UDP_TUNNEL_CSUM when the outer UDP checksum is on (its field
@@ -588,6 +607,9 @@ enum ofl_gro_tun_type {
 	OFL_GRO_TUN_GRE = 4,    /**< GRE (IP protocol 47) with its checksum and
 	                             key fields, inner Ethernet or IP
 	                             (ofl_gro_config.gre) */
+	OFL_GRO_TUN_VXLAN_GPE = 5, /**< UDP, 8-byte VXLAN-GPE header, inner
+	                             Ethernet or IP by its next protocol
+	                             (ofl_gro_config.vxlan_gpe_ports) */
 };
 
 /** Where the headers of a tunnelled GRO packet are (ofl_gro_out_tunnel()).
@@ -606,7 +628,7 @@ struct ofl_gro_tunnel {
 	uint16_t outer_l3_off; /**< outer IP header */
 	uint16_t outer_l4_off; /**< outer UDP header (GRE: = tun_off; IP-in-IP:
 	                            = inner_l3_off) */
-	uint16_t tun_off;      /**< tunnel header (VXLAN, Geneve, GRE; IP-in-IP:
+	uint16_t tun_off;      /**< tunnel header (VXLAN, Geneve, VXLAN-GPE, GRE; IP-in-IP:
 	                            = inner_l3_off) */
 	uint16_t inner_l2_off; /**< inner Ethernet header (= inner_l3_off when
 	                            the tunnel carries IP) */

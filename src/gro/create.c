@@ -173,6 +173,9 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	} else if (cfg->version == 6) {
 		/* a version 6 struct ends before fraglist: off (zeroed) */
 		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, fraglist));
+	} else if (cfg->version == 7) {
+		/* a version 7 struct ends before the VXLAN-GPE ports: none (zeroed) */
+		memcpy(&g->cfg, cfg, offsetof(struct ofl_gro_config, vxlan_gpe_nports));
 	} else {
 		g->cfg = *cfg;
 	}

@@ -8,7 +8,8 @@
  * vxlan_gro_prepare_receive and vxlan_gro_receive, drivers/net/geneve.c
  * geneve_gro_receive, then eth_gro_receive and the inner IP and TCP GRO),
  * and the completion of the outer headers (udp4/6_gro_complete).  GRE's
- * own rules (its header, checksum and completion) are in gre.c.
+ * own rules (its header, checksum and completion) are in gre.c, the
+ * VXLAN-GPE header's (vxlan_gpe_gro_receive) in vxlan_gpe.c.
  *
  * The kernel's rules, in its order (Linux 6.18):
  *   - outer IP as for any GRO packet: IPv4 without options, a valid header
@@ -67,13 +68,18 @@ static const uint8_t no_inner_mac[12];
 int gro_tunnel_check_config(const struct ofl_gro_config *cfg)
 {
 	unsigned i;
-	if (cfg->vxlan_nports > OFL_GRO_TUN_PORTS_MAX || cfg->geneve_nports > OFL_GRO_TUN_PORTS_MAX)
+	unsigned ngpe = cfg->version >= 8 ? cfg->vxlan_gpe_nports : 0; /* older: no such field */
+	if (cfg->vxlan_nports > OFL_GRO_TUN_PORTS_MAX || cfg->geneve_nports > OFL_GRO_TUN_PORTS_MAX ||
+	    ngpe > OFL_GRO_TUN_PORTS_MAX)
 		return -1;
 	for (i = 0; i < cfg->vxlan_nports; i++)
 		if (cfg->vxlan_ports[i] == 0)
 			return -1;
 	for (i = 0; i < cfg->geneve_nports; i++)
 		if (cfg->geneve_ports[i] == 0)
+			return -1;
+	for (i = 0; i < ngpe; i++)
+		if (cfg->vxlan_gpe_ports[i] == 0)
 			return -1;
 	return 0;
 }
@@ -219,6 +225,14 @@ static int tun_parse(const struct ofl_view *v, const struct ofl_hdrs *h, unsigne
 		if (in > end || in > v->len)
 			return OFL_GRO_NORMAL_TUN_HDR;
 		et = ETH_P_TEB;
+	} else if (type == OFL_GRO_TUN_VXLAN_GPE) {
+		int why;
+		in = to + VXLAN_HLEN;
+		if (in > end || in > v->len)
+			return OFL_GRO_NORMAL_TUN_HDR;
+		why = gro_gpe_parse(p + to, &et); /* vxlan_gpe.c */
+		if (why >= 0)
+			return why;
 	} else if (type == OFL_GRO_TUN_GRE) {
 		uint32_t gl; /* (locals: in and et stay in registers) */
 		uint16_t gt;

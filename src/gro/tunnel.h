@@ -1,7 +1,7 @@
 /*
- * tunnel.h - GRO through tunnels (tunnel.c): VXLAN and Geneve on the ports
- * ofl_gro_config names, reached from the full path of receive.c for every
- * UDP frame to such a port, IP-in-IP (ofl_gro_config.ipip) for every
+ * tunnel.h - GRO through tunnels (tunnel.c): VXLAN, Geneve and VXLAN-GPE
+ * (vxlan_gpe.c) on the ports ofl_gro_config names, reached from the full
+ * path of receive.c for every UDP frame to such a port, IP-in-IP (ofl_gro_config.ipip) for every
  * frame whose IP header says IPv4 (4) or IPv6 (41) next, and GRE (gre.c,
  * ofl_gro_config.gre) for protocol 47.  A tunnel flow of the shape
  * tunfast.h names is predicted and trained there (item.fast GRO_FAST_TUN);
@@ -17,13 +17,14 @@
  * and the tunnel header are folded into word 8 (tunnel.c). */
 #define GRO_KEY_TUN (1ull << 54)
 
-/* The tunnel ports of a version 4 config: 0 when valid, else -1. */
+/* The tunnel ports of a version 4 config (and, from version 8, the
+ * VXLAN-GPE ones): 0 when valid, else -1. */
 int gro_tunnel_check_config(const struct ofl_gro_config *cfg);
 
 /* Does the context merge through any tunnel? */
 static inline int gro_tunnel_on(const struct ofl_gro *g)
 {
-	return (g->cfg.vxlan_nports | g->cfg.geneve_nports) != 0;
+	return (g->cfg.vxlan_nports | g->cfg.geneve_nports | g->cfg.vxlan_gpe_nports) != 0;
 }
 
 /* The tunnel type of a UDP destination port (host order): an enum
@@ -37,6 +38,9 @@ static inline unsigned gro_tun_port(const struct ofl_gro *g, uint16_t port)
 	for (i = 0; i < g->cfg.geneve_nports; i++)
 		if (g->cfg.geneve_ports[i] == port)
 			return OFL_GRO_TUN_GENEVE;
+	for (i = 0; i < g->cfg.vxlan_gpe_nports; i++)
+		if (g->cfg.vxlan_gpe_ports[i] == port)
+			return OFL_GRO_TUN_VXLAN_GPE;
 	return 0;
 }
 
@@ -57,11 +61,11 @@ unsigned gro_tunnel_of(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
 int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_view *v, const struct ofl_hdrs *h,
                        unsigned type, const struct rx_tag *tag, uint32_t total, int csum_status, uint64_t now);
 
-/* Does the tunnel have an outer UDP header (VXLAN, Geneve)? */
+/* Does the tunnel have an outer UDP header (VXLAN, Geneve, VXLAN-GPE)? */
 static inline int gro_tun_udp(unsigned type)
 {
-	_Static_assert(OFL_GRO_TUN_GENEVE == OFL_GRO_TUN_VXLAN + 1, "the UDP tunnels are 1 and 2");
-	return type - (unsigned)OFL_GRO_TUN_VXLAN < 2u; /* one compare */
+	/* one bit per UDP tunnel type: one shift */
+	return type < 8u && ((1u << OFL_GRO_TUN_VXLAN | 1u << OFL_GRO_TUN_GENEVE | 1u << OFL_GRO_TUN_VXLAN_GPE) >> type) & 1u;
 }
 
 /* gre.c: the GRE header at off of v (the outer IP payload, which ends at
@@ -69,6 +73,10 @@ static inline int gro_tun_udp(unsigned type)
  * type, *csum its C bit), else an enum ofl_gro_normal_reason. */
 int gro_gre_parse(const struct ofl_view *v, uint32_t off, uint32_t end, uint32_t *hlen, uint16_t *et,
                   uint8_t *csum);
+/* vxlan_gpe.c: the 8-byte VXLAN-GPE header at vh.  Returns -1 when GRO
+ * takes it (*et the EtherType of its next protocol: IPv4, IPv6, or 0x6558
+ * for Ethernet), else an enum ofl_gro_normal_reason. */
+int gro_gpe_parse(const uint8_t *vh, uint16_t *et);
 /* The length of a GRE header of these flags (C and K sections). */
 uint32_t gro_gre_hlen(uint16_t flags);
 /* Is a GRE checksum (the header at h->l4_off) right?  1 or 0. */

@@ -25,8 +25,9 @@ void gen_tun_init(struct gen_tun *t, int type, int l3)
 	t->df = true;
 	t->ip_id = 1000;
 	t->sport = 40000;
-	t->dport = type == GEN_TUN_VXLAN ? 4789 : 6081;
-	t->vxlan_flags = 0x08;
+	t->dport = type == GEN_TUN_VXLAN ? 4789 : type == GEN_TUN_VXLAN_GPE ? 4790 : 6081;
+	t->vxlan_flags = type == GEN_TUN_VXLAN_GPE ? 0x0c : 0x08;
+	t->gpe_np = 3;
 	t->vni = 42;
 	t->gnv_proto = 0x6558;
 	t->gre_proto = 0x6558;
@@ -44,6 +45,7 @@ static size_t gre_hlen(uint16_t fl)
 static bool ip_payload(const struct gen_tun *t)
 {
 	return t->type == GEN_TUN_IPIP || (t->type == GEN_TUN_GENEVE && t->gnv_proto != 0x6558) ||
+	       (t->type == GEN_TUN_VXLAN_GPE && (t->gpe_np == 1 || t->gpe_np == 2)) ||
 	       (t->type == GEN_TUN_GRE && (t->gre_proto == 0x0800 || t->gre_proto == 0x86dd));
 }
 
@@ -52,7 +54,7 @@ static size_t tun_hlen(const struct gen_tun *t)
 {
 	if (t->type == GEN_TUN_GRE)
 		return gre_hlen(t->gre_flags);
-	return t->type == GEN_TUN_IPIP ? 0u : t->type == GEN_TUN_VXLAN ? 16u : 16u + t->gnv_optlen;
+	return t->type == GEN_TUN_IPIP ? 0u : t->type != GEN_TUN_GENEVE ? 16u : 16u + t->gnv_optlen;
 }
 
 /* The GRE header at gh, the payload behind it (len bytes from gh in all). */
@@ -145,8 +147,10 @@ size_t gen_tun_wrap(const struct gen_tun *t, const uint8_t *inner, size_t inner_
 	put16(uh + 2, t->dport);
 	put16(uh + 4, (uint16_t)((int32_t)ulen + t->udp_len_delta));
 	th = uh + 8;
-	if (t->type == GEN_TUN_VXLAN) {
+	if (t->type == GEN_TUN_VXLAN || t->type == GEN_TUN_VXLAN_GPE) {
 		th[0] = t->vxlan_flags;
+		if (t->type == GEN_TUN_VXLAN_GPE)
+			th[3] = t->gpe_np;
 		th[4] = (uint8_t)(t->vni >> 16);
 		th[5] = (uint8_t)(t->vni >> 8);
 		th[6] = (uint8_t)t->vni;
@@ -240,6 +244,9 @@ bool gen_tun_csums_ok(const uint8_t *f, size_t len)
 			return ip_csums_ok(f + in, len - in);
 	} else {
 		in = to + 8;
+		/* VXLAN-GPE (4790) with an IP payload */
+		if (get16(uh + 2) == 4790 && (f[to + 3] == 1 || f[to + 3] == 2))
+			return in <= len && ip_csums_ok(f + in, len - in);
 	}
 	return in <= len && gen_frame_csums_ok(f + in, len - in);
 }

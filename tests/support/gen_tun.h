@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 enum { GEN_TUN_VXLAN = 1, GEN_TUN_GENEVE = 2, GEN_TUN_IPIP = 3 /* no UDP: the inner IP packet */,
-       GEN_TUN_GRE = 4 /* no UDP: GRE */ };
+       GEN_TUN_GRE = 4 /* no UDP: GRE */, GEN_TUN_VXLAN_GPE = 5 /* UDP 4790, VXLAN-GPE */ };
 
 /* GRE flag word bits (gen_tun.gre_flags) */
 #define GEN_GRE_C 0x8000u /* checksum (with the reserved half: 4 bytes) */
@@ -43,7 +43,10 @@ struct gen_tun {
 	bool udp_csum;          /* compute the UDP checksum (else 0) */
 	bool bad_udp_csum;      /* ... and spoil it */
 	int32_t udp_len_delta;  /* added to the UDP length field */
-	uint8_t vxlan_flags;    /* default 0x08 (I) */
+	uint8_t vxlan_flags;    /* default 0x08 (I); VXLAN-GPE 0x0c (I, P) */
+	uint8_t gpe_np;         /* VXLAN-GPE next protocol: 3 Ethernet (default),
+	                           1 IPv4, 2 IPv6 (the inner frame's Ethernet header
+	                           dropped), anything else: the inner frame whole */
 	uint32_t vni;           /* VXLAN / Geneve VNI */
 	uint8_t gnv_ver;        /* Geneve version (default 0) */
 	uint8_t gnv_flags;      /* 0x80 OAM, 0x40 critical */
@@ -59,8 +62,8 @@ struct gen_tun {
 	bool bad_gre_csum;      /* spoil the GRE checksum (with GEN_GRE_C) */
 };
 
-/* Defaults: VXLAN or Geneve over IPv4 or IPv6, 192.168.0.1 -> 192.168.0.2
- * (fd01::1 -> fd01::2), UDP 40000 -> 4789 / 6081, checksum 0, VNI 42, TTL
+/* Defaults: VXLAN, Geneve or VXLAN-GPE over IPv4 or IPv6, 192.168.0.1 -> 192.168.0.2
+ * (fd01::1 -> fd01::2), UDP 40000 -> 4789 / 6081 / 4790, checksum 0, VNI 42, TTL
  * 64, DF, ID 1000; GRE without flags (key 42 when GEN_GRE_K is set). */
 void gen_tun_init(struct gen_tun *t, int type, int l3);
 /* Wrap the inner Ethernet frame (inner_len bytes) into buf; returns the
@@ -71,7 +74,7 @@ size_t gen_tun_wrap(const struct gen_tun *t, const uint8_t *inner, size_t inner_
 /* Verify a linear tunnelled frame's checksums: the outer IPv4 header, the
  * outer UDP checksum unless 0 (over IPv6 too: RFC 6935), a GRE checksum,
  * the inner IP header and TCP (UDP) checksum; Geneve is told by its port
- * (6081 or 6082 in our traffic).  true when all are valid. */
+ * (6081 or 6082 in our traffic), VXLAN-GPE by 4790.  true when all are valid. */
 bool gen_tun_csums_ok(const uint8_t *frame, size_t len);
 
 #endif

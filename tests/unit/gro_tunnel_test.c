@@ -1,8 +1,9 @@
 /*
  * gro_tunnel_test.c - GRO through tunnels (ofl_gro_config.vxlan_ports,
- * geneve_ports, ipip, gre; src/gro/tunnel.c and gre.c, after Linux 6.18
- * udp_gro_receive, vxlan_gro_receive, geneve_gro_receive, ipip_gro_receive,
- * gre_gro_receive): a rule table (for every rule a
+ * geneve_ports, ipip, gre, vxlan_gpe_ports; src/gro/tunnel.c, gre.c and
+ * vxlan_gpe.c, after Linux 6.18 udp_gro_receive, vxlan_gro_receive,
+ * geneve_gro_receive, ipip_gro_receive, gre_gro_receive,
+ * vxlan_gpe_gro_receive): a rule table (for every rule a
  * sequence that merges and one that must not), each row played over the
  * four outer/inner IPv4/IPv6 combinations, fed as one buffer and split over
  * two, three and four buffers, with software, COMPLETE and NIC-verified
@@ -17,6 +18,13 @@
  * flags, the encapsulation in gso_type, and ofl_gro_out_tunnel() agreeing
  * with l3_off/l4_off.  A row says what came out: seg_count per packet, N
  * for a NORMAL one ("2,N,1").
+ *
+ * VXLAN-GPE: no kernel fixture (the kernel-oracle cannot make a GPE
+ * device); its rows are derived from the kernel source
+ * (drivers/net/vxlan/vxlan_core.c vxlan_gpe_gro_receive,
+ * vxlan_gro_prepare_receive, vxlan_parse_gpe_proto).  The outer rules
+ * are VXLAN's code (tunnel.c): GPE plays the rows of its own header and
+ * a few of the shared ones (bulk, checksums, lengths, 64 KiB, neighbours).
  *
  * Under a memory checker (OFL_TEST_CHECKER set) only one buffer and four
  * buffers with software checksums run (8 of the 48 variants).
@@ -159,6 +167,8 @@ static void tun_cfg(struct ofl_gro_config *c)
 	c->geneve_ports[0] = 6081;
 	c->ipip = 1;
 	c->gre = 1;
+	c->vxlan_gpe_nports = 1;
+	c->vxlan_gpe_ports[0] = 4790;
 }
 
 static void run_start(int v)
@@ -276,6 +286,7 @@ struct row {
 #define GN (1u << GEN_TUN_GENEVE)
 #define IP (1u << GEN_TUN_IPIP)
 #define GR (1u << GEN_TUN_GRE)
+#define GP (1u << GEN_TUN_VXLAN_GPE)
 
 static void p_bulk(int v, struct gen_tcp *in, struct gen_tun *t)
 {
@@ -361,7 +372,7 @@ CHANGE_AT_3(p_outer_mac, t->src_mac[5] ^= 1)
 CHANGE_AT_3(p_inner_seq_gap, in->seq += 1)
 CHANGE_AT_3(p_inner_ack, in->ack += 1)
 CHANGE_AT_3(p_gnv_opt, t->gnv_opts[7] ^= 1)
-THREE_WITH(p_not_port, t->dport = 4790)
+THREE_WITH(p_not_port, t->dport = 4799)
 THREE_WITH(p_gnv_oam, t->gnv_flags = 0x80)
 THREE_WITH(p_gnv_ver, t->gnv_ver = 1)
 THREE_WITH(p_gnv_proto_unknown, t->gnv_proto = 0x88b5)
@@ -384,6 +395,11 @@ THREE_WITH(p_gre_ver1, t->gre_flags = 1)
 THREE_WITH(p_gre_erspan, t->gre_proto = 0x88be)
 THREE_WITH(p_gre_erspan3, t->gre_proto = 0x22eb)
 CHANGE_AT_3(p_gre_ip_vs_teb, t->gre_proto = INNER(v) == 4 ? 0x0800 : 0x86dd)
+/* VXLAN-GPE (vxlan_gpe.c): flag byte R R Ver(2) I P R O, next protocol */
+CHANGE_AT_3(p_gpe_flags, t->vxlan_flags = 0x0e)
+CHANGE_AT_3(p_gpe_ip_vs_eth, t->gpe_np = INNER(v) == 4 ? 1 : 2)
+PLAY(p_gpe_ip, t->gpe_np = INNER(v) == 4 ? 1 : 2, 4, (void)0, 0, (void)0, 0)
+ONE_AT_3(p_gpe_oam_at_3, (void)0, t->vxlan_flags = 0x0d, t->vxlan_flags = 0x0c)
 #undef ONE_AT_3
 #undef THREE_WITH
 #undef CHANGE_AT_3
@@ -505,14 +521,14 @@ static void p_plain_beside(int v, struct gen_tcp *in, struct gen_tun *t)
 
 static const struct row rows[] = {
 	/* one flow, merged */
-	{"bulk", p_bulk, "4", VX | GN | IP | GR, 0},
-	{"outer udp csum", p_udp_csum, "4", VX | GN, 0},
+	{"bulk", p_bulk, "4", VX | GP | GN | IP | GR, 0},
+	{"outer udp csum", p_udp_csum, "4", VX | GP | GN, 0},
 	{"outer vlan", p_outer_vlan, "4", VX | IP | GR, 0},
-	{"inner vlan", p_inner_vlan, "4", VX | GR, 0},
+	{"inner vlan", p_inner_vlan, "4", VX | GP | GR, 0},
 	{"outer id fixed", p_fixed_outer_id, "4", VX | IP | GR, 0},
 	/* outer fields: another flow, or a flush */
 	{"outer id jump (v6 hop limit)", p_outer_id_jump, "2,2", VX | IP | GR, 0},
-	{"vni differs", p_vni, "2,2", VX, 0},
+	{"vni differs", p_vni, "2,2", VX | GP, 0},
 	{"vxlan flags differ", p_vxflags, "2,2", VX, 0},
 	{"outer sport differs", p_sport, "2,2", VX, 0},
 	{"outer ttl differs", p_ttl, "2,2", VX | IP | GR, 0},
@@ -522,20 +538,20 @@ static const struct row rows[] = {
 	{"outer daddr differs", p_outer_daddr, "2,2", VX | IP | GR, 0},
 	{"outer mac differs", p_outer_mac, "2,2", VX | GR, 0},
 	/* checksums and inner TCP */
-	{"bad outer udp csum", p_bad_udp_csum, "2,N,1", VX, OFL_GRO_NORMAL_TUN_CSUM},
-	{"bad inner tcp csum", p_bad_tcp_csum, "2,N,1", VX | IP | GR, OFL_GRO_NORMAL_TCP_CSUM},
+	{"bad outer udp csum", p_bad_udp_csum, "2,N,1", VX | GP, OFL_GRO_NORMAL_TUN_CSUM},
+	{"bad inner tcp csum", p_bad_tcp_csum, "2,N,1", VX | GP | IP | GR, OFL_GRO_NORMAL_TCP_CSUM},
 	{"inner seq gap", p_inner_seq_gap, "2,2", VX | IP | GR, 0},
 	{"inner ack differs", p_inner_ack, "2,2", VX | GR, 0},
 	{"inner psh", p_psh, "2,2", VX | GR, 0},
 	{"inner short", p_short, "3,1", VX | GR, 0},
 	/* what is passed on */
-	{"port not configured", p_not_port, "N,N,N", VX, OFL_GRO_NORMAL_NOT_TCP},
+	{"port not configured", p_not_port, "N,N,N", VX | GP, OFL_GRO_NORMAL_NOT_TCP},
 	{"outer ip options (v6 udp length)", p_outer_ipopt, "N,N,N", VX, 0},
-	{"outer udp length", p_udp_len, "2,N,1", VX, OFL_GRO_NORMAL_TUN_OUTER},
-	{"carrying vxlan", p_nested, "N,N,N", VX | IP | GR, OFL_GRO_NORMAL_TUN_INNER},
+	{"outer udp length", p_udp_len, "2,N,1", VX | GP, OFL_GRO_NORMAL_TUN_OUTER},
+	{"carrying vxlan", p_nested, "N,N,N", VX | GP | IP | GR, OFL_GRO_NORMAL_TUN_INNER},
 	/* sizes and neighbours */
-	{"64k outer limit", p_64k, NULL, VX | GR, 0},
-	{"plain beside tunnel", p_plain_beside, "2,2", VX | GR, 0},
+	{"64k outer limit", p_64k, NULL, VX | GP | GR, 0},
+	{"plain beside tunnel", p_plain_beside, "2,2", VX | GP | GR, 0},
 	/* Geneve */
 	{"geneve options", p_gnv_opts, "4", GN, 0},
 	{"geneve option differs", p_gnv_opt_change, "2,2", GN, 0},
@@ -561,6 +577,15 @@ static const struct row rows[] = {
 	{"gre erspan", p_gre_erspan, "N,N,N", GR, OFL_GRO_NORMAL_TUN_HDR},
 	{"gre erspan type iii", p_gre_erspan3, "N,N,N", GR, OFL_GRO_NORMAL_TUN_HDR},
 	{"gre outer ip options (v6: sequence bit)", p_gre_outer_ipopt, "N,N,N", GR, 0},
+	/* VXLAN-GPE: Ethernet payload (next protocol 3) unless the row says IP;
+	 * its header's own rules: gpe_hdr below */
+	{"gpe ip payload", p_gpe_ip, "4", GP, 0},
+	{"gpe flags differ", p_gpe_flags, "2,2", GP, 0},
+	{"gpe ethernet, then ip payload", p_gpe_ip_vs_eth, "2,2", GP, 0},
+	/* refused at the header, before the inner flow is known: passed on
+	 * while the held packet stays (the kernel's flush of the frame alone),
+	 * then the fourth's sequence gap flushes that */
+	{"gpe oam in the flow", p_gpe_oam_at_3, "N,2,1", GP, OFL_GRO_NORMAL_TUN_HDR},
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
@@ -578,13 +603,13 @@ static const char *want_64k(int v, int type, char *buf, size_t cap)
 
 START_TEST(rule_table)
 {
-	static const char *const tname[] = {"", "vxlan", "geneve", "ipip", "gre"};
+	static const char *const tname[] = {"", "vxlan", "geneve", "ipip", "gre", "vxlan-gpe"};
 	unsigned r;
 	int type;
 	if (variant_skipped(_i))
 		return;
 	for (r = 0; r < NROWS; r++)
-		for (type = GEN_TUN_VXLAN; type <= GEN_TUN_GRE; type++) {
+		for (type = GEN_TUN_VXLAN; type <= GEN_TUN_VXLAN_GPE; type++) {
 			struct gen_tcp in;
 			struct gen_tun t;
 			char want[64];
@@ -602,6 +627,50 @@ START_TEST(rule_table)
 				ck_assert_msg(R.st.normal_why[rows[r].normal_why] > 0, "%s row \"%s\": reason %s not counted",
 				              tname[type], rows[r].name, ofl_gro_normal_reason_name(rows[r].normal_why));
 		}
+}
+END_TEST
+
+/* The VXLAN-GPE header (vxlan_gpe.c, after vxlan_parse_gpe_proto()): four
+ * segments of one flow with each flag byte and next protocol, over every
+ * variant: merged or passed on. */
+static const struct {
+	uint8_t flags, np;
+	const char *want;
+} gpe_hdr_rows[] = {
+	{0x0c, 3, "4"},     /* I, P; Ethernet */
+	{0x04, 3, "4"},     /* no I: not checked (as for VXLAN) */
+	{0x0e, 1, "4"},     /* a reserved flag: part of the flow, no more; IPv4 */
+	{0xcc, 2, "4"},     /* the two top reserved bits; IPv6 */
+	{0x08, 3, "N,N,N,N"}, /* no P */
+	{0x1c, 3, "N,N,N,N"}, /* version 1 */
+	{0x2c, 3, "N,N,N,N"}, /* version 2 */
+	{0x0d, 3, "N,N,N,N"}, /* OAM */
+	{0x0c, 0, "N,N,N,N"}, /* next protocols without GRO in Linux: none, */
+	{0x0c, 4, "N,N,N,N"}, /* NSH, */
+	{0x0c, 5, "N,N,N,N"}, /* MPLS, */
+	{0x0c, 0x81, "N,N,N,N"}, /* an experimental one */
+};
+
+START_TEST(gpe_hdr)
+{
+	unsigned r;
+	if (variant_skipped(_i))
+		return;
+	for (r = 0; r < sizeof(gpe_hdr_rows) / sizeof(gpe_hdr_rows[0]); r++) {
+		struct gen_tcp in;
+		struct gen_tun t;
+		uint8_t np = gpe_hdr_rows[r].np;
+		run_start(_i);
+		init_pair(_i, GEN_TUN_VXLAN_GPE, &in, &t);
+		t.vxlan_flags = gpe_hdr_rows[r].flags;
+		/* IPv4/IPv6 next protocols carry the inner IP packet of the variant */
+		t.gpe_np = np == 1 || np == 2 ? (INNER(_i) == 4 ? 1 : 2) : np;
+		send_n(&in, &t, 4);
+		ck_assert_msg(strcmp(run_end(), gpe_hdr_rows[r].want) == 0, "flags %#x next protocol %u variant %d: got %s",
+		              gpe_hdr_rows[r].flags, np, _i, R.got);
+		if (gpe_hdr_rows[r].want[0] == 'N')
+			ck_assert_uint_eq(R.st.normal_why[OFL_GRO_NORMAL_TUN_HDR], 4);
+	}
 }
 END_TEST
 
@@ -669,6 +738,21 @@ START_TEST(config_versions)
 	c.geneve_ports[0] = 0;
 	c.deliver = deliver;
 	ck_assert_int_eq(ofl_gro_create(&c, &R.g), OFL_EINVAL);
+	/* VXLAN-GPE: version 8; a version 7 struct ends before its ports (not
+	 * read: a bad count there is no error), its port is plain UDP then */
+	tun_cfg(&c);
+	c.vxlan_gpe_nports = OFL_GRO_TUN_PORTS_MAX + 1;
+	c.deliver = deliver;
+	ck_assert_int_eq(ofl_gro_create(&c, &R.g), OFL_EINVAL);
+	c.vxlan_gpe_nports = 1;
+	c.vxlan_gpe_ports[0] = 0;
+	ck_assert_int_eq(ofl_gro_create(&c, &R.g), OFL_EINVAL);
+	c.version = 7;
+	c.vxlan_gpe_nports = OFL_GRO_TUN_PORTS_MAX + 1;
+	ck_assert_str_eq(three_with(&c, GEN_TUN_VXLAN_GPE), "N,N,N");
+	ck_assert_uint_eq(R.st.normal_why[OFL_GRO_NORMAL_NOT_TCP], 3);
+	tun_cfg(&c);
+	ck_assert_str_eq(three_with(&c, GEN_TUN_VXLAN_GPE), "3");
 }
 END_TEST
 
@@ -851,6 +935,7 @@ int main(void)
 {
 	const struct h_test tests[] = {
 		{rule_table, NVAR},
+		{gpe_hdr, NVAR},
 		{config_versions, 0},
 		{delivered_form, 0},
 		{delivered_form_gre, 0},

@@ -180,7 +180,7 @@ static void gro_all(const struct gu_pcap *cap, ofl_gro_deliver_fn deliver, void 
 }
 
 /* The same with GRO through a tunnel (GEN_TUN_*: VXLAN on 4789, Geneve on
- * 6081, IP in IP, GRE; 0 none). */
+ * 6081, IP in IP, GRE, VXLAN-GPE on 4790; 0 none). */
 static void gro_all_tun(const struct gu_pcap *cap, ofl_gro_deliver_fn deliver, void *user, int polls,
                         uint64_t end_ns, int tun)
 {
@@ -196,6 +196,8 @@ static void gro_all_tun(const struct gu_pcap *cap, ofl_gro_deliver_fn deliver, v
 		cfg.vxlan_ports[cfg.vxlan_nports++] = 4789;
 	if (tun == GEN_TUN_GENEVE)
 		cfg.geneve_ports[cfg.geneve_nports++] = 6081;
+	if (tun == GEN_TUN_VXLAN_GPE)
+		cfg.vxlan_gpe_ports[cfg.vxlan_gpe_nports++] = 4790;
 	cfg.ipip = tun == GEN_TUN_IPIP;
 	cfg.gre = tun == GEN_TUN_GRE;
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
@@ -436,7 +438,7 @@ static void resize_deliver(void *user, const struct ofl_gro_out *pkts, unsigned 
 static const struct {
 	int type, outer, inner;
 	bool udp_csum;
-	uint16_t gre_flags, gre_proto; /* GEN_GRE_*; 0: 0x6558 */
+	uint16_t gre_flags, gre_proto; /* GEN_GRE_*; 0: 0x6558 (VXLAN-GPE: its next protocol; 0: 3, Ethernet) */
 } tun_rt[] = {
 	{GEN_TUN_VXLAN, 4, 4, false, 0, 0}, {GEN_TUN_VXLAN, 4, 4, true, 0, 0}, {GEN_TUN_VXLAN, 4, 6, true, 0, 0},
 	{GEN_TUN_VXLAN, 6, 4, true, 0, 0},  {GEN_TUN_VXLAN, 6, 6, true, 0, 0}, {GEN_TUN_GENEVE, 4, 4, false, 0, 0},
@@ -444,6 +446,9 @@ static const struct {
 	{GEN_TUN_IPIP, 6, 4, false, 0, 0},  {GEN_TUN_IPIP, 6, 6, false, 0, 0},
 	{GEN_TUN_GRE, 4, 4, false, 0, 0}, {GEN_TUN_GRE, 4, 6, false, GEN_GRE_C, 0},
 	{GEN_TUN_GRE, 6, 4, false, GEN_GRE_K, 0x0800}, {GEN_TUN_GRE, 6, 6, false, GEN_GRE_C | GEN_GRE_K, 0x86dd},
+	/* VXLAN-GPE: cut as any UDP tunnel (its inner IP header at l3_off) */
+	{GEN_TUN_VXLAN_GPE, 4, 4, false, 0, 0}, {GEN_TUN_VXLAN_GPE, 6, 4, true, 0, 1},
+	{GEN_TUN_VXLAN_GPE, 4, 6, false, 0, 2},
 };
 static uint8_t tun_mem[10][2200];
 
@@ -462,7 +467,9 @@ START_TEST(test_gro_then_gso_tunnel)
 	gen_tun_init(&t, tun_rt[_i].type, tun_rt[_i].outer);
 	t.udp_csum = tun_rt[_i].udp_csum;
 	t.gre_flags = tun_rt[_i].gre_flags;
-	if (tun_rt[_i].gre_proto)
+	if (tun_rt[_i].gre_proto && tun_rt[_i].type == GEN_TUN_VXLAN_GPE)
+		t.gpe_np = (uint8_t)tun_rt[_i].gre_proto;
+	else if (tun_rt[_i].gre_proto)
 		t.gre_proto = tun_rt[_i].gre_proto;
 	t.ip_id = 3000;
 	for (i = 0; i < 10; i++) {

@@ -46,6 +46,7 @@ enum {
 	OPT_NO_GRE,
 	OPT_FRAGLIST,
 	OPT_UDP_FRAGLIST,
+	OPT_VXLAN_GPE_PORT,
 };
 
 static const struct cli_opt gro_opts[] = {
@@ -73,6 +74,7 @@ static const struct cli_opt gro_opts[] = {
 	{ "no-gre", 0, 0, OPT_NO_GRE },
 	{ "fraglist", 0, 0, OPT_FRAGLIST },
 	{ "udp-fraglist", 0, 0, OPT_UDP_FRAGLIST },
+	{ "vxlan-gpe-port", 0, 1, OPT_VXLAN_GPE_PORT },
 	{ "dsa", 0, 1, DSA_OPT_TAG },
 	{ "dsa-keep-tag", 0, 0, DSA_OPT_KEEP_TAG },
 	DSA_OPT_PARAM_ENTRIES,
@@ -132,7 +134,9 @@ void gro_cmd_usage(FILE *fp)
 	        "  --vxlan-port P        merge TCP through VXLAN on UDP port P (4789; Linux's\n"
 	        "                        driver default 8472), as Linux does where a VXLAN\n"
 	        "                        device listens (ofl_gro_config.vxlan_ports); up to 4\n"
-	        "  --geneve-port P       the same through Geneve on port P (6081); up to 4.\n"
+	        "  --geneve-port P       the same through Geneve on port P (6081); up to 4\n"
+	        "  --vxlan-gpe-port P    the same through VXLAN-GPE on port P (4790; next\n"
+	        "                        protocol IPv4, IPv6 or Ethernet); up to 4.\n"
 	        "                        The tun_* reasons are counted in the statistics\n"
 	        "  --ipip, --no-ipip     merge TCP through IP-in-IP (4in4, SIT 6in4, 4in6, 6in6),\n"
 	        "                        as Linux always does (ofl_gro_config.ipip; on unless\n"
@@ -303,17 +307,20 @@ static int parse_args(struct gro_cmd *g, int argc, char **argv)
 			g->opts.fraglist = 1;
 			break;
 		case OPT_VXLAN_PORT:
-		case OPT_GENEVE_PORT: {
-			int vx = id == OPT_VXLAN_PORT;
-			uint8_t *np = vx ? &g->opts.vxlan_nports : &g->opts.geneve_nports;
-			if (cli_u64(vx ? "--vxlan-port" : "--geneve-port", arg, 1, 65535, &v) < 0)
+		case OPT_GENEVE_PORT:
+		case OPT_VXLAN_GPE_PORT: {
+			static const char *const name[] = {"VXLAN", "Geneve", "VXLAN-GPE"};
+			static const char *const opt[] = {"--vxlan-port", "--geneve-port", "--vxlan-gpe-port"};
+			int k = id == OPT_VXLAN_PORT ? 0 : id == OPT_GENEVE_PORT ? 1 : 2;
+			uint8_t *np = k == 0 ? &g->opts.vxlan_nports : k == 1 ? &g->opts.geneve_nports : &g->opts.vxlan_gpe_nports;
+			uint16_t *ports = k == 0 ? g->opts.vxlan_ports : k == 1 ? g->opts.geneve_ports : g->opts.vxlan_gpe_ports;
+			if (cli_u64(opt[k], arg, 1, 65535, &v) < 0)
 				return -1;
 			if (*np == OFL_GRO_TUN_PORTS_MAX) {
-				fprintf(stderr, "%s gro: at most %u %s ports\n", CLI_PROG, OFL_GRO_TUN_PORTS_MAX,
-				        vx ? "VXLAN" : "Geneve");
+				fprintf(stderr, "%s gro: at most %u %s ports\n", CLI_PROG, OFL_GRO_TUN_PORTS_MAX, name[k]);
 				return -1;
 			}
-			(vx ? g->opts.vxlan_ports : g->opts.geneve_ports)[(*np)++] = (uint16_t)v;
+			ports[(*np)++] = (uint16_t)v;
 			break;
 		}
 		case OPT_IFACE:

@@ -71,6 +71,8 @@ void replay_gro_config(const struct replay_gro_opts *o, struct ofl_gro_config *c
 	cfg->ipip = o->ipip;
 	cfg->gre = o->gre;
 	cfg->fraglist = o->fraglist;
+	cfg->vxlan_gpe_nports = o->vxlan_gpe_nports;
+	memcpy(cfg->vxlan_gpe_ports, o->vxlan_gpe_ports, sizeof(cfg->vxlan_gpe_ports));
 	if (o->dsa) {
 		cfg->dsa = o->dsa;
 		cfg->dsa_params = o->dsa_params;

@@ -56,6 +56,8 @@ struct replay_gro_opts {
 	uint8_t gre;               /**< ofl_gro_config.gre: 1 (default, --gre) or
 	                                0 (--no-gre) */
 	uint8_t fraglist;          /**< ofl_gro_config.fraglist (--fraglist) */
+	uint8_t vxlan_gpe_nports;  /**< ofl_gro_config.vxlan_gpe_ports (--vxlan-gpe-port) */
+	uint16_t vxlan_gpe_ports[OFL_GRO_TUN_PORTS_MAX];
 };
 
 /** Default replay options: burst 64 (like NAPI), OFL_CSUM_NONE, one buffer per
