@@ -128,20 +128,6 @@ static int decode_tag(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t tot
  * accepts packets the full path would merge into the same entry (returns 1:
  * OFL_GRO_MERGED).
  */
-/* What the fast path learnt of a frame it did not merge, for the full path
- * to reuse: the flow key (built when the frame looked plain), its hash and
- * table lookup (skipped while nothing is held), and the whole parse when
- * the frame is the plain shape (ofl_parse_plain()). */
-struct fast_key {
-	uint8_t valid;  /* k holds the key build_key() would build */
-	uint8_t hashed; /* hash is k's hash */
-	uint8_t looked; /* idx is k's entry (or GRO_NONE) in the table */
-	uint8_t plain;  /* h holds the parse */
-	uint32_t hash, idx;
-	struct ofl_flow_key k;
-	struct ofl_hdrs h;
-};
-
 /* Returns OFL_GRO_MERGED or OFL_GRO_HELD when it took the frame, -1 when
  * the full path decides (with what fk learnt). */
 static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
@@ -281,7 +267,7 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 		return gro_tunnel_receive(g, pkt, &v, &h, OFL_GRO_TUN_GRE, &tag, total, csum_status, now);
 	/* UDP hook (udp13): with UDP GRO on, every UDP frame goes to udp.c */
 	if ((g->cfg.udp || g->cfg.fraglist) && h.l4proto == 17 && h.l3)
-		return gro_udp_receive(g, pkt, &v, &h, &tag, mac, total, csum_status, now);
+		return gro_udp_receive(g, pkt, &v, &h, &tag, mac, total, csum_status, now, &fk);
 	if (h.status != OFL_PARSE_OK ||
 	    h.hdr_len - hdr_shift(g, &h, &tag) > (int32_t)OFL_GRO_MAX_HDR) {
 		unsigned why = h.status == OFL_PARSE_OK ? (unsigned)OFL_GRO_NORMAL_HDR_TOO_LONG : h.status;
