@@ -148,7 +148,7 @@ static inline void run_init(struct run *r, const struct gro_item *it, const uint
 	/* UINT32_MAX: no run (never a frame's length: at most 0xffff here;
 	 * nor shorter than the compare reads) */
 	r->mss = mss;
-	r->full = mss && hl + mss <= 0xffffu && hl + mss >= pred_cmp_len(hl) ? hl + mss : UINT32_MAX;
+	r->full = mss && hl + mss <= 0xffffu && (!udp || hl + mss >= pred_cmp_len(hl)) ? hl + mss : UINT32_MAX;
 	ipsum = (ipsum & 0xffffffffu) + (ipsum >> 32);
 	r->ipsum = (uint32_t)((ipsum & 0xffffffffu) + (ipsum >> 32));
 }
