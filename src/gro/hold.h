@@ -103,13 +103,9 @@ static inline int gro_pass_through(struct ofl_gro *g, const struct ofl_pkt *pkt,
 }
 
 /* The flow key of a frame that looks plain (the words build_key() in
- * receive.c would write for it, GRO_KEY_UDP for UDP as udp.c adds it); 0
- * when it does not, else its L3.  The UDP bit is bit 4 of the protocol
- * number, 1 for UDP (17) and 0 for TCP (6): for another protocol the key
- * names no flow the full path would give that frame, and finds at most an
- * entry header prediction then refuses (it compares the protocol byte). */
-#define PLAIN_KEY_UDP(proto) ((uint64_t)((proto) & 0x10u) << 51)
-_Static_assert(PLAIN_KEY_UDP(17) == GRO_KEY_UDP && PLAIN_KEY_UDP(6) == 0, "bit 4 of the protocol: the UDP bit");
+ * receive.c would write for it, with udp.c's GRO_KEY_UDP for a UDP
+ * datagram over IPv6; over IPv4 the protocol is not read here and
+ * receive.c adds the bit); 0 when it does not, else its L3. */
 static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *k)
 {
 	const uint8_t *ip = p + 14;
@@ -119,14 +115,19 @@ static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *
 	if (et == ld16((const uint8_t *)"\x08\x00")) {
 		if (ip[0] != 0x45)
 			return 0;
-		k->w[1] = ld32(p + 8) | 4ull << 56 | PLAIN_KEY_UDP(ip[9]);
+		k->w[1] = ld32(p + 8) | 4ull << 56;
 		k->w[2] = (uint64_t)ld32(p + 34) << 32;
 		k->w[3] = ld64(ip + 12);
 		k->w[4] = k->w[5] = k->w[6] = k->w[7] = 0;
 		return 4;
 	}
-	if (et == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74 && (ip[6] == 6 || ip[6] == 17)) {
-		k->w[1] = ld32(p + 8) | 6ull << 56 | PLAIN_KEY_UDP(ip[6]);
+	if (et == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74) {
+		k->w[1] = ld32(p + 8) | 6ull << 56;
+		if (ip[6] != 6) {
+			if (ip[6] != 17)
+				return 0;
+			k->w[1] |= GRO_KEY_UDP; /* udp.c's flow */
+		}
 		k->w[2] = (uint64_t)ld32(p + 54) << 32;
 		k->w[3] = ld64(ip + 8);
 		k->w[4] = ld64(ip + 16);

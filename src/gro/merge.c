@@ -488,9 +488,10 @@ TRAIN_COPY(train_udp6_avx2, 0, 0, 1, 1, GRO_TARGET_AVX2)
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n)
 {
 	const struct gro_item *it = &g->items[idx];
-	if (it->fast == GRO_FAST_TUN)
-		return gro_train_tun(g, idx, pkts, i, n);
-	if (it->fast == GRO_FAST_UDP) {
+	if (it->fast != GRO_FAST_PLAIN) {
+		if (it->fast == GRO_FAST_TUN)
+			return gro_train_tun(g, idx, pkts, i, n);
+		/* GRO_FAST_UDP */
 #if defined(TRAIN_AVX2)
 		if (gro_cpu_avx2())
 			return it->l3 == 4 ? train_udp4_avx2(g, idx, pkts, i, n) : train_udp6_avx2(g, idx, pkts, i, n);

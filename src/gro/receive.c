@@ -186,6 +186,17 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
 		}
 		return gro_hold_plain(g, pkt, p, h, kp, fk->hash, now);
 	}
+	if (fk->valid && p[23] == 17 && kp->w[1] >> 56 == 4) {
+		/* a UDP datagram over IPv4 (udp.c): its flow's key has the UDP
+		 * bit, which the lookup above lacked (here, off TCP's way) */
+		kp->w[1] |= GRO_KEY_UDP;
+		fk->hash = ofl_flow_hash_v4(&g->tab, kp);
+		g->st.lookups++;
+		idx = ofl_flowtab_find(&g->tab, fk->hash, kp, key_of, g, &g->st.lookup_probes);
+		fk->idx = idx;
+		if (idx != GRO_NONE && idx != g->last && predict(g, idx, pkt, p, total))
+			return OFL_GRO_MERGED;
+	}
 	return -1;
 }
 

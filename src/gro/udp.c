@@ -146,9 +146,10 @@ int gro_udp_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_vie
 	h->hdr_len = (uint16_t)(l4 + 8u);
 	h->payload_len = h->l3_end - h->hdr_len;
 	h->l4_ok = 1;
-	if (fk->valid && !tag->has && h->nvlan == 0 && h->l3_off == 14 && h->ip6_ext_len == 0 &&
-	    l4 == (h->l3 == 4 ? 34u : 54u)) {
-		/* the words the fast path built (hold.h plain_key()) */
+	if (fk->valid && (fk->k.w[1] & GRO_KEY_UDP) && !tag->has && h->nvlan == 0 && h->l3_off == 14 &&
+	    h->ip6_ext_len == 0 && l4 == (h->l3 == 4 ? 34u : 54u)) {
+		/* the words the fast path built (hold.h plain_key(), and the
+		 * UDP bit: receive.c) */
 		k = fk->k;
 		hash = fk->hash;
 		hashed = 1;
