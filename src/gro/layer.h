@@ -54,7 +54,7 @@ enum gro_stack_id {
 	GRO_STACK_TCP6 = 1,
 	GRO_STACK_RAW4 = 2, /* raw-IP input (OFL_L2_NONE): IPv4, TCP */
 	GRO_STACK_RAW6 = 3,
-	GRO_STACK_UDP4 = 4, /* Ethernet, IPv4, UDP (udp.c; never predicted) */
+	GRO_STACK_UDP4 = 4, /* Ethernet, IPv4, UDP (udp.c; predicted when plain: udp.h) */
 	GRO_STACK_UDP6 = 5,
 	GRO_STACK_RAWUDP4 = 6, /* raw-IP input: IPv4, UDP */
 	GRO_STACK_RAWUDP6 = 7,
