@@ -40,6 +40,7 @@ enum gro_state { GRO_FREE = 0, GRO_HELD, GRO_PENDING };
 /* struct gro_item.fast */
 #define GRO_FAST_PLAIN 1u
 #define GRO_FAST_TUN 2u
+#define GRO_FAST_UDP 3u
 /* tunnel prediction masks (struct ofl_gro.tmask): by outer and inner IP
  * version, IPv6 in IPv6 left out (its header is past GRO_PRED_MAX) */
 #define GRO_TMASKS 3u
@@ -76,7 +77,10 @@ struct gro_item {
 	                         extension headers, no VLAN): the fast path may
 	                         compare the next segment against hdr directly;
 	                         GRO_FAST_TUN: a tunnel flow of the shape
-	                         tunfast.c predicts; 0: neither */
+	                         tunfast.c predicts; GRO_FAST_UDP: a UDP flow
+	                         of the plain shape (udp.h: predicted and
+	                         trained as a plain one, its own rules);
+	                         0: none of these */
 	uint8_t rawpre_len;   /* behind a DSA tag (untagged mode, fast): the
 	                         first segment's bytes before the untagged
 	                         frame's EtherType (tag and MACs), in rawpre */
@@ -182,9 +186,8 @@ struct ofl_gro {
 	uint8_t pmask[10][GRO_PRED_MAX]; /* by stack (layer.h): TCP4, TCP6,
 	                                   RAW4, RAW6 (these unused so far:
 	                                   raw-IP input is not predicted),
-	                                   UDP4, UDP6, RAWUDP4, RAWUDP6 (UDP hook,
-	                                   udp13: built, unused: UDP flows take
-	                                   the full path), TUN4, TUN6 (unused:
+	                                   UDP4, UDP6 (GRO_FAST_UDP flows),
+	                                   RAWUDP4, RAWUDP6 (unused), TUN4, TUN6 (unused:
 	                                   tunnel flows are predicted with tmask) */
 	uint8_t tmask[GRO_TMASKS][GRO_PRED_MAX]; /* the same for a tunnel flow
 	                                   of the shape tunfast.c predicts,

@@ -8,6 +8,7 @@
 #include "core/mem.h"
 #include "gro/hold.h"
 #include "gro/layer.h"
+#include "gro/udp.h"
 
 /* The pieces of the bytes [off, off + len) of a packet's buffers: written to
  * out (at most cap of them) when out is not NULL; returns how many there
@@ -135,9 +136,11 @@ static inline OFL_ALWAYS_INLINE void hold_fill(struct ofl_gro *g, uint32_t idx, 
 	it->has_meta = (uint8_t)tag->has;
 	if (tag->has)
 		g->cold[idx].meta = tag->meta;
-	/* UDP hook (udp13): l4proto 6: a UDP flow is never predicted */
+	/* a UDP flow is predicted untagged only (udp.h) */
 	it->fast = (uint8_t)(h->l4proto == 6 && !(pkt->flags & OFL_PKT_F_VLAN) && it->l3_off == 14 && h->ip6_ext_len == 0 &&
 	                     it->hdr_len <= GRO_PRED_MAX && it->l4_off == (h->l3 == 4 ? 34u : 54u));
+	if (gro_udp_plain(it, pkt, h, tag))
+		it->fast = GRO_FAST_UDP;
 	it->rawpre_len = it->rawtail_len = 0;
 	if (tag->has) {
 		/* behind a tag: predicted when the next frame repeats the

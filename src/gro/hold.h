@@ -9,6 +9,7 @@
 #include "gro/layer.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
+#include "gro/udp.h"
 
 static inline uint32_t item_alloc(struct ofl_gro *g)
 {
@@ -102,7 +103,9 @@ static inline int gro_pass_through(struct ofl_gro *g, const struct ofl_pkt *pkt,
 }
 
 /* The flow key of a frame that looks plain (the words build_key() in
- * receive.c would write for it); 0 when it does not, else its L3. */
+ * receive.c would write for it, with udp.c's GRO_KEY_UDP for a UDP
+ * datagram over IPv6; over IPv4 the protocol is not read here and
+ * receive.c adds the bit); 0 when it does not, else its L3. */
 static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *k)
 {
 	const uint8_t *ip = p + 14;
@@ -118,8 +121,13 @@ static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *
 		k->w[4] = k->w[5] = k->w[6] = k->w[7] = 0;
 		return 4;
 	}
-	if (et == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74 && ip[6] == 6) {
+	if (et == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74) {
 		k->w[1] = ld32(p + 8) | 6ull << 56;
+		if (ip[6] != 6) {
+			if (ip[6] != 17)
+				return 0;
+			k->w[1] |= GRO_KEY_UDP; /* udp.c's flow */
+		}
 		k->w[2] = (uint64_t)ld32(p + 54) << 32;
 		k->w[3] = ld64(ip + 8);
 		k->w[4] = ld64(ip + 16);

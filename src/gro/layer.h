@@ -35,6 +35,9 @@ struct gro_hole {
 struct gro_layer {
 	const char *name;
 	uint8_t plain_len;   /* header bytes in the shape prediction covers */
+	uint8_t fixed_len;   /* 1: the header is always plain_len bytes, what
+	                        follows it is payload (UDP); 0: it may grow
+	                        (TCP options), compared whole */
 	uint8_t nholes;
 	struct gro_hole holes[GRO_LAYER_HOLES];
 	/* rewrite the merged packet's header of this layer (NULL: nothing) */
@@ -51,7 +54,7 @@ enum gro_stack_id {
 	GRO_STACK_TCP6 = 1,
 	GRO_STACK_RAW4 = 2, /* raw-IP input (OFL_L2_NONE): IPv4, TCP */
 	GRO_STACK_RAW6 = 3,
-	GRO_STACK_UDP4 = 4, /* Ethernet, IPv4, UDP (udp.c; never predicted) */
+	GRO_STACK_UDP4 = 4, /* Ethernet, IPv4, UDP (udp.c; predicted when plain: udp.h) */
 	GRO_STACK_UDP6 = 5,
 	GRO_STACK_RAWUDP4 = 6, /* raw-IP input: IPv4, UDP */
 	GRO_STACK_RAWUDP6 = 7,
@@ -112,7 +115,8 @@ static inline void gro_stack_complete(struct gro_item *it)
 }
 
 /* Fill a prediction mask (GRO_PRED_MAX bytes) for a stack: 0xff where the
- * next segment must repeat the held header, the holes' keep bits elsewhere.
+ * next segment must repeat the held header, the holes' keep bits elsewhere,
+ * 0 past the header when the last layer has a fixed length (its payload).
  * Returns the plain header length of the stack. */
 unsigned gro_stack_pred_mask(const struct gro_stack *s, uint8_t *mask);
 /* The same for n layers, outermost first (a tunnel's longer stack:

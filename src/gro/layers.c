@@ -34,5 +34,7 @@ unsigned gro_layers_pred_mask(const struct gro_layer *const *layer, unsigned n, 
 			memset(mask + off + l->holes[h].off, l->holes[h].keep, l->holes[h].len);
 		off += l->plain_len;
 	}
+	if (n && layer[n - 1]->fixed_len)
+		memset(mask + off, 0, GRO_PRED_MAX - off);
 	return off;
 }

@@ -9,9 +9,9 @@
 #include "gro/predict.h"
 
 /* Header prediction's end for a frame in several buffers (header split):
- * room for its slices, the IP ID rule, then the merge. */
-int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
-                                     const uint8_t *ip, uint32_t len, uint8_t flags)
+ * room for its slices, the IP ID rule, then the merge (a UDP flow's: udp.h). */
+static inline OFL_ALWAYS_INLINE int predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                                 const uint8_t *ip, uint32_t len, uint8_t flags, const int udp)
 {
 	struct gro_item *it = &g->items[idx];
 	uint32_t hl = it->hdr_len;
@@ -22,8 +22,28 @@ int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
 	g->st.rx_pkts++;
 	g->st.rx_bytes += hl + len;
 	g->st.merged_fast++;
-	merge_tail(g, idx, pkt, len, flags);
+	if (udp)
+		gro_udp_merged(g, idx, pkt, len);
+	else
+		merge_tail(g, idx, pkt, len, flags);
 	return 1;
+}
+
+int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip, uint32_t len,
+                     uint8_t flags)
+{
+	return predict_bufs(g, idx, pkt, ip, len, flags, 0);
+}
+
+int gro_predict_bufs_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip,
+                         uint32_t len)
+{
+	return predict_bufs(g, idx, pkt, ip, len, 0, 1);
+}
+
+int gro_predict_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *p, uint32_t total)
+{
+	return predict_l4(g, idx, pkt, p, total, 1);
 }
 
 /*
@@ -108,19 +128,27 @@ struct run {
 	uint32_t ipsum;                         /* IPv4: sum of the header without length, ID, checksum */
 };
 
-/* The expected header of the next full segment (once per train). */
+/* The expected header of the next full segment (once per train); udp: a
+ * UDP flow's, its length field that of a full datagram (its checksum,
+ * a hole, is checked on its own). */
 static inline void run_init(struct run *r, const struct gro_item *it, const uint8_t *m, uint64_t ipsum,
-                            const int v4)
+                            const int v4, const int udp)
 {
 	uint32_t hl = it->hdr_len, mss = it->seg_size;
 	memcpy(r->tp, it->hdr, GRO_PRED_MAX);
 	memcpy(r->mk, m, GRO_PRED_MAX);
 	ofl_put16(r->tp + (v4 ? 16 : 18), (uint16_t)(v4 ? hl - 14 + mss : hl - 54 + mss));
 	memset(r->mk + (v4 ? 16 : 18), 0xff, 2);
-	r->mk[it->l4_off + 13] = 0xff;
-	/* UINT32_MAX: no run (never a frame's length: at most 0xffff here) */
+	if (udp) {
+		ofl_put16(r->tp + it->l4_off + 4, (uint16_t)(8u + mss));
+		memset(r->mk + it->l4_off + 4, 0xff, 2);
+	} else {
+		r->mk[it->l4_off + 13] = 0xff;
+	}
+	/* UINT32_MAX: no run (never a frame's length: at most 0xffff here;
+	 * nor shorter than the compare reads) */
 	r->mss = mss;
-	r->full = mss && hl + mss <= 0xffffu ? hl + mss : UINT32_MAX;
+	r->full = mss && hl + mss <= 0xffffu && (!udp || hl + mss >= pred_cmp_len(hl)) ? hl + mss : UINT32_MAX;
 	ipsum = (ipsum & 0xffffffffu) + (ipsum >> 32);
 	r->ipsum = (uint32_t)((ipsum & 0xffffffffu) + (ipsum >> 32));
 }
@@ -173,13 +201,14 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
                                                   const struct run *r, uint32_t hl, uint32_t seq, uint64_t e,
                                                   uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c,
                                                   uint32_t want, uint32_t mask, uint32_t *nslices, const int v4,
-                                                  const int multi, const int avx2)
+                                                  const int multi, const int avx2, const int udp)
 {
 	/* the slice's len, pkt and buf fields as one word, and the step of
 	 * pkt in it (either byte order: pkt stays below 0xffff, no carry) */
 	struct ofl_slice ls = {NULL, r->mss, (uint16_t)seg, 0}, st1 = {NULL, 0, 1, 0};
 	struct ofl_slice *s0 = s;
-	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's TCP offset */
+	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's L4 offset */
+	const uint32_t cl = udp ? pred_cmp_len(hl) : hl; /* bytes compared */
 	const uint32_t mss = r->mss;
 	const unsigned start = i, pfend = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
 	uint64_t lw, lstep;
@@ -194,7 +223,7 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 		if ((pw & mask) != want || !qb)
 			break;
 		d = qb->data;
-		if ((multi ? qb->len < hl : qb->len != r->full) || !d)
+		if ((multi ? qb->len < cl : qb->len != r->full) || !d)
 			break;
 #if defined(__GNUC__)
 		/* the header AHEAD frames on (those of the last frames were
@@ -205,7 +234,8 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 				__builtin_prefetch(a->bufs->data);
 		}
 #endif
-		if (train_cmp(d, r->tp, r->mk, 0, hl, avx2) || ofl_get32(d + l4c + 4) != seq || (v4 && get64(d + 18) != e))
+		if (train_cmp(d, r->tp, r->mk, 0, cl, avx2) ||
+		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != seq) || (v4 && get64(d + 18) != e))
 			break;
 		if (multi) {
 			/* the slices written first, counted when the buffers add
@@ -249,13 +279,16 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 	return i - start;
 }
 
-/* gro_train() for one L3 (v4 is a constant in each copy). */
+/* gro_train() for one L3 (v4 is a constant in each copy).  udp: a
+ * GRO_FAST_UDP flow (udp.h), its run of full datagrams only: every other
+ * frame is left to header prediction and the full path, which apply the
+ * UDP rules one by one; a train completed at UDP_GRO_CNT_MAX datagrams. */
 static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
                                            unsigned i, unsigned n, const int v4, const int tagged,
-                                           const int avx2)
+                                           const int avx2, const int udp)
 {
 	struct gro_item *it = &g->items[idx];
-	const uint8_t *h0 = it->hdr, *m = g->pmask[!v4];
+	const uint8_t *h0 = it->hdr, *m = udp ? g->pmask[it->stack] : g->pmask[!v4];
 	const uint32_t hl = it->hdr_len, l4 = it->l4_off, mss = it->seg_size;
 	const uint32_t lenoff = v4 ? 14u : 54u, lenpos = v4 ? 16u : 18u;
 	/* behind a DSA tag: bytes before the untagged EtherType beyond the
@@ -264,10 +297,10 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 	struct ofl_slice *sl = gro_slices(g, idx);
 	void **ck = gro_cookies(g, idx);
 	uint32_t seq = it->next_seq, nsegs = it->nsegs, nsl = it->nslices, added = 0;
-	uint32_t room = sat_sub(g->cfg.max_size, it->l3_len);
+	uint32_t room = sat_sub(udp ? gro_udp_max_l3(g) : g->cfg.max_size, it->l3_len);
 	uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
 	/* segments and slices the entry may still take */
-	uint32_t seg_end = g->cfg.max_segs, sl_end = g->max_slices - 1u;
+	uint32_t seg_end = udp ? min32(g->cfg.max_segs, GRO_UDP_CNT_MAX) : g->cfg.max_segs, sl_end = g->max_slices - 1u;
 	uint16_t id = (uint16_t)(it->id0 + (it->fixedid ? 0u : nsegs)), idinc = it->fixedid ? 0u : 1u;
 	/* the IPv4 header sum without length, ID and checksum: the same for
 	 * every segment that predicts (all its other bytes equal the held
@@ -279,7 +312,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 	struct run r;
 	train_pkt_word(&pw_want, &pw_mask, &pw_nb);
 	if (!tagged)
-		run_init(&r, it, m, ipsum, v4);
+		run_init(&r, it, m, ipsum, v4, udp);
 	for (; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		const struct ofl_buf *b = pkt->bufs;
@@ -300,10 +333,10 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 			iend = i + k;
 			if (nbr == 1)
 				nadd = run_take(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
-				                pw_want, pw_mask, &nsl_run, v4, 0, avx2);
+				                pw_want, pw_mask, &nsl_run, v4, 0, avx2, udp);
 			else
 				nadd = run_take(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
-				                pw & pw_mask, pw_mask, &nsl_run, v4, 1, avx2);
+				                pw & pw_mask, pw_mask, &nsl_run, v4, 1, avx2, udp);
 			i += nadd;
 			k = nadd;
 			nsl += nsl_run;
@@ -314,13 +347,13 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 			room -= mss * k;
 			hroom -= mss * k;
 			added += mss * k;
-			if (i >= n)
+			if (i >= n || udp)
 				break;
 			pkt = &pkts[i];
 			b = pkt->bufs;
 			memcpy(&pw, &pkt->nbufs, 4);
 		}
-		if (!b)
+		if (!b || udp)
 			break;
 #if defined(__GNUC__)
 		if (i + GRO_AHEAD < n) {
@@ -425,32 +458,46 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 		gro_end_train(g, idx, fl);
 	else if (end == 2)
 		gro_complete(g, idx, OFL_GRO_FLUSH_MAX_SIZE);
+	else if (udp && nsegs >= GRO_UDP_CNT_MAX)
+		gro_complete(g, idx, OFL_GRO_FLUSH_UDP_CNT); /* udp.h gro_udp_merged() */
 	return i - start;
 }
 
 /* One function per copy: each is register-allocated on its own; with
  * AVX2, an untagged copy per L3 compiled for it. */
-#define TRAIN_COPY(name, v4, tagged, avx2, attr)                                                   \
+#define TRAIN_COPY(name, v4, tagged, avx2, udp, attr)                                              \
 	static OFL_NOINLINE attr unsigned name(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, \
 	                                       unsigned i, unsigned n)                                   \
 	{                                                                                          \
-		return train_l3(g, idx, pkts, i, n, v4, tagged, avx2);                             \
+		return train_l3(g, idx, pkts, i, n, v4, tagged, avx2, udp);                        \
 	}
-TRAIN_COPY(train_v4, 1, 0, 0, )
-TRAIN_COPY(train_v6, 0, 0, 0, )
-TRAIN_COPY(train_v4_tagged, 1, 1, 0, )
-TRAIN_COPY(train_v6_tagged, 0, 1, 0, )
+TRAIN_COPY(train_v4, 1, 0, 0, 0, )
+TRAIN_COPY(train_v6, 0, 0, 0, 0, )
+TRAIN_COPY(train_v4_tagged, 1, 1, 0, 0, )
+TRAIN_COPY(train_v6_tagged, 0, 1, 0, 0, )
+TRAIN_COPY(train_udp4, 1, 0, 0, 1, )
+TRAIN_COPY(train_udp6, 0, 0, 0, 1, )
 #if defined(TRAIN_AVX2)
-TRAIN_COPY(train_v4_avx2, 1, 0, 1, GRO_TARGET_AVX2)
-TRAIN_COPY(train_v6_avx2, 0, 0, 1, GRO_TARGET_AVX2)
+TRAIN_COPY(train_v4_avx2, 1, 0, 1, 0, GRO_TARGET_AVX2)
+TRAIN_COPY(train_v6_avx2, 0, 0, 1, 0, GRO_TARGET_AVX2)
+TRAIN_COPY(train_udp4_avx2, 1, 0, 1, 1, GRO_TARGET_AVX2)
+TRAIN_COPY(train_udp6_avx2, 0, 0, 1, 1, GRO_TARGET_AVX2)
 #endif
 #undef TRAIN_COPY
 
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n)
 {
 	const struct gro_item *it = &g->items[idx];
-	if (it->fast == GRO_FAST_TUN)
-		return gro_train_tun(g, idx, pkts, i, n);
+	if (it->fast != GRO_FAST_PLAIN) {
+		if (it->fast == GRO_FAST_TUN)
+			return gro_train_tun(g, idx, pkts, i, n);
+		/* GRO_FAST_UDP */
+#if defined(TRAIN_AVX2)
+		if (gro_cpu_avx2())
+			return it->l3 == 4 ? train_udp4_avx2(g, idx, pkts, i, n) : train_udp6_avx2(g, idx, pkts, i, n);
+#endif
+		return it->l3 == 4 ? train_udp4(g, idx, pkts, i, n) : train_udp6(g, idx, pkts, i, n);
+	}
 	if (it->rawpre_len)
 		return it->l3 == 4 ? train_v4_tagged(g, idx, pkts, i, n) : train_v6_tagged(g, idx, pkts, i, n);
 #if defined(TRAIN_AVX2)

@@ -11,6 +11,7 @@
 #include "gro/stage.h"
 #include "gro/tcp.h"
 #include "gro/tunfast.h"
+#include "gro/udp.h"
 
 /* Account a merged segment whose slices are recorded, and end the train
  * on a short segment or PSH/FIN/URG/RST/SYN (tcp_gro_receive's final check). */
@@ -18,24 +19,19 @@ static inline int merge_tail(struct ofl_gro *g, uint32_t idx, const struct ofl_p
                              uint8_t flags)
 {
 	struct gro_item *it = &g->items[idx];
-	gro_cookies(g, idx)[it->nsegs] = pkt->cookie;
-	it->nsegs++;
-	it->payload += len;
-	it->l3_len += len;
+	gro_merge_count(g, idx, pkt, len);
 	it->next_seq += len;
 	it->fin_psh |= flags & (TCP_FIN | TCP_PSH);
-	g->held_bytes += len;
-	g->last = idx;
-	g->st.merged++;
 	if ((flags & (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)) || len < it->seg_size)
 		gro_end_train(g, idx, flags);
 	return OFL_GRO_MERGED;
 }
 
 /* The end of header prediction for a frame in one buffer: its payload (len
- * bytes at data) becomes the entry's next slice, then merge_tail(). */
-static inline int predict_take(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *data,
-                               uint32_t len, uint8_t flags)
+ * bytes at data) becomes the entry's next slice, then merge_tail() (udp:
+ * gro_udp_merged()). */
+static inline OFL_ALWAYS_INLINE int predict_take_l4(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                                    const uint8_t *data, uint32_t len, uint8_t flags, const int udp)
 {
 	struct gro_item *it = &g->items[idx];
 	struct ofl_slice *sl = &gro_slices(g, idx)[it->nslices++];
@@ -46,8 +42,16 @@ static inline int predict_take(struct ofl_gro *g, uint32_t idx, const struct ofl
 	g->st.rx_pkts++;
 	g->st.rx_bytes += pkt->bufs[0].len;
 	g->st.merged_fast++;
-	merge_tail(g, idx, pkt, len, flags);
+	if (udp)
+		gro_udp_merged(g, idx, pkt, len);
+	else
+		merge_tail(g, idx, pkt, len, flags);
 	return 1;
+}
+static inline int predict_take(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *data,
+                               uint32_t len, uint8_t flags)
+{
+	return predict_take_l4(g, idx, pkt, data, len, flags, 0);
 }
 
 /* Bytes before the untagged frame's EtherType beyond the 12 MAC bytes: the
@@ -85,25 +89,33 @@ static inline uint32_t sat_sub(uint32_t a, uint32_t b)
 	return a > b ? a - b : 0;
 }
 
+/* How many header bytes the masked compare reads for a header of hl bytes:
+ * at least GRO_CMP_MIN (cmp.h; a UDP/IPv4 header is 42 bytes, and its
+ * stack's mask is 0 past the header: layer.h). */
+static inline uint32_t pred_cmp_len(uint32_t hl)
+{
+	return hl < GRO_CMP_MIN ? GRO_CMP_MIN : hl;
+}
+
 /* Header prediction proper: the frame (headers in p, the first buffer)
  * against the held entry idx.  Every header byte the kernel's rules want
- * equal is compared under the context's byte mask for the entry's L3 in
+ * equal is compared under the context's byte mask for the entry's stack in
  * one compare (cmp.h: MACs, ethertype, addresses and ports included, so this is
  * also the flow check); the bytes that change per segment (IP length, ID
- * and checksum, TCP sequence, FIN/PSH, checksum, urgent pointer) are
- * checked by their own rules after. */
-static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *p,
-                          uint32_t total)
+ * and checksum, TCP sequence, FIN/PSH, checksum, urgent pointer; UDP length
+ * and checksum) are checked by their own rules after.  udp: a GRO_FAST_UDP
+ * entry (udp.h: its datagram rules instead of the TCP sequence, its
+ * merge's end, its size bound; never behind a DSA tag). */
+static inline OFL_ALWAYS_INLINE int predict_l4(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                               const uint8_t *p, uint32_t total, const int udp)
 {
 	struct gro_item *it = &g->items[idx];
 	const uint8_t *h0 = it->hdr, *m, *ip, *th;
 	uint32_t hl = it->hdr_len, len;
-	if (it->fast != GRO_FAST_PLAIN)
-		return it->fast == GRO_FAST_TUN && gro_predict_tun(g, idx, pkt, p, total);
-	if (pkt->bufs[0].len < hl)
+	if (pkt->bufs[0].len < (udp ? pred_cmp_len(hl) : hl))
 		return 0;
-	m = g->pmask[it->l3 == 6];
-	if (it->rawpre_len) {
+	m = udp ? g->pmask[it->stack] : g->pmask[it->l3 == 6];
+	if (!udp && it->rawpre_len) {
 		/* behind a DSA tag: the same tag (and MACs), then the untagged
 		 * header from its EtherType on */
 		uint32_t pre = tag_pre(it);
@@ -112,13 +124,14 @@ static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt 
 			return 0;
 		p += pre;
 		total -= pre + it->rawtail_len;
-	} else if (gro_cmp(p, h0, m, 0, hl)) {
+	} else if (gro_cmp(p, h0, m, 0, udp ? pred_cmp_len(hl) : hl)) {
 		return 0;
 	}
 	ip = p + 14;
 	th = p + it->l4_off;
 	len = total - hl;
-	if (len - 1u >= it->seg_size || ofl_get32(th + 4) != it->next_seq)
+	if (len - 1u >= it->seg_size ||
+	    (udp ? !gro_udp_own_ok(th, total - it->l4_off) : ofl_get32(th + 4) != it->next_seq))
 		return 0;
 	if (it->l3 == 4) {
 		if (ofl_get16(ip + 2) != total - 14 || ofl_csum_ip4_fold(ip) != 0xffff)
@@ -126,14 +139,24 @@ static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt 
 	} else if (ofl_get16(ip + 4) != total - 54) {
 		return 0;
 	}
-	if (it->l3_len + len > g->cfg.max_size || it->nsegs == g->cfg.max_segs ||
+	if (it->l3_len + len > (udp ? gro_udp_max_l3(g) : g->cfg.max_size) || it->nsegs == g->cfg.max_segs ||
 	    g->held_bytes + len > g->cfg.max_held_bytes)
 		return 0;
 	if (pkt->nbufs != 1)
-		return gro_predict_bufs(g, idx, pkt, ip, len, th[13]);
+		return udp ? gro_predict_bufs_udp(g, idx, pkt, ip, len) : gro_predict_bufs(g, idx, pkt, ip, len, th[13]);
 	if (it->nslices + 2u > g->max_slices || (it->l3 == 4 && gro_ipv4_id_nomerge(ip, it)))
 		return 0;
-	return predict_take(g, idx, pkt, p + hl, len, th[13]);
+	return predict_take_l4(g, idx, pkt, p + hl, len, udp ? 0 : th[13], udp);
+}
+
+static inline int predict(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *p,
+                          uint32_t total)
+{
+	const struct gro_item *it = &g->items[idx];
+	if (it->fast != GRO_FAST_PLAIN)
+		return it->fast == GRO_FAST_TUN ? gro_predict_tun(g, idx, pkt, p, total)
+		                                : it->fast == GRO_FAST_UDP && gro_predict_udp(g, idx, pkt, p, total);
+	return predict_l4(g, idx, pkt, p, total, 0);
 }
 
 #endif

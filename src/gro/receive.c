@@ -128,20 +128,6 @@ static int decode_tag(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t tot
  * accepts packets the full path would merge into the same entry (returns 1:
  * OFL_GRO_MERGED).
  */
-/* What the fast path learnt of a frame it did not merge, for the full path
- * to reuse: the flow key (built when the frame looked plain), its hash and
- * table lookup (skipped while nothing is held), and the whole parse when
- * the frame is the plain shape (ofl_parse_plain()). */
-struct fast_key {
-	uint8_t valid;  /* k holds the key build_key() would build */
-	uint8_t hashed; /* hash is k's hash */
-	uint8_t looked; /* idx is k's entry (or GRO_NONE) in the table */
-	uint8_t plain;  /* h holds the parse */
-	uint32_t hash, idx;
-	struct ofl_flow_key k;
-	struct ofl_hdrs h;
-};
-
 /* Returns OFL_GRO_MERGED or OFL_GRO_HELD when it took the frame, -1 when
  * the full path decides (with what fk learnt). */
 static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total,
@@ -199,6 +185,17 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
 			fk->hash = h->l3 == 4 ? ofl_flow_hash_v4(&g->tab, kp) : ofl_flow_hash(&g->tab, kp);
 		}
 		return gro_hold_plain(g, pkt, p, h, kp, fk->hash, now);
+	}
+	if (fk->valid && p[23] == 17 && kp->w[1] >> 56 == 4) {
+		/* a UDP datagram over IPv4 (udp.c): its flow's key has the UDP
+		 * bit, which the lookup above lacked (here, off TCP's way) */
+		kp->w[1] |= GRO_KEY_UDP;
+		fk->hash = ofl_flow_hash_v4(&g->tab, kp);
+		g->st.lookups++;
+		idx = ofl_flowtab_find(&g->tab, fk->hash, kp, key_of, g, &g->st.lookup_probes);
+		fk->idx = idx;
+		if (idx != GRO_NONE && idx != g->last && predict(g, idx, pkt, p, total))
+			return OFL_GRO_MERGED;
 	}
 	return -1;
 }
@@ -281,7 +278,7 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 		return gro_tunnel_receive(g, pkt, &v, &h, OFL_GRO_TUN_GRE, &tag, total, csum_status, now);
 	/* UDP hook (udp13): with UDP GRO on, every UDP frame goes to udp.c */
 	if ((g->cfg.udp || g->cfg.fraglist) && h.l4proto == 17 && h.l3)
-		return gro_udp_receive(g, pkt, &v, &h, &tag, mac, total, csum_status, now);
+		return gro_udp_receive(g, pkt, &v, &h, &tag, mac, total, csum_status, now, &fk);
 	if (h.status != OFL_PARSE_OK ||
 	    h.hdr_len - hdr_shift(g, &h, &tag) > (int32_t)OFL_GRO_MAX_HDR) {
 		unsigned why = h.status == OFL_PARSE_OK ? (unsigned)OFL_GRO_NORMAL_HDR_TOO_LONG : h.status;

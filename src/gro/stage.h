@@ -79,6 +79,35 @@ static inline int32_t hdr_shift(const struct ofl_gro *g, const struct ofl_hdrs *
 	return (int32_t)h->et_off - (int32_t)tag->view.hdr_len;
 }
 
+/* What the fast path (receive.c) learnt of a frame it did not merge, for
+ * the full path to reuse: the flow key (built when the frame looked plain:
+ * hold.h plain_key()), its hash and table lookup (skipped while nothing is
+ * held), and the whole parse when the frame is the plain shape
+ * (ofl_parse_plain()). */
+struct fast_key {
+	uint8_t valid;  /* k holds the key build_key() would build */
+	uint8_t hashed; /* hash is k's hash */
+	uint8_t looked; /* idx is k's entry (or GRO_NONE) in the table */
+	uint8_t plain;  /* h holds the parse */
+	uint32_t hash, idx;
+	struct ofl_flow_key k;
+	struct ofl_hdrs h;
+};
+
+/* A segment of len payload bytes merged into entry idx (its slices
+ * recorded): its cookie, the entry's counts, the context's. */
+static inline void gro_merge_count(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t len)
+{
+	struct gro_item *it = &g->items[idx];
+	g->cookies[(size_t)idx * g->cfg.max_segs + it->nsegs] = pkt->cookie;
+	it->nsegs++;
+	it->payload += len;
+	it->l3_len += len;
+	g->held_bytes += len;
+	g->last = idx;
+	g->st.merged++;
+}
+
 /* Flows held: entries in the table and lone records (group.c). */
 static inline uint32_t gro_nflows(const struct ofl_gro *g)
 {
@@ -130,6 +159,9 @@ void gro_hold_fill(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, c
 /* merge.c: header prediction's end for several buffers, the train */
 int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip, uint32_t len,
                      uint8_t flags);
+/* the same for a UDP flow (GRO_FAST_UDP: udp.h gro_udp_merged()) */
+int gro_predict_bufs_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip,
+                         uint32_t len);
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n);
 /* receive.c: one frame through the full path */
 int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int tried_last);

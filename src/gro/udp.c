@@ -2,8 +2,10 @@
  * udp.c - the UDP layer of GRO: the kernel's UDP GRO as it merges for a
  * device with rx-udp-gro-forwarding (net/ipv4/udp_offload.c udp4_gro_receive,
  * udp_gro_receive, udp_gro_receive_segment; net/ipv6/udp_offload.c), and the
- * completion of a merged train (udp4/6_gro_complete).  UDP flows take the
- * full path only: they are never predicted (item.fast is 0).
+ * completion of a merged train (udp4/6_gro_complete).  A flow of the plain
+ * shape (udp.h gro_udp_plain(): item.fast GRO_FAST_UDP) is also predicted
+ * and trained as a TCP one is (predict.h, merge.c), with the datagram
+ * rules and the merge's end of udp.h; every frame they refuse comes here.
  *
  * The order of the checks, as in Linux 6.18:
  *   - the UDP header must be in the frame (udp_gro_udphdr);
@@ -49,10 +51,11 @@ static void gro_udp_complete(struct gro_item *it)
 }
 
 /* Per datagram the length and the checksum differ; the ports are compared
- * whole (they are in the flow key). */
+ * whole (they are in the flow key).  No options: the payload follows. */
 const struct gro_layer gro_layer_udp = {
 	.name = "udp",
 	.plain_len = 8,
+	.fixed_len = 1,
 	.nholes = 1,
 	.holes = {{4, 4, 0}},
 	.complete = gro_udp_complete,
@@ -86,7 +89,7 @@ static int try_merge(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
 {
 	struct gro_item *it = &g->items[idx];
 	const uint8_t *ip = v->p + h->l3_off;
-	uint32_t nm, max_l3 = g->cfg.max_size < GRO_UDP_MAX_L3 ? g->cfg.max_size : GRO_UDP_MAX_L3;
+	uint32_t nm, max_l3 = gro_udp_max_l3(g);
 	nm = h->l3 == 4 ? gro_ipv4_nomerge(ip, it) : gro_ipv6_nomerge(ip, it, h->ip6_ext_len);
 	if (!nm && len > it->seg_size)
 		nm = NM(OFL_GRO_FLUSH_SIZE);
@@ -110,29 +113,24 @@ static int try_merge(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
 	}
 	if (it->lcsum)
 		gro_list_add(g, idx, pkt, h->hdr_len);
-	gro_add_slices(g, idx, pkt, h->hdr_len, len, it->nsegs);
-	gro_cookies(g, idx)[it->nsegs] = pkt->cookie;
-	it->nsegs++;
-	it->payload += len;
-	it->l3_len += len;
-	g->held_bytes += len;
-	g->last = idx;
-	g->st.merged++;
-	if (len < it->seg_size)
-		gro_complete(g, idx, OFL_GRO_FLUSH_SHORT);
-	else if (it->nsegs >= GRO_UDP_CNT_MAX)
-		gro_complete(g, idx, OFL_GRO_FLUSH_UDP_CNT);
+	if (pkt->nbufs == 1)
+		gro_slices(g, idx)[it->nslices++] =
+		    (struct ofl_slice){pkt->bufs[0].data + h->hdr_len, len, it->nsegs, 0};
+	else
+		gro_add_slices(g, idx, pkt, h->hdr_len, len, it->nsegs);
+	gro_udp_merged(g, idx, pkt, len);
 	return 1;
 }
 
 int gro_udp_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_view *v, struct ofl_hdrs *h,
                     const struct rx_tag *tag, const uint8_t *mac, uint32_t total, int csum_status,
-                    uint64_t now)
+                    uint64_t now, const struct fast_key *fk)
 {
 	struct ofl_flow_key k;
 	const uint8_t *uh;
-	uint32_t l4 = h->l4_off, hash, idx, ulen, len;
+	uint32_t l4 = h->l4_off, hash = 0, idx, ulen, len;
 	unsigned why;
+	int looked = fk->looked, hashed = 0;
 	/* no UDP header: a later fragment, or one that does not fit in the
 	 * IP packet (no flow to name: nothing held goes first) */
 	if (l4 == 0 || l4 + 8u > h->l3_end || l4 + 8u > h->frame_len)
@@ -148,8 +146,20 @@ int gro_udp_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_vie
 	h->hdr_len = (uint16_t)(l4 + 8u);
 	h->payload_len = h->l3_end - h->hdr_len;
 	h->l4_ok = 1;
-	gro_flow_key(pkt, mac, v->p, h, tag, &k);
-	k.w[1] |= GRO_KEY_UDP;
+	if (fk->valid && (fk->k.w[1] & GRO_KEY_UDP) && !tag->has && h->nvlan == 0 && h->l3_off == 14 &&
+	    h->ip6_ext_len == 0 && l4 == (h->l3 == 4 ? 34u : 54u)) {
+		/* the words the fast path built (hold.h plain_key(), and the
+		 * UDP bit: receive.c) */
+		k = fk->k;
+		hash = fk->hash;
+		hashed = 1;
+	} else {
+		gro_flow_key(pkt, mac, v->p, h, tag, &k);
+		k.w[1] |= GRO_KEY_UDP;
+		/* the fast path's lookup holds for this key only when nothing
+		 * was held (no key, no entry) */
+		looked = looked && !fk->valid;
+	}
 	/* what the IP layer refused (options, header checksum, a first
 	 * fragment, ...), or headers too long to hold */
 	if (h->status != OFL_PARSE_NOT_TCP)
@@ -171,12 +181,19 @@ int gro_udp_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_vie
 	} else {
 		return refuse(g, pkt, tag, &k, OFL_GRO_FLUSH_NOT_GRO, OFL_GRO_NORMAL_UDP_ZERO_CSUM, total, now);
 	}
-	if (ulen <= 8u || ulen != h->l3_end - l4)
+	if (!gro_udp_len_ok(ulen, h->l3_end - l4))
 		return refuse(g, pkt, tag, &k, OFL_GRO_FLUSH_NOT_GRO, OFL_GRO_NORMAL_UDP_LEN, total, now);
 	len = h->payload_len;
-	if (g->held_bytes + len > g->cfg.max_held_bytes)
+	if (g->held_bytes + len > g->cfg.max_held_bytes) {
 		gro_make_room(g, len);
-	idx = gro_flow_lookup(g, &k, &hash);
+		looked = 0; /* entries may have gone */
+	}
+	if (looked) {
+		idx = fk->idx;
+	} else {
+		idx = gro_flow_lookup(g, &k, &hash);
+		hashed = 1;
+	}
 	if (idx != GRO_NONE) {
 		int r = try_merge(g, idx, pkt, v, h, len, csum_status, &why);
 		if (r > 0)
@@ -187,5 +204,7 @@ int gro_udp_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_vie
 	}
 	if (len > g->cfg.max_held_bytes)
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, tag);
+	if (!hashed)
+		hash = ofl_flow_hash(&g->tab, &k);
 	return gro_hold_new_list(g, pkt, v, h, tag, &k, hash, now, csum_status);
 }

@@ -1,0 +1,274 @@
+/*
+ * gro_udpfast_test.c - header prediction and the train of a UDP flow
+ * (udp.h GRO_FAST_UDP; predict.h, merge.c) against UDP GRO's full path
+ * (udp.c), byte for byte.
+ *
+ * A flow of UDP datagrams with NIC-verified checksums is played three ways:
+ *   0  the full path only: every frame's first buffer is 20 bytes, too
+ *      short for the fast path, the rest in a second buffer;
+ *   1  one ofl_gro_receive() per frame, one buffer each (the fast path:
+ *      prediction against the last entry, or the entry its key finds);
+ *   2  the whole sequence as one ofl_gro_receive_burst() (prediction and
+ *      the train's run of full datagrams).
+ * All three must deliver the same packets (linearized, hashed, with their
+ * segment counts, offsets, flags and cookies) and end with the same
+ * counters (but merged_fast, csum_sw and lookups, which gro.h lets differ).
+ * The sweep changes each header byte of a datagram in turn (two bit
+ * patterns, the IPv4 header checksum made valid again or not; the UDP
+ * checksum recomputed unless the byte is in it), so that every rule the
+ * fast path applies is met once each way; the long sequences cross the
+ * 64 KiB bound and UDP_GRO_CNT_MAX.  Under a memory checker
+ * (OFL_TEST_CHECKER) the sweep takes every 7th byte and the UDP checksum's.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ofl/csum.h>
+#include <ofl/gro.h>
+
+#include "gen.h"
+#include "harness.h"
+
+#define NSEG 6
+#define NMAX 140 /* frames of the longest sequence */
+#define FMAX 1600
+
+/* What one delivered packet was: its bytes (hashed) and its description. */
+struct rec {
+	uint32_t segs, len, hash, cookies;
+	uint16_t hdr_len, l3_off, l4_off, seg_size;
+	uint8_t gso_type, flags;
+};
+
+struct log {
+	struct rec r[NMAX];
+	unsigned n;
+	uint8_t lin[70000];
+};
+
+static struct log logs[3];
+static uint8_t frames[NMAX][FMAX];
+static uint32_t flen[NMAX];
+
+static void deliver(void *user, const struct ofl_gro_out *o, unsigned n)
+{
+	struct log *l = user;
+	for (; n; n--, o++) {
+		struct rec *r = &l->r[l->n++];
+		unsigned j;
+		ck_assert_uint_le(l->n, NMAX);
+		memset(r, 0, sizeof(*r));
+		ck_assert_int_eq(ofl_gro_linearize(o, l->lin, sizeof(l->lin), OFL_CSUM_MODE_FULL), (int)o->len);
+		r->hash = 2166136261u;
+		for (j = 0; j < o->len; j++)
+			r->hash = (r->hash ^ l->lin[j]) * 16777619u;
+		/* the cookies in order, one number */
+		for (j = 0; j < o->ncookies; j++)
+			r->cookies = r->cookies * 131u + (uint32_t)(uintptr_t)o->cookies[j] + 1u;
+		r->segs = o->seg_count;
+		r->len = o->len;
+		r->hdr_len = o->hdr_len;
+		r->l3_off = o->l3_off;
+		r->l4_off = o->l4_off;
+		r->seg_size = o->seg_size;
+		r->gso_type = o->gso_type;
+		r->flags = o->flags;
+	}
+}
+
+/* Do ways a and b agree on what they delivered? */
+static void same_log(int a, int b, const char *what)
+{
+	unsigned k;
+	ck_assert_msg(logs[a].n == logs[b].n, "%s: way %d delivered %u packets, way %d %u", what, b, logs[b].n, a,
+	              logs[a].n);
+	for (k = 0; k < logs[a].n; k++) {
+		const struct rec *x = &logs[a].r[k], *y = &logs[b].r[k];
+		ck_assert_msg(memcmp(x, y, sizeof(*x)) == 0,
+		              "%s: packet %u: way %d %u segs, %u bytes, %08x; way %d %u segs, %u bytes, %08x", what, k, a,
+		              x->segs, x->len, x->hash, b, y->segs, y->len, y->hash);
+	}
+}
+
+/* n datagrams of one flow over IPv(l3), pay bytes each (the last one last
+ * bytes), the IPv4 ID advancing unless fixed. */
+static void build(int l3, unsigned n, uint32_t pay, uint32_t last, int fixed_id)
+{
+	struct gen_tcp g;
+	unsigned k;
+	gen_tcp_init(&g, l3);
+	g.udp = true;
+	g.sport = 4433;
+	g.dport = 443;
+	for (k = 0; k < n; k++) {
+		g.payload_len = k + 1 == n ? last : pay;
+		flen[k] = (uint32_t)gen_tcp_frame(&g, frames[k], FMAX);
+		ck_assert_uint_gt(flen[k], 0);
+		g.seq += g.payload_len;
+		if (!fixed_id)
+			g.ip_id++;
+	}
+}
+
+/* Play frames [0, n) way w (see the top); the context's counters in *st. */
+static void play(int w, unsigned n, struct ofl_gro_stats *st)
+{
+	static struct ofl_buf bufs[NMAX][2];
+	static struct ofl_pkt pkts[NMAX];
+	struct ofl_gro_config c;
+	struct ofl_gro *g;
+	unsigned k;
+	ck_assert_int_eq(ofl_gro_config_default(&c), 0);
+	c.udp = 1;
+	c.max_flows = 8;
+	c.flush_timeout_ns = 0;
+	c.deliver = deliver;
+	c.user = &logs[w];
+	c.hash_key[0] = 0x0123456789abcdefull;
+	c.hash_key[1] = 0xfedcba9876543210ull;
+	logs[w].n = 0;
+	ck_assert_int_eq(ofl_gro_create(&c, &g), 0);
+	memset(pkts, 0, sizeof(pkts));
+	for (k = 0; k < n; k++) {
+		pkts[k].bufs = bufs[k];
+		pkts[k].cookie = (void *)(uintptr_t)k;
+		pkts[k].csum_status = OFL_CSUM_UNNECESSARY;
+		if (w == 0) {
+			bufs[k][0] = (struct ofl_buf){frames[k], 20};
+			bufs[k][1] = (struct ofl_buf){frames[k] + 20, flen[k] - 20};
+			pkts[k].nbufs = 2;
+		} else {
+			bufs[k][0] = (struct ofl_buf){frames[k], flen[k]};
+			pkts[k].nbufs = 1;
+		}
+	}
+	if (w == 2) {
+		ck_assert_uint_eq(ofl_gro_receive_burst(g, pkts, n, 0, NULL), n);
+	} else {
+		for (k = 0; k < n; k++)
+			ck_assert_int_ge(ofl_gro_receive(g, &pkts[k], 0), 0);
+	}
+	ck_assert_int_ge(ofl_gro_poll_end(g, n, 0, NULL), 0);
+	ck_assert_int_eq(ofl_gro_flush(g), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(g, st, sizeof(*st)), 0);
+	ofl_gro_destroy(g);
+}
+
+/* The counters that must agree. */
+static void same_counts(const struct ofl_gro_stats *a, const struct ofl_gro_stats *b, const char *what)
+{
+	ck_assert_msg(a->rx_pkts == b->rx_pkts && a->merged == b->merged && a->held == b->held &&
+	                  a->normal == b->normal && memcmp(a->flush, b->flush, sizeof(a->flush)) == 0 &&
+	                  memcmp(a->normal_why, b->normal_why, sizeof(a->normal_why)) == 0,
+	              "%s: counters differ", what);
+}
+
+/* Play n frames all three ways and compare; returns how many way 2
+ * predicted. */
+static uint64_t play_all(unsigned n, const char *what)
+{
+	struct ofl_gro_stats st[3];
+	play(0, n, &st[0]);
+	play(1, n, &st[1]);
+	play(2, n, &st[2]);
+	ck_assert_uint_eq(st[0].merged_fast, 0);
+	same_log(0, 1, what);
+	same_log(0, 2, what);
+	same_counts(&st[0], &st[1], what);
+	same_counts(&st[0], &st[2], what);
+	ck_assert_uint_eq(st[1].merged_fast, st[2].merged_fast);
+	return st[2].merged_fast;
+}
+
+/* Make the UDP checksum of frame k valid for its bytes as they are (IP
+ * header at 14, UDP header at l4). */
+static void fix_udp(unsigned k, int l3, uint32_t l4)
+{
+	uint8_t *f = frames[k], ph[40];
+	uint32_t ulen = flen[k] - l4, a = l3 == 4 ? 8u : 32u;
+	uint16_t c;
+	/* the pseudo-header: addresses, then zero, protocol, UDP length */
+	memcpy(ph, f + (l3 == 4 ? 26 : 22), a);
+	ph[a] = 0;
+	ph[a + 1] = 17;
+	ph[a + 2] = (uint8_t)(ulen >> 8);
+	ph[a + 3] = (uint8_t)ulen;
+	f[l4 + 6] = f[l4 + 7] = 0;
+	c = (uint16_t)~ofl_csum_fold(ofl_csum_partial(f + l4, ulen, ofl_csum_partial(ph, a + 4, 0)));
+	if (c == 0)
+		c = 0xffff;
+	memcpy(f + l4 + 6, &c, 2);
+}
+
+/* Variant i: 0 IPv4, 1 IPv6, 2 IPv4 with a fixed ID, 3 IPv4 and 4 IPv6
+ * with a shorter last datagram. */
+static void variant(int i, int *l3, int *fixed, uint32_t *last)
+{
+	*l3 = i == 1 || i == 4 ? 6 : 4;
+	*fixed = i == 2;
+	*last = i >= 3 ? 40u : 64u;
+}
+
+/* The byte after off in a sweep of the given stride that does not step
+ * over keep. */
+static uint32_t next_off(uint32_t off, unsigned stride, uint32_t keep)
+{
+	return off < keep && off + stride > keep ? keep : off + stride;
+}
+
+START_TEST(byte_changed)
+{
+	int l3, fixed;
+	uint32_t last, l4, hl, off;
+	unsigned m, xi, fixip, stride = getenv("OFL_TEST_CHECKER") ? 7u : 1u;
+	uint64_t predicted = 0, runs = 0;
+	char what[128];
+	variant(_i, &l3, &fixed, &last);
+	l4 = l3 == 4 ? 34u : 54u;
+	hl = l4 + 8u;
+	build(l3, NSEG, 64, last, fixed);
+	/* unchanged: one packet of six datagrams every way, predicted */
+	ck_assert_uint_eq(play_all(NSEG, "unchanged"), NSEG - 1);
+	for (m = 1; m < NSEG; m += 2)
+		for (off = 0; off < hl; off = next_off(off, stride, l4 + 6))
+			for (xi = 0; xi < 2; xi++)
+				for (fixip = 0; fixip < (l3 == 4 ? 2u : 1u); fixip++) {
+					build(l3, NSEG, 64, last, fixed);
+					frames[m][off] ^= xi ? 0x80 : 0x01;
+					if (fixip) {
+						uint16_t c;
+						frames[m][24] = frames[m][25] = 0;
+						c = (uint16_t)~ofl_csum_fold(ofl_csum_partial(frames[m] + 14, 20, 0));
+						memcpy(frames[m] + 24, &c, 2);
+					}
+					if (off != l4 + 6 && off != l4 + 7)
+						fix_udp(m, l3, l4);
+					snprintf(what, sizeof(what), "variant %d, frame %u, byte %u ^ 0x%02x%s", _i, m,
+					         (unsigned)off, xi ? 0x80 : 0x01, fixip ? ", IP checksum valid" : "");
+					predicted += play_all(NSEG, what) == NSEG - 1;
+					runs++;
+				}
+	/* some changes leave every datagram to the fast path (the UDP
+	 * checksum, a hole), most do not */
+	ck_assert_uint_gt(predicted, 0);
+	ck_assert_uint_gt(runs, predicted);
+}
+END_TEST
+
+/* Long sequences: past 64 KiB (1400-byte datagrams) and UDP_GRO_CNT_MAX
+ * (100-byte datagrams), both families, fixed and advancing IDs. */
+START_TEST(long_trains)
+{
+	int l3 = _i & 1 ? 6 : 4, fixed = (_i >> 1) & 1;
+	uint32_t pay = _i & 4 ? 100u : 1400u;
+	unsigned n = _i & 4 ? 135u : 100u;
+	char what[64];
+	build(l3, n, pay, pay - 7, fixed);
+	snprintf(what, sizeof(what), "IPv%d, %u x %u bytes%s", l3, n, (unsigned)pay, fixed ? ", fixed ID" : "");
+	ck_assert_uint_gt(play_all(n, what), 0);
+}
+END_TEST
+
+H_MAIN("gro_udpfast", 0, 0, {byte_changed, 5}, {long_trains, 8})
