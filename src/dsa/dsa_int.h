@@ -200,6 +200,13 @@ static inline uint32_t dsa_meta_tx_mask(const struct ofl_dsa_meta *m)
 	return 0;
 }
 
+/* Non-zero when meta names a port (RX encode: the source port) of at most
+ * max. */
+static inline int dsa_meta_port_upto(const struct ofl_dsa_meta *m, unsigned max)
+{
+	return (m->valid & OFL_DSA_M_PORT) && m->port <= max;
+}
+
 /* Record a TX destination mask in meta (and port when it has one bit). */
 static inline void dsa_meta_set_mask(struct ofl_dsa_meta *m, uint32_t mask)
 {
@@ -341,6 +348,12 @@ static inline const uint8_t *dsa_tag_after_sa(const struct dsa_frame *f,
 		return NULL;
 	return dsa_head(f, DSA_MACS_LEN, n);
 }
+
+/* Non-zero when the tag at t is not there (NULL) or does not start with
+ * its own EtherType etype: the frame is refused.  A macro: as an inline
+ * function GCC predicted the refusal differently and loaded its error code
+ * before the test, one instruction more per frame. */
+#define DSA_TAG_NOT_TYPED(t, etype) (!(t) || dsa_be16(t) != (etype))
 
 #include "dsa/dsa_tx.h" /* in-place encode */
 
