@@ -98,6 +98,12 @@ typedef int (*dsa_decode_one_fn)(const struct ofl_dsa_ops *ops,
                                  struct ofl_dsa_meta *m,
                                  struct ofl_dsa_view *v);
 
+/* A batch of frames through one brief entry: returns how many were
+ * refused (ofl_dsa_decode_brief_burst, arguments already checked). */
+typedef unsigned (*dsa_brief_burst_fn)(const struct ofl_dsa_decoder *d,
+                                       const struct ofl_buf *frames,
+                                       unsigned n, struct ofl_dsa_brief *out);
+
 struct ofl_dsa_codec {
 	dsa_decode_fn decode;            /* multi-buffer: over head/tail windows */
 	dsa_encode_fn encode;
@@ -109,6 +115,9 @@ struct ofl_dsa_codec {
 	ofl_dsa_decode_fn decode_cut[2][2];
 	/* brief decode (ofl_dsa_decode_brief), indexed as decode_cut */
 	ofl_dsa_brief_fn decode_brief[2][2];
+	/* brief decode of a batch (ofl_dsa_decode_brief_burst), indexed as
+	 * decode_cut: the same body inlined in a loop over the frames */
+	dsa_brief_burst_fn brief_burst[2][2];
 };
 
 /* What a NULL params pointer stands for (all zero). */

@@ -5,6 +5,8 @@
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <limits.h>
+
 #include "core/parse.h"
 #include "dsa/dsa_int.h"
 
@@ -169,6 +171,22 @@ int ofl_dsa_decode_brief(const struct ofl_dsa_decoder *d, const uint8_t *frame,
                          uint32_t len, struct ofl_dsa_brief *out)
 {
 	return d->brief(d, frame, len, out);
+}
+
+int ofl_dsa_decode_brief_burst(const struct ofl_dsa_decoder *d,
+                               const struct ofl_buf *frames, unsigned n,
+                               struct ofl_dsa_brief *out)
+{
+	const struct ofl_dsa_codec *c;
+
+	if (!d || (n && (!frames || !out)) || n > INT_MAX)
+		return OFL_EINVAL;
+	/* the burst entry compiled for the params the decoder's brief entry
+	 * was chosen for (the same function for both when the codec does not
+	 * fold the defaults) */
+	c = d->ops->codec;
+	return (int)c->brief_burst[d->dir][d->brief != c->decode_brief[d->dir][0]](
+		d, frames, n, out);
 }
 
 int ofl_dsa_cut_view(const struct ofl_dsa_ops *ops, const uint8_t *frame,
