@@ -181,6 +181,8 @@ int ofl_dsa_decode_brief_burst(const struct ofl_dsa_decoder *d,
 
 	if (!d || (n && (!frames || !out)) || n > INT_MAX)
 		return OFL_EINVAL;
+	if (!n)
+		return 0; /* frames and out may be NULL */
 	/* the burst entry compiled for the params the decoder's brief entry
 	 * was chosen for (the same function for both when the codec does not
 	 * fold the defaults) */
