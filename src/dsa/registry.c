@@ -5,8 +5,6 @@
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
-#include <limits.h>
-
 #include "core/parse.h"
 #include "dsa/dsa_int.h"
 
@@ -179,7 +177,10 @@ int ofl_dsa_decode_brief_burst(const struct ofl_dsa_decoder *d,
 {
 	const struct ofl_dsa_codec *c;
 
-	if (!d || (n && (!frames || !out)) || n > INT_MAX)
+	/* ~0u >> 1 is INT_MAX (int and unsigned have the same width), the
+	 * most refusals the int returned can count; <limits.h> is not among
+	 * the library's headers (docs/libc.md) */
+	if (!d || (n && (!frames || !out)) || n > (~0u >> 1))
 		return OFL_EINVAL;
 	if (!n)
 		return 0; /* frames and out may be NULL */
