@@ -99,9 +99,12 @@ void set_counters(benchmark::State &st, std::vector<uint64_t> &t)
 	st.counters["ns_p90"] = quantile(t, 0.9) / kBatch;
 }
 
-// Times decode_one(p, len) over the batch; it returns what a driver reads.
-template <typename Decode> void time_decode(benchmark::State &st, const ofl_dsa_ops *ops,
-                                            Decode decode_one)
+// Times body(f), the work on one batch of kBatch frames (it returns what a
+// driver reads, so that nothing is optimised away); prep(f) runs untimed
+// before each batch.
+template <typename Prep, typename Body> void time_batches(benchmark::State &st,
+                                                          const ofl_dsa_ops *ops, Prep prep,
+                                                          Body body)
 {
 	Frames f;
 	if (!setup(ops, f)) {
@@ -112,9 +115,9 @@ template <typename Decode> void time_decode(benchmark::State &st, const ofl_dsa_
 	t.reserve(1 << 16);
 	uint32_t acc = 0;
 	for (auto _ : st) {
+		prep(f);
 		uint64_t t0 = bh_now_ns();
-		for (unsigned i = 0; i < kBatch; i++)
-			acc += decode_one(f.mem.data() + (size_t)i * kSize + f.off, f.len);
+		acc += body(f);
 		uint64_t t1 = bh_now_ns();
 		benchmark::DoNotOptimize(acc);
 		st.SetIterationTime((double)(t1 - t0) * 1e-9);
@@ -122,6 +125,18 @@ template <typename Decode> void time_decode(benchmark::State &st, const ofl_dsa_
 	}
 	st.SetItemsProcessed((int64_t)st.iterations() * kBatch);
 	set_counters(st, t);
+}
+
+// Times decode_one(p, len) over the batch; it returns what a driver reads.
+template <typename Decode> void time_decode(benchmark::State &st, const ofl_dsa_ops *ops,
+                                            Decode decode_one)
+{
+	time_batches(st, ops, [](Frames &) {}, [&decode_one](Frames &f) {
+		uint32_t acc = 0;
+		for (unsigned i = 0; i < kBatch; i++)
+			acc += decode_one(f.mem.data() + (size_t)i * kSize + f.off, f.len);
+		return acc;
+	});
 }
 
 // ofl_dsa_decode(): one call, meta and the full view.
@@ -168,38 +183,70 @@ void run_decode_brief(benchmark::State &st, const ofl_dsa_ops *ops)
 		});
 }
 
+// ofl_dsa_decode_brief_burst(): the batch in calls of kBurst frames (the
+// frames' descriptors built once, as a driver's RX ring holds them); reads
+// the same fields of each brief as run_decode_brief.
+const unsigned kBurst = 32;
+static_assert(kBatch % kBurst == 0, "whole bursts per batch");
+
+void run_decode_burst(benchmark::State &st, const ofl_dsa_ops *ops)
+{
+	ofl_dsa_decoder d;
+	std::vector<ofl_buf> descs(kBatch);
+	if (!prepare(st, ops, d))
+		return;
+	time_batches(
+	    st, ops,
+	    [&descs](Frames &f) {
+		    for (unsigned i = 0; i < kBatch; i++)
+			    descs[i] = ofl_buf{ f.mem.data() + (size_t)i * kSize + f.off, f.len };
+	    },
+	    [&d, &descs](Frames &) {
+		    ofl_dsa_brief b[kBurst];
+		    uint32_t acc = 0;
+		    for (unsigned i = 0; i < kBatch; i += kBurst) {
+			    acc += (uint32_t)ofl_dsa_decode_brief_burst(&d, &descs[i], kBurst, b);
+			    for (unsigned j = 0; j < kBurst; j++)
+				    acc += b[j].port + b[j].cut.rest_off;
+		    }
+		    return acc;
+	    });
+}
+
 void run_encode(benchmark::State &st, const ofl_dsa_ops *ops)
 {
-	Frames f;
-	if (!setup(ops, f)) {
-		st.SkipWithError("setup");
-		return;
-	}
-	std::vector<uint64_t> t;
-	t.reserve(1 << 16);
-	uint32_t acc = 0;
-	for (auto _ : st) {
-		// fresh untagged frames (untimed): restore the bytes encode moved
-		for (unsigned i = 0; i < kBatch; i++) {
-			uint8_t *b = f.mem.data() + (size_t)i * kSize;
-			std::memcpy(b + kHead, f.plain.data(), 64);
-			std::memset(b + kHead + f.plain_len, 0, kSize - kHead - f.plain_len);
-		}
-		uint64_t t0 = bh_now_ns();
-		for (unsigned i = 0; i < kBatch; i++) {
-			uint8_t *b = f.mem.data() + (size_t)i * kSize;
-			uint32_t off = kHead, len = f.plain_len;
-			int rc = ofl_dsa_encode(ops, nullptr, OFL_DSA_RX, &f.meta, b, kSize, &off, &len);
-			acc += (uint32_t)rc + off + len;
-		}
-		uint64_t t1 = bh_now_ns();
-		benchmark::DoNotOptimize(acc);
-		st.SetIterationTime((double)(t1 - t0) * 1e-9);
-		t.push_back(t1 - t0);
-	}
-	st.SetItemsProcessed((int64_t)st.iterations() * kBatch);
-	set_counters(st, t);
+	time_batches(
+	    st, ops,
+	    [](Frames &f) {
+		    // fresh untagged frames (untimed): restore the bytes encode moved
+		    for (unsigned i = 0; i < kBatch; i++) {
+			    uint8_t *b = f.mem.data() + (size_t)i * kSize;
+			    std::memcpy(b + kHead, f.plain.data(), 64);
+			    std::memset(b + kHead + f.plain_len, 0, kSize - kHead - f.plain_len);
+		    }
+	    },
+	    [ops](Frames &f) {
+		    uint32_t acc = 0;
+		    for (unsigned i = 0; i < kBatch; i++) {
+			    uint8_t *b = f.mem.data() + (size_t)i * kSize;
+			    uint32_t off = kHead, len = f.plain_len;
+			    int rc = ofl_dsa_encode(ops, nullptr, OFL_DSA_RX, &f.meta, b, kSize, &off,
+			                            &len);
+			    acc += (uint32_t)rc + off + len;
+		    }
+		    return acc;
+	    });
 }
+
+// The rows of each format, in this order: dsa/<kind>/<format>.
+const struct {
+	const char *kind;
+	void (*run)(benchmark::State &, const ofl_dsa_ops *);
+} kRows[] = {
+	{ "decode", run_decode },           { "decode_cut", run_decode_cut },
+	{ "decode_brief", run_decode_brief }, { "decode_burst", run_decode_burst },
+	{ "encode", run_encode },
+};
 
 } // namespace
 
@@ -212,18 +259,12 @@ void register_dsa_rows(void)
 		Frames probe;
 		if (!setup(ops, probe))
 			continue; // a format that cannot tag this frame on RX (noted by its absence)
-		std::string n = ops->name;
-		benchmark::RegisterBenchmark(("dsa/decode/" + n).c_str(),
-		                             [ops](benchmark::State &st) { run_decode(st, ops); })
-		    ->UseManualTime();
-		benchmark::RegisterBenchmark(("dsa/decode_cut/" + n).c_str(),
-		                             [ops](benchmark::State &st) { run_decode_cut(st, ops); })
-		    ->UseManualTime();
-		benchmark::RegisterBenchmark(("dsa/decode_brief/" + n).c_str(),
-		                             [ops](benchmark::State &st) { run_decode_brief(st, ops); })
-		    ->UseManualTime();
-		benchmark::RegisterBenchmark(("dsa/encode/" + n).c_str(),
-		                             [ops](benchmark::State &st) { run_encode(st, ops); })
-		    ->UseManualTime();
+		for (const auto &r : kRows) {
+			void (*run)(benchmark::State &, const ofl_dsa_ops *) = r.run;
+			benchmark::RegisterBenchmark(
+			    ("dsa/" + std::string(r.kind) + "/" + ops->name).c_str(),
+			    [run, ops](benchmark::State &st) { run(st, ops); })
+			    ->UseManualTime();
+		}
 	}
 }

@@ -115,8 +115,11 @@ gso_row "VXLAN TCP/IPv4 64000 B, burst" 4 vxlan 64000 burst
 # inclusive), a 1502-byte TCP/IPv4 frame tagged for port 1, RX layout.
 # First the per-frame path, ofl_dsa_decode_cut() with a decoder prepared
 # once (meta and the cut); then the narrowest one, ofl_dsa_decode_brief()
-# (port, switch, flags and the cut); then ofl_dsa_decode() (meta and the
-# full view).
+# (port, switch, flags and the cut); then the same for 32 frames a call,
+# ofl_dsa_decode_brief_burst() (its count includes the loop over the frames
+# and the load of each frame's address and length, which the per-frame
+# rows leave to their caller); then ofl_dsa_decode() (meta and the full
+# view).
 dsa_bin=$build/bench/ofl_dsa_instr
 [ -x "$dsa_bin" ] || cmake --build "$build" --target ofl_dsa_instr >/dev/null
 dsa_fmts="none brcm brcm-prepend dsa edsa gswip ksz9477 ksz9893 lan9303 mtk qca
@@ -141,6 +144,11 @@ echo
 echo "DSA decode, switch -> host, prepared decoder, ofl_dsa_decode_brief(): port, switch, flags and cut (callgrind):"
 for fmt in $dsa_fmts; do
   dsa_row decode-brief ofl_dsa_decode_brief "$fmt" brief
+done
+echo
+echo "DSA decode, switch -> host, prepared decoder, ofl_dsa_decode_brief_burst() of 32 frames: the same per frame (callgrind):"
+for fmt in $dsa_fmts; do
+  dsa_row decode-burst ofl_dsa_decode_brief_burst "$fmt" burst
 done
 echo
 echo "DSA decode, the one-call ofl_dsa_decode(): meta and view (callgrind):"

@@ -17,3 +17,5 @@ ofl_add_dsa_brief_test(dsa_roundtrip_test unit/dsa_roundtrip_test.c)
 ofl_add_dsa_brief_test(dsa_vectors_test unit/dsa_vectors_test.c)
 ofl_add_dsa_brief_test(dsa_kernel_rules_test unit/dsa_kernel_rules_test.c)
 ofl_add_dsa_brief_test(dsa_cut_test unit/dsa_cut_test.c)
+# ofl_dsa_decode_brief_burst() against ofl_dsa_decode_brief(), frame by frame.
+ofl_add_check_test(dsa_burst_test unit/dsa_burst_test.c)

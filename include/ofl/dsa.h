@@ -75,6 +75,9 @@
  *             ... not for the stack ...
  *     key.port = b.port;  (if b.valid & OFL_DSA_M_PORT)  untagged: b.cut
  *
+ * or the same for a batch of frames in one call (ofl_dsa_decode_brief_burst:
+ * a refused frame's brief is zero, its cut.rest_off 0).
+ *
  * Threading: everything here is a pure function of its arguments; no
  * global mutable state, no allocation.  All offsets and lengths are bytes.
  *
@@ -548,6 +551,29 @@ OFL_API int ofl_dsa_decode_cut(const struct ofl_dsa_decoder *d,
 OFL_API int ofl_dsa_decode_brief(const struct ofl_dsa_decoder *d,
                                  const uint8_t *frame, uint32_t len,
                                  struct ofl_dsa_brief *out);
+
+/**
+ * The brief decode of n frames in one call: for each i < n, out[i] is what
+ * ofl_dsa_decode_brief(d, frames[i].data, frames[i].len, &out[i]) would
+ * write, and a frame it would refuse (OFL_EBADMSG) gets out[i] zeroed, all
+ * but reserved[] (so out[i].cut.rest_off is 0, which no decoded frame has:
+ * rest_off is at least 12).  One call and one check of the arguments per
+ * batch, where ofl_dsa_decode_brief() is a call per frame; out[i] and
+ * frames[i] are read and written in order, one frame at a time.
+ *
+ * d set by ofl_dsa_decoder_init() (0 returned).  frames[0 .. n) are read
+ * only, during the call: each data points to len readable bytes and is not
+ * NULL (not even when len is 0).  out[0 .. n) is written, every field but
+ * reserved[], which is never written; out may not overlap frames.  Nothing
+ * is kept after the call.
+ *
+ * Returns the number of frames refused (0 to n), or OFL_EINVAL (d NULL, or
+ * n > 0 with frames or out NULL, or n > INT_MAX: nothing written).
+ */
+OFL_API int ofl_dsa_decode_brief_burst(const struct ofl_dsa_decoder *d,
+                                       const struct ofl_buf *frames,
+                                       unsigned n,
+                                       struct ofl_dsa_brief *out);
 
 /**
  * The view of a cut: fills *view exactly as ofl_dsa_decode() of the same

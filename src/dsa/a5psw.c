@@ -22,8 +22,7 @@ DSA_DECODER a5psw_decode(int dir, const struct dsa_frame *f,
 {
 	const uint8_t *t = dsa_tag_after_sa(f, A5PSW_TAG_LEN);
 
-	if (!t ||
-	    dsa_be16(t) != A5PSW_ETH_P)
+	if (DSA_TAG_NOT_TYPED(t, A5PSW_ETH_P))
 		return OFL_EBADMSG;
 	if (dir == OFL_DSA_RX) {
 		m->port = dsa_be16(t + 2) & A5PSW_PORT_MASK;
@@ -50,7 +49,7 @@ static int a5psw_encode(int dir, const struct ofl_dsa_meta *m,
 		dsa_put_be16(t + 2, A5PSW_FORCE_FORWARD);
 		dsa_put_be16(t + 6, mask);
 	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > A5PSW_PORT_MASK)
+		if (!dsa_meta_port_upto(m, A5PSW_PORT_MASK))
 			return OFL_ENOTSUP;
 		dsa_put_be16(t + 2, m->port);
 	}

@@ -116,7 +116,7 @@ static inline int brcm4_tag(int dir, const struct ofl_dsa_meta *m, uint8_t t[4])
 		t[3] = (uint8_t)mask;
 		return err;
 	}
-	if (!(m->valid & OFL_DSA_M_PORT) || m->port > BRCM_EG_PID_MASK)
+	if (!dsa_meta_port_upto(m, BRCM_EG_PID_MASK))
 		return OFL_ENOTSUP;
 	prio = dsa_meta_prio(m, 8, &err);
 	t[0] = 0;
@@ -200,15 +200,26 @@ static int brcm_leg_check_fcs(const struct dsa_frame *f, const uint8_t *t)
 	return 0;
 }
 
-DSA_INLINE int brcm_leg_decode_common(const struct ofl_dsa_params *p, int dir,
-                                      const struct dsa_frame *f,
-                                      struct ofl_dsa_meta *m,
-                                      struct ofl_dsa_view *v, int fcs)
+/* brcm-legacy and brcm-legacy-fcs: the same tag, the second with the FCS
+ * its switch appends (checked on TX decode, written by encode). */
+struct brcm_leg_fmt {
+	int fcs;
+};
+
+static const struct brcm_leg_fmt brcm_leg_plain = { 0 };
+static const struct brcm_leg_fmt brcm_leg_with_fcs = { 1 };
+
+DSA_DECODER brcm_leg_decode(const struct brcm_leg_fmt *k,
+                            const struct ofl_dsa_ops *ops,
+                            const struct ofl_dsa_params *p, int dir,
+                            const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                            struct ofl_dsa_view *v)
 {
 	const uint8_t *t;
 	uint32_t strip = BRCM_LEG_TAG_LEN;
 	int err;
 
+	(void)ops;
 	/* the kernel pulls tag + VLAN_HLEN after the conduit's EtherType */
 	if (f->len < DSA_MACS_LEN + BRCM_LEG_TAG_LEN + DSA_VLAN_HLEN + 2)
 		return OFL_EBADMSG;
@@ -229,7 +240,7 @@ DSA_INLINE int brcm_leg_decode_common(const struct ofl_dsa_params *p, int dir,
 		return dsa_view_after_sa(f, strip, v);
 	}
 	dsa_meta_set_mask(m, 1u << (t[5] & BRCM_LEG_PORT_MASK));
-	if (!fcs)
+	if (!k->fcs)
 		return dsa_view_after_sa(f, strip, v);
 	{
 		/* a copy, so that only this rare path needs the frame
@@ -247,26 +258,10 @@ DSA_INLINE int brcm_leg_decode_common(const struct ofl_dsa_params *p, int dir,
 	return err;
 }
 
-DSA_DECODER brcm_leg_decode(const struct ofl_dsa_ops *ops,
-                            const struct ofl_dsa_params *p, int dir,
-                            const struct dsa_frame *f, struct ofl_dsa_meta *m,
-                            struct ofl_dsa_view *v)
-{
-	(void)ops;
-	return brcm_leg_decode_common(p, dir, f, m, v, 0);
-}
-
-DSA_DECODER brcm_leg_fcs_decode(const struct ofl_dsa_ops *ops,
-                                const struct ofl_dsa_params *p, int dir,
-                                const struct dsa_frame *f,
-                                struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
-{
-	(void)ops;
-	return brcm_leg_decode_common(p, dir, f, m, v, 1);
-}
-
-static int brcm_leg_encode_common(int dir, const struct ofl_dsa_meta *m,
-                                  struct dsa_tx *tx, int fcs)
+static int brcm_leg_encode(const struct brcm_leg_fmt *k,
+                           const struct ofl_dsa_ops *ops,
+                           const struct ofl_dsa_params *p, int dir,
+                           const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
 	uint32_t pad = tx->pad_to;
 	uint32_t port, crc = 0, tail = 0;
@@ -274,6 +269,8 @@ static int brcm_leg_encode_common(int dir, const struct ofl_dsa_meta *m,
 	uint8_t *t;
 	int err;
 
+	(void)ops;
+	(void)p;
 	if (dir == OFL_DSA_TX) {
 		uint32_t mask = dsa_meta_tx_mask(m);
 
@@ -284,7 +281,7 @@ static int brcm_leg_encode_common(int dir, const struct ofl_dsa_meta *m,
 			mask >>= 1;
 		b2 = BRCM_LEG_TYPE_EGRESS << BRCM_LEG_TYPE_SHIFT;
 	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > BRCM_LEG_PORT_MASK)
+		if (!dsa_meta_port_upto(m, BRCM_LEG_PORT_MASK))
 			return OFL_ENOTSUP;
 		port = m->port;
 		if (m->valid & OFL_DSA_M_CMD) {
@@ -293,7 +290,7 @@ static int brcm_leg_encode_common(int dir, const struct ofl_dsa_meta *m,
 			b2 = (unsigned)m->cmd << BRCM_LEG_TYPE_SHIFT;
 		}
 	}
-	if (fcs && dir == OFL_DSA_TX) {
+	if (k->fcs && dir == OFL_DSA_TX) {
 		uint32_t len = tx->len < pad ? pad : tx->len;
 
 		if (len > BRCM_LEG_LEN_MAX)
@@ -326,25 +323,7 @@ static int brcm_leg_encode_common(int dir, const struct ofl_dsa_meta *m,
 	return 0;
 }
 
-static int brcm_leg_encode(const struct ofl_dsa_ops *ops,
-                           const struct ofl_dsa_params *p, int dir,
-                           const struct ofl_dsa_meta *m, struct dsa_tx *tx)
-{
-	(void)ops;
-	(void)p;
-	return brcm_leg_encode_common(dir, m, tx, 0);
-}
-
-static int brcm_leg_fcs_encode(const struct ofl_dsa_ops *ops,
-                               const struct ofl_dsa_params *p, int dir,
-                               const struct ofl_dsa_meta *m, struct dsa_tx *tx)
-{
-	(void)ops;
-	(void)p;
-	return brcm_leg_encode_common(dir, m, tx, 1);
-}
-
 DSA_CODEC_D(brcm, brcm_decode, brcm_encode);
 DSA_CODEC_D(brcm_prepend, brcm_prepend_decode, brcm_prepend_encode);
-DSA_CODEC_P(brcm_legacy, brcm_leg_decode, brcm_leg_encode);
-DSA_CODEC_P(brcm_legacy_fcs, brcm_leg_fcs_decode, brcm_leg_fcs_encode);
+DSA_CODEC_WITH_P(brcm_legacy, brcm_leg_plain, brcm_leg_decode, brcm_leg_encode);
+DSA_CODEC_WITH_P(brcm_legacy_fcs, brcm_leg_with_fcs, brcm_leg_decode, brcm_leg_encode);

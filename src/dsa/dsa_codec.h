@@ -186,6 +186,56 @@ int dsa_brief_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 		return 0;                                                      \
 	}
 
+/* A refused frame's brief in a burst: zero but reserved[] (its cut's
+ * rest_off 0 says it was refused). */
+static inline void dsa_brief_refused(struct ofl_dsa_brief *o)
+{
+	memset(o, 0, offsetof(struct ofl_dsa_brief, reserved));
+}
+
+#if defined(__clang__)
+#define DSA_UNROLL_ _Pragma("unroll 4")
+#elif defined(__GNUC__)
+#define DSA_UNROLL_ _Pragma("GCC unroll 4")
+#else
+#define DSA_UNROLL_
+#endif
+
+/* The burst entry of a codec for one direction (ofl_dsa_decode_brief_
+ * burst): the brief entry's body in a loop, so that the entry jump, the
+ * return and the constants of the stores are paid once per batch. */
+#define DSA_CODEC_BURST_(name, suffix, dirval, dec_call, pexpr)                \
+	static unsigned codec_##name##_##suffix(const struct ofl_dsa_decoder *d, \
+	                                        const struct ofl_buf *frames,   \
+	                                        unsigned n,                     \
+	                                        struct ofl_dsa_brief *out)      \
+	{                                                                      \
+		const struct ofl_buf *end = frames + n;                        \
+		unsigned refused = 0;                                          \
+                                                                               \
+		DSA_UNROLL_                                                    \
+		for (; frames != end; frames++, out++) {                       \
+			const uint8_t *frame = frames->data;                   \
+			uint32_t len = frames->len;                            \
+			DSA_PREPARED_FRAME_(dirval, pexpr);                    \
+			struct ofl_dsa_meta mm = { 0 };                        \
+			struct ofl_dsa_meta *m = &mm;                          \
+                                                                               \
+			err = dec_call;                                        \
+			if (err == DSA_RARE)                                   \
+				err = dsa_brief_rare(d, frame, len, out);      \
+			else if (!err) {                                       \
+				dsa_cut_of_view(&out->cut, &vv);               \
+				dsa_brief_put(out, &mm);                       \
+			}                                                      \
+			if (err) {                                             \
+				dsa_brief_refused(out);                        \
+				refused++;                                     \
+			}                                                      \
+		}                                                              \
+		return refused;                                                \
+	}
+
 #define DSA_CODEC_DEFINE_(name, dec_call, enc, fold_p)                         \
 	static int codec_##name##_dec(const struct ofl_dsa_ops *ops,           \
 	                              const struct ofl_dsa_params *p, int dir,  \
@@ -207,6 +257,10 @@ int dsa_brief_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 	DSA_CODEC_BRIEF_(name, tx_brief0, OFL_DSA_TX, dec_call, &zero_params)  \
 	DSA_CODEC_BRIEF_(name, rx_briefp, OFL_DSA_RX, dec_call, &d->params)    \
 	DSA_CODEC_BRIEF_(name, tx_briefp, OFL_DSA_TX, dec_call, &d->params)    \
+	DSA_CODEC_BURST_(name, rx_burst0, OFL_DSA_RX, dec_call, &zero_params)  \
+	DSA_CODEC_BURST_(name, tx_burst0, OFL_DSA_TX, dec_call, &zero_params)  \
+	DSA_CODEC_BURST_(name, rx_burstp, OFL_DSA_RX, dec_call, &d->params)    \
+	DSA_CODEC_BURST_(name, tx_burstp, OFL_DSA_TX, dec_call, &d->params)    \
 	const struct ofl_dsa_codec dsa_codec_##name = {                        \
 		codec_##name##_dec, enc, { codec_##name##_rx, codec_##name##_tx }, \
 		{ { (fold_p) ? codec_##name##_rx_cut0 : codec_##name##_rx_cutp, \
@@ -216,7 +270,11 @@ int dsa_brief_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 		{ { (fold_p) ? codec_##name##_rx_brief0 : codec_##name##_rx_briefp, \
 		    codec_##name##_rx_briefp },                                \
 		  { (fold_p) ? codec_##name##_tx_brief0 : codec_##name##_tx_briefp, \
-		    codec_##name##_tx_briefp } }                               \
+		    codec_##name##_tx_briefp } },                              \
+		{ { (fold_p) ? codec_##name##_rx_burst0 : codec_##name##_rx_burstp, \
+		    codec_##name##_rx_burstp },                                \
+		  { (fold_p) ? codec_##name##_tx_burst0 : codec_##name##_tx_burstp, \
+		    codec_##name##_tx_burstp } }                               \
 	}
 
 /* A codec from dec(ops, p, dir, f, m, v) (a DSA_DECODER) and an encoder;

@@ -98,6 +98,12 @@ typedef int (*dsa_decode_one_fn)(const struct ofl_dsa_ops *ops,
                                  struct ofl_dsa_meta *m,
                                  struct ofl_dsa_view *v);
 
+/* A batch of frames through one brief entry: returns how many were
+ * refused (ofl_dsa_decode_brief_burst, arguments already checked). */
+typedef unsigned (*dsa_brief_burst_fn)(const struct ofl_dsa_decoder *d,
+                                       const struct ofl_buf *frames,
+                                       unsigned n, struct ofl_dsa_brief *out);
+
 struct ofl_dsa_codec {
 	dsa_decode_fn decode;            /* multi-buffer: over head/tail windows */
 	dsa_encode_fn encode;
@@ -109,6 +115,9 @@ struct ofl_dsa_codec {
 	ofl_dsa_decode_fn decode_cut[2][2];
 	/* brief decode (ofl_dsa_decode_brief), indexed as decode_cut */
 	ofl_dsa_brief_fn decode_brief[2][2];
+	/* brief decode of a batch (ofl_dsa_decode_brief_burst), indexed as
+	 * decode_cut: the same body inlined in a loop over the frames */
+	dsa_brief_burst_fn brief_burst[2][2];
 };
 
 /* What a NULL params pointer stands for (all zero). */
@@ -198,6 +207,13 @@ static inline uint32_t dsa_meta_tx_mask(const struct ofl_dsa_meta *m)
 	if ((m->valid & OFL_DSA_M_PORT) && m->port < 32)
 		return (uint32_t)1 << m->port;
 	return 0;
+}
+
+/* Non-zero when meta names a port (RX encode: the source port) of at most
+ * max. */
+static inline int dsa_meta_port_upto(const struct ofl_dsa_meta *m, unsigned max)
+{
+	return (m->valid & OFL_DSA_M_PORT) && m->port <= max;
 }
 
 /* Record a TX destination mask in meta (and port when it has one bit). */
@@ -341,6 +357,12 @@ static inline const uint8_t *dsa_tag_after_sa(const struct dsa_frame *f,
 		return NULL;
 	return dsa_head(f, DSA_MACS_LEN, n);
 }
+
+/* Non-zero when the tag at t is not there (NULL) or does not start with
+ * its own EtherType etype: the frame is refused.  A macro: as an inline
+ * function GCC predicted the refusal differently and loaded its error code
+ * before the test, one instruction more per frame. */
+#define DSA_TAG_NOT_TYPED(t, etype) (!(t) || dsa_be16(t) != (etype))
 
 #include "dsa/dsa_tx.h" /* in-place encode */
 

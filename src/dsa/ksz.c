@@ -113,7 +113,7 @@ static int ksz_encode(const struct ksz_fmt *k,
 	int ts, err = 0;
 
 	if (dir == OFL_DSA_RX) {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > k->rx_port_mask)
+		if (!dsa_meta_port_upto(m, k->rx_port_mask))
 			return OFL_ENOTSUP;
 		ts = k->rx_ptp && (m->valid & OFL_DSA_M_TSTAMP);
 		if (ts) {

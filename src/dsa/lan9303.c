@@ -31,8 +31,7 @@ DSA_DECODER lan9303_decode(int dir, const struct dsa_frame *f,
 	const uint8_t *t = dsa_tag_after_sa(f, LAN9303_TAG_LEN);
 	unsigned tci;
 
-	if (!t ||
-	    dsa_be16(t) != DSA_ETH_P_8021Q)
+	if (DSA_TAG_NOT_TYPED(t, DSA_ETH_P_8021Q))
 		return OFL_EBADMSG;
 	tci = dsa_be16(t + 2);
 	m->vlan_tci = (uint16_t)tci;
@@ -72,7 +71,7 @@ static int lan9303_encode(int dir, const struct ofl_dsa_meta *m,
 			tci |= LAN9303_TX_STP_OVERRIDE;
 		}
 	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > LAN9303_PORT_MASK)
+		if (!dsa_meta_port_upto(m, LAN9303_PORT_MASK))
 			return OFL_ENOTSUP;
 		tci = m->port;
 		if (m->valid & OFL_DSA_M_CODE) {

@@ -81,7 +81,7 @@ static int mtk_encode(int dir, const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 		if (type != MTK_XMIT_UNTAGGED && tx->len < DSA_ETH_HLEN + DSA_VLAN_HLEN)
 			return OFL_EINVAL;
 	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > MTK_RECV_PORT_MASK)
+		if (!dsa_meta_port_upto(m, MTK_RECV_PORT_MASK))
 			return OFL_ENOTSUP;
 		b1 = m->port;
 	}

@@ -66,7 +66,9 @@ enum mv_code {
 /* The TCI as 802.1Q would carry it; for TO_CPU bit 12 is a code bit. */
 DSA_INLINE unsigned mv_tci(const uint8_t *t)
 {
-	unsigned tci = (unsigned)(t[2] & ~MV_CFI_B2) << 8 | t[3];
+	/* b2 b3 as one 16-bit load: the FORWARD path of an untagged frame,
+	 * which reads no TCI, then does not load b2 for it */
+	unsigned tci = dsa_be16(t + 2) & ~((unsigned)MV_CFI_B2 << 8);
 
 	if (t[1] & MV_CFI_B1)
 		tci |= (unsigned)MV_CFI_B2 << 8;
@@ -88,7 +90,10 @@ DSA_INLINE int mv_decode(int dir, const struct dsa_frame *f, const uint8_t *t,
 	m->valid = OFL_DSA_M_CMD | OFL_DSA_M_SWITCH | OFL_DSA_M_PORT |
 	           OFL_DSA_M_PRIO | OFL_DSA_M_VLAN;
 	if (dir == OFL_DSA_RX) {
-		if (cmd == OFL_DSA_MV_FORWARD) {
+		/* cmd is b0's top two bits: FORWARD (3) is b0 >= 0xC0, one
+		 * compare of the byte (a shift and a compare of cmd cost two
+		 * more) */
+		if (t[0] >= OFL_DSA_MV_FORWARD << 6) {
 			/* the tag's trunk bit is the flag's own value (one
 			 * AND, where a test made GCC shift it out and back) */
 			m->flags |= t[1] & MV_TRUNK;
@@ -124,7 +129,7 @@ DSA_INLINE int mv_decode(int dir, const struct dsa_frame *f, const uint8_t *t,
 	 * neither meta.vlan_tci nor the rebuilt 802.1Q header (the brief
 	 * decode of an untagged frame) does not compute it at all */
 	m->prio = t[2] >> 5;
-	if (!(t[0] & MV_TAGGED)) {
+	if (!DSA_UNLIKELY(t[0] & MV_TAGGED)) {
 		m->vlan_tci = (uint16_t)mv_tci(t);
 		return dsa_view_after_sa(f, extra + MV_DSA_LEN, v);
 	}
@@ -311,7 +316,7 @@ static int trailer_encode(int dir, const struct ofl_dsa_meta *m,
 		t[1] = (uint8_t)mask;
 		t[2] = 0x10;
 	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > 7)
+		if (!dsa_meta_port_upto(m, 7))
 			return OFL_ENOTSUP;
 		t[1] = m->port;
 	}

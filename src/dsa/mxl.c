@@ -90,7 +90,7 @@ static int gswip_encode(int dir, const struct ofl_dsa_meta *m,
 		return err ? err : dsa_tx_put(tx, DSA_AT_BEFORE_DA, t,
 		                              GSWIP_TX_LEN);
 	}
-	if (!(m->valid & OFL_DSA_M_PORT) || m->port > 7)
+	if (!dsa_meta_port_upto(m, 7))
 		return OFL_ENOTSUP;
 	t[7] = (uint8_t)(m->port << GSWIP_RX_SPPID_SHIFT);
 	/* a constant length for each direction: the copy is two moves */
@@ -213,7 +213,7 @@ static int mxl862xx_encode(const struct ofl_dsa_ops *ops,
 		t[5] = (uint8_t)(port + 16 - cpu);
 		t[7] = (uint8_t)cpu;
 	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > MXL862_PORT_MASK)
+		if (!dsa_meta_port_upto(m, MXL862_PORT_MASK))
 			return OFL_ENOTSUP;
 		t[7] = m->port;
 	}

@@ -182,7 +182,7 @@ static int ocelot_encode_fmt(const struct ocelot_fmt *o,
 		if (m->valid & OFL_DSA_M_VLAN)
 			ifh_set(&h, 11, 0, m->vlan_tci & 0xFFFu);
 	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > 15)
+		if (!dsa_meta_port_upto(m, 15))
 			return OFL_ENOTSUP;
 		if (((m->valid & OFL_DSA_M_AUX) && m->aux > 0x1FF) ||
 		    ((m->valid & OFL_DSA_M_TSTAMP) && m->tstamp > 0xFFFFFFFFu))

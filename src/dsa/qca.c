@@ -31,6 +31,11 @@
 #define QCA_RX_TYPE_MIB 1u
 #define QCA_RX_TYPE_RW_REG_ACK 2u
 #define QCA_RX_TAGGED 0x08u
+/* the tagged bit moved to the flag's place, a shift (no test) */
+#define QCA_RX_TAGGED_TO_FLAG 2
+_Static_assert(QCA_RX_TAGGED >> QCA_RX_TAGGED_TO_FLAG == OFL_DSA_MF_TAGGED,
+               "the tagged bit is shifted into the flag");
+#define QCA_RX_VER_TYPE (0xC000u | QCA_RX_TYPE_MASK << QCA_RX_TYPE_SHIFT)
 #define QCA_RX_PORT_MASK 0x07u
 #define QCA_TX_CONTROL_SHIFT 8
 #define QCA_TX_FROM_CPU 0x80u
@@ -45,23 +50,27 @@ DSA_DECODER qca_decode(int dir, const struct dsa_frame *f,
 	if (!t)
 		return OFL_EBADMSG;
 	hdr = dsa_be16(t);
-	if (hdr >> 14 != QCA_VERSION)
-		return OFL_EBADMSG;
 	m->prio = (hdr >> QCA_PRIO_SHIFT) & 7u;
 	m->valid = OFL_DSA_M_PRIO | OFL_DSA_M_CMD;
 	if (dir == OFL_DSA_RX) {
-		m->cmd = (hdr >> QCA_RX_TYPE_SHIFT) & QCA_RX_TYPE_MASK;
-		if (m->cmd == QCA_RX_TYPE_MIB || m->cmd == QCA_RX_TYPE_RW_REG_ACK) {
-			if (f->prepared)
-				return DSA_RARE; /* for the switch driver */
-			m->flags |= OFL_DSA_MF_CONTROL;
+		/* version 2 and type 0 (normal), the common frame, in one
+		 * masked compare; m->cmd stays 0 (meta is zeroed) */
+		if (DSA_UNLIKELY((hdr & QCA_RX_VER_TYPE) != QCA_VERSION << 14)) {
+			if (hdr >> 14 != QCA_VERSION)
+				return OFL_EBADMSG;
+			m->cmd = (hdr >> QCA_RX_TYPE_SHIFT) & QCA_RX_TYPE_MASK;
+			if (m->cmd == QCA_RX_TYPE_MIB ||
+			    m->cmd == QCA_RX_TYPE_RW_REG_ACK) {
+				if (f->prepared)
+					return DSA_RARE; /* for the switch driver */
+				m->flags |= OFL_DSA_MF_CONTROL;
+			}
 		}
-		if (hdr & QCA_RX_TAGGED)
-			m->flags |= OFL_DSA_MF_TAGGED;
+		m->flags |= (hdr & QCA_RX_TAGGED) >> QCA_RX_TAGGED_TO_FLAG;
 		m->port = hdr & QCA_RX_PORT_MASK;
 		m->valid |= OFL_DSA_M_PORT;
 	} else {
-		if (!(hdr & QCA_TX_FROM_CPU))
+		if (hdr >> 14 != QCA_VERSION || !(hdr & QCA_TX_FROM_CPU))
 			return OFL_EBADMSG;
 		m->cmd = (hdr >> QCA_TX_CONTROL_SHIFT) & 7u;
 		dsa_meta_set_mask(m, hdr & ((1u << QCA_TX_PORTS) - 1u));
@@ -87,7 +96,7 @@ static int qca_encode(int dir, const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 		if (m->valid & OFL_DSA_M_CMD)
 			hdr |= (unsigned)m->cmd << QCA_TX_CONTROL_SHIFT;
 	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > QCA_RX_PORT_MASK)
+		if (!dsa_meta_port_upto(m, QCA_RX_PORT_MASK))
 			return OFL_ENOTSUP;
 		if ((m->valid & OFL_DSA_M_CMD) && m->cmd > QCA_RX_TYPE_MASK)
 			return OFL_ENOTSUP;
@@ -153,7 +162,7 @@ static int ar9331_encode(int dir, const struct ofl_dsa_meta *m,
 			mask >>= 1;
 		hdr |= AR9331_FROM_CPU | AR9331_RESERVED;
 	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > AR9331_PORT_MASK)
+		if (!dsa_meta_port_upto(m, AR9331_PORT_MASK))
 			return OFL_ENOTSUP;
 		port = m->port;
 		hdr |= AR9331_RESERVED;

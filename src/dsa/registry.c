@@ -171,6 +171,27 @@ int ofl_dsa_decode_brief(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 	return d->brief(d, frame, len, out);
 }
 
+int ofl_dsa_decode_brief_burst(const struct ofl_dsa_decoder *d,
+                               const struct ofl_buf *frames, unsigned n,
+                               struct ofl_dsa_brief *out)
+{
+	const struct ofl_dsa_codec *c;
+
+	/* ~0u >> 1 is INT_MAX (int and unsigned have the same width), the
+	 * most refusals the int returned can count; <limits.h> is not among
+	 * the library's headers (docs/libc.md) */
+	if (!d || (n && (!frames || !out)) || n > (~0u >> 1))
+		return OFL_EINVAL;
+	if (!n)
+		return 0; /* frames and out may be NULL */
+	/* the burst entry compiled for the params the decoder's brief entry
+	 * was chosen for (the same function for both when the codec does not
+	 * fold the defaults) */
+	c = d->ops->codec;
+	return (int)c->brief_burst[d->dir][d->brief != c->decode_brief[d->dir][0]](
+		d, frames, n, out);
+}
+
 int ofl_dsa_cut_view(const struct ofl_dsa_ops *ops, const uint8_t *frame,
                      uint32_t len, const struct ofl_dsa_cut *cut,
                      struct ofl_dsa_view *view)

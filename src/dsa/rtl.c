@@ -50,8 +50,7 @@ DSA_DECODER rtl4a_decode(int dir, const struct dsa_frame *f,
 	const uint8_t *t = dsa_tag_after_sa(f, RTL4A_HDR_LEN);
 	unsigned pp;
 
-	if (!t ||
-	    dsa_be16(t) != RTL_ETH_P_REALTEK)
+	if (DSA_TAG_NOT_TYPED(t, RTL_ETH_P_REALTEK))
 		return OFL_EBADMSG;
 	pp = dsa_be16(t + 2);
 	if (pp >> 12 != RTL4A_PROTOCOL)
@@ -129,7 +128,7 @@ static inline int rtl8_4_write(int dir, const struct ofl_dsa_meta *m,
 		w3 = mask;
 		t[3] = 0;
 	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > RTL8_4_RX_PORT_MASK)
+		if (!dsa_meta_port_upto(m, RTL8_4_RX_PORT_MASK))
 			return OFL_ENOTSUP;
 		if ((m->valid & OFL_DSA_M_CODE) && m->code > 0xFF)
 			return OFL_ENOTSUP;
@@ -147,49 +146,47 @@ static inline int rtl8_4_write(int dir, const struct ofl_dsa_meta *m,
 	return err;
 }
 
-DSA_DECODER rtl8_4_decode(int dir, const struct dsa_frame *f,
-                          struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
+/* rtl8_4 and rtl8_4t: the same 8 bytes, where dsa_tx_put() puts them. */
+struct rtl8_4_fmt {
+	int at; /* DSA_AT_AFTER_SA or DSA_AT_TAIL */
+};
+static const struct rtl8_4_fmt rtl8_4_after_sa = { .at = DSA_AT_AFTER_SA },
+                               rtl8_4_at_tail = { .at = DSA_AT_TAIL };
+
+DSA_DECODER rtl8_4_decode(const struct rtl8_4_fmt *k,
+                          const struct ofl_dsa_ops *ops,
+                          const struct ofl_dsa_params *p, int dir,
+                          const struct dsa_frame *f, struct ofl_dsa_meta *m,
+                          struct ofl_dsa_view *v)
 {
-	const uint8_t *t = dsa_tag_after_sa(f, RTL8_4_TAG_LEN);
+	const uint8_t *t = k->at == DSA_AT_TAIL ? dsa_tail(f, RTL8_4_TAG_LEN)
+	                           : dsa_tag_after_sa(f, RTL8_4_TAG_LEN);
 	int err;
 
-	if (!t)
+	(void)ops;
+	(void)p;
+	if (!t || (k->at == DSA_AT_TAIL && f->len < dsa_min_tail(RTL8_4_TAG_LEN)))
 		return OFL_EBADMSG;
 	err = rtl8_4_read(dir, t, m);
-	return err ? err : dsa_view_after_sa(f, RTL8_4_TAG_LEN, v);
+	if (err)
+		return err;
+	return k->at == DSA_AT_TAIL ? dsa_view_tail(f, RTL8_4_TAG_LEN, v)
+	               : dsa_view_after_sa(f, RTL8_4_TAG_LEN, v);
 }
 
-static int rtl8_4_encode(int dir, const struct ofl_dsa_meta *m,
-                         struct dsa_tx *tx)
+static int rtl8_4_encode(const struct rtl8_4_fmt *k,
+                         const struct ofl_dsa_ops *ops,
+                         const struct ofl_dsa_params *p, int dir,
+                         const struct ofl_dsa_meta *m, struct dsa_tx *tx)
 {
 	uint8_t t[RTL8_4_TAG_LEN];
 	int err = rtl8_4_write(dir, m, t);
 
-	return err ? err : dsa_tx_put(tx, DSA_AT_AFTER_SA, t,
-	                              RTL8_4_TAG_LEN);
-}
-
-DSA_DECODER rtl8_4t_decode(int dir, const struct dsa_frame *f,
-                           struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
-{
-	const uint8_t *t = dsa_tail(f, RTL8_4_TAG_LEN);
-	int err;
-
-	if (!t || f->len < dsa_min_tail(RTL8_4_TAG_LEN))
-		return OFL_EBADMSG;
-	err = rtl8_4_read(dir, t, m);
-	return err ? err : dsa_view_tail(f, RTL8_4_TAG_LEN, v);
-}
-
-static int rtl8_4t_encode(int dir, const struct ofl_dsa_meta *m,
-                          struct dsa_tx *tx)
-{
-	uint8_t t[RTL8_4_TAG_LEN];
-	int err = rtl8_4_write(dir, m, t);
-
-	return err ? err : dsa_tx_put(tx, DSA_AT_TAIL, t, RTL8_4_TAG_LEN);
+	(void)ops;
+	(void)p;
+	return err ? err : dsa_tx_put(tx, k->at, t, RTL8_4_TAG_LEN);
 }
 
 DSA_CODEC_D(rtl4a, rtl4a_decode, rtl4a_encode);
-DSA_CODEC_D(rtl8_4, rtl8_4_decode, rtl8_4_encode);
-DSA_CODEC_D(rtl8_4t, rtl8_4t_decode, rtl8_4t_encode);
+DSA_CODEC_WITH(rtl8_4, rtl8_4_after_sa, rtl8_4_decode, rtl8_4_encode);
+DSA_CODEC_WITH(rtl8_4t, rtl8_4_at_tail, rtl8_4_decode, rtl8_4_encode);

@@ -460,7 +460,7 @@ static int q_encode(const struct q_fmt *q, const struct ofl_dsa_ops *ops,
 		return sja1110_tx_mgmt(q, p, m, tx);
 	if (dir == OFL_DSA_RX) {
 		/* the switch tags RX frames with the ingress port's RX VID */
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > Q_PORT_MASK)
+		if (!dsa_meta_port_upto(m, Q_PORT_MASK))
 			return OFL_ENOTSUP;
 		{
 			struct ofl_dsa_meta one = *m;

@@ -71,8 +71,7 @@ static int tail1_encode(const struct tail1_fmt *k, const struct ofl_dsa_ops *ops
 		if (!dsa_mask_fits(val, 8))
 			return OFL_ENOTSUP;
 	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) ||
-		    m->port > (k->one_hot ? 7 : k->rx_mask))
+		if (!dsa_meta_port_upto(m, k->one_hot ? 7 : k->rx_mask))
 			return OFL_ENOTSUP;
 		val = k->one_hot ? 1u << m->port : m->port;
 	}

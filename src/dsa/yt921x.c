@@ -35,7 +35,7 @@ DSA_DECODER yt921x_decode(int dir, const struct dsa_frame *f,
 	const uint8_t *t = dsa_tag_after_sa(f, YT_TAG_LEN);
 	unsigned w2, w3;
 
-	if (!t || dsa_be16(t) != YT_ETH_P)
+	if (DSA_TAG_NOT_TYPED(t, YT_ETH_P))
 		return OFL_EBADMSG;
 	w2 = dsa_be16(t + 4);
 	w3 = dsa_be16(t + 6);
@@ -84,7 +84,7 @@ static int yt921x_encode(int dir, const struct ofl_dsa_meta *m,
 			return OFL_ENOTSUP;
 		dsa_put_be16(t + 6, YT_PORT_EN | mask);
 	} else {
-		if (!(m->valid & OFL_DSA_M_PORT) || m->port > 0xF)
+		if (!dsa_meta_port_upto(m, 0xF))
 			return OFL_ENOTSUP;
 		w2 |= YT_PORT_EN | (unsigned)m->port << YT_RX_PORT_SHIFT;
 		if (m->valid & OFL_DSA_M_VLAN)

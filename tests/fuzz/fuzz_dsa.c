@@ -193,6 +193,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				          memcmp(b.cut.ins, c.ins, c.ins_len) == 0,
 				          "%s: brief cut differs from decode_cut's", ops->name);
 			}
+			/* the burst: the frame and its first half in one
+			 * call, each brief as the brief entry's, a refused
+			 * frame's zero (reserved[] never written) */
+			{
+				struct ofl_buf two[2] = { { fr, len }, { fr, len / 2 } };
+				struct ofl_dsa_brief bb[2], bh = b0;
+				const size_t body = offsetof(struct ofl_dsa_brief, reserved);
+				int rch = ofl_dsa_decode_brief(&d, fr, len / 2, &bh), nb;
+
+				if (rc != 0)
+					memset(&b, 0, body);
+				if (rch != 0)
+					memset(&bh, 0, body);
+				memset(bb, 0x5A, sizeof(bb));
+				nb = ofl_dsa_decode_brief_burst(&d, two, 2, bb);
+				/* a decoded frame's ins[] past ins_len is
+				 * unspecified (a refused one's is zero) */
+				if (rc == 0)
+					memcpy(bb[0].cut.ins + b.cut.ins_len, b.cut.ins + b.cut.ins_len,
+					       sizeof(b.cut.ins) - b.cut.ins_len);
+				if (rch == 0)
+					memcpy(bb[1].cut.ins + bh.cut.ins_len,
+					       bh.cut.ins + bh.cut.ins_len,
+					       sizeof(bh.cut.ins) - bh.cut.ins_len);
+				FZ_CHECKF(nb == (rc != 0) + (rch != 0), "%s: burst refused %d",
+				          ops->name, nb);
+				FZ_CHECKF(memcmp(&bb[0], &b, sizeof(b)) == 0 &&
+				          memcmp(&bb[1], &bh, sizeof(bh)) == 0,
+				          "%s: burst brief differs from decode_brief's", ops->name);
+			}
 		}
 	}
 	/* ---- multi-buffer decode agrees ---- */
