@@ -182,6 +182,7 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	g->cfg.version = OFL_GRO_CONFIG_VERSION;
 	g->raw = g->cfg.l2 == OFL_L2_NONE;
 	g->full_only = (uint8_t)(g->cfg.dsa || g->raw || list);
+	g->udp_tun = (g->cfg.vxlan_nports | g->cfg.geneve_nports | g->cfg.vxlan_gpe_nports) != 0;
 	g->items = array_alloc(mem, sz[GA_ITEMS], &ok);
 	g->cold = array_alloc(mem, sz[GA_COLD], &ok);
 	g->slices = array_alloc(mem, sz[GA_SLICES], &ok);

@@ -177,6 +177,8 @@ struct ofl_gro {
 	int in_cb;
 	uint8_t raw;               /* cfg.l2 is OFL_L2_NONE: packets start at IP */
 	uint8_t full_only;         /* a DSA format or raw input: no fast path */
+	uint8_t udp_tun;           /* any UDP tunnel port configured (VXLAN,
+	                              Geneve, VXLAN-GPE): tunnel.h gro_tunnel_on() */
 	void *tab_mem;
 	size_t arr_size[GRO_NARR]; /* bytes of each array above (GA_*), as
 	                              ofl_gro_create allocated it: what

@@ -21,10 +21,11 @@
  * VXLAN-GPE ones): 0 when valid, else -1. */
 int gro_tunnel_check_config(const struct ofl_gro_config *cfg);
 
-/* Does the context merge through any tunnel? */
+/* Does the context merge through any UDP tunnel (one byte, set at create
+ * from the three port lists)? */
 static inline int gro_tunnel_on(const struct ofl_gro *g)
 {
-	return (g->cfg.vxlan_nports | g->cfg.geneve_nports | g->cfg.vxlan_gpe_nports) != 0;
+	return g->udp_tun;
 }
 
 /* The tunnel type of a UDP destination port (host order): an enum
