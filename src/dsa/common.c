@@ -55,7 +55,8 @@ int dsa_brief_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
                    uint32_t len, struct ofl_dsa_brief *out)
 {
 	struct ofl_dsa_meta m;
-	struct ofl_dsa_cut c;
+	struct ofl_dsa_cut c = {0}; /* ins[] past ins_len too: every byte of
+	                               *out that is copied is defined */
 	int err = dsa_cut_rare(d, frame, len, &m, &c);
 
 	if (err)
