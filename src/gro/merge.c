@@ -19,14 +19,7 @@ static inline OFL_ALWAYS_INLINE int predict_bufs(struct ofl_gro *g, uint32_t idx
 	    (it->l3 == 4 && gro_ipv4_id_nomerge(ip, it)))
 		return 0;
 	gro_add_slices(g, idx, pkt, hl, len, it->nsegs);
-	g->st.rx_pkts++;
-	g->st.rx_bytes += hl + len;
-	g->st.merged_fast++;
-	if (udp)
-		gro_udp_merged(g, idx, pkt, len);
-	else
-		merge_tail(g, idx, pkt, len, flags);
-	return 1;
+	return predict_merged(g, idx, pkt, hl + len, len, flags, udp);
 }
 
 int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip, uint32_t len,

@@ -27,6 +27,21 @@ static inline int merge_tail(struct ofl_gro *g, uint32_t idx, const struct ofl_p
 	return OFL_GRO_MERGED;
 }
 
+/* A predicted frame of bytes bytes (len of payload, its slices recorded)
+ * counted and merged: merge_tail(), or a UDP flow's gro_udp_merged(). */
+static inline OFL_ALWAYS_INLINE int predict_merged(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                                   uint32_t bytes, uint32_t len, uint8_t flags, const int udp)
+{
+	g->st.rx_pkts++;
+	g->st.rx_bytes += bytes;
+	g->st.merged_fast++;
+	if (udp)
+		gro_udp_merged(g, idx, pkt, len);
+	else
+		merge_tail(g, idx, pkt, len, flags);
+	return 1;
+}
+
 /* The end of header prediction for a frame in one buffer: its payload (len
  * bytes at data) becomes the entry's next slice, then merge_tail() (udp:
  * gro_udp_merged()). */
@@ -39,14 +54,7 @@ static inline OFL_ALWAYS_INLINE int predict_take_l4(struct ofl_gro *g, uint32_t 
 	sl->len = len;
 	sl->pkt = it->nsegs;
 	sl->buf = 0;
-	g->st.rx_pkts++;
-	g->st.rx_bytes += pkt->bufs[0].len;
-	g->st.merged_fast++;
-	if (udp)
-		gro_udp_merged(g, idx, pkt, len);
-	else
-		merge_tail(g, idx, pkt, len, flags);
-	return 1;
+	return predict_merged(g, idx, pkt, pkt->bufs[0].len, len, flags, udp);
 }
 static inline int predict_take(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *data,
                                uint32_t len, uint8_t flags)
