@@ -24,6 +24,7 @@ struct bh_gso {
 	struct ofl_gso_hbuf held[BH_GSO_SLOTS];
 	unsigned next;
 	unsigned burst; /* 0: ofl_gso_next(); else ofl_gso_next_burst() of this many */
+	int ring;       /* RING pool, slots back by ofl_gso_pool_put_oldest() */
 	uint64_t segs, bytes;
 	struct ofl_gso_seg segv[BH_GSO_MAX_BURST];
 };
@@ -151,19 +152,38 @@ unsigned bh_gso_one(struct bh_gso *g)
 	if (ofl_gso_start(&it, &g->req, &g->bufs[i], 1) != 0)
 		return 0;
 	if (g->burst) {
-		while ((rc = ofl_gso_next_burst(&it, &g->pool, g->segv, g->burst)) > 0)
+		/* a burst whose last segment has OFL_GSO_SEG_F_LAST ends the
+		 * packet (no call to find it done) */
+		while ((rc = ofl_gso_next_burst(&it, &g->pool, g->segv, g->burst)) > 0) {
 			for (k = 0; k < (unsigned)rc; k++)
 				post(g, &g->segv[k], &n);
+			if (g->segv[rc - 1].flags & OFL_GSO_SEG_F_LAST) {
+				rc = 0;
+				break;
+			}
+		}
 	} else {
 		while ((rc = ofl_gso_next(&it, &g->pool, &seg)) == 1)
 			post(g, &seg, &n);
 	}
-	/* TX completion: the header slots go back */
-	ofl_gso_pool_put_burst(&g->pool, g->held, n < BH_GSO_SLOTS ? n : BH_GSO_SLOTS);
+	/* TX completion: the header slots go back (a RING pool: the n oldest,
+	 * no slot records) */
+	if (g->ring)
+		ofl_gso_pool_put_oldest(&g->pool, n);
+	else
+		ofl_gso_pool_put_burst(&g->pool, g->held, n < BH_GSO_SLOTS ? n : BH_GSO_SLOTS);
 	if (rc != 0)
 		return 0;
 	g->segs += n;
 	return n;
+}
+
+int bh_gso_set_ring(struct bh_gso *g)
+{
+	if (!g || ofl_gso_pool_init_ring(&g->pool, g->pool_mem, BH_GSO_SLOTS * 256u, 256) != 0)
+		return -1;
+	g->ring = 1;
+	return 0;
 }
 
 /* Wrap every super-packet in VXLAN over IPv4 (outer Ethernet, IPv4, UDP to

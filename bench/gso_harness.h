@@ -34,6 +34,12 @@ void bh_gso_free(struct bh_gso *g);
  * or -1 for a bad n. */
 #define BH_GSO_MAX_BURST 64u
 int bh_gso_set_burst(struct bh_gso *g, unsigned n);
+/* Header slots from a RING pool from now on (ofl_gso_pool_init_ring() over
+ * the same memory), given back after each super-packet by
+ * ofl_gso_pool_put_oldest() (a driver that completes its TX ring in order);
+ * default: a BLOCK pool and ofl_gso_pool_put_burst() of the slot records.
+ * Returns 0, or -1. */
+int bh_gso_set_ring(struct bh_gso *g);
 /* Timed part: segment the next super-packet; returns its segments (0 on error). */
 unsigned bh_gso_one(struct bh_gso *g);
 /* Write a frame the generator has no function for: UDP over IPv4/IPv6. */

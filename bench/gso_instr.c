@@ -15,7 +15,12 @@
  *   PROTO    tcp (MSS 1448), vxlan (TCP in VXLAN over IPv4, MSS 1448) or udp
  *            (UDP_L4, 1448 bytes per datagram)
  *   PAYLOAD  L4 payload bytes per super-packet
- *   MODE     iter (ofl_gso_next) or burst (ofl_gso_next_burst of 64)
+ *   MODE     iter (ofl_gso_next, a BLOCK pool, slots back by
+ *            ofl_gso_pool_put_burst), burst (ofl_gso_next_burst of 64, the
+ *            fastest way a driver has: a RING pool, the slots back by
+ *            ofl_gso_pool_put_oldest, the packet's end seen in the burst's
+ *            last segment) or burst-block (the same bursts from a BLOCK
+ *            pool, slots back by ofl_gso_pool_put_burst)
  * Checksums are partial (the NIC finishes them).
  */
 #include <stdio.h>
@@ -32,16 +37,18 @@ int main(int argc, char **argv)
 	int udp = argc > 2 && strcmp(argv[2], "udp") == 0;
 	int vxlan = argc > 2 && strcmp(argv[2], "vxlan") == 0;
 	uint32_t payload = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 64000u;
-	int burst = argc > 4 && strcmp(argv[4], "burst") == 0;
+	int burst = argc > 4 && strncmp(argv[4], "burst", 5) == 0;
+	int ring = burst && strcmp(argv[4], "burst") == 0;
 	unsigned long segs;
 	unsigned r, first;
 	struct bh_gso *g;
 	if ((l3 != 4 && l3 != 6) || payload == 0) {
-		fprintf(stderr, "usage: %s 4|6 tcp|vxlan|udp PAYLOAD iter|burst\n", argv[0]);
+		fprintf(stderr, "usage: %s 4|6 tcp|vxlan|udp PAYLOAD iter|burst|burst-block\n", argv[0]);
 		return 2;
 	}
 	g = bh_gso_new(l3, udp, payload, 1448, 0);
-	if (!g || bh_gso_set_burst(g, burst ? BH_GSO_MAX_BURST : 0) != 0 || (vxlan && bh_gso_set_vxlan(g) != 0))
+	if (!g || bh_gso_set_burst(g, burst ? BH_GSO_MAX_BURST : 0) != 0 || (ring && bh_gso_set_ring(g) != 0) ||
+	    (vxlan && bh_gso_set_vxlan(g) != 0))
 		return 1;
 	/* bh_gso_new() cut one super-packet already (untimed check): count
 	 * it too, every super-packet here has the same number of segments */

@@ -25,7 +25,16 @@
  *
  * or many segments per call with ofl_gso_next_burst() (the cheaper way for
  * a driver that posts 32 or 64 descriptors at once), or, with a callback per
- * segment, ofl_gso_run().  Stopping and resuming
+ * segment, ofl_gso_run().  The cheapest header pool is a RING
+ * (ofl_gso_pool_init_ring()): slots in ring order, given back by count
+ * with ofl_gso_pool_put_oldest() as the TX ring completes:
+ *
+ *     while ((r = ofl_gso_next_burst(&it, &pool, segs, 64)) > 0) {
+ *         post(segs, r);
+ *         if (segs[r - 1].flags & OFL_GSO_SEG_F_LAST) break;  // packet done
+ *     }
+ *     ...
+ *     ofl_gso_pool_put_oldest(&pool, segments_completed);  // TX completion  Stopping and resuming
  * never loses or repeats a segment; a segment handed out and then not
  * posted can be given back with ofl_gso_unnext().
  *
@@ -95,18 +104,20 @@ extern "C" {
 struct ofl_gso_hbuf {
 	uint8_t *data;    /**< slot start; the segment's headers are written here */
 	uint32_t size;    /**< slot capacity in bytes */
-	uint32_t index;   /**< BLOCK/ARRAY: slot number; FREELIST: 0 */
-	uint64_t offset;  /**< BLOCK: byte offset of the slot from the block start
+	uint32_t index;   /**< BLOCK/ARRAY/RING: slot number; FREELIST: 0 */
+	uint64_t offset;  /**< BLOCK, RING: byte offset of the slot from the block start
 	                       (bus address = the block's DMA base + offset);
 	                       ARRAY and FREELIST: the value the caller gave */
 	void *cookie;     /**< FREELIST: the caller's handle; others NULL */
 };
 
-/** The three kinds of header pool. */
+/** The kinds of header pool. */
 enum ofl_gso_pool_kind {
 	OFL_GSO_POOL_BLOCK = 1,    /**< one contiguous block cut into fixed slots */
 	OFL_GSO_POOL_FREELIST = 2, /**< caller's get/put callbacks */
 	OFL_GSO_POOL_ARRAY = 3,    /**< the caller's array of slots, used in ring order */
+	OFL_GSO_POOL_RING = 4,     /**< one contiguous block cut into fixed slots, used
+	                                in ring order (ofl_gso_pool_init_ring()) */
 };
 
 /**
@@ -171,6 +182,25 @@ OFL_API int ofl_gso_pool_init_array(struct ofl_gso_pool *pool, const struct ofl_
                                     uint32_t n);
 
 /**
+ * RING pool: cut [base, base + size) into size / slot_size slots of
+ * slot_size bytes (slot i at offset i * slot_size, as BLOCK), handed out in
+ * ring order starting at slot 0 (0, 1, ..., the last, 0 again) and given
+ * back in the same order, the oldest first, as a TX ring completes: by
+ * ofl_gso_pool_put_oldest() (the n oldest at once, no slot record needed)
+ * or ofl_gso_pool_put() of the oldest slot in use (ofl_gso_pool_put() of
+ * the newest takes it back: it is handed out again next, what
+ * ofl_gso_unnext() does).  The way a driver that completes its TX ring in
+ * order keeps header slots: nothing is written into a free slot, and the
+ * burst of ofl_gso_next_burst() takes consecutive slots (the cheapest
+ * pool to segment from).  index and offset of each handed-out slot are
+ * its number and i * slot_size; cookie NULL.  The block is the caller's
+ * and must outlive the pool.
+ * Returns 0, or OFL_EINVAL (NULL, slot_size < 64, no whole slot, more than
+ * 2^31 slots).
+ */
+OFL_API int ofl_gso_pool_init_ring(struct ofl_gso_pool *pool, void *base, size_t size, uint32_t slot_size);
+
+/**
  * ARRAY pool: the next slot handed out is slots[index] (a driver keeping
  * header slot = descriptor index calls this with its put index before each
  * segment).  A seek while slots are in use makes the caller's ring the judge
@@ -187,13 +217,14 @@ OFL_API int ofl_gso_pool_get(struct ofl_gso_pool *pool, struct ofl_gso_hbuf *hb)
 
 /**
  * Give a slot back (after the NIC sent the segment, or after
- * ofl_gso_unnext()).  ARRAY slots must come back in the order they were
- * handed out (the oldest first, as a TX ring completes), except that the
- * newest may be taken back (what ofl_gso_unnext() does; it is then handed
- * out again next).  With a single ARRAY slot in use a put means "sent"
- * (ofl_gso_unnext() takes a slot back itself, so it is handed out again).  Returns 0, or OFL_EINVAL (NULL, a slot that is not this
- * pool's, BLOCK/ARRAY: more puts than gets, ARRAY: neither the oldest nor
- * the newest slot in use).
+ * ofl_gso_unnext()).  ARRAY and RING slots must come back in the order
+ * they were handed out (the oldest first, as a TX ring completes), except
+ * that the newest may be taken back (what ofl_gso_unnext() does; it is then
+ * handed out again next).  With a single ARRAY or RING slot in use a put
+ * means "sent" (ofl_gso_unnext() takes a slot back itself, so it is handed
+ * out again).  Returns 0, or OFL_EINVAL (NULL, a slot that is not this
+ * pool's, BLOCK/ARRAY/RING: more puts than gets, ARRAY/RING: neither the
+ * oldest nor the newest slot in use).
  */
 OFL_API int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb);
 
@@ -208,7 +239,19 @@ OFL_API int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbu
  */
 OFL_API int ofl_gso_pool_put_burst(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hbs, unsigned n);
 
-/** Free slots now (BLOCK, ARRAY); UINT32_MAX for FREELIST (unknown); 0 for NULL. */
+/**
+ * Give back the n oldest slots in use of a pool that hands slots out in ring
+ * order (RING, ARRAY): the TX completion of n segments, one call however
+ * many, without their slot records.  The same as ofl_gso_pool_put() of each
+ * of them, oldest first; after an ofl_gso_pool_seek() with slots in use (an
+ * ARRAY pool), the same as n puts that only count.  n 0 does nothing.
+ * Returns 0 (all n given back), or OFL_EINVAL with nothing given back: a
+ * NULL pool, a BLOCK or FREELIST pool (no order to go by: use
+ * ofl_gso_pool_put_burst()), or n more than the slots in use.
+ */
+OFL_API int ofl_gso_pool_put_oldest(struct ofl_gso_pool *pool, uint32_t n);
+
+/** Free slots now (BLOCK, ARRAY, RING); UINT32_MAX for FREELIST (unknown); 0 for NULL. */
 OFL_API uint32_t ofl_gso_pool_avail(const struct ofl_gso_pool *pool);
 
 /** Slot size of the pool (0 for NULL or not initialised). */
@@ -725,7 +768,8 @@ OFL_API int ofl_gso_next(struct ofl_gso_iter *it, struct ofl_gso_pool *pool, str
  * The segments written are undone with ofl_gso_unnext(), the last first
  * (segs[r-1], then segs[r-2], ...): each is then the last segment built.
  * Returns the number of segments written, 1..n: fewer than n when the
- * packet ends (the next call returns 0) or when a later segment failed
+ * packet ends (segs[r-1] then has OFL_GSO_SEG_F_LAST, so a driver knows it
+ * without another call; the next call returns 0) or when a later segment failed
  * (the pool ran out, the l2_fill hook refused it): that segment was not
  * built, the position is just after segs[r-1], and the next call returns the
  * error again if it persists.  Returns 0 when no segment is left (the packet

@@ -36,13 +36,44 @@ static inline uint32_t mid_copy_len(uint32_t hdr_len)
 }
 
 /* Can the fast code build segments now (its input-side conditions,
- * GSO_ITF_MID_FAST, were checked at start): slots of a BLOCK pool that
- * hold the 128 bytes the template copy may write, one free, and the
+ * GSO_ITF_MID_FAST, were checked at start): slots of a BLOCK or RING pool
+ * that hold the 128 bytes the template copy may write, one free, and the
  * cursor inside a buffer. */
 static inline int fast_ok(const struct gso_it *it, const struct ofl_gso_pool *pool)
 {
+	return (it->flags & GSO_ITF_MID_FAST) && !it->done &&
+	       (pool->kind == OFL_GSO_POOL_BLOCK || pool->kind == OFL_GSO_POOL_RING) && pool->slot_size >= 128u &&
+	       pool->nfree && it->cur_unit < it->nunits;
+}
+
+/* fast_ok() for a BLOCK pool, and for a pool of this kind (a constant at
+ * each call).  (Functions, not forced inline, and the BLOCK one the test
+ * fast_ok() was before RING pools: written in place in fast_one(), GCC
+ * laid out ofl_gso_next()'s middle segment 5 instructions dearer,
+ * callgrind, bench/instr.sh's TCP/IPv4 64000 B iterator row.) */
+static inline int fast_ok_block(const struct gso_it *it, const struct ofl_gso_pool *pool)
+{
 	return (it->flags & GSO_ITF_MID_FAST) && !it->done && pool->kind == OFL_GSO_POOL_BLOCK &&
 	       pool->slot_size >= 128u && pool->nfree && it->cur_unit < it->nunits;
+}
+static inline int fast_ok_kind(const struct gso_it *it, const struct ofl_gso_pool *pool, uint32_t kind)
+{
+	if (kind == OFL_GSO_POOL_BLOCK)
+		return fast_ok_block(it, pool);
+	return (it->flags & GSO_ITF_MID_FAST) && !it->done && pool->kind == kind && pool->slot_size >= 128u &&
+	       pool->nfree && it->cur_unit < it->nunits;
+}
+
+/* Take the slot at the head of a pool of this kind (BLOCK or RING, a
+ * constant at each call) whose data starts at h (pool->head's slot): the
+ * head moves on, the count goes down. */
+GSO_ALWAYS_INLINE void fast_pop(struct ofl_gso_pool *pool, const uint8_t *h, uint32_t kind)
+{
+	if (kind == OFL_GSO_POOL_RING)
+		pool->head = pool->head + 1u == pool->nslots ? 0u : pool->head + 1u;
+	else
+		memcpy(&pool->head, h, 4); /* the free list's next slot */
+	pool->nfree--;
 }
 
 /* Is segment it->seg a middle one (neither the first nor the last)? */
@@ -60,22 +91,30 @@ static inline uint32_t mid_room(const struct gso_it *it)
 
 /* How many segments, at most n, the fast loop may build now: 0 when any
  * condition fails (the general body then builds the segment).  Middle
- * segments and the first one (a middle one but for its flags, which
- * gso_mid_fast_any() patches), never the last.  Each segment ends strictly
- * inside the buffer (as next_seg()'s one-slice case: the cursor then needs
- * no normalising). */
+ * segments, the first one and the last one of a packet of two or more
+ * (middle ones but for what gso_mid_fast_any() patches: the first's
+ * flags, the last's flags, lengths and sums).  Each segment but the last
+ * ends strictly inside the buffer (as next_seg()'s one-slice case: the
+ * cursor then needs no normalising); the last ends inside it or at its
+ * end. */
 static inline uint32_t mid_fast_count(const struct gso_it *it, const struct ofl_gso_pool *pool, uint32_t n)
 {
-	uint32_t m, room;
-	if (!fast_ok(it, pool) || it->seg + 1u >= it->nsegs)
+	const uint32_t mss = it->seg_size;
+	uint32_t left, m, room, whole;
+	if (!fast_ok(it, pool) || it->nsegs < 2u || it->seg >= it->nsegs)
 		return 0;
-	m = it->nsegs - 1u - it->seg; /* segments left but the last */
-	if (m > n)
-		m = n;
+	left = it->nsegs - it->seg;
+	m = left < n ? left : n;
 	if (m > pool->nfree)
 		m = pool->nfree;
-	room = (mid_room(it) - 1u) / it->seg_size;
-	return m < room ? m : room;
+	room = mid_room(it);
+	/* the last too: what is left of the payload fits the buffer */
+	if (m == left && it->payload - it->seg * mss <= room)
+		return m;
+	if (m == left)
+		m--;
+	whole = (room - 1u) / mss; /* middle segments strictly inside */
+	return m < whole ? m : whole;
 }
 
 /* 16 bytes kept in a vector register across the loop (the template and
@@ -107,14 +146,17 @@ static inline gso_v16 v16_add(gso_v16 a, gso_v16 b)
 }
 #endif
 
-/* A vector that adds v to the native field of n bytes (4 or 8) at byte
+/* A vector that adds v to the native field of n bytes (2, 4 or 8) at byte
  * off (a multiple of n; no carry out of it where used) of 16 bytes. */
 static inline gso_v16 v16_field(size_t off, uint64_t v, size_t n)
 {
 	uint8_t b[16] = {0};
 	uint32_t v32 = (uint32_t)v;
+	uint16_t v16 = (uint16_t)v;
 	gso_v16 r;
-	if (n == 4)
+	if (n == 2)
+		memcpy(b + off, &v16, 2);
+	else if (n == 4)
 		memcpy(b + off, &v32, 4);
 	else
 		memcpy(b + off, &v, 8);
@@ -204,6 +246,53 @@ static inline uint64_t ip4_mid(const struct gso_it *it)
 void gso_mid_fast_any(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
                       struct ofl_gso_seg *restrict segs, uint32_t m);
 
+/* The last segment of a packet (plen payload bytes, its header h a middle
+ * segment's but for the IPv4 bytes 4..11) in seg and h: what differs from
+ * a middle segment in its record (flags, lengths, release range) and
+ * header (TCP FIN and PSH back, the lengths, the pseudo-header sum; IPv4:
+ * the total length), seg.h's rules; l3o, l4o, tcp: the iterator's.
+ * Returns the IPv4 header's sum for ip4_word() (0 for IPv6). */
+GSO_ALWAYS_INLINE uint32_t last_hdr(const struct gso_it *restrict it, struct ofl_gso_seg *restrict seg,
+                                    uint8_t *restrict h, uint32_t plen, uint32_t l3o, uint32_t l4o, int tcp)
+{
+	const uint32_t pay = it->hdr_len - l4o + plen; /* L4 header and payload */
+	const uint32_t gone = (uint32_t)it->flags >> GSO_ITF_TCP_SHIFT;
+	const uint8_t *tmpl = it->tmpl;
+	seg->flags = OFL_GSO_SEG_F_LAST | OFL_GSO_SEG_F_CSUM_PARTIAL;
+	seg->payload_len = plen;
+	seg->len = it->hdr_len + plen;
+	seg->slices[0].len = plen;
+	seg->release_count = (uint16_t)(it->nunits - it->rel_next);
+	if (tcp) {
+		h[l4o + 13] = (uint8_t)(tmpl[l4o + 13] | (gone & (GSO_TCP_FIN | GSO_TCP_PSH)));
+		ofl_put16(h + l4o + GSO_TCP_CSUM_OFF, gso_fold_be(it->ps_base + pay));
+	} else {
+		ofl_put16(h + l4o + 4, (uint16_t)pay);
+		ofl_put16(h + l4o + GSO_UDP_CSUM_OFF, gso_fold_be(it->ps_base + pay));
+	}
+	if (it->l3 == 4) {
+		ofl_put16(h + l3o + 2, (uint16_t)(it->l3_hlen + pay));
+		return gso_fold_be(it->ip_base + it->l3_hlen + pay + ofl_get16(tmpl + l3o + 6));
+	}
+	ofl_put16(h + l3o + 4, (uint16_t)(it->l3_hlen - 40u + pay));
+	return 0;
+}
+
+
+/* After the last segment (it->cur_off just past its payload, in buffer
+ * u, it->cur_unit): the cursor normalised as gso_take() leaves it, every
+ * buffer released. */
+GSO_ALWAYS_INLINE void last_cursor(struct gso_it *it, uint32_t u)
+{
+	if (it->cur_off == ((const struct ofl_buf *)it->units)[u].len) {
+		it->cur_off = 0;
+		while (++u < it->nunits && ((const struct ofl_buf *)it->units)[u].len == 0)
+			;
+		it->cur_unit = u;
+	}
+	it->rel_next = it->nunits;
+}
+
 /* Which segment one_seg() builds. */
 #define GSO_ONE_MID 0
 #define GSO_ONE_FIRST 1 /* the first of several */
@@ -220,7 +309,7 @@ void gso_mid_fast_any(struct gso_it *restrict it, struct ofl_gso_pool *restrict 
  * its pseudo-header sum and its release range (seg.h's rules for these
  * segments). */
 GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
-                               struct ofl_gso_seg *restrict seg, int what, uint32_t plen)
+                               struct ofl_gso_seg *restrict seg, int what, uint32_t plen, uint32_t kind)
 {
 	const uint32_t k = it->seg, mss = it->seg_size, slot = pool->slot_size, idx = pool->head;
 	const uint32_t l3o = it->l3_off, l4o = it->l4_off, u = it->cur_unit, o = it->cur_off;
@@ -235,8 +324,7 @@ GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *
 	seg->hdr.offset = off;
 	seg->index = k;
 	seg->slices[0].data = ((const struct ofl_buf *)it->units)[u].data + o;
-	memcpy(&pool->head, h, 4);
-	pool->nfree--;
+	fast_pop(pool, h, kind);
 	copy64(h, tmpl);
 	if (it->hdr_len > 64u)
 		copy64(h + 64, tmpl + 64);
@@ -249,25 +337,7 @@ GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *
 		if (tcp)
 			h[l4o + 13] = (uint8_t)(tmpl[l4o + 13] | (gone & GSO_TCP_CWR));
 	} else if (what == GSO_ONE_LAST) {
-		const uint32_t pay = it->hdr_len - l4o + plen; /* L4 header and payload */
-		seg->flags = OFL_GSO_SEG_F_LAST | OFL_GSO_SEG_F_CSUM_PARTIAL;
-		seg->payload_len = plen;
-		seg->len = it->hdr_len + plen;
-		seg->slices[0].len = plen;
-		seg->release_count = (uint16_t)(it->nunits - it->rel_next);
-		if (tcp) {
-			h[l4o + 13] = (uint8_t)(tmpl[l4o + 13] | (gone & (GSO_TCP_FIN | GSO_TCP_PSH)));
-			ofl_put16(h + l4o + GSO_TCP_CSUM_OFF, gso_fold_be(it->ps_base + pay));
-		} else {
-			ofl_put16(h + l4o + 4, (uint16_t)pay);
-			ofl_put16(h + l4o + GSO_UDP_CSUM_OFF, gso_fold_be(it->ps_base + pay));
-		}
-		if (it->l3 == 4) {
-			ofl_put16(h + l3o + 2, (uint16_t)(it->l3_hlen + pay));
-			ipb = gso_fold_be(it->ip_base + it->l3_hlen + pay + ofl_get16(tmpl + l3o + 6));
-		} else {
-			ofl_put16(h + l3o + 4, (uint16_t)(it->l3_hlen - 40u + pay));
-		}
+		ipb = last_hdr(it, seg, h, plen, l3o, l4o, tcp);
 	}
 	if (it->l3 == 4) {
 		uint32_t id = it->id0 + ((it->flags & OFL_GSO_F_FIXED_ID) ? 0u : k);
@@ -275,26 +345,18 @@ GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *
 	}
 	it->seg = k + 1u;
 	it->cur_off = o + plen;
-	if (what == GSO_ONE_LAST) {
-		/* the cursor past the payload, normalised as gso_take() does */
-		uint32_t uu = u;
-		if (it->cur_off == ((const struct ofl_buf *)it->units)[uu].len) {
-			it->cur_off = 0;
-			while (++uu < it->nunits && ((const struct ofl_buf *)it->units)[uu].len == 0)
-				;
-			it->cur_unit = uu;
-		}
-		it->rel_next = it->nunits;
-	}
+	if (what == GSO_ONE_LAST)
+		last_cursor(it, u);
 }
 
-/* Build segment it->seg by one_seg() when it can: 1, or 0 (nothing
+/* Build segment it->seg by one_seg() when it can (fast_ok_kind(): a pool
+ * of this kind, BLOCK or RING, a constant at each call): 1, or 0 (nothing
  * done; the general body builds it). */
 GSO_ALWAYS_INLINE int fast_one(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
-                               struct ofl_gso_seg *restrict seg)
+                               struct ofl_gso_seg *restrict seg, uint32_t kind)
 {
 	uint32_t k, room, mss;
-	if (!fast_ok(it, pool))
+	if (!fast_ok_kind(it, pool, kind))
 		return 0;
 	k = it->seg;
 	room = mid_room(it);
@@ -302,18 +364,31 @@ GSO_ALWAYS_INLINE int fast_one(struct gso_it *restrict it, struct ofl_gso_pool *
 	if (mid_now(it)) {
 		if (room <= mss)
 			return 0;
-		one_seg(it, pool, seg, GSO_ONE_MID, mss);
+		one_seg(it, pool, seg, GSO_ONE_MID, mss, kind);
 	} else if (k == 0) {
 		if (it->nsegs < 2u || room <= mss)
 			return 0;
-		one_seg(it, pool, seg, GSO_ONE_FIRST, mss);
+		one_seg(it, pool, seg, GSO_ONE_FIRST, mss, kind);
 	} else {
 		uint32_t plen = it->payload - k * mss;
 		if (k + 1u != it->nsegs || room < plen)
 			return 0;
-		one_seg(it, pool, seg, GSO_ONE_LAST, plen);
+		one_seg(it, pool, seg, GSO_ONE_LAST, plen, kind);
 	}
 	return 1;
+}
+
+/* fast_one() from a pool of kind pool_kind (pool->kind; a constant in
+ * the callers' common-case copies): BLOCK and RING have their own copy,
+ * other kinds none (0). */
+GSO_ALWAYS_INLINE int fast_one_any(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                                   struct ofl_gso_seg *restrict seg, uint32_t pool_kind)
+{
+	if (pool_kind == OFL_GSO_POOL_BLOCK)
+		return fast_one(it, pool, seg, OFL_GSO_POOL_BLOCK);
+	if (pool_kind == OFL_GSO_POOL_RING)
+		return fast_one(it, pool, seg, OFL_GSO_POOL_RING);
+	return 0;
 }
 
 #endif /* OFL_GSO_FAST_H */

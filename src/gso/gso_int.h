@@ -117,6 +117,23 @@ static inline int gso_block_get(struct ofl_gso_pool *restrict pool, struct ofl_g
 	return 0;
 }
 
+/* ofl_gso_pool_get() of a RING pool: the slot at head, head on by one. */
+static inline int gso_ring_get(struct ofl_gso_pool *restrict pool, struct ofl_gso_hbuf *restrict hb)
+{
+	const uint32_t i = pool->head;
+	const size_t off = (size_t)i * pool->slot_size;
+	if (pool->nfree == 0)
+		return OFL_EAGAIN;
+	pool->head = i + 1u == pool->nslots ? 0u : i + 1u;
+	pool->nfree--;
+	hb->data = pool->base + off;
+	hb->size = pool->slot_size;
+	hb->index = i;
+	hb->offset = off;
+	hb->cookie = NULL;
+	return 0;
+}
+
 /* Take back the slot handed out last (ofl_gso_unnext(), a refused
  * segment): an ARRAY pool hands it out again next even when it is the only
  * one in use; other pools as ofl_gso_pool_put(). */

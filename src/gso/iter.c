@@ -103,8 +103,9 @@ GSO_ALWAYS_INLINE int next_seg(struct gso_it *restrict it, struct ofl_gso_pool *
 	const int mid = in_mid || (!first && !last);
 	uint32_t start, plen, u = it->cur_unit, o = it->cur_off, hl = it->hdr_len, nsl, rc, flags;
 	uint8_t *h;
-	rc = (uint32_t)(pool_kind == OFL_GSO_POOL_BLOCK ? gso_block_get(pool, &seg->hdr)
-	                                                : ofl_gso_pool_get(pool, &seg->hdr));
+	rc = (uint32_t)(pool_kind == OFL_GSO_POOL_BLOCK  ? gso_block_get(pool, &seg->hdr)
+	                : pool_kind == OFL_GSO_POOL_RING ? gso_ring_get(pool, &seg->hdr)
+	                                                 : ofl_gso_pool_get(pool, &seg->hdr));
 	if (rc != 0)
 		return (int)rc;
 	gso_bounds(it, k, &start, &plen);
@@ -181,7 +182,7 @@ GSO_ALWAYS_INLINE int next_n(struct gso_it *restrict it, struct ofl_gso_pool *re
 			i += m;
 			continue;
 		}
-		if (fast_one(it, pool, segs + i)) {
+		if (fast_one_any(it, pool, segs + i, pool_kind)) {
 			i++;
 			continue;
 		}
@@ -216,8 +217,12 @@ static OFL_NOINLINE int next_general(struct gso_it *it, struct ofl_gso_pool *poo
 {
 	int rc;
 	/* the common case first: it implies the checks below */
-	if (it->seg < it->nsegs && !it->done && it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_BLOCK)
-		return next_n(it, pool, seg, 1, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
+	if (it->seg < it->nsegs && !it->done && it->type == OFL_GSO_TYPE_TCP) {
+		if (pool->kind == OFL_GSO_POOL_BLOCK)
+			return next_n(it, pool, seg, 1, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
+		if (pool->kind == OFL_GSO_POOL_RING)
+			return next_n(it, pool, seg, 1, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_RING);
+	}
 	rc = next_ready(it, pool);
 	if (rc <= 0)
 		return rc;
@@ -229,7 +234,9 @@ int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl
 	struct gso_it *it = gso_it(itp);
 	if (!it || !pool || !seg)
 		return OFL_EINVAL;
-	if (fast_one(it, pool, seg))
+	/* (a RING pool's segments by next_general(): a second copy here
+	 * costs the BLOCK one registers) */
+	if (fast_one(it, pool, seg, OFL_GSO_POOL_BLOCK))
 		return 1;
 	return next_general(it, pool, seg);
 }
@@ -245,6 +252,8 @@ static OFL_NOINLINE int next_burst(struct gso_it *restrict it, struct ofl_gso_po
 		n = left;
 	if (it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_BLOCK)
 		return next_n(it, pool, segs, n, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_BLOCK);
+	if (it->type == OFL_GSO_TYPE_TCP && pool->kind == OFL_GSO_POOL_RING)
+		return next_n(it, pool, segs, n, OFL_GSO_TYPE_TCP, OFL_GSO_POOL_RING);
 	return next_n(it, pool, segs, n, it->type, pool->kind);
 }
 

@@ -22,21 +22,36 @@ static void pool_reset(struct ofl_gso_pool *pool, uint32_t kind, uint32_t slot_s
 	pool->slot_size = slot_size;
 }
 
-int ofl_gso_pool_init_block(struct ofl_gso_pool *pool, void *base, size_t size, uint32_t slot_size)
+/* A BLOCK or RING pool over [base, base + size): 0, or OFL_EINVAL with
+ * the pool untouched. */
+static int pool_cut(struct ofl_gso_pool *pool, uint32_t kind, void *base, size_t size, uint32_t slot_size)
 {
 	size_t n;
-	uint32_t i;
 	if (!pool || !base || slot_size < GSO_MIN_SLOT)
 		return OFL_EINVAL;
 	n = size / slot_size;
 	if (n == 0 || n > 0x7fffffffu)
 		return OFL_EINVAL;
-	pool_reset(pool, OFL_GSO_POOL_BLOCK, slot_size);
+	pool_reset(pool, kind, slot_size);
 	pool->nslots = pool->nfree = (uint32_t)n;
 	pool->base = base;
+	return 0;
+}
+
+int ofl_gso_pool_init_block(struct ofl_gso_pool *pool, void *base, size_t size, uint32_t slot_size)
+{
+	uint32_t i;
+	int rc = pool_cut(pool, OFL_GSO_POOL_BLOCK, base, size, slot_size);
+	if (rc != 0)
+		return rc;
 	for (i = 0; i < pool->nslots; i++)
 		block_set_link(pool, i, i + 1 < pool->nslots ? i + 1 : GSO_BLOCK_END);
 	return 0;
+}
+
+int ofl_gso_pool_init_ring(struct ofl_gso_pool *pool, void *base, size_t size, uint32_t slot_size)
+{
+	return pool_cut(pool, OFL_GSO_POOL_RING, base, size, slot_size);
 }
 
 int ofl_gso_pool_init_freelist(struct ofl_gso_pool *pool, uint32_t slot_size, ofl_gso_get_fn get,
@@ -104,9 +119,19 @@ int ofl_gso_pool_get(struct ofl_gso_pool *pool, struct ofl_gso_hbuf *hb)
 		pool->head = pool->head + 1 == pool->nslots ? 0 : pool->head + 1;
 		pool->nfree--;
 		return 0;
+	case OFL_GSO_POOL_RING:
+		return gso_ring_get(pool, hb);
 	default:
 		return OFL_EINVAL;
 	}
+}
+
+/* Where slot i of an ARRAY or RING pool starts. */
+static const uint8_t *ordered_slot(const struct ofl_gso_pool *pool, uint32_t i)
+{
+	if (pool->kind == OFL_GSO_POOL_RING)
+		return pool->base + (size_t)i * pool->slot_size;
+	return pool->slots[i].data;
 }
 
 int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb)
@@ -119,12 +144,13 @@ int ofl_gso_pool_put(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb)
 	case OFL_GSO_POOL_FREELIST:
 		pool->put(pool->user, hb);
 		return 0;
-	case OFL_GSO_POOL_ARRAY: {
+	case OFL_GSO_POOL_ARRAY:
+	case OFL_GSO_POOL_RING: {
 		/* slots in use: the nslots - nfree before head, oldest first */
 		uint32_t used = pool->nslots - pool->nfree;
 		uint32_t oldest = (pool->head + pool->nfree) % pool->nslots;
 		uint32_t newest = pool->head ? pool->head - 1 : pool->nslots - 1;
-		if (hb->index >= pool->nslots || used == 0 || hb->data != pool->slots[hb->index].data)
+		if (hb->index >= pool->nslots || used == 0 || hb->data != ordered_slot(pool, hb->index))
 			return OFL_EINVAL;
 		if (pool->seeked) {
 			if (++pool->nfree == pool->nslots)
@@ -290,13 +316,25 @@ int ofl_gso_pool_put_burst(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf 
 	return (int)i;
 }
 
+int ofl_gso_pool_put_oldest(struct ofl_gso_pool *pool, uint32_t n)
+{
+	if (!pool || (pool->kind != OFL_GSO_POOL_ARRAY && pool->kind != OFL_GSO_POOL_RING) ||
+	    n > pool->nslots - pool->nfree)
+		return OFL_EINVAL;
+	pool->nfree += n;
+	if (pool->nfree == pool->nslots)
+		pool->seeked = 0; /* nothing in use: the ring order holds again */
+	return 0;
+}
+
 int gso_pool_unget(struct ofl_gso_pool *pool, const struct ofl_gso_hbuf *hb)
 {
-	/* An ARRAY pool with one slot in use cannot tell "sent" from "taken
-	 * back" in ofl_gso_pool_put(); the library knows it takes the newest
-	 * back, so the slot is handed out again next as documented. */
-	if (pool && hb && pool->kind == OFL_GSO_POOL_ARRAY && !pool->seeked && pool->nfree < pool->nslots &&
-	    hb->index < pool->nslots && hb->data == pool->slots[hb->index].data &&
+	/* An ARRAY or RING pool with one slot in use cannot tell "sent" from
+	 * "taken back" in ofl_gso_pool_put(); the library knows it takes the
+	 * newest back, so the slot is handed out again next as documented. */
+	if (pool && hb && (pool->kind == OFL_GSO_POOL_ARRAY || pool->kind == OFL_GSO_POOL_RING) &&
+	    !pool->seeked && pool->nfree < pool->nslots && hb->index < pool->nslots &&
+	    hb->data == ordered_slot(pool, hb->index) &&
 	    hb->index == (pool->head ? pool->head - 1 : pool->nslots - 1)) {
 		pool->head = hb->index;
 		pool->nfree++;

@@ -25,6 +25,26 @@ void gu_seg_layout_same(const struct ofl_gso_seg *a, const struct ofl_gso_seg *b
 	ck_assert_uint_eq(a->flags, b->flags);
 }
 
+void gu_seg_same_but_slot(const struct ofl_gso_seg *a, const struct ofl_gso_seg *b)
+{
+	unsigned j;
+	gu_seg_layout_same(a, b);
+	ck_assert_uint_eq(a->nslices, b->nslices);
+	ck_assert_uint_eq(a->payload_len, b->payload_len);
+	for (j = 0; j < a->nslices; j++) {
+		ck_assert_ptr_eq(a->slices[j].data, b->slices[j].data);
+		ck_assert_uint_eq(a->slices[j].len, b->slices[j].len);
+		ck_assert_uint_eq(a->slices[j].pkt, b->slices[j].pkt);
+		ck_assert_uint_eq(a->slices[j].buf, b->slices[j].buf);
+	}
+	ck_assert_uint_eq(a->len, b->len);
+	ck_assert_uint_eq(a->index, b->index);
+	ck_assert_uint_eq(a->nsegs, b->nsegs);
+	/* the release range */
+	ck_assert_uint_eq(a->release_first, b->release_first);
+	ck_assert_uint_eq(a->release_count, b->release_count);
+}
+
 void gu_pool_array(struct ofl_gso_pool *p, struct ofl_gso_hbuf *arr, uint8_t *block, uint32_t nslots,
                    uint32_t size)
 {

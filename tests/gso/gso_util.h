@@ -83,6 +83,9 @@ void gu_segs_same(const struct gu_segs *a, const struct gu_segs *b);
  * frames out alike: hdr_len, l3_off, l4_off, csum_start, csum_offset and
  * flags are the same. */
 void gu_seg_layout_same(const struct ofl_gso_seg *a, const struct ofl_gso_seg *b);
+/* ... and every other field but the header slot (lengths, index, release
+ * range, slices) equal (gso_check.c). */
+void gu_seg_same_but_slot(const struct ofl_gso_seg *a, const struct ofl_gso_seg *b);
 /* A pool of nslots slots of size bytes cut from block, given as an array
  * (ofl_gso_pool_init_array(); arr holds nslots, offsets 0x1000 + i);
  * asserts it is accepted (gso_check.c). */
