@@ -281,7 +281,8 @@ static uint32_t lone_udp_fill(struct ofl_gro *g, const struct ofl_pkt *pkt, cons
 	h.hdr_len = (uint16_t)(h.l4_off + 8u);
 	h.payload_len = h.l3_end - h.hdr_len;
 	h.l4_ok = 1;
-	plain_key(o->hdr, o->len, key);
+	/* (not plain_key(): it takes no IPv6 frame under 74 bytes) */
+	gro_flow_key(pkt, o->hdr, o->hdr, &h, &tag, key);
 	key->w[1] |= GRO_KEY_UDP;
 	hash = ofl_flow_hash(&g->tab, key);
 	*idx = item_alloc(g);
