@@ -177,8 +177,8 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 			/* a run of frames alone in their flow and parsed plain
 			 * (their arguments are good then): lone records, or
 			 * passed on */
-			if (g->bs->lone[i] && g->bs->rec[i].hl) {
-				unsigned m = gro_lone_run(g, pkts, i, n, now);
+			if (g->bs->rec[i].hl) {
+				unsigned m = gro_lone_run(g, pkts, i, now);
 				if (m) {
 					i += m - 1;
 					continue;

@@ -105,14 +105,26 @@ static uint32_t group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
 	return 0; /* not IP, or VLAN tags (in the key) */
 }
 
+/* A TCP segment of a record (its TCP header at th, len payload bytes)
+ * that the fast path passes on rather than holds (no payload, or PSH, FIN,
+ * URG, RST, SYN): its record says so (hl 1, group.h). */
+static inline void pass_mark(struct gro_brec *r, const uint8_t *th, uint32_t len)
+{
+	if (!len || (th[13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)))
+		r->hl = 1;
+}
+
 /* A frame that did not parse plain, tunnels on: parsed into *r when it is
  * the tunnel frame tunfast.c holds as a lone record; its group. */
 static uint32_t tun_group(const struct ofl_gro *g, struct gro_brec *r, const struct ofl_pkt *pkt)
 {
 	uint64_t addr;
 	uint32_t ports;
-	if (gro_tun_lone_parse(g, pkt->bufs[0].data, pkt->bufs[0].len, r, &addr, &ports))
+	if (gro_tun_lone_parse(g, pkt->bufs[0].data, pkt->bufs[0].len, r, &addr, &ports)) {
+		pass_mark(r, pkt->bufs[0].data + r->l4, r->len);
 		return group_hash(addr, ports);
+	}
+	r->hl = 0;
 	return group_of(g, pkt);
 }
 
@@ -154,37 +166,50 @@ static inline int udp_lone_ok(const struct ofl_gro *g, const uint8_t *uh, uint32
 /* Frame i parsed into bs->rec[i] when it is the plain shape the fast path
  * holds (one buffer, checksum verified, no hardware VLAN; TCP, or with UDP
  * GRO on and no tunnel port a UDP datagram udp.c would hold, whose record
- * has hl = l4 + 8: a TCP header is 20 bytes or more); its group. */
+ * has hl = l4 + 8: a TCP header is 20 bytes or more), hl 1 for a TCP
+ * segment the fast path passes on, else hl 0; its group. */
 static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
                                    const struct ofl_pkt *pkt)
 {
+	struct gro_brec *r = &bs->rec[i];
 	const uint8_t *p;
 	uint32_t b0, l4, hl;
-	bs->rec[i].hl = 0;
 	if (!plain_meta(pkt) || !pkt->bufs)
-		return group_of(g, pkt);
+		goto other;
 	p = pkt->bufs[0].data;
 	b0 = pkt->bufs[0].len;
 	if (!p || b0 > 0xffffu)
-		return group_of(g, pkt);
+		goto other;
 	hl = ofl_plain_tcp(p, b0, b0, &l4);
 	if (hl) {
 		hl += l4;
+		r->hl = (uint8_t)hl;
+		pass_mark(r, p + l4, b0 - hl);
 	} else if (g->cfg.udp && !gro_tunnel_on(g) && (l4 = ofl_plain_l4(p, b0, b0, 17, 8)) != 0 &&
 	           udp_lone_ok(g, p + l4, b0 - l4)) {
 		hl = l4 + 8;
+		r->hl = (uint8_t)hl;
 	} else {
-		return gro_tunnel_on(g) ? tun_group(g, &bs->rec[i], pkt) : group_of(g, pkt);
+		if (gro_tunnel_on(g))
+			return tun_group(g, r, pkt);
+		goto other;
 	}
-	bs->rec[i] = (struct gro_brec){(uint16_t)(b0 - hl), (uint8_t)hl, 0, 14, (uint16_t)l4};
+	r->len = (uint16_t)(b0 - hl);
+	r->tun = 0;
+	r->l3 = 14;
+	r->l4 = (uint16_t)l4;
 	return group_hash(l4 == 34 ? addr_v4(p) : addr_v6(p), ld32(p + l4));
+other:
+	r->hl = 0;
+	return group_of(g, pkt);
 }
 
-/* Group the burst (n <= GRO_BURST_MAX): bs->lone[i] says frame i is alone
- * in its group.  Returns 0 when no frame is (or the burst cannot be
- * grouped), so that the burst goes the usual way.  A slot holds the
- * burst's generation and a group's hash in one word (another generation:
- * free) and the first frame of the group. */
+/* Group the burst (n <= GRO_BURST_MAX): bs->rec[i].hl is not 0 when frame
+ * i is alone in its group and parsed plain, and bs->rec[n].hl is 0.
+ * Returns 0 when no frame is (or the burst cannot be grouped), so that the
+ * burst goes the usual way.  A slot holds the burst's generation and a
+ * group's hash in one word (another generation: free) and the first frame
+ * of the group. */
 int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 {
 	struct gro_burst *bs = g->bs;
@@ -199,10 +224,13 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 	for (i = 0; i < n; i++) {
 		uint32_t h, s;
 		uint64_t want, k;
-		/* the first touch of a header: start it a few frames ahead */
-		gro_prefetch_ahead(pkts, i, n);
+#if defined(__GNUC__)
+		/* the first touch of a header: start it a few frames ahead (a
+		 * prefetch of any address is harmless: no test of data) */
+		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs)
+			__builtin_prefetch(pkts[i + GRO_AHEAD].bufs[0].data);
+#endif
 		h = group_parse(g, bs, i, &pkts[i]);
-		bs->lone[i] = 0;
 		if (h == 0)
 			continue;
 		if (h == UINT32_MAX)
@@ -211,9 +239,10 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 		for (s = h >> (32 - GRO_GBITS);; s = (s + 1u) & (GRO_GSLOTS - 1u)) {
 			k = bs->gkey[s];
 			if (k == want) {
-				/* the group's second frame or later */
-				singles -= bs->lone[bs->gfirst[s]];
-				bs->lone[bs->gfirst[s]] = 0;
+				/* the group's second frame or later: none alone */
+				singles -= bs->rec[bs->gfirst[s]].hl != 0;
+				bs->rec[bs->gfirst[s]].hl = 0;
+				bs->rec[i].hl = 0;
 				dup++;
 				break;
 			}
@@ -221,8 +250,7 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 				/* a free slot (another burst's): a new group */
 				bs->gkey[s] = want;
 				bs->gfirst[s] = (uint16_t)i;
-				bs->lone[i] = 1;
-				singles++;
+				singles += bs->rec[i].hl != 0;
 				break;
 			}
 		}
@@ -230,6 +258,7 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 		if (i == 15 && dup >= 8)
 			return 0;
 	}
+	bs->rec[n].hl = 0; /* the end of the last run (group.h) */
 	return singles != 0;
 }
 
@@ -317,7 +346,7 @@ void gro_lone_settle(struct ofl_gro *g)
 			idx = gro_tunnel_fill_lone(g, &pkt, OFL_GRO_OUT_TUN_TYPE(o->flags));
 			hash = g->items[idx].hash;
 		} else if (o->hdr_len == o->l4_off + 8u) {
-			/* a UDP datagram (group.h brec_udp()): the entry udp.c
+			/* a UDP datagram (group_parse(): hl = l4 + 8): the entry udp.c
 			 * holds, its key with the UDP bit */
 			hash = lone_udp_fill(g, &pkt, o, &key, &idx);
 		} else {

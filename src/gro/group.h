@@ -9,53 +9,49 @@
 
 #include "gro/hold.h"
 
-/* Is the record of a frame parsed plain a UDP datagram's (group.c: hl is
- * l4 + 8; a TCP header is 20 bytes or more, inner or not)? */
-static inline int brec_udp(const struct gro_brec *r)
-{
-	return r->hl == r->l4 + 8u;
-}
-
 /*
  * Frames i, i + 1, ... of a grouped burst (gro_group(), nothing held before
- * the burst), each alone in its group and parsed plain (bs->rec[].hl set):
- * each held as a lone record when it is what the fast path (receive.c
+ * the burst), each alone in its group and parsed plain (bs->rec[].hl not
+ * 0): each held as a lone record when it is what the fast path (receive.c
  * fast_path(), hold.h gro_hold_plain()) or udp.c would hold as a new entry
  * without making room first, or passed on as the fast path would pass it
- * on (a TCP segment with PSH, ..., or no payload); a frame through a tunnel
- * of the shape tunfast.c parses, the same for tunnel.c's full path.  The
- * counters are added once for the run.  Returns how many frames it took; it
- * stops at the first frame that is not alone, not parsed plain, or that
- * the usual path must see (the byte bound or the flow limit reached).
+ * on (hl 1: a TCP segment with PSH, ..., or no payload); a frame through a
+ * tunnel of the shape tunfast.c parses, the same for tunnel.c's full path.
+ * The counters are added once for the run.  Returns how many frames it
+ * took; it stops at the first frame that is not alone or not parsed plain
+ * (the end of the burst: gro_group() marks it so), or that the usual path
+ * must see (the byte bound or the flow limit reached).
  */
-static inline unsigned gro_lone_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
-                                    uint64_t now)
+static inline unsigned gro_lone_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, uint64_t now)
 {
 	struct gro_burst *bs = g->bs;
-	uint32_t k = g->nlone, k0 = k, seq = g->hold_seq, held = g->held_bytes, max = g->cfg.max_held_bytes;
+	uint32_t k = g->nlone, k0 = k, seq0 = g->hold_seq - k0, held = g->held_bytes, max = g->cfg.max_held_bytes;
 	uint32_t kmax = g->cfg.max_flows > g->tab.count ? g->cfg.max_flows - g->tab.count : 0;
 	uint64_t rx = 0;
 	unsigned j;
-	for (j = i; j < n && bs->lone[j]; j++) {
+	for (j = i;; j++) {
 		const struct gro_brec *r = &bs->rec[j];
 		const struct ofl_pkt *pkt = &pkts[j];
-		const uint8_t *p = pkt->bufs[0].data;
-		uint32_t total = pkt->bufs[0].len, len = r->len;
+		const uint8_t *p;
+		uint32_t total, len = r->len, hl = r->hl;
 		struct ofl_gro_out *o;
-		if (!r->hl || held + len > max)
-			break; /* the full path makes room first */
-		if (!brec_udp(r) && (!len || (p[r->l4 + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)))) {
+		if (hl <= 1) {
+			if (!hl || held + len > max)
+				break;
 			/* nothing of its flow held, and it cannot be: passed on */
 			g->st.rx_pkts++;
-			g->st.rx_bytes += total;
-			gro_pass_normal(g, pkt, total, len ? OFL_GRO_NORMAL_FLAGS : OFL_GRO_NORMAL_NO_PAYLOAD, now, NULL);
+			g->st.rx_bytes += pkt->bufs[0].len;
+			gro_pass_normal(g, pkt, pkt->bufs[0].len, len ? OFL_GRO_NORMAL_FLAGS : OFL_GRO_NORMAL_NO_PAYLOAD,
+			                now, NULL);
 			continue;
 		}
-		if (k >= kmax)
-			break;
+		if (held + len > max || k >= kmax)
+			break; /* the full path makes room first */
+		p = pkt->bufs[0].data;
+		total = pkt->bufs[0].len;
 		o = &bs->out[k];
 		o->hdr = p;
-		o->hdr_len = r->hl;
+		o->hdr_len = hl;
 		o->len = total;
 		o->seg_size = (uint16_t)len;
 		/* l3_off and l4_off in one (through a tunnel, tunfast.c, the
@@ -69,10 +65,10 @@ static inline unsigned gro_lone_run(struct ofl_gro *g, const struct ofl_pkt *pkt
 		o->vlan_tci = pkt->vlan_tci;
 		o->rx_hash = pkt->rx_hash;
 		o->first_ns = now;
-		bs->sl[k].data = p + r->hl;
+		bs->sl[k].data = p + hl;
 		bs->sl[k].len = len;
 		bs->ck[k] = pkt->cookie;
-		bs->seq[k] = seq++;
+		bs->seq[k] = seq0 + k;
 		k++;
 		held += len;
 		rx += total;
@@ -82,7 +78,7 @@ static inline unsigned gro_lone_run(struct ofl_gro *g, const struct ofl_pkt *pkt
 	g->st.held += k - k0;
 	bs->bytes += held - g->held_bytes;
 	g->held_bytes = held;
-	g->hold_seq = seq;
+	g->hold_seq = seq0 + k;
 	g->nlone = k;
 	return j - i;
 }
