@@ -243,7 +243,9 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 				singles -= bs->rec[bs->gfirst[s]].hl != 0;
 				bs->rec[bs->gfirst[s]].hl = 0;
 				bs->rec[i].hl = 0;
-				dup++;
+				/* a few interleaved flows: give up early */
+				if (++dup >= 8 && i < 16)
+					return 0;
 				break;
 			}
 			if ((uint32_t)(k >> 32) != gen) {
@@ -254,9 +256,6 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 				break;
 			}
 		}
-		/* a few interleaved flows: give up early */
-		if (i == 15 && dup >= 8)
-			return 0;
 	}
 	bs->rec[n].hl = 0; /* the end of the last run (group.h) */
 	return singles != 0;
