@@ -121,26 +121,6 @@ static inline void ofl_put32(uint8_t *p, uint32_t v)
 	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
 }
 
-/* Is the checksum of a 20-byte IPv4 header (no options) valid: does it sum
- * to 0xffff in ones' complement?  Five 32-bit words summed, folded to 32
- * bits with the carry, then to 16 by adding the word to itself rotated. */
-static inline int ofl_ip4_csum_ok(const uint8_t *ip)
-{
-	uint32_t w0, w1, w2, w3, w4, x, r;
-	uint64_t s;
-	/* five loads (a 20-byte copy into an array goes through the stack) */
-	memcpy(&w0, ip, 4);
-	memcpy(&w1, ip + 4, 4);
-	memcpy(&w2, ip + 8, 4);
-	memcpy(&w3, ip + 12, 4);
-	memcpy(&w4, ip + 16, 4);
-	s = (uint64_t)w0 + w1 + w2 + w3 + w4;
-	x = (uint32_t)s + (uint32_t)(s >> 32);
-	x += x < (uint32_t)(s >> 32); /* the end-around carry */
-	r = x << 16 | x >> 16;
-	return (uint16_t)((x + r) >> 16) == 0xffff;
-}
-
 /*
  * The plain shape, the common case, in one pass: untagged Ethernet, IPv4
  * without options or fragment bits and with a valid header checksum, or
@@ -167,7 +147,7 @@ static inline uint32_t ofl_plain_l4(const uint8_t *p, uint32_t buflen, uint32_t 
 		memcpy(&m, mask, 4);
 		memcpy(&v, want, 4);
 		memcpy(&w, ip + 6, 4);
-		if (ip[0] != 0x45 || (w & m) != v || 14u + ofl_get16(ip + 2) != frame_len || !ofl_ip4_csum_ok(ip))
+		if (ip[0] != 0x45 || (w & m) != v || 14u + ofl_get16(ip + 2) != frame_len || ofl_csum_ip4_fold(ip) != 0xffff)
 			return 0;
 		l4 = 34;
 	} else if (et == 0x86ddu) {
