@@ -37,12 +37,15 @@ static inline uint16_t ofl_csum_ip4_fold(const uint8_t *p)
 	memcpy(&w2, p + 8, 4);
 	memcpy(&w3, p + 12, 4);
 	memcpy(&w4, p + 16, 4);
+	uint32_t x, hi;
 	s = (uint64_t)w0 + w1 + w2 + w3 + w4;
-	s = (s & 0xffffffffu) + (s >> 32);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
+	/* to 32 bits with the end-around carry, then to 16 by adding the
+	 * word to itself rotated (the upper half takes both halves' sum and
+	 * the carry between them) */
+	hi = (uint32_t)(s >> 32);
+	x = (uint32_t)s + hi;
+	x += x < hi;
+	return (uint16_t)((x + (x << 16 | x >> 16)) >> 16);
 }
 
 #endif

@@ -121,12 +121,62 @@ static inline void ofl_put32(uint8_t *p, uint32_t v)
 	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
 }
 
-/* The common case in one pass: untagged Ethernet, IPv4 without options or
- * fragment bits and with a valid header checksum, or IPv6 without extension
- * headers, then TCP, the IP packet ending exactly at the frame's end, all
- * headers within the first buflen bytes at p.  Returns 1 with h filled
- * exactly as ofl_parse() would fill it (status OK), or 0 when the frame is
- * anything else (ofl_parse() decides it then). */
+/*
+ * The plain shape, the common case, in one pass: untagged Ethernet, IPv4
+ * without options or fragment bits and with a valid header checksum, or
+ * IPv6 without extension headers, then transport protocol proto, the IP
+ * packet ending exactly at frame_len and holding at least min_l4 bytes of
+ * the transport header, all of them within the first buflen bytes at p.
+ * Returns the transport header's offset (34 or 54), or 0 when the frame is
+ * anything else.
+ */
+static inline uint32_t ofl_plain_l4(const uint8_t *p, uint32_t buflen, uint32_t frame_len, uint8_t proto,
+                                    uint32_t min_l4)
+{
+	const uint8_t *ip = p + 14;
+	uint32_t l4;
+	uint16_t et;
+	if (buflen < 34u + min_l4)
+		return 0;
+	et = ofl_get16(p + 12);
+	if (et == 0x0800u) {
+		/* version and length, fragment bits, protocol: two compares */
+		static const uint8_t mask[4] = {0x3f, 0xff, 0, 0xff};
+		uint8_t want[4] = {0, 0, 0, proto};
+		uint32_t m, v, w;
+		memcpy(&m, mask, 4);
+		memcpy(&v, want, 4);
+		memcpy(&w, ip + 6, 4);
+		if (ip[0] != 0x45 || (w & m) != v || 14u + ofl_get16(ip + 2) != frame_len || ofl_csum_ip4_fold(ip) != 0xffff)
+			return 0;
+		l4 = 34;
+	} else if (et == 0x86ddu) {
+		if ((ip[0] >> 4) != 6 || ip[6] != proto || 54u + ofl_get16(ip + 4) != frame_len)
+			return 0;
+		l4 = 54;
+	} else {
+		return 0;
+	}
+	return l4 + min_l4 <= frame_len && l4 + min_l4 <= buflen ? l4 : 0;
+}
+
+/* The plain shape with TCP (ofl_plain_l4()): the TCP header's length, its
+ * offset in *l4; 0 when the frame is anything else. */
+static inline uint32_t ofl_plain_tcp(const uint8_t *p, uint32_t buflen, uint32_t frame_len, uint32_t *l4)
+{
+	uint32_t o = ofl_plain_l4(p, buflen, frame_len, 6, 20), thl;
+	if (!o)
+		return 0;
+	thl = (p[o + 12] >> 4) * 4u;
+	if (thl < 20 || o + thl > frame_len || o + thl > buflen)
+		return 0;
+	*l4 = o;
+	return thl;
+}
+
+/* The plain shape with TCP: returns 1 with h filled exactly as ofl_parse()
+ * would fill it (status OK), or 0 when the frame is anything else
+ * (ofl_parse() decides it then). */
 static inline int ofl_parse_plain_at(const uint8_t *p, uint32_t buflen, uint32_t frame_len, uint32_t base,
                                      struct ofl_hdrs *h);
 static inline int ofl_parse_plain(const uint8_t *p, uint32_t buflen, uint32_t frame_len,
@@ -141,42 +191,47 @@ static inline int ofl_parse_plain(const uint8_t *p, uint32_t buflen, uint32_t fr
 static inline int ofl_parse_plain_at(const uint8_t *p, uint32_t buflen, uint32_t frame_len, uint32_t base,
                                      struct ofl_hdrs *h)
 {
-	const uint8_t *ip = p + 14;
-	uint32_t l4, l3_end, thl;
-	uint16_t et;
-	if (buflen < 54)
-		return 0;
-	et = ofl_get16(p + 12);
-	if (et == 0x0800u) {
-		if (ip[0] != 0x45 || ip[9] != 6 || (ofl_get16(ip + 6) & 0x3fffu) ||
-		    ofl_csum_ip4_fold(ip) != 0xffff)
-			return 0;
-		l4 = 34;
-		l3_end = 14u + ofl_get16(ip + 2);
-	} else if (et == 0x86ddu) {
-		if (buflen < 74 || (ip[0] >> 4) != 6 || ip[6] != 6 || ofl_get16(ip + 4) == 0)
-			return 0;
-		l4 = 54;
-		l3_end = 54u + ofl_get16(ip + 4);
-	} else {
-		return 0;
-	}
-	thl = (p[l4 + 12] >> 4) * 4u;
-	if (l3_end != frame_len || thl < 20 || l4 + thl > l3_end || l4 + thl > buflen)
+	uint32_t l4, thl = ofl_plain_tcp(p, buflen, frame_len, &l4);
+	if (!thl)
 		return 0;
 	*h = (struct ofl_hdrs){
 		.status = OFL_PARSE_OK,
-		.l3 = et == 0x0800u ? 4 : 6,
+		.l3 = l4 == 34 ? 4 : 6,
 		.l4proto = 6,
 		.l4_ok = 1,
 		.l2_len = (uint16_t)(base + 14),
 		.l3_off = (uint16_t)(base + 14),
 		.l4_off = (uint16_t)(base + l4),
 		.hdr_len = (uint16_t)(base + l4 + thl),
-		.l3_end = base + l3_end,
+		.l3_end = base + frame_len,
 		.frame_len = base + frame_len,
 		.et_off = base + 12,
-		.payload_len = l3_end - l4 - thl,
+		.payload_len = frame_len - l4 - thl,
+	};
+	return 1;
+}
+
+/* The plain shape with UDP (ofl_plain_l4(), the 8-byte UDP header in the
+ * IP packet and within buflen): returns 1 with h filled exactly as
+ * ofl_parse() fills it for such a frame (status NOT_TCP, the UDP header's
+ * offset in l4_off, hdr_len and payload_len 0), or 0 when the frame is
+ * anything else.  The UDP header's own fields are not read (GRO's rules
+ * for them: src/gro/udp.h). */
+static inline int ofl_parse_plain_udp(const uint8_t *p, uint32_t buflen, uint32_t frame_len, struct ofl_hdrs *h)
+{
+	uint32_t l4 = ofl_plain_l4(p, buflen, frame_len, 17, 8);
+	if (!l4)
+		return 0;
+	*h = (struct ofl_hdrs){
+		.status = OFL_PARSE_NOT_TCP,
+		.l3 = l4 == 34 ? 4 : 6,
+		.l4proto = 17,
+		.l2_len = 14,
+		.l3_off = 14,
+		.l4_off = (uint16_t)l4,
+		.l3_end = frame_len,
+		.frame_len = frame_len,
+		.et_off = 12,
 	};
 	return 1;
 }

@@ -174,10 +174,16 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 		const struct ofl_pkt *pkt = &pkts[i];
 		int r, tried = 0;
 		if (grouped) {
-			/* alone in its flow and parsed plain (its arguments are
-			 * good then): a lone record, or passed on */
-			if (g->bs->lone[i] && g->bs->rec[i].hl && gro_lone_hold(g, pkt, i, now))
-				continue;
+			/* a run of frames alone in their flow and parsed plain
+			 * (their arguments are good then): lone records, or
+			 * passed on */
+			if (g->bs->rec[i].hl) {
+				unsigned m = gro_lone_run(g, pkts, i, now);
+				if (m) {
+					i += m - 1;
+					continue;
+				}
+			}
 			goto checked; /* gro_group() prefetched the headers */
 		}
 #if defined(__GNUC__)

@@ -130,14 +130,15 @@ struct gro_burst {
 	struct ofl_slice sl[GRO_BURST_MAX];
 	void *ck[GRO_BURST_MAX];
 	uint32_t seq[GRO_BURST_MAX]; /* when held (ofl_gro.hold_seq) */
-	uint8_t lone[GRO_BURST_MAX];  /* frame i is alone in its group */
-	struct gro_brec {             /* frame i parsed plain (hl 0: not; core/parse.h) */
-		uint16_t len;         /* TCP payload */
+	struct gro_brec {             /* frame i alone in its group and parsed plain
+	                                 (core/parse.h): hl 0 when not, 1 when it is
+	                                 passed on (group.c); one more as the end */
+		uint16_t len;         /* TCP or UDP payload */
 		uint8_t hl;           /* header length */
 		uint8_t tun;          /* tunnel type << 5 (0: none; tunfast.c) */
 		uint16_t l3, l4;      /* IP and TCP offsets (through a tunnel: the
 		                         inner ones), as ofl_gro_out has them */
-	} rec[GRO_BURST_MAX];
+	} rec[GRO_BURST_MAX + 1];
 	uint64_t gkey[GRO_GSLOTS];    /* group table: generation << 32 | hash */
 	uint16_t gfirst[GRO_GSLOTS];  /* ... and the group's first frame */
 	uint32_t gen;                 /* the burst's generation */

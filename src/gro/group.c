@@ -29,6 +29,8 @@
  * frame whose flow cannot be told from its first buffer leaves the whole
  * burst ungrouped.  Different flows in one group only cost the bypass.
  */
+#include <stddef.h>
+
 #include "gro/hold.h"
 #include "gro/tunfast.h"
 #include "gro/tunnel.h"
@@ -82,8 +84,8 @@ static uint32_t group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
 			return unknown;
 		if (p[23] == 17 && gro_tunnel_on(g))
 			return udp_group(g, p, b0, 14u + (p[14] & 0xfu) * 4u);
-		if ((p[14] >> 4) != 4 || (p[14] & 0xf) < 5 || p[23] != 6)
-			return 0; /* malformed or not TCP: never a flow key */
+		if ((p[14] >> 4) != 4 || (p[14] & 0xf) < 5 || (p[23] != 6 && !(p[23] == 17 && g->cfg.udp)))
+			return 0; /* malformed, or not TCP nor UDP that udp.c merges: never a flow key */
 		o = 14u + (p[14] & 0xfu) * 4u;
 		if (b0 < o + 4)
 			return unknown;
@@ -96,11 +98,20 @@ static uint32_t group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
 			return UINT32_MAX; /* a fragment header first: no extension bytes in the key */
 		if (p[20] != 6 && gro_tunnel_on(g)) /* UDP, or extension headers before it */
 			return p[20] == 17 ? udp_group(g, p, b0, 54) : UINT32_MAX;
-		if (p[20] != 6)
-			return 0; /* not TCP, or extension headers: another key */
+		if (p[20] != 6 && !(p[20] == 17 && g->cfg.udp))
+			return 0; /* not TCP nor merged UDP, or extension headers: another key */
 		return group_hash(addr_v6(p), ld32(p + 54));
 	}
 	return 0; /* not IP, or VLAN tags (in the key) */
+}
+
+/* A TCP segment of a record (its TCP header at th, len payload bytes)
+ * that the fast path passes on rather than holds (no payload, or PSH, FIN,
+ * URG, RST, SYN): its record says so (hl 1, group.h). */
+static inline void pass_mark(struct gro_brec *r, const uint8_t *th, uint32_t len)
+{
+	if (!len || (th[13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)))
+		r->hl = 1;
 }
 
 /* A frame that did not parse plain, tunnels on: parsed into *r when it is
@@ -109,38 +120,96 @@ static uint32_t tun_group(const struct ofl_gro *g, struct gro_brec *r, const str
 {
 	uint64_t addr;
 	uint32_t ports;
-	if (gro_tun_lone_parse(g, pkt->bufs[0].data, pkt->bufs[0].len, r, &addr, &ports))
+	if (gro_tun_lone_parse(g, pkt->bufs[0].data, pkt->bufs[0].len, r, &addr, &ports)) {
+		pass_mark(r, pkt->bufs[0].data + r->l4, r->len);
 		return group_hash(addr, ports);
+	}
+	r->hl = 0;
 	return group_of(g, pkt);
 }
 
+/* Are the flags of a frame's struct ofl_pkt those of the plain shape the
+ * fast path holds: one buffer, checksum verified, no hardware VLAN?  One
+ * load of the three fields. */
+static inline int plain_meta(const struct ofl_pkt *pkt)
+{
+	static const struct {
+		uint16_t nbufs;
+		uint8_t csum_status, flags;
+	} want = {1, OFL_CSUM_UNNECESSARY, 0}, mask = {0xffff, 0xff, OFL_PKT_F_VLAN};
+	uint32_t w, m, v;
+	_Static_assert(offsetof(struct ofl_pkt, csum_status) == offsetof(struct ofl_pkt, nbufs) + 2 &&
+	                   offsetof(struct ofl_pkt, flags) == offsetof(struct ofl_pkt, nbufs) + 3,
+	               "nbufs, csum_status, flags: one word");
+	memcpy(&w, &pkt->nbufs, 4);
+	memcpy(&m, &mask, 4);
+	memcpy(&v, &want, 4);
+	return (w & m) == v;
+}
+
+/* A UDP datagram of the plain shape (its UDP header at uh, l4_len bytes
+ * from there to the frame's end, checksum verified by the NIC) that udp.c
+ * would hold as a new flow: a destination port that may merge, a nonzero
+ * checksum, a UDP length above 8 and equal to l4_len (udp.h).  Any other
+ * datagram goes the full path, which applies the rule. */
+static inline int udp_lone_ok(const struct ofl_gro *g, const uint8_t *uh, uint32_t l4_len)
+{
+	unsigned j;
+	if (!gro_udp_own_ok(uh, l4_len))
+		return 0;
+	for (j = 0; j < g->cfg.udp_nports; j++)
+		if (g->cfg.udp_no_merge_ports[j] == ofl_get16(uh + 2))
+			return 0;
+	return 1;
+}
+
 /* Frame i parsed into bs->rec[i] when it is the plain shape the fast path
- * holds (one buffer, checksum verified, no hardware VLAN); its group. */
+ * holds (one buffer, checksum verified, no hardware VLAN; TCP, or with UDP
+ * GRO on and no tunnel port a UDP datagram udp.c would hold, whose record
+ * has hl = l4 + 8: a TCP header is 20 bytes or more), hl 1 for a TCP
+ * segment the fast path passes on, else hl 0; its group. */
 static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
                                    const struct ofl_pkt *pkt)
 {
-	struct ofl_hdrs h;
+	struct gro_brec *r = &bs->rec[i];
 	const uint8_t *p;
-	uint32_t b0;
-	bs->rec[i].hl = 0;
-	if (pkt->nbufs != 1 || !pkt->bufs || pkt->csum_status != OFL_CSUM_UNNECESSARY ||
-	    (pkt->flags & OFL_PKT_F_VLAN))
-		return group_of(g, pkt);
+	uint32_t b0, l4, hl;
+	if (!plain_meta(pkt) || !pkt->bufs)
+		goto other;
 	p = pkt->bufs[0].data;
 	b0 = pkt->bufs[0].len;
 	if (!p || b0 > 0xffffu)
-		return group_of(g, pkt);
-	if (!ofl_parse_plain(p, b0, b0, &h))
-		return gro_tunnel_on(g) ? tun_group(g, &bs->rec[i], pkt) : group_of(g, pkt);
-	bs->rec[i] = (struct gro_brec){(uint16_t)h.payload_len, (uint8_t)h.hdr_len, 0, 14, (uint16_t)h.l4_off};
-	return h.l3 == 4 ? group_hash(addr_v4(p), ld32(p + 34)) : group_hash(addr_v6(p), ld32(p + 54));
+		goto other;
+	hl = ofl_plain_tcp(p, b0, b0, &l4);
+	if (hl) {
+		hl += l4;
+		r->hl = (uint8_t)hl;
+		pass_mark(r, p + l4, b0 - hl);
+	} else if (g->cfg.udp && !gro_tunnel_on(g) && (l4 = ofl_plain_l4(p, b0, b0, 17, 8)) != 0 &&
+	           udp_lone_ok(g, p + l4, b0 - l4)) {
+		hl = l4 + 8;
+		r->hl = (uint8_t)hl;
+	} else {
+		if (gro_tunnel_on(g))
+			return tun_group(g, r, pkt);
+		goto other;
+	}
+	r->len = (uint16_t)(b0 - hl);
+	r->tun = 0;
+	r->l3 = 14;
+	r->l4 = (uint16_t)l4;
+	return group_hash(l4 == 34 ? addr_v4(p) : addr_v6(p), ld32(p + l4));
+other:
+	r->hl = 0;
+	return group_of(g, pkt);
 }
 
-/* Group the burst (n <= GRO_BURST_MAX): bs->lone[i] says frame i is alone
- * in its group.  Returns 0 when no frame is (or the burst cannot be
- * grouped), so that the burst goes the usual way.  A slot holds the
- * burst's generation and a group's hash in one word (another generation:
- * free) and the first frame of the group. */
+/* Group the burst (n <= GRO_BURST_MAX): bs->rec[i].hl is not 0 when frame
+ * i is alone in its group and parsed plain, and bs->rec[n].hl is 0.
+ * Returns 0 when no frame is (or the burst cannot be grouped), so that the
+ * burst goes the usual way.  A slot holds the burst's generation and a
+ * group's hash in one word (another generation: free) and the first frame
+ * of the group. */
 int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 {
 	struct gro_burst *bs = g->bs;
@@ -156,36 +225,39 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 		uint32_t h, s;
 		uint64_t want, k;
 #if defined(__GNUC__)
-		/* the first touch of a header: start it a few frames ahead */
-		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs &&
-		    pkts[i + GRO_AHEAD].bufs[0].data)
+		/* the first touch of a header: start it a few frames ahead (a
+		 * prefetch of any address is harmless: no test of data) */
+		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs)
 			__builtin_prefetch(pkts[i + GRO_AHEAD].bufs[0].data);
 #endif
 		h = group_parse(g, bs, i, &pkts[i]);
-		bs->lone[i] = 0;
 		if (h == 0)
 			continue;
 		if (h == UINT32_MAX)
 			return 0;
 		want = (uint64_t)gen << 32 | h;
-		for (s = h >> (32 - GRO_GBITS); (k = bs->gkey[s]) != want && (uint32_t)(k >> 32) == gen;
-		     s = (s + 1u) & (GRO_GSLOTS - 1u))
-			;
-		if (k == want) {
-			/* the group's second frame or later */
-			singles -= bs->lone[bs->gfirst[s]];
-			bs->lone[bs->gfirst[s]] = 0;
-			dup++;
-		} else {
-			bs->gkey[s] = want;
-			bs->gfirst[s] = (uint16_t)i;
-			bs->lone[i] = 1;
-			singles++;
+		for (s = h >> (32 - GRO_GBITS);; s = (s + 1u) & (GRO_GSLOTS - 1u)) {
+			k = bs->gkey[s];
+			if (k == want) {
+				/* the group's second frame or later: none alone */
+				singles -= bs->rec[bs->gfirst[s]].hl != 0;
+				bs->rec[bs->gfirst[s]].hl = 0;
+				bs->rec[i].hl = 0;
+				/* a few interleaved flows: give up early */
+				if (++dup >= 8 && i < 16)
+					return 0;
+				break;
+			}
+			if ((uint32_t)(k >> 32) != gen) {
+				/* a free slot (another burst's): a new group */
+				bs->gkey[s] = want;
+				bs->gfirst[s] = (uint16_t)i;
+				singles += bs->rec[i].hl != 0;
+				break;
+			}
 		}
-		/* a few interleaved flows: give up early */
-		if (i == 15 && dup >= 8)
-			return 0;
 	}
+	bs->rec[n].hl = 0; /* the end of the last run (group.h) */
 	return singles != 0;
 }
 
@@ -221,6 +293,31 @@ void gro_lone_deliver(struct ofl_gro *g, unsigned reason)
 	}
 }
 
+/* A UDP lone record o (its frame pkt) made the entry udp.c would have
+ * held for it (gro_udp_receive(): the parse's UDP fields, the key with the
+ * UDP bit, gro_hold_new()'s fill): its index in *idx; returns its hash. */
+static uint32_t lone_udp_fill(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_gro_out *o,
+                              struct ofl_flow_key *key, uint32_t *idx)
+{
+	struct ofl_view v = {o->hdr, o->len};
+	struct ofl_hdrs h;
+	struct rx_tag tag;
+	uint32_t hash;
+	memset(&tag, 0, sizeof(tag));
+	/* it parsed plain when it was held: it does now */
+	ofl_parse_plain_udp(o->hdr, o->len, o->len, &h);
+	h.hdr_len = (uint16_t)(h.l4_off + 8u);
+	h.payload_len = h.l3_end - h.hdr_len;
+	h.l4_ok = 1;
+	/* (not plain_key(): it takes no IPv6 frame under 74 bytes) */
+	gro_flow_key(pkt, o->hdr, o->hdr, &h, &tag, key);
+	key->w[1] |= GRO_KEY_UDP;
+	hash = ofl_flow_hash(&g->tab, key);
+	*idx = item_alloc(g);
+	gro_hold_fill(g, *idx, pkt, &v, &h, &tag, key, hash);
+	return hash;
+}
+
 /* Turn the lone records into entries, each in its place in the age list
  * (a call other than a full flush follows: it may look for their flows). */
 void gro_lone_settle(struct ofl_gro *g)
@@ -247,6 +344,10 @@ void gro_lone_settle(struct ofl_gro *g)
 			/* through a tunnel (tunfast.c) */
 			idx = gro_tunnel_fill_lone(g, &pkt, OFL_GRO_OUT_TUN_TYPE(o->flags));
 			hash = g->items[idx].hash;
+		} else if (o->hdr_len == o->l4_off + 8u) {
+			/* a UDP datagram (group_parse(): hl = l4 + 8): the entry udp.c
+			 * holds, its key with the UDP bit */
+			hash = lone_udp_fill(g, &pkt, o, &key, &idx);
 		} else {
 			/* it parsed plain when it was held: it does now */
 			ofl_parse_plain(o->hdr, o->len, o->len, &h);

@@ -19,6 +19,16 @@
  * fast path applies is met once each way; the long sequences cross the
  * 64 KiB bound and UDP_GRO_CNT_MAX.  Under a memory checker
  * (OFL_TEST_CHECKER) the sweep takes every 7th byte and the UDP checksum's.
+ *
+ * The lone frames (src/gro/group.c, group.h: with timeout 0 a datagram
+ * alone in its flow in a burst is held as a lone record, no entry): a burst
+ * of datagrams of many flows, most alone in theirs, one datagram changed by
+ * a UDP rule row (zero checksum, UDP length, a port never merged, IP
+ * options, padding, a fragment, a software checksum, a hardware VLAN tag,
+ * two buffers; alone, or of the flow of the datagram before it) or by the
+ * byte sweep, played the three ways above and a fourth:
+ *   3  bursts of 5, so that a lone record's flow comes again in a later
+ *      burst (the record turned into an entry first).
  */
 #include <check.h>
 #include <stdio.h>
@@ -33,6 +43,7 @@
 
 #define NSEG 6
 #define NMAX 140 /* frames of the longest sequence */
+#define SPLIT 0x80 /* in fflags: the frame in two buffers, 20 bytes and the rest */
 #define FMAX 1600
 
 /* What one delivered packet was: its bytes (hashed) and its description. */
@@ -48,9 +59,14 @@ struct log {
 	uint8_t lin[70000];
 };
 
-static struct log logs[3];
+#define NWAYS 4
+static struct log logs[NWAYS];
 static uint8_t frames[NMAX][FMAX];
 static uint32_t flen[NMAX];
+/* each frame's checksum state and packet flags (build() and build_lone()) */
+static uint8_t fcsum[NMAX], fflags[NMAX];
+/* the UDP destination port never merged (ofl_gro_config.udp_no_merge_ports) */
+#define NO_MERGE_PORT 9999
 
 static void deliver(void *user, const struct ofl_gro_out *o, unsigned n)
 {
@@ -105,6 +121,8 @@ static void build(int l3, unsigned n, uint32_t pay, uint32_t last, int fixed_id)
 	for (k = 0; k < n; k++) {
 		g.payload_len = k + 1 == n ? last : pay;
 		flen[k] = (uint32_t)gen_tcp_frame(&g, frames[k], FMAX);
+		fcsum[k] = OFL_CSUM_UNNECESSARY;
+		fflags[k] = 0;
 		ck_assert_uint_gt(flen[k], 0);
 		g.seq += g.payload_len;
 		if (!fixed_id)
@@ -128,14 +146,19 @@ static void play(int w, unsigned n, struct ofl_gro_stats *st)
 	c.user = &logs[w];
 	c.hash_key[0] = 0x0123456789abcdefull;
 	c.hash_key[1] = 0xfedcba9876543210ull;
+	c.udp_nports = 1;
+	c.udp_no_merge_ports[0] = NO_MERGE_PORT;
 	logs[w].n = 0;
 	ck_assert_int_eq(ofl_gro_create(&c, &g), 0);
 	memset(pkts, 0, sizeof(pkts));
 	for (k = 0; k < n; k++) {
 		pkts[k].bufs = bufs[k];
 		pkts[k].cookie = (void *)(uintptr_t)k;
-		pkts[k].csum_status = OFL_CSUM_UNNECESSARY;
-		if (w == 0) {
+		pkts[k].csum_status = fcsum[k];
+		pkts[k].flags = (uint8_t)(fflags[k] & ~SPLIT);
+		pkts[k].vlan_tci = fflags[k] & OFL_PKT_F_VLAN ? 5 : 0;
+		pkts[k].rx_hash = fflags[k] & OFL_PKT_F_HASH ? 0x1000u + k : 0;
+		if (w == 0 || fflags[k] & SPLIT) {
 			bufs[k][0] = (struct ofl_buf){frames[k], 20};
 			bufs[k][1] = (struct ofl_buf){frames[k] + 20, flen[k] - 20};
 			pkts[k].nbufs = 2;
@@ -146,6 +169,10 @@ static void play(int w, unsigned n, struct ofl_gro_stats *st)
 	}
 	if (w == 2) {
 		ck_assert_uint_eq(ofl_gro_receive_burst(g, pkts, n, 0, NULL), n);
+	} else if (w == 3) {
+		for (k = 0; k < n; k += 5)
+			ck_assert_uint_eq(ofl_gro_receive_burst(g, pkts + k, n - k < 5 ? n - k : 5, 0, NULL),
+			                  n - k < 5 ? n - k : 5);
 	} else {
 		for (k = 0; k < n; k++)
 			ck_assert_int_ge(ofl_gro_receive(g, &pkts[k], 0), 0);
@@ -165,21 +192,31 @@ static void same_counts(const struct ofl_gro_stats *a, const struct ofl_gro_stat
 	              "%s: counters differ", what);
 }
 
-/* Play n frames all three ways and compare; returns how many way 2
- * predicted. */
+/* Play n frames the first nways ways and compare (all but merged_fast: a
+ * lone record turned into an entry may be predicted where the single
+ * frames' entry was found by its key); returns how many way 2 predicted. */
+static uint64_t play_ways(unsigned n, const char *what, int nways)
+{
+	struct ofl_gro_stats st[NWAYS];
+	int w;
+	for (w = 0; w < nways; w++)
+		play(w, n, &st[w]);
+	ck_assert_uint_eq(st[0].merged_fast, 0);
+	for (w = 1; w < nways; w++) {
+		same_log(0, w, what);
+		same_counts(&st[0], &st[w], what);
+	}
+	return nways > 2 ? st[2].merged_fast : 0;
+}
+
+/* ... all three ways, way 1 and way 2 predicting alike. */
 static uint64_t play_all(unsigned n, const char *what)
 {
-	struct ofl_gro_stats st[3];
-	play(0, n, &st[0]);
-	play(1, n, &st[1]);
-	play(2, n, &st[2]);
-	ck_assert_uint_eq(st[0].merged_fast, 0);
-	same_log(0, 1, what);
-	same_log(0, 2, what);
-	same_counts(&st[0], &st[1], what);
-	same_counts(&st[0], &st[2], what);
-	ck_assert_uint_eq(st[1].merged_fast, st[2].merged_fast);
-	return st[2].merged_fast;
+	struct ofl_gro_stats st;
+	uint64_t fast = play_ways(n, what, 3);
+	play(1, n, &st);
+	ck_assert_uint_eq(st.merged_fast, fast);
+	return fast;
 }
 
 /* Make the UDP checksum of frame k valid for its bytes as they are (IP
@@ -271,4 +308,148 @@ START_TEST(long_trains)
 }
 END_TEST
 
-H_MAIN("gro_udpfast", 0, 0, {byte_changed, 5}, {long_trains, 8})
+/* The lone-frame bursts: frame k of flow lone_flow[k] (flows 1 and 2 have
+ * two datagrams, the others one), with more flows than the context's 8. */
+#define LONE_N 12
+static const unsigned lone_flow[LONE_N] = {0, 1, 2, 3, 4, 5, 2, 6, 7, 8, 9, 1};
+
+/* The rule rows of a changed datagram (build_lone()). */
+enum lone_row {
+	ROW_NONE,
+	ROW_ZERO_CSUM,
+	ROW_ULEN_LONGER,
+	ROW_ULEN_8,
+	ROW_PORT,
+	ROW_IP_OPTS,
+	ROW_PADDED,
+	ROW_FRAGMENT,
+	ROW_SW_CSUM,
+	ROW_SW_CSUM_BAD,
+	ROW_BAD_IP_CSUM,
+	ROW_HW_VLAN,
+	ROW_SPLIT,
+	NROWS
+};
+
+/* The datagrams of lone_flow[] over IPv(fam) (0: flow f over IPv6 when f is
+ * odd), datagram m changed by rule row row and, with same, made a datagram
+ * of the flow of datagram m - 1. */
+static void build_lone(int fam, unsigned m, unsigned row, int same)
+{
+	unsigned k;
+	for (k = 0; k < LONE_N; k++) {
+		unsigned f = k == m && same ? lone_flow[k - 1] : lone_flow[k];
+		int l3 = fam ? fam : f & 1 ? 6 : 4;
+		struct gen_tcp g;
+		gen_tcp_init(&g, l3);
+		g.udp = true;
+		g.sport = (uint16_t)(5000 + f);
+		g.dport = 443;
+		g.payload_len = 64;
+		g.flow_salt = f;
+		g.seq = 100u * k;
+		g.ip_id = (uint16_t)(7 * f + k);
+		fcsum[k] = OFL_CSUM_UNNECESSARY;
+		fflags[k] = k & 1 ? OFL_PKT_F_HASH : 0;
+		if (k == m) {
+			switch (row) {
+			case ROW_ZERO_CSUM:
+				g.udp_zero_csum = true;
+				break;
+			case ROW_ULEN_LONGER:
+				g.udp_len_delta = 1;
+				break;
+			case ROW_ULEN_8:
+				g.payload_len = 0;
+				break;
+			case ROW_PORT:
+				g.dport = NO_MERGE_PORT;
+				break;
+			case ROW_IP_OPTS:
+				if (l3 == 4) {
+					memcpy(g.ip_opts, "\x01\x01\x01\x00", 4); /* NOP NOP NOP EOL */
+					g.ip_optlen = 4;
+				} else {
+					memcpy(g.ext, "\x11\x00\x01\x04\x00\x00\x00\x00", 8); /* destination options, PadN */
+					g.extlen = 8;
+					g.ext_nh = 60;
+				}
+				break;
+			case ROW_PADDED:
+				g.payload_len = 2;
+				g.pad_to = 60;
+				break;
+			case ROW_FRAGMENT:
+				if (l3 == 4) {
+					g.frag = 0x2000; /* MF */
+				} else {
+					memcpy(g.ext, "\x11\x00\x00\x01\x00\x00\x00\x07", 8); /* first fragment, M */
+					g.extlen = 8;
+					g.ext_nh = 44;
+				}
+				break;
+			case ROW_SW_CSUM:
+				fcsum[k] = OFL_CSUM_NONE;
+				break;
+			case ROW_SW_CSUM_BAD:
+				fcsum[k] = OFL_CSUM_NONE;
+				g.bad_tcp_csum = true;
+				break;
+			case ROW_BAD_IP_CSUM:
+				g.bad_ip_csum = true;
+				break;
+			case ROW_HW_VLAN:
+				fflags[k] |= OFL_PKT_F_VLAN;
+				break;
+			case ROW_SPLIT:
+				fflags[k] |= SPLIT;
+				break;
+			default:
+				break;
+			}
+		}
+		flen[k] = (uint32_t)gen_tcp_frame(&g, frames[k], FMAX);
+		ck_assert_uint_gt(flen[k], 0);
+	}
+}
+
+/* Every rule row, each datagram position (under a memory checker every
+ * 5th), alone or of another datagram's flow, both families and the two
+ * mixed. */
+START_TEST(lone_rules)
+{
+	static const int fams[3] = {4, 6, 0};
+	unsigned m, row, same, step = getenv("OFL_TEST_CHECKER") ? 5u : 1u;
+	char what[96];
+	for (m = 0; m < LONE_N; m += step)
+		for (row = 0; row < NROWS; row++)
+			for (same = 0; same < (m ? 2u : 1u); same++) {
+				build_lone(fams[_i], m, row, (int)same);
+				snprintf(what, sizeof(what), "lone bursts, IPv%d, datagram %u, row %u%s", fams[_i], m,
+				         row, same ? ", the flow of the one before" : "");
+				play_ways(LONE_N, what, NWAYS);
+			}
+}
+END_TEST
+
+/* The byte sweep of byte_changed on a datagram alone in its flow (1) and
+ * on one whose flow has another datagram later in the burst (2). */
+START_TEST(lone_bytes)
+{
+	int l3 = _i & 1 ? 6 : 4;
+	unsigned m = _i & 2 ? 2u : 3u, l4 = l3 == 4 ? 34u : 54u, off, xi, stride = getenv("OFL_TEST_CHECKER") ? 7u : 1u;
+	char what[96];
+	for (off = 0; off < l4 + 8u; off = next_off(off, stride, l4 + 6))
+		for (xi = 0; xi < 2; xi++) {
+			build_lone(l3, m, ROW_NONE, 0);
+			frames[m][off] ^= xi ? 0x80 : 0x01;
+			if (off != l4 + 6 && off != l4 + 7)
+				fix_udp(m, l3, l4);
+			snprintf(what, sizeof(what), "lone bursts, IPv%d, datagram %u, byte %u ^ 0x%02x", l3, m,
+			         (unsigned)off, xi ? 0x80 : 0x01);
+			play_ways(LONE_N, what, NWAYS);
+		}
+}
+END_TEST
+
+H_MAIN("gro_udpfast", 0, 0, {byte_changed, 5}, {long_trains, 8}, {lone_rules, 3}, {lone_bytes, 4})

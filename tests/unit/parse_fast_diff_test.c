@@ -1,6 +1,7 @@
 /*
  * parse_fast_diff_test.c - the one-pass parse of plain frames
- * (ofl_parse_plain / ofl_parse_plain_at, src/core/parse.h) against the full
+ * (ofl_parse_plain / ofl_parse_plain_at, and ofl_parse_plain_udp for UDP,
+ * src/core/parse.h) against the full
  * parser (ofl_parse / ofl_parse_at) on every frame of every Ethernet capture
  * of $OFL_CORPORA.
  *
@@ -52,8 +53,18 @@ static int plain_shape(const struct ofl_hdrs *full, uint32_t base, uint32_t bufl
 	       full->hdr_len <= base + buflen && buflen >= (full->l3 == 4 ? 54u : 74u);
 }
 
+/* Would ofl_parse_plain_udp() take this frame (the whole of it in the
+ * buffer), from the full parse's view? */
+static int plain_udp_shape(const struct ofl_hdrs *full, uint32_t buflen)
+{
+	uint32_t l4 = full->l3 == 4 ? 34u : 54u;
+	return full->status == OFL_PARSE_NOT_TCP && full->l4proto == 17 && full->nvlan == 0 && full->l3_off == 14 &&
+	       full->l4_off == l4 && full->ip6_ext_len == 0 && full->l3_end == full->frame_len &&
+	       l4 + 8u <= full->l3_end && l4 + 8u <= buflen;
+}
+
 struct counts {
-	uint64_t tried, accepted;
+	uint64_t tried, accepted, udp;
 };
 
 /* One frame of len bytes starting base bytes into the view p (its first
@@ -76,6 +87,22 @@ static void check_one(const char *file, size_t fi, const uint8_t *p, uint32_t ba
 		ck_abort_msg("%s frame %zu (base %u, buffer %u of %u bytes): fast parse %s, full parse: %s", file,
 		             fi + 1, base, buflen, len, ok ? "accepts" : "refuses", d1);
 	}
+	if (base == 0) {
+		/* the UDP twin (group.c's lone datagrams) */
+		struct ofl_hdrs fu;
+		int uok;
+		memset(&fu, 0, sizeof(fu));
+		uok = ofl_parse_plain_udp(p, buflen, len, &fu);
+		describe(&full, d1, sizeof(d1));
+		ck_assert_msg(uok == plain_udp_shape(&full, buflen), "%s frame %zu (buffer %u of %u bytes): UDP parse %s, full parse: %s",
+		              file, fi + 1, buflen, len, uok ? "accepts" : "refuses", d1);
+		if (uok) {
+			c->udp++;
+			describe(&fu, d2, sizeof(d2));
+			ck_assert_msg(strcmp(d1, d2) == 0, "%s frame %zu (buffer %u): UDP parse differs:\n  full %s\n  fast %s",
+			              file, fi + 1, buflen, d1, d2);
+		}
+	}
 	if (!ok)
 		return;
 	c->accepted++;
@@ -88,7 +115,7 @@ static void check_one(const char *file, size_t fi, const uint8_t *p, uint32_t ba
 START_TEST(corpus_file)
 {
 	struct replay_capture cap;
-	struct counts c = {0, 0};
+	struct counts c = {0, 0, 0};
 	uint8_t *buf = NULL;
 	size_t cap_buf = 0, i;
 
@@ -118,8 +145,9 @@ START_TEST(corpus_file)
 			check_one(corpus.files[_i], i, buf, PREFIX, len, sizes[k], &c);
 		}
 	}
-	printf("%s: %zu frames, fast parse accepted %" PRIu64 " of %" PRIu64 " tries, all as the full parse\n",
-	       corpus.files[_i], cap.nframes, c.accepted, c.tried);
+	printf("%s: %zu frames, fast parse accepted %" PRIu64 " of %" PRIu64 " tries (UDP %" PRIu64
+	       "), all as the full parse\n",
+	       corpus.files[_i], cap.nframes, c.accepted, c.tried, c.udp);
 	fflush(stdout);
 	free(buf);
 	replay_capture_free(&cap);
