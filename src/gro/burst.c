@@ -198,13 +198,13 @@ static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned
 	if (!pass_shape(pkt) || !pass_takes(pkt, room, &p, &b0, &len))
 		return 0;
 	/* the frames after it, up to GRO_AHEAD: checked, fetched */
-	for (ahead = pkt + 1; ahead < end && ahead <= pkt + GRO_AHEAD && pass_shape(ahead); ahead++) {
+	for (ahead = pkt + 1; ahead < end && ahead - pkt <= (ptrdiff_t)GRO_AHEAD && pass_shape(ahead); ahead++) {
 #if defined(__GNUC__)
 		__builtin_prefetch(ahead->bufs->data);
 #endif
 	}
-	if (ahead <= pkt + GRO_AHEAD)
-		end = ahead;
+	if (ahead - pkt <= (ptrdiff_t)GRO_AHEAD)
+		end = ahead; /* (stopped early: the burst's end, or a frame to leave) */
 	left0 = left = g->pend_segs < g->cfg.normal_batch ? g->cfg.normal_batch - g->pend_segs : 1u;
 	for (;;) {
 		if (ahead < end) {
