@@ -3,6 +3,9 @@
  * of one) and ofl_gro_receive_burst(), whose loop predicts each frame against
  * the last or the cached entry and hands runs to the train.
  */
+#include <stddef.h>
+#include <string.h>
+
 #include "core/csum_int.h"
 #include "gro/group.h"
 #include "gro/predict.h"
@@ -63,29 +66,103 @@ static inline int worth_grouping(const struct ofl_pkt *pkts, unsigned n)
 	return 1;
 }
 
+/* nbufs, csum_status and flags of a struct ofl_pkt as one word (host
+ * order), to test the three at once. */
+_Static_assert(offsetof(struct ofl_pkt, csum_status) == offsetof(struct ofl_pkt, nbufs) + 2 &&
+                   offsetof(struct ofl_pkt, flags) == offsetof(struct ofl_pkt, nbufs) + 3,
+               "nbufs, csum_status, flags: four bytes in a row");
+_Static_assert(OFL_GRO_OUT_F_HASH % OFL_PKT_F_HASH == 0, "the hash flag moves up");
+static inline uint32_t pkt_word(const struct ofl_pkt *pkt)
+{
+	uint32_t w;
+	memcpy(&w, (const uint8_t *)pkt + offsetof(struct ofl_pkt, nbufs), 4);
+	return w;
+}
+static inline uint32_t pkt_word_of(uint16_t nbufs, uint8_t csum_status, uint8_t flags)
+{
+	struct ofl_pkt t;
+	t.nbufs = nbufs;
+	t.csum_status = csum_status;
+	t.flags = flags;
+	return pkt_word(&t);
+}
+
+/* The arguments and buffer of a frame pass_run() may take: one buffer of
+ * 54 to 0xffff bytes (data not NULL), checksum verified, no hardware VLAN. */
+static inline int pass_shape(const struct ofl_pkt *pkt)
+{
+	const struct ofl_buf *b = pkt->bufs;
+	return (pkt_word(pkt) & pkt_word_of(0xffff, 0xff, OFL_PKT_F_VLAN)) ==
+	               pkt_word_of(1, OFL_CSUM_UNNECESSARY, 0) &&
+	       b && b->data && b->len - 54u <= 0xffffu - 54u;
+}
+
+/* Is the 20-byte IPv4 header at ip right?  Its ones'-complement sum folds
+ * to 0xffff exactly when the plain sum of its 32-bit words (either byte
+ * order) is a non-zero multiple of 0xffff, 2^16 being 1 modulo 0xffff
+ * (never 0 here: the caller saw 0x45 in its first byte).  s is a multiple
+ * of the odd 0xffff when s times its inverse modulo 2^64 is at most
+ * (2^64 - 1) / 0xffff: a multiply, not a division. */
+static inline int ip4_sum_ok(const uint8_t *ip)
+{
+	uint64_t s = (uint64_t)ld32(ip) + ld32(ip + 4) + ld32(ip + 8) + ld32(ip + 12) + ld32(ip + 16);
+	return s * 0xfffefffefffeffffull <= UINT64_MAX / 0xffffu;
+}
+
+/* The TCP payload length of a plain frame whose TCP header starts at l4
+ * (b0 bytes at p, the whole frame), its flag byte in *flags; -1 when the
+ * TCP header is shorter than 20 bytes or runs past the frame. */
+static inline OFL_ALWAYS_INLINE int32_t pass_tcp_len(const uint8_t *p, uint32_t b0, uint32_t l4, uint8_t *flags)
+{
+	uint32_t doff = p[l4 + 12];
+	*flags = p[l4 + 13];
+	if (doff < 0x50)
+		return -1;
+	return (int32_t)(b0 - l4 - ((doff >> 2) & 0x3cu)); /* b0 <= 0xffff: negative when past the end */
+}
+
 /* The TCP payload length of a frame of the plain shape (ofl_parse_plain():
- * the same tests, nothing written), its flag byte in *flags; -1 when the
- * frame is not plain (b0 bytes at p, the whole frame, b0 >= 54). */
-static inline int32_t plain_len(const uint8_t *p, uint32_t b0, uint8_t *flags)
+ * the same tests, nothing written), its TCP flag byte in *flags; -1 when
+ * the frame is not plain (b0 bytes at p, the whole frame, b0 >= 54). */
+static inline OFL_ALWAYS_INLINE int32_t pass_len(const uint8_t *p, uint32_t b0, uint8_t *flags)
 {
 	const uint8_t *ip = p + 14;
-	uint32_t l4, thl;
-	uint16_t et = ld16(p + 12);
-	if (et == ld16((const uint8_t *)"\x08\x00"))
-		l4 = 34;
-	else if (et == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74)
-		l4 = 54;
-	else
-		return -1;
-	thl = (p[l4 + 12] >> 4) * 4u;
-	*flags = p[l4 + 13];
-	if (thl < 20 || l4 + thl > b0)
-		return -1;
-	if (l4 == 34 ? ip[0] != 0x45 || ip[9] != 6 || (ofl_get16(ip + 6) & 0x3fffu) ||
-	                   ofl_get16(ip + 2) + 14u != b0 || ofl_csum_ip4_fold(ip) != 0xffff
-	             : (ip[0] >> 4) != 6 || ip[6] != 6 || ofl_get16(ip + 4) == 0 || ofl_get16(ip + 4) + 54u != b0)
-		return -1;
-	return (int32_t)(b0 - l4 - thl);
+	if ((ld32(p + 12) & ld32((const uint8_t *)"\xff\xff\xff\x00")) == ld32((const uint8_t *)"\x08\x00\x45\x00")) {
+		/* IPv4 without options: total length, no fragment (MF, offset),
+		 * TCP, in one word; then the header checksum */
+		uint64_t w = (uint64_t)ofl_get32(ip + 2) << 32 | ofl_get32(ip + 6);
+		if ((w & 0xffff00003fff00ffull) != ((uint64_t)(b0 - 14u) << 48 | 6u) || !ip4_sum_ok(ip))
+			return -1;
+		return pass_tcp_len(p, b0, 34, flags);
+	}
+	/* (the payload length, b0 - 54 >= 20, is not 0) */
+	if (ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74 && (ip[0] >> 4) == 6 && ip[6] == 6 &&
+	    ofl_get16(ip + 4) + 54u == b0)
+		return pass_tcp_len(p, b0, 54, flags);
+	return -1;
+}
+
+/* Can frame pkt (pass_shape() true) only be passed on, and does pass_run()
+ * take it: plain, its payload within room (at most 0xffff), PSH, FIN, URG,
+ * RST, SYN or no payload?  Its first buffer at *p, *b0 bytes, and its
+ * payload length in *len then. */
+static inline OFL_ALWAYS_INLINE int pass_takes(const struct ofl_pkt *pkt, uint32_t room, const uint8_t **p,
+                                               uint32_t *b0, int32_t *len)
+{
+	uint8_t fl;
+	*p = pkt->bufs->data;
+	*b0 = pkt->bufs->len;
+	*len = pass_len(*p, *b0, &fl);
+	/* (a negative length is above room as unsigned) */
+	return (uint32_t)*len <= room && (*len == 0 || (fl & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)));
+}
+
+/* k records written from the delivery list's end on join it (one segment
+ * each). */
+static inline void pass_commit(struct ofl_gro *g, uint32_t k)
+{
+	g->pend_n += k;
+	g->pend_segs += k;
 }
 
 /*
@@ -93,37 +170,81 @@ static inline int32_t plain_len(const uint8_t *p, uint32_t b0, uint8_t *flags)
  * can only be passed on (PSH, FIN, URG, RST, SYN, or no payload): each is
  * checked to be of the plain shape (one pass over its header bytes, as the
  * fast path's parse) and goes straight into the delivery list, exactly as
- * the fast path passes it on (receive.c), with the counters added once.
- * Returns how many it took; it stops at the first frame that could be held
- * or that the usual path must see.
+ * the fast path passes it on (receive.c: gro_pass_through()), with the
+ * counters added once.  Returns how many it took; it stops at the first
+ * frame that could be held or that the usual path must see.
+ *
+ * The arguments of the frame GRO_AHEAD on are checked while a frame is
+ * taken (pass_shape()), and its header fetched then (the first GRO_AHEAD
+ * after the first frame once that is taken); the record, its slice and
+ * cookie step along the delivery list, which goes out every normal_batch
+ * frames (one segment each).
  */
 static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
 {
+	const uint32_t held = g->cfg.max_held_bytes - g->held_bytes;
+	const uint32_t room = held < 0xffffu ? held : 0xffffu; /* (a payload is shorter) */
+	const size_t mb = g->cfg.max_bufs;
+	const uint32_t slot = g->pend_n;
+	const struct ofl_pkt *pkt = pkts, *end = pkts + n, *ahead;
+	struct ofl_gro_out *o = g->outs + slot;
+	struct ofl_slice *s = g->oslices + slot * mb;
+	void **ck = g->ocookies + slot;
+	uint32_t left, left0, b0, nopay = 0;
 	uint64_t bytes = 0;
-	uint32_t nopay = 0;
+	const uint8_t *p;
 	unsigned i;
-	for (i = 0; i < n; i++) {
-		const struct ofl_pkt *pkt = &pkts[i];
-		const struct ofl_buf *b = pkt->bufs;
-		const uint8_t *p;
-		uint32_t b0;
-		int32_t len;
-		uint8_t fl;
-		if (pkt->nbufs != 1 || !b || pkt->csum_status != OFL_CSUM_UNNECESSARY || (pkt->flags & OFL_PKT_F_VLAN))
-			break;
-		p = b->data;
-		b0 = b->len;
-		if (!p || b0 < 54 || b0 > 0xffffu)
-			break;
-		gro_prefetch_ahead(pkts, i, n);
-		len = plain_len(p, b0, &fl);
-		if (len < 0 || (uint32_t)len > g->cfg.max_held_bytes - g->held_bytes ||
-		    (len && !(fl & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH))))
-			break;
-		nopay += !len;
-		bytes += b0;
-		gro_pass_through(g, pkt, b0, now);
+	int32_t len;
+	if (!pass_shape(pkt) || !pass_takes(pkt, room, &p, &b0, &len))
+		return 0;
+	/* the frames after it, up to GRO_AHEAD: checked, fetched */
+	for (ahead = pkt + 1; ahead < end && ahead - pkt <= (ptrdiff_t)GRO_AHEAD && pass_shape(ahead); ahead++) {
+#if defined(__GNUC__)
+		__builtin_prefetch(ahead->bufs->data);
+#endif
 	}
+	if (ahead - pkt <= (ptrdiff_t)GRO_AHEAD)
+		end = ahead; /* (stopped early: the burst's end, or a frame to leave) */
+	left0 = left = g->pend_segs < g->cfg.normal_batch ? g->cfg.normal_batch - g->pend_segs : 1u;
+	for (;;) {
+		if (ahead < end) {
+			/* ahead is pkt + GRO_AHEAD + 1 */
+			if (pass_shape(ahead)) {
+#if defined(__GNUC__)
+				__builtin_prefetch(ahead->bufs->data);
+#endif
+				ahead++;
+			} else {
+				end = ahead;
+			}
+		}
+		nopay += len == 0;
+		bytes += b0;
+		*ck = pkt->cookie;
+		s->data = p;
+		s->len = b0;
+		s->pkt = 0;
+		s->buf = 0;
+		gro_pass_record(o, pkt, s, ck, 1, b0,
+		                (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED |
+		                          (pkt->flags & OFL_PKT_F_HASH) * (OFL_GRO_OUT_F_HASH / OFL_PKT_F_HASH)),
+		                now);
+		o++;
+		s += mb;
+		ck++;
+		if (--left == 0) {
+			pass_commit(g, left0);
+			gro_deliver_pending(g);
+			o = g->outs;
+			s = g->oslices;
+			ck = g->ocookies;
+			left0 = left = g->cfg.normal_batch;
+		}
+		if (++pkt == end || !pass_takes(pkt, room, &p, &b0, &len))
+			break;
+	}
+	pass_commit(g, left0 - left);
+	i = (unsigned)(pkt - pkts);
 	g->st.rx_pkts += i;
 	g->st.rx_bytes += bytes;
 	g->st.normal += i;

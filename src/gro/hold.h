@@ -62,23 +62,11 @@ static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pk
 	return OFL_GRO_HELD;
 }
 
-/* A frame passed on whole (no DSA metadata): its output record written
- * straight into the delivery list, no entry; the caller counts it
- * (st.normal, normal_why: gro_pass_normal() in hold.c, or the burst). */
-static inline int gro_pass_through(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total, uint64_t now)
+/* The output record o of a frame passed on whole: nb slices at s and its
+ * cookie at ck (both written by the caller), total bytes, out flags. */
+static inline void gro_pass_record(struct ofl_gro_out *o, const struct ofl_pkt *pkt, const struct ofl_slice *s,
+                                   void *const *ck, uint32_t nb, uint32_t total, uint8_t flags, uint64_t now)
 {
-	uint32_t slot = g->pend_n;
-	struct ofl_gro_out *o = &g->outs[slot];
-	struct ofl_slice *s = g->oslices + (size_t)slot * g->cfg.max_bufs;
-	void **ck = g->ocookies + slot;
-	unsigned b, nb = pkt->nbufs;
-	*ck = pkt->cookie;
-	for (b = 0; b < nb; b++) {
-		s[b].data = pkt->bufs[b].data;
-		s[b].len = pkt->bufs[b].len;
-		s[b].pkt = 0;
-		s[b].buf = (uint16_t)b;
-	}
 	o->hdr = NULL;
 	o->hdr_len = 0;
 	o->nslices = nb;
@@ -90,14 +78,36 @@ static inline int gro_pass_through(struct ofl_gro *g, const struct ofl_pkt *pkt,
 	o->ncookies = 1;
 	o->l3_off = o->l4_off = 0;
 	o->csum_start = o->csum_offset = 0;
-	o->flags = (uint8_t)((pkt->csum_status == OFL_CSUM_UNNECESSARY ? OFL_GRO_OUT_F_CSUM_VERIFIED : 0) |
-	                     (pkt->csum_status == OFL_CSUM_PARTIAL ? OFL_GRO_OUT_F_CSUM_RX_PARTIAL : 0) |
-	                     pkt_out_flags(pkt));
+	o->flags = flags;
 	o->gso_type = 0;
 	o->vlan_tci = pkt->vlan_tci;
 	o->rx_hash = pkt->rx_hash;
 	o->first_ns = now;
 	o->dsa = NULL;
+}
+
+/* A frame passed on whole (no DSA metadata): its output record written
+ * straight into the delivery list, no entry; the caller counts it
+ * (st.normal, normal_why: gro_pass_normal() in hold.c; the burst's
+ * pass_run() in burst.c writes the same record for a run of frames). */
+static inline int gro_pass_through(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total, uint64_t now)
+{
+	uint32_t slot = g->pend_n;
+	struct ofl_slice *s = g->oslices + (size_t)slot * g->cfg.max_bufs;
+	void **ck = g->ocookies + slot;
+	unsigned b, nb = pkt->nbufs;
+	*ck = pkt->cookie;
+	for (b = 0; b < nb; b++) {
+		s[b].data = pkt->bufs[b].data;
+		s[b].len = pkt->bufs[b].len;
+		s[b].pkt = 0;
+		s[b].buf = (uint16_t)b;
+	}
+	gro_pass_record(&g->outs[slot], pkt, s, ck, nb, total,
+	                (uint8_t)((pkt->csum_status == OFL_CSUM_UNNECESSARY ? OFL_GRO_OUT_F_CSUM_VERIFIED : 0) |
+	                          (pkt->csum_status == OFL_CSUM_PARTIAL ? OFL_GRO_OUT_F_CSUM_RX_PARTIAL : 0) |
+	                          pkt_out_flags(pkt)),
+	                now);
 	gro_pend_commit(g, 1, 0);
 	return OFL_GRO_NORMAL;
 }
