@@ -336,13 +336,16 @@ checked:
 			uint64_t hint;
 			if (idx != GRO_NONE && try_predict(g, idx, pkt, p, len))
 				goto merged;
+			if (!rcache_room(p, pkt->bufs[0].len))
+				goto slow_tried;
 			hint = g->rcache[rcache_slot(p)];
 			again = (uint32_t)hint;
-			if ((uint32_t)(hint >> 32) == ld32(p + 34) && again != idx && again != GRO_NONE &&
+			if ((uint32_t)(hint >> 32) == rcache_ports(p) && again != idx && again != GRO_NONE &&
 			    try_predict(g, again, pkt, p, len)) {
 				idx = again;
 				goto merged;
 			}
+slow_tried:
 			tried = idx != GRO_NONE;
 			goto slow;
 merged:
@@ -350,6 +353,10 @@ merged:
 			 * (and the entry did not just complete) */
 			if (g->last == idx && i + 1 < n && same_ports(&g->items[idx], &pkts[i + 1]))
 				i += gro_train(g, idx, pkts, i + 1, n);
+			else if (i + 1 < n && g->items[idx].fast == GRO_FAST_PLAIN)
+				/* another flow next: interleaved flows, the
+				 * frames that predict taken in a row */
+				i += gro_weave(g, pkts, i + 1, n, g->items[idx].l3);
 			continue;
 		}
 slow:

@@ -186,7 +186,7 @@ static inline OFL_ALWAYS_INLINE void hold_fill(struct ofl_gro *g, uint32_t idx, 
 	} else {
 		gro_add_slices(g, idx, pkt, h->hdr_len, h->payload_len, 0);
 	}
-	if (v->len >= 38)
+	if (rcache_room(v->p, v->len))
 		g->rcache[rcache_slot(v->p)] = rcache_val(v->p, idx);
 }
 

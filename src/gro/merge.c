@@ -121,6 +121,19 @@ struct run {
 	uint32_t ipsum;                         /* IPv4: sum of the header without length, ID, checksum */
 };
 
+/* IPv4: the sum of the held header without length, ID and checksum (the
+ * same for every segment that predicts: its other bytes equal the held
+ * header's), and that sum folded to 32 bits. */
+static inline uint64_t ip4_rest_sum(const uint8_t *h0)
+{
+	return (uint64_t)ld16(h0 + 14) + ld32(h0 + 20) + ld32(h0 + 26) + ld32(h0 + 30);
+}
+static inline uint32_t fold32(uint64_t s)
+{
+	s = (s & 0xffffffffu) + (s >> 32);
+	return (uint32_t)((s & 0xffffffffu) + (s >> 32));
+}
+
 /* The expected header of the next full segment (once per train); udp: a
  * UDP flow's, its length field that of a full datagram (its checksum,
  * a hole, is checked on its own). */
@@ -142,22 +155,24 @@ static inline void run_init(struct run *r, const struct gro_item *it, const uint
 	 * nor shorter than the compare reads) */
 	r->mss = mss;
 	r->full = mss && hl + mss <= 0xffffu && (!udp || hl + mss >= pred_cmp_len(hl)) ? hl + mss : UINT32_MAX;
-	ipsum = (ipsum & 0xffffffffu) + (ipsum >> 32);
-	r->ipsum = (uint32_t)((ipsum & 0xffffffffu) + (ipsum >> 32));
+	r->ipsum = fold32(ipsum);
 }
 
 /* IPv4: the word of bytes 18-25 (ID to checksum) the segment with IP ID
- * id must carry, and how many segments may follow it with the word
- * stepped by *step (exact: neither the ID nor the checksum wraps). */
-static inline uint64_t run_word(const struct run *r, uint16_t id, int fixedid, uint64_t *step, uint32_t *steps)
+ * id must carry, tp the expected header (its length field a full
+ * segment's) and ipsum its ip4_rest_sum() folded, and how many segments
+ * may follow it with the word stepped by *step (exact: neither the ID nor
+ * the checksum wraps). */
+static inline uint64_t run_word(const uint8_t *tp, uint32_t ipsum, uint16_t id, int fixedid, uint64_t *step,
+                                uint32_t *steps)
 {
 	uint8_t w[8];
 	uint64_t s, e;
 	uint16_t c;
-	memcpy(w, r->tp + 18, 8);
+	memcpy(w, tp + 18, 8);
 	ofl_put16(w, id);
 	/* the checksum: the complement of the header's sum, memory order */
-	s = (uint64_t)r->ipsum + ld16(r->tp + 16) + ld16(w);
+	s = (uint64_t)ipsum + ld16(tp + 16) + ld16(w);
 	s = (s & 0xffff) + (s >> 16);
 	s = (s & 0xffff) + (s >> 16);
 	s = (s & 0xffff) + (s >> 16);
@@ -173,6 +188,20 @@ static inline uint64_t run_word(const struct run *r, uint16_t id, int fixedid, u
 		*steps = a < b ? a : b;
 	}
 	return e;
+}
+
+/* The header of the frame GRO_AHEAD after q (frame i of a run or the
+ * weave) started while there is one (pfend: the burst's length less
+ * GRO_AHEAD); those of the last frames were started GRO_AHEAD frames
+ * before them. */
+static inline void run_prefetch(const struct ofl_pkt *q, unsigned i, unsigned pfend)
+{
+	const struct ofl_pkt *a = i < pfend ? q + GRO_AHEAD : NULL;
+	if (a && a->bufs && a->nbufs) {
+#if defined(__GNUC__)
+		__builtin_prefetch(a->bufs->data);
+#endif
+	}
 }
 
 static inline uint32_t min32(uint32_t a, uint32_t b)
@@ -218,15 +247,7 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 		d = qb->data;
 		if ((multi ? qb->len < cl : qb->len != r->full) || !d)
 			break;
-#if defined(__GNUC__)
-		/* the header AHEAD frames on (those of the last frames were
-		 * started AHEAD frames before them) */
-		if (i < pfend) {
-			const struct ofl_pkt *a = q + GRO_AHEAD;
-			if (a->bufs && a->nbufs)
-				__builtin_prefetch(a->bufs->data);
-		}
-#endif
+		run_prefetch(q, i, pfend);
 		if (train_cmp(d, r->tp, r->mk, 0, cl, avx2) ||
 		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != seq) || (v4 && get64(d + 18) != e))
 			break;
@@ -298,7 +319,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 	/* the IPv4 header sum without length, ID and checksum: the same for
 	 * every segment that predicts (all its other bytes equal the held
 	 * header's) */
-	uint64_t ipsum = v4 ? (uint64_t)ld16(h0 + 14) + ld32(h0 + 20) + ld32(h0 + 26) + ld32(h0 + 30) : 0;
+	uint64_t ipsum = v4 ? ip4_rest_sum(h0) : 0;
 	uint32_t pw_want, pw_mask, pw_nb;
 	unsigned start = i;
 	uint8_t end = 0, fl = 0;
@@ -320,7 +341,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 			uint64_t e = 0, estep = 0;
 			uint32_t steps = UINT32_MAX, k, iend, nbr = pkt->nbufs, nsl_run, nadd;
 			if (v4)
-				e = run_word(&r, id, it->fixedid, &estep, &steps);
+				e = run_word(r.tp, r.ipsum, id, it->fixedid, &estep, &steps);
 			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl) / nbr));
 			k = min32(k, min32(room / mss, hroom / mss));
 			iend = i + k;
@@ -477,6 +498,198 @@ TRAIN_COPY(train_udp4_avx2, 1, 0, 1, 1, GRO_TARGET_AVX2)
 TRAIN_COPY(train_udp6_avx2, 0, 0, 1, 1, GRO_TARGET_AVX2)
 #endif
 #undef TRAIN_COPY
+
+/*
+ * Interleaved flows (the weave): frames [i, n) of the burst while each is
+ * a full-size segment, in one buffer, of a held plain untagged TCP flow of
+ * L3 v4 (4 or 6) that the recent-flows cache names, and header prediction
+ * takes it.  Such a merge (a full segment without PSH/FIN/URG/RST/SYN)
+ * completes nothing and emits nothing, so taking the frames one after the
+ * other here is the per-frame path with less around it: no call per frame,
+ * no argument checks (the packet word and buffer pointers are what
+ * check_args() accepts), no attempt against the last entry, and each
+ * flow's state in a small table (struct wflow) while the frames run, as a
+ * train keeps one flow's in locals: the frame is compared as a run
+ * compares (struct run: the held header is the expected one, its IP length
+ * a full segment's and its flag byte no flag that ends a train, checked
+ * when the flow joins), the sequence number and the IPv4 ID-to-checksum
+ * word each one compare; the limits (segments, slices, size, the ID or
+ * checksum wrap) as a count taken when the flow joins, the held bytes as
+ * one budget.  The first frame that is anything else stops the loop,
+ * untouched, for the caller's per-frame path (predict() and the full path
+ * apply the rules one by one).  Returns how many frames it took.
+ */
+#define WEAVE_BITS 4
+#define WEAVE_SLOTS (1u << WEAVE_BITS)
+
+struct wflow {
+	struct gro_item *it;  /* NULL: a free slot */
+	struct ofl_slice *s;  /* the next slice and cookie */
+	void **c;
+	uint64_t e, estep;    /* IPv4: the next ID-to-checksum word, its step */
+	uint64_t lw;          /* the next slice's len, pkt and buf (SL_LEN) */
+	uint32_t ports;       /* the frames' TCP ports */
+	uint32_t full, hl;    /* a full segment's frame length; header length */
+	uint32_t mss, seq;    /* the entry's segment size; the next sequence number */
+	uint32_t left, left0; /* frames it may take still, and when it joined */
+	uint32_t idx;
+};
+
+/* The state of entry idx for frames whose ports word is ports, in w; 0
+ * when the weave cannot take its frames (the checks of predict_l4() the
+ * compare does not make, as the run's set-up makes them).  The entry's
+ * own ports must be ports: an entry is in one slot at most. */
+static inline OFL_ALWAYS_INLINE int weave_join(struct ofl_gro *g, struct wflow *w, uint32_t idx, uint32_t ports,
+                                               const int v4)
+{
+	struct gro_item *it = &g->items[idx];
+	const uint8_t *h0 = it->hdr;
+	const uint32_t l4c = v4 ? 34u : 54u;
+	uint32_t hl = it->hdr_len, mss = it->seg_size, left, steps = UINT32_MAX;
+	if (it->state != GRO_HELD || it->fast != GRO_FAST_PLAIN || it->rawpre_len || it->l3 != (v4 ? 4 : 6) ||
+	    it->l4_off != l4c || ld32(h0 + l4c) != ports || !mss || hl + mss > 0xffffu ||
+	    ofl_get16(h0 + (v4 ? 16 : 18)) + (v4 ? 14u : 54u) != hl + mss ||
+	    (h0[l4c + 13] & (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)))
+		return 0;
+	left = min32(sat_sub(g->cfg.max_segs, it->nsegs), sat_sub(g->max_slices - 1u, it->nslices));
+	left = min32(left, sat_sub(g->cfg.max_size, it->l3_len) / mss);
+	if (v4)
+		w->e = run_word(h0, fold32(ip4_rest_sum(h0)), (uint16_t)(it->id0 + (it->fixedid ? 0u : it->nsegs)),
+		                it->fixedid, &w->estep, &steps);
+	else
+		w->e = w->estep = 0;
+	{
+		struct ofl_slice ls = {NULL, mss, it->nsegs, 0};
+		memcpy(&w->lw, (const uint8_t *)&ls + SL_LEN, 8);
+	}
+	w->it = it;
+	w->s = gro_slices(g, idx) + it->nslices;
+	w->c = gro_cookies(g, idx) + it->nsegs;
+	w->ports = ports;
+	w->full = hl + mss;
+	w->hl = hl;
+	w->mss = mss;
+	w->seq = it->next_seq;
+	w->left = w->left0 = min32(left, steps);
+	w->idx = idx;
+	return 1;
+}
+
+/* Flow w's frames written into its entry (as predict_take_l4() and
+ * merge_tail() count them, the context's counters aside). */
+static inline void weave_leave(struct wflow *w)
+{
+	struct gro_item *it = w->it;
+	uint32_t taken = w->left0 - w->left, add = taken * w->mss;
+	it->nsegs = (uint16_t)(it->nsegs + taken);
+	it->nslices = (uint16_t)(it->nslices + taken);
+	it->payload += add;
+	it->l3_len += add;
+	it->next_seq = w->seq;
+	w->it = NULL;
+}
+
+static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
+                                                  unsigned n, const int v4, const int avx2)
+{
+	struct wflow wf[WEAVE_SLOTS];
+	_Alignas(32) uint8_t rm[GRO_PRED_MAX]; /* the run's mask (struct run) */
+	struct ofl_slice st1 = {NULL, 0, 1, 0};
+	const uint32_t l4c = v4 ? 34u : 54u;
+	const unsigned start = i, pfend = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
+	uint32_t hroom0 = sat_sub(g->cfg.max_held_bytes, g->held_bytes), hroom = hroom0, last = g->last, k;
+	uint64_t bytes = 0, lstep;
+	uint32_t pw_want, pw_mask, pw_nb;
+	train_pkt_word(&pw_want, &pw_mask, &pw_nb);
+	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
+	memcpy(rm, g->pmask[!v4], GRO_PRED_MAX);
+	memset(rm + (v4 ? 16 : 18), 0xff, 2);
+	rm[l4c + 13] = 0xff;
+	for (k = 0; k < WEAVE_SLOTS; k++)
+		wf[k].it = NULL;
+	for (; i < n; i++) {
+		const struct ofl_pkt *q = &pkts[i];
+		const struct ofl_buf *qb = q->bufs;
+		const uint8_t *d;
+		struct wflow *w;
+		uint32_t pw, tot, ports;
+		memcpy(&pw, &q->nbufs, 4);
+		if ((pw & pw_mask) != pw_want || !qb)
+			break;
+		d = qb->data;
+		tot = qb->len;
+		/* (the EtherType first: rcache_ports() reads where it says) */
+		if (!d || tot < l4c + 20u || ld16(d + 12) != ld16((const uint8_t *)(v4 ? "\x08\x00" : "\x86\xdd")))
+			break;
+		run_prefetch(q, i, pfend);
+		ports = ld32(d + l4c);
+		w = &wf[(ports * 0x9e3779b1u) >> (32 - WEAVE_BITS)];
+		if (!w->it || w->ports != ports) {
+			/* a flow joins (the one in its slot leaves first), the
+			 * entry the recent-flows cache names */
+			uint64_t hint = g->rcache[rcache_slot(d)];
+			if (w->it)
+				weave_leave(w);
+			if ((uint32_t)(hint >> 32) != ports || (uint32_t)hint == GRO_NONE ||
+			    !weave_join(g, w, (uint32_t)hint, ports, v4))
+				break;
+		}
+		if (tot != w->full || !w->left || w->mss > hroom || train_cmp(d, w->it->hdr, rm, 0, w->hl, avx2) ||
+		    ofl_get32(d + l4c + 4) != w->seq || (v4 && get64(d + 18) != w->e))
+			break;
+		w->s->data = d + w->hl;
+		memcpy((uint8_t *)w->s + SL_LEN, &w->lw, 8);
+		w->s++;
+		w->lw += lstep;
+		*w->c++ = q->cookie;
+		w->seq += w->mss;
+		w->e += w->estep;
+		w->left--;
+		hroom -= w->mss;
+		bytes += tot;
+		last = w->idx;
+	}
+	for (k = 0; k < WEAVE_SLOTS; k++)
+		if (wf[k].it)
+			weave_leave(&wf[k]);
+	g->held_bytes += hroom0 - hroom;
+	g->last = last;
+	g->st.rx_pkts += i - start;
+	g->st.rx_bytes += bytes;
+	g->st.merged += i - start;
+	g->st.merged_fast += i - start;
+	return i - start;
+}
+
+#if defined(TRAIN_AVX2)
+static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v4_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
+                                                           unsigned n)
+{
+	return weave_l3(g, pkts, i, n, 1, 1);
+}
+static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v6_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
+                                                           unsigned n)
+{
+	return weave_l3(g, pkts, i, n, 0, 1);
+}
+#endif
+
+/* A copy per L3 in one function (each L3's register-allocated on its
+ * own path), and with AVX2 one compiled for it. */
+static OFL_NOINLINE unsigned weave_sse(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                                       unsigned l3)
+{
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 1, 0) : weave_l3(g, pkts, i, n, 0, 0);
+}
+
+unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3)
+{
+#if defined(TRAIN_AVX2)
+	if (gro_cpu_avx2())
+		return l3 == 4 ? weave_v4_avx2(g, pkts, i, n) : weave_v6_avx2(g, pkts, i, n);
+#endif
+	return weave_sse(g, pkts, i, n, l3);
+}
 
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n)
 {

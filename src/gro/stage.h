@@ -53,21 +53,31 @@ static inline void gro_prefetch_ahead(const struct ofl_pkt *pkts, unsigned i, un
 #endif
 }
 
-/* The recent-flows cache: a slot per frame from bytes 26-37 (IPv4
- * addresses and ports, part of IPv6 addresses), naming the entry last held
- * or merged for them.  Only a hint: try_predict() checks the entry is held
- * and compares the whole header. */
+/* The recent-flows cache: a slot per frame from bytes 26-33 (IPv4
+ * addresses, part of the IPv6 source address) and the TCP ports where a
+ * plain header has them (bytes 34-37 of IPv4, 54-57 of IPv6), naming the
+ * entry last held or merged for them.  Only a hint: try_predict() checks
+ * the entry is held and compares the whole header.  The frame has at
+ * least 38 bytes, and 58 when its EtherType is IPv6 (rcache_room()). */
+static inline uint32_t rcache_ports(const uint8_t *p)
+{
+	return ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") ? ld32(p + 54) : ld32(p + 34);
+}
+static inline int rcache_room(const uint8_t *p, uint32_t len)
+{
+	return len >= 58 || (len >= 38 && ld16(p + 12) != ld16((const uint8_t *)"\x86\xdd"));
+}
 static inline uint32_t rcache_slot(const uint8_t *p)
 {
-	uint32_t x = ld32(p + 26) ^ ld32(p + 30) ^ ld32(p + 34);
+	uint32_t x = ld32(p + 26) ^ ld32(p + 30) ^ rcache_ports(p);
 	return (x * 0x9e3779b1u) >> (32 - GRO_RCACHE_BITS);
 }
 
-/* A cache value: the entry and the frame's bytes 34-37 (IPv4 ports), so
+/* A cache value: the entry and the frame's TCP ports (rcache_ports()), so
  * that most misses are seen without touching the entry. */
 static inline uint64_t rcache_val(const uint8_t *p, uint32_t idx)
 {
-	return (uint64_t)ld32(p + 34) << 32 | idx;
+	return (uint64_t)rcache_ports(p) << 32 | idx;
 }
 
 /* Where the header copy of an entry starts, relative to the frame: the
@@ -163,6 +173,9 @@ int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
 int gro_predict_bufs_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip,
                          uint32_t len);
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n);
+/* interleaved flows: the frames from i on that predict into the held
+ * entries the recent-flows cache names, without a train (l3: 4 or 6) */
+unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3);
 /* receive.c: one frame through the full path */
 int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int tried_last);
 /* receive.c, for udp.c (UDP hook, udp13): the full path's flow key of a

@@ -1,0 +1,281 @@
+/*
+ * gro_weave_test.c - interleaved flows in one burst (src/gro/merge.c, the
+ * weave): several TCP flows round robin, each frame the next full segment
+ * of its flow, taken one after the other against the entries the
+ * recent-flows cache names.  Each case changes one frame in the middle (or
+ * the configuration) so that the weave must stop there and leave the frame
+ * to the per-frame path: PSH, a short segment, a sequence gap, a bad IP
+ * checksum, another TTL, an IP ID step, two buffers, a checksum not
+ * verified, a hardware VLAN tag, the segment, byte and size limits, two
+ * flows that share the cache slot and the ports, IPv4 and IPv6 flows mixed.
+ * Every case runs once as one burst and once frame by frame
+ * (ofl_gro_receive()); both must deliver the same packets (header bytes,
+ * payload bytes, segments, cookies, flags) in the same lists and end with
+ * the same counters (gro.h: lookups and merged_fast may differ), and every
+ * frame must leave.  As gro_burst_diff_weave_test the same calls run again
+ * as bursts of every size (support/burstdiff.h).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ofl/gro.h>
+
+#include "gen.h"
+#include "harness.h"
+
+#define FLOWS 4u
+#define SEGS 10u
+#define NFR (FLOWS * SEGS)
+#define MSS 1000u
+#define FRAME 1200u
+#define OUTMAX 65536u
+
+/* the frame changed in the middle: flow 1, segment 5 */
+#define MID (5u * FLOWS + 1u)
+
+enum change {
+	NONE, PSH, SHORT, SEQ_GAP, BAD_IPSUM, TTL, ID_STEP, TWO_BUFS, CSUM_NONE, HW_VLAN,
+	MAX_SEGS, MAX_HELD, MAX_SIZE, FIXED_ID, SAME_SLOT, MIXED_L3, NCHANGES
+};
+
+static uint8_t frames[NFR][FRAME];
+static struct ofl_buf bufs[NFR][2];
+static struct ofl_pkt pkts[NFR];
+
+/* What one run delivered, serialized. */
+struct out {
+	uint8_t b[OUTMAX];
+	size_t n;
+	unsigned lists, pkts, segs;
+};
+
+static void put(struct out *o, const void *p, size_t n)
+{
+	if (!n)
+		return; /* (p may be NULL then) */
+	ck_assert_uint_le(o->n + n, OUTMAX);
+	memcpy(o->b + o->n, p, n);
+	o->n += n;
+}
+
+static void collect(void *user, const struct ofl_gro_out *p, unsigned n)
+{
+	struct out *o = user;
+	unsigned k, s;
+	o->lists++;
+	put(o, &n, sizeof n);
+	for (k = 0; k < n; k++) {
+		const struct ofl_gro_out *r = &p[k];
+		uint32_t w[6] = {r->len, r->seg_count, r->seg_size, r->flags, r->hdr_len, r->ncookies};
+		o->pkts++;
+		o->segs += r->seg_count;
+		put(o, w, sizeof w);
+		put(o, r->hdr, r->hdr_len);
+		for (s = 0; s < r->nslices; s++)
+			put(o, r->slices[s].data, r->slices[s].len);
+		for (s = 0; s < r->ncookies; s++)
+			put(o, &r->cookies[s], sizeof r->cookies[s]);
+	}
+}
+
+/* The frames: FLOWS flows round robin over IPv(l3), SEGS full segments
+ * each, one buffer, checksum verified; then the change. */
+static void make(enum change c, int l3)
+{
+	struct gen_tcp g[FLOWS];
+	unsigned f, k;
+	for (f = 0; f < FLOWS; f++) {
+		gen_tcp_init(&g[f], c == MIXED_L3 && (f & 1) ? 10 - l3 : l3);
+		g[f].sport = (uint16_t)(2000 + f);
+		g[f].seq = 1000u * f + 7u;
+		g[f].ip_id = (uint16_t)(0xfff0u + 3u * f); /* some wrap */
+		g[f].payload_len = MSS;
+		g[f].flow_salt = f;
+	}
+	if (c == SAME_SLOT) {
+		/* flow 1 is flow 0 with the addresses swapped: the same
+		 * cache slot and ports word, another flow */
+		g[1].sport = g[0].sport;
+		memcpy(g[1].saddr, g[0].daddr, 16);
+		memcpy(g[1].daddr, g[0].saddr, 16);
+	}
+	for (k = 0; k < NFR; k++) {
+		struct gen_tcp *t = &g[k % FLOWS];
+		struct gen_tcp m = *t;
+		size_t len;
+		if (k == MID) {
+			switch (c) {
+			case PSH: m.flags |= GEN_PSH; break;
+			case SHORT: m.payload_len = MSS / 2; break;
+			case SEQ_GAP: m.seq += 1; break;
+			case BAD_IPSUM: m.bad_ip_csum = true; break;
+			case TTL: m.ttl = 9; break;
+			case ID_STEP: m.ip_id = (uint16_t)(m.ip_id + 2u); break;
+			default: break;
+			}
+		}
+		len = gen_tcp_frame(&m, frames[k], FRAME);
+		ck_assert_uint_gt(len, 0);
+		t->seq += m.payload_len;
+		if (c != FIXED_ID)
+			t->ip_id++;
+		memset(&pkts[k], 0, sizeof pkts[k]);
+		pkts[k].bufs = bufs[k];
+		pkts[k].nbufs = 1;
+		pkts[k].csum_status = OFL_CSUM_UNNECESSARY;
+		pkts[k].cookie = (void *)(uintptr_t)(k + 1);
+		bufs[k][0] = (struct ofl_buf){frames[k], (uint32_t)len};
+		if (k == MID && c == TWO_BUFS) {
+			bufs[k][0].len = (uint32_t)len - 300;
+			bufs[k][1] = (struct ofl_buf){frames[k] + len - 300, 300};
+			pkts[k].nbufs = 2;
+		}
+		if (k == MID && c == CSUM_NONE)
+			pkts[k].csum_status = OFL_CSUM_NONE;
+		if (k == MID && c == HW_VLAN) {
+			pkts[k].flags = OFL_PKT_F_VLAN;
+			pkts[k].vlan_tci = 5;
+		}
+	}
+}
+
+/* One run of the frames: one burst (burst) or one call per frame; what
+ * left and the counters. */
+static void run(enum change c, int burst, struct out *o, struct ofl_gro_stats *st)
+{
+	struct ofl_gro_config cfg;
+	struct ofl_gro *gro;
+	unsigned k;
+	int err = 0;
+	memset(o, 0, sizeof *o);
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = collect;
+	cfg.user = o;
+	if (c == MAX_SEGS)
+		cfg.max_segs = 4;
+	if (c == MAX_HELD)
+		cfg.max_held_bytes = 9 * MSS;
+	if (c == MAX_SIZE)
+		cfg.max_size = 6 * MSS;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
+	if (burst) {
+		ck_assert_uint_eq(ofl_gro_receive_burst(gro, pkts, NFR, 0, &err), NFR);
+		ck_assert_int_eq(err, 0);
+	} else {
+		for (k = 0; k < NFR; k++)
+			ck_assert_int_ge(ofl_gro_receive(gro, &pkts[k], 0), 0);
+	}
+	ck_assert_int_eq(ofl_gro_poll_end(gro, NFR, 0, NULL), 0);
+	ck_assert_int_eq(ofl_gro_get_stats(gro, st, sizeof *st), 0);
+	ofl_gro_destroy(gro);
+	/* what gro.h lets differ */
+	st->lookups = st->lookup_probes = st->merged_fast = 0;
+}
+
+START_TEST(weave_equals_single_frames)
+{
+	/* packets that leave, and of them frames passed on without merging;
+	 * IPv6 has no header checksum and no ID: those frames merge there */
+	static const struct {
+		unsigned pkts, normal;
+	} want[NCHANGES] = {
+	    [NONE] = {4, 0},      [PSH] = {5, 0},       [SHORT] = {5, 0},     [SEQ_GAP] = {6, 0},
+	    [BAD_IPSUM] = {6, 1}, [TTL] = {6, 0},       [ID_STEP] = {6, 0},   [TWO_BUFS] = {4, 0},
+	    [CSUM_NONE] = {4, 0}, [HW_VLAN] = {6, 0},   [MAX_SEGS] = {12, 0}, [MAX_HELD] = {12, 0},
+	    [MAX_SIZE] = {8, 0},  [FIXED_ID] = {4, 0},  [SAME_SLOT] = {4, 0}, [MIXED_L3] = {4, 0},
+	};
+	static struct out a, b;
+	unsigned c;
+	for (c = 0; c < 2 * NCHANGES; c++) {
+		enum change ch = (enum change)(c % NCHANGES);
+		int l3 = c < NCHANGES ? 4 : 6, v6same = l3 == 6 && (ch == BAD_IPSUM || ch == ID_STEP);
+		struct ofl_gro_stats sa, sb;
+		make(ch, l3);
+		run(ch, 1, &a, &sa);
+		run(ch, 0, &b, &sb);
+		ck_assert_msg(a.n == b.n && memcmp(a.b, b.b, a.n) == 0, "IPv%d, change %u: burst and single frames differ",
+		              l3, ch);
+		ck_assert_msg(memcmp(&sa, &sb, sizeof sa) == 0, "IPv%d, change %u: counters differ", l3, ch);
+		ck_assert_uint_eq(sa.rx_pkts, NFR);
+		ck_assert_uint_eq(a.segs, NFR - sa.normal);
+		ck_assert_msg(a.pkts == (v6same ? FLOWS : want[ch].pkts) && sa.normal == (v6same ? 0 : want[ch].normal),
+		              "IPv%d, change %u: %u packets, %u passed on", l3, ch, a.pkts, (unsigned)sa.normal);
+	}
+}
+END_TEST
+
+/* One poll holds a frame of flow X, which leaves at its end; the next
+ * poll's first flow Y takes X's entry, and a frame of X comes among the
+ * interleaved frames of Y and Z: the recent-flows cache still names that
+ * entry for X's addresses and ports.  The weave must not take X's frame
+ * for Y's entry (nor keep two states of one entry): the same output as
+ * frame by frame, for X's ports in many cache and weave slots (32 of
+ * them; 8 under a checker). */
+START_TEST(stale_cache_hint)
+{
+	/* poll 2: Y0 Z0 Y1 Z1 Y2 X0 Y3 Z2 Y4 */
+	static const uint8_t flow[] = {1, 2, 1, 2, 1, 0, 1, 2, 1};
+	static struct out a, b;
+	/* under ASan or memcheck (OFL_TEST_CHECKER) 8 of X's ports */
+	unsigned px, k, burst, nports = getenv("OFL_TEST_CHECKER") ? 8 : 32;
+	for (px = 0; px < nports; px++) {
+		struct ofl_gro_stats st[2];
+		for (burst = 0; burst < 2; burst++) {
+			struct out *o = burst ? &a : &b;
+			struct ofl_gro_config cfg;
+			struct ofl_gro *gro;
+			struct gen_tcp g[3];
+			unsigned f;
+			memset(o, 0, sizeof *o);
+			for (f = 0; f < 3; f++) {
+				gen_tcp_init(&g[f], 4);
+				g[f].sport = (uint16_t)(f ? 3000 + f : 4000 + px);
+				g[f].payload_len = MSS;
+				g[f].flow_salt = f;
+			}
+			for (k = 0; k < 1 + sizeof flow; k++) {
+				struct gen_tcp *t = &g[k ? flow[k - 1] : 0];
+				size_t len = gen_tcp_frame(t, frames[k], FRAME);
+				ck_assert_uint_gt(len, 0);
+				t->seq += MSS;
+				t->ip_id++;
+				memset(&pkts[k], 0, sizeof pkts[k]);
+				bufs[k][0] = (struct ofl_buf){frames[k], (uint32_t)len};
+				pkts[k].bufs = bufs[k];
+				pkts[k].nbufs = 1;
+				pkts[k].csum_status = OFL_CSUM_UNNECESSARY;
+				pkts[k].cookie = (void *)(uintptr_t)(k + 1);
+			}
+			ofl_gro_config_default(&cfg);
+			cfg.deliver = collect;
+			cfg.user = o;
+			ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
+			ck_assert_int_eq(ofl_gro_receive(gro, &pkts[0], 0), OFL_GRO_HELD);
+			ck_assert_int_eq(ofl_gro_poll_end(gro, 1, 0, NULL), 0);
+			if (burst) {
+				ck_assert_uint_eq(ofl_gro_receive_burst(gro, pkts + 1, sizeof flow, 0, NULL), sizeof flow);
+			} else {
+				for (k = 1; k <= sizeof flow; k++)
+					ck_assert_int_ge(ofl_gro_receive(gro, &pkts[k], 0), 0);
+			}
+			ck_assert_int_eq(ofl_gro_poll_end(gro, sizeof flow, 0, NULL), 0);
+			ck_assert_int_eq(ofl_gro_get_stats(gro, &st[burst], sizeof st[burst]), 0);
+			ofl_gro_destroy(gro);
+			st[burst].lookups = st[burst].lookup_probes = st[burst].merged_fast = 0;
+		}
+		ck_assert_msg(a.n == b.n && memcmp(a.b, b.b, a.n) == 0, "X's port %u: burst and single frames differ",
+		              4000 + px);
+		ck_assert_msg(memcmp(&st[0], &st[1], sizeof st[0]) == 0, "X's port %u: counters differ", 4000 + px);
+		/* X twice (one segment each), Y (5 segments), Z (3) */
+		ck_assert_uint_eq(a.pkts, 4);
+		ck_assert_uint_eq(a.segs, 1 + sizeof flow);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	const TTest *tests[] = {weave_equals_single_frames, stale_cache_hint};
+	return h_run_tests("gro_weave", tests, sizeof tests / sizeof tests[0]);
+}
