@@ -596,14 +596,23 @@ OFL_API int ofl_dsa_decode_brief_burst(const struct ofl_dsa_decoder *d,
  * the head tag (ops->rx_head, tx_head: at most 20 bytes), tail_len at
  * most ops->rx_tail or tx_tail (at most 28).
  */
+/** cut.rest_off of a packed word (0: the frame was refused) */
 #define OFL_DSA_PK_REST_OFF(w)    ((unsigned)((w) & 0xFFu))
+/** cut.mac_off of a packed word */
 #define OFL_DSA_PK_MAC_OFF(w)     ((unsigned)((w) >> 8 & 0xFFu))
+/** cut.tail_len of a packed word */
 #define OFL_DSA_PK_TAIL_LEN(w)    ((unsigned)((w) >> 16 & 0xFFu))
+/** cut.ins_len of a packed word (0, 2 or 4) */
 #define OFL_DSA_PK_INS_LEN(w)     ((unsigned)((w) >> 24 & 0x7u))
+/** cut.mac_patched of a packed word */
 #define OFL_DSA_PK_MAC_PATCHED(w) ((unsigned)((w) >> 27 & 0x1u))
+/** valid of a packed word (OFL_DSA_M_PORT, OFL_DSA_M_SWITCH) */
 #define OFL_DSA_PK_VALID(w)       ((unsigned)((w) >> 28 & 0xFu))
+/** flags of a packed word (OFL_DSA_MF_*) */
 #define OFL_DSA_PK_FLAGS(w)       ((unsigned)((w) >> 32 & 0xFFFFu))
+/** switch_id of a packed word */
 #define OFL_DSA_PK_SWITCH(w)      ((unsigned)((w) >> 48 & 0xFFu))
+/** port of a packed word */
 #define OFL_DSA_PK_PORT(w)        ((unsigned)((w) >> 56 & 0xFFu))
 
 /**
