@@ -183,13 +183,15 @@ void run_decode_brief(benchmark::State &st, const ofl_dsa_ops *ops)
 		});
 }
 
-// ofl_dsa_decode_brief_burst(): the batch in calls of kBurst frames (the
-// frames' descriptors built once, as a driver's RX ring holds them); reads
-// the same fields of each brief as run_decode_brief.
+// The burst entries: the batch in calls of kBurst frames (the frames'
+// descriptors built once, as a driver's RX ring holds them); burst(d,
+// frames) decodes kBurst frames and reads of each result the fields
+// run_decode_brief reads.
 const unsigned kBurst = 32;
 static_assert(kBatch % kBurst == 0, "whole bursts per batch");
 
-void run_decode_burst(benchmark::State &st, const ofl_dsa_ops *ops)
+template <typename Burst>
+void run_bursts(benchmark::State &st, const ofl_dsa_ops *ops, Burst burst)
 {
 	ofl_dsa_decoder d;
 	std::vector<ofl_buf> descs(kBatch);
@@ -201,16 +203,42 @@ void run_decode_burst(benchmark::State &st, const ofl_dsa_ops *ops)
 		    for (unsigned i = 0; i < kBatch; i++)
 			    descs[i] = ofl_buf{ f.mem.data() + (size_t)i * kSize + f.off, f.len };
 	    },
-	    [&d, &descs](Frames &) {
-		    ofl_dsa_brief b[kBurst];
+	    [&d, &descs, &burst](Frames &) {
 		    uint32_t acc = 0;
-		    for (unsigned i = 0; i < kBatch; i += kBurst) {
-			    acc += (uint32_t)ofl_dsa_decode_brief_burst(&d, &descs[i], kBurst, b);
-			    for (unsigned j = 0; j < kBurst; j++)
-				    acc += b[j].port + b[j].cut.rest_off;
-		    }
+		    for (unsigned i = 0; i < kBatch; i += kBurst)
+			    acc += burst(&d, &descs[i]);
 		    return acc;
 	    });
+}
+
+// ofl_dsa_decode_brief_burst(): a struct ofl_dsa_brief per frame.
+uint32_t brief_burst(const ofl_dsa_decoder *d, const ofl_buf *frames)
+{
+	ofl_dsa_brief b[kBurst];
+	uint32_t acc = (uint32_t)ofl_dsa_decode_brief_burst(d, frames, kBurst, b);
+	for (const ofl_dsa_brief &x : b)
+		acc += x.port + x.cut.rest_off;
+	return acc;
+}
+
+// ofl_dsa_decode_packed_burst(): one packed word per frame.
+uint32_t packed_burst(const ofl_dsa_decoder *d, const ofl_buf *frames)
+{
+	ofl_dsa_packed pk[kBurst];
+	uint32_t acc = (uint32_t)ofl_dsa_decode_packed_burst(d, frames, kBurst, pk);
+	for (const ofl_dsa_packed &x : pk)
+		acc += OFL_DSA_PK_PORT(x.word) + OFL_DSA_PK_REST_OFF(x.word);
+	return acc;
+}
+
+void run_decode_burst(benchmark::State &st, const ofl_dsa_ops *ops)
+{
+	run_bursts(st, ops, brief_burst);
+}
+
+void run_decode_packed(benchmark::State &st, const ofl_dsa_ops *ops)
+{
+	run_bursts(st, ops, packed_burst);
 }
 
 void run_encode(benchmark::State &st, const ofl_dsa_ops *ops)
@@ -245,7 +273,7 @@ const struct {
 } kRows[] = {
 	{ "decode", run_decode },           { "decode_cut", run_decode_cut },
 	{ "decode_brief", run_decode_brief }, { "decode_burst", run_decode_burst },
-	{ "encode", run_encode },
+	{ "decode_packed", run_decode_packed }, { "encode", run_encode },
 };
 
 } // namespace

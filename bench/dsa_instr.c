@@ -13,9 +13,11 @@
  *                               decoder: port, switch, flags and the cut
  *   ofl_dsa_instr FORMAT burst  ofl_dsa_decode_brief_burst(), BURST frames
  *                               a call
+ *   ofl_dsa_instr FORMAT packed ofl_dsa_decode_packed_burst(), BURST frames
+ *                               a call
  * Under valgrind --tool=callgrind, the inclusive instruction count of
  * ofl_dsa_decode_cut (ofl_dsa_decode, ofl_dsa_decode_brief,
- * ofl_dsa_decode_brief_burst) divided by that number is the library's cost
+ * ofl_dsa_decode_brief_burst, ofl_dsa_decode_packed_burst) divided by that number is the library's cost
  * per frame (bench/instr.sh prints it per format).
  * Exits 2 for an unknown format, 3 for one that cannot tag this frame.
  */
@@ -39,11 +41,13 @@ int main(int argc, char **argv)
 	struct ofl_dsa_cut c;
 	struct ofl_dsa_decoder d;
 	struct ofl_dsa_brief b, bb[BURST];
+	struct ofl_dsa_packed pk[BURST];
 	struct ofl_buf fb[BURST];
 	struct gen_tcp g;
 	int view = argc > 2 && strcmp(argv[2], "view") == 0;
 	int brief = argc > 2 && strcmp(argv[2], "brief") == 0;
-	int burst = argc > 2 && strcmp(argv[2], "burst") == 0;
+	int packed = argc > 2 && strcmp(argv[2], "packed") == 0;
+	int burst = packed || (argc > 2 && strcmp(argv[2], "burst") == 0);
 	uint32_t off = HEAD, len, acc = 0;
 	size_t n;
 	unsigned i;
@@ -77,7 +81,12 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < BURST; i++)
 		fb[i] = (struct ofl_buf){ buf + off, len };
-	for (i = 0; burst && i < FRAMES; i += BURST) {
+	for (i = 0; packed && i < FRAMES; i += BURST) {
+		acc += (uint32_t)ofl_dsa_decode_packed_burst(&d, fb, BURST, pk) +
+		       (uint32_t)OFL_DSA_PK_PORT(pk[0].word) +
+		       OFL_DSA_PK_REST_OFF(pk[BURST - 1].word);
+	}
+	for (i = 0; burst && !packed && i < FRAMES; i += BURST) {
 		acc += (uint32_t)ofl_dsa_decode_brief_burst(&d, fb, BURST, bb) + bb[0].port +
 		       bb[BURST - 1].cut.rest_off;
 	}

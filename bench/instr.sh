@@ -118,13 +118,15 @@ gso_row "VXLAN TCP/IPv4 64000 B, burst" 4 vxlan 64000 burst
 # ---- DSA decode (bench/dsa_instr.c) --------------------------------------
 # One row per format: the library's instructions per frame (the named entry
 # inclusive), a 1502-byte TCP/IPv4 frame tagged for port 1, RX layout.
-# First the per-frame path, ofl_dsa_decode_cut() with a decoder prepared
-# once (meta and the cut); then the narrowest one, ofl_dsa_decode_brief()
-# (port, switch, flags and the cut); then the same for 32 frames a call,
-# ofl_dsa_decode_brief_burst() (its count includes the loop over the frames
-# and the load of each frame's address and length, which the per-frame
-# rows leave to their caller); then ofl_dsa_decode() (meta and the full
-# view).
+# The issue's "decode <format>" rows come first: ofl_dsa_decode_packed_burst()
+# of 32 frames a call (port, switch, flags and the cut of each frame as one
+# packed word), per frame, its count including the loop over the frames and
+# the load of each frame's address and length.  Then the per-frame entries,
+# whose rows leave the call and the loop to their caller (not counted):
+# ofl_dsa_decode_cut() with a decoder prepared once (meta and the cut),
+# ofl_dsa_decode_brief() (port, switch, flags and the cut); then the brief
+# for 32 frames a call, ofl_dsa_decode_brief_burst() (counted as the packed
+# burst); then ofl_dsa_decode() (meta and the full view).
 dsa_bin=$build/bench/ofl_dsa_instr
 [ -x "$dsa_bin" ] || cmake --build "$build" --target ofl_dsa_instr >/dev/null
 dsa_fmts="none brcm brcm-prepend dsa edsa gswip ksz9477 ksz9893 lan9303 mtk qca
@@ -135,28 +137,35 @@ dsa_row() {
   local label=$1 fn=$2 fmt=$3 mode=${4:-} fr sum
   fr=$(valgrind --tool=callgrind --callgrind-out-file="$out/dsa" "$dsa_bin" "$fmt" $mode 2>/dev/null |
        sed -n 's/^frames //p')
-  [ -n "$fr" ] || { printf '%s %-20s (cannot tag the test frame)\n' "$label" "$fmt"; return; }
+  [ -n "$fr" ] || { printf "$label (cannot tag the test frame)\n" "$fmt"; return; }
   sum=$(callgrind_annotate --inclusive=yes "$out/dsa" 2>/dev/null |
         awk -v f=":$fn " 'index($0, f) { gsub(",", "", $1); s += $1 } END { print s + 0 }')
-  printf '%s %-20s %4d instructions/frame\n' "$label" "$fmt" $(( sum / fr ))
+  # to a tenth, rounded up (an integer quotient hid up to 0.99 of a row)
+  printf '%s %s instructions/frame\n' "$(printf "$label" "$fmt")" \
+    "$(awk -v s="$sum" -v f="$fr" 'BEGIN { x = int(s * 10 / f); if (x * f < s * 10) x++; printf "%5.1f", x / 10 }')"
 }
+echo
+echo "DSA decode, switch -> host, 1502-byte frame, prepared decoder, ofl_dsa_decode_packed_burst() of 32 frames: one packed word per frame, loop included (callgrind):"
+for fmt in $dsa_fmts; do
+  dsa_row "decode %-16s (packed burst of 32)" ofl_dsa_decode_packed_burst "$fmt" packed
+done
 echo
 echo "DSA decode, switch -> host, 1502-byte frame, prepared decoder: meta and cut (callgrind):"
 for fmt in $dsa_fmts; do
-  dsa_row decode ofl_dsa_decode_cut "$fmt"
+  dsa_row "decode-cut %-20s" ofl_dsa_decode_cut "$fmt"
 done
 echo
 echo "DSA decode, switch -> host, prepared decoder, ofl_dsa_decode_brief(): port, switch, flags and cut (callgrind):"
 for fmt in $dsa_fmts; do
-  dsa_row decode-brief ofl_dsa_decode_brief "$fmt" brief
+  dsa_row "decode-brief %-20s" ofl_dsa_decode_brief "$fmt" brief
 done
 echo
 echo "DSA decode, switch -> host, prepared decoder, ofl_dsa_decode_brief_burst() of 32 frames: the same per frame (callgrind):"
 for fmt in $dsa_fmts; do
-  dsa_row decode-burst ofl_dsa_decode_brief_burst "$fmt" burst
+  dsa_row "decode-burst %-20s" ofl_dsa_decode_brief_burst "$fmt" burst
 done
 echo
 echo "DSA decode, the one-call ofl_dsa_decode(): meta and view (callgrind):"
 for fmt in $dsa_fmts; do
-  dsa_row decode-view ofl_dsa_decode "$fmt" view
+  dsa_row "decode-view %-20s" ofl_dsa_decode "$fmt" view
 done

@@ -575,6 +575,86 @@ OFL_API int ofl_dsa_decode_brief_burst(const struct ofl_dsa_decoder *d,
                                        unsigned n,
                                        struct ofl_dsa_brief *out);
 
+/*
+ * The packed brief: a struct ofl_dsa_brief in one 64-bit word (plus the
+ * rebuilt bytes beside it), so that a batch decode writes one word per
+ * frame.  Bit fields of ofl_dsa_packed.word, each read with its macro:
+ *
+ *   bits  0- 7  cut.rest_off      (0: the frame was refused; a decoded
+ *                                  frame's is at least 12)
+ *   bits  8-15  cut.mac_off
+ *   bits 16-23  cut.tail_len
+ *   bits 24-26  cut.ins_len       (0, 2 or 4)
+ *   bit  27     cut.mac_patched
+ *   bits 28-31  valid             (OFL_DSA_M_PORT and OFL_DSA_M_SWITCH
+ *                                  only, at their own bit values)
+ *   bits 32-47  flags             (OFL_DSA_MF_*)
+ *   bits 48-55  switch_id
+ *   bits 56-63  port
+ *
+ * Every format's offsets and lengths fit in 8 bits: rest_off is 12 plus
+ * the head tag (ops->rx_head, tx_head: at most 20 bytes), tail_len at
+ * most ops->rx_tail or tx_tail (at most 28).
+ */
+/** cut.rest_off of a packed word (0: the frame was refused) */
+#define OFL_DSA_PK_REST_OFF(w)    ((unsigned)((w) & 0xFFu))
+/** cut.mac_off of a packed word */
+#define OFL_DSA_PK_MAC_OFF(w)     ((unsigned)((w) >> 8 & 0xFFu))
+/** cut.tail_len of a packed word */
+#define OFL_DSA_PK_TAIL_LEN(w)    ((unsigned)((w) >> 16 & 0xFFu))
+/** cut.ins_len of a packed word (0, 2 or 4) */
+#define OFL_DSA_PK_INS_LEN(w)     ((unsigned)((w) >> 24 & 0x7u))
+/** cut.mac_patched of a packed word */
+#define OFL_DSA_PK_MAC_PATCHED(w) ((unsigned)((w) >> 27 & 0x1u))
+/** valid of a packed word (OFL_DSA_M_PORT, OFL_DSA_M_SWITCH) */
+#define OFL_DSA_PK_VALID(w)       ((unsigned)((w) >> 28 & 0xFu))
+/** flags of a packed word (OFL_DSA_MF_*) */
+#define OFL_DSA_PK_FLAGS(w)       ((unsigned)((w) >> 32 & 0xFFFFu))
+/** switch_id of a packed word */
+#define OFL_DSA_PK_SWITCH(w)      ((unsigned)((w) >> 48 & 0xFFu))
+/** port of a packed word */
+#define OFL_DSA_PK_PORT(w)        ((unsigned)((w) >> 56 & 0xFFu))
+
+/**
+ * One frame's result of ofl_dsa_decode_packed_burst(): word holds what
+ * struct ofl_dsa_brief holds but the rebuilt bytes (see the OFL_DSA_PK_*
+ * macros above), ins the rebuilt bytes (cut.ins).
+ */
+struct ofl_dsa_packed {
+	uint64_t word;       /**< the fields, OFL_DSA_PK_*(word); 0 when the
+	                          frame was refused */
+	uint8_t ins[4];      /**< the rebuilt bytes: written (all four) only
+	                          when the word's ins_len is not 0; the bytes
+	                          past ins_len are unspecified */
+	uint8_t reserved[4]; /**< never written */
+};
+
+/**
+ * The brief decode of n frames in one call, each frame's result packed in
+ * one 64-bit word: for each i < n, out[i].word holds exactly the fields
+ * ofl_dsa_decode_brief(d, frames[i].data, frames[i].len, &b) gives in b
+ * (OFL_DSA_PK_PORT(word) == b.port, OFL_DSA_PK_REST_OFF(word) ==
+ * b.cut.rest_off, and so on for every field but reserved[]), and
+ * out[i].ins[0 .. ins_len) holds b.cut.ins[0 .. ins_len); a frame the
+ * brief decode refuses (OFL_EBADMSG) gets out[i].word 0 and its ins[]
+ * untouched, as has a decoded frame with ins_len 0.  The same checks as ofl_dsa_decode_brief(); what differs is
+ * the output, one word where the brief is written as three, which is what
+ * a loop over a batch of frames pays for per frame.
+ *
+ * d set by ofl_dsa_decoder_init() (0 returned).  frames[0 .. n) are read
+ * only, during the call: each data points to len readable bytes and is not
+ * NULL (not even when len is 0).  out[0 .. n) is written in order (word
+ * always, ins[] as said above, reserved[] never); out may not overlap
+ * frames.  Nothing is kept after the call.
+ *
+ * Returns the number of frames refused (0 to n), or OFL_EINVAL (d NULL, or
+ * n > 0 with frames or out NULL, or n > INT_MAX: nothing written).
+ */
+OFL_API int ofl_dsa_decode_packed_burst(const struct ofl_dsa_decoder *d,
+                                        const struct ofl_buf *frames,
+                                        unsigned n,
+                                        struct ofl_dsa_packed *out);
+
 /**
  * The view of a cut: fills *view exactly as ofl_dsa_decode() of the same
  * frame would have (hdr points into frame, or into view->buf when bytes

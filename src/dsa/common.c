@@ -66,6 +66,29 @@ int dsa_brief_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 	return 0;
 }
 
+uint64_t dsa_packed_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
+                         uint32_t len, struct ofl_dsa_packed *out)
+{
+	struct ofl_dsa_brief b;
+	struct ofl_dsa_view v = { 0 };
+	struct ofl_dsa_meta m = { 0 };
+
+	if (dsa_brief_rare(d, frame, len, &b))
+		return 0;
+	v.rest_off = b.cut.rest_off;
+	v.mac_off = b.cut.mac_off;
+	v.tail_len = b.cut.tail_len;
+	v.ins_len = b.cut.ins_len;
+	v.mac_patched = b.cut.mac_patched;
+	m.valid = b.valid;
+	m.flags = b.flags;
+	m.switch_id = b.switch_id;
+	m.port = b.port;
+	if (b.cut.ins_len)
+		memcpy(out->ins, b.cut.ins, sizeof(out->ins));
+	return dsa_packed_word(&v, &m);
+}
+
 uint32_t dsa_crc32_update(uint32_t crc, const uint8_t *p, uint32_t n)
 {
 	while (n--) {

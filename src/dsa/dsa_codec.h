@@ -236,7 +236,109 @@ static inline void dsa_brief_refused(struct ofl_dsa_brief *o)
 		return refused;                                                \
 	}
 
-#define DSA_CODEC_DEFINE_(name, dec_call, enc, fold_p)                         \
+/* The packed word of a decoded frame (include/ofl/dsa.h, OFL_DSA_PK_*):
+ * built in a register from the view and meta locals of a body, most of it
+ * constant on each path. */
+static inline uint64_t dsa_packed_word(const struct ofl_dsa_view *v,
+                                       const struct ofl_dsa_meta *m)
+{
+	return (uint64_t)(uint8_t)v->rest_off |
+	       (uint64_t)(uint8_t)v->mac_off << 8 |
+	       (uint64_t)(uint8_t)v->tail_len << 16 |
+	       (uint64_t)(v->ins_len & 7u) << 24 |
+	       (uint64_t)(v->mac_patched & 1u) << 27 |
+	       (uint64_t)(m->valid & (OFL_DSA_M_PORT | OFL_DSA_M_SWITCH)) << 28 |
+	       (uint64_t)(uint16_t)m->flags << 32 |
+	       (uint64_t)m->switch_id << 48 | (uint64_t)m->port << 56;
+}
+
+/* The packed result of a frame a body answered DSA_RARE for (through
+ * dsa_brief_rare, out of line); 0 when refused. */
+uint64_t dsa_packed_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
+                         uint32_t len, struct ofl_dsa_packed *out);
+
+/* One frame through a codec's body for the packed burst: the word (0
+ * when refused), the rebuilt bytes into out->ins.  Inlined into the loop
+ * of a codec without a fast path (one_attr DSA_PK_INLINE_), out of
+ * line (DSA_PK_OUTLINE_) behind one with it, where it runs only for the
+ * frames the fast path leaves. */
+#define DSA_PK_INLINE_ inline OFL_ALWAYS_INLINE
+#define DSA_PK_OUTLINE_ OFL_NOINLINE
+#define DSA_CODEC_PACKED_ONE_(name, suffix, dirval, dec_call, pexpr, one_attr) \
+	static one_attr uint64_t codec_##name##_##suffix##_one(         \
+		const struct ofl_dsa_decoder *d, const uint8_t *frame,         \
+		uint32_t len, struct ofl_dsa_packed *out)                      \
+	{                                                                      \
+		DSA_PREPARED_FRAME_(dirval, pexpr);                            \
+		struct ofl_dsa_meta mm = { 0 };                                \
+		struct ofl_dsa_meta *m = &mm;                                  \
+                                                                               \
+		err = dec_call;                                                \
+		if (DSA_UNLIKELY(err == DSA_RARE))                             \
+			return dsa_packed_rare(d, frame, len, out);            \
+		if (err)                                                       \
+			return 0;                                              \
+		if (vv.ins_len)                                                \
+			memcpy(out->ins, vv.buf + DSA_MACS_LEN, sizeof(out->ins)); \
+		return dsa_packed_word(&vv, &mm);                              \
+	}
+
+/* The packed burst entry of a codec for one direction (ofl_dsa_decode_
+ * packed_burst): each frame's result one word built in a register and
+ * stored once.  fast_call, an expression over (dir, p, frame, len), is
+ * the codec's table-driven decode of its common frame: the body's word
+ * for the frame, or a word with DSA_PK_SLOW set for a frame it leaves to
+ * the body (the constant DSA_PK_SLOW for a codec without a fast path).
+ * Unrolled by hand, four frames a step at fixed offsets from one index:
+ * the fast path of a frame is then its loads, the table reads and one
+ * store, with no per-frame pointer steps. */
+#define DSA_CODEC_PACKED_(name, suffix, dirval, dec_call, pexpr, fast_call,   \
+                          one_attr)                                           \
+	DSA_CODEC_PACKED_ONE_(name, suffix, dirval, dec_call, pexpr, one_attr) \
+	static inline OFL_ALWAYS_INLINE void codec_##name##_##suffix##_at(     \
+		const struct ofl_dsa_decoder *d, const struct ofl_buf *fr,     \
+		struct ofl_dsa_packed *o, unsigned *refused)                   \
+	{                                                                      \
+		static const struct ofl_dsa_params zero_params;                \
+		const struct ofl_dsa_params *p = pexpr;                        \
+		const int dir = dirval;                                        \
+		const uint8_t *frame = fr->data;                               \
+		uint32_t len = fr->len;                                        \
+		uint64_t w = fast_call;                                        \
+                                                                               \
+		(void)zero_params;                                             \
+		(void)p;                                                       \
+		(void)dir;                                                     \
+		if (DSA_UNLIKELY(w & DSA_PK_SLOW)) {                           \
+			w = codec_##name##_##suffix##_one(d, frame, len, o);   \
+			*refused += !w;                                        \
+		}                                                              \
+		o->word = w;                                                   \
+	}                                                                      \
+	static unsigned codec_##name##_##suffix(const struct ofl_dsa_decoder *d, \
+	                                        const struct ofl_buf *frames,   \
+	                                        unsigned n,                     \
+	                                        struct ofl_dsa_packed *out)     \
+	{                                                                      \
+		unsigned refused = 0, i = 0;                                   \
+                                                                               \
+		for (; n - i >= 4; i += 4) {                                   \
+			codec_##name##_##suffix##_at(d, frames + i, out + i,   \
+			                             &refused);                \
+			codec_##name##_##suffix##_at(d, frames + i + 1,        \
+			                             out + i + 1, &refused);   \
+			codec_##name##_##suffix##_at(d, frames + i + 2,        \
+			                             out + i + 2, &refused);   \
+			codec_##name##_##suffix##_at(d, frames + i + 3,        \
+			                             out + i + 3, &refused);   \
+		}                                                              \
+		for (; i < n; i++)                                             \
+			codec_##name##_##suffix##_at(d, frames + i, out + i,   \
+			                             &refused);                \
+		return refused;                                                \
+	}
+
+#define DSA_CODEC_DEFINE_(name, dec_call, enc, fold_p, fast_call, one_attr)    \
 	static int codec_##name##_dec(const struct ofl_dsa_ops *ops,           \
 	                              const struct ofl_dsa_params *p, int dir,  \
 	                              const struct dsa_frame *f,                \
@@ -261,6 +363,14 @@ static inline void dsa_brief_refused(struct ofl_dsa_brief *o)
 	DSA_CODEC_BURST_(name, tx_burst0, OFL_DSA_TX, dec_call, &zero_params)  \
 	DSA_CODEC_BURST_(name, rx_burstp, OFL_DSA_RX, dec_call, &d->params)    \
 	DSA_CODEC_BURST_(name, tx_burstp, OFL_DSA_TX, dec_call, &d->params)    \
+	DSA_CODEC_PACKED_(name, rx_packed0, OFL_DSA_RX, dec_call, &zero_params,      \
+	                  fast_call, one_attr)                                 \
+	DSA_CODEC_PACKED_(name, tx_packed0, OFL_DSA_TX, dec_call, &zero_params,      \
+	                  fast_call, one_attr)                                 \
+	DSA_CODEC_PACKED_(name, rx_packedp, OFL_DSA_RX, dec_call, &d->params,      \
+	                  fast_call, one_attr)                                 \
+	DSA_CODEC_PACKED_(name, tx_packedp, OFL_DSA_TX, dec_call, &d->params,      \
+	                  fast_call, one_attr)                                 \
 	const struct ofl_dsa_codec dsa_codec_##name = {                        \
 		codec_##name##_dec, enc, { codec_##name##_rx, codec_##name##_tx }, \
 		{ { (fold_p) ? codec_##name##_rx_cut0 : codec_##name##_rx_cutp, \
@@ -274,19 +384,30 @@ static inline void dsa_brief_refused(struct ofl_dsa_brief *o)
 		{ { (fold_p) ? codec_##name##_rx_burst0 : codec_##name##_rx_burstp, \
 		    codec_##name##_rx_burstp },                                \
 		  { (fold_p) ? codec_##name##_tx_burst0 : codec_##name##_tx_burstp, \
-		    codec_##name##_tx_burstp } }                               \
+		    codec_##name##_tx_burstp } },                              \
+		{ { (fold_p) ? codec_##name##_rx_packed0 : codec_##name##_rx_packedp, \
+		    codec_##name##_rx_packedp },                               \
+		  { (fold_p) ? codec_##name##_tx_packed0 : codec_##name##_tx_packedp, \
+		    codec_##name##_tx_packedp } }                              \
 	}
 
 /* A codec from dec(ops, p, dir, f, m, v) (a DSA_DECODER) and an encoder;
- * DSA_CODEC_P when dec reads params. */
+ * DSA_CODEC_P when dec reads params, DSA_CODEC_P_FAST with a packed fast
+ * path fast(dir, p, frame, len) (DSA_CODEC_PACKED_). */
 #define DSA_CODEC(name, dec, enc)                                              \
-	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 0)
+	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 0, DSA_PK_SLOW, \
+	                  DSA_PK_INLINE_)
 #define DSA_CODEC_P(name, dec, enc)                                            \
-	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 1)
+	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 1, DSA_PK_SLOW, \
+	                  DSA_PK_INLINE_)
+#define DSA_CODEC_P_FAST(name, dec, enc, fast)                                 \
+	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 1,             \
+	                  fast(dir, p, frame, len), DSA_PK_OUTLINE_)
 
 /* A codec whose two functions read neither ops nor params:
- * dec(dir, f, m, v) (a DSA_DECODER) and enc(dir, m, tx). */
-#define DSA_CODEC_D(name, dec, enc)                                            \
+ * dec(dir, f, m, v) (a DSA_DECODER) and enc(dir, m, tx); DSA_CODEC_D_FAST
+ * with a packed fast path fast(dir, p, frame, len). */
+#define DSA_CODEC_D_(name, dec, enc, fast_call, one_attr)                      \
 	static int codec_##name##_enc(const struct ofl_dsa_ops *ops,           \
 	                              const struct ofl_dsa_params *p, int dir,  \
 	                              const struct ofl_dsa_meta *m,             \
@@ -296,12 +417,18 @@ static inline void dsa_brief_refused(struct ofl_dsa_brief *o)
 		(void)p;                                                       \
 		return enc(dir, m, tx);                                        \
 	}                                                                      \
-	DSA_CODEC_DEFINE_(name, dec(dir, f, m, v), codec_##name##_enc, 0)
+	DSA_CODEC_DEFINE_(name, dec(dir, f, m, v), codec_##name##_enc, 0,      \
+	                  fast_call, one_attr)
+#define DSA_CODEC_D(name, dec, enc)                                            \
+	DSA_CODEC_D_(name, dec, enc, DSA_PK_SLOW, DSA_PK_INLINE_)
+#define DSA_CODEC_D_FAST(name, dec, enc, fast)                                 \
+	DSA_CODEC_D_(name, dec, enc, fast(dir, p, frame, len), DSA_PK_OUTLINE_)
 
 /* A codec from two functions taking a format descriptor first:
  * dec(&fmt, ops, p, dir, f, m, v) and enc(&fmt, ops, p, dir, m, tx);
- * DSA_CODEC_WITH_P when dec reads params. */
-#define DSA_CODEC_WITH_(name, fmt, dec, enc, fold_p)                           \
+ * DSA_CODEC_WITH_P when dec reads params; DSA_CODEC_WITH_FAST with a
+ * packed fast path fast(&fmt, dir, p, frame, len). */
+#define DSA_CODEC_WITH_(name, fmt, dec, enc, fold_p, fast_call, one_attr)      \
 	static int codec_##name##_enc(const struct ofl_dsa_ops *ops,           \
 	                              const struct ofl_dsa_params *p, int dir,  \
 	                              const struct ofl_dsa_meta *m,             \
@@ -310,10 +437,16 @@ static inline void dsa_brief_refused(struct ofl_dsa_brief *o)
 		return enc(&fmt, ops, p, dir, m, tx);                          \
 	}                                                                      \
 	DSA_CODEC_DEFINE_(name, dec(&fmt, ops, p, dir, f, m, v),               \
-	                  codec_##name##_enc, fold_p)
+	                  codec_##name##_enc, fold_p, fast_call, one_attr)
 #define DSA_CODEC_WITH(name, fmt, dec, enc)                                    \
-	DSA_CODEC_WITH_(name, fmt, dec, enc, 0)
+	DSA_CODEC_WITH_(name, fmt, dec, enc, 0, DSA_PK_SLOW, DSA_PK_INLINE_)
 #define DSA_CODEC_WITH_P(name, fmt, dec, enc)                                  \
-	DSA_CODEC_WITH_(name, fmt, dec, enc, 1)
+	DSA_CODEC_WITH_(name, fmt, dec, enc, 1, DSA_PK_SLOW, DSA_PK_INLINE_)
+#define DSA_CODEC_WITH_FAST(name, fmt, dec, enc, fast)                         \
+	DSA_CODEC_WITH_(name, fmt, dec, enc, 0, fast(&fmt, dir, p, frame, len), \
+	                DSA_PK_OUTLINE_)
+#define DSA_CODEC_WITH_P_FAST(name, fmt, dec, enc, fast)                       \
+	DSA_CODEC_WITH_(name, fmt, dec, enc, 1, fast(&fmt, dir, p, frame, len), \
+	                DSA_PK_OUTLINE_)
 
 #endif /* OFL_SRC_DSA_CODEC_H */

@@ -104,6 +104,12 @@ typedef unsigned (*dsa_brief_burst_fn)(const struct ofl_dsa_decoder *d,
                                        const struct ofl_buf *frames,
                                        unsigned n, struct ofl_dsa_brief *out);
 
+/* The same with packed results (ofl_dsa_decode_packed_burst). */
+typedef unsigned (*dsa_packed_burst_fn)(const struct ofl_dsa_decoder *d,
+                                        const struct ofl_buf *frames,
+                                        unsigned n,
+                                        struct ofl_dsa_packed *out);
+
 struct ofl_dsa_codec {
 	dsa_decode_fn decode;            /* multi-buffer: over head/tail windows */
 	dsa_encode_fn encode;
@@ -118,6 +124,9 @@ struct ofl_dsa_codec {
 	/* brief decode of a batch (ofl_dsa_decode_brief_burst), indexed as
 	 * decode_cut: the same body inlined in a loop over the frames */
 	dsa_brief_burst_fn brief_burst[2][2];
+	/* the same with one packed word per frame
+	 * (ofl_dsa_decode_packed_burst), indexed as decode_cut */
+	dsa_packed_burst_fn packed_burst[2][2];
 };
 
 /* What a NULL params pointer stands for (all zero). */
@@ -363,6 +372,67 @@ static inline const uint8_t *dsa_tag_after_sa(const struct dsa_frame *f,
  * function GCC predicted the refusal differently and loaded its error code
  * before the test, one instruction more per frame. */
 #define DSA_TAG_NOT_TYPED(t, etype) (!(t) || dsa_be16(t) != (etype))
+
+/* --- packed fast paths (DSA_CODEC_PACKED_) --------------------------- */
+
+/* A fast path's answer for a frame it leaves to the body: any word with
+ * the top bit set (port 128 or more, which no format with a fast path
+ * has), so that the test is the sign of the last OR that built the word. */
+#define DSA_PK_SLOW ((uint64_t)1 << 63)
+
+/* The constant parts of a packed word (include/ofl/dsa.h, OFL_DSA_PK_*). */
+#define DSA_PK_VALID(valid) ((uint64_t)(valid) << 28)
+#define DSA_PK_FLAGS(flags) ((uint64_t)(flags) << 32)
+#define DSA_PK_SWITCH(sw) ((uint64_t)(sw) << 48)
+#define DSA_PK_PORT(port) ((uint64_t)(port) << 56)
+/* a cut of the MACs at 0 and rest_off, tail_len */
+#define DSA_PK_CUT(rest_off, tail_len)                                         \
+	((uint64_t)(rest_off) | (uint64_t)(tail_len) << 16)
+
+/* A 256-entry table of a tag byte: F(a, b) for b = 0 .. 255, each followed
+ * by a comma (a constant initializer: the tables are const, in the
+ * library's read-only data). */
+#define DSA_BYTE4_(F, a, x) F(a, (x)) F(a, (x) + 1) F(a, (x) + 2) F(a, (x) + 3)
+#define DSA_BYTE16_(F, a, x)                                                   \
+	DSA_BYTE4_(F, a, x) DSA_BYTE4_(F, a, (x) + 4) DSA_BYTE4_(F, a, (x) + 8) \
+	DSA_BYTE4_(F, a, (x) + 12)
+#define DSA_BYTE64_(F, a, x)                                                   \
+	DSA_BYTE16_(F, a, x) DSA_BYTE16_(F, a, (x) + 16)                       \
+	DSA_BYTE16_(F, a, (x) + 32) DSA_BYTE16_(F, a, (x) + 48)
+#define DSA_BYTE_TABLE(F, a)                                                   \
+	{ DSA_BYTE64_(F, a, 0) DSA_BYTE64_(F, a, 64) DSA_BYTE64_(F, a, 128)    \
+	  DSA_BYTE64_(F, a, 192) }
+
+/* The fast word of an RX frame at least min bytes long whose two tag
+ * bytes at off and off + 1 each index a table (either may answer
+ * DSA_PK_SLOW). */
+DSA_INLINE uint64_t dsa_pk_two(int dir, const uint8_t *frame, uint32_t len,
+                               uint32_t min, uint32_t off, const uint64_t *t0,
+                               const uint64_t *t1)
+{
+	if (dir != OFL_DSA_RX || len < min)
+		return DSA_PK_SLOW;
+	return t0[frame[off]] | t1[frame[off + 1]];
+}
+
+/* A codec's fast path fn(dir, p, frame, len) that is dsa_pk_two(). */
+#define DSA_PK_TWO(fn, min, off, t0, t1)                                       \
+	DSA_INLINE uint64_t fn(int dir, const struct ofl_dsa_params *p,        \
+	                       const uint8_t *frame, uint32_t len)              \
+	{                                                                      \
+		(void)p;                                                       \
+		return dsa_pk_two(dir, frame, len, min, off, t0, t1);          \
+	}
+
+/* The fast word of an RX frame with a one-byte tail tag: the table of
+ * that byte. */
+DSA_INLINE uint64_t dsa_pk_last(int dir, const uint8_t *frame, uint32_t len,
+                                const uint64_t *tab)
+{
+	if (dir != OFL_DSA_RX || len < dsa_min_tail(1))
+		return DSA_PK_SLOW;
+	return tab[frame[len - 1]];
+}
 
 #include "dsa/dsa_tx.h" /* in-place encode */
 

@@ -177,7 +177,27 @@ static int ksz_encode_fmt(const struct ksz_fmt *k, const struct ofl_dsa_ops *ops
 	return ksz_encode(k, p, dir, m, tx);
 }
 
-DSA_CODEC_WITH(ksz8795, ksz8795_fmt, ksz_decode_fmt, ksz_encode_fmt);
-DSA_CODEC_WITH(ksz9477, ksz9477_fmt, ksz_decode_fmt, ksz_encode_fmt);
-DSA_CODEC_WITH(ksz9893, ksz9893_fmt, ksz_decode_fmt, ksz_encode_fmt);
-DSA_CODEC_WITH(lan937x, lan937x_fmt, ksz_decode_fmt, ksz_encode_fmt);
+/* The packed burst's fast path (DSA_CODEC_PACKED_): the RX byte through
+ * a table of its 256 values, the word exactly ksz_decode()'s: the cut,
+ * valid and the port, or DSA_PK_SLOW when bit 7 announces a timestamp
+ * (ksz9477 family: the body reads it).  a: the port mask | rx_ptp << 8. */
+#define KSZ_PK(a, b)                                                           \
+	(((a) >> 8) && ((b) & KSZ_PTP_PRESENT)                                 \
+	         ? DSA_PK_SLOW                                                  \
+	         : DSA_PK_CUT(DSA_MACS_LEN, 1) | DSA_PK_VALID(OFL_DSA_M_PORT) | \
+	                   DSA_PK_PORT((b) & (a) & 0xFFu)),
+static const uint64_t ksz_pk_2[256] = DSA_BYTE_TABLE(KSZ_PK, 0x03);
+static const uint64_t ksz_pk_3_ptp[256] = DSA_BYTE_TABLE(KSZ_PK, 0x107);
+
+DSA_INLINE uint64_t ksz_pk(const struct ksz_fmt *k, int dir,
+                           const struct ofl_dsa_params *p, const uint8_t *frame,
+                           uint32_t len)
+{
+	(void)p;
+	return dsa_pk_last(dir, frame, len, k->rx_ptp ? ksz_pk_3_ptp : ksz_pk_2);
+}
+
+DSA_CODEC_WITH_FAST(ksz8795, ksz8795_fmt, ksz_decode_fmt, ksz_encode_fmt, ksz_pk);
+DSA_CODEC_WITH_FAST(ksz9477, ksz9477_fmt, ksz_decode_fmt, ksz_encode_fmt, ksz_pk);
+DSA_CODEC_WITH_FAST(ksz9893, ksz9893_fmt, ksz_decode_fmt, ksz_encode_fmt, ksz_pk);
+DSA_CODEC_WITH_FAST(lan937x, lan937x_fmt, ksz_decode_fmt, ksz_encode_fmt, ksz_pk);

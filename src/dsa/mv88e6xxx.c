@@ -177,6 +177,38 @@ DSA_DECODER edsa_decode(const struct ofl_dsa_ops *ops,
 	return err;
 }
 
+/* The packed burst's fast path (DSA_CODEC_PACKED_): the frame of normal
+ * traffic, FORWARD without a folded 802.1Q header (b0 0xC0-0xDF), as two
+ * table reads.  mv_pk_b0_<rest>[b0]: the word's part from b0 (the cut,
+ * valid, switch) for such a b0, DSA_PK_SLOW for any other (TO_CPU, tagged,
+ * refused: the body decides); mv_pk_b1[b1]: port and the trunk flag,
+ * which b1 holds in a FORWARD tag (port < 32: the top bit stays clear).
+ * The word is then exactly the body's (mv_decode). */
+#define MV_PK_B0(rest, b)                                                      \
+	(((b) >> 5) == 6 ? DSA_PK_CUT(rest, 0) |                               \
+	                           DSA_PK_VALID(OFL_DSA_M_PORT | OFL_DSA_M_SWITCH) | \
+	                           DSA_PK_SWITCH((b) & MV_DEV_MASK)            \
+	                 : DSA_PK_SLOW),
+#define MV_PK_B1(a, b)                                                         \
+	(DSA_PK_PORT((b) >> MV_PORT_SHIFT) | DSA_PK_FLAGS((b) & MV_TRUNK)),
+static const uint64_t mv_pk_b0_dsa[256] =
+	DSA_BYTE_TABLE(MV_PK_B0, DSA_MACS_LEN + MV_DSA_LEN);
+static const uint64_t mv_pk_b0_edsa[256] =
+	DSA_BYTE_TABLE(MV_PK_B0, DSA_MACS_LEN + MV_EDSA_LEN);
+static const uint64_t mv_pk_b1[256] = DSA_BYTE_TABLE(MV_PK_B1, 0);
+
+DSA_PK_TWO(dsa_pk, dsa_min_after_sa(MV_DSA_LEN), DSA_MACS_LEN, mv_pk_b0_dsa, mv_pk_b1)
+
+DSA_INLINE uint64_t edsa_pk(int dir, const struct ofl_dsa_params *p,
+                            const uint8_t *frame, uint32_t len)
+{
+	/* the strict option checks the first 4 bytes: the body does */
+	if (p->flags & OFL_DSA_P_EDSA_STRICT)
+		return DSA_PK_SLOW;
+	return dsa_pk_two(dir, frame, len, dsa_min_after_sa(MV_EDSA_LEN),
+	                  DSA_MACS_LEN + 4, mv_pk_b0_edsa, mv_pk_b1);
+}
+
 /* Writes the 4 DSA bytes; extra = 0 (dsa) or 4 (edsa prefix). */
 static int mv_encode(int dir, const struct ofl_dsa_meta *m, struct dsa_tx *tx,
                      uint32_t extra)
@@ -303,6 +335,24 @@ DSA_DECODER trailer_decode(int dir, const struct dsa_frame *f,
 	return dsa_view_tail(f, TRAILER_LEN, v);
 }
 
+/* The packed burst's fast path (DSA_CODEC_PACKED_): the RX trailer's
+ * masked compare, the port (t[1], bits 7:3 checked zero) moved into the
+ * word; the word exactly trailer_decode()'s. */
+DSA_INLINE uint64_t trailer_pk(int dir, const struct ofl_dsa_params *p,
+                               const uint8_t *frame, uint32_t len)
+{
+	uint32_t t;
+
+	(void)p;
+	if (dir != OFL_DSA_RX || len < dsa_min_tail(TRAILER_LEN))
+		return DSA_PK_SLOW;
+	t = dsa_be32(frame + len - TRAILER_LEN);
+	if ((t & 0xFFF8EFFFu) != 0x80000000u)
+		return DSA_PK_SLOW;
+	return DSA_PK_CUT(DSA_MACS_LEN, TRAILER_LEN) | DSA_PK_VALID(OFL_DSA_M_PORT) |
+	       DSA_PK_PORT((t >> 16) & 0xFFu);
+}
+
 static int trailer_encode(int dir, const struct ofl_dsa_meta *m,
                           struct dsa_tx *tx)
 {
@@ -323,6 +373,6 @@ static int trailer_encode(int dir, const struct ofl_dsa_meta *m,
 	return dsa_tx_put(tx, DSA_AT_TAIL, t, TRAILER_LEN);
 }
 
-DSA_CODEC_D(dsa, dsa_decode, dsa_encode);
-DSA_CODEC_P(edsa, edsa_decode, edsa_encode);
-DSA_CODEC_D(trailer, trailer_decode, trailer_encode);
+DSA_CODEC_D_FAST(dsa, dsa_decode, dsa_encode, dsa_pk);
+DSA_CODEC_P_FAST(edsa, edsa_decode, edsa_encode, edsa_pk);
+DSA_CODEC_D_FAST(trailer, trailer_decode, trailer_encode, trailer_pk);

@@ -41,6 +41,27 @@ _Static_assert(QCA_RX_TAGGED >> QCA_RX_TAGGED_TO_FLAG == OFL_DSA_MF_TAGGED,
 #define QCA_TX_FROM_CPU 0x80u
 #define QCA_TX_PORTS 7u
 
+/* The packed burst's fast path (DSA_CODEC_PACKED_): an RX header of
+ * version 2 and type 0 (the frame of normal traffic) in two table reads,
+ * the word exactly qca_decode()'s; any other version or type goes to the
+ * body (DSA_PK_SLOW).  qca_pk_h0[high byte]: version and the type's top
+ * bits, with the cut and valid; qca_pk_h1[low byte]: the type's low bits,
+ * the tagged flag and the port. */
+#define QCA_PK_H0(a, b)                                                        \
+	((((b) << 8) & QCA_RX_VER_TYPE & 0xFF00u) == QCA_VERSION << 14           \
+	         ? DSA_PK_CUT(DSA_MACS_LEN + QCA_HDR_LEN, 0) |                  \
+	                   DSA_PK_VALID(OFL_DSA_M_PORT)                         \
+	         : DSA_PK_SLOW),
+#define QCA_PK_H1(a, b)                                                        \
+	((b) & QCA_RX_VER_TYPE & 0xFFu                                         \
+	         ? DSA_PK_SLOW                                                  \
+	         : DSA_PK_FLAGS(((b) & QCA_RX_TAGGED) >> QCA_RX_TAGGED_TO_FLAG) | \
+	                   DSA_PK_PORT((b) & QCA_RX_PORT_MASK)),
+static const uint64_t qca_pk_h0[256] = DSA_BYTE_TABLE(QCA_PK_H0, 0);
+static const uint64_t qca_pk_h1[256] = DSA_BYTE_TABLE(QCA_PK_H1, 0);
+
+DSA_PK_TWO(qca_pk, dsa_min_after_sa(QCA_HDR_LEN), DSA_MACS_LEN, qca_pk_h0, qca_pk_h1)
+
 DSA_DECODER qca_decode(int dir, const struct dsa_frame *f,
                        struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
@@ -178,5 +199,5 @@ static int ar9331_encode(int dir, const struct ofl_dsa_meta *m,
 	                              AR9331_HDR_LEN);
 }
 
-DSA_CODEC_D(qca, qca_decode, qca_encode);
+DSA_CODEC_D_FAST(qca, qca_decode, qca_encode, qca_pk);
 DSA_CODEC_D(ar9331, ar9331_decode, ar9331_encode);

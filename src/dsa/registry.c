@@ -171,25 +171,48 @@ int ofl_dsa_decode_brief(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 	return d->brief(d, frame, len, out);
 }
 
+/* The argument checks of a burst entry: OFL_EINVAL, 0 for an empty
+ * batch (frames and out may then be NULL), 1 to go on.  ~0u >> 1 is
+ * INT_MAX (int and unsigned have the same width), the most refusals the
+ * int returned can count; <limits.h> is not among the library's headers
+ * (docs/libc.md). */
+static int burst_check(const struct ofl_dsa_decoder *d,
+                       const struct ofl_buf *frames, unsigned n, const void *out)
+{
+	if (!d || (n && (!frames || !out)) || n > (~0u >> 1))
+		return OFL_EINVAL;
+	return n != 0;
+}
+
+/* Which burst entry: the one compiled for the params the decoder's brief
+ * entry was chosen for (the same function for both when the codec does
+ * not fold the defaults). */
+static unsigned burst_params(const struct ofl_dsa_decoder *d)
+{
+	return d->brief != d->ops->codec->decode_brief[d->dir][0];
+}
+
 int ofl_dsa_decode_brief_burst(const struct ofl_dsa_decoder *d,
                                const struct ofl_buf *frames, unsigned n,
                                struct ofl_dsa_brief *out)
 {
-	const struct ofl_dsa_codec *c;
+	int go = burst_check(d, frames, n, out);
 
-	/* ~0u >> 1 is INT_MAX (int and unsigned have the same width), the
-	 * most refusals the int returned can count; <limits.h> is not among
-	 * the library's headers (docs/libc.md) */
-	if (!d || (n && (!frames || !out)) || n > (~0u >> 1))
-		return OFL_EINVAL;
-	if (!n)
-		return 0; /* frames and out may be NULL */
-	/* the burst entry compiled for the params the decoder's brief entry
-	 * was chosen for (the same function for both when the codec does not
-	 * fold the defaults) */
-	c = d->ops->codec;
-	return (int)c->brief_burst[d->dir][d->brief != c->decode_brief[d->dir][0]](
-		d, frames, n, out);
+	return go <= 0 ? go
+	               : (int)d->ops->codec->brief_burst[d->dir][burst_params(d)](d, frames, n,
+	                                                                          out);
+}
+
+int ofl_dsa_decode_packed_burst(const struct ofl_dsa_decoder *d,
+                                const struct ofl_buf *frames, unsigned n,
+                                struct ofl_dsa_packed *out)
+{
+	int go = burst_check(d, frames, n, out);
+
+	if (go > 0)
+		go = (int)d->ops->codec->packed_burst[d->dir][burst_params(d)](d, frames, n,
+		                                                                out);
+	return go;
 }
 
 int ofl_dsa_cut_view(const struct ofl_dsa_ops *ops, const uint8_t *frame,

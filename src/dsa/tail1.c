@@ -79,5 +79,28 @@ static int tail1_encode(const struct tail1_fmt *k, const struct ofl_dsa_ops *ops
 	return dsa_tx_put(tx, DSA_AT_TAIL, &t, 1);
 }
 
-DSA_CODEC_WITH(hellcreek, hellcreek_fmt, tail1_decode, tail1_encode);
-DSA_CODEC_WITH(xrs700x, xrs700x_fmt, tail1_decode, tail1_encode);
+/* The packed burst's fast path (DSA_CODEC_PACKED_): the RX byte through a
+ * table of its 256 values, the word exactly tail1_decode()'s (xrs700x:
+ * the lowest set bit's number, DSA_PK_SLOW for 0, which the body refuses). */
+#define TAIL1_LOWEST(b)                                                        \
+	((b) & 1 ? 0 : (b) & 2 ? 1 : (b) & 4 ? 2 : (b) & 8 ? 3 : (b) & 16 ? 4 : \
+	 (b) & 32 ? 5 : (b) & 64 ? 6 : 7)
+#define TAIL1_PK(one_hot, b)                                                   \
+	((one_hot) && !(b) ? DSA_PK_SLOW                                       \
+	                   : DSA_PK_CUT(DSA_MACS_LEN, 1) |                      \
+	                             DSA_PK_VALID(OFL_DSA_M_PORT) |             \
+	                             DSA_PK_PORT((one_hot) ? TAIL1_LOWEST(b)    \
+	                                                   : (b) & 0x03u)),
+static const uint64_t tail1_pk_mask3[256] = DSA_BYTE_TABLE(TAIL1_PK, 0);
+static const uint64_t tail1_pk_one_hot[256] = DSA_BYTE_TABLE(TAIL1_PK, 1);
+
+DSA_INLINE uint64_t tail1_pk(const struct tail1_fmt *k, int dir,
+                             const struct ofl_dsa_params *p,
+                             const uint8_t *frame, uint32_t len)
+{
+	(void)p;
+	return dsa_pk_last(dir, frame, len, k->one_hot ? tail1_pk_one_hot : tail1_pk_mask3);
+}
+
+DSA_CODEC_WITH_FAST(hellcreek, hellcreek_fmt, tail1_decode, tail1_encode, tail1_pk);
+DSA_CODEC_WITH_FAST(xrs700x, xrs700x_fmt, tail1_decode, tail1_encode, tail1_pk);

@@ -222,6 +222,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FZ_CHECKF(memcmp(&bb[0], &b, sizeof(b)) == 0 &&
 				          memcmp(&bb[1], &bh, sizeof(bh)) == 0,
 				          "%s: burst brief differs from decode_brief's", ops->name);
+				/* the packed burst: the same two briefs, each
+				 * as one word (0 refused), ins[] as the cut's
+				 * and written only when ins_len is not 0 */
+				{
+					struct ofl_dsa_packed pk[2];
+					const struct ofl_dsa_brief *want[2] = { &b, &bh };
+					int np;
+
+					memset(pk, 0x5A, sizeof(pk));
+					np = ofl_dsa_decode_packed_burst(&d, two, 2, pk);
+					FZ_CHECKF(np == nb, "%s: packed burst refused %d, burst %d",
+					          ops->name, np, nb);
+					for (i = 0; i < 2; i++) {
+						const struct ofl_dsa_brief *x = want[i];
+						uint64_t w = (uint64_t)x->cut.rest_off |
+						             (uint64_t)x->cut.mac_off << 8 |
+						             (uint64_t)x->cut.tail_len << 16 |
+						             (uint64_t)x->cut.ins_len << 24 |
+						             (uint64_t)x->cut.mac_patched << 27 |
+						             (uint64_t)x->valid << 28 |
+						             (uint64_t)x->flags << 32 |
+						             (uint64_t)x->switch_id << 48 |
+						             (uint64_t)x->port << 56;
+
+						FZ_CHECKF(pk[i].word == w,
+						          "%s: packed word differs from the brief", ops->name);
+						FZ_CHECKF(x->cut.ins_len ?
+						          memcmp(pk[i].ins, x->cut.ins, x->cut.ins_len) == 0 :
+						          memcmp(pk[i].ins, "\x5a\x5a\x5a\x5a", 4) == 0,
+						          "%s: packed ins differs", ops->name);
+						FZ_CHECKF(memcmp(pk[i].reserved, "\x5a\x5a\x5a\x5a", 4) == 0,
+						          "%s: packed reserved written", ops->name);
+					}
+				}
 			}
 		}
 	}

@@ -1,8 +1,9 @@
 /*
- * dsa_burst_test.c - ofl_dsa_decode_brief_burst() against
- * ofl_dsa_decode_brief(), frame by frame (include/ofl/dsa.h promises that
- * out[i] is what the brief decode of frames[i] writes, and that a frame it
- * refuses gets a zero brief, reserved[] never written).
+ * dsa_burst_test.c - ofl_dsa_decode_brief_burst() and
+ * ofl_dsa_decode_packed_burst() against ofl_dsa_decode_brief(), frame by
+ * frame (include/ofl/dsa.h promises that out[i] is what the brief decode
+ * of frames[i] writes, or its fields packed in one word, and that a frame
+ * it refuses gets a zero brief or word, reserved[] never written).
  *
  * For every format, both directions and two sets of params (the defaults,
  * which select the entries compiled for them, and a set with every option
@@ -14,7 +15,8 @@
  * qca MIB and register-ACK frames).  The pool goes through the burst entry
  * in batches of changing sizes (1 to 67) and through the brief entry one
  * frame at a time; every brief, every refusal and the count returned must
- * agree.  Each frame is an exact-size heap copy, so a sanitizer sees any
+ * agree.  The packed burst's fast paths (a table per tag byte) see every
+ * flip of the tag bytes this way, each on the frame of normal traffic.  Each frame is an exact-size heap copy, so a sanitizer sees any
  * over-read.  Under a memory checker (OFL_TEST_CHECKER) the flips cover
  * every 5th byte.
  */
@@ -152,18 +154,91 @@ static void add_rare(void)
 	}
 }
 
-/* The whole pool through both entries: they must agree. */
-static void compare(const struct ofl_dsa_decoder *d)
+/* The brief b (refused: rc1 != 0) as the packed word dsa.h documents. */
+static uint64_t packed_of(const struct ofl_dsa_brief *b, int rc1)
 {
-	static struct ofl_dsa_brief out[MAXFRAMES];
+	if (rc1)
+		return 0;
+	return (uint64_t)b->cut.rest_off | (uint64_t)b->cut.mac_off << 8 |
+	       (uint64_t)b->cut.tail_len << 16 | (uint64_t)b->cut.ins_len << 24 |
+	       (uint64_t)b->cut.mac_patched << 27 | (uint64_t)b->valid << 28 |
+	       (uint64_t)b->flags << 32 | (uint64_t)b->switch_id << 48 |
+	       (uint64_t)b->port << 56;
+}
+
+/* Frame j's brief from the burst entry, o, against b, the brief entry's
+ * (rc1 its return). */
+static void check_brief(const struct ofl_dsa_decoder *d, unsigned j, struct ofl_dsa_brief *b,
+                        int rc1, const struct ofl_dsa_brief *o)
+{
 	const size_t body = offsetof(struct ofl_dsa_brief, reserved);
 	const char *name = d->ops->name;
-	unsigned i = 0, step = 1;
 
-	memset(out, FILL, sizeof(out[0]) * pool.n);
+	if (rc1) {
+		memset(b, 0, body); /* all of it, ins[] too */
+	} else {
+		/* ins[] past ins_len is unspecified */
+		memcpy(b->cut.ins + b->cut.ins_len, o->cut.ins + b->cut.ins_len,
+		       sizeof(b->cut.ins) - b->cut.ins_len);
+	}
+	EXPECT(memcmp(b, o, body) == 0, "%s dir %u frame %u (len %u, brief %d): burst brief differs",
+	       name, d->dir, j, pool.f[j].len, rc1);
+	for (unsigned k = 0; k < sizeof(b->reserved); k++)
+		EXPECT(o->reserved[k] == FILL, "%s: reserved written", name);
+}
+
+/* Frame j's result from the packed burst, o, against b, the brief entry's
+ * (rc1 its return): the word, each field through its macro, ins[] (and
+ * nothing written there when there are no rebuilt bytes), reserved[]. */
+static void check_packed(const struct ofl_dsa_decoder *d, unsigned j,
+                         const struct ofl_dsa_brief *b, int rc1, const struct ofl_dsa_packed *o)
+{
+	const char *name = d->ops->name;
+	uint64_t w = o->word;
+
+	/* each field fits its bits: nothing was cut off */
+	EXPECT(rc1 || (b->cut.rest_off < 256 && b->cut.mac_off < 256 && b->cut.tail_len < 256 &&
+	               b->cut.ins_len < 8 && b->cut.mac_patched < 2 && b->valid < 16),
+	       "%s: a brief field does not fit the packed word", name);
+	EXPECT(w == packed_of(b, rc1),
+	       "%s dir %u frame %u (len %u, brief %d): packed word %016llx, brief's %016llx", name,
+	       d->dir, j, pool.f[j].len, rc1, (unsigned long long)w,
+	       (unsigned long long)packed_of(b, rc1));
+	EXPECT(OFL_DSA_PK_PORT(w) == (rc1 ? 0u : b->port) &&
+	       OFL_DSA_PK_SWITCH(w) == (rc1 ? 0u : b->switch_id) &&
+	       OFL_DSA_PK_FLAGS(w) == (rc1 ? 0u : b->flags) &&
+	       OFL_DSA_PK_VALID(w) == (rc1 ? 0u : b->valid) &&
+	       OFL_DSA_PK_REST_OFF(w) == (rc1 ? 0u : b->cut.rest_off) &&
+	       OFL_DSA_PK_MAC_OFF(w) == (rc1 ? 0u : b->cut.mac_off) &&
+	       OFL_DSA_PK_TAIL_LEN(w) == (rc1 ? 0u : b->cut.tail_len) &&
+	       OFL_DSA_PK_INS_LEN(w) == (rc1 ? 0u : b->cut.ins_len) &&
+	       OFL_DSA_PK_MAC_PATCHED(w) == (rc1 ? 0u : b->cut.mac_patched),
+	       "%s frame %u: an OFL_DSA_PK_* macro reads another field", name, j);
+	if (!rc1 && b->cut.ins_len)
+		EXPECT(memcmp(o->ins, b->cut.ins, b->cut.ins_len) == 0, "%s frame %u: ins differs",
+		       name, j);
+	for (unsigned k = 0; k < sizeof(o->ins) && (rc1 || !b->cut.ins_len); k++)
+		EXPECT(o->ins[k] == FILL, "%s frame %u: ins written", name, j);
+	for (unsigned k = 0; k < sizeof(o->reserved); k++)
+		EXPECT(o->reserved[k] == FILL, "%s: reserved written", name);
+}
+
+/* The whole pool through a burst entry (the packed one when packed) and
+ * the brief entry one frame at a time: they must agree.  Batches of
+ * changing sizes: 1, 4, 13, 40, 54, ... (brief); 2, 11, 56, 67, ...
+ * (packed: every remainder of its steps of 4). */
+static void compare(const struct ofl_dsa_decoder *d, int packed)
+{
+	static struct ofl_dsa_brief outb[MAXFRAMES];
+	static struct ofl_dsa_packed outp[MAXFRAMES];
+	unsigned i = 0, step = packed ? 2 : 1;
+
+	memset(outb, FILL, sizeof(outb[0]) * pool.n);
+	memset(outp, FILL, sizeof(outp[0]) * pool.n);
 	while (i < pool.n) {
 		unsigned n = pool.n - i < step ? pool.n - i : step, refused = 0;
-		int rc = ofl_dsa_decode_brief_burst(d, pool.f + i, n, out + i);
+		int rc = packed ? ofl_dsa_decode_packed_burst(d, pool.f + i, n, outp + i)
+		                : ofl_dsa_decode_brief_burst(d, pool.f + i, n, outb + i);
 
 		for (unsigned j = i; j < i + n; j++) {
 			struct ofl_dsa_brief b;
@@ -171,26 +246,18 @@ static void compare(const struct ofl_dsa_decoder *d)
 
 			memset(&b, FILL, sizeof(b));
 			rc1 = ofl_dsa_decode_brief(d, pool.f[j].data, pool.f[j].len, &b);
-			EXPECT(rc1 == 0 || rc1 == OFL_EBADMSG, "%s dir %u: brief %d", name, d->dir,
-			       rc1);
-			if (rc1) {
-				refused++;
-				memset(&b, 0, body); /* all of it, ins[] too */
-			} else {
-				/* ins[] past ins_len is unspecified */
-				memcpy(b.cut.ins + b.cut.ins_len, out[j].cut.ins + b.cut.ins_len,
-				       sizeof(b.cut.ins) - b.cut.ins_len);
-			}
-			EXPECT(memcmp(&b, &out[j], body) == 0,
-			       "%s dir %u frame %u (len %u, brief %d): burst brief differs", name,
-			       d->dir, j, pool.f[j].len, rc1);
-			for (unsigned k = 0; k < sizeof(b.reserved); k++)
-				EXPECT(out[j].reserved[k] == FILL, "%s: reserved written", name);
+			EXPECT(rc1 == 0 || rc1 == OFL_EBADMSG, "%s dir %u: brief %d", d->ops->name,
+			       d->dir, rc1);
+			refused += rc1 != 0;
+			if (packed)
+				check_packed(d, j, &b, rc1, &outp[j]);
+			else
+				check_brief(d, j, &b, rc1, &outb[j]);
 		}
 		EXPECT(rc >= 0 && (unsigned)rc == refused, "%s dir %u: burst says %d refused, %u",
-		       name, d->dir, rc, refused);
+		       d->ops->name, d->dir, rc, refused);
 		i += n;
-		step = step * 3 % 67 + 1; /* 1, 4, 13, 40, 54, ... */
+		step = packed ? step * 5 % 71 + 1 : step * 3 % 67 + 1;
 	}
 }
 
@@ -244,12 +311,38 @@ START_TEST(test_burst_agrees)
 				pool_add(f, len);
 			}
 			add_rare();
-			compare(&d);
+			compare(&d, 0);
+			compare(&d, 1);
 			pool_free();
 		}
 	}
 }
 END_TEST
+
+/* A burst entry (the packed one when packed) refuses what dsa.h says it
+ * refuses, writing nothing, and takes an empty batch; out is filled with
+ * FILL before. */
+static int burst_of(int packed, const struct ofl_dsa_decoder *d, const struct ofl_buf *fr,
+                    unsigned n, void *out)
+{
+	return packed ? ofl_dsa_decode_packed_burst(d, fr, n, out)
+	              : ofl_dsa_decode_brief_burst(d, fr, n, out);
+}
+
+static void check_args(const struct ofl_dsa_decoder *d, const struct ofl_buf fr[2], void *out,
+                       int packed)
+{
+	const uint8_t *o = out;
+
+	ck_assert_int_eq(burst_of(packed, NULL, fr, 2, out), OFL_EINVAL);
+	ck_assert_int_eq(burst_of(packed, d, NULL, 2, out), OFL_EINVAL);
+	ck_assert_int_eq(burst_of(packed, d, fr, 2, NULL), OFL_EINVAL);
+	ck_assert_int_eq(burst_of(packed, d, fr, (unsigned)INT_MAX + 1u, out), OFL_EINVAL);
+	ck_assert_int_eq(burst_of(packed, d, NULL, 0, NULL), 0);
+	ck_assert_int_eq(burst_of(packed, d, fr, 0, out), 0);
+	for (unsigned k = 0; k < 16; k++)
+		ck_assert_uint_eq(o[k], FILL); /* nothing written */
+}
 
 START_TEST(test_burst_args)
 {
@@ -262,15 +355,7 @@ START_TEST(test_burst_args)
 	plain_frame(f);
 	ck_assert_int_eq(ofl_dsa_decoder_init(&d, sizeof(d), ops, NULL, OFL_DSA_RX), 0);
 	memset(out, FILL, sizeof(out));
-	ck_assert_int_eq(ofl_dsa_decode_brief_burst(NULL, fr, 2, out), OFL_EINVAL);
-	ck_assert_int_eq(ofl_dsa_decode_brief_burst(&d, NULL, 2, out), OFL_EINVAL);
-	ck_assert_int_eq(ofl_dsa_decode_brief_burst(&d, fr, 2, NULL), OFL_EINVAL);
-	ck_assert_int_eq(ofl_dsa_decode_brief_burst(&d, fr, (unsigned)INT_MAX + 1u, out),
-	                 OFL_EINVAL);
-	ck_assert_uint_eq(out[0].cut.rest_off, FILL << 8 | FILL); /* nothing written */
-	ck_assert_int_eq(ofl_dsa_decode_brief_burst(&d, NULL, 0, NULL), 0);
-	ck_assert_int_eq(ofl_dsa_decode_brief_burst(&d, fr, 0, out), 0);
-	ck_assert_uint_eq(out[0].cut.rest_off, FILL << 8 | FILL);
+	check_args(&d, fr, out, 0);
 	/* the 3-byte frame is refused: zero brief, counted */
 	ck_assert_int_eq(ofl_dsa_decode_brief_burst(&d, fr + 1, 1, out + 1), 1);
 	ck_assert_uint_eq(out[1].cut.rest_off, 0);
@@ -279,4 +364,44 @@ START_TEST(test_burst_args)
 }
 END_TEST
 
-H_MAIN("dsa_burst", 0, 0, { test_burst_agrees, (int)ofl_dsa_count() }, { test_burst_args, 0 })
+START_TEST(test_packed_args)
+{
+	uint8_t f[64];
+	struct ofl_dsa_packed out[2];
+	struct ofl_buf fr[2] = { { f, sizeof(f) }, { f, 3 } };
+	struct ofl_dsa_decoder d;
+
+	plain_frame(f);
+	f[12] = 0xC0 | 3; /* FORWARD from switch 3, port 5, trunk */
+	f[13] = 5 << 3 | 0x04;
+	ck_assert_int_eq(ofl_dsa_decoder_init(&d, sizeof(d), ofl_dsa_find("dsa"), NULL, OFL_DSA_RX),
+	                 0);
+	memset(out, FILL, sizeof(out));
+	check_args(&d, fr, out, 1);
+	/* the FORWARD frame decodes, the 3-byte one is refused: word 0 */
+	ck_assert_int_eq(ofl_dsa_decode_packed_burst(&d, fr, 2, out), 1);
+	ck_assert_uint_eq(OFL_DSA_PK_PORT(out[0].word), 5);
+	ck_assert_uint_eq(OFL_DSA_PK_SWITCH(out[0].word), 3);
+	ck_assert_uint_eq(OFL_DSA_PK_FLAGS(out[0].word), OFL_DSA_MF_TRUNK);
+	ck_assert_uint_eq(OFL_DSA_PK_VALID(out[0].word), OFL_DSA_M_PORT | OFL_DSA_M_SWITCH);
+	ck_assert_uint_eq(OFL_DSA_PK_REST_OFF(out[0].word), 16);
+	ck_assert_uint_eq(OFL_DSA_PK_MAC_OFF(out[0].word), 0);
+	ck_assert_uint_eq(OFL_DSA_PK_TAIL_LEN(out[0].word), 0);
+	ck_assert_uint_eq(OFL_DSA_PK_INS_LEN(out[0].word), 0);
+	ck_assert_uint_eq(out[1].word, 0);
+	ck_assert_uint_eq(out[1].reserved[0], FILL);
+	/* TAGGED: the 802.1Q header rebuilt into ins (TCI 0x0123, CFI from
+	 * b1 bit 0) */
+	f[12] = 0xC0 | 0x20 | 3;
+	f[13] = 5 << 3 | 0x01;
+	f[14] = 0x01;
+	f[15] = 0x23;
+	ck_assert_int_eq(ofl_dsa_decode_packed_burst(&d, fr, 1, out), 0);
+	ck_assert_uint_eq(OFL_DSA_PK_INS_LEN(out[0].word), 4);
+	ck_assert_uint_eq(OFL_DSA_PK_FLAGS(out[0].word), OFL_DSA_MF_TAGGED);
+	ck_assert_mem_eq(out[0].ins, "\x81\x00\x11\x23", 4);
+}
+END_TEST
+
+H_MAIN("dsa_burst", 0, 0, { test_burst_agrees, (int)ofl_dsa_count() }, { test_burst_args, 0 },
+       { test_packed_args, 0 })
