@@ -583,33 +583,33 @@ OFL_API int ofl_dsa_decode_brief_burst(const struct ofl_dsa_decoder *d,
  *   bits  0- 7  cut.rest_off      (0: the frame was refused; a decoded
  *                                  frame's is at least 12)
  *   bits  8-15  cut.mac_off
- *   bits 16-23  cut.tail_len
- *   bits 24-26  cut.ins_len       (0, 2 or 4)
- *   bit  27     cut.mac_patched
- *   bits 28-31  valid             (OFL_DSA_M_PORT and OFL_DSA_M_SWITCH
- *                                  only, at their own bit values)
- *   bits 32-47  flags             (OFL_DSA_MF_*)
+ *   bits 16-31  cut.tail_len      (all 16 bits: an sja1110 trailer with
+ *                                  padding cuts more than a tag)
+ *   bits 32-41  flags             (OFL_DSA_MF_*: every one is below 0x400)
+ *   bits 42-44  cut.ins_len       (0, 2 or 4)
+ *   bit  45     cut.mac_patched
+ *   bit  46     valid & OFL_DSA_M_PORT
+ *   bit  47     valid & OFL_DSA_M_SWITCH
  *   bits 48-55  switch_id
  *   bits 56-63  port
  *
- * Every format's offsets and lengths fit in 8 bits: rest_off is 12 plus
- * the head tag (ops->rx_head, tx_head: at most 20 bytes), tail_len at
- * most ops->rx_tail or tx_tail (at most 28).
+ * rest_off and mac_off fit in 8 bits: rest_off is 12 plus the head tag
+ * (ops->rx_head, tx_head: at most 20 bytes, 24 behind an sja1110 header).
  */
 /** cut.rest_off of a packed word (0: the frame was refused) */
 #define OFL_DSA_PK_REST_OFF(w)    ((unsigned)((w) & 0xFFu))
 /** cut.mac_off of a packed word */
 #define OFL_DSA_PK_MAC_OFF(w)     ((unsigned)((w) >> 8 & 0xFFu))
 /** cut.tail_len of a packed word */
-#define OFL_DSA_PK_TAIL_LEN(w)    ((unsigned)((w) >> 16 & 0xFFu))
+#define OFL_DSA_PK_TAIL_LEN(w)    ((unsigned)((w) >> 16 & 0xFFFFu))
 /** cut.ins_len of a packed word (0, 2 or 4) */
-#define OFL_DSA_PK_INS_LEN(w)     ((unsigned)((w) >> 24 & 0x7u))
+#define OFL_DSA_PK_INS_LEN(w)     ((unsigned)((w) >> 42 & 0x7u))
 /** cut.mac_patched of a packed word */
-#define OFL_DSA_PK_MAC_PATCHED(w) ((unsigned)((w) >> 27 & 0x1u))
+#define OFL_DSA_PK_MAC_PATCHED(w) ((unsigned)((w) >> 45 & 0x1u))
 /** valid of a packed word (OFL_DSA_M_PORT, OFL_DSA_M_SWITCH) */
-#define OFL_DSA_PK_VALID(w)       ((unsigned)((w) >> 28 & 0xFu))
+#define OFL_DSA_PK_VALID(w)       ((unsigned)(((w) >> 46 & 0x1u) | ((w) >> 45 & 0x4u)))
 /** flags of a packed word (OFL_DSA_MF_*) */
-#define OFL_DSA_PK_FLAGS(w)       ((unsigned)((w) >> 32 & 0xFFFFu))
+#define OFL_DSA_PK_FLAGS(w)       ((unsigned)((w) >> 32 & 0x3FFu))
 /** switch_id of a packed word */
 #define OFL_DSA_PK_SWITCH(w)      ((unsigned)((w) >> 48 & 0xFFu))
 /** port of a packed word */

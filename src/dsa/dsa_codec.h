@@ -244,12 +244,10 @@ static inline uint64_t dsa_packed_word(const struct ofl_dsa_view *v,
 {
 	return (uint64_t)(uint8_t)v->rest_off |
 	       (uint64_t)(uint8_t)v->mac_off << 8 |
-	       (uint64_t)(uint8_t)v->tail_len << 16 |
-	       (uint64_t)(v->ins_len & 7u) << 24 |
-	       (uint64_t)(v->mac_patched & 1u) << 27 |
-	       (uint64_t)(m->valid & (OFL_DSA_M_PORT | OFL_DSA_M_SWITCH)) << 28 |
-	       (uint64_t)(uint16_t)m->flags << 32 |
-	       (uint64_t)m->switch_id << 48 | (uint64_t)m->port << 56;
+	       (uint64_t)v->tail_len << 16 | DSA_PK_FLAGS(m->flags & 0x3FFu) |
+	       (uint64_t)(v->ins_len & 7u) << 42 |
+	       (uint64_t)(v->mac_patched & 1u) << 45 | DSA_PK_VALID(m->valid) |
+	       DSA_PK_SWITCH(m->switch_id) | DSA_PK_PORT(m->port);
 }
 
 /* The packed result of a frame a body answered DSA_RARE for (through

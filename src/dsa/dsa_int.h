@@ -381,7 +381,11 @@ static inline const uint8_t *dsa_tag_after_sa(const struct dsa_frame *f,
 #define DSA_PK_SLOW ((uint64_t)1 << 63)
 
 /* The constant parts of a packed word (include/ofl/dsa.h, OFL_DSA_PK_*). */
-#define DSA_PK_VALID(valid) ((uint64_t)(valid) << 28)
+#define DSA_PK_VALID(valid)                                                    \
+	(((uint64_t)(valid) & OFL_DSA_M_PORT) << 46 |                          \
+	 ((uint64_t)(valid) & OFL_DSA_M_SWITCH) << 45)
+_Static_assert(OFL_DSA_M_PORT == 1 && OFL_DSA_M_SWITCH == 4, "valid's bits 46, 47");
+_Static_assert(OFL_DSA_MF_VLAN_S < 0x400, "every flag fits the word's 10 bits");
 #define DSA_PK_FLAGS(flags) ((uint64_t)(flags) << 32)
 #define DSA_PK_SWITCH(sw) ((uint64_t)(sw) << 48)
 #define DSA_PK_PORT(port) ((uint64_t)(port) << 56)

@@ -508,8 +508,14 @@ DSA_INLINE uint64_t q_pk(const struct q_fmt *q, int dir,
                          const struct ofl_dsa_params *p, const uint8_t *frame,
                          uint32_t len)
 {
-	if (dir != OFL_DSA_RX || len < DSA_MACS_LEN + DSA_VLAN_HLEN + 2 ||
-	    !q_tpid_ok(q, p, dsa_be16(frame + DSA_MACS_LEN)))
+	unsigned tpid;
+
+	if (dir != OFL_DSA_RX || len < DSA_MACS_LEN + DSA_VLAN_HLEN + 2)
+		return DSA_PK_SLOW;
+	tpid = dsa_be16(frame + DSA_MACS_LEN);
+	/* sja1110 reads 0xDADC as its control header first, even when the
+	 * params name it as the TPID (sja1110_rx): the body decides */
+	if (!q_tpid_ok(q, p, tpid) || (q->kind == Q_SJA1110 && tpid == SJA_ETH_P_1110))
 		return DSA_PK_SLOW;
 	return q_pk_t2[frame[DSA_MACS_LEN + 2]] | q_pk_t3[frame[DSA_MACS_LEN + 3]];
 }

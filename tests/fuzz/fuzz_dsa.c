@@ -239,10 +239,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						uint64_t w = (uint64_t)x->cut.rest_off |
 						             (uint64_t)x->cut.mac_off << 8 |
 						             (uint64_t)x->cut.tail_len << 16 |
-						             (uint64_t)x->cut.ins_len << 24 |
-						             (uint64_t)x->cut.mac_patched << 27 |
-						             (uint64_t)x->valid << 28 |
 						             (uint64_t)x->flags << 32 |
+						             (uint64_t)x->cut.ins_len << 42 |
+						             (uint64_t)x->cut.mac_patched << 45 |
+						             (uint64_t)(x->valid & 1u) << 46 |
+						             (uint64_t)(x->valid & 4u) << 45 |
 						             (uint64_t)x->switch_id << 48 |
 						             (uint64_t)x->port << 56;
 

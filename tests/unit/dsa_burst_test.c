@@ -160,10 +160,10 @@ static uint64_t packed_of(const struct ofl_dsa_brief *b, int rc1)
 	if (rc1)
 		return 0;
 	return (uint64_t)b->cut.rest_off | (uint64_t)b->cut.mac_off << 8 |
-	       (uint64_t)b->cut.tail_len << 16 | (uint64_t)b->cut.ins_len << 24 |
-	       (uint64_t)b->cut.mac_patched << 27 | (uint64_t)b->valid << 28 |
-	       (uint64_t)b->flags << 32 | (uint64_t)b->switch_id << 48 |
-	       (uint64_t)b->port << 56;
+	       (uint64_t)b->cut.tail_len << 16 | (uint64_t)b->flags << 32 |
+	       (uint64_t)b->cut.ins_len << 42 | (uint64_t)b->cut.mac_patched << 45 |
+	       (uint64_t)(b->valid & 1u) << 46 | (uint64_t)(b->valid & 4u) << 45 |
+	       (uint64_t)b->switch_id << 48 | (uint64_t)b->port << 56;
 }
 
 /* Frame j's brief from the burst entry, o, against b, the brief entry's
@@ -197,8 +197,8 @@ static void check_packed(const struct ofl_dsa_decoder *d, unsigned j,
 	uint64_t w = o->word;
 
 	/* each field fits its bits: nothing was cut off */
-	EXPECT(rc1 || (b->cut.rest_off < 256 && b->cut.mac_off < 256 && b->cut.tail_len < 256 &&
-	               b->cut.ins_len < 8 && b->cut.mac_patched < 2 && b->valid < 16),
+	EXPECT(rc1 || (b->cut.rest_off < 256 && b->cut.mac_off < 256 && b->flags < 0x400 &&
+	               b->cut.ins_len < 8 && b->cut.mac_patched < 2 && !(b->valid & ~5u)),
 	       "%s: a brief field does not fit the packed word", name);
 	EXPECT(w == packed_of(b, rc1),
 	       "%s dir %u frame %u (len %u, brief %d): packed word %016llx, brief's %016llx", name,
