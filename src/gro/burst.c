@@ -66,35 +66,14 @@ static inline int worth_grouping(const struct ofl_pkt *pkts, unsigned n)
 	return 1;
 }
 
-/* nbufs, csum_status and flags of a struct ofl_pkt as one word (host
- * order), to test the three at once. */
-_Static_assert(offsetof(struct ofl_pkt, csum_status) == offsetof(struct ofl_pkt, nbufs) + 2 &&
-                   offsetof(struct ofl_pkt, flags) == offsetof(struct ofl_pkt, nbufs) + 3,
-               "nbufs, csum_status, flags: four bytes in a row");
 _Static_assert(OFL_GRO_OUT_F_HASH % OFL_PKT_F_HASH == 0, "the hash flag moves up");
-static inline uint32_t pkt_word(const struct ofl_pkt *pkt)
-{
-	uint32_t w;
-	memcpy(&w, (const uint8_t *)pkt + offsetof(struct ofl_pkt, nbufs), 4);
-	return w;
-}
-static inline uint32_t pkt_word_of(uint16_t nbufs, uint8_t csum_status, uint8_t flags)
-{
-	struct ofl_pkt t;
-	t.nbufs = nbufs;
-	t.csum_status = csum_status;
-	t.flags = flags;
-	return pkt_word(&t);
-}
 
 /* The arguments and buffer of a frame pass_run() may take: one buffer of
  * 54 to 0xffff bytes (data not NULL), checksum verified, no hardware VLAN. */
 static inline int pass_shape(const struct ofl_pkt *pkt)
 {
 	const struct ofl_buf *b = pkt->bufs;
-	return (pkt_word(pkt) & pkt_word_of(0xffff, 0xff, OFL_PKT_F_VLAN)) ==
-	               pkt_word_of(1, OFL_CSUM_UNNECESSARY, 0) &&
-	       b && b->data && b->len - 54u <= 0xffffu - 54u;
+	return gro_pkt_plain_meta(pkt) && b && b->data && b->len - 54u <= 0xffffu - 54u;
 }
 
 /* Is the 20-byte IPv4 header at ip right?  Its ones'-complement sum folds

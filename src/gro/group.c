@@ -128,25 +128,6 @@ static uint32_t tun_group(const struct ofl_gro *g, struct gro_brec *r, const str
 	return group_of(g, pkt);
 }
 
-/* Are the flags of a frame's struct ofl_pkt those of the plain shape the
- * fast path holds: one buffer, checksum verified, no hardware VLAN?  One
- * load of the three fields. */
-static inline int plain_meta(const struct ofl_pkt *pkt)
-{
-	static const struct {
-		uint16_t nbufs;
-		uint8_t csum_status, flags;
-	} want = {1, OFL_CSUM_UNNECESSARY, 0}, mask = {0xffff, 0xff, OFL_PKT_F_VLAN};
-	uint32_t w, m, v;
-	_Static_assert(offsetof(struct ofl_pkt, csum_status) == offsetof(struct ofl_pkt, nbufs) + 2 &&
-	                   offsetof(struct ofl_pkt, flags) == offsetof(struct ofl_pkt, nbufs) + 3,
-	               "nbufs, csum_status, flags: one word");
-	memcpy(&w, &pkt->nbufs, 4);
-	memcpy(&m, &mask, 4);
-	memcpy(&v, &want, 4);
-	return (w & m) == v;
-}
-
 /* A UDP datagram of the plain shape (its UDP header at uh, l4_len bytes
  * from there to the frame's end, checksum verified by the NIC) that udp.c
  * would hold as a new flow: a destination port that may merge, a nonzero
@@ -174,7 +155,7 @@ static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs
 	struct gro_brec *r = &bs->rec[i];
 	const uint8_t *p;
 	uint32_t b0, l4, hl;
-	if (!plain_meta(pkt) || !pkt->bufs)
+	if (!gro_pkt_plain_meta(pkt) || !pkt->bufs)
 		goto other;
 	p = pkt->bufs[0].data;
 	b0 = pkt->bufs[0].len;

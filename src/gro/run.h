@@ -17,18 +17,9 @@
  * order; *nb_mask: the mask without nbufs. */
 static inline void train_pkt_word(uint32_t *want_w, uint32_t *mask_w, uint32_t *nb_mask)
 {
-	struct ofl_pkt want, mask;
-	memset(&want, 0, sizeof(want));
-	memset(&mask, 0, sizeof(mask));
-	want.nbufs = 1;
-	want.csum_status = OFL_CSUM_UNNECESSARY;
-	mask.nbufs = 0xffff;
-	mask.csum_status = 0xff;
-	mask.flags = OFL_PKT_F_VLAN;
-	memcpy(want_w, &want.nbufs, 4);
-	memcpy(mask_w, &mask.nbufs, 4);
-	mask.nbufs = 0;
-	memcpy(nb_mask, &mask.nbufs, 4);
+	*want_w = GRO_PKT_PLAIN_WANT;
+	*mask_w = GRO_PKT_PLAIN_MASK;
+	*nb_mask = gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN);
 }
 
 /* Where a slice's len, pkt and buf fields sit: one 64-bit word. */

@@ -6,6 +6,7 @@
 #ifndef OFL_GRO_STAGE_H
 #define OFL_GRO_STAGE_H
 
+#include <stddef.h>
 #include <string.h>
 
 #include "gro/gro_int.h"
@@ -153,6 +154,35 @@ void gro_pend_push(struct ofl_gro *g, uint32_t idx);
 void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason);
 void gro_flush_all(struct ofl_gro *g, unsigned reason);
 void gro_end_train(struct ofl_gro *g, uint32_t idx, uint8_t flags);
+/* nbufs, csum_status and flags of a struct ofl_pkt as one word (host
+ * order), to test the three at once whatever the byte order. */
+_Static_assert(offsetof(struct ofl_pkt, csum_status) == offsetof(struct ofl_pkt, nbufs) + 2 &&
+                   offsetof(struct ofl_pkt, flags) == offsetof(struct ofl_pkt, nbufs) + 3,
+               "nbufs, csum_status, flags: four bytes in a row");
+static inline uint32_t gro_pkt_word(const struct ofl_pkt *pkt)
+{
+	uint32_t w;
+	memcpy(&w, (const uint8_t *)pkt + offsetof(struct ofl_pkt, nbufs), 4);
+	return w;
+}
+static inline uint32_t gro_pkt_word_of(uint16_t nbufs, uint8_t csum_status, uint8_t flags)
+{
+	struct ofl_pkt t;
+	t.nbufs = nbufs;
+	t.csum_status = csum_status;
+	t.flags = flags;
+	return gro_pkt_word(&t);
+}
+/* The packet fields of the plain shape the fast path, the lone records,
+ * the pass-on run and the trains take: one buffer, checksum verified, no
+ * hardware VLAN. */
+#define GRO_PKT_PLAIN_MASK gro_pkt_word_of(0xffff, 0xff, OFL_PKT_F_VLAN)
+#define GRO_PKT_PLAIN_WANT gro_pkt_word_of(1, OFL_CSUM_UNNECESSARY, 0)
+static inline int gro_pkt_plain_meta(const struct ofl_pkt *pkt)
+{
+	return (gro_pkt_word(pkt) & GRO_PKT_PLAIN_MASK) == GRO_PKT_PLAIN_WANT;
+}
+
 /* hold.c: slices, passing a frame on, holding a new flow */
 int gro_add_slices(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t off, uint32_t len,
                    uint16_t seg);
