@@ -130,13 +130,65 @@ static struct st *S;
 
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 
+/* The extension headers of the IPv6 header at ip (as far as the frame and
+ * the payload length hold them): a hash of their bytes and their length.
+ * The kernel (and the library) merge only packets whose extension headers
+ * are byte for byte the same, so they are part of the flow. */
+static void v6_ext_hash(const uint8_t *f, size_t len, size_t ip, uint32_t *hash, uint32_t *total)
+{
+	size_t l4 = ip + 40, end = ip + 40 + rd16(f + ip + 4);
+	uint8_t nh = f[ip + 6];
+	uint32_t h = 2166136261u, n = 0;
+	if (end > len)
+		end = len;
+	while ((nh == 0 || nh == 43 || nh == 60) && l4 + 8 <= end) {
+		size_t el = (f[l4 + 1] + 1u) * 8u, i;
+		if (l4 + el > end)
+			break;
+		for (i = 0; i < el; i++)
+			h = (h ^ f[l4 + i]) * 16777619u;
+		n += (uint32_t)el;
+		nh = f[l4];
+		l4 += el;
+	}
+	*hash = h;
+	*total = n;
+}
+
+/* The same for the inner packet of a tunnel (an IP packet at in of
+ * EtherType et, or an Ethernet frame at in for et 0x6558), folded into the
+ * inner parse's key: the outer frame's key (flow_key()) sees only the
+ * outer header's. */
+static void inner_ext_fold(const uint8_t *f, size_t len, size_t in, uint16_t et, struct c_flow *cf)
+{
+	uint32_t w[2];
+	size_t k;
+	if (et == 0x6558) {
+		for (in += 12; in + 4 <= len && (rd16(f + in) == 0x8100 || rd16(f + in) == 0x88a8); in += 4)
+			;
+		if (in + 2 > len)
+			return;
+		et = rd16(f + in);
+		in += 2;
+	}
+	if (et != 0x86dd || in + 40 > len)
+		return;
+	v6_ext_hash(f, len, in, &w[0], &w[1]);
+	for (k = 0; k < 8; k++)
+		cf->key[8 + k] ^= (uint8_t)(w[k / 4] >> (8 * (k % 4)));
+}
+
 /* The independent parse of a frame as the context takes it: TCP, UDP too
  * with cfg.udp, and with the tunnel ports a UDP frame to 4789 (VXLAN) or
  * 6081 (Geneve, version 0, OAM clear, Ethernet payload) is its inner TCP
  * segment: payload offset into the whole frame, and the outer side (the
  * outer parse's key: MACs, VLAN tags, addresses, ports; an IPv6 flow label,
  * a zero or non-zero UDP checksum, the tunnel header) folded into the key,
- * as the library's flow is the inner and the outer one together. */
+ * as the library's flow is the inner and the outer one together; and the
+ * inner IPv6 extension headers, which flow_key() sees only for the outer
+ * header (regress/gro/geneve-inner-ipv6-ext-headers-flow: two inner
+ * segments that differ only by a destination-options header are two flows,
+ * as in the kernel's ipv6_gro_receive(), and their order is not kept). */
 /* c_parse() of an IP packet of EtherType et (n bytes at ip), behind an
  * Ethernet header of zeros; payload_off counts that header. */
 static bool c_parse_ip(const uint8_t *ip, size_t n, uint16_t et, struct c_flow *cf)
@@ -201,6 +253,7 @@ static bool fz_parse_nodev(const uint8_t *f, size_t len, struct c_flow *cf)
 		return false;
 	if (!(et == 0x6558 ? c_parse(f + in, len - in, cf) : c_parse_ip(f + in, len - in, et, cf)))
 		return false;
+	inner_ext_fold(f, len, in, et, cf);
 	h = (h ^ proto) * 0x100000001b3ull;
 	for (k = 0; k < ip; k++)
 		h = (h ^ f[k]) * 0x100000001b3ull;
@@ -236,6 +289,7 @@ static bool fz_parse(const struct st *s, const uint8_t *f, size_t len, struct c_
 				ok = !gip && in < len && c_parse(f + in, len - in, cf);
 			}
 			if (ok) {
+				inner_ext_fold(f, len, in, gip ? gp : 0x6558, cf);
 				for (k = 0; k < sizeof(o.key); k++)
 					h = (h ^ o.key[k]) * 0x100000001b3ull;
 				for (k = th; k < in; k++)
@@ -282,25 +336,12 @@ static void flow_key(const struct inpkt *in, uint8_t key[KEYLEN])
 	k = 76;
 	if (off + 2 + 40 <= len && rd16(f + off) == 0x86dd) {
 		const uint8_t *ip = f + off + 2;
-		size_t l4 = off + 42, end = off + 42 + rd16(ip + 4);
-		uint8_t nh = ip[6];
-		uint32_t h = 2166136261u, n = 0;
+		uint32_t h, n;
 		key[k++] = ip[0] & 0xf0;
 		key[k++] = ip[1] & 0x0f;
 		key[k++] = ip[2];
 		key[k++] = ip[3];
-		if (end > len)
-			end = len;
-		while ((nh == 0 || nh == 43 || nh == 60) && l4 + 8 <= end) {
-			size_t el = (f[l4 + 1] + 1u) * 8u, i;
-			if (l4 + el > end)
-				break;
-			for (i = 0; i < el; i++)
-				h = (h ^ f[l4 + i]) * 16777619u;
-			n += (uint32_t)el;
-			nh = f[l4];
-			l4 += el;
-		}
+		v6_ext_hash(f, len, off + 2, &h, &n);
 		memcpy(key + k, &h, 4);
 		memcpy(key + k + 4, &n, 4);
 	}
