@@ -144,6 +144,19 @@ static int cmp_dbl(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The spread of a row's repetitions (each array sorted): the fastest and
+ * slowest of each side and the lowest and highest ratio, as JSON fields. */
+static const char *spread_json(const double *a, const double *b, const double *ra)
+{
+	static char buf[160];
+	snprintf(buf, sizeof buf,
+	         "\"ofl_min\":%.3f,\"ofl_max\":%.3f,\"dpdk_min\":%.3f,\"dpdk_max\":%.3f,"
+	         "\"ratio_min\":%.4f,\"ratio_max\":%.4f,",
+	         a[0], a[g_reps - 1], b[0], b[g_reps - 1], ra[0], ra[g_reps - 1]);
+	return buf;
+}
+
+
 struct side {
 	void (*chunk)(void *c);
 	void (*recycle)(void *c);
@@ -464,9 +477,9 @@ static void gso_row(uint32_t payload, int full, int burst)
 		fprintf(g_json,
 		        "{\"area\":\"gso\",\"mode\":\"%s\",\"l3\":4,\"payload\":%u,\"mss\":1448,\"segs\":%.2f,"
 		        "\"reps\":%u,\"ofl_ns_per_seg\":%.3f,\"dpdk_ns_per_seg\":%.3f,\"ofl_over_dpdk\":%.4f,"
-		        "\"ok\":%s}\n",
+		        "%s\"ok\":%s}\n",
 		        mode, payload, segs, g_reps, a[g_reps / 2], b[g_reps / 2],
-		        ra[g_reps / 2], bad ? "false" : "true");
+		        ra[g_reps / 2], spread_json(a, b, ra), bad ? "false" : "true");
 	fflush(stdout);
 }
 
@@ -511,9 +524,9 @@ static void row(const char *mode, unsigned flows, unsigned poll)
 		fprintf(g_json,
 		        "{\"area\":\"gro\",\"mode\":\"%s\",\"l3\":4,\"flows\":%u,\"poll\":%u,"
 		        "\"timeout_ns\":%u,\"ring\":%u,\"reps\":%u,\"ofl_ns_per_pkt\":%.3f,"
-		        "\"dpdk_ns_per_pkt\":%.3f,\"ofl_over_dpdk\":%.4f,\"ok\":%s}\n",
+		        "\"dpdk_ns_per_pkt\":%.3f,\"ofl_over_dpdk\":%.4f,%s\"ok\":%s}\n",
 		        mode, flows, poll, ctx_mode ? TIMEOUT_NS : 0, mr.r.nslots, g_reps, ours, theirs,
-		        ratio, bad ? "false" : "true");
+		        ratio, spread_json(a, b, ra), bad ? "false" : "true");
 	fflush(stdout);
 	mring_free(&mr);
 }

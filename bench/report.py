@@ -31,8 +31,17 @@ def load_machine(raw):
     return m
 
 
+# The figure each kind of Google Benchmark row is read for.
+MAIN_COUNTERS = ("ns_per_pkt", "ns_per_seg", "ns_per_frame", "ns_per_call")
+
+# name -> that row's repetitions (Google Benchmark "iteration" rows), filled
+# by load_gb(): the spread of its figure.
+REPS = {}
+
+
 def load_gb(raw):
-    """name (without /manual_time, /threads:N kept) -> row dict (median aggregate)."""
+    """name (without /manual_time, /threads:N kept) -> row dict (median
+    aggregate); each repetition's row kept in REPS for the spread."""
     rows = {}
     try:
         with open(os.path.join(raw, "gb.json")) as f:
@@ -40,14 +49,37 @@ def load_gb(raw):
     except (OSError, ValueError):
         return rows
     for b in data.get("benchmarks", []):
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
-            continue
         if b.get("error_occurred"):
             continue
         name = b.get("run_name", b["name"])
         name = name.replace("/manual_time", "")
-        rows[name] = b
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                rows[name] = b
+        else:
+            REPS.setdefault(name, []).append(b)
+            rows.setdefault(name, b)  # (a run without repetitions)
     return rows
+
+
+def spread(name, key):
+    """(min, max) of counter key over the repetitions of row name, or None."""
+    v = [r[key] for r in REPS.get(name, []) if isinstance(r.get(key), (int, float))]
+    return (min(v), max(v)) if len(v) > 1 else None
+
+
+def with_spread(value, name, key, unit="", nd=1):
+    """'12.4 ns (11.9-13.0)': a median and the min-max of its repetitions."""
+    s = spread(name, key)
+    txt = f"{value:.{nd}f}{unit}"
+    return txt + (f" ({s[0]:.{nd}f}–{s[1]:.{nd}f})" if s else "")
+
+
+def ratio_spread(r):
+    """' (2.80–3.21x)': the range of a side-by-side row's 'faster by' over
+    its repetitions (ofl_dpdk_cmp's ratio_min/ratio_max)."""
+    lo, hi = r.get("ratio_max"), r.get("ratio_min")
+    return f" ({1 / lo:.2f}–{1 / hi:.2f}x)" if lo and hi else ""
 
 
 def load_dpdk(raw):
@@ -77,9 +109,10 @@ def gro_ns(gb, what, l3, flows, poll, tmo, bufs, csum, extra="", proto="tcp"):
     return (b.get("ns_per_pkt"), b) if b else (None, None)
 
 
-def ratio_cells(q, ok):
-    """'ours / theirs' and 'libofl faster by' cells of a side-by-side row."""
-    return f"{q:.3f} | {1 / q if q else 0:.2f}x{'' if ok else ' (CHECK FAILED)'} |"
+def ratio_cells(q, ok, r=None):
+    """'ours / theirs' and 'libofl faster by' cells of a side-by-side row
+    (r: its JSON object, for the range over the repetitions)."""
+    return f"{q:.3f} | {1 / q if q else 0:.2f}x{ratio_spread(r or {})}{'' if ok else ' (CHECK FAILED)'} |"
 
 
 def table(w, title, head, rows):
@@ -312,15 +345,18 @@ def main():
         names = sorted({k.split("/")[2] for k in dsa if k.count("/") == 2})
         w(f"{len(names)} formats (a format missing here could not tag the test frame on RX).\n")
         w("decode: `ofl_dsa_decode()` (meta and view); prepared: `ofl_dsa_decode_cut()` with a decoder")
-        w("prepared once (meta and cut).\n")
-        w("| format | decode | prepared | encode |")
-        w("|---|---:|---:|---:|")
+        w("prepared once (meta and cut); packed: `ofl_dsa_decode_packed_burst()`, bursts of 32 frames, one packed")
+        w("word per frame.  Each figure is the median of the repetitions, in brackets their lowest and highest.\n")
+        w("| format | decode | prepared | packed burst | encode |")
+        w("|---|---:|---:|---:|---:|")
+
+        def dcell(kind, n):
+            row = dsa.get(f"dsa/{kind}/{n}", {})
+            v = row.get("ns_per_frame")
+            return with_spread(v, f"dsa/{kind}/{n}", "ns_per_frame", nd=2) if v is not None else "–"
         for n in names:
-            d = dsa.get(f"dsa/decode/{n}", {})
-            c = dsa.get(f"dsa/decode_cut/{n}", {})
-            e = dsa.get(f"dsa/encode/{n}", {})
-            w(f"| {n} | {fmt(d.get('ns_per_frame'), 2)} | {fmt(c.get('ns_per_frame'), 2)} "
-              f"| {fmt(e.get('ns_per_frame'), 2)} |")
+            w(f"| {n} | {dcell('decode', n)} | {dcell('decode_cut', n)} | {dcell('decode_packed', n)} "
+              f"| {dcell('encode', n)} |")
         w("")
         gt = {k: v for k, v in dsa.items() if k.startswith("dsa/gro/")}
         if gt:
@@ -331,6 +367,7 @@ def main():
 
     # ---- DPDK
     ratio = {}
+    ratio_row = {}
     dgso = [r for r in dp if r.get("area") == "gso"]
     dp = [r for r in dp if r.get("area", "gro") == "gro"]
     if dp:
@@ -340,17 +377,20 @@ def main():
           "`packet_type` and `l2/l3/l4_len` as a PMD sets them; libofl parses the headers itself. "
           "`burst` = `rte_gro_reassemble_burst` per poll vs our receive + `ofl_gro_poll_end` with timeout 0; "
           "`ctx` = `rte_gro_reassemble` + `rte_gro_timeout_flush` (200 µs of TSC) per poll vs our context with "
-          "a 200 µs timeout. Sides alternate per repetition; medians shown.\n")
+          "a 200 µs timeout. Sides alternate per repetition; medians shown, and in brackets the lowest and "
+          "highest ratio of the repetitions.\n")
         w("| mode | flows | poll | libofl ns/pkt | DPDK ns/pkt | ours / theirs | libofl faster by |")
         w("|---|---:|---:|---:|---:|---:|---:|")
         for r in dp:
             q = r["ofl_over_dpdk"]
             ratio[(r["mode"], r["flows"], r["poll"])] = q
+            ratio_row[(r["mode"], r["flows"], r["poll"])] = r
             w(f"| {r['mode']} | {r['flows']} | {r['poll']} | {r['ofl_ns_per_pkt']:.1f} | {r['dpdk_ns_per_pkt']:.1f} | "
-              + ratio_cells(q, r.get("ok", True)))
+              + ratio_cells(q, r.get("ok", True), r))
         w("")
 
     gso_ratio = {}
+    gso_row = {}
     if dgso:
         w("### GSO, TCP/IPv4, MSS 1448, side by side with `rte_gso_segment`\n")
         w("`partial`: ours writes the IPv4 header checksum and the pseudo-header sum (the NIC finishes L4); "
@@ -362,8 +402,9 @@ def main():
         for r in dgso:
             q = r["ofl_over_dpdk"]
             gso_ratio[(r["mode"], r["payload"])] = q
+            gso_row[(r["mode"], r["payload"])] = r
             w(f"| {r['mode']} | {r['payload']} B | {r['segs']:.0f} | {r['ofl_ns_per_seg']:.1f} | {r['dpdk_ns_per_seg']:.1f} | "
-              + ratio_cells(q, r.get("ok", True)))
+              + ratio_cells(q, r.get("ok", True), r))
         w("")
 
     # ---- hyperfine
@@ -406,18 +447,25 @@ def main():
         n64, _ = gro_ns(gb, "bulk", 4, 64, 64, 0, 1, "hw")
         n1k, _ = gro_ns(gb, "bulk", 4, 1024, 64, 0, 1, "hw")
         if n1:
-            add("GRO TCP/IPv4 bulk, 1 buffer, hw csum, 1 flow: ≤ 8 ns/pkt", f"{n1:.1f} ns", n1 <= 8, "gro/bulk/tcp4/flows:1/poll:64/timeout 0")
+            add("GRO TCP/IPv4 bulk, 1 buffer, hw csum, 1 flow: ≤ 8 ns/pkt",
+                with_spread(n1, "gro/bulk/tcp4/flows:1/poll:64/timeout_us:0/bufs:1/csum:hw", "ns_per_pkt", " ns"),
+                n1 <= 8, "gro/bulk/tcp4/flows:1/poll:64/timeout 0")
         if n64:
-            add("… 64 flows: ≤ 15 ns/pkt", f"{n64:.1f} ns", n64 <= 15, "gro/bulk/tcp4/flows:64/poll:64/timeout 0")
+            add("… 64 flows: ≤ 15 ns/pkt",
+                with_spread(n64, "gro/bulk/tcp4/flows:64/poll:64/timeout_us:0/bufs:1/csum:hw", "ns_per_pkt", " ns"),
+                n64 <= 15, "gro/bulk/tcp4/flows:64/poll:64/timeout 0")
         if n1k:
-            add("… 1024 flows: ≤ 15 ns/pkt", f"{n1k:.1f} ns", n1k <= 15, "gro/bulk/tcp4/flows:1024/poll:64/timeout 0")
+            add("… 1024 flows: ≤ 15 ns/pkt",
+                with_spread(n1k, "gro/bulk/tcp4/flows:1024/poll:64/timeout_us:0/bufs:1/csum:hw", "ns_per_pkt", " ns"),
+                n1k <= 15, "gro/bulk/tcp4/flows:1024/poll:64/timeout 0")
         # issue 12: >= 5x at 1 flow, >= 4x at 8, 64 and 1024 flows
         for f, need in ((1, 5.0), (8, 4.0), (64, 4.0), (1024, 4.0)):
             for poll in (32, 64):
                 q = ratio.get(("burst", f, poll))
                 if q:
                     add(f"… vs rte_gro_reassemble_burst, {f} flow(s), poll {poll}: ≥ {need}x faster",
-                        f"{1 / q:.2f}x", 1 / q >= need, "ofl_dpdk_cmp burst")
+                        f"{1 / q:.2f}x{ratio_spread(ratio_row[('burst', f, poll)])}", 1 / q >= need,
+                        "ofl_dpdk_cmp burst")
         c = gb.get("csum/partial/bytes:1448")
         if c:
             add("Checksum routine, cached 1448 B: ≥ 20 GB/s", f"{c['GBps']:.1f} GB/s", c["GBps"] >= 20, "csum/partial/bytes:1448")
@@ -436,24 +484,34 @@ def main():
                     (scale_med >= 1.8, scale_wall is not None and scale_wall >= 1.8), "gro/threads")
         g = gb.get("gso/tcp4/bytes:64000/mss:1448/csum:partial")
         if g:
-            add("GSO TCP/IPv4 64000 B, partial csum: ≤ 10 ns/segment", f"{g['ns_per_seg']:.1f} ns", g["ns_per_seg"] <= 10, "gso/tcp4/bytes:64000/csum:partial")
+            add("GSO TCP/IPv4 64000 B, partial csum: ≤ 10 ns/segment",
+                with_spread(g["ns_per_seg"], "gso/tcp4/bytes:64000/mss:1448/csum:partial", "ns_per_seg", " ns"),
+                g["ns_per_seg"] <= 10, "gso/tcp4/bytes:64000/csum:partial")
         g = gb.get("gso/tcp4/bytes:64000/mss:1448/csum:partial/burst:64")
         if g:
-            add("… the same, 64 segments per ofl_gso_next_burst() call", f"{g['ns_per_seg']:.1f} ns", g["ns_per_seg"] <= 10,
+            add("… the same, 64 segments per ofl_gso_next_burst() call",
+                with_spread(g["ns_per_seg"], "gso/tcp4/bytes:64000/mss:1448/csum:partial/burst:64", "ns_per_seg", " ns"),
+                g["ns_per_seg"] <= 10,
                 "gso/tcp4/bytes:64000/csum:partial/burst:64")
         for mode in ("partial", "burst"):
             q = gso_ratio.get((mode, 64000))
             if q:
                 add(f"GSO TCP/IPv4 64000 B, partial csum{', burst' if mode == 'burst' else ''}: "
-                    "≥ 4x faster than rte_gso_segment (issue 16)", f"{1 / q:.2f}x", 1 / q >= 4,
+                    "≥ 4x faster than rte_gso_segment (issue 16)", f"{1 / q:.2f}x{ratio_spread(gso_row[(mode, 64000)])}",
+                    1 / q >= 4,
                     f"ofl_dpdk_cmp gso {mode} 64000")
         q = gso_ratio.get(("full", 64000))
         if q:
-            add("GSO TCP/IPv4 64000 B, full sw csum: ≥ 2x faster than DPDK + sw csum pass", f"{1 / q:.2f}x",
+            add("GSO TCP/IPv4 64000 B, full sw csum: ≥ 2x faster than DPDK + sw csum pass",
+                f"{1 / q:.2f}x{ratio_spread(gso_row[('full', 64000)])}",
                 1 / q >= 2, "ofl_dpdk_cmp gso full 64000")
-        dd = [v.get("ns_per_frame") for k, v in gb.items() if k.startswith("dsa/decode/") and v.get("ns_per_frame")]
-        if dd:
-            add("DSA decode: ≤ 3 ns/frame (worst format)", f"{max(dd):.2f} ns (best {min(dd):.2f})", max(dd) <= 3, "dsa/decode/*")
+        for kind, label in (("decode", "DSA decode: ≤ 3 ns/frame (worst format)"),
+                            ("decode_packed", "DSA decode, packed burst of 32: about 3 ns/frame (issue 16; worst format)")):
+            dd = {k: v["ns_per_frame"] for k, v in gb.items() if k.startswith(f"dsa/{kind}/") and v.get("ns_per_frame")}
+            if dd:
+                wk = max(dd, key=dd.get)
+                add(label, f"{with_spread(dd[wk], wk, 'ns_per_frame', ' ns', 2)} ({wk.split('/')[2]}; best "
+                    f"{min(dd.values()):.2f})", dd[wk] <= 3, f"dsa/{kind}/*")
         instr_targets(os.path.join(a.raw, "instr.txt"), add)
         out_t = ["## Targets\n", "| target | measured | status | row |", "|---|---:|---|---|"]
         for t, v, ok, src in targets:
@@ -529,6 +587,21 @@ plot {', '.join(plots)}
           "loop, inclusive (bench/PROFILE.md says where they go).\n")
         with open(instr) as f:
             w("```\n" + f.read().rstrip("\n") + "\n```\n")
+    spread_rows = []
+    for name in sorted(REPS):
+        key = next((k for k in MAIN_COUNTERS if name in gb and k in gb[name]), None)
+        sp = spread(name, key) if key else None
+        if sp:
+            spread_rows.append(f"| `{name}` | {key} | {gb[name][key]:.2f} | {sp[0]:.2f} | {sp[1]:.2f} "
+                               f"| {len(REPS[name])} |")
+    if spread_rows:
+        w("## Spread of every timed row\n")
+        w("The median of a row's repetitions (the figure in the tables above) and the lowest and highest "
+          "repetition; each repetition is itself the median over its 512-packet chunks (DSA: batches).\n")
+        w("<details><summary>" + f"{len(spread_rows)} rows" + "</summary>\n")
+        table(w, "", [("row", "---"), ("figure", "---"), ("median", "---:"), ("min", "---:"), ("max", "---:"),
+                      ("repetitions", "---:")], spread_rows)
+        w("</details>\n")
     w("Raw data: `bench/results/raw/` (Google Benchmark JSON, DPDK runner JSON lines, hyperfine JSON, "
       "instr.txt).\n")
     os.makedirs(os.path.dirname(a.out), exist_ok=True)
