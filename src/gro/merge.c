@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gro/run.h"
+#include "gro/run_bufs.h"
 
 /* Header prediction's end for a frame in several buffers (header split):
  * room for its slices, the IP ID rule, then the merge (a UDP flow's: udp.h). */
@@ -189,7 +190,12 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 			if (nbr == 1)
 				nadd = run_take(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
 				                pw_want, pw_mask, &nsl_run, v4, 0, avx2, udp);
-			else
+			else if (!udp) {
+				/* several buffers: run_bufs.c */
+				const struct run_at ra = {&r,  sl + nsl, ck + nsegs,   e,       estep, hl,
+				                          seq, nsegs,    pw & pw_mask, pw_mask, nbr};
+				nadd = gro_run_bufs(pkts, i, iend, n, &ra, &nsl_run, v4, avx2);
+			} else
 				nadd = run_take(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
 				                pw & pw_mask, pw_mask, &nsl_run, v4, 1, avx2, udp);
 			i += nadd;

@@ -1,0 +1,148 @@
+/*
+ * run_bufs.c - the run of a train for frames in several buffers (header
+ * split, page fragments).  The same checks as the run of one-buffer frames
+ * (merge.c run_take()): the packet word, the masked compare of the headers
+ * against the expected next header, the sequence number, the IPv4
+ * ID-to-checksum word; then each later buffer becomes a slice as it is
+ * read, its length summed and checked non-zero, its address non-NULL.
+ * A copy per common buffer count (2, 3, 4: the buffer loop unrolled) and
+ * one for any other, in a function of its own for each L3 and compare.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "gro/run_bufs.h"
+
+/* The last 8 bytes of a slice (len, pkt, buf: run.h SL_LEN) as one word,
+ * in memory order, whatever the byte order: with constants, a constant. */
+static inline uint64_t sl_word(uint32_t len, uint16_t pkt, uint16_t buf)
+{
+	struct ofl_slice t = {NULL, len, pkt, buf};
+	uint64_t w;
+	memcpy(&w, (const uint8_t *)&t + SL_LEN, 8);
+	return w;
+}
+
+/* A slice: its address and its word (sl_word()). */
+static inline void put_slice(struct ofl_slice *t, const uint8_t *data, uint64_t w)
+{
+	t->data = data;
+	memcpy((uint8_t *)t + SL_LEN, &w, 8);
+}
+
+/* nbc: the frames' buffer count when a constant (the loop unrolled), 0
+ * when a->nb.  The word of buffer k's slice: its length moved to where
+ * the word has len (lsh), plus the frame's segment index (fw) and k (no
+ * carry: each field stays below 0xffff). */
+static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                                                   const struct run_at *a, uint32_t *nslices, const int v4,
+                                                   const int avx2, const unsigned nbc)
+{
+	const struct run *r = a->r;
+	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's L4 offset */
+	const uint32_t hl = a->hl, mss = r->mss, want = a->want, mask = a->mask;
+	const uint32_t nb = nbc ? nbc : a->nb, lsh = sl_word(1, 0, 0) == 1 ? 0 : 32;
+	const uint64_t estep = a->estep, full = r->full, pstep = sl_word(0, 1, 0), kstep = sl_word(0, 0, 1);
+	const struct ofl_pkt *q = pkts + i, *const qend = pkts + iend, *const q0 = q;
+	const struct ofl_pkt *const pfend = pkts + (n > GRO_AHEAD ? n - GRO_AHEAD : 0);
+	struct ofl_slice *s = a->s, *const s0 = a->s;
+	void **c = a->c;
+	uint32_t seq = a->seq;
+	uint64_t e = a->e, fw = sl_word(0, (uint16_t)a->seg, 0);
+	for (; q < qend; q++, c++) {
+		const struct ofl_buf *qb = q->bufs;
+		const uint8_t *d;
+		uintptr_t pmin = UINTPTR_MAX;
+		uint64_t tot;
+		uint32_t pw, b0, acc = 0, k;
+		memcpy(&pw, &q->nbufs, 4);
+		if ((pw & mask) != want || !qb)
+			break;
+		d = qb->data;
+		b0 = qb->len;
+		if (b0 < hl || !d)
+			break;
+#if defined(__GNUC__)
+		if (q < pfend && q[GRO_AHEAD].bufs && q[GRO_AHEAD].nbufs)
+			__builtin_prefetch(q[GRO_AHEAD].bufs->data);
+#endif
+		if (train_cmp(d, r->tp, r->mk, 0, hl, avx2) || ofl_get32(d + l4c + 4) != seq ||
+		    (v4 && get64(d + 18) != e))
+			break;
+		/* the slices written as the buffers are read, counted when
+		 * they add up to a full segment (no wrap: 64 bits), none
+		 * empty (then each is at most 0xffff: bl - 1 has no bit
+		 * above 15) and none NULL; the first buffer's rest, when
+		 * there is any */
+		tot = b0;
+		if (b0 != hl)
+			put_slice(s++, d + hl, ((uint64_t)(b0 - hl) << lsh) + fw);
+#if defined(__GNUC__)
+#pragma GCC unroll 4
+#endif
+		for (k = 1; k < nb; k++) {
+			const uint8_t *bd = qb[k].data;
+			uint32_t bl = qb[k].len;
+			put_slice(s + k - 1, bd, ((uint64_t)bl << lsh) + fw + k * kstep);
+			tot += bl;
+			acc |= bl - 1u;
+			pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
+		}
+		if (tot != full || acc > 0xffffu || pmin == 0) {
+			s -= b0 != hl;
+			break;
+		}
+		s += nb - 1;
+		*c = q->cookie;
+		seq += mss;
+		e += estep;
+		fw += pstep;
+	}
+	*nslices = (uint32_t)(s - s0);
+	return (unsigned)(q - q0);
+}
+
+static inline OFL_ALWAYS_INLINE unsigned bufs_l3(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                                                 const struct run_at *a, uint32_t *nslices, const int v4,
+                                                 const int avx2)
+{
+	switch (a->nb) {
+	case 2:
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 2);
+	case 3:
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 3);
+	case 4:
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 4);
+	default:
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 0);
+	}
+}
+
+/* Each compare in a function of its own (with AVX2: compiled for it), an
+ * L3 a constant in each copy of the loop. */
+static OFL_NOINLINE unsigned bufs_plain(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                                        const struct run_at *a, uint32_t *nslices, int v4)
+{
+	return v4 ? bufs_l3(pkts, i, iend, n, a, nslices, 1, 0) : bufs_l3(pkts, i, iend, n, a, nslices, 0, 0);
+}
+#if defined(TRAIN_AVX2)
+static OFL_NOINLINE GRO_TARGET_AVX2 unsigned bufs_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend,
+                                                       unsigned n, const struct run_at *a, uint32_t *nslices,
+                                                       int v4)
+{
+	return v4 ? bufs_l3(pkts, i, iend, n, a, nslices, 1, 1) : bufs_l3(pkts, i, iend, n, a, nslices, 0, 1);
+}
+#endif
+
+unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
+                      uint32_t *nslices, int v4, int avx2)
+{
+#if defined(TRAIN_AVX2)
+	if (avx2)
+		return bufs_avx2(pkts, i, iend, n, a, nslices, v4);
+#else
+	(void)avx2;
+#endif
+	return bufs_plain(pkts, i, iend, n, a, nslices, v4);
+}

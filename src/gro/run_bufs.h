@@ -1,0 +1,36 @@
+/*
+ * run_bufs.h - the run of a train for frames in several buffers (header
+ * split, page fragments): run_bufs.c.
+ */
+#ifndef OFL_GRO_RUN_BUFS_H
+#define OFL_GRO_RUN_BUFS_H
+
+#include "gro/run.h"
+
+/* Where a TCP run of frames in nb buffers (2 or more) starts and what it
+ * expects: its first frame at i, at most to iend (room for as many frames
+ * checked by the caller), n the burst's length (prefetch); r the expected
+ * header (hl bytes, all in the first buffer), seq and e (IPv4) the first
+ * frame's sequence number and ID-to-checksum word, stepped by r->mss and
+ * estep; seg its segment index; slices from s, cookies from c; want and
+ * mask its packet word (nbufs included). */
+struct run_at {
+	const struct run *r;
+	struct ofl_slice *s;
+	void **c;
+	uint64_t e, estep;
+	uint32_t hl, seq, seg, want, mask, nb;
+};
+
+/* Takes the frames of a run of frames in several buffers, each a full
+ * segment with every byte the run compares as expected (struct run), its
+ * headers in its first buffer and its payload the rest of that buffer
+ * (no slice when empty) and every later buffer (none empty or NULL, their
+ * lengths adding up to a full segment); stops at the first that is not,
+ * leaving it untouched.  Returns how many frames it took, *nslices how
+ * many slices it wrote.  v4: IPv4 (else IPv6); avx2: the compare compiled
+ * for AVX2 (only where gro_cpu_avx2()). */
+unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
+                      uint32_t *nslices, int v4, int avx2);
+
+#endif
