@@ -122,53 +122,71 @@ static inline void ofl_put32(uint8_t *p, uint32_t v)
 }
 
 /*
- * The plain shape, the common case, in one pass: untagged Ethernet, IPv4
- * without options or fragment bits and with a valid header checksum, or
- * IPv6 without extension headers, then transport protocol proto, the IP
- * packet ending exactly at frame_len and holding at least min_l4 bytes of
- * the transport header, all of them within the first buflen bytes at p.
- * Returns the transport header's offset (34 or 54), or 0 when the frame is
- * anything else.
+ * The plain shape up to the transport header, in one pass: untagged
+ * Ethernet, IPv4 without options or fragment bits and with a valid header
+ * checksum, or IPv6 without extension headers (the next header is the
+ * transport protocol), the IP packet ending exactly at frame_len, its
+ * fixed header within the first buflen bytes at p.  Returns the transport
+ * header's offset (34 or 54) with its protocol in *proto, or 0 when the
+ * frame is anything else.  Nothing of the transport header is checked to
+ * be there (ofl_plain_l4() does).
  */
-static inline uint32_t ofl_plain_l4(const uint8_t *p, uint32_t buflen, uint32_t frame_len, uint8_t proto,
-                                    uint32_t min_l4)
+static inline uint32_t ofl_plain_ip(const uint8_t *p, uint32_t buflen, uint32_t frame_len, unsigned *proto)
 {
 	const uint8_t *ip = p + 14;
-	uint32_t l4;
 	uint16_t et;
-	if (buflen < 34u + min_l4)
+	if (buflen < 34u)
 		return 0;
 	et = ofl_get16(p + 12);
 	if (et == 0x0800u) {
-		/* version and length, fragment bits, protocol: two compares */
-		static const uint8_t mask[4] = {0x3f, 0xff, 0, 0xff};
-		uint8_t want[4] = {0, 0, 0, proto};
-		uint32_t m, v, w;
-		memcpy(&m, mask, 4);
-		memcpy(&v, want, 4);
-		memcpy(&w, ip + 6, 4);
-		if (ip[0] != 0x45 || (w & m) != v || 14u + ofl_get16(ip + 2) != frame_len || ofl_csum_ip4_fold(ip) != 0xffff)
+		/* version and length, then the fragment bits (MF, offset) */
+		static const uint8_t mask[2] = {0x3f, 0xff};
+		uint16_t m, w;
+		memcpy(&m, mask, 2);
+		memcpy(&w, ip + 6, 2);
+		if (ip[0] != 0x45 || (w & m) || 14u + ofl_get16(ip + 2) != frame_len || !ofl_ip4_sum_ok(ip))
 			return 0;
-		l4 = 34;
-	} else if (et == 0x86ddu) {
-		if ((ip[0] >> 4) != 6 || ip[6] != proto || 54u + ofl_get16(ip + 4) != frame_len)
-			return 0;
-		l4 = 54;
-	} else {
-		return 0;
+		*proto = ip[9];
+		return 34;
 	}
-	return l4 + min_l4 <= frame_len && l4 + min_l4 <= buflen ? l4 : 0;
+	if (et == 0x86ddu && (ip[0] >> 4) == 6 && 54u + ofl_get16(ip + 4) == frame_len) {
+		*proto = ip[6];
+		return 54;
+	}
+	return 0;
 }
 
-/* The plain shape with TCP (ofl_plain_l4()): the TCP header's length, its
+/* The plain shape (ofl_plain_ip()) with transport protocol proto, the IP
+ * packet holding at least min_l4 bytes of its header, all of them within
+ * the first buflen bytes at p.  Returns the transport header's offset (34
+ * or 54), or 0 when the frame is anything else. */
+static inline uint32_t ofl_plain_l4(const uint8_t *p, uint32_t buflen, uint32_t frame_len, uint8_t proto,
+                                    uint32_t min_l4)
+{
+	unsigned got;
+	uint32_t l4 = ofl_plain_ip(p, buflen, frame_len, &got);
+	return l4 && got == proto && l4 + min_l4 <= frame_len && l4 + min_l4 <= buflen ? l4 : 0;
+}
+
+/* The TCP header of a plain frame at offset o (ofl_plain_ip(), protocol
+ * 6): its length, or 0 when it is shorter than 20 bytes or runs past the
+ * frame or the first buflen bytes. */
+static inline uint32_t ofl_plain_tcp_at(const uint8_t *p, uint32_t buflen, uint32_t frame_len, uint32_t o)
+{
+	uint32_t lim = frame_len < buflen ? frame_len : buflen, thl;
+	if (o + 20u > lim)
+		return 0;
+	thl = (p[o + 12] >> 4) * 4u;
+	return thl >= 20u && o + thl <= lim ? thl : 0;
+}
+
+/* The plain shape with TCP (ofl_plain_ip()): the TCP header's length, its
  * offset in *l4; 0 when the frame is anything else. */
 static inline uint32_t ofl_plain_tcp(const uint8_t *p, uint32_t buflen, uint32_t frame_len, uint32_t *l4)
 {
-	uint32_t o = ofl_plain_l4(p, buflen, frame_len, 6, 20), thl;
-	if (!o)
-		return 0;
-	thl = (p[o + 12] >> 4) * 4u;
-	if (thl < 20 || o + thl > frame_len || o + thl > buflen)
+	unsigned proto;
+	uint32_t o = ofl_plain_ip(p, buflen, frame_len, &proto), thl;
+	if (!o || proto != 6 || !(thl = ofl_plain_tcp_at(p, buflen, frame_len, o)))
 		return 0;
 	*l4 = o;
 	return thl;

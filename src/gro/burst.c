@@ -76,18 +76,6 @@ static inline int pass_shape(const struct ofl_pkt *pkt)
 	return gro_pkt_plain_meta(pkt) && b && b->data && b->len - 54u <= 0xffffu - 54u;
 }
 
-/* Is the 20-byte IPv4 header at ip right?  Its ones'-complement sum folds
- * to 0xffff exactly when the plain sum of its 32-bit words (either byte
- * order) is a non-zero multiple of 0xffff, 2^16 being 1 modulo 0xffff
- * (never 0 here: the caller saw 0x45 in its first byte).  s is a multiple
- * of the odd 0xffff when s times its inverse modulo 2^64 is at most
- * (2^64 - 1) / 0xffff: a multiply, not a division. */
-static inline int ip4_sum_ok(const uint8_t *ip)
-{
-	uint64_t s = (uint64_t)ld32(ip) + ld32(ip + 4) + ld32(ip + 8) + ld32(ip + 12) + ld32(ip + 16);
-	return s * 0xfffefffefffeffffull <= UINT64_MAX / 0xffffu;
-}
-
 /* The TCP payload length of a plain frame whose TCP header starts at l4
  * (b0 bytes at p, the whole frame), its flag byte in *flags; -1 when the
  * TCP header is shorter than 20 bytes or runs past the frame. */
@@ -110,7 +98,7 @@ static inline OFL_ALWAYS_INLINE int32_t pass_len(const uint8_t *p, uint32_t b0, 
 		/* IPv4 without options: total length, no fragment (MF, offset),
 		 * TCP, in one word; then the header checksum */
 		uint64_t w = (uint64_t)ofl_get32(ip + 2) << 32 | ofl_get32(ip + 6);
-		if ((w & 0xffff00003fff00ffull) != ((uint64_t)(b0 - 14u) << 48 | 6u) || !ip4_sum_ok(ip))
+		if ((w & 0xffff00003fff00ffull) != ((uint64_t)(b0 - 14u) << 48 | 6u) || !ofl_ip4_sum_ok(ip))
 			return -1;
 		return pass_tcp_len(p, b0, 34, flags);
 	}
@@ -267,17 +255,18 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 		n -= done;
 	}
 	/* stage 2, when nothing is held (timeout 0): the burst grouped by
-	 * flow, unless the first frame's flow comes again at once */
+	 * flow, unless the first frame's flow comes again at once; every
+	 * frame alone in its flow: all held then (2) */
 	if (g && g->bs && n >= 2 && n <= GRO_BURST_MAX && g->age_head == GRO_NONE && worth_grouping(pkts, n))
-		grouped = gro_group(g, pkts, n);
-	for (i = 0; i < n; i++) {
+		grouped = gro_group(g, pkts, n, now);
+	for (i = grouped == 2 ? n : 0; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		int r, tried = 0;
 		if (grouped) {
 			/* a run of frames alone in their flow and parsed plain
 			 * (their arguments are good then): lone records, or
 			 * passed on */
-			if (g->bs->rec[i].hl) {
+			if (g->bs->hl[i]) {
 				unsigned m = gro_lone_run(g, pkts, i, now);
 				if (m) {
 					i += m - 1;

@@ -123,22 +123,31 @@ struct gro_cold {
 #define GRO_GBITS 9
 #define GRO_GSLOTS (1u << GRO_GBITS) /* group table slots (2 x GRO_BURST_MAX) */
 
-/* A held frame alone in its flow: its output record, written at hold time
- * (slices, cookies and the constant fields set once at create time). */
+/* A frame parsed for a lone record (group.c; through a tunnel, tunfast.c
+ * gro_tun_lone_parse()). */
+struct gro_brec {
+	uint16_t len;         /* TCP or UDP payload */
+	uint8_t hl;           /* header length */
+	uint8_t tun;          /* tunnel type << 5 (0: none; tunfast.c) */
+	uint16_t l3, l4;      /* IP and TCP offsets (through a tunnel: the
+	                         inner ones), as ofl_gro_out has them */
+};
+
+/* The lone records: a held frame alone in its flow is its output record,
+ * written while the burst is grouped, in the frame's slot (out[i] for
+ * frame i of the burst), and moved down to its place among the lone
+ * records when frames before it were not alone (slices, cookies and the
+ * constant fields set once at create time). */
 struct gro_burst {
 	struct ofl_gro_out out[GRO_BURST_MAX];
 	struct ofl_slice sl[GRO_BURST_MAX];
 	void *ck[GRO_BURST_MAX];
 	uint32_t seq[GRO_BURST_MAX]; /* when held (ofl_gro.hold_seq) */
-	struct gro_brec {             /* frame i alone in its group and parsed plain
-	                                 (core/parse.h): hl 0 when not, 1 when it is
-	                                 passed on (group.c); one more as the end */
-		uint16_t len;         /* TCP or UDP payload */
-		uint8_t hl;           /* header length */
-		uint8_t tun;          /* tunnel type << 5 (0: none; tunfast.c) */
-		uint16_t l3, l4;      /* IP and TCP offsets (through a tunnel: the
-		                         inner ones), as ofl_gro_out has them */
-	} rec[GRO_BURST_MAX + 1];
+	uint8_t hl[GRO_BURST_MAX + 1]; /* frame i alone in its group and parsed
+	                                 plain (core/parse.h; its record in
+	                                 out[i]): its header length; 0 when not,
+	                                 1 when it is passed on (group.c); one
+	                                 more as the end */
 	uint64_t gkey[GRO_GSLOTS];    /* group table: generation << 32 | hash */
 	uint16_t gfirst[GRO_GSLOTS];  /* ... and the group's first frame */
 	uint32_t gen;                 /* the burst's generation */

@@ -105,26 +105,61 @@ static uint32_t group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
 	return 0; /* not IP, or VLAN tags (in the key) */
 }
 
-/* A TCP segment of a record (its TCP header at th, len payload bytes)
- * that the fast path passes on rather than holds (no payload, or PSH, FIN,
- * URG, RST, SYN): its record says so (hl 1, group.h). */
-static inline void pass_mark(struct gro_brec *r, const uint8_t *th, uint32_t len)
+/* Frame i's record, written in its slot while the burst is grouped: the
+ * output record it leaves as when it proves alone in its flow (group.h
+ * gro_lone_run() keeps it, moved down to its place among the lone records
+ * when frames before it were not alone), a frame of b0 bytes at p (one
+ * buffer, no hardware VLAN) of hl header bytes, its IP and transport
+ * headers at l3 and l4, through tunnel type tun (<< 5, 0 for none).  For a
+ * frame passed on (hl 1) only the payload length counts. */
+static inline void lone_write(struct gro_burst *bs, unsigned i, const struct ofl_pkt *pkt, const uint8_t *p,
+                              uint32_t b0, uint32_t hl, uint32_t l3, uint32_t l4, unsigned tun, uint64_t now)
 {
-	if (!len || (th[13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)))
-		r->hl = 1;
+	struct ofl_gro_out *o = &bs->out[i];
+	uint32_t len = b0 - hl;
+	_Static_assert(OFL_GRO_OUT_F_HASH % OFL_PKT_F_HASH == 0, "the hash flag moves up");
+	o->hdr = p;
+	o->hdr_len = hl;
+	o->len = b0;
+	o->seg_size = (uint16_t)len;
+	o->l3_off = (uint16_t)l3;
+	o->l4_off = (uint16_t)l4;
+	o->flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED |
+	                     (pkt->flags & OFL_PKT_F_HASH) * (OFL_GRO_OUT_F_HASH / OFL_PKT_F_HASH) | tun);
+	o->vlan_tci = pkt->vlan_tci;
+	o->rx_hash = pkt->rx_hash;
+	o->first_ns = now;
+	bs->sl[i].data = p + hl;
+	bs->sl[i].len = len;
+	bs->ck[i] = pkt->cookie;
 }
 
-/* A frame that did not parse plain, tunnels on: parsed into *r when it is
- * the tunnel frame tunfast.c holds as a lone record; its group. */
-static uint32_t tun_group(const struct ofl_gro *g, struct gro_brec *r, const struct ofl_pkt *pkt)
+/* The header length of a lone record of a TCP segment (its TCP header at
+ * th, len payload bytes), or 1 when the fast path passes it on rather than
+ * holds it (no payload, or PSH, FIN, URG, RST, SYN; group.h). */
+static inline uint32_t pass_mark(uint32_t hl, const uint8_t *th, uint32_t len)
 {
+	return !len || (th[13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) ? 1u : hl;
+}
+
+/* A frame that did not parse plain, tunnels on: its record written
+ * (lone_write()) when it is the tunnel frame tunfast.c holds as a lone
+ * record, its bytes added as group_parse() adds them; its group. */
+static uint32_t tun_group(const struct ofl_gro *g, struct gro_burst *bs, unsigned i, const struct ofl_pkt *pkt,
+                          uint64_t now, uint32_t *bytes, uint64_t *rx)
+{
+	const uint8_t *p = pkt->bufs[0].data;
+	uint32_t b0 = pkt->bufs[0].len, ports;
+	struct gro_brec r;
 	uint64_t addr;
-	uint32_t ports;
-	if (gro_tun_lone_parse(g, pkt->bufs[0].data, pkt->bufs[0].len, r, &addr, &ports)) {
-		pass_mark(r, pkt->bufs[0].data + r->l4, r->len);
+	if (gro_tun_lone_parse(g, p, b0, &r, &addr, &ports)) {
+		bs->hl[i] = (uint8_t)pass_mark(r.hl, p + r.l4, r.len);
+		lone_write(bs, i, pkt, p, b0, r.hl, r.l3, r.l4, r.tun, now);
+		*bytes += r.len;
+		*rx += b0;
 		return group_hash(addr, ports);
 	}
-	r->hl = 0;
+	bs->hl[i] = 0;
 	return group_of(g, pkt);
 }
 
@@ -144,57 +179,82 @@ static inline int udp_lone_ok(const struct ofl_gro *g, const uint8_t *uh, uint32
 	return 1;
 }
 
-/* Frame i parsed into bs->rec[i] when it is the plain shape the fast path
- * holds (one buffer, checksum verified, no hardware VLAN; TCP, or with UDP
- * GRO on and no tunnel port a UDP datagram udp.c would hold, whose record
- * has hl = l4 + 8: a TCP header is 20 bytes or more), hl 1 for a TCP
- * segment the fast path passes on, else hl 0; its group. */
+/* Frame i, when it is the plain shape the fast path holds (one buffer,
+ * checksum verified, no hardware VLAN; TCP, or with UDP GRO on and no
+ * tunnel port a UDP datagram udp.c would hold, whose record has hl = l4 +
+ * 8: a TCP header is 20 bytes or more): its record written (lone_write())
+ * and bs->hl[i] its header length, 1 for a TCP segment the fast path
+ * passes on; else bs->hl[i] 0.  Its payload bytes added to *bytes and its
+ * frame's to *rx when it parsed plain.  Returns its group. */
 static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
-                                   const struct ofl_pkt *pkt)
+                                   const struct ofl_pkt *pkt, uint64_t now, uint32_t *bytes, uint64_t *rx)
 {
-	struct gro_brec *r = &bs->rec[i];
 	const uint8_t *p;
 	uint32_t b0, l4, hl;
+	unsigned proto;
 	if (!gro_pkt_plain_meta(pkt) || !pkt->bufs)
 		goto other;
 	p = pkt->bufs[0].data;
 	b0 = pkt->bufs[0].len;
 	if (!p || b0 > 0xffffu)
 		goto other;
-	hl = ofl_plain_tcp(p, b0, b0, &l4);
-	if (hl) {
+	/* the IP layer once, then by protocol */
+	l4 = ofl_plain_ip(p, b0, b0, &proto);
+	if (l4 && proto == 6 && (hl = ofl_plain_tcp_at(p, b0, b0, l4)) != 0) {
 		hl += l4;
-		r->hl = (uint8_t)hl;
-		pass_mark(r, p + l4, b0 - hl);
-	} else if (g->cfg.udp && !gro_tunnel_on(g) && (l4 = ofl_plain_l4(p, b0, b0, 17, 8)) != 0 &&
+		bs->hl[i] = (uint8_t)pass_mark(hl, p + l4, b0 - hl);
+	} else if (l4 && proto == 17 && g->cfg.udp && !gro_tunnel_on(g) && l4 + 8u <= b0 &&
 	           udp_lone_ok(g, p + l4, b0 - l4)) {
 		hl = l4 + 8;
-		r->hl = (uint8_t)hl;
+		bs->hl[i] = (uint8_t)hl;
 	} else {
 		if (gro_tunnel_on(g))
-			return tun_group(g, r, pkt);
+			return tun_group(g, bs, i, pkt, now, bytes, rx);
 		goto other;
 	}
-	r->len = (uint16_t)(b0 - hl);
-	r->tun = 0;
-	r->l3 = 14;
-	r->l4 = (uint16_t)l4;
+	lone_write(bs, i, pkt, p, b0, hl, 14, l4, 0, now);
+	*bytes += b0 - hl;
+	*rx += b0;
 	return group_hash(l4 == 34 ? addr_v4(p) : addr_v6(p), ld32(p + l4));
 other:
-	r->hl = 0;
+	bs->hl[i] = 0;
 	return group_of(g, pkt);
 }
 
-/* Group the burst (n <= GRO_BURST_MAX): bs->rec[i].hl is not 0 when frame
- * i is alone in its group and parsed plain, and bs->rec[n].hl is 0.
- * Returns 0 when no frame is (or the burst cannot be grouped), so that the
- * burst goes the usual way.  A slot holds the burst's generation and a
- * group's hash in one word (another generation: free) and the first frame
- * of the group. */
-int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
+/* Every frame of a burst of n (nothing held) alone in its flow and held
+ * as a lone record, bytes payload bytes and rx frame bytes in all, when
+ * the limits allow it (as gro_lone_run() would take them one by one, none
+ * making room first): 1, the counters added; else 0. */
+static int lone_take_all(struct ofl_gro *g, unsigned n, uint32_t bytes, uint64_t rx)
 {
 	struct gro_burst *bs = g->bs;
-	uint32_t gen = ++bs->gen, dup = 0, singles = 0;
+	uint32_t k, seq0 = g->hold_seq;
+	if ((uint64_t)g->held_bytes + bytes > g->cfg.max_held_bytes || g->tab.count + n > g->cfg.max_flows)
+		return 0;
+	for (k = 0; k < n; k++)
+		bs->seq[k] = seq0 + k;
+	g->st.rx_pkts += n;
+	g->st.rx_bytes += rx;
+	g->st.held += n;
+	bs->bytes += bytes;
+	g->held_bytes += bytes;
+	g->hold_seq = seq0 + n;
+	g->nlone = n;
+	return 1;
+}
+
+/* Group the burst (n <= GRO_BURST_MAX, no lone record held): bs->hl[i] is
+ * not 0 when frame i is alone in its group and parsed plain, and bs->hl[n]
+ * is 0.  Returns 0 when no frame is (or the burst cannot be grouped), so
+ * that the burst goes the usual way; 2 when every frame was alone, parsed
+ * plain and held (lone_take_all()); else 1.  A slot holds the burst's
+ * generation and a group's hash in one word (another generation: free)
+ * and the first frame of the group. */
+int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+{
+	struct gro_burst *bs = g->bs;
+	uint32_t gen = ++bs->gen, dup = 0, singles = 0, lone = 0, bytes = 0;
+	uint64_t rx = 0;
 	unsigned i;
 	if (gen == 0) {
 		/* the generation wrapped: forget every slot */
@@ -211,7 +271,7 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs)
 			__builtin_prefetch(pkts[i + GRO_AHEAD].bufs[0].data);
 #endif
-		h = group_parse(g, bs, i, &pkts[i]);
+		h = group_parse(g, bs, i, &pkts[i], now, &bytes, &rx);
 		if (h == 0)
 			continue;
 		if (h == UINT32_MAX)
@@ -221,9 +281,11 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 			k = bs->gkey[s];
 			if (k == want) {
 				/* the group's second frame or later: none alone */
-				singles -= bs->rec[bs->gfirst[s]].hl != 0;
-				bs->rec[bs->gfirst[s]].hl = 0;
-				bs->rec[i].hl = 0;
+				uint32_t f = bs->gfirst[s];
+				singles -= bs->hl[f] != 0;
+				lone -= bs->hl[f] > 1;
+				bs->hl[f] = 0;
+				bs->hl[i] = 0;
 				/* a few interleaved flows: give up early */
 				if (++dup >= 8 && i < 16)
 					return 0;
@@ -233,12 +295,16 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
 				/* a free slot (another burst's): a new group */
 				bs->gkey[s] = want;
 				bs->gfirst[s] = (uint16_t)i;
-				singles += bs->rec[i].hl != 0;
+				singles += bs->hl[i] != 0;
+				lone += bs->hl[i] > 1;
 				break;
 			}
 		}
 	}
-	bs->rec[n].hl = 0; /* the end of the last run (group.h) */
+	bs->hl[n] = 0; /* the end of the last run (group.h) */
+	/* (every frame alone: each parsed plain and was added to bytes, rx) */
+	if (lone == n && lone_take_all(g, n, bytes, rx))
+		return 2;
 	return singles != 0;
 }
 

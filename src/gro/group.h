@@ -9,18 +9,32 @@
 
 #include "gro/hold.h"
 
+/* Lone record j, written in frame j's slot, moved to slot k (k < j): its
+ * output record with the slot's own slices and cookies, its slice, its
+ * cookie. */
+static inline void gro_lone_move(struct gro_burst *bs, uint32_t j, uint32_t k)
+{
+	struct ofl_gro_out o = bs->out[j];
+	o.slices = &bs->sl[k];
+	o.cookies = &bs->ck[k];
+	bs->out[k] = o;
+	bs->sl[k] = bs->sl[j];
+	bs->ck[k] = bs->ck[j];
+}
+
 /*
  * Frames i, i + 1, ... of a grouped burst (gro_group(), nothing held before
- * the burst), each alone in its group and parsed plain (bs->rec[].hl not
- * 0): each held as a lone record when it is what the fast path (receive.c
- * fast_path(), hold.h gro_hold_plain()) or udp.c would hold as a new entry
- * without making room first, or passed on as the fast path would pass it
- * on (hl 1: a TCP segment with PSH, ..., or no payload); a frame through a
- * tunnel of the shape tunfast.c parses, the same for tunnel.c's full path.
- * The counters are added once for the run.  Returns how many frames it
- * took; it stops at the first frame that is not alone or not parsed plain
- * (the end of the burst: gro_group() marks it so), or that the usual path
- * must see (the byte bound or the flow limit reached).
+ * the burst), each alone in its group and parsed plain (bs->hl[] not 0,
+ * the record in the frame's slot of bs->out[]): each held as a lone record
+ * when it is what the fast path (receive.c fast_path(), hold.h
+ * gro_hold_plain()) or udp.c would hold as a new entry without making room
+ * first, or passed on as the fast path would pass it on (hl 1: a TCP
+ * segment with PSH, ..., or no payload); a frame through a tunnel of the
+ * shape tunfast.c parses, the same for tunnel.c's full path.  The counters
+ * are added once for the run.  Returns how many frames it took; it stops
+ * at the first frame that is not alone or not parsed plain (the end of the
+ * burst: gro_group() marks it so), or that the usual path must see (the
+ * byte bound or the flow limit reached).
  */
 static inline unsigned gro_lone_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, uint64_t now)
 {
@@ -30,12 +44,9 @@ static inline unsigned gro_lone_run(struct ofl_gro *g, const struct ofl_pkt *pkt
 	uint64_t rx = 0;
 	unsigned j;
 	for (j = i;; j++) {
-		const struct gro_brec *r = &bs->rec[j];
-		const struct ofl_pkt *pkt = &pkts[j];
-		const uint8_t *p;
-		uint32_t total, len = r->len, hl = r->hl;
-		struct ofl_gro_out *o;
+		uint32_t len = bs->out[j].seg_size, hl = bs->hl[j];
 		if (hl <= 1) {
+			const struct ofl_pkt *pkt = &pkts[j];
 			if (!hl || held + len > max)
 				break;
 			/* nothing of its flow held, and it cannot be: passed on */
@@ -47,31 +58,12 @@ static inline unsigned gro_lone_run(struct ofl_gro *g, const struct ofl_pkt *pkt
 		}
 		if (held + len > max || k >= kmax)
 			break; /* the full path makes room first */
-		p = pkt->bufs[0].data;
-		total = pkt->bufs[0].len;
-		o = &bs->out[k];
-		o->hdr = p;
-		o->hdr_len = hl;
-		o->len = total;
-		o->seg_size = (uint16_t)len;
-		/* l3_off and l4_off in one (through a tunnel, tunfast.c, the
-		 * inner ones), and the tunnel type in flags, as fill_out()
-		 * writes them */
-		_Static_assert(offsetof(struct ofl_gro_out, l4_off) == offsetof(struct ofl_gro_out, l3_off) + 2 &&
-		                   offsetof(struct gro_brec, l4) == offsetof(struct gro_brec, l3) + 2,
-		               "l3_off, l4_off: one word");
-		memcpy((uint8_t *)o + offsetof(struct ofl_gro_out, l3_off), &r->l3, 4);
-		o->flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | pkt_out_flags(pkt) | r->tun);
-		o->vlan_tci = pkt->vlan_tci;
-		o->rx_hash = pkt->rx_hash;
-		o->first_ns = now;
-		bs->sl[k].data = p + hl;
-		bs->sl[k].len = len;
-		bs->ck[k] = pkt->cookie;
+		if (k != j)
+			gro_lone_move(bs, j, k);
+		rx += bs->out[k].len;
 		bs->seq[k] = seq0 + k;
 		k++;
 		held += len;
-		rx += total;
 	}
 	g->st.rx_pkts += k - k0;
 	g->st.rx_bytes += rx;

@@ -132,7 +132,7 @@ static inline int seq_before(uint32_t a, uint32_t b)
 }
 
 /* group.c: stage 2, the burst grouped by flow; lone records */
-int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n);
+int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now);
 void gro_lone_settle(struct ofl_gro *g);
 void gro_lone_push(struct ofl_gro *g, uint32_t k, unsigned reason);
 void gro_lone_deliver(struct ofl_gro *g, unsigned reason);
