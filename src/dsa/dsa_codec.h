@@ -257,16 +257,27 @@ uint64_t dsa_packed_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 
 /* One frame through a codec's body for the packed burst: the word (0
  * when refused), the rebuilt bytes into out->ins.  Inlined into the loop
- * of a codec without a fast path (one_attr DSA_PK_INLINE_), out of
- * line (DSA_PK_OUTLINE_) behind one with it, where it runs only for the
- * frames the fast path leaves. */
-#define DSA_PK_INLINE_ inline OFL_ALWAYS_INLINE
-#define DSA_PK_OUTLINE_ OFL_NOINLINE
+ * of a codec without a fast path (kind pk_slow), out of line behind one
+ * with it (pk_fast), where it runs only for the frames the fast path
+ * leaves.  It takes the frame's ofl_buf, not its address and length:
+ * passed as two arguments they had to be in the call's registers, and a
+ * tail tagger's fast path, which indexes by the length, paid a copy of it
+ * per frame (a register move). */
+#define DSA_PK_ONE_pk_slow inline OFL_ALWAYS_INLINE
+#if defined(__GNUC__) && !defined(__clang__)
+/* GCC's IPA-SRA would otherwise split the ofl_buf back into two register
+ * arguments (a .isra clone), and the copy would be back */
+#define DSA_PK_ONE_pk_fast OFL_NOINLINE __attribute__((noclone))
+#else
+#define DSA_PK_ONE_pk_fast OFL_NOINLINE
+#endif
 #define DSA_CODEC_PACKED_ONE_(name, suffix, dirval, dec_call, pexpr, one_attr) \
 	static one_attr uint64_t codec_##name##_##suffix##_one(         \
-		const struct ofl_dsa_decoder *d, const uint8_t *frame,         \
-		uint32_t len, struct ofl_dsa_packed *out)                      \
+		const struct ofl_dsa_decoder *d, const struct ofl_buf *fr,     \
+		struct ofl_dsa_packed *out)                                    \
 	{                                                                      \
+		const uint8_t *frame = fr->data;                               \
+		uint32_t len = fr->len;                                        \
 		DSA_PREPARED_FRAME_(dirval, pexpr);                            \
 		struct ofl_dsa_meta mm = { 0 };                                \
 		struct ofl_dsa_meta *m = &mm;                                  \
@@ -281,42 +292,115 @@ uint64_t dsa_packed_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 		return dsa_packed_word(&vv, &mm);                              \
 	}
 
-/* The packed burst entry of a codec for one direction (ofl_dsa_decode_
- * packed_burst): each frame's result one word built in a register and
- * stored once.  fast_call, an expression over (dir, p, frame, len), is
- * the codec's table-driven decode of its common frame: the body's word
- * for the frame, or a word with DSA_PK_SLOW set for a frame it leaves to
- * the body (the constant DSA_PK_SLOW for a codec without a fast path).
- * Unrolled by hand, four frames a step at fixed offsets from one index:
- * the fast path of a frame is then its loads, the table reads and one
- * store, with no per-frame pointer steps. */
-#define DSA_CODEC_PACKED_(name, suffix, dirval, dec_call, pexpr, fast_call,   \
-                          one_attr)                                           \
-	DSA_CODEC_PACKED_ONE_(name, suffix, dirval, dec_call, pexpr, one_attr) \
-	static inline OFL_ALWAYS_INLINE void codec_##name##_##suffix##_at(     \
-		const struct ofl_dsa_decoder *d, const struct ofl_buf *fr,     \
-		struct ofl_dsa_packed *o, unsigned *refused)                   \
+/* The fast path's word of one frame (fast_call, an expression over dir,
+ * p, frame and len; see DSA_CODEC_PACKED_). */
+#define DSA_CODEC_PACKED_FAST_(name, suffix, dirval, pexpr, fast_call)        \
+	static inline OFL_ALWAYS_INLINE uint64_t codec_##name##_##suffix##_fast( \
+		const struct ofl_dsa_decoder *d, const struct ofl_buf *fr)     \
 	{                                                                      \
 		static const struct ofl_dsa_params zero_params;                \
 		const struct ofl_dsa_params *p = pexpr;                        \
 		const int dir = dirval;                                        \
 		const uint8_t *frame = fr->data;                               \
 		uint32_t len = fr->len;                                        \
-		uint64_t w = fast_call;                                        \
                                                                                \
+		(void)d;                                                       \
 		(void)zero_params;                                             \
 		(void)p;                                                       \
 		(void)dir;                                                     \
+		(void)frame;                                                   \
+		(void)len;                                                     \
+		return fast_call;                                              \
+	}
+
+/* The loop of a codec's packed burst (its entry for a codec without a
+ * fast path, kind pk_slow, inlined there; behind the entry's loop of fast
+ * frames, out of line, for one with it, pk_fast). */
+#define DSA_PK_LOOP_pk_slow inline OFL_ALWAYS_INLINE
+#define DSA_PK_LOOP_pk_fast OFL_NOINLINE
+/* The signature of a packed burst entry (dsa_packed_burst_fn). */
+#define DSA_PK_ENTRY_HEAD_(name, suffix)                                       \
+	static unsigned codec_##name##_##suffix(const struct ofl_dsa_decoder *d, \
+	                                        const struct ofl_buf *frames,   \
+	                                        unsigned n,                     \
+	                                        struct ofl_dsa_packed *out)
+
+/* The entry of a codec without a fast path: the loop itself. */
+#define DSA_PK_ENTRY_pk_slow(name, suffix)                                     \
+	DSA_PK_ENTRY_HEAD_(name, suffix)                                       \
+	{                                                                      \
+		return codec_##name##_##suffix##_loop(d, frames, n, out);      \
+	}
+/* The entry of a codec with one: the fast path alone over the frames,
+ * eight a step, until the first frame it leaves (DSA_PK_SLOW), then the
+ * loop from that frame on as a tail call.  Without a call of its own
+ * until then, the entry saves and restores few registers or none, and it
+ * counts no refusals (only the body refuses). */
+#define DSA_PK_STEP_(name, suffix, k)                                          \
+	w = codec_##name##_##suffix##_fast(d, fr + (k));                       \
+	if (DSA_UNLIKELY(w & DSA_PK_SLOW)) {                                   \
+		fr += (k);                                                     \
+		o += (k);                                                      \
+		goto rest;                                                     \
+	}                                                                      \
+	o[k].word = w;
+#define DSA_PK_ENTRY_pk_fast(name, suffix)                                     \
+	DSA_PK_ENTRY_HEAD_(name, suffix)                                       \
+	{                                                                      \
+		const struct ofl_buf *fr = frames, *end = frames + n;          \
+		const struct ofl_buf *end8 = frames + (n & ~7u);               \
+		struct ofl_dsa_packed *o = out;                                \
+		uint64_t w;                                                    \
+                                                                               \
+		for (; fr != end8; fr += 8, o += 8) {                          \
+			DSA_PK_STEP_(name, suffix, 0)                          \
+			DSA_PK_STEP_(name, suffix, 1)                          \
+			DSA_PK_STEP_(name, suffix, 2)                          \
+			DSA_PK_STEP_(name, suffix, 3)                          \
+			DSA_PK_STEP_(name, suffix, 4)                          \
+			DSA_PK_STEP_(name, suffix, 5)                          \
+			DSA_PK_STEP_(name, suffix, 6)                          \
+			DSA_PK_STEP_(name, suffix, 7)                          \
+		}                                                              \
+		for (; fr != end; fr++, o++) {                                 \
+			DSA_PK_STEP_(name, suffix, 0)                          \
+		}                                                              \
+		return 0;                                                      \
+	rest:                                                                  \
+		return codec_##name##_##suffix##_loop(d, fr,                   \
+		                                      (unsigned)(end - fr), o); \
+	}
+
+/* The packed burst entry of a codec for one direction (ofl_dsa_decode_
+ * packed_burst): each frame's result one word built in a register and
+ * stored once.  fast_call, an expression over (dir, p, frame, len), is
+ * the codec's table-driven decode of its common frame: the body's word
+ * for the frame, or a word with DSA_PK_SLOW set for a frame it leaves to
+ * the body (kind pk_fast; the constant DSA_PK_SLOW and pk_slow for a
+ * codec without a fast path).  Unrolled by hand, four frames a step at
+ * fixed offsets from one index: the fast path of a frame is then its
+ * loads, the table reads and one store, with no per-frame pointer
+ * steps. */
+#define DSA_CODEC_PACKED_(name, suffix, dirval, dec_call, pexpr, fast_call,   \
+                          kind)                                               \
+	DSA_CODEC_PACKED_ONE_(name, suffix, dirval, dec_call, pexpr,           \
+	                      DSA_PK_ONE_##kind)                               \
+	DSA_CODEC_PACKED_FAST_(name, suffix, dirval, pexpr, fast_call)         \
+	static inline OFL_ALWAYS_INLINE void codec_##name##_##suffix##_at(     \
+		const struct ofl_dsa_decoder *d, const struct ofl_buf *fr,     \
+		struct ofl_dsa_packed *o, unsigned *refused)                   \
+	{                                                                      \
+		uint64_t w = codec_##name##_##suffix##_fast(d, fr);            \
+                                                                               \
 		if (DSA_UNLIKELY(w & DSA_PK_SLOW)) {                           \
-			w = codec_##name##_##suffix##_one(d, frame, len, o);   \
+			w = codec_##name##_##suffix##_one(d, fr, o);           \
 			*refused += !w;                                        \
 		}                                                              \
 		o->word = w;                                                   \
 	}                                                                      \
-	static unsigned codec_##name##_##suffix(const struct ofl_dsa_decoder *d, \
-	                                        const struct ofl_buf *frames,   \
-	                                        unsigned n,                     \
-	                                        struct ofl_dsa_packed *out)     \
+	static DSA_PK_LOOP_##kind unsigned codec_##name##_##suffix##_loop(     \
+		const struct ofl_dsa_decoder *d, const struct ofl_buf *frames, \
+		unsigned n, struct ofl_dsa_packed *out)                        \
 	{                                                                      \
 		unsigned refused = 0, i = 0;                                   \
                                                                                \
@@ -334,9 +418,10 @@ uint64_t dsa_packed_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 			codec_##name##_##suffix##_at(d, frames + i, out + i,   \
 			                             &refused);                \
 		return refused;                                                \
-	}
+	}                                                                      \
+	DSA_PK_ENTRY_##kind(name, suffix)
 
-#define DSA_CODEC_DEFINE_(name, dec_call, enc, fold_p, fast_call, one_attr)    \
+#define DSA_CODEC_DEFINE_(name, dec_call, enc, fold_p, fast_call, kind)    \
 	static int codec_##name##_dec(const struct ofl_dsa_ops *ops,           \
 	                              const struct ofl_dsa_params *p, int dir,  \
 	                              const struct dsa_frame *f,                \
@@ -362,13 +447,13 @@ uint64_t dsa_packed_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 	DSA_CODEC_BURST_(name, rx_burstp, OFL_DSA_RX, dec_call, &d->params)    \
 	DSA_CODEC_BURST_(name, tx_burstp, OFL_DSA_TX, dec_call, &d->params)    \
 	DSA_CODEC_PACKED_(name, rx_packed0, OFL_DSA_RX, dec_call, &zero_params,      \
-	                  fast_call, one_attr)                                 \
+	                  fast_call, kind)                                     \
 	DSA_CODEC_PACKED_(name, tx_packed0, OFL_DSA_TX, dec_call, &zero_params,      \
-	                  fast_call, one_attr)                                 \
+	                  fast_call, kind)                                     \
 	DSA_CODEC_PACKED_(name, rx_packedp, OFL_DSA_RX, dec_call, &d->params,      \
-	                  fast_call, one_attr)                                 \
+	                  fast_call, kind)                                     \
 	DSA_CODEC_PACKED_(name, tx_packedp, OFL_DSA_TX, dec_call, &d->params,      \
-	                  fast_call, one_attr)                                 \
+	                  fast_call, kind)                                     \
 	const struct ofl_dsa_codec dsa_codec_##name = {                        \
 		codec_##name##_dec, enc, { codec_##name##_rx, codec_##name##_tx }, \
 		{ { (fold_p) ? codec_##name##_rx_cut0 : codec_##name##_rx_cutp, \
@@ -394,18 +479,18 @@ uint64_t dsa_packed_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
  * path fast(dir, p, frame, len) (DSA_CODEC_PACKED_). */
 #define DSA_CODEC(name, dec, enc)                                              \
 	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 0, DSA_PK_SLOW, \
-	                  DSA_PK_INLINE_)
+	                  pk_slow)
 #define DSA_CODEC_P(name, dec, enc)                                            \
 	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 1, DSA_PK_SLOW, \
-	                  DSA_PK_INLINE_)
+	                  pk_slow)
 #define DSA_CODEC_P_FAST(name, dec, enc, fast)                                 \
 	DSA_CODEC_DEFINE_(name, dec(ops, p, dir, f, m, v), enc, 1,             \
-	                  fast(dir, p, frame, len), DSA_PK_OUTLINE_)
+	                  fast(dir, p, frame, len), pk_fast)
 
 /* A codec whose two functions read neither ops nor params:
  * dec(dir, f, m, v) (a DSA_DECODER) and enc(dir, m, tx); DSA_CODEC_D_FAST
  * with a packed fast path fast(dir, p, frame, len). */
-#define DSA_CODEC_D_(name, dec, enc, fast_call, one_attr)                      \
+#define DSA_CODEC_D_(name, dec, enc, fast_call, kind)                      \
 	static int codec_##name##_enc(const struct ofl_dsa_ops *ops,           \
 	                              const struct ofl_dsa_params *p, int dir,  \
 	                              const struct ofl_dsa_meta *m,             \
@@ -416,17 +501,17 @@ uint64_t dsa_packed_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 		return enc(dir, m, tx);                                        \
 	}                                                                      \
 	DSA_CODEC_DEFINE_(name, dec(dir, f, m, v), codec_##name##_enc, 0,      \
-	                  fast_call, one_attr)
+	                  fast_call, kind)
 #define DSA_CODEC_D(name, dec, enc)                                            \
-	DSA_CODEC_D_(name, dec, enc, DSA_PK_SLOW, DSA_PK_INLINE_)
+	DSA_CODEC_D_(name, dec, enc, DSA_PK_SLOW, pk_slow)
 #define DSA_CODEC_D_FAST(name, dec, enc, fast)                                 \
-	DSA_CODEC_D_(name, dec, enc, fast(dir, p, frame, len), DSA_PK_OUTLINE_)
+	DSA_CODEC_D_(name, dec, enc, fast(dir, p, frame, len), pk_fast)
 
 /* A codec from two functions taking a format descriptor first:
  * dec(&fmt, ops, p, dir, f, m, v) and enc(&fmt, ops, p, dir, m, tx);
  * DSA_CODEC_WITH_P when dec reads params; DSA_CODEC_WITH_FAST with a
  * packed fast path fast(&fmt, dir, p, frame, len). */
-#define DSA_CODEC_WITH_(name, fmt, dec, enc, fold_p, fast_call, one_attr)      \
+#define DSA_CODEC_WITH_(name, fmt, dec, enc, fold_p, fast_call, kind)      \
 	static int codec_##name##_enc(const struct ofl_dsa_ops *ops,           \
 	                              const struct ofl_dsa_params *p, int dir,  \
 	                              const struct ofl_dsa_meta *m,             \
@@ -435,16 +520,16 @@ uint64_t dsa_packed_rare(const struct ofl_dsa_decoder *d, const uint8_t *frame,
 		return enc(&fmt, ops, p, dir, m, tx);                          \
 	}                                                                      \
 	DSA_CODEC_DEFINE_(name, dec(&fmt, ops, p, dir, f, m, v),               \
-	                  codec_##name##_enc, fold_p, fast_call, one_attr)
+	                  codec_##name##_enc, fold_p, fast_call, kind)
 #define DSA_CODEC_WITH(name, fmt, dec, enc)                                    \
-	DSA_CODEC_WITH_(name, fmt, dec, enc, 0, DSA_PK_SLOW, DSA_PK_INLINE_)
+	DSA_CODEC_WITH_(name, fmt, dec, enc, 0, DSA_PK_SLOW, pk_slow)
 #define DSA_CODEC_WITH_P(name, fmt, dec, enc)                                  \
-	DSA_CODEC_WITH_(name, fmt, dec, enc, 1, DSA_PK_SLOW, DSA_PK_INLINE_)
+	DSA_CODEC_WITH_(name, fmt, dec, enc, 1, DSA_PK_SLOW, pk_slow)
 #define DSA_CODEC_WITH_FAST(name, fmt, dec, enc, fast)                         \
 	DSA_CODEC_WITH_(name, fmt, dec, enc, 0, fast(&fmt, dir, p, frame, len), \
-	                DSA_PK_OUTLINE_)
+	                pk_fast)
 #define DSA_CODEC_WITH_P_FAST(name, fmt, dec, enc, fast)                       \
 	DSA_CODEC_WITH_(name, fmt, dec, enc, 1, fast(&fmt, dir, p, frame, len), \
-	                DSA_PK_OUTLINE_)
+	                pk_fast)
 
 #endif /* OFL_SRC_DSA_CODEC_H */

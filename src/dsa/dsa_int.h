@@ -160,6 +160,23 @@ static inline uint32_t dsa_be32(const uint8_t *p)
 	       (uint32_t)p[2] << 8 | p[3];
 }
 
+/* Little-endian: on a little-endian machine the load of 4 bytes as they
+ * are (one instruction), so that a fast path's compare of tag bytes with
+ * a constant spelled in this order needs no byte swap.  (GCC does not
+ * always merge the shifts and ORs into one load, hence the memcpy.) */
+static inline uint32_t dsa_le32(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+#else
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[1] << 8 | p[0];
+#endif
+}
+
 static inline void dsa_put_be16(uint8_t *p, unsigned v)
 {
 	p[0] = (uint8_t)(v >> 8);

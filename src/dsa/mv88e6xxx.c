@@ -336,21 +336,25 @@ DSA_DECODER trailer_decode(int dir, const struct dsa_frame *f,
 }
 
 /* The packed burst's fast path (DSA_CODEC_PACKED_): the RX trailer's
- * masked compare, the port (t[1], bits 7:3 checked zero) moved into the
- * word; the word exactly trailer_decode()'s. */
+ * check as trailer_decode()'s, on the bytes taken little-endian and XORed
+ * with t[0]'s 0x80, so that a good trailer is x & mask == 0 (one test, no
+ * byte swap) and x's low 16 bits are then 0 and the port (t[1], bits 7:3
+ * checked zero): shifted up by 48 they are the word's port field, the
+ * rest of x shifted out.  The word exactly trailer_decode()'s. */
+#define TRAILER_RX_LE_MASK 0xFFEFF8FFu /* 0xFFF8EFFF with its bytes reversed */
 DSA_INLINE uint64_t trailer_pk(int dir, const struct ofl_dsa_params *p,
                                const uint8_t *frame, uint32_t len)
 {
-	uint32_t t;
+	uint32_t x;
 
 	(void)p;
 	if (dir != OFL_DSA_RX || len < dsa_min_tail(TRAILER_LEN))
 		return DSA_PK_SLOW;
-	t = dsa_be32(frame + len - TRAILER_LEN);
-	if ((t & 0xFFF8EFFFu) != 0x80000000u)
+	x = dsa_le32(frame + len - TRAILER_LEN) ^ 0x80u;
+	if (x & TRAILER_RX_LE_MASK)
 		return DSA_PK_SLOW;
 	return DSA_PK_CUT(DSA_MACS_LEN, TRAILER_LEN) | DSA_PK_VALID(OFL_DSA_M_PORT) |
-	       DSA_PK_PORT((t >> 16) & 0xFFu);
+	       (uint64_t)x << 48;
 }
 
 static int trailer_encode(int dir, const struct ofl_dsa_meta *m,

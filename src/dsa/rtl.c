@@ -202,6 +202,9 @@ static const uint64_t rtl8_4_pk_after_sa[256] =
 static const uint64_t rtl8_4_pk_tail[256] =
 	DSA_BYTE_TABLE(RTL8_4_PK_T5, DSA_PK_CUT(DSA_MACS_LEN, RTL8_4_TAG_LEN));
 static const uint64_t rtl8_4_pk_t7[256] = DSA_BYTE_TABLE(RTL8_4_PK_T7, 0);
+/* the tag's first 4 bytes (88 99 04 00, reason 0) taken little-endian */
+#define RTL8_4_PK_LE0 (RTL8_4_PROTOCOL << 16 | (RTL_ETH_P_REALTEK & 0xFFu) << 8 | \
+                       RTL_ETH_P_REALTEK >> 8)
 
 DSA_INLINE uint64_t rtl8_4_pk(const struct rtl8_4_fmt *k, int dir,
                               const struct ofl_dsa_params *p,
@@ -216,10 +219,18 @@ DSA_INLINE uint64_t rtl8_4_pk(const struct rtl8_4_fmt *k, int dir,
 	if (dir != OFL_DSA_RX || len < dsa_min_after_sa(RTL8_4_TAG_LEN) ||
 	    len < dsa_min_tail(RTL8_4_TAG_LEN))
 		return DSA_PK_SLOW;
-	t = tail ? frame + len - RTL8_4_TAG_LEN : frame + DSA_MACS_LEN;
+	if (tail) {
+		const uint8_t *e = frame + len;
+
+		if (dsa_le32(e - RTL8_4_TAG_LEN) != RTL8_4_PK_LE0)
+			return DSA_PK_SLOW;
+		return rtl8_4_pk_tail[e[5 - (int)RTL8_4_TAG_LEN]] |
+		       rtl8_4_pk_t7[e[7 - (int)RTL8_4_TAG_LEN]];
+	}
+	t = frame + DSA_MACS_LEN;
 	if (dsa_be32(t) != (RTL_ETH_P_REALTEK << 16 | RTL8_4_PROTOCOL << 8))
 		return DSA_PK_SLOW;
-	return (tail ? rtl8_4_pk_tail : rtl8_4_pk_after_sa)[t[5]] | rtl8_4_pk_t7[t[7]];
+	return rtl8_4_pk_after_sa[t[5]] | rtl8_4_pk_t7[t[7]];
 }
 
 DSA_CODEC_WITH_FAST(rtl8_4, rtl8_4_after_sa, rtl8_4_decode, rtl8_4_encode, rtl8_4_pk);

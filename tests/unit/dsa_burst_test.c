@@ -8,7 +8,8 @@
  * For every format, both directions and two sets of params (the defaults,
  * which select the entries compiled for them, and a set with every option
  * on), a pool of frames: the frame tagged for each port and a few meta
- * variants (priority, Marvell TO_CPU with its codes), each single-bit flip
+ * variants (priority, Marvell TO_CPU with its codes, a trapped rtl8_4
+ * frame), each single-bit flip
  * of its first 32 and last 12 bytes, its truncations, random bytes of
  * random length, and the frames whose brief decode leaves the common path
  * (sja1105 link-local and timestamp meta frames, sja1110 control headers,
@@ -225,8 +226,9 @@ static void check_packed(const struct ofl_dsa_decoder *d, unsigned j,
 
 /* The whole pool through a burst entry (the packed one when packed) and
  * the brief entry one frame at a time: they must agree.  Batches of
- * changing sizes: 1, 4, 13, 40, 54, ... (brief); 2, 11, 56, 67, ...
- * (packed: every remainder of its steps of 4). */
+ * changing sizes: 1, 4, 13, 40, 54, ... (brief); 2, 11, 56, 25, 62, 55,
+ * 20, 37, ... (packed: every remainder of the fast entry's steps of 8 and
+ * of the body's of 4). */
 static void compare(const struct ofl_dsa_decoder *d, int packed)
 {
 	static struct ofl_dsa_brief outb[MAXFRAMES];
@@ -257,7 +259,7 @@ static void compare(const struct ofl_dsa_decoder *d, int packed)
 		EXPECT(rc >= 0 && (unsigned)rc == refused, "%s dir %u: burst says %d refused, %u",
 		       d->ops->name, d->dir, rc, refused);
 		i += n;
-		step = packed ? step * 5 % 71 + 1 : step * 3 % 67 + 1;
+		step = packed ? step * 5 % 64 + 1 : step * 3 % 67 + 1;
 	}
 }
 
@@ -293,9 +295,13 @@ START_TEST(test_burst_agrees)
 				m.prio = (uint8_t)(port & 7u);
 				add_tagged(ops, p, dir, &m, 16, 1);
 			}
-			/* Marvell TO_CPU with each code (other formats
-			 * ignore cmd and code or refuse them) */
-			for (unsigned code = 0; code < 8; code++) {
+			/* Marvell TO_CPU with each code, and code 80, the
+			 * rtl8_4 reason of a trapped frame (which its fast
+			 * path leaves to the body; other formats ignore cmd
+			 * and code or refuse them) */
+			for (unsigned c = 0; c < 9; c++) {
+				unsigned code = c < 8 ? c : 80;
+
 				memset(&m, 0, sizeof(m));
 				m.valid = OFL_DSA_M_PORT | OFL_DSA_M_CMD | OFL_DSA_M_CODE;
 				m.port = 2;
