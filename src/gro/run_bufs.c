@@ -14,27 +14,28 @@
 
 #include "gro/run_bufs.h"
 
-/* The last 8 bytes of a slice (len, pkt, buf: run.h SL_LEN) as one word,
- * in memory order, whatever the byte order: with constants, a constant. */
-static inline uint64_t sl_word(uint32_t len, uint16_t pkt, uint16_t buf)
+/* A slice's pkt and buf fields as one 32-bit word, in memory order. */
+#define SL_PB offsetof(struct ofl_slice, pkt)
+_Static_assert(offsetof(struct ofl_slice, buf) == SL_PB + 2, "pkt, buf: one word");
+static inline uint32_t pb_word(uint16_t pkt, uint16_t buf)
 {
-	struct ofl_slice t = {NULL, len, pkt, buf};
-	uint64_t w;
-	memcpy(&w, (const uint8_t *)&t + SL_LEN, 8);
+	uint16_t f[2] = {pkt, buf};
+	uint32_t w;
+	memcpy(&w, f, 4);
 	return w;
 }
 
-/* A slice: its address and its word (sl_word()). */
-static inline void put_slice(struct ofl_slice *t, const uint8_t *data, uint64_t w)
+/* A slice: its address, length and pkt/buf word (pb_word()). */
+static inline void put_slice(struct ofl_slice *t, const uint8_t *data, uint32_t len, uint32_t pb)
 {
 	t->data = data;
-	memcpy((uint8_t *)t + SL_LEN, &w, 8);
+	t->len = len;
+	memcpy((uint8_t *)t + SL_PB, &pb, 4);
 }
 
 /* nbc: the frames' buffer count when a constant (the loop unrolled), 0
- * when a->nb.  The word of buffer k's slice: its length moved to where
- * the word has len (lsh), plus the frame's segment index (fw) and k (no
- * carry: each field stays below 0xffff). */
+ * when a->nb.  The pkt/buf word of buffer k's slice: the frame's (pb,
+ * its segment index) plus k (no carry: each field stays below 0xffff). */
 static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
                                                    const struct run_at *a, uint32_t *nslices, const int v4,
                                                    const int avx2, const unsigned nbc)
@@ -42,14 +43,16 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, u
 	const struct run *r = a->r;
 	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's L4 offset */
 	const uint32_t hl = a->hl, mss = r->mss, want = a->want, mask = a->mask;
-	const uint32_t nb = nbc ? nbc : a->nb, lsh = sl_word(1, 0, 0) == 1 ? 0 : 32;
-	const uint64_t estep = a->estep, full = r->full, pstep = sl_word(0, 1, 0), kstep = sl_word(0, 0, 1);
+	const uint32_t nb = nbc ? nbc : a->nb;
+	const uint32_t pbstep = pb_word(1, 0), bstep = pb_word(0, 1);
+	const uint64_t estep = a->estep, full = r->full;
 	const struct ofl_pkt *q = pkts + i, *const qend = pkts + iend, *const q0 = q;
 	const struct ofl_pkt *const pfend = pkts + (n > GRO_AHEAD ? n - GRO_AHEAD : 0);
 	struct ofl_slice *s = a->s, *const s0 = a->s;
 	void **c = a->c;
 	uint32_t seq = a->seq;
-	uint64_t e = a->e, fw = sl_word(0, (uint16_t)a->seg, 0);
+	uint64_t e = a->e;
+	uint32_t pb = pb_word((uint16_t)a->seg, 0);
 	for (; q < qend; q++, c++) {
 		const struct ofl_buf *qb = q->bufs;
 		const uint8_t *d;
@@ -77,14 +80,14 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, u
 		 * there is any */
 		tot = b0;
 		if (b0 != hl)
-			put_slice(s++, d + hl, ((uint64_t)(b0 - hl) << lsh) + fw);
+			put_slice(s++, d + hl, b0 - hl, pb);
 #if defined(__GNUC__)
 #pragma GCC unroll 4
 #endif
 		for (k = 1; k < nb; k++) {
 			const uint8_t *bd = qb[k].data;
 			uint32_t bl = qb[k].len;
-			put_slice(s + k - 1, bd, ((uint64_t)bl << lsh) + fw + k * kstep);
+			put_slice(s + k - 1, bd, bl, pb + k * bstep);
 			tot += bl;
 			acc |= bl - 1u;
 			pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
@@ -97,7 +100,7 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, u
 		*c = q->cookie;
 		seq += mss;
 		e += estep;
-		fw += pstep;
+		pb += pbstep;
 	}
 	*nslices = (uint32_t)(s - s0);
 	return (unsigned)(q - q0);
@@ -119,15 +122,23 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_l3(const struct ofl_pkt *pkts, uns
 	}
 }
 
+/* GCC joins a slice's length and pkt/buf stores into one vector store
+ * built in three instructions (its straight-line vectorizer): not here. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define NO_SLP
+#endif
+
 /* Each compare in a function of its own (with AVX2: compiled for it), an
  * L3 a constant in each copy of the loop. */
-static OFL_NOINLINE unsigned bufs_plain(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+static OFL_NOINLINE NO_SLP unsigned bufs_plain(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
                                         const struct run_at *a, uint32_t *nslices, int v4)
 {
 	return v4 ? bufs_l3(pkts, i, iend, n, a, nslices, 1, 0) : bufs_l3(pkts, i, iend, n, a, nslices, 0, 0);
 }
 #if defined(TRAIN_AVX2)
-static OFL_NOINLINE GRO_TARGET_AVX2 unsigned bufs_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend,
+static OFL_NOINLINE GRO_TARGET_AVX2 NO_SLP unsigned bufs_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend,
                                                        unsigned n, const struct run_at *a, uint32_t *nslices,
                                                        int v4)
 {
