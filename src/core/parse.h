@@ -133,23 +133,26 @@ static inline void ofl_put32(uint8_t *p, uint32_t v)
  */
 static inline uint32_t ofl_plain_ip(const uint8_t *p, uint32_t buflen, uint32_t frame_len, unsigned *proto)
 {
+	static const uint8_t v4[4] = {0x08, 0x00, 0x45, 0}, v4m[4] = {0xff, 0xff, 0xff, 0}, frag[2] = {0x3f, 0xff};
 	const uint8_t *ip = p + 14;
-	uint16_t et;
+	uint32_t w, m4, w4;
+	uint16_t fm, f;
 	if (buflen < 34u)
 		return 0;
-	et = ofl_get16(p + 12);
-	if (et == 0x0800u) {
-		/* version and length, then the fragment bits (MF, offset) */
-		static const uint8_t mask[2] = {0x3f, 0xff};
-		uint16_t m, w;
-		memcpy(&m, mask, 2);
-		memcpy(&w, ip + 6, 2);
-		if (ip[0] != 0x45 || (w & m) || 14u + ofl_get16(ip + 2) != frame_len || !ofl_ip4_sum_ok(ip))
+	memcpy(&w, p + 12, 4);
+	memcpy(&w4, v4, 4);
+	memcpy(&m4, v4m, 4);
+	if ((w & m4) == w4) {
+		/* EtherType, version and length in one word; then the fragment
+		 * bits (MF, offset), the total length and the header checksum */
+		memcpy(&fm, frag, 2);
+		memcpy(&f, ip + 6, 2);
+		if ((f & fm) || 14u + ofl_get16(ip + 2) != frame_len || !ofl_ip4_sum_ok(ip))
 			return 0;
 		*proto = ip[9];
 		return 34;
 	}
-	if (et == 0x86ddu && (ip[0] >> 4) == 6 && 54u + ofl_get16(ip + 4) == frame_len) {
+	if (ofl_get16(p + 12) == 0x86ddu && (ip[0] >> 4) == 6 && 54u + ofl_get16(ip + 4) == frame_len) {
 		*proto = ip[6];
 		return 54;
 	}
@@ -176,7 +179,7 @@ static inline uint32_t ofl_plain_tcp_at(const uint8_t *p, uint32_t buflen, uint3
 	uint32_t lim = frame_len < buflen ? frame_len : buflen, thl;
 	if (o + 20u > lim)
 		return 0;
-	thl = (p[o + 12] >> 4) * 4u;
+	thl = (p[o + 12] >> 2) & 0x3cu;
 	return thl >= 20u && o + thl <= lim ? thl : 0;
 }
 
