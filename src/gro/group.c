@@ -186,12 +186,13 @@ static inline int udp_lone_ok(const struct ofl_gro *g, const uint8_t *uh, uint32
  * tunnel port a UDP datagram udp.c would hold, whose record has hl = l4 +
  * 8: a TCP header is 20 bytes or more): its record written (lone_write())
  * and bs->hl[i] its header length, 1 for a TCP segment the fast path
- * passes on; else bs->hl[i] 0.  Its payload bytes added to *bytes and its
+ * passes on; else bs->hl[i] 0 (alt: 17 when a UDP datagram may be a lone
+ * record, else 6).  Its payload bytes added to *bytes and its
  * frame's to *rx when it parsed plain, and *held counts it when it may be
  * held (bs->hl[i] above 1).  Returns its group. */
 static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
-                                   const struct ofl_pkt *pkt, uint64_t now, uint32_t *bytes, uint64_t *rx,
-                                   uint32_t *held)
+                                   const struct ofl_pkt *pkt, uint64_t now, unsigned alt, uint32_t *bytes,
+                                   uint64_t *rx, uint32_t *held)
 {
 	const uint8_t *p;
 	uint32_t b0, l4, hl;
@@ -202,16 +203,15 @@ static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs
 	b0 = pkt->bufs[0].len;
 	if (!p || b0 > 0xffffu)
 		goto other;
-	/* the IP layer once, then by protocol */
-	l4 = ofl_plain_ip(p, b0, b0, &proto);
+	/* the IP layer once, then by protocol (UDP: when alt is 17) */
+	l4 = ofl_plain_ip(p, b0, b0, 6, alt, &proto);
 	if (l4 && proto == 6 && (hl = ofl_plain_tcp_at(p, b0, b0, l4)) != 0) {
 		uint32_t m;
 		hl += l4;
 		m = pass_mark(hl, p + l4, b0 - hl);
 		bs->hl[i] = (uint8_t)m;
 		*held += m > 1;
-	} else if (l4 && proto == 17 && g->cfg.udp && !gro_tunnel_on(g) && l4 + 8u <= b0 &&
-	           udp_lone_ok(g, p + l4, b0 - l4)) {
+	} else if (l4 && proto == 17 && l4 + 8u <= b0 && udp_lone_ok(g, p + l4, b0 - l4)) {
 		hl = l4 + 8;
 		bs->hl[i] = (uint8_t)hl;
 		*held += 1;
@@ -262,6 +262,9 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 {
 	struct gro_burst *bs = g->bs;
 	uint32_t gen = ++bs->gen, dup = 0, held = 0, bytes = 0;
+	/* the second protocol a lone record may carry: UDP with UDP GRO on
+	 * and no tunnel port (then udp.c holds the datagram) */
+	unsigned alt = g->cfg.udp && !gro_tunnel_on(g) ? 17u : 6u;
 	uint64_t rx = 0;
 	unsigned i;
 	if (gen == 0) {
@@ -280,7 +283,7 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs)
 			__builtin_prefetch(pkts[i + GRO_AHEAD].bufs[0].data);
 #endif
-		h = group_parse(g, bs, i, &pkts[i], now, &bytes, &rx, &held);
+		h = group_parse(g, bs, i, &pkts[i], now, alt, &bytes, &rx, &held);
 		if (h - 1u >= UINT32_MAX - 1u) {
 			if (h)
 				return 0; /* UINT32_MAX */
