@@ -125,31 +125,38 @@ static inline void ofl_put32(uint8_t *p, uint32_t v)
  * The plain shape up to the transport header, in one pass: untagged
  * Ethernet, IPv4 without options or fragment bits and with a valid header
  * checksum, or IPv6 without extension headers (the next header is the
- * transport protocol), the IP packet ending exactly at frame_len, its
- * fixed header within the first buflen bytes at p.  Returns the transport
- * header's offset (34 or 54) with its protocol in *proto, or 0 when the
- * frame is anything else.  Nothing of the transport header is checked to
- * be there (ofl_plain_l4() does).
+ * transport protocol), transport protocol a or b, the IP packet ending
+ * exactly at frame_len, its fixed header within the first buflen bytes at
+ * p.  Returns the transport header's offset (34 or 54) with its protocol
+ * in *proto, or 0 when the frame is anything else (another protocol fails
+ * before the IPv4 header is summed).  Nothing of the transport header is
+ * checked to be there (ofl_plain_l4() does).
  */
-static inline uint32_t ofl_plain_ip(const uint8_t *p, uint32_t buflen, uint32_t frame_len, unsigned *proto)
+static inline uint32_t ofl_plain_ip(const uint8_t *p, uint32_t buflen, uint32_t frame_len, unsigned a, unsigned b,
+                                    unsigned *proto)
 {
+	static const uint8_t v4[4] = {0x08, 0x00, 0x45, 0}, v4m[4] = {0xff, 0xff, 0xff, 0}, frag[2] = {0x3f, 0xff};
 	const uint8_t *ip = p + 14;
-	uint16_t et;
+	uint32_t w, m4, w4;
+	uint16_t fm, f;
 	if (buflen < 34u)
 		return 0;
-	et = ofl_get16(p + 12);
-	if (et == 0x0800u) {
-		/* version and length, then the fragment bits (MF, offset) */
-		static const uint8_t mask[2] = {0x3f, 0xff};
-		uint16_t m, w;
-		memcpy(&m, mask, 2);
-		memcpy(&w, ip + 6, 2);
-		if (ip[0] != 0x45 || (w & m) || 14u + ofl_get16(ip + 2) != frame_len || !ofl_ip4_sum_ok(ip))
+	memcpy(&w, p + 12, 4);
+	memcpy(&w4, v4, 4);
+	memcpy(&m4, v4m, 4);
+	if ((w & m4) == w4) {
+		/* EtherType, version and length in one word; then the fragment
+		 * bits (MF, offset), the total length and the header checksum */
+		memcpy(&fm, frag, 2);
+		memcpy(&f, ip + 6, 2);
+		if ((f & fm) || (ip[9] != a && ip[9] != b) || 14u + ofl_get16(ip + 2) != frame_len ||
+		    !ofl_ip4_sum_ok(ip))
 			return 0;
 		*proto = ip[9];
 		return 34;
 	}
-	if (et == 0x86ddu && (ip[0] >> 4) == 6 && 54u + ofl_get16(ip + 4) == frame_len) {
+	if (ofl_get16(p + 12) == 0x86ddu && (ip[0] >> 4) == 6 && (ip[6] == a || ip[6] == b) &&
+	    54u + ofl_get16(ip + 4) == frame_len) {
 		*proto = ip[6];
 		return 54;
 	}
@@ -164,8 +171,8 @@ static inline uint32_t ofl_plain_l4(const uint8_t *p, uint32_t buflen, uint32_t 
                                     uint32_t min_l4)
 {
 	unsigned got;
-	uint32_t l4 = ofl_plain_ip(p, buflen, frame_len, &got);
-	return l4 && got == proto && l4 + min_l4 <= frame_len && l4 + min_l4 <= buflen ? l4 : 0;
+	uint32_t l4 = ofl_plain_ip(p, buflen, frame_len, proto, proto, &got);
+	return l4 && l4 + min_l4 <= frame_len && l4 + min_l4 <= buflen ? l4 : 0;
 }
 
 /* The TCP header of a plain frame at offset o (ofl_plain_ip(), protocol
@@ -176,7 +183,7 @@ static inline uint32_t ofl_plain_tcp_at(const uint8_t *p, uint32_t buflen, uint3
 	uint32_t lim = frame_len < buflen ? frame_len : buflen, thl;
 	if (o + 20u > lim)
 		return 0;
-	thl = (p[o + 12] >> 4) * 4u;
+	thl = (p[o + 12] >> 2) & 0x3cu;
 	return thl >= 20u && o + thl <= lim ? thl : 0;
 }
 
@@ -185,8 +192,8 @@ static inline uint32_t ofl_plain_tcp_at(const uint8_t *p, uint32_t buflen, uint3
 static inline uint32_t ofl_plain_tcp(const uint8_t *p, uint32_t buflen, uint32_t frame_len, uint32_t *l4)
 {
 	unsigned proto;
-	uint32_t o = ofl_plain_ip(p, buflen, frame_len, &proto), thl;
-	if (!o || proto != 6 || !(thl = ofl_plain_tcp_at(p, buflen, frame_len, o)))
+	uint32_t o = ofl_plain_ip(p, buflen, frame_len, 6, 6, &proto), thl;
+	if (!o || !(thl = ofl_plain_tcp_at(p, buflen, frame_len, o)))
 		return 0;
 	*l4 = o;
 	return thl;

@@ -35,12 +35,12 @@
 #include "gro/tunfast.h"
 #include "gro/tunnel.h"
 
-/* A group: the addresses (folded) and the TCP ports, hashed; never 0. */
+/* A group: the addresses (folded) and the TCP ports, hashed (the upper
+ * bits of one product: every bit of the key reaches them); never 0, below
+ * 2^31 (UINT32_MAX says "not grouped", group_of()). */
 static inline uint32_t group_hash(uint64_t addr, uint32_t ports)
 {
-	uint64_t x = addr ^ (uint64_t)ports * 0x9e3779b97f4a7c15ull;
-	x *= 0xff51afd7ed558ccdull;
-	return (uint32_t)(x >> 32) | 1u;
+	return (uint32_t)(((addr ^ ((uint64_t)ports << 16)) * 0xff51afd7ed558ccdull) >> 33) | 1u;
 }
 
 static inline uint64_t addr_v4(const uint8_t *p)
@@ -146,14 +146,16 @@ static inline uint32_t pass_mark(uint32_t hl, const uint8_t *th, uint32_t len)
  * (lone_write()) when it is the tunnel frame tunfast.c holds as a lone
  * record, its bytes added as group_parse() adds them; its group. */
 static uint32_t tun_group(const struct ofl_gro *g, struct gro_burst *bs, unsigned i, const struct ofl_pkt *pkt,
-                          uint64_t now, uint32_t *bytes, uint64_t *rx)
+                          uint64_t now, uint32_t *bytes, uint64_t *rx, uint32_t *held)
 {
 	const uint8_t *p = pkt->bufs[0].data;
 	uint32_t b0 = pkt->bufs[0].len, ports;
 	struct gro_brec r;
 	uint64_t addr;
 	if (gro_tun_lone_parse(g, p, b0, &r, &addr, &ports)) {
-		bs->hl[i] = (uint8_t)pass_mark(r.hl, p + r.l4, r.len);
+		uint32_t m = pass_mark(r.hl, p + r.l4, r.len);
+		bs->hl[i] = (uint8_t)m;
+		*held += m > 1;
 		lone_write(bs, i, pkt, p, b0, r.hl, r.l3, r.l4, r.tun, now);
 		*bytes += r.len;
 		*rx += b0;
@@ -184,10 +186,13 @@ static inline int udp_lone_ok(const struct ofl_gro *g, const uint8_t *uh, uint32
  * tunnel port a UDP datagram udp.c would hold, whose record has hl = l4 +
  * 8: a TCP header is 20 bytes or more): its record written (lone_write())
  * and bs->hl[i] its header length, 1 for a TCP segment the fast path
- * passes on; else bs->hl[i] 0.  Its payload bytes added to *bytes and its
- * frame's to *rx when it parsed plain.  Returns its group. */
+ * passes on; else bs->hl[i] 0 (alt: 17 when a UDP datagram may be a lone
+ * record, else 6).  Its payload bytes added to *bytes and its
+ * frame's to *rx when it parsed plain, and *held counts it when it may be
+ * held (bs->hl[i] above 1).  Returns its group. */
 static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
-                                   const struct ofl_pkt *pkt, uint64_t now, uint32_t *bytes, uint64_t *rx)
+                                   const struct ofl_pkt *pkt, uint64_t now, unsigned alt, uint32_t *bytes,
+                                   uint64_t *rx, uint32_t *held)
 {
 	const uint8_t *p;
 	uint32_t b0, l4, hl;
@@ -198,18 +203,21 @@ static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs
 	b0 = pkt->bufs[0].len;
 	if (!p || b0 > 0xffffu)
 		goto other;
-	/* the IP layer once, then by protocol */
-	l4 = ofl_plain_ip(p, b0, b0, &proto);
+	/* the IP layer once, then by protocol (UDP: when alt is 17) */
+	l4 = ofl_plain_ip(p, b0, b0, 6, alt, &proto);
 	if (l4 && proto == 6 && (hl = ofl_plain_tcp_at(p, b0, b0, l4)) != 0) {
+		uint32_t m;
 		hl += l4;
-		bs->hl[i] = (uint8_t)pass_mark(hl, p + l4, b0 - hl);
-	} else if (l4 && proto == 17 && g->cfg.udp && !gro_tunnel_on(g) && l4 + 8u <= b0 &&
-	           udp_lone_ok(g, p + l4, b0 - l4)) {
+		m = pass_mark(hl, p + l4, b0 - hl);
+		bs->hl[i] = (uint8_t)m;
+		*held += m > 1;
+	} else if (l4 && proto == 17 && l4 + 8u <= b0 && udp_lone_ok(g, p + l4, b0 - l4)) {
 		hl = l4 + 8;
 		bs->hl[i] = (uint8_t)hl;
+		*held += 1;
 	} else {
 		if (gro_tunnel_on(g))
-			return tun_group(g, bs, i, pkt, now, bytes, rx);
+			return tun_group(g, bs, i, pkt, now, bytes, rx, held);
 		goto other;
 	}
 	lone_write(bs, i, pkt, p, b0, hl, 14, l4, 0, now);
@@ -245,15 +253,18 @@ static int lone_take_all(struct ofl_gro *g, unsigned n, uint32_t bytes, uint64_t
 
 /* Group the burst (n <= GRO_BURST_MAX, no lone record held): bs->hl[i] is
  * not 0 when frame i is alone in its group and parsed plain, and bs->hl[n]
- * is 0.  Returns 0 when no frame is (or the burst cannot be grouped), so
- * that the burst goes the usual way; 2 when every frame was alone, parsed
- * plain and held (lone_take_all()); else 1.  A slot holds the burst's
- * generation and a group's hash in one word (another generation: free)
- * and the first frame of the group. */
+ * is 0.  Returns 0 when no frame parsed plain (or the burst cannot be
+ * grouped), so that the burst goes the usual way; 2 when every frame was
+ * alone, parsed plain and held (lone_take_all()); else 1.  A slot holds
+ * the burst's generation and a group's hash in one word (another
+ * generation: free) and the first frame of the group. */
 int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
 {
 	struct gro_burst *bs = g->bs;
-	uint32_t gen = ++bs->gen, dup = 0, singles = 0, lone = 0, bytes = 0;
+	uint32_t gen = ++bs->gen, dup = 0, held = 0, bytes = 0;
+	/* the second protocol a lone record may carry: UDP with UDP GRO on
+	 * and no tunnel port (then udp.c holds the datagram) */
+	unsigned alt = g->cfg.udp && !gro_tunnel_on(g) ? 17u : 6u;
 	uint64_t rx = 0;
 	unsigned i;
 	if (gen == 0) {
@@ -266,25 +277,24 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 		uint32_t h, s;
 		uint64_t want, k;
 #if defined(__GNUC__)
-		/* the first touch of a header: start it a few frames ahead (a
-		 * prefetch of any address is harmless: no test of data) */
+		/* the first touch of a header: start it a few frames ahead (in
+		 * the loop: GCC takes a function around the prefetch for pure
+		 * and drops its call) */
 		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs)
 			__builtin_prefetch(pkts[i + GRO_AHEAD].bufs[0].data);
 #endif
-		h = group_parse(g, bs, i, &pkts[i], now, &bytes, &rx);
-		if (h == 0)
+		h = group_parse(g, bs, i, &pkts[i], now, alt, &bytes, &rx, &held);
+		if (h - 1u >= UINT32_MAX - 1u) {
+			if (h)
+				return 0; /* UINT32_MAX */
 			continue;
-		if (h == UINT32_MAX)
-			return 0;
+		}
 		want = (uint64_t)gen << 32 | h;
-		for (s = h >> (32 - GRO_GBITS);; s = (s + 1u) & (GRO_GSLOTS - 1u)) {
+		for (s = h >> (31 - GRO_GBITS);; s = (s + 1u) & (GRO_GSLOTS - 1u)) {
 			k = bs->gkey[s];
 			if (k == want) {
 				/* the group's second frame or later: none alone */
-				uint32_t f = bs->gfirst[s];
-				singles -= bs->hl[f] != 0;
-				lone -= bs->hl[f] > 1;
-				bs->hl[f] = 0;
+				bs->hl[bs->gfirst[s]] = 0;
 				bs->hl[i] = 0;
 				/* a few interleaved flows: give up early */
 				if (++dup >= 8 && i < 16)
@@ -295,17 +305,16 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 				/* a free slot (another burst's): a new group */
 				bs->gkey[s] = want;
 				bs->gfirst[s] = (uint16_t)i;
-				singles += bs->hl[i] != 0;
-				lone += bs->hl[i] > 1;
 				break;
 			}
 		}
 	}
 	bs->hl[n] = 0; /* the end of the last run (group.h) */
-	/* (every frame alone: each parsed plain and was added to bytes, rx) */
-	if (lone == n && lone_take_all(g, n, bytes, rx))
+	/* (every frame may be held, none of another's group: each is alone
+	 * and was added to bytes and rx) */
+	if (held == n && !dup && lone_take_all(g, n, bytes, rx))
 		return 2;
-	return singles != 0;
+	return rx != 0; /* (a frame parsed plain) */
 }
 
 /* Queue lone record k for delivery (a flush by reason). */
