@@ -3,7 +3,7 @@
  *
  * Input: a request (type, checksum mode, flags, segment size - 0, 1, small,
  * MSS-like, 65535 and beyond -, max_segs, extra L2 bytes), a header pool
- * (BLOCK, ARRAY or FREELIST, 1..8 slots, slot size around the header
+ * (BLOCK, ARRAY, FREELIST or RING, 1..8 slots, slot size around the header
  * length), how the input is held (split into buffers at fuzzed points,
  * optionally behind a virtio_net_hdr), a script of driver actions (next,
  * TX completion of the oldest slot, unnext, abort, ofl_gso_run with a
@@ -28,7 +28,17 @@
  * slot in use was taken back, which the ring counts as sent).
  * ofl_gso_next_descs() before each segment is 1 + its slices (0 at the
  * end); a refused start names a reason (ofl_gso_why), a started one none;
- * slots go back one by one or through ofl_gso_pool_put_burst().
+ * slots go back one by one, through ofl_gso_pool_put_burst() or, for the
+ * pools in ring order (ARRAY, RING), ofl_gso_pool_put_oldest() of 1 or of
+ * a count from the input (which a BLOCK or FREELIST pool, and a count over
+ * the slots in use, must refuse, nothing given back).  ARRAY and RING hand
+ * their slots out in ring order (the one taken back by unnext next); a RING
+ * slot's index and offset are its number and number * slot size.  Every
+ * slot comes back exactly once: at the end the pool has them all, and one
+ * more put of the last slot or put_oldest of 1 is refused.  Every
+ * segment's header bytes and fields are recorded, and the same request cut
+ * again through a one-slot BLOCK pool must give the same segments, so the
+ * four pool kinds agree.
  */
 #include <ofl/csum.h>
 #include <ofl/gso.h>
@@ -71,6 +81,12 @@ struct gst {
 	uint32_t nslots, slot_size;
 	int kind;
 	bool fl_used[MAXSLOT];
+	uint32_t ring_next;  /* ARRAY, RING: the slot handed out next */
+	uint32_t puts;       /* slots given back so far (picks the way) */
+	struct ofl_gso_hbuf last_put;
+	bool any_put;
+	/* each segment's signature (header bytes and fields), by index */
+	uint64_t *sig;
 	/* outstanding slots, oldest first */
 	struct ofl_gso_hbuf out[MAXSLOT];
 	uint32_t nout;
@@ -135,8 +151,8 @@ static uint32_t slot_id(const struct gst *s, const struct ofl_gso_hbuf *hb)
 {
 	uint32_t i;
 	for (i = 0; i < s->nslots; i++) {
-		const uint8_t *base = s->kind == OFL_GSO_POOL_BLOCK ? s->block + (size_t)i * s->slot_size
-		                                                    : (const uint8_t *)s->slotmem[i];
+		const uint8_t *base = s->block ? s->block + (size_t)i * s->slot_size
+		                               : (const uint8_t *)s->slotmem[i];
 		if (hb->data == base)
 			return i;
 	}
@@ -144,6 +160,41 @@ static uint32_t slot_id(const struct gst *s, const struct ofl_gso_hbuf *hb)
 }
 
 static void check_outer(const struct gst *s, const struct ofl_gso_seg *g);
+
+static bool ring_order(const struct gst *s)
+{
+	return s->kind == OFL_GSO_POOL_ARRAY || s->kind == OFL_GSO_POOL_RING;
+}
+
+/* FNV-1a of n bytes, continuing h */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+/* What a segment is, whatever slot holds it: its header bytes, fields and
+ * slices (as frame offsets).  Not release_first/release_count: on main
+ * 15b148f they differ between pool kinds for the same request (a FREELIST
+ * pool's segment 0 releasing buffers a BLOCK pool's releases at segment
+ * 2), reported, not decided here. */
+static uint64_t seg_sig(const struct gst *s, const struct ofl_gso_seg *g)
+{
+	uint32_t f[11] = {g->hdr_len, g->payload_len, g->len, g->index, g->nsegs, g->l3_off, g->l4_off,
+	                  g->csum_start, g->csum_offset, g->flags, g->nslices};
+	uint64_t h = fnv(0xcbf29ce484222325ull, g->hdr.data, g->hdr_len);
+	uint32_t i;
+	h = fnv(h, f, sizeof(f));
+	for (i = 0; i < g->nslices && i < OFL_GSO_SEG_MAX_SLICES; i++) {
+		const struct ofl_slice *sl = &g->slices[i];
+		uint64_t at[3] = {sl->buf, (uint64_t)(sl->data - s->bufs[sl->buf < s->nbufs ? sl->buf : 0].data),
+		                  sl->len};
+		h = fnv(h, at, sizeof(at));
+	}
+	return h;
+}
 
 static void check_seg(struct gst *s, const struct ofl_gso_seg *g)
 {
@@ -158,6 +209,15 @@ static void check_seg(struct gst *s, const struct ofl_gso_seg *g)
 	id = slot_id(s, &g->hdr);
 	for (i = 0; i < s->nout; i++)
 		FZ_CHECKF(s->out[i].data != g->hdr.data, "slot %u handed out twice", id);
+	if (ring_order(s)) {
+		FZ_CHECKF(id == s->ring_next, "slot %u handed out, %u is next in ring order", id, s->ring_next);
+		s->ring_next = (id + 1) % s->nslots;
+	}
+	if (s->kind == OFL_GSO_POOL_RING)
+		FZ_CHECK(g->hdr.index == id && g->hdr.offset == (uint64_t)id * s->slot_size &&
+		         g->hdr.size == s->slot_size && g->hdr.cookie == NULL);
+	FZ_CHECK(g->index < s->nsegs);
+	s->sig[g->index] = seg_sig(s, g);
 	FZ_CHECK(g->nslices <= OFL_GSO_SEG_MAX_SLICES);
 	for (i = 0; i < g->nslices; i++) {
 		const struct ofl_slice *sl = &g->slices[i];
@@ -265,17 +325,42 @@ static void check_outer(const struct gst *s, const struct ofl_gso_seg *g)
 	}
 }
 
+/* The n oldest slots out, given back (the TX completion of n segments):
+ * one at a time, as a burst, or (ARRAY, RING) by count with
+ * ofl_gso_pool_put_oldest(), which refuses a count over the slots in use
+ * and a pool without ring order, giving nothing back. */
+static void put_oldest_n(struct gst *s, uint32_t n)
+{
+	uint32_t avail = ofl_gso_pool_avail(&s->pool), i;
+	FZ_CHECK(n > 0 && n <= s->nout);
+	TR("put %u slots from %u (avail before %u)\n", n, s->out[0].index, avail);
+	if (ring_order(s))
+		FZ_CHECKF(avail == s->nslots - s->nout, "%u slots free, %u of %u out", avail, s->nout,
+		          s->nslots);
+	FZ_CHECK(ofl_gso_pool_put_oldest(&s->pool, s->nout + 1) == OFL_EINVAL);
+	if (!ring_order(s))
+		FZ_CHECK(ofl_gso_pool_put_oldest(&s->pool, 1) == OFL_EINVAL);
+	FZ_CHECK(ofl_gso_pool_avail(&s->pool) == avail);
+	if (ring_order(s) && (n > 1 || s->puts % 3 == 2)) {
+		FZ_CHECK(ofl_gso_pool_put_oldest(&s->pool, n) == 0);
+	} else if (n > 1 || s->puts & 1) {
+		FZ_CHECK(ofl_gso_pool_put_burst(&s->pool, &s->out[0], n) == (int)n);
+	} else {
+		FZ_CHECK(ofl_gso_pool_put(&s->pool, &s->out[0]) == 0);
+	}
+	s->puts += n;
+	s->last_put = s->out[n - 1];
+	s->any_put = true;
+	if (s->kind != OFL_GSO_POOL_FREELIST)
+		FZ_CHECK(ofl_gso_pool_avail(&s->pool) == avail + n);
+	for (i = n; i < s->nout; i++)
+		s->out[i - n] = s->out[i];
+	s->nout -= n;
+}
+
 static void put_oldest(struct gst *s)
 {
-	TR("put slot %u (avail before %u)\n", s->out[0].index, ofl_gso_pool_avail(&s->pool));
-	FZ_CHECK(s->nout > 0);
-	/* one at a time, or as a burst of one */
-	if (s->nout & 1)
-		FZ_CHECK(ofl_gso_pool_put(&s->pool, &s->out[0]) == 0);
-	else
-		FZ_CHECK(ofl_gso_pool_put_burst(&s->pool, &s->out[0], 1) == 1);
-	memmove(s->out, s->out + 1, (s->nout - 1) * sizeof(s->out[0]));
-	s->nout--;
+	put_oldest_n(s, 1);
 }
 
 static int seg_cb(void *user, const struct ofl_gso_seg *g)
@@ -294,6 +379,8 @@ static void unnext_seg(struct gst *s, struct ofl_gso_iter *it, const struct ofl_
 	FZ_CHECK(ofl_gso_unnext(it, &s->pool, g) == 0);
 	s->next_index--;
 	s->nout--;
+	if (ring_order(s))
+		s->ring_next = slot_id(s, &g->hdr); /* handed out again next */
 	s->pay_total -= g->payload_len;
 	/* the payload cursor goes back to the segment's start */
 	if (g->nslices) {
@@ -415,6 +502,42 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The request started on the input buffers (behind the vnet header). */
+static int start(struct gst *s, struct ofl_gso_iter *it, uint8_t vnet)
+{
+	if (s->prefix)
+		return ofl_gso_start_vnet(it, &s->req, s->prefix, (vnet >> 7) ? OFL_GSO_L2_NONE : OFL_GSO_L2_ETH,
+		                          s->bufs, s->nbufs);
+	return ofl_gso_start(it, &s->req, s->bufs, s->nbufs);
+}
+
+/* The same request cut again through a one-slot BLOCK pool, each slot
+ * given back at once: every segment must be the one recorded (s->sig). */
+static void cut_again(struct gst *s, uint8_t vnet)
+{
+	uint8_t *slot = malloc(s->slot_size);
+	struct ofl_gso_pool pool;
+	struct ofl_gso_iter it;
+	struct ofl_gso_seg g;
+	uint32_t n = 0;
+	int rc;
+	FZ_CHECK(slot);
+	FZ_CHECK(ofl_gso_pool_init_block(&pool, slot, s->slot_size, s->slot_size) == 0);
+	FZ_CHECK(start(s, &it, vnet) == 0);
+	while ((rc = ofl_gso_next(&it, &pool, &g)) != 0) {
+		if (rc == OFL_EBADMSG && s->l2_refuse)
+			continue; /* the hook refuses every other time */
+		FZ_CHECKF(rc == 1, "cut again: next %d", rc);
+		FZ_CHECKF(g.index == n && n < s->nsegs, "cut again: segment %u, %u expected", g.index, n);
+		FZ_CHECKF(seg_sig(s, &g) == s->sig[n], "segment %u: not the same through a BLOCK pool as through pool kind %d",
+		          n, s->kind);
+		FZ_CHECK(ofl_gso_pool_put(&pool, &g.hdr) == 0);
+		n++;
+	}
+	FZ_CHECK(n == s->nsegs);
+	free(slot);
+}
+
 static struct gst *S;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -467,7 +590,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s->req.flags |= OFL_GSO_F_OUTER_FIXED_ID;
 	}
 	b2 = fz_u8(&z);
-	s->kind = 1 + (b2 & 3) % 3;
+	s->kind = 1 + (b2 & 3); /* BLOCK, FREELIST, ARRAY, RING */
 	s->nslots = 1u + ((b2 >> 2) & 7);
 	b3 = fz_u8(&z);
 	s->slot_size = 64u + (uint32_t)b3 * 2u;
@@ -526,11 +649,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s->nbufs = n;
 	}
 	/* pool */
-	if (s->kind == OFL_GSO_POOL_BLOCK) {
+	if (s->kind == OFL_GSO_POOL_BLOCK || s->kind == OFL_GSO_POOL_RING) {
 		s->block = malloc((size_t)s->nslots * s->slot_size);
 		FZ_CHECK(s->block);
-		FZ_CHECK(ofl_gso_pool_init_block(&s->pool, s->block, (size_t)s->nslots * s->slot_size,
-		                                 s->slot_size) == 0);
+		if (s->kind == OFL_GSO_POOL_BLOCK)
+			FZ_CHECK(ofl_gso_pool_init_block(&s->pool, s->block, (size_t)s->nslots * s->slot_size,
+			                                 s->slot_size) == 0);
+		else
+			FZ_CHECK(ofl_gso_pool_init_ring(&s->pool, s->block, (size_t)s->nslots * s->slot_size,
+			                                s->slot_size) == 0);
 	} else {
 		for (i = 0; i < s->nslots; i++) {
 			s->slotmem[i] = malloc(s->slot_size);
@@ -547,11 +674,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_CHECK(ofl_gso_pool_slot_size(&s->pool) == s->slot_size);
 
 	/* start */
-	if (s->prefix)
-		rc = ofl_gso_start_vnet(&it, &s->req, s->prefix, (vnet >> 7) ? OFL_GSO_L2_NONE : OFL_GSO_L2_ETH,
-		                        s->bufs, s->nbufs);
-	else
-		rc = ofl_gso_start(&it, &s->req, s->bufs, s->nbufs);
+	rc = start(s, &it, vnet);
 	FZ_CHECKF(rc == 0 || rc == OFL_EINVAL || rc == OFL_EPROTO || rc == OFL_EBADMSG ||
 	          rc == OFL_ENOTSUP || rc == OFL_E2BIG, "start: %d", rc);
 	if (s->req.seg_size == 0 && !s->prefix)
@@ -568,6 +691,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (s->req.max_segs)
 		FZ_CHECK(cnt.segs <= s->req.max_segs);
 	s->nsegs = cnt.segs;
+	s->sig = calloc(cnt.segs, sizeof(s->sig[0]));
+	FZ_CHECK(s->sig);
 	s->seg_size = cnt.seg_size;
 	s->type = cnt.type;
 	s->tunnel = cnt.tunnel;
@@ -614,9 +739,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				}
 			}
 			break;
-		case 2:
+		case 2: /* TX completion of 1..nout segments */
 			if (s->nout)
-				put_oldest(s);
+				put_oldest_n(s, a & 0x80 ? 1u + (z.n ? fz_u8(&z) : 0u) % s->nout : 1u);
 			break;
 		case 3: {
 			uint32_t emitted = 0, before = s->next_index;
@@ -679,7 +804,17 @@ drained:
 	else
 		for (i = 0; i < s->nslots; i++)
 			FZ_CHECK(!s->fl_used[i]);
+	/* each slot came back once: one more is refused, nothing changes */
+	if (ring_order(s))
+		FZ_CHECK(ofl_gso_pool_put_oldest(&s->pool, 1) == OFL_EINVAL);
+	if (s->any_put && s->kind != OFL_GSO_POOL_FREELIST) {
+		FZ_CHECK(ofl_gso_pool_put(&s->pool, &s->last_put) == OFL_EINVAL);
+		FZ_CHECK(ofl_gso_pool_avail(&s->pool) == s->nslots);
+	}
+	if (!aborted)
+		cut_again(s, vnet);
 out:
+	free(s->sig);
 	for (i = 0; i < s->nbufs; i++)
 		free(s->blk[i]);
 	for (i = 0; i < MAXSLOT; i++)
