@@ -10,6 +10,10 @@
 #include "gro/list.h"
 #include "gro/run.h"
 
+/* In what a train copy returns: its entry completed for the size, the
+ * frame after the ones it took to be held as the next (train_l3()). */
+#define TRAIN_RENEW 0x80000000u
+
 /* Header prediction's end for a frame in several buffers (header split):
  * room for its slices, the IP ID rule, then the merge (a UDP flow's: udp.h). */
 static inline OFL_ALWAYS_INLINE int predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
@@ -250,8 +254,8 @@ static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts,
  * GRO_FAST_UDP flow (udp.h), its run of full datagrams only: every other
  * frame is left to header prediction and the full path, which apply the
  * UDP rules one by one; a train completed at UDP_GRO_CNT_MAX datagrams. */
-static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
-                                           unsigned i, unsigned n, int *renew, const int v4, const int tagged,
+static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
+                                           unsigned i, unsigned n, const int v4, const int tagged,
                                            const int avx2, const int udp)
 {
 	struct gro_item *it = &g->items[idx];
@@ -275,7 +279,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 	uint64_t ipsum = v4 ? ip4_rest_sum(h0) : 0;
 	uint32_t pw_want, pw_mask, pw_nb;
 	unsigned start = i;
-	uint8_t end = 0, fl = 0;
+	uint8_t end = 0, fl = 0, renew = 0;
 	struct run r;
 	train_pkt_word(&pw_want, &pw_mask, &pw_nb);
 	if (!tagged)
@@ -326,7 +330,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 				if (run_one_buf(pkts, i, i + 1, n, &r, hl, seq, e, estep, nsegs, &ts, &tc, &nsl_run, v4,
 				                avx2, udp)) {
 					end = 2;
-					*renew = 1;
+					renew = 1;
 				}
 			}
 			if (i >= n || udp)
@@ -389,7 +393,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 			 * entry (max_size) or makes room first (held bytes) */
 			if (len > room && len <= hroom) {
 				end = 2;
-				*renew = !tagged && nsl_pkt != 0; /* one buffer: gro_train() may hold it */
+				renew = !tagged && nsl_pkt != 0; /* one buffer: gro_train() may hold it */
 			}
 			break;
 		}
@@ -444,55 +448,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 		gro_complete(g, idx, OFL_GRO_FLUSH_MAX_SIZE);
 	else if (udp && nsegs >= GRO_UDP_CNT_MAX)
 		gro_complete(g, idx, OFL_GRO_FLUSH_UDP_CNT); /* udp.h gro_udp_merged() */
-	return i - start;
-}
-
-/* One function per copy: each is register-allocated on its own; with
- * AVX2, an untagged copy per L3 compiled for it. */
-#define TRAIN_COPY(name, v4, tagged, avx2, udp, attr)                                              \
-	static OFL_NOINLINE attr unsigned name(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, \
-	                                       unsigned i, unsigned n, int *renew)                       \
-	{                                                                                          \
-		return train_l3(g, idx, pkts, i, n, renew, v4, tagged, avx2, udp);                 \
-	}
-TRAIN_COPY(train_v4, 1, 0, 0, 0, )
-TRAIN_COPY(train_v6, 0, 0, 0, 0, )
-TRAIN_COPY(train_v4_tagged, 1, 1, 0, 0, )
-TRAIN_COPY(train_v6_tagged, 0, 1, 0, 0, )
-TRAIN_COPY(train_udp4, 1, 0, 0, 1, )
-TRAIN_COPY(train_udp6, 0, 0, 0, 1, )
-#if defined(TRAIN_AVX2)
-TRAIN_COPY(train_v4_avx2, 1, 0, 1, 0, GRO_TARGET_AVX2)
-TRAIN_COPY(train_v6_avx2, 0, 0, 1, 0, GRO_TARGET_AVX2)
-TRAIN_COPY(train_udp4_avx2, 1, 0, 1, 1, GRO_TARGET_AVX2)
-TRAIN_COPY(train_udp6_avx2, 0, 0, 1, 1, GRO_TARGET_AVX2)
-#endif
-#undef TRAIN_COPY
-
-
-/* One train of entry idx from frame i on (the copy for its shape). */
-static unsigned train_of(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
-                         int *renew)
-{
-	const struct gro_item *it = &g->items[idx];
-	if (it->fast != GRO_FAST_PLAIN) {
-		if (it->fast == GRO_FAST_TUN)
-			return gro_train_tun(g, idx, pkts, i, n);
-		/* GRO_FAST_UDP */
-#if defined(TRAIN_AVX2)
-		if (gro_cpu_avx2())
-			return it->l3 == 4 ? train_udp4_avx2(g, idx, pkts, i, n, renew)
-			                   : train_udp6_avx2(g, idx, pkts, i, n, renew);
-#endif
-		return it->l3 == 4 ? train_udp4(g, idx, pkts, i, n, renew) : train_udp6(g, idx, pkts, i, n, renew);
-	}
-	if (it->rawpre_len)
-		return it->l3 == 4 ? train_v4_tagged(g, idx, pkts, i, n, renew) : train_v6_tagged(g, idx, pkts, i, n, renew);
-#if defined(TRAIN_AVX2)
-	if (gro_cpu_avx2())
-		return it->l3 == 4 ? train_v4_avx2(g, idx, pkts, i, n, renew) : train_v6_avx2(g, idx, pkts, i, n, renew);
-#endif
-	return it->l3 == 4 ? train_v4(g, idx, pkts, i, n, renew) : train_v6(g, idx, pkts, i, n, renew);
+	return (i - start) | (renew ? TRAIN_RENEW : 0u);
 }
 
 /*
@@ -543,19 +499,72 @@ static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, const struct ofl_pkt
 	return g->last;
 }
 
-unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
-                   uint64_t now)
+/* gro_train() for one shape: trains of the flow's entries, the next one
+ * started with the frame the last left when it filled up (train_renew()),
+ * as the burst loop would go on after holding that frame: a train when
+ * the frame after it looks like the flow's.  The new entry has the shape
+ * of the one before it (the same header where the copy reads it). */
+static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
+                                                  unsigned i, unsigned n, uint64_t now, const int v4,
+                                                  const int tagged, const int avx2, const int udp)
 {
 	unsigned t = 0;
 	for (;;) {
-		uint32_t hash = g->items[idx].hash;
-		int renew = 0, udp = g->items[idx].fast == GRO_FAST_UDP;
-		t += train_of(g, idx, pkts, i + t, n, &renew);
-		if (!renew || (idx = train_renew(g, &pkts[i + t], hash, now, udp)) == GRO_NONE)
+		/* (the completed entry's hash: its memory is kept until the
+		 * entry is taken again, after the new one) */
+		unsigned k = train_once(g, idx, pkts, i + t, n, v4, tagged, avx2, udp);
+		t += k & ~TRAIN_RENEW;
+		if (!(k & TRAIN_RENEW) ||
+		    (idx = train_renew(g, &pkts[i + t], g->items[idx].hash, now, udp)) == GRO_NONE)
 			return t;
-		/* held: the next frame to the train when it looks like the
-		 * flow's (as the burst loop does after a hold) */
 		if (++t + i >= n || !same_ports(&g->items[idx], &pkts[i + t]))
 			return t;
 	}
+}
+
+/* One function per copy: each is register-allocated on its own; with
+ * AVX2, an untagged copy per L3 compiled for it. */
+#define TRAIN_COPY(name, v4, tagged, avx2, udp, attr)                                              \
+	static OFL_NOINLINE attr unsigned name(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, \
+	                                       unsigned i, unsigned n, uint64_t now)                     \
+	{                                                                                          \
+		return train_l3(g, idx, pkts, i, n, now, v4, tagged, avx2, udp);                   \
+	}
+TRAIN_COPY(train_v4, 1, 0, 0, 0, )
+TRAIN_COPY(train_v6, 0, 0, 0, 0, )
+TRAIN_COPY(train_v4_tagged, 1, 1, 0, 0, )
+TRAIN_COPY(train_v6_tagged, 0, 1, 0, 0, )
+TRAIN_COPY(train_udp4, 1, 0, 0, 1, )
+TRAIN_COPY(train_udp6, 0, 0, 0, 1, )
+#if defined(TRAIN_AVX2)
+TRAIN_COPY(train_v4_avx2, 1, 0, 1, 0, GRO_TARGET_AVX2)
+TRAIN_COPY(train_v6_avx2, 0, 0, 1, 0, GRO_TARGET_AVX2)
+TRAIN_COPY(train_udp4_avx2, 1, 0, 1, 1, GRO_TARGET_AVX2)
+TRAIN_COPY(train_udp6_avx2, 0, 0, 1, 1, GRO_TARGET_AVX2)
+#endif
+#undef TRAIN_COPY
+
+
+unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                   uint64_t now)
+{
+	const struct gro_item *it = &g->items[idx];
+	if (it->fast != GRO_FAST_PLAIN) {
+		if (it->fast == GRO_FAST_TUN)
+			return gro_train_tun(g, idx, pkts, i, n);
+		/* GRO_FAST_UDP */
+#if defined(TRAIN_AVX2)
+		if (gro_cpu_avx2())
+			return it->l3 == 4 ? train_udp4_avx2(g, idx, pkts, i, n, now)
+			                   : train_udp6_avx2(g, idx, pkts, i, n, now);
+#endif
+		return it->l3 == 4 ? train_udp4(g, idx, pkts, i, n, now) : train_udp6(g, idx, pkts, i, n, now);
+	}
+	if (it->rawpre_len)
+		return it->l3 == 4 ? train_v4_tagged(g, idx, pkts, i, n, now) : train_v6_tagged(g, idx, pkts, i, n, now);
+#if defined(TRAIN_AVX2)
+	if (gro_cpu_avx2())
+		return it->l3 == 4 ? train_v4_avx2(g, idx, pkts, i, n, now) : train_v6_avx2(g, idx, pkts, i, n, now);
+#endif
+	return it->l3 == 4 ? train_v4(g, idx, pkts, i, n, now) : train_v6(g, idx, pkts, i, n, now);
 }
