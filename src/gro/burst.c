@@ -23,14 +23,6 @@ static inline int check_args(struct ofl_gro *g, const struct ofl_pkt *pkt)
 	return ofl_bufs_size(pkt->bufs, pkt->nbufs) == UINT64_MAX ? OFL_EINVAL : 0;
 }
 
-/* Does the frame carry the entry's TCP ports where a plain header has them
- * (a hint: a train of one frame costs more than it saves)? */
-static inline int same_ports(const struct gro_item *it, const struct ofl_pkt *pkt)
-{
-	return pkt->nbufs && pkt->bufs && pkt->bufs[0].data &&
-	       same_ports_at(it, pkt->bufs[0].data, pkt->bufs[0].len);
-}
-
 /* Header prediction of a frame (headers in its first buffer, checksum
  * verified, no hardware VLAN, at least 54 bytes there) against entry idx,
  * the ports first: another flow fails there, cheaply. */
@@ -320,7 +312,7 @@ merged:
 			/* a train when the next frame looks like the same flow
 			 * (and the entry did not just complete) */
 			if (g->last == idx && i + 1 < n && same_ports(&g->items[idx], &pkts[i + 1]))
-				i += gro_train(g, idx, pkts, i + 1, n);
+				i += gro_train(g, idx, pkts, i + 1, n, now);
 			else if (i + 1 < n && g->items[idx].fast == GRO_FAST_PLAIN)
 				/* another flow next: interleaved flows, the
 				 * frames that predict taken in a row */
@@ -334,7 +326,7 @@ slow:
 		 * as predict()) */
 		if (r == OFL_GRO_HELD && i + 1 < n && g->last != GRO_NONE && g->items[g->last].fast &&
 		    same_ports(&g->items[g->last], &pkts[i + 1]))
-			i += gro_train(g, g->last, pkts, i + 1, n);
+			i += gro_train(g, g->last, pkts, i + 1, n, now);
 	}
 	if (err)
 		*err = e;

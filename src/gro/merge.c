@@ -6,8 +6,14 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "gro/hold.h"
+#include "gro/list.h"
 #include "gro/run.h"
 #include "gro/run_bufs.h"
+
+/* In what a train copy returns: its entry completed for the size, the
+ * frame after the ones it took to be held as the next (train_l3()). */
+#define TRAIN_RENEW 0x80000000u
 
 /* Header prediction's end for a frame in several buffers (header split):
  * room for its slices, the IP ID rule, then the merge (a UDP flow's: udp.h). */
@@ -135,11 +141,121 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 	return i - start;
 }
 
+#if defined(TRAIN_AVX2)
+/*
+ * run_take() for frames of one buffer in the AVX2 copies, out of line (its
+ * own registers: nothing of the train's state spilled) and with the
+ * expected header and mask in registers: the nblk 32-byte blocks of the
+ * compare (2 + (cl > 64) + (cl > 96), as gro_cmp_avx2() reads them), one
+ * function per block count, so no frame tests the header length.  The
+ * same checks as run_take(), in the same order.
+ */
+static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct ofl_pkt *pkts, unsigned i,
+                                                                   unsigned iend, unsigned n, const struct run *r,
+                                                                   uint32_t hl, uint32_t seq, uint64_t e,
+                                                                   uint64_t estep, uint32_t seg,
+                                                                   struct ofl_slice *s, void **c, const int v4,
+                                                                   const int udp, const int nblk)
+{
+	struct ofl_slice ls = {NULL, r->mss, (uint16_t)seg, 0}, st1 = {NULL, 0, 1, 0};
+	const struct ofl_pkt *q = pkts + i, *q0 = q, *qend = pkts + iend;
+	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
+	const uint32_t l4c = v4 ? 34u : 54u, cl = udp ? pred_cmp_len(hl) : hl, mss = r->mss, full = r->full;
+	const __m256i *tp = (const __m256i *)(const void *)r->tp, *mk = (const __m256i *)(const void *)r->mk;
+	const __m256i t0 = _mm256_loadu_si256(tp), m0 = _mm256_loadu_si256(mk);
+	const __m256i t1 = _mm256_loadu_si256((const __m256i *)(const void *)(r->tp + cl - 32));
+	const __m256i m1 = _mm256_loadu_si256((const __m256i *)(const void *)(r->mk + cl - 32));
+	const __m256i t2 = nblk > 2 ? _mm256_loadu_si256(tp + 1) : t0, m2 = nblk > 2 ? _mm256_loadu_si256(mk + 1) : m0;
+	const __m256i t3 = nblk > 3 ? _mm256_loadu_si256(tp + 2) : t0, m3 = nblk > 3 ? _mm256_loadu_si256(mk + 2) : m0;
+	uint64_t lw, lstep;
+	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
+	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
+	for (; q < qend; q++, s++, c++) {
+		const struct ofl_buf *qb = q->bufs;
+		const uint8_t *d;
+		__m256i x;
+		if (!gro_pkt_plain_meta(q) || !qb)
+			break;
+		d = qb->data;
+		if (qb->len != full || !d)
+			break;
+		if (q < pfend) {
+			const struct ofl_pkt *a = q + GRO_AHEAD;
+			if (a->bufs && a->nbufs)
+				__builtin_prefetch(a->bufs->data);
+		}
+#define RUN1_BLK(o, t, m) \
+	_mm256_and_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(d + (o))), t), m)
+		x = _mm256_or_si256(RUN1_BLK(0, t0, m0), RUN1_BLK(cl - 32, t1, m1));
+		if (nblk > 2)
+			x = _mm256_or_si256(x, RUN1_BLK(32, t2, m2));
+		if (nblk > 3)
+			x = _mm256_or_si256(x, RUN1_BLK(64, t3, m3));
+#undef RUN1_BLK
+		if (!_mm256_testz_si256(x, x) ||
+		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != seq) || (v4 && get64(d + 18) != e))
+			break;
+		s->data = d + hl;
+		memcpy((uint8_t *)s + SL_LEN, &lw, 8);
+		lw += lstep;
+		*c = q->cookie;
+		seq += mss;
+		e += estep;
+	}
+	return (unsigned)(q - q0);
+}
+#define RUN1_COPY(name, v4, udp, nblk)                                                                   \
+	static OFL_NOINLINE GRO_TARGET_AVX2 unsigned name(const struct ofl_pkt *pkts, unsigned i, unsigned iend, \
+	                                                  unsigned n, const struct run *r, uint32_t hl,          \
+	                                                  uint32_t seq, uint64_t e, uint64_t estep, uint32_t seg, \
+	                                                  struct ofl_slice *s, void **c)                         \
+	{                                                                                                        \
+		return run1_avx2(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, v4, udp, nblk);              \
+	}
+/* the three block counts of a shape */
+#define RUN1_COPIES(pre, v4, udp) RUN1_COPY(pre##_2, v4, udp, 2) RUN1_COPY(pre##_3, v4, udp, 3) RUN1_COPY(pre##_4, v4, udp, 4)
+RUN1_COPIES(run1_v4, 1, 0)
+RUN1_COPIES(run1_v6, 0, 0)
+RUN1_COPIES(run1_udp4, 1, 1)
+RUN1_COPIES(run1_udp6, 0, 1)
+#undef RUN1_COPIES
+#undef RUN1_COPY
+#define RUN1_PICK(pre, cl) ((cl) > 96 ? pre##_4 : (cl) > 64 ? pre##_3 : pre##_2)
+/* The copy for a shape (constants in each train copy) and compare length. */
+static inline GRO_TARGET_AVX2 unsigned run1_call(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                                                 const struct run *r, uint32_t hl, uint32_t seq, uint64_t e,
+                                                 uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c,
+                                                 const int v4, const int udp)
+{
+	const uint32_t cl = udp ? pred_cmp_len(hl) : hl;
+	return (udp ? (v4 ? RUN1_PICK(run1_udp4, cl) : RUN1_PICK(run1_udp6, cl))
+	            : (v4 ? RUN1_PICK(run1_v4, cl) : RUN1_PICK(run1_v6, cl)))(pkts, i, iend, n, r, hl, seq, e, estep,
+	                                                                       seg, s, c);
+}
+#undef RUN1_PICK
+#endif
+
+/* The run of frames of one buffer: run1_call() in the AVX2 copies, else
+ * run_take(); *nsl: the slices written (one a frame). */
+static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts, unsigned i, unsigned iend,
+                                                     unsigned n, const struct run *r, uint32_t hl, uint32_t seq,
+                                                     uint64_t e, uint64_t estep, uint32_t seg, struct ofl_slice *s,
+                                                     void **c, uint32_t *nsl, const int v4, const int avx2,
+                                                     const int udp)
+{
+#if defined(TRAIN_AVX2)
+	if (avx2)
+		return *nsl = run1_call(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, v4, udp);
+#endif
+	return run_take(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK,
+	                nsl, v4, 0, avx2, udp);
+}
+
 /* gro_train() for one L3 (v4 is a constant in each copy).  udp: a
  * GRO_FAST_UDP flow (udp.h), its run of full datagrams only: every other
  * frame is left to header prediction and the full path, which apply the
  * UDP rules one by one; a train completed at UDP_GRO_CNT_MAX datagrams. */
-static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
+static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
                                            unsigned i, unsigned n, const int v4, const int tagged,
                                            const int avx2, const int udp)
 {
@@ -164,7 +280,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 	uint64_t ipsum = v4 ? ip4_rest_sum(h0) : 0;
 	uint32_t pw_want, pw_mask, pw_nb;
 	unsigned start = i;
-	uint8_t end = 0, fl = 0;
+	uint8_t end = 0, fl = 0, renew = 0;
 	struct run r;
 	train_pkt_word(&pw_want, &pw_mask, &pw_nb);
 	if (!tagged)
@@ -188,8 +304,8 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 			k = min32(k, min32(room / mss, hroom / mss));
 			iend = i + k;
 			if (nbr == 1)
-				nadd = run_take(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
-				                pw_want, pw_mask, &nsl_run, v4, 0, avx2, udp);
+				nadd = run_one_buf(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
+				                   &nsl_run, v4, avx2, udp);
 			else if (!udp) {
 				/* several buffers: run_bufs.c */
 				const struct run_at ra = {&r,  sl + nsl, ck + nsegs,   e,       estep, hl,
@@ -208,6 +324,21 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 			room -= mss * k;
 			hroom -= mss * k;
 			added += mss * k;
+			if (udp && i < n && mss > room && mss <= hroom && nsegs < seg_end && nsl < sl_end) {
+				/* the next datagram does not fit: when it is the
+				 * run's next full one, udp.c would complete the
+				 * entry for the size and hold it (gro_train():
+				 * train_renew()); its run checks, on copies */
+				struct ofl_slice ts;
+				void *tc;
+				if (v4)
+					e = run_word(r.tp, r.ipsum, id, it->fixedid, &estep, &steps);
+				if (run_one_buf(pkts, i, i + 1, n, &r, hl, seq, e, estep, nsegs, &ts, &tc, &nsl_run, v4,
+				                avx2, udp)) {
+					end = 2;
+					renew = 1;
+				}
+			}
 			if (i >= n || udp)
 				break;
 			pkt = &pkts[i];
@@ -266,8 +397,10 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 		if (len > room || len > hroom) {
 			/* mergeable but for the size: the full path flushes the
 			 * entry (max_size) or makes room first (held bytes) */
-			if (len > room && len <= hroom)
+			if (len > room && len <= hroom) {
 				end = 2;
+				renew = !tagged && nsl_pkt != 0; /* one buffer: gro_train() may hold it */
+			}
 			break;
 		}
 		if (nsl_pkt) {
@@ -321,16 +454,87 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 		gro_complete(g, idx, OFL_GRO_FLUSH_MAX_SIZE);
 	else if (udp && nsegs >= GRO_UDP_CNT_MAX)
 		gro_complete(g, idx, OFL_GRO_FLUSH_UDP_CNT); /* udp.h gro_udp_merged() */
-	return i - start;
+	return (i - start) | (renew ? TRAIN_RENEW : 0u);
+}
+
+/*
+ * The frame a train left because its entry was full (completed for size,
+ * the frame mergeable but for that: one buffer), held here as the flow's
+ * new entry exactly as the burst loop would hold it: its flow left the
+ * table with the completed entry, so there the frame finds nothing to
+ * predict against, and receive.c's fast_path() holds it (gro_hold_plain())
+ * when it is of the plain shape and may be held; a UDP datagram (udp) goes
+ * on to udp.c, which holds it (gro_hold_new_list(), from its plain parse:
+ * the run's checks are udp.c's for it).  hash: the flow's (the completed
+ * entry's).  Returns the new entry, or GRO_NONE with nothing done (the
+ * burst loop offers the frame then).
+ */
+static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t hash, uint64_t now,
+                                         int udp)
+{
+	struct ofl_hdrs h;
+	struct ofl_flow_key k;
+	const uint8_t *p = pkt->bufs[0].data;
+	uint32_t b0 = pkt->bufs[0].len;
+	if (g->full_only || g->cfg.fraglist || g->lhs || !plain_key(p, b0, &k))
+		return GRO_NONE;
+	if (udp) {
+		struct ofl_view v = {p, b0};
+		struct rx_tag tag;
+		if (!ofl_parse_plain_udp(p, b0, b0, &h))
+			return GRO_NONE;
+		h.hdr_len = (uint16_t)(h.l4_off + 8u);
+		h.payload_len = h.l3_end - h.hdr_len;
+		h.l4_ok = 1;
+		if (g->held_bytes + h.payload_len > g->cfg.max_held_bytes)
+			return GRO_NONE;
+		k.w[1] |= GRO_KEY_UDP;
+		tag.has = 0;
+		g->st.rx_pkts++;
+		g->st.rx_bytes += b0;
+		gro_hold_new_list(g, pkt, &v, &h, &tag, &k, hash, now, OFL_CSUM_UNNECESSARY);
+		return g->last;
+	}
+	if (!ofl_parse_plain(p, b0, b0, &h) || !h.payload_len ||
+	    (p[h.l4_off + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) ||
+	    g->held_bytes + h.payload_len > g->cfg.max_held_bytes)
+		return GRO_NONE;
+	g->st.rx_pkts++;
+	g->st.rx_bytes += b0;
+	gro_hold_plain(g, pkt, p, &h, &k, hash, now);
+	return g->last;
+}
+
+/* gro_train() for one shape: trains of the flow's entries, the next one
+ * started with the frame the last left when it filled up (train_renew()),
+ * as the burst loop would go on after holding that frame: a train when
+ * the frame after it looks like the flow's.  The new entry has the shape
+ * of the one before it (the same header where the copy reads it). */
+static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
+                                                  unsigned i, unsigned n, uint64_t now, const int v4,
+                                                  const int tagged, const int avx2, const int udp)
+{
+	unsigned t = 0;
+	for (;;) {
+		/* (the completed entry's hash: its memory is kept until the
+		 * entry is taken again, after the new one) */
+		unsigned k = train_once(g, idx, pkts, i + t, n, v4, tagged, avx2, udp);
+		t += k & ~TRAIN_RENEW;
+		if (!(k & TRAIN_RENEW) ||
+		    (idx = train_renew(g, &pkts[i + t], g->items[idx].hash, now, udp)) == GRO_NONE)
+			return t;
+		if (++t + i >= n || !same_ports(&g->items[idx], &pkts[i + t]))
+			return t;
+	}
 }
 
 /* One function per copy: each is register-allocated on its own; with
  * AVX2, an untagged copy per L3 compiled for it. */
 #define TRAIN_COPY(name, v4, tagged, avx2, udp, attr)                                              \
 	static OFL_NOINLINE attr unsigned name(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, \
-	                                       unsigned i, unsigned n)                                   \
+	                                       unsigned i, unsigned n, uint64_t now)                     \
 	{                                                                                          \
-		return train_l3(g, idx, pkts, i, n, v4, tagged, avx2, udp);                        \
+		return train_l3(g, idx, pkts, i, n, now, v4, tagged, avx2, udp);                   \
 	}
 TRAIN_COPY(train_v4, 1, 0, 0, 0, )
 TRAIN_COPY(train_v6, 0, 0, 0, 0, )
@@ -347,7 +551,8 @@ TRAIN_COPY(train_udp6_avx2, 0, 0, 1, 1, GRO_TARGET_AVX2)
 #undef TRAIN_COPY
 
 
-unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n)
+unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                   uint64_t now)
 {
 	const struct gro_item *it = &g->items[idx];
 	if (it->fast != GRO_FAST_PLAIN) {
@@ -356,15 +561,16 @@ unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, 
 		/* GRO_FAST_UDP */
 #if defined(TRAIN_AVX2)
 		if (gro_cpu_avx2())
-			return it->l3 == 4 ? train_udp4_avx2(g, idx, pkts, i, n) : train_udp6_avx2(g, idx, pkts, i, n);
+			return it->l3 == 4 ? train_udp4_avx2(g, idx, pkts, i, n, now)
+			                   : train_udp6_avx2(g, idx, pkts, i, n, now);
 #endif
-		return it->l3 == 4 ? train_udp4(g, idx, pkts, i, n) : train_udp6(g, idx, pkts, i, n);
+		return it->l3 == 4 ? train_udp4(g, idx, pkts, i, n, now) : train_udp6(g, idx, pkts, i, n, now);
 	}
 	if (it->rawpre_len)
-		return it->l3 == 4 ? train_v4_tagged(g, idx, pkts, i, n) : train_v6_tagged(g, idx, pkts, i, n);
+		return it->l3 == 4 ? train_v4_tagged(g, idx, pkts, i, n, now) : train_v6_tagged(g, idx, pkts, i, n, now);
 #if defined(TRAIN_AVX2)
 	if (gro_cpu_avx2())
-		return it->l3 == 4 ? train_v4_avx2(g, idx, pkts, i, n) : train_v6_avx2(g, idx, pkts, i, n);
+		return it->l3 == 4 ? train_v4_avx2(g, idx, pkts, i, n, now) : train_v6_avx2(g, idx, pkts, i, n, now);
 #endif
-	return it->l3 == 4 ? train_v4(g, idx, pkts, i, n) : train_v6(g, idx, pkts, i, n);
+	return it->l3 == 4 ? train_v4(g, idx, pkts, i, n, now) : train_v6(g, idx, pkts, i, n, now);
 }

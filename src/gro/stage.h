@@ -202,7 +202,10 @@ int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
 /* the same for a UDP flow (GRO_FAST_UDP: udp.h gro_udp_merged()) */
 int gro_predict_bufs_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip,
                          uint32_t len);
-unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n);
+/* (now: the time a new entry of the flow is held at, when the train holds
+ * the frame its full entry left: merge.c train_renew()) */
+unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                   uint64_t now);
 /* interleaved flows: the frames from i on that predict into the held
  * entries the recent-flows cache names, without a train (l3: 4 or 6) */
 unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3);
