@@ -122,42 +122,67 @@ static inline void ofl_put32(uint8_t *p, uint32_t v)
 }
 
 /*
- * The plain shape up to the transport header, in one pass: untagged
- * Ethernet, IPv4 without options or fragment bits and with a valid header
- * checksum, or IPv6 without extension headers (the next header is the
- * transport protocol), transport protocol a or b, the IP packet ending
- * exactly at frame_len, its fixed header within the first buflen bytes at
- * p.  Returns the transport header's offset (34 or 54) with its protocol
- * in *proto, or 0 when the frame is anything else (another protocol fails
- * before the IPv4 header is summed).  Nothing of the transport header is
- * checked to be there (ofl_plain_l4() does).
+ * The plain shape up to the transport header, its two halves: untagged
+ * Ethernet with IPv4 without options or fragment bits and with a valid
+ * header checksum (ofl_plain_is_ip4(), then ofl_plain_ip4_rest()), or
+ * IPv6 without extension headers (ofl_plain_is_ip6(): the next header is
+ * the transport protocol), the IP packet ending exactly at frame_len.
+ * Each reads only the fixed IP header's first 20 bytes (the frame's first
+ * 34), which the caller has checked are there.
+ */
+static inline int ofl_plain_is_ip4(const uint8_t *p)
+{
+	/* EtherType, version and length in one word */
+	static const uint8_t v4[4] = {0x08, 0x00, 0x45, 0}, v4m[4] = {0xff, 0xff, 0xff, 0};
+	uint32_t w, m4, w4;
+	memcpy(&w, p + 12, 4);
+	memcpy(&w4, v4, 4);
+	memcpy(&m4, v4m, 4);
+	return (w & m4) == w4;
+}
+
+/* The IPv4 header at ip (ofl_plain_is_ip4()) of a frame of frame_len
+ * bytes: no fragment bits (MF, offset), its total length ending at
+ * frame_len (compared in memory order), a valid header checksum. */
+static inline int ofl_plain_ip4_rest(const uint8_t *ip, uint32_t frame_len)
+{
+	static const uint8_t frag[2] = {0x3f, 0xff};
+	uint32_t tot = frame_len - 14u;
+	uint8_t be[2] = {(uint8_t)(tot >> 8), (uint8_t)tot};
+	uint16_t fm, f, t, want;
+	memcpy(&fm, frag, 2);
+	memcpy(&f, ip + 6, 2);
+	memcpy(&t, ip + 2, 2);
+	memcpy(&want, be, 2);
+	return !(f & fm) && tot <= 0xffffu && t == want && ofl_ip4_sum_ok(ip);
+}
+
+static inline int ofl_plain_is_ip6(const uint8_t *p, uint32_t frame_len)
+{
+	return ofl_get16(p + 12) == 0x86ddu && (p[14] >> 4) == 6 && 54u + ofl_get16(p + 18) == frame_len;
+}
+
+/*
+ * The plain shape up to the transport header in one pass (the halves
+ * above), transport protocol a or b, its fixed header within the first
+ * buflen bytes at p.  Returns the transport header's offset (34 or 54)
+ * with its protocol in *proto, or 0 when the frame is anything else
+ * (another protocol fails before the IPv4 header is summed).  Nothing of
+ * the transport header is checked to be there (ofl_plain_l4() does).
  */
 static inline uint32_t ofl_plain_ip(const uint8_t *p, uint32_t buflen, uint32_t frame_len, unsigned a, unsigned b,
                                     unsigned *proto)
 {
-	static const uint8_t v4[4] = {0x08, 0x00, 0x45, 0}, v4m[4] = {0xff, 0xff, 0xff, 0}, frag[2] = {0x3f, 0xff};
-	const uint8_t *ip = p + 14;
-	uint32_t w, m4, w4;
-	uint16_t fm, f;
 	if (buflen < 34u)
 		return 0;
-	memcpy(&w, p + 12, 4);
-	memcpy(&w4, v4, 4);
-	memcpy(&m4, v4m, 4);
-	if ((w & m4) == w4) {
-		/* EtherType, version and length in one word; then the fragment
-		 * bits (MF, offset), the total length and the header checksum */
-		memcpy(&fm, frag, 2);
-		memcpy(&f, ip + 6, 2);
-		if ((f & fm) || (ip[9] != a && ip[9] != b) || 14u + ofl_get16(ip + 2) != frame_len ||
-		    !ofl_ip4_sum_ok(ip))
+	if (ofl_plain_is_ip4(p)) {
+		if ((p[23] != a && p[23] != b) || !ofl_plain_ip4_rest(p + 14, frame_len))
 			return 0;
-		*proto = ip[9];
+		*proto = p[23];
 		return 34;
 	}
-	if (ofl_get16(p + 12) == 0x86ddu && (ip[0] >> 4) == 6 && (ip[6] == a || ip[6] == b) &&
-	    54u + ofl_get16(ip + 4) == frame_len) {
-		*proto = ip[6];
+	if (ofl_plain_is_ip6(p, frame_len) && (p[20] == a || p[20] == b)) {
+		*proto = p[20];
 		return 54;
 	}
 	return 0;

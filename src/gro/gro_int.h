@@ -142,7 +142,11 @@ struct gro_burst {
 	struct ofl_gro_out out[GRO_BURST_MAX];
 	struct ofl_slice sl[GRO_BURST_MAX];
 	void *ck[GRO_BURST_MAX];
-	uint32_t seq[GRO_BURST_MAX]; /* when held (ofl_gro.hold_seq) */
+	uint32_t seq[GRO_BURST_MAX]; /* when held (ofl_gro.hold_seq); not
+	                                written with seq_all (group.c: read
+	                                only while entries are held too) */
+	uint32_t seq_base; /* with seq_all: record k held as seq_base + k */
+	uint8_t seq_all;   /* the burst was taken whole (group.c) */
 	uint8_t hl[GRO_BURST_MAX + 1]; /* frame i alone in its group and parsed
 	                                 plain (core/parse.h; its record in
 	                                 out[i]): its header length; 0 when not,

@@ -117,13 +117,15 @@ static inline void lone_write(struct gro_burst *bs, unsigned i, const struct ofl
 {
 	struct ofl_gro_out *o = &bs->out[i];
 	uint32_t len = b0 - hl;
+	uint16_t off[2] = {(uint16_t)l3, (uint16_t)l4};
 	_Static_assert(OFL_GRO_OUT_F_HASH % OFL_PKT_F_HASH == 0, "the hash flag moves up");
+	_Static_assert(offsetof(struct ofl_gro_out, l4_off) == offsetof(struct ofl_gro_out, l3_off) + 2,
+	               "l3_off, l4_off: one word");
 	o->hdr = p;
 	o->hdr_len = hl;
 	o->len = b0;
 	o->seg_size = (uint16_t)len;
-	o->l3_off = (uint16_t)l3;
-	o->l4_off = (uint16_t)l4;
+	memcpy(&o->l3_off, off, 4);
 	o->flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED |
 	                     (pkt->flags & OFL_PKT_F_HASH) * (OFL_GRO_OUT_F_HASH / OFL_PKT_F_HASH) | tun);
 	o->vlan_tci = pkt->vlan_tci;
@@ -146,7 +148,7 @@ static inline uint32_t pass_mark(uint32_t hl, const uint8_t *th, uint32_t len)
  * (lone_write()) when it is the tunnel frame tunfast.c holds as a lone
  * record, its bytes added as group_parse() adds them; its group. */
 static uint32_t tun_group(const struct ofl_gro *g, struct gro_burst *bs, unsigned i, const struct ofl_pkt *pkt,
-                          uint64_t now, uint32_t *bytes, uint64_t *rx, uint32_t *held)
+                          uint64_t now, uint32_t *bytes, uint64_t *rx, uint32_t *bad)
 {
 	const uint8_t *p = pkt->bufs[0].data;
 	uint32_t b0 = pkt->bufs[0].len, ports;
@@ -155,13 +157,14 @@ static uint32_t tun_group(const struct ofl_gro *g, struct gro_burst *bs, unsigne
 	if (gro_tun_lone_parse(g, p, b0, &r, &addr, &ports)) {
 		uint32_t m = pass_mark(r.hl, p + r.l4, r.len);
 		bs->hl[i] = (uint8_t)m;
-		*held += m > 1;
+		*bad += m <= 1;
 		lone_write(bs, i, pkt, p, b0, r.hl, r.l3, r.l4, r.tun, now);
 		*bytes += r.len;
 		*rx += b0;
 		return group_hash(addr, ports);
 	}
 	bs->hl[i] = 0;
+	*bad += 1;
 	return group_of(g, pkt);
 }
 
@@ -181,66 +184,97 @@ static inline int udp_lone_ok(const struct ofl_gro *g, const uint8_t *uh, uint32
 	return 1;
 }
 
+/* The TCP header of a plain frame (b0 bytes at p) at l4 (a constant where
+ * it is inlined: 34 or 54): 0 when it is not the plain shape
+ * (ofl_plain_tcp_at()); else its record's header length in *hl and
+ * pass_mark() of it, *bad counting a frame passed on. */
+static inline uint32_t lone_tcp(const uint8_t *p, uint32_t b0, uint32_t l4, uint32_t *hl, uint32_t *bad)
+{
+	uint32_t thl = ofl_plain_tcp_at(p, b0, b0, l4), m;
+	if (!thl)
+		return 0;
+	*hl = l4 + thl;
+	m = pass_mark(l4 + thl, p + l4, b0 - l4 - thl);
+	*bad += m == 1;
+	return m;
+}
+
+/* The UDP header of a plain frame at l4 (as lone_tcp()): its record's
+ * header length (l4 + 8) when udp.c would hold it as a new flow
+ * (udp_lone_ok()), else 0. */
+static inline uint32_t lone_udp(const struct ofl_gro *g, const uint8_t *p, uint32_t b0, uint32_t l4, uint32_t *hl)
+{
+	if (l4 + 8u > b0 || !udp_lone_ok(g, p + l4, b0 - l4))
+		return 0;
+	return *hl = l4 + 8u;
+}
+
 /* Frame i, when it is the plain shape the fast path holds (one buffer,
  * checksum verified, no hardware VLAN; TCP, or with UDP GRO on and no
  * tunnel port a UDP datagram udp.c would hold, whose record has hl = l4 +
  * 8: a TCP header is 20 bytes or more): its record written (lone_write())
  * and bs->hl[i] its header length, 1 for a TCP segment the fast path
  * passes on; else bs->hl[i] 0 (alt: 17 when a UDP datagram may be a lone
- * record, else 6).  Its payload bytes added to *bytes and its
- * frame's to *rx when it parsed plain, and *held counts it when it may be
- * held (bs->hl[i] above 1).  Returns its group. */
+ * record, else 6).  The plain shape is core/parse.h's ofl_plain_ip() and
+ * ofl_plain_tcp_at(), taken here by IP version so that the transport
+ * header's offset is a constant.  Its payload bytes added to *bytes and
+ * its frame's to *rx when it parsed plain; *bad counts it when it may not
+ * be held (bs->hl[i] 0 or 1).  Returns its group. */
 static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
                                    const struct ofl_pkt *pkt, uint64_t now, unsigned alt, uint32_t *bytes,
-                                   uint64_t *rx, uint32_t *held)
+                                   uint64_t *rx, uint32_t *bad)
 {
 	const uint8_t *p;
-	uint32_t b0, l4, hl;
-	unsigned proto;
+	uint32_t b0, hl, m, l4, h;
 	if (!gro_pkt_plain_meta(pkt) || !pkt->bufs)
 		goto other;
 	p = pkt->bufs[0].data;
 	b0 = pkt->bufs[0].len;
-	if (!p || b0 > 0xffffu)
+	if (!p || b0 > 0xffffu || b0 < 34u)
 		goto other;
-	/* the IP layer once, then by protocol (UDP: when alt is 17) */
-	l4 = ofl_plain_ip(p, b0, b0, 6, alt, &proto);
-	if (l4 && proto == 6 && (hl = ofl_plain_tcp_at(p, b0, b0, l4)) != 0) {
-		uint32_t m;
-		hl += l4;
-		m = pass_mark(hl, p + l4, b0 - hl);
-		bs->hl[i] = (uint8_t)m;
-		*held += m > 1;
-	} else if (l4 && proto == 17 && l4 + 8u <= b0 && udp_lone_ok(g, p + l4, b0 - l4)) {
-		hl = l4 + 8;
-		bs->hl[i] = (uint8_t)hl;
-		*held += 1;
+	if (ofl_plain_is_ip4(p)) {
+		/* the protocol before the header is summed */
+		if ((p[23] != 6 && p[23] != alt) || !ofl_plain_ip4_rest(p + 14, b0))
+			goto not_plain;
+		if (p[23] == 6 ? !(m = lone_tcp(p, b0, 34, &hl, bad)) : !(m = lone_udp(g, p, b0, 34, &hl)))
+			goto not_plain;
+		l4 = 34;
+		h = group_hash(addr_v4(p), ld32(p + 34));
+	} else if (ofl_plain_is_ip6(p, b0) && (p[20] == 6 || p[20] == alt)) {
+		if (p[20] == 6 ? !(m = lone_tcp(p, b0, 54, &hl, bad)) : !(m = lone_udp(g, p, b0, 54, &hl)))
+			goto not_plain;
+		l4 = 54;
+		h = group_hash(addr_v6(p), ld32(p + 54));
 	} else {
-		if (gro_tunnel_on(g))
-			return tun_group(g, bs, i, pkt, now, bytes, rx, held);
-		goto other;
+		goto not_plain;
 	}
+	bs->hl[i] = (uint8_t)m;
 	lone_write(bs, i, pkt, p, b0, hl, 14, l4, 0, now);
 	*bytes += b0 - hl;
 	*rx += b0;
-	return group_hash(l4 == 34 ? addr_v4(p) : addr_v6(p), ld32(p + l4));
+	return h;
+not_plain:
+	if (gro_tunnel_on(g))
+		return tun_group(g, bs, i, pkt, now, bytes, rx, bad);
 other:
 	bs->hl[i] = 0;
+	*bad += 1;
 	return group_of(g, pkt);
 }
 
 /* Every frame of a burst of n (nothing held) alone in its flow and held
  * as a lone record, bytes payload bytes and rx frame bytes in all, when
  * the limits allow it (as gro_lone_run() would take them one by one, none
- * making room first): 1, the counters added; else 0. */
+ * making room first): 1, the counters added; else 0.  Their hold order is
+ * not written (bs->seq_all: record k was held as seq_base + k). */
 static int lone_take_all(struct ofl_gro *g, unsigned n, uint32_t bytes, uint64_t rx)
 {
 	struct gro_burst *bs = g->bs;
-	uint32_t k, seq0 = g->hold_seq;
+	uint32_t seq0 = g->hold_seq;
 	if ((uint64_t)g->held_bytes + bytes > g->cfg.max_held_bytes || g->tab.count + n > g->cfg.max_flows)
 		return 0;
-	for (k = 0; k < n; k++)
-		bs->seq[k] = seq0 + k;
+	bs->seq_all = 1;
+	bs->seq_base = seq0;
 	g->st.rx_pkts += n;
 	g->st.rx_bytes += rx;
 	g->st.held += n;
@@ -261,17 +295,21 @@ static int lone_take_all(struct ofl_gro *g, unsigned n, uint32_t bytes, uint64_t
 int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
 {
 	struct gro_burst *bs = g->bs;
-	uint32_t gen = ++bs->gen, dup = 0, held = 0, bytes = 0;
+	uint32_t gen = ++bs->gen, dup = 0, bad = 0, bytes = 0;
 	/* the second protocol a lone record may carry: UDP with UDP GRO on
 	 * and no tunnel port (then udp.c holds the datagram) */
 	unsigned alt = g->cfg.udp && !gro_tunnel_on(g) ? 17u : 6u;
-	uint64_t rx = 0;
+	uint64_t rx = 0, genhi;
 	unsigned i;
 	if (gen == 0) {
 		/* the generation wrapped: forget every slot */
 		memset(bs->gkey, 0, sizeof(bs->gkey));
 		gen = bs->gen = 1;
 	}
+	/* a slot of an earlier burst holds a smaller generation: its key is
+	 * below genhi (generations only grow until they wrap) */
+	genhi = (uint64_t)gen << 32;
+	bs->seq_all = 0;
 
 	for (i = 0; i < n; i++) {
 		uint32_t h, s;
@@ -283,15 +321,21 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs)
 			__builtin_prefetch(pkts[i + GRO_AHEAD].bufs[0].data);
 #endif
-		h = group_parse(g, bs, i, &pkts[i], now, alt, &bytes, &rx, &held);
+		h = group_parse(g, bs, i, &pkts[i], now, alt, &bytes, &rx, &bad);
 		if (h - 1u >= UINT32_MAX - 1u) {
 			if (h)
 				return 0; /* UINT32_MAX */
 			continue;
 		}
-		want = (uint64_t)gen << 32 | h;
+		want = genhi | h;
 		for (s = h >> (31 - GRO_GBITS);; s = (s + 1u) & (GRO_GSLOTS - 1u)) {
 			k = bs->gkey[s];
+			if (k < genhi) {
+				/* a free slot (another burst's): a new group */
+				bs->gkey[s] = want;
+				bs->gfirst[s] = (uint16_t)i;
+				break;
+			}
 			if (k == want) {
 				/* the group's second frame or later: none alone */
 				bs->hl[bs->gfirst[s]] = 0;
@@ -301,18 +345,12 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 					return 0;
 				break;
 			}
-			if ((uint32_t)(k >> 32) != gen) {
-				/* a free slot (another burst's): a new group */
-				bs->gkey[s] = want;
-				bs->gfirst[s] = (uint16_t)i;
-				break;
-			}
 		}
 	}
 	bs->hl[n] = 0; /* the end of the last run (group.h) */
 	/* (every frame may be held, none of another's group: each is alone
 	 * and was added to bytes and rx) */
-	if (held == n && !dup && lone_take_all(g, n, bytes, rx))
+	if (!bad && !dup && lone_take_all(g, n, bytes, rx))
 		return 2;
 	return rx != 0; /* (a frame parsed plain) */
 }
@@ -414,7 +452,7 @@ void gro_lone_settle(struct ofl_gro *g)
 		}
 		it = &g->items[idx];
 		hold_pkt(g, idx, &pkt, o->first_ns);
-		it->age_seq = bs->seq[k];
+		it->age_seq = bs->seq_all ? bs->seq_base + k : bs->seq[k];
 		/* before the first entry held after it */
 		while (at != GRO_NONE && seq_before(g->items[at].age_seq, it->age_seq))
 			at = g->items[at].next;
