@@ -6,6 +6,8 @@
  *                      decode, per-segment GSO rules);
  *   OFL_NOINLINE       a rare, large path kept out of line so that the
  *                      per-packet path around it stays small.
+ * and one branch hint, OFL_LIKELY(x): x is usually true (the block laid out
+ * where the code falls through, no jump taken on the common path).
  */
 #ifndef OFL_CORE_COMPILER_H
 #define OFL_CORE_COMPILER_H
@@ -13,9 +15,11 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define OFL_ALWAYS_INLINE __attribute__((always_inline))
 #define OFL_NOINLINE __attribute__((noinline))
+#define OFL_LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define OFL_ALWAYS_INLINE
 #define OFL_NOINLINE
+#define OFL_LIKELY(x) (x)
 #endif
 
 #endif

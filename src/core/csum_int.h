@@ -58,10 +58,13 @@ static inline uint16_t ofl_csum_ip4_fold(const uint8_t *p)
  * 32-bit words (either byte order) is a non-zero multiple of 0xffff, 2^16
  * being 1 modulo 0xffff (never 0 with a first byte that is not).  s is a
  * multiple of the odd 0xffff when s times its inverse modulo 2^64 is at
- * most (2^64 - 1) / 0xffff: a multiply, not a division. */
+ * most (2^64 - 1) / 0xffff: a multiply, not a division; the product is
+ * then s / 0xffff, below 2^20 as s is below 5 * 2^32, and any other s
+ * gives a product above (2^64 - 1) / 0xffff: below 2^20 says it (a
+ * 32-bit immediate to compare with). */
 static inline int ofl_ip4_sum_ok(const uint8_t *ip)
 {
-	return ofl_csum_ip4_words(ip) * 0xfffefffefffeffffull <= UINT64_MAX / 0xffffu;
+	return ofl_csum_ip4_words(ip) * 0xfffefffefffeffffull < (1u << 20);
 }
 
 #endif

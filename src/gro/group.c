@@ -45,12 +45,12 @@ static inline uint32_t group_hash(uint64_t addr, uint32_t ports)
 
 static inline uint64_t addr_v4(const uint8_t *p)
 {
-	return ld64(p + 26) ^ 4;
+	return ld64(p + 26);
 }
 
 static inline uint64_t addr_v6(const uint8_t *p)
 {
-	return ld64(p + 22) ^ ld64(p + 30) ^ ld64(p + 38) ^ ld64(p + 46) ^ 6;
+	return ld64(p + 22) ^ ld64(p + 30) ^ ld64(p + 38) ^ ld64(p + 46);
 }
 
 /* A UDP frame while tunnels are on (its UDP header at o): it may share a
@@ -105,27 +105,37 @@ static uint32_t group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
 	return 0; /* not IP, or VLAN tags (in the key) */
 }
 
+/* An output record's l3_off and l4_off as the one word they make in
+ * memory (a constant where l3 and l4 are). */
+static inline uint32_t l3l4_word(uint32_t l3, uint32_t l4)
+{
+	uint16_t off[2] = {(uint16_t)l3, (uint16_t)l4};
+	uint32_t w;
+	_Static_assert(offsetof(struct ofl_gro_out, l4_off) == offsetof(struct ofl_gro_out, l3_off) + 2,
+	               "l3_off, l4_off: one word");
+	memcpy(&w, off, 4);
+	return w;
+}
+
 /* Frame i's record, written in its slot while the burst is grouped: the
  * output record it leaves as when it proves alone in its flow (group.h
  * gro_lone_run() keeps it, moved down to its place among the lone records
  * when frames before it were not alone), a frame of b0 bytes at p (one
  * buffer, no hardware VLAN) of hl header bytes, its IP and transport
- * headers at l3 and l4, through tunnel type tun (<< 5, 0 for none).  For a
- * frame passed on (hl 1) only the payload length counts. */
+ * header offsets in offs (l3l4_word()), through tunnel type tun (<< 5, 0
+ * for none).  For a frame passed on (hl 1) only the payload length
+ * counts. */
 static inline void lone_write(struct gro_burst *bs, unsigned i, const struct ofl_pkt *pkt, const uint8_t *p,
-                              uint32_t b0, uint32_t hl, uint32_t l3, uint32_t l4, unsigned tun, uint64_t now)
+                              uint32_t b0, uint32_t hl, uint32_t offs, unsigned tun, uint64_t now)
 {
 	struct ofl_gro_out *o = &bs->out[i];
 	uint32_t len = b0 - hl;
-	uint16_t off[2] = {(uint16_t)l3, (uint16_t)l4};
 	_Static_assert(OFL_GRO_OUT_F_HASH % OFL_PKT_F_HASH == 0, "the hash flag moves up");
-	_Static_assert(offsetof(struct ofl_gro_out, l4_off) == offsetof(struct ofl_gro_out, l3_off) + 2,
-	               "l3_off, l4_off: one word");
 	o->hdr = p;
 	o->hdr_len = hl;
 	o->len = b0;
 	o->seg_size = (uint16_t)len;
-	memcpy(&o->l3_off, off, 4);
+	memcpy(&o->l3_off, &offs, 4);
 	o->flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED |
 	                     (pkt->flags & OFL_PKT_F_HASH) * (OFL_GRO_OUT_F_HASH / OFL_PKT_F_HASH) | tun);
 	o->vlan_tci = pkt->vlan_tci;
@@ -158,7 +168,7 @@ static uint32_t tun_group(const struct ofl_gro *g, struct gro_burst *bs, unsigne
 		uint32_t m = pass_mark(r.hl, p + r.l4, r.len);
 		bs->hl[i] = (uint8_t)m;
 		*bad += m <= 1;
-		lone_write(bs, i, pkt, p, b0, r.hl, r.l3, r.l4, r.tun, now);
+		lone_write(bs, i, pkt, p, b0, r.hl, l3l4_word(r.l3, r.l4), r.tun, now);
 		*bytes += r.len;
 		*rx += b0;
 		return group_hash(addr, ports);
@@ -225,7 +235,7 @@ static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs
                                    uint64_t *rx, uint32_t *bad)
 {
 	const uint8_t *p;
-	uint32_t b0, hl, m, l4, h;
+	uint32_t b0, hl, m, offs, h;
 	if (!gro_pkt_plain_meta(pkt) || !pkt->bufs)
 		goto other;
 	p = pkt->bufs[0].data;
@@ -234,22 +244,24 @@ static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs
 		goto other;
 	if (ofl_plain_is_ip4(p)) {
 		/* the protocol before the header is summed */
-		if ((p[23] != 6 && p[23] != alt) || !ofl_plain_ip4_rest(p + 14, b0))
+		if (p[23] == 6) {
+			if (!ofl_plain_ip4_rest(p + 14, b0) || !(m = lone_tcp(p, b0, 34, &hl, bad)))
+				goto not_plain;
+		} else if (p[23] != alt || !ofl_plain_ip4_rest(p + 14, b0) || !(m = lone_udp(g, p, b0, 34, &hl))) {
 			goto not_plain;
-		if (p[23] == 6 ? !(m = lone_tcp(p, b0, 34, &hl, bad)) : !(m = lone_udp(g, p, b0, 34, &hl)))
-			goto not_plain;
-		l4 = 34;
+		}
+		offs = l3l4_word(14, 34);
 		h = group_hash(addr_v4(p), ld32(p + 34));
 	} else if (ofl_plain_is_ip6(p, b0) && (p[20] == 6 || p[20] == alt)) {
 		if (p[20] == 6 ? !(m = lone_tcp(p, b0, 54, &hl, bad)) : !(m = lone_udp(g, p, b0, 54, &hl)))
 			goto not_plain;
-		l4 = 54;
+		offs = l3l4_word(14, 54);
 		h = group_hash(addr_v6(p), ld32(p + 54));
 	} else {
 		goto not_plain;
 	}
 	bs->hl[i] = (uint8_t)m;
-	lone_write(bs, i, pkt, p, b0, hl, 14, l4, 0, now);
+	lone_write(bs, i, pkt, p, b0, hl, offs, 0, now);
 	*bytes += b0 - hl;
 	*rx += b0;
 	return h;
@@ -300,7 +312,7 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 	 * and no tunnel port (then udp.c holds the datagram) */
 	unsigned alt = g->cfg.udp && !gro_tunnel_on(g) ? 17u : 6u;
 	uint64_t rx = 0, genhi;
-	unsigned i;
+	unsigned i, ahead = n > GRO_AHEAD ? n - GRO_AHEAD : 0; /* frames with one GRO_AHEAD after */
 	if (gen == 0) {
 		/* the generation wrapped: forget every slot */
 		memset(bs->gkey, 0, sizeof(bs->gkey));
@@ -318,7 +330,7 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 		/* the first touch of a header: start it a few frames ahead (in
 		 * the loop: GCC takes a function around the prefetch for pure
 		 * and drops its call) */
-		if (i + GRO_AHEAD < n && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs)
+		if (i < ahead && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs)
 			__builtin_prefetch(pkts[i + GRO_AHEAD].bufs[0].data);
 #endif
 		h = group_parse(g, bs, i, &pkts[i], now, alt, &bytes, &rx, &bad);
@@ -328,24 +340,29 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 			continue;
 		}
 		want = genhi | h;
-		for (s = h >> (31 - GRO_GBITS);; s = (s + 1u) & (GRO_GSLOTS - 1u)) {
-			k = bs->gkey[s];
-			if (k < genhi) {
-				/* a free slot (another burst's): a new group */
-				bs->gkey[s] = want;
-				bs->gfirst[s] = (uint16_t)i;
-				break;
+		s = h >> (31 - GRO_GBITS);
+		k = bs->gkey[s];
+		if (!OFL_LIKELY(k < genhi)) {
+			/* a slot of this burst: this group's, or another's
+			 * (linear probing up to a free one) */
+			while (k != want) {
+				s = (s + 1u) & (GRO_GSLOTS - 1u);
+				k = bs->gkey[s];
+				if (k < genhi)
+					goto fresh;
 			}
-			if (k == want) {
-				/* the group's second frame or later: none alone */
-				bs->hl[bs->gfirst[s]] = 0;
-				bs->hl[i] = 0;
-				/* a few interleaved flows: give up early */
-				if (++dup >= 8 && i < 16)
-					return 0;
-				break;
-			}
+			/* the group's second frame or later: none alone */
+			bs->hl[bs->gfirst[s]] = 0;
+			bs->hl[i] = 0;
+			/* a few interleaved flows: give up early */
+			if (++dup >= 8 && i < 16)
+				return 0;
+			continue;
 		}
+fresh:
+		/* a free slot (another burst's key, below genhi): a new group */
+		bs->gkey[s] = want;
+		bs->gfirst[s] = (uint16_t)i;
 	}
 	bs->hl[n] = 0; /* the end of the last run (group.h) */
 	/* (every frame may be held, none of another's group: each is alone
