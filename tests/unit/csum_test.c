@@ -1,10 +1,12 @@
 /* csum_test.c - the checksum routine against an independent byte-wise
- * reference, every length, alignment and odd-offset chain. */
+ * reference, every length, alignment and odd-offset chain; the IPv4 header
+ * test of the plain parse (core/csum_int.h ofl_ip4_sum_ok()) against it. */
 #include <check.h>
 #include <ofl/csum.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/csum_int.h"
 #include "gen.h"
 #include "harness.h"
 
@@ -83,8 +85,38 @@ START_TEST(ipv4_header_example)
 }
 END_TEST
 
+/* ofl_ip4_sum_ok() against the reference on 20-byte headers (first byte
+ * 0x45), right and with one byte changed, their bytes from small to all
+ * 0xff: the plain sum of the words, which the test divides by 0xffff with
+ * a multiply, from near 0 to its largest. */
+START_TEST(ipv4_sum_ok_range)
+{
+	uint8_t ip[20];
+	unsigned seed = 5, t, i;
+	for (t = 0; t < 200000; t++) {
+		uint8_t hi = (uint8_t)(t % 9 == 0 ? 0xff : t % 3 == 0 ? 0xf0 : t % 3 == 1 ? 0x80 : 0);
+		uint16_t c;
+		for (i = 0; i < 20; i++) {
+			seed = seed * 1103515245u + 12345u;
+			ip[i] = (uint8_t)(seed >> 16) | hi;
+		}
+		ip[0] = 0x45;
+		ip[10] = ip[11] = 0;
+		c = (uint16_t)~gen_csum_fold(ip, 20, 0);
+		ip[10] = (uint8_t)(c >> 8);
+		ip[11] = (uint8_t)c;
+		ck_assert_msg(ofl_ip4_sum_ok(ip), "right header %u refused", t);
+		/* one byte changed (not the first): wrong unless the sum is the same */
+		i = 1 + (seed >> 8) % 19;
+		ip[i] = (uint8_t)(ip[i] + 1u + (seed >> 4) % 255u);
+		ck_assert_int_eq(ofl_ip4_sum_ok(ip), gen_csum_fold(ip, 20, 0) == 0xffff);
+	}
+}
+END_TEST
+
 int main(void)
 {
-	const TTest *tests[] = {lengths_and_alignments, all_ones, chain_at_odd_offsets, ipv4_header_example};
+	const TTest *tests[] = {lengths_and_alignments, all_ones, chain_at_odd_offsets, ipv4_header_example,
+	                        ipv4_sum_ok_range};
 	return h_run_tests("csum", tests, sizeof tests / sizeof tests[0]);
 }

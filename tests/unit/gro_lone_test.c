@@ -9,7 +9,8 @@
  * again in a later burst of the same poll, a full table, the byte limit,
  * frames of a lone frame's flow the full path takes (IP options, a bad IP
  * checksum, Ethernet padding, a fragment, no verified checksum), flushes by
- * age between bursts and a context destroyed with lone records; one case
+ * age between bursts, a poll taken whole before a mixed one, and a
+ * context destroyed with lone records; one case
  * calls ofl_gro_receive_burst() itself and checks what leaves.
  */
 #include <check.h>
@@ -277,6 +278,42 @@ START_TEST(flush_older_between)
 }
 END_TEST
 
+/* A poll whose bursts are taken whole (every frame alone: their hold
+ * order is not written), then a poll of bursts that mix lone records with
+ * an entry held between them: when a later burst of that poll turns the
+ * lone records into entries, each must take its place in the age order
+ * after the entry held before it, as the single frames hold them. */
+START_TEST(whole_then_mixed)
+{
+	struct gen_tcp g[8], m, x[6];
+	unsigned f;
+	init(NULL);
+	for (f = 0; f < 8; f++) {
+		flow(&g[f], 4, f);
+		send(&g[f], 1);
+	}
+	poll_end(8);
+	flow(&m, 4, 20);
+	for (f = 0; f < 6; f++)
+		flow(&x[f], 4, 10 + f);
+	/* in bursts of 7: x0 a lone record, m an entry, x1-x3 lone records,
+	 * then x4 and x5 a burst later (the first seven frames of the poll
+	 * before were a burst taken whole) */
+	send(&x[0], 2);
+	send(&m, 2);
+	send(&m, 2);
+	send(&x[1], 2);
+	send(&x[2], 2);
+	send(&x[3], 2);
+	send(&m, 2);
+	send(&x[4], 2);
+	send(&x[5], 2);
+	poll_end(9);
+	ck_assert_str_eq(h_payloads(&h, got, sizeof(got)), "100,100,100,100,100,100,100,100,100,300,100,100,100,100,100");
+	h_done(&h, NULL);
+}
+END_TEST
+
 /* The burst entry called directly: lone records are held (counted in the
  * gauges), then delivered as GRO packets of one segment, the frame's own
  * bytes, at poll end; a context destroyed with some delivers them. */
@@ -362,4 +399,4 @@ END_TEST
 
 H_MAIN("gro_lone", 0, 0, {single_flows, 2}, {mixed_with_trains_and_normals, 0},
 	{flows_meet_across_bursts, 0}, {table_full, 0}, {byte_limit, 0}, {same_flow_other_shape, 0},
-	{vlan_tag_is_another_flow, 0}, {flush_older_between, 0}, {direct_burst, 0})
+	{vlan_tag_is_another_flow, 0}, {flush_older_between, 0}, {whole_then_mixed, 0}, {direct_burst, 0})
