@@ -197,6 +197,17 @@ GSO_ALWAYS_INLINE void mid_record(struct ofl_gso_seg *restrict r, const struct g
 	r->slices[0].buf = (uint16_t)it->cur_unit;
 }
 
+/* The first segment's release range (next_seg()'s rule, iter.c):
+ * the buffers before the one its payload starts in hold header bytes only
+ * (copied at start), so no later segment uses them; every later segment
+ * then starts its range at the payload's buffer (it->rel_next). */
+GSO_ALWAYS_INLINE void fast_first_release(struct gso_it *restrict it, uint16_t *first, uint16_t *count)
+{
+	*first = (uint16_t)it->rel_next;
+	*count = (uint16_t)(it->cur_unit - it->rel_next);
+	it->rel_next = it->cur_unit;
+}
+
 /* v at p, most significant byte first (one byte-swapped store). */
 static inline void put64(uint8_t *p, uint64_t v)
 {
@@ -334,6 +345,7 @@ GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *
 		ipb = ip4_sum(it);
 	if (what == GSO_ONE_FIRST) {
 		seg->flags = OFL_GSO_SEG_F_FIRST | OFL_GSO_SEG_F_CSUM_PARTIAL;
+		fast_first_release(it, &seg->release_first, &seg->release_count);
 		if (tcp)
 			h[l4o + 13] = (uint8_t)(tmpl[l4o + 13] | (gone & GSO_TCP_CWR));
 	} else if (what == GSO_ONE_LAST) {
