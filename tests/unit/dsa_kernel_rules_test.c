@@ -205,7 +205,8 @@ END_TEST
 
 /* brcm_leg_tag_rcv() in Linux 6.18 looks at the two 16-bit words right
  * after the 6-byte legacy tag and removes them along with it only if the
- * first is the 802.1Q TPID and the second, the TCI, is zero: VID 0 is what
+ * first is the 802.1Q TPID and the second, the TCI, is zero (its test,
+ * quoted: `proto[0] == htons(ETH_P_8021Q) && proto[1] == 0`): VID 0 is what
  * the BCM63xx internal switch uses for untagged traffic, and any other TCI
  * (a VLAN, or a priority-only tag) stays in the frame.  Older kernels
  * removed the 4 bytes whenever the port was itself a DSA conduit
