@@ -6,7 +6,7 @@ add_library(ofl_gsotest STATIC gso/gso_util.c gso/gso_check.c)
 target_include_directories(ofl_gsotest PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/gso)
 target_link_libraries(ofl_gsotest PUBLIC ofl_testsupport ofl_replaycore)
 
-foreach(t tcp udp pool vnet roundtrip burst vlan descs vnet_le rawip tunnel start ring)
+foreach(t tcp udp pool vnet roundtrip burst vlan descs vnet_le rawip tunnel start ring release)
   ofl_add_check_test(gso_${t}_test unit/gso_${t}_test.c LIBS ofl_gsotest)
 endforeach()
 

@@ -449,9 +449,21 @@ struct ofl_gso_seg {
 	uint16_t csum_start;      /**< with OFL_GSO_SEG_F_CSUM_PARTIAL: sum from here */
 	uint16_t csum_offset;     /**< ... and store at csum_start + csum_offset */
 	uint16_t flags;           /**< OFL_GSO_SEG_F_* */
-	uint16_t release_first;   /**< input buffers [release_first, +release_count) */
-	uint16_t release_count;   /**< are used by no later segment: once this segment
-	                               and the ones before it are sent, they can go */
+	uint16_t release_first;   /**< input buffers [release_first, +release_count): */
+	uint16_t release_count;   /**< the ones no later segment uses that no earlier
+	    segment's range holds.  Every input buffer is in exactly one segment's
+	    range, that of the first segment after which no segment uses it: a
+	    buffer of header bytes only (copied at start) in segment 0's, a buffer
+	    of payload in that of the segment with its last byte, an empty buffer
+	    in the range of the buffer before it (segment 0's if it is the first),
+	    buffers after the payload in the last segment's.  The ranges follow
+	    one another (segment k's starts where k - 1's ends; segment 0's at 0;
+	    the last one's ends at the input's last buffer).  Once this segment and
+	    the ones before it are sent (TX complete), those buffers may be
+	    released, not before.  The ranges depend on the input and the request
+	    only: the same for every pool kind and for ofl_gso_next(),
+	    ofl_gso_next_burst(), ofl_gso_run() and a segment built again after
+	    ofl_gso_unnext(). */
 	uint32_t nslices;         /**< entries in slices */
 	struct ofl_slice slices[OFL_GSO_SEG_MAX_SLICES]; /**< payload, in order; .buf is
 	    the input buffer index (ofl_gso_start_gro(): .pkt/.buf are those of the GRO

@@ -171,6 +171,10 @@ void gso_mid_fast_any(struct gso_it *restrict it, struct ofl_gso_pool *restrict 
 	int tcp = it->type == OFL_GSO_TYPE_TCP, first = k0 == 0, last = k0 + m == it->nsegs;
 	int plain = l3o == 14 && l4o == (it->l3 == 4 ? 34u : 54u) && cl <= 96;
 	int ring = pool->kind == OFL_GSO_POOL_RING;
+	/* every segment here but a first one starts its release range at the
+	 * payload's buffer (fast_first_release(); after a segment that is
+	 * it->rel_next already) */
+	fast_first_release(it);
 #define GSO_MID_FAST_P(L3, TCP, R)                                                          \
 	do {                                                                                \
 		if (plain && cl == 64)                                                      \
@@ -202,6 +206,8 @@ void gso_mid_fast_any(struct gso_it *restrict it, struct ofl_gso_pool *restrict 
 #undef GSO_MID_FAST_P
 	if (first) {
 		segs[0].flags = OFL_GSO_SEG_F_FIRST | OFL_GSO_SEG_F_CSUM_PARTIAL;
+		segs[0].release_first = 0; /* fast_first_release() */
+		segs[0].release_count = (uint16_t)it->cur_unit;
 		if (tcp)
 			segs[0].hdr.data[l4o + 13] =
 				(uint8_t)(it->tmpl[l4o + 13] | (((uint32_t)it->flags >> GSO_ITF_TCP_SHIFT) & GSO_TCP_CWR));

@@ -197,6 +197,17 @@ GSO_ALWAYS_INLINE void mid_record(struct ofl_gso_seg *restrict r, const struct g
 	r->slices[0].buf = (uint16_t)it->cur_unit;
 }
 
+/* The first segment's release range (next_seg()'s rule, iter.c): nothing
+ * is released before it (it->rel_next is 0), and the buffers before the one
+ * its payload starts in (it->cur_unit) hold header bytes only, copied at
+ * start, so it releases [0, cur_unit); every later segment's range starts
+ * at the payload's buffer.  Returns the count. */
+GSO_ALWAYS_INLINE uint16_t fast_first_release(struct gso_it *it)
+{
+	it->rel_next = it->cur_unit;
+	return (uint16_t)it->cur_unit;
+}
+
 /* v at p, most significant byte first (one byte-swapped store). */
 static inline void put64(uint8_t *p, uint64_t v)
 {
@@ -334,6 +345,7 @@ GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *
 		ipb = ip4_sum(it);
 	if (what == GSO_ONE_FIRST) {
 		seg->flags = OFL_GSO_SEG_F_FIRST | OFL_GSO_SEG_F_CSUM_PARTIAL;
+		seg->release_count = fast_first_release(it); /* from 0: mid_record() */
 		if (tcp)
 			h[l4o + 13] = (uint8_t)(tmpl[l4o + 13] | (gone & GSO_TCP_CWR));
 	} else if (what == GSO_ONE_LAST) {

@@ -87,6 +87,7 @@ struct gst {
 	bool any_put;
 	/* each segment's signature (header bytes and fields), by index */
 	uint64_t *sig;
+	uint32_t *rel;       /* and its release range: first << 16 | count */
 	/* outstanding slots, oldest first */
 	struct ofl_gso_hbuf out[MAXSLOT];
 	uint32_t nout;
@@ -175,15 +176,14 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-/* What a segment is, whatever slot holds it: its header bytes, fields and
- * slices (as frame offsets).  Not release_first/release_count: on main
- * 15b148f they differ between pool kinds for the same request (a FREELIST
- * pool's segment 0 releasing buffers a BLOCK pool's releases at segment
- * 2), reported, not decided here. */
+/* What a segment is, whatever slot holds it: its header bytes, fields
+ * (the release range included: every pool kind must report the same one)
+ * and slices (as frame offsets). */
 static uint64_t seg_sig(const struct gst *s, const struct ofl_gso_seg *g)
 {
-	uint32_t f[11] = {g->hdr_len, g->payload_len, g->len, g->index, g->nsegs, g->l3_off, g->l4_off,
-	                  g->csum_start, g->csum_offset, g->flags, g->nslices};
+	uint32_t f[13] = {g->hdr_len,     g->payload_len, g->len,   g->index,         g->nsegs,
+	                  g->l3_off,      g->l4_off,      g->csum_start, g->csum_offset, g->flags,
+	                  g->nslices,     g->release_first, g->release_count};
 	uint64_t h = fnv(0xcbf29ce484222325ull, g->hdr.data, g->hdr_len);
 	uint32_t i;
 	h = fnv(h, f, sizeof(f));
@@ -218,6 +218,7 @@ static void check_seg(struct gst *s, const struct ofl_gso_seg *g)
 		         g->hdr.size == s->slot_size && g->hdr.cookie == NULL);
 	FZ_CHECK(g->index < s->nsegs);
 	s->sig[g->index] = seg_sig(s, g);
+	s->rel[g->index] = (uint32_t)g->release_first << 16 | g->release_count;
 	FZ_CHECK(g->nslices <= OFL_GSO_SEG_MAX_SLICES);
 	for (i = 0; i < g->nslices; i++) {
 		const struct ofl_slice *sl = &g->slices[i];
@@ -529,8 +530,10 @@ static void cut_again(struct gst *s, uint8_t vnet)
 			continue; /* the hook refuses every other time */
 		FZ_CHECKF(rc == 1, "cut again: next %d", rc);
 		FZ_CHECKF(g.index == n && n < s->nsegs, "cut again: segment %u, %u expected", g.index, n);
-		FZ_CHECKF(seg_sig(s, &g) == s->sig[n], "segment %u: not the same through a BLOCK pool as through pool kind %d",
-		          n, s->kind);
+		FZ_CHECKF(seg_sig(s, &g) == s->sig[n],
+		          "segment %u: not the same through a BLOCK pool as through pool kind %d "
+		          "(release %u+%u there, %u+%u here)",
+		          n, s->kind, s->rel[n] >> 16, s->rel[n] & 0xffffu, g.release_first, g.release_count);
 		FZ_CHECK(ofl_gso_pool_put(&pool, &g.hdr) == 0);
 		n++;
 	}
@@ -693,6 +696,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s->nsegs = cnt.segs;
 	s->sig = calloc(cnt.segs, sizeof(s->sig[0]));
 	FZ_CHECK(s->sig);
+	s->rel = calloc(cnt.segs, sizeof(s->rel[0]));
+	FZ_CHECK(s->rel);
 	s->seg_size = cnt.seg_size;
 	s->type = cnt.type;
 	s->tunnel = cnt.tunnel;
@@ -815,6 +820,7 @@ drained:
 		cut_again(s, vnet);
 out:
 	free(s->sig);
+	free(s->rel);
 	for (i = 0; i < s->nbufs; i++)
 		free(s->blk[i]);
 	for (i = 0; i < MAXSLOT; i++)

@@ -200,12 +200,51 @@ START_TEST(edsa_rx_any_ethertype)
 }
 END_TEST
 
+/* dsa_xmit_ll() in tag_dsa.c, given a frame that carries an 802.1Q header
+ * (skb->protocol ETH_P_8021Q), writes the FROM_CPU tag over that header
+ * with the "tagged" bit set and the TCI's CFI bit moved to bit 0 of byte 1,
+ * and for edsa puts DA DA 00 00 before it: the frame grows by 4 bytes, not
+ * 8.  (test_dsa_fold_vlan in dsa_vectors_test.c has the same for dsa.) */
+START_TEST(edsa_tx_fold_vlan)
+{
+	const struct ofl_dsa_ops *o = fmt("edsa");
+	struct ofl_dsa_meta em = { .valid = OFL_DSA_M_PORT, .port = 2 }, m;
+	struct ofl_dsa_view v;
+	struct ofl_buf pc[2];
+	static const uint8_t q[4] = { 0x81, 0x00, 0x30, 0x64 };          /* PCP 1, CFI, VID 100 */
+	static const uint8_t tag[8] = { 0xda, 0xda, 0, 0, 0x60, 0x11, 0x20, 0x64 };
+	uint8_t base[64], in[68], buf[HEAD + 80];
+	uint32_t off = HEAD, len = 68;
+
+	make_frame(base, 64);
+	memcpy(in, base, 12);
+	memcpy(in + 12, q, 4);
+	memcpy(in + 16, base + 12, 52);
+	memcpy(buf + HEAD, in, 68);
+	ck_assert_int_eq(ofl_dsa_encode(o, NULL, OFL_DSA_TX, &em, buf, sizeof(buf), &off, &len), 0);
+	ck_assert_uint_eq(len, 72);
+	ck_assert_int_eq(memcmp(buf + off, in, 12), 0);
+	ck_assert_int_eq(memcmp(buf + off + 12, tag, 8), 0);
+	ck_assert_int_eq(memcmp(buf + off + 20, base + 12, 52), 0);
+	/* and back: the 802.1Q header as it was */
+	ck_assert_int_eq(ofl_dsa_decode(o, NULL, OFL_DSA_TX, buf + off, len, &m, &v), 0);
+	ck_assert_uint_eq(m.port, 2);
+	ck_assert(m.flags & OFL_DSA_MF_TAGGED);
+	ck_assert_uint_eq(m.vlan_tci, 0x3064);
+	ck_assert_int_eq(ofl_dsa_untagged(buf + off, len, &v, pc), 2);
+	ck_assert_uint_eq(pc[0].len + pc[1].len, 68);
+	ck_assert_int_eq(memcmp(pc[0].data, in, pc[0].len), 0);
+	ck_assert_int_eq(memcmp(pc[1].data, in + pc[0].len, pc[1].len), 0);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* brcm-legacy                                                         */
 
 /* brcm_leg_tag_rcv() in Linux 6.18 looks at the two 16-bit words right
  * after the 6-byte legacy tag and removes them along with it only if the
- * first is the 802.1Q TPID and the second, the TCI, is zero: VID 0 is what
+ * first is the 802.1Q TPID and the second, the TCI, is zero (its test,
+ * quoted: `proto[0] == htons(ETH_P_8021Q) && proto[1] == 0`): VID 0 is what
  * the BCM63xx internal switch uses for untagged traffic, and any other TCI
  * (a VLAN, or a priority-only tag) stays in the frame.  Older kernels
  * removed the 4 bytes whenever the port was itself a DSA conduit
@@ -352,6 +391,7 @@ static Suite *suite(void)
 	tcase_add_test(tp, mxl862xx_tx_port);
 	tcase_add_loop_test(tp, every_port_in_range, 0, n);
 	tcase_add_test(tr, edsa_rx_any_ethertype);
+	tcase_add_test(tr, edsa_tx_fold_vlan);
 	tcase_add_test(tr, brcm_legacy_vid0);
 	tcase_add_loop_test(tt, tx_pad_per_format, 0, n);
 	tcase_add_test(tt, tx_pad_sja1110_mgmt);

@@ -279,6 +279,79 @@ START_TEST(every_format_udp)
 }
 END_TEST
 
+/* GSO with a hardware VLAN (the TCI in metadata, OFL_GSO_F_VLAN_INSERT)
+ * through every tag: each segment is byte for byte the one of the same
+ * super-packet with that 802.1Q header in the frame (which
+ * every_format_as_encode proves is what the tagger makes: dsa and edsa
+ * fold it into their tag as dsa_xmit_ll() does, mtk takes its TPID), as
+ * the kernel pushes the tag into the frame (validate_xmit_vlan(): a DSA
+ * user port inserts no VLAN) before the tagger sees it.  With and without
+ * conduit tailroom (the short last segment padded). */
+static void vlan_insert_same(const struct ofl_dsa_ops *ops, uint16_t tci, uint16_t tailroom)
+{
+	static uint8_t inband[70000], bi[64 * 512], bm[64 * 512], li[4096], lm[4096];
+	struct ofl_dsa_params par;
+	struct ofl_dsa_meta m;
+	struct ofl_gso_dsa d;
+	struct ofl_gso_req ri, rm;
+	struct ofl_gso_iter ii, im;
+	struct ofl_gso_pool pi, pm;
+	struct ofl_gso_seg si, sm;
+	struct gen_tcp g;
+	struct ofl_buf b_in, b_meta;
+	unsigned nseg = 0;
+	int r1, r2;
+	ofl_dsa_params_default(&par);
+	par.conduit_tailroom = tailroom;
+	memset(&m, 0, sizeof(m));
+	m.valid = OFL_DSA_M_PORT | OFL_DSA_M_SWITCH;
+	m.port = (uint8_t)(ops->tx_ports > 3 ? 3 : 0);
+	m.switch_id = 1;
+	if (ofl_gso_dsa_prepare(&d, ops, &par, &m) != 0)
+		return; /* "none", brcm-legacy-fcs */
+	b_in = make_super(&g, 4, 3 * 700 + 2, 1, tci, 700, &ri);
+	memcpy(inband, super, b_in.len);
+	b_in.data = inband;
+	b_meta = make_super(&g, 4, 3 * 700 + 2, 0, 0, 700, &rm);
+	rm.flags |= OFL_GSO_F_VLAN_INSERT;
+	rm.vlan_tci = tci;
+	ck_assert_int_eq(ofl_gso_req_set_dsa(&ri, &d), 0);
+	ck_assert_int_eq(ofl_gso_req_set_dsa(&rm, &d), 0);
+	ck_assert_int_eq(ofl_gso_pool_init_block(&pi, bi, sizeof(bi), 512), 0);
+	ck_assert_int_eq(ofl_gso_pool_init_block(&pm, bm, sizeof(bm), 512), 0);
+	ck_assert_int_eq(ofl_gso_start(&ii, &ri, &b_in, 1), 0);
+	ck_assert_int_eq(ofl_gso_start(&im, &rm, &b_meta, 1), 0);
+	while ((r1 = ofl_gso_next(&ii, &pi, &si)) == 1) {
+		uint32_t l1, l2;
+		r2 = ofl_gso_next(&im, &pm, &sm);
+		ck_assert_int_eq(r2, 1);
+		ck_assert_int_eq(ofl_gso_dsa_finish(&d, &si), 0);
+		ck_assert_int_eq(ofl_gso_dsa_finish(&d, &sm), 0);
+		l1 = linear(&si, li);
+		l2 = linear(&sm, lm);
+		ck_assert_msg(l1 == l2 && memcmp(li, lm, l1) == 0,
+		              "%s (TCI %04x, tailroom %u): segment %u: %u bytes with the VLAN in the frame, "
+		              "%u with it in metadata", ops->name, tci, tailroom, nseg, l1, l2);
+		gu_seg_layout_same(&si, &sm);
+		ck_assert_int_eq(ofl_gso_pool_put(&pi, &si.hdr), 0);
+		ck_assert_int_eq(ofl_gso_pool_put(&pm, &sm.hdr), 0);
+		nseg++;
+	}
+	ck_assert_int_eq(r1, 0);
+	ck_assert_int_eq(ofl_gso_next(&im, &pm, &sm), 0);
+	ck_assert_uint_eq(nseg, 4);
+}
+
+START_TEST(every_format_vlan_insert)
+{
+	const struct ofl_dsa_ops *ops = ofl_dsa_at((size_t)_i);
+	if (!ops || !ops->tx_ports)
+		return;
+	vlan_insert_same(ops, 0xb064, 0);
+	vlan_insert_same(ops, 0x0064, 4);
+}
+END_TEST
+
 START_TEST(prepare_args)
 {
 	struct ofl_gso_dsa d;
@@ -316,6 +389,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, every_format, 0, (int)ofl_dsa_count());
 	tcase_add_loop_test(tc, every_format_as_encode, 0, (int)ofl_dsa_count());
 	tcase_add_loop_test(tc, every_format_udp, 0, (int)ofl_dsa_count());
+	tcase_add_loop_test(tc, every_format_vlan_insert, 0, (int)ofl_dsa_count());
 	tcase_add_test(tc, prepare_args);
 	suite_add_tcase(s, tc);
 	return s;
