@@ -141,101 +141,8 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 	return i - start;
 }
 
-#if defined(TRAIN_AVX2)
-/*
- * run_take() for frames of one buffer in the AVX2 copies, out of line (its
- * own registers: nothing of the train's state spilled) and with the
- * expected header and mask in registers: the nblk 32-byte blocks of the
- * compare (2 + (cl > 64) + (cl > 96), as gro_cmp_avx2() reads them), one
- * function per block count, so no frame tests the header length.  The
- * same checks as run_take(), in the same order.
- */
-static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct ofl_pkt *pkts, unsigned i,
-                                                                   unsigned iend, unsigned n, const struct run *r,
-                                                                   uint32_t hl, uint32_t seq, uint64_t e,
-                                                                   uint64_t estep, uint32_t seg,
-                                                                   struct ofl_slice *s, void **c, const int v4,
-                                                                   const int udp, const int nblk)
-{
-	struct ofl_slice ls = {NULL, r->mss, (uint16_t)seg, 0}, st1 = {NULL, 0, 1, 0};
-	const struct ofl_pkt *q = pkts + i, *q0 = q, *qend = pkts + iend;
-	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
-	const uint32_t l4c = v4 ? 34u : 54u, cl = udp ? pred_cmp_len(hl) : hl, mss = r->mss, full = r->full;
-	const __m256i *tp = (const __m256i *)(const void *)r->tp, *mk = (const __m256i *)(const void *)r->mk;
-	const __m256i t0 = _mm256_loadu_si256(tp), m0 = _mm256_loadu_si256(mk);
-	const __m256i t1 = _mm256_loadu_si256((const __m256i *)(const void *)(r->tp + cl - 32));
-	const __m256i m1 = _mm256_loadu_si256((const __m256i *)(const void *)(r->mk + cl - 32));
-	const __m256i t2 = nblk > 2 ? _mm256_loadu_si256(tp + 1) : t0, m2 = nblk > 2 ? _mm256_loadu_si256(mk + 1) : m0;
-	const __m256i t3 = nblk > 3 ? _mm256_loadu_si256(tp + 2) : t0, m3 = nblk > 3 ? _mm256_loadu_si256(mk + 2) : m0;
-	uint64_t lw, lstep;
-	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
-	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
-	for (; q < qend; q++, s++, c++) {
-		const struct ofl_buf *qb = q->bufs;
-		const uint8_t *d;
-		__m256i x;
-		if (!gro_pkt_plain_meta(q) || !qb)
-			break;
-		d = qb->data;
-		if (qb->len != full || !d)
-			break;
-		if (q < pfend) {
-			const struct ofl_pkt *a = q + GRO_AHEAD;
-			if (a->bufs && a->nbufs)
-				__builtin_prefetch(a->bufs->data);
-		}
-#define RUN1_BLK(o, t, m) \
-	_mm256_and_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(d + (o))), t), m)
-		x = _mm256_or_si256(RUN1_BLK(0, t0, m0), RUN1_BLK(cl - 32, t1, m1));
-		if (nblk > 2)
-			x = _mm256_or_si256(x, RUN1_BLK(32, t2, m2));
-		if (nblk > 3)
-			x = _mm256_or_si256(x, RUN1_BLK(64, t3, m3));
-#undef RUN1_BLK
-		if (!_mm256_testz_si256(x, x) ||
-		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != seq) || (v4 && get64(d + 18) != e))
-			break;
-		s->data = d + hl;
-		memcpy((uint8_t *)s + SL_LEN, &lw, 8);
-		lw += lstep;
-		*c = q->cookie;
-		seq += mss;
-		e += estep;
-	}
-	return (unsigned)(q - q0);
-}
-#define RUN1_COPY(name, v4, udp, nblk)                                                                   \
-	static OFL_NOINLINE GRO_TARGET_AVX2 unsigned name(const struct ofl_pkt *pkts, unsigned i, unsigned iend, \
-	                                                  unsigned n, const struct run *r, uint32_t hl,          \
-	                                                  uint32_t seq, uint64_t e, uint64_t estep, uint32_t seg, \
-	                                                  struct ofl_slice *s, void **c)                         \
-	{                                                                                                        \
-		return run1_avx2(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, v4, udp, nblk);              \
-	}
-/* the three block counts of a shape */
-#define RUN1_COPIES(pre, v4, udp) RUN1_COPY(pre##_2, v4, udp, 2) RUN1_COPY(pre##_3, v4, udp, 3) RUN1_COPY(pre##_4, v4, udp, 4)
-RUN1_COPIES(run1_v4, 1, 0)
-RUN1_COPIES(run1_v6, 0, 0)
-RUN1_COPIES(run1_udp4, 1, 1)
-RUN1_COPIES(run1_udp6, 0, 1)
-#undef RUN1_COPIES
-#undef RUN1_COPY
-#define RUN1_PICK(pre, cl) ((cl) > 96 ? pre##_4 : (cl) > 64 ? pre##_3 : pre##_2)
-/* The copy for a shape (constants in each train copy) and compare length. */
-static inline GRO_TARGET_AVX2 unsigned run1_call(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
-                                                 const struct run *r, uint32_t hl, uint32_t seq, uint64_t e,
-                                                 uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c,
-                                                 const int v4, const int udp)
-{
-	const uint32_t cl = udp ? pred_cmp_len(hl) : hl;
-	return (udp ? (v4 ? RUN1_PICK(run1_udp4, cl) : RUN1_PICK(run1_udp6, cl))
-	            : (v4 ? RUN1_PICK(run1_v4, cl) : RUN1_PICK(run1_v6, cl)))(pkts, i, iend, n, r, hl, seq, e, estep,
-	                                                                       seg, s, c);
-}
-#undef RUN1_PICK
-#endif
 
-/* The run of frames of one buffer: run1_call() in the AVX2 copies, else
+/* The run of frames of one buffer: run1.c's in the AVX2 copies, else
  * run_take(); *nsl: the slices written (one a frame). */
 static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts, unsigned i, unsigned iend,
                                                      unsigned n, const struct run *r, uint32_t hl, uint32_t seq,
@@ -245,7 +152,7 @@ static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts,
 {
 #if defined(TRAIN_AVX2)
 	if (avx2)
-		return *nsl = run1_call(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, v4, udp);
+		return *nsl = gro_run1_avx2(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, v4, udp);
 #endif
 	return run_take(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK,
 	                nsl, v4, 0, avx2, udp);

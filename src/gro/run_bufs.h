@@ -1,6 +1,7 @@
 /*
  * run_bufs.h - the run of a train for frames in several buffers (header
- * split, page fragments): run_bufs.c.
+ * split, page fragments): run_bufs.c; and that of frames of one buffer in
+ * the AVX2 train copies: run1.c.
  */
 #ifndef OFL_GRO_RUN_BUFS_H
 #define OFL_GRO_RUN_BUFS_H
@@ -32,5 +33,18 @@ struct run_at {
  * for AVX2 (only where gro_cpu_avx2()). */
 unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
                       uint32_t *nslices, int v4, int avx2);
+
+#if defined(TRAIN_AVX2)
+/* The run of frames of one buffer in the AVX2 train copies (run1.c): frames
+ * [i, iend) of the burst while each is the expected full segment (the
+ * checks of merge.c's run_take() for one buffer), r the expected header,
+ * seq and e (IPv4) the first one's sequence number and ID-to-checksum word
+ * (e stepped by estep), seg its segment index; one slice from s and one
+ * cookie from c a frame.  Returns how many frames it took.  Only where
+ * gro_cpu_avx2(). */
+unsigned gro_run1_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run *r,
+                       uint32_t hl, uint32_t seq, uint64_t e, uint64_t estep, uint32_t seg, struct ofl_slice *s,
+                       void **c, int v4, int udp);
+#endif
 
 #endif
