@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "core/csum_int.h"
 #include "core/cursor.h"
 
 static inline uint64_t load64(const uint8_t *p)
@@ -76,9 +77,7 @@ uint32_t ofl_csum_add_at(uint32_t sum, uint32_t block_sum, int odd)
 
 uint16_t ofl_csum_fold(uint32_t sum)
 {
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
+	return ofl_csum_fold_inl(sum);
 }
 
 uint32_t ofl_csum_cursor(struct ofl_cursor *c, uint32_t len)

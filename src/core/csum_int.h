@@ -24,6 +24,15 @@ static inline uint16_t ofl_csum_words_fold(const uint8_t *p, unsigned nwords)
 	return (uint16_t)s;
 }
 
+/* ofl_csum_fold() (ofl/csum.h), for the packet path to inline: a 32-bit
+ * sum folded to 16 bits and complemented. */
+static inline uint16_t ofl_csum_fold_inl(uint32_t sum)
+{
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
 /* The plain sum of the five 32-bit words (memory order) of an IPv4 header
  * without options at p: five loads (one 20-byte copy into an array went
  * through the stack: a vector store and five reloads). */

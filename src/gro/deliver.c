@@ -6,9 +6,12 @@
 #include <string.h>
 
 #include "core/csum_int.h"
+#include "gro/ipv4.h"
+#include "gro/ipv6.h"
 #include "gro/layer.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
+#include "gro/udp.h"
 
 #include <ofl/csum.h>
 
@@ -37,11 +40,14 @@ static uint8_t tun_gso_type(const struct gro_tun *t)
 	}
 }
 
-static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
+/* The output record of entry idx.  plain: the entry is known to be one that
+ * complete_plain() completed (merged, not through a tunnel), which the
+ * compiler folds into the tests below. */
+static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o, int plain)
 {
 	/* every field assigned: no memset of the whole struct per packet */
 	struct gro_item *it = &g->items[idx];
-	int gro = it->nsegs != 0, merged = it->nsegs > 1;
+	int gro = plain || it->nsegs != 0, merged = plain || it->nsegs > 1;
 	/* merged: the seed gro_tcp_complete() wrote; one segment: the seed a
 	 * PARTIAL first segment came with (hold_link) */
 	int partial = (merged || (gro && (it->out_flags & OFL_GRO_OUT_F_CSUM_PARTIAL))) && !it->csum_done;
@@ -72,7 +78,7 @@ static void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o)
 	                                 (it->cwr ? OFL_GSO_TCP_ECN : 0) |
 	                                 (it->lcsum ? OFL_GSO_FRAGLIST : 0)) /* a list: list.c */
 	                     : 0;
-	if (gro && gro_stack_tun(it->stack)) {
+	if (!plain && gro && gro_stack_tun(it->stack)) {
 		/* through a tunnel (tunnel.c): its type in flags, the
 		 * encapsulation in gso_type (gro_out.h) */
 		o->flags = (uint8_t)(o->flags | (unsigned)it->tun.type << 5);
@@ -108,7 +114,7 @@ void gro_deliver_pending(struct ofl_gro *g)
 
 /* Append an entry to the delivery list: its output record written now, the
  * entry kept until the list is delivered (the record points into it). */
-void gro_pend_push(struct ofl_gro *g, uint32_t idx)
+static inline OFL_ALWAYS_INLINE void pend_push(struct ofl_gro *g, uint32_t idx, int plain)
 {
 	struct gro_item *it = &g->items[idx];
 	it->state = GRO_PENDING;
@@ -118,8 +124,13 @@ void gro_pend_push(struct ofl_gro *g, uint32_t idx)
 	else
 		g->items[g->pend_tail].next = idx;
 	g->pend_tail = idx;
-	fill_out(g, idx, &g->outs[g->pend_n]);
+	fill_out(g, idx, &g->outs[g->pend_n], plain);
 	gro_pend_commit(g, it->nsegs ? it->nsegs : 1u, it->nsegs != 0);
+}
+
+void gro_pend_push(struct ofl_gro *g, uint32_t idx)
+{
+	pend_push(g, idx, 0);
 }
 
 /* Keep-tag mode with a tail tag: the tag follows the payload, so a checksum
@@ -139,17 +150,70 @@ static void finish_csum(struct ofl_gro *g, uint32_t idx)
 	it->csum_done = 1;
 }
 
-/* Complete a held entry: rewrite its header and queue it for delivery. */
+/*
+ * The entries most completions are of: merged (two segments or more) over
+ * a stack of IP (IPv4 without options, or IPv6) and TCP or UDP, first in
+ * the frame or after Ethernet, with no tail tag to finish the checksum
+ * before.  Their completion is their stack's walk (gro_stack_complete(),
+ * the stacks of layers.c: the Ethernet layer completes nothing, the IP
+ * layer then the L4 one), with each layer's own completion inlined for the
+ * IP version and protocol known instead of called through the table.
+ */
+static inline int plain_done(const struct gro_item *it)
+{
+	return it->nsegs > 1 && it->tail_len == 0 && it->stack < GRO_STACK_TUN4 &&
+	       (it->l3 != 4 || it->hdr[it->l3_off] == 0x45);
+}
+
+static inline OFL_ALWAYS_INLINE void complete_plain_as(struct gro_item *it, unsigned l3, int udp)
+{
+	if (l3 == 4)
+		gro_ipv4_complete_hdr(it->hdr + it->l3_off, it->l3_len, 5);
+	else
+		gro_ipv6_complete_hdr(it);
+	if (udp)
+		gro_udp_complete_l3(it, l3);
+	else
+		gro_tcp_complete_l3(it, l3);
+}
+
+static inline void complete_plain(struct gro_item *it)
+{
+	int udp = gro_stack_udp(it->stack);
+	if (it->l3 == 4) {
+		if (udp)
+			complete_plain_as(it, 4, 1);
+		else
+			complete_plain_as(it, 4, 0);
+	} else {
+		if (udp)
+			complete_plain_as(it, 6, 1);
+		else
+			complete_plain_as(it, 6, 0);
+	}
+}
+
+/* Complete a held entry: rewrite its header and queue it for delivery.
+ * in_table: 1, take it out of the flow table; 2, the same when every entry
+ * is leaving it (gro_flush_all(): ofl_flowtab_drop()); 0, the table was
+ * cleared. */
 static inline void complete_x(struct ofl_gro *g, uint32_t idx, unsigned reason, int in_table)
 {
 	struct gro_item *it = &g->items[idx];
-	if (in_table)
+	if (in_table == 2)
+		ofl_flowtab_drop(&g->tab, it->hash, idx);
+	else if (in_table)
 		ofl_flowtab_remove(&g->tab, it->hash, idx);
 	age_unlink(g, it);
 	g->held_bytes -= it->payload;
 	g->st.flush[reason]++;
 	if (g->last == idx)
 		g->last = GRO_NONE;
+	if (plain_done(it)) {
+		complete_plain(it);
+		pend_push(g, idx, 1);
+		return;
+	}
 	if (it->nsegs > 1) {
 		gro_stack_complete(it);
 		if (it->tail_len)
@@ -165,7 +229,7 @@ static inline void complete_x(struct ofl_gro *g, uint32_t idx, unsigned reason, 
 		sl->pkt = 0;
 		sl->buf = 0xffff;
 	}
-	gro_pend_push(g, idx);
+	pend_push(g, idx, 0);
 }
 
 void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
@@ -176,9 +240,10 @@ void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
 void gro_flush_all(struct ofl_gro *g, unsigned reason)
 {
 	uint32_t k;
-	int in_table = 1;
+	int in_table = 2;
 	/* every entry leaves the table: clearing it at once beats a removal
-	 * per entry once it is an eighth full */
+	 * per entry once it is an eighth full; else each entry's slot is
+	 * emptied, nothing moved (nothing is looked up until the last is) */
 	if (g->tab.count && (uint64_t)g->tab.count * 8u >= (uint64_t)g->tab.mask + 1u) {
 		ofl_flowtab_clear(&g->tab);
 		in_table = 0;

@@ -236,6 +236,34 @@ void gro_tcp_complete(struct gro_item *it);
 /* Pseudo-header sum of the item's L3 header for an L4 length and protocol
  * (6 TCP, 17 UDP; memory order). */
 uint32_t gro_pseudo_sum(const uint8_t *hdr, unsigned l3, unsigned l3_off, uint32_t l4_len, unsigned proto);
+/* ... its body, for completion to inline with l3 and proto known. */
+static inline OFL_ALWAYS_INLINE uint32_t gro_pseudo_sum_at(const uint8_t *hdr, unsigned l3, unsigned l3_off,
+                                                           uint32_t l4_len, unsigned proto)
+{
+	uint8_t tail[8];
+	const uint8_t *ip = hdr + l3_off;
+	uint32_t w[8];
+	uint64_t s;
+	unsigned i;
+	/* protocol and 32-bit length, as big-endian words */
+	ofl_put32(tail, l4_len);
+	ofl_put32(tail + 4, proto);
+	memcpy(w, tail, 8);
+	s = (uint64_t)w[0] + w[1];
+	/* the addresses, 32-bit words in memory order */
+	if (l3 == 4) {
+		memcpy(w, ip + 12, 8);
+		s += (uint64_t)w[0] + w[1];
+	} else {
+		memcpy(w, ip + 8, 32);
+		for (i = 0; i < 8; i++)
+			s += w[i];
+	}
+	s = (s & 0xffffffffu) + (s >> 32);
+	s = (s & 0xffffffffu) + (s >> 32);
+	return (uint32_t)s;
+}
+
 /* TCP (or UDP: the parse's l4proto) checksum of a received packet: 1 valid,
  * 0 bad (tcp.c). */
 int gro_tcp_csum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl_view *v,

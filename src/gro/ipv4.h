@@ -8,6 +8,7 @@
 #ifndef OFL_GRO_IPV4_H
 #define OFL_GRO_IPV4_H
 
+#include "core/csum_int.h"
 #include "gro/gro_int.h"
 
 /*
@@ -51,6 +52,18 @@ static inline uint32_t gro_ipv4_nomerge(const uint8_t *ip, struct gro_item *it)
 	if (ip[1] != ip2[1] || ip[8] != ip2[8] || ((ip[6] ^ ip2[6]) & 0x40))
 		return NM(OFL_GRO_FLUSH_TTL_TOS_DF);
 	return gro_ipv4_id_nomerge(ip, it);
+}
+
+/* inet_gro_complete (the layer's completion, ipv4.c): the merged packet's
+ * total length, 0 above 65535 as Linux BIG TCP writes it, and the header
+ * checksum over ihl 32-bit words (5, no options: the sum written out). */
+static inline OFL_ALWAYS_INLINE void gro_ipv4_complete_hdr(uint8_t *ip, uint32_t l3_len, unsigned ihl)
+{
+	uint16_t c;
+	ofl_put16(ip + 2, (uint16_t)(l3_len > 0xffffu ? 0 : l3_len));
+	ip[10] = ip[11] = 0;
+	c = (uint16_t)~(ihl == 5 ? ofl_csum_ip4_fold(ip) : ofl_csum_words_fold(ip, ihl));
+	memcpy(ip + 10, &c, 2);
 }
 
 #endif

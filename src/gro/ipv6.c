@@ -1,11 +1,11 @@
-/* ipv6.c - IPv6 completion (ipv6_gro_complete): payload length, 0 above
- * 65535 as Linux BIG TCP writes it. */
+/* ipv6.c - the IPv6 layer: its completion (ipv6_gro_complete, the rule in
+ * ipv6.h gro_ipv6_complete_hdr()). */
+#include "gro/ipv6.h"
 #include "gro/layer.h"
 
 void gro_ipv6_complete(struct gro_item *it)
 {
-	uint32_t pl = it->l3_len - 40u;
-	ofl_put16(it->hdr + it->l3_off + 4, (uint16_t)(pl > 0xffffu ? 0 : pl));
+	gro_ipv6_complete_hdr(it);
 }
 
 /* Per segment only the payload length differs; version, traffic class,

@@ -24,4 +24,12 @@ static inline uint32_t gro_ipv6_nomerge(const uint8_t *ip, const struct gro_item
 	return nm;
 }
 
+/* ipv6_gro_complete (the layer's completion, ipv6.c): the merged packet's
+ * payload length, 0 above 65535 as Linux BIG TCP writes it. */
+static inline OFL_ALWAYS_INLINE void gro_ipv6_complete_hdr(struct gro_item *it)
+{
+	uint32_t pl = it->l3_len - 40u;
+	ofl_put16(it->hdr + it->l3_off + 4, (uint16_t)(pl > 0xffffu ? 0 : pl));
+}
+
 #endif

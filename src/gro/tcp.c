@@ -55,13 +55,7 @@ int gro_l4_sum_ok(const struct ofl_pkt *pkt, int csum_status, const struct ofl_v
 
 void gro_tcp_complete(struct gro_item *it)
 {
-	uint8_t *th = it->hdr + it->l4_off;
-	uint16_t c;
-	th[13] |= it->fin_psh;
-	/* CHECKSUM_PARTIAL: the field holds the folded pseudo-header sum. */
-	c = (uint16_t)~ofl_csum_fold(gro_pseudo_sum(it->hdr, it->l3, it->l3_off,
-	                                            it->l3_len - (uint32_t)(it->l4_off - it->l3_off), 6));
-	memcpy(th + 16, &c, 2);
+	gro_tcp_complete_l3(it, it->l3);
 }
 
 /* Per segment the sequence number (strictly the next, tcp.h), FIN and PSH,

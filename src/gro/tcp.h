@@ -5,6 +5,7 @@
 #ifndef OFL_GRO_TCP_H
 #define OFL_GRO_TCP_H
 
+#include "core/csum_int.h"
 #include "gro/gro_int.h"
 
 #define TCP_FIN 0x01u
@@ -56,6 +57,19 @@ static inline uint32_t gro_tcp_nomerge(const uint8_t *th, const struct gro_item 
 	if (ofl_get32(th + 4) != it->next_seq)
 		nm |= NM(OFL_GRO_FLUSH_SEQ);
 	return nm;
+}
+
+/* tcp_gro_complete (the layer's completion, tcp.c), for a flow over IP
+ * version l3: FIN and PSH of the merged segments, and in the checksum field
+ * the folded pseudo-header sum (CHECKSUM_PARTIAL). */
+static inline OFL_ALWAYS_INLINE void gro_tcp_complete_l3(struct gro_item *it, unsigned l3)
+{
+	uint8_t *th = it->hdr + it->l4_off;
+	uint16_t c;
+	th[13] |= it->fin_psh;
+	c = (uint16_t)~ofl_csum_fold_inl(
+	    gro_pseudo_sum_at(it->hdr, l3, it->l3_off, it->l3_len - (uint32_t)(it->l4_off - it->l3_off), 6));
+	memcpy(th + 16, &c, 2);
 }
 
 #endif

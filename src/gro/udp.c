@@ -38,16 +38,10 @@
 #include "gro/list.h"
 #include "gro/udp.h"
 
-/* udp4/6_gro_complete: the UDP length of the merged datagram, and in the
- * checksum field the pseudo-header sum (CHECKSUM_PARTIAL). */
+/* udp4/6_gro_complete: udp.h gro_udp_complete_l3(). */
 static void gro_udp_complete(struct gro_item *it)
 {
-	uint8_t *uh = it->hdr + it->l4_off;
-	uint32_t ulen = it->l3_len - (uint32_t)(it->l4_off - it->l3_off);
-	uint16_t c;
-	ofl_put16(uh + 4, (uint16_t)ulen); /* <= 65535 - 20 (GRO_UDP_MAX_L3) */
-	c = (uint16_t)~ofl_csum_fold(gro_pseudo_sum(it->hdr, it->l3, it->l3_off, ulen, 17));
-	memcpy(uh + 6, &c, 2);
+	gro_udp_complete_l3(it, it->l3);
 }
 
 /* Per datagram the length and the checksum differ; the ports are compared

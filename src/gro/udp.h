@@ -8,6 +8,7 @@
 #ifndef OFL_GRO_UDP_H
 #define OFL_GRO_UDP_H
 
+#include "core/csum_int.h"
 #include "gro/stage.h"
 
 /* The kernel's UDP_GRO_CNT_MAX: a train is completed at 64 datagrams. */
@@ -78,5 +79,18 @@ int gro_predict_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, 
 int gro_udp_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_view *v, struct ofl_hdrs *h,
                     const struct rx_tag *tag, const uint8_t *mac, uint32_t total, int csum_status,
                     uint64_t now, const struct fast_key *fk);
+
+/* udp4/6_gro_complete (the layer's completion, udp.c), for a flow over IP
+ * version l3: the UDP length of the merged datagram, and in the checksum
+ * field the pseudo-header sum (CHECKSUM_PARTIAL). */
+static inline OFL_ALWAYS_INLINE void gro_udp_complete_l3(struct gro_item *it, unsigned l3)
+{
+	uint8_t *uh = it->hdr + it->l4_off;
+	uint32_t ulen = it->l3_len - (uint32_t)(it->l4_off - it->l3_off);
+	uint16_t c;
+	ofl_put16(uh + 4, (uint16_t)ulen); /* <= 65535 - 20 (GRO_UDP_MAX_L3) */
+	c = (uint16_t)~ofl_csum_fold_inl(gro_pseudo_sum_at(it->hdr, l3, it->l3_off, ulen, 17));
+	memcpy(uh + 6, &c, 2);
+}
 
 #endif
