@@ -233,10 +233,48 @@ START_TEST(one_per_poll)
 	unsigned f, r;
 	ctx_init(&c, 0, 0);
 	for (r = 0; r < 6; r++) {
-		for (f = 0; f < NFLOWS; f++)
+		for (f = 0; f < NFLOWS; f++) {
+			if ((f + r) % 11 == 4) /* passed on, not held */
+				c.fl[f].flags |= GEN_PSH;
 			send(&c, f, pick((unsigned)_i, f, r), 10 + r);
+			c.fl[f].flags &= (uint8_t)~GEN_PSH;
+		}
 		poll_end(&c, 10 + r);
 	}
+	ctx_done(&c);
+}
+END_TEST
+
+/* A buffer with payload but no data (an API error: the frame is refused)
+ * among frames that are lone records. */
+START_TEST(null_data)
+{
+	struct ctx c;
+	struct ofl_pkt pkt;
+	struct ofl_buf b[4];
+	uint8_t *fr;
+	uint32_t len, hl;
+	unsigned f;
+	ctx_init(&c, 0, 0);
+	for (f = 0; f < 20; f++) {
+		if (f == 6 + (unsigned)_i) {
+			fr = c.arena + (size_t)c.used++ * FRAME_CAP;
+			len = (uint32_t)gen_tcp_frame(&c.fl[f], fr, FRAME_CAP);
+			hl = (c.fl[f].l3 == 4 ? 34u : 54u) + 20u + c.fl[f].optlen;
+			b[0] = (struct ofl_buf){fr, hl};
+			b[1] = (struct ofl_buf){fr + hl, 100};
+			b[2] = (struct ofl_buf){NULL, 100};
+			b[3] = (struct ofl_buf){fr + hl + 200, len - hl - 200};
+			memset(&pkt, 0, sizeof(pkt));
+			pkt.bufs = b;
+			pkt.nbufs = 4;
+			pkt.csum_status = OFL_CSUM_UNNECESSARY;
+			ck_assert_int_eq(ofl_gro_receive(c.g, &pkt, 5), OFL_EINVAL);
+			continue;
+		}
+		send(&c, f, pick(0, f, 0), 5);
+	}
+	poll_end(&c, 5);
 	ctx_done(&c);
 }
 END_TEST
@@ -291,6 +329,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_loop_test(tc, one_per_poll, 0, 16);
 	tcase_add_loop_test(tc, meet_again, 0, 10);
+	tcase_add_loop_test(tc, null_data, 0, 3);
 	tcase_add_loop_test(tc, mixed_limits, 0, 10);
 	suite_add_tcase(s, tc);
 	return s;
