@@ -245,35 +245,41 @@ START_TEST(one_per_poll)
 }
 END_TEST
 
-/* A buffer with payload but no data (an API error: the frame is refused)
- * among frames that are lone records. */
+/* A buffer with payload but no data among frames that would all be lone
+ * records, offered as one burst: an API error at that frame, the frames
+ * before it taken, the rest offered again after it. */
 START_TEST(null_data)
 {
 	struct ctx c;
-	struct ofl_pkt pkt;
-	struct ofl_buf b[4];
-	uint8_t *fr;
-	uint32_t len, hl;
-	unsigned f;
+	struct ofl_pkt pkts[20];
+	struct ofl_buf b[20][4];
+	unsigned f, bad = 6 + (unsigned)_i * 5, got;
+	int err = 0;
 	ctx_init(&c, 0, 0);
 	for (f = 0; f < 20; f++) {
-		if (f == 6 + (unsigned)_i) {
-			fr = c.arena + (size_t)c.used++ * FRAME_CAP;
-			len = (uint32_t)gen_tcp_frame(&c.fl[f], fr, FRAME_CAP);
-			hl = (c.fl[f].l3 == 4 ? 34u : 54u) + 20u + c.fl[f].optlen;
-			b[0] = (struct ofl_buf){fr, hl};
-			b[1] = (struct ofl_buf){fr + hl, 100};
-			b[2] = (struct ofl_buf){NULL, 100};
-			b[3] = (struct ofl_buf){fr + hl + 200, len - hl - 200};
-			memset(&pkt, 0, sizeof(pkt));
-			pkt.bufs = b;
-			pkt.nbufs = 4;
-			pkt.csum_status = OFL_CSUM_UNNECESSARY;
-			ck_assert_int_eq(ofl_gro_receive(c.g, &pkt, 5), OFL_EINVAL);
-			continue;
+		struct gen_tcp *g = &c.fl[f];
+		uint8_t *fr = c.arena + (size_t)c.used++ * FRAME_CAP;
+		uint32_t len = (uint32_t)gen_tcp_frame(g, fr, FRAME_CAP);
+		uint32_t hl = (g->l3 == 4 ? 34u : 54u) + 20u + g->optlen;
+		b[f][0] = (struct ofl_buf){fr, hl};
+		b[f][1] = (struct ofl_buf){fr + hl, 100};
+		b[f][2] = (struct ofl_buf){f == bad ? NULL : fr + hl + 100, 100};
+		b[f][3] = (struct ofl_buf){fr + hl + 200, len - hl - 200};
+		memset(&pkts[f], 0, sizeof(pkts[f]));
+		pkts[f].bufs = b[f];
+		pkts[f].nbufs = 4;
+		pkts[f].csum_status = OFL_CSUM_UNNECESSARY;
+		pkts[f].cookie = fr;
+		if (f != bad) {
+			c.sent_bytes += len;
+			c.sent_segs++;
 		}
-		send(&c, f, pick(0, f, 0), 5);
 	}
+	got = ofl_gro_receive_burst(c.g, pkts, 20, 5, &err);
+	ck_assert_uint_eq(got, bad);
+	ck_assert_int_eq(err, OFL_EINVAL);
+	ck_assert_uint_eq(ofl_gro_receive_burst(c.g, pkts + bad + 1, 19 - bad, 5, &err), 19 - bad);
+	ck_assert_int_eq(err, 0);
 	poll_end(&c, 5);
 	ctx_done(&c);
 }
