@@ -196,7 +196,7 @@ static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs
                                    uint64_t *rx, uint32_t *held)
 {
 	const uint8_t *p;
-	uint32_t b0, l4, hl, w;
+	uint32_t b0, l4, hl;
 	unsigned proto;
 	if (!gro_pkt_plain_meta(pkt) || !pkt->bufs)
 		goto other;
@@ -221,21 +221,20 @@ static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs
 			return tun_group(g, bs, i, pkt, now, bytes, rx, held);
 		goto other;
 	}
-lone: /* (b0: the frame's length) */
 	lone_write(bs, i, pkt, p, b0, hl, 14, l4, 0, now);
 	*bytes += b0 - hl;
 	*rx += b0;
 	return group_hash(l4 == 34 ? addr_v4(p) : addr_v6(p), ld32(p + l4));
 other:
-	if (pkt->nbufs > 1 && (w = gro_lone_bufs_parse(g, bs, i, pkt)) != 0) {
-		/* header split (lone_bufs.h) */
+	if (pkt->nbufs > 1 && (hl = gro_lone_bufs_parse(g, bs, i, pkt, &b0, &l4)) != 0) {
+		/* header split (lone_bufs.h): as above, b0 the frame's length */
 		p = pkt->bufs[0].data;
-		hl = (uint8_t)w;
-		l4 = (uint8_t)(w >> 8);
-		b0 = w >> 16;
 		bs->hl[i] = (uint8_t)hl;
 		*held += 1;
-		goto lone;
+		lone_write(bs, i, pkt, p, b0, hl, 14, l4, 0, now);
+		*bytes += b0 - hl;
+		*rx += b0;
+		return group_hash(l4 == 34 ? addr_v4(p) : addr_v6(p), ld32(p + l4));
 	}
 	bs->hl[i] = 0;
 	return group_of(g, pkt);

@@ -8,6 +8,9 @@
 void gro_lone_bufs_reset(struct gro_burst *bs)
 {
 	uint32_t k, n = bs->mtop;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 4
+#endif
 	for (k = 0; k < n; k++) {
 		bs->out[k].slices = &bs->sl[k];
 		bs->out[k].nslices = 1;

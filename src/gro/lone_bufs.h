@@ -15,12 +15,12 @@
 #ifndef OFL_GRO_LONE_BUFS_H
 #define OFL_GRO_LONE_BUFS_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/parse.h"
 #include "gro/gro_int.h"
-#include "gro/stage.h"
-#include "gro/tcp.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
 
@@ -28,6 +28,39 @@
  * (any buffer count). */
 #define GRO_PKT_BUFS_MASK gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN)
 #define GRO_PKT_BUFS_WANT gro_pkt_word_of(0, OFL_CSUM_UNNECESSARY, 0)
+
+/* A slice's pkt and buf fields as one 32-bit word, in memory order. */
+static inline uint32_t gro_lone_pb(uint16_t pkt, uint16_t buf)
+{
+	uint16_t f[2] = {pkt, buf};
+	uint32_t w;
+	memcpy(&w, f, 4);
+	return w;
+}
+
+/* Buffers 1 to nb - 1 of a frame (b) as slices s[1] to s[nb - 1] (pkt 0,
+ * buf its index); returns their length, or UINT32_MAX when one is empty,
+ * longer than 0xffff or NULL.  nb a constant for the common counts (the
+ * loop unrolled). */
+static inline OFL_ALWAYS_INLINE uint32_t gro_lone_cut(const struct ofl_buf *b, struct ofl_slice *s, uint32_t nb)
+{
+	uint32_t tot = 0, acc = 0, k;
+	uintptr_t pmin = UINTPTR_MAX;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 4
+#endif
+	for (k = 1; k < nb; k++) {
+		const uint8_t *bd = b[k].data;
+		uint32_t bl = b[k].len, pb = gro_lone_pb(0, (uint16_t)k);
+		s[k].data = bd;
+		s[k].len = bl;
+		memcpy((uint8_t *)&s[k] + offsetof(struct ofl_slice, pkt), &pb, 4);
+		tot += bl;
+		acc |= bl - 1u; /* none empty, each at most 0xffff */
+		pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
+	}
+	return acc > 0xffffu || pmin == 0 ? UINT32_MAX : tot;
+}
 
 /*
  * Frame i of a burst being grouped, in 2 to GRO_LONE_NB buffers (and no
@@ -39,16 +72,15 @@
  * not NULL (so the payload is not empty and the arguments are good, as
  * check_args() in burst.c wants them): its slices written to bs->msl (one
  * per buffer that has payload, as hold.c gro_add_slices() cuts them) and
- * pointed to by out[i]; returns its header length | its TCP header's
- * offset << 8 | its length << 16.  Else 0: the full path takes it.
+ * pointed to by out[i], its length in *total and its TCP header's offset
+ * in *l4; returns its header length.  Else 0: the full path takes it.
  */
 static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
-                                           const struct ofl_pkt *pkt)
+                                           const struct ofl_pkt *pkt, uint32_t *total, uint32_t *l4)
 {
 	const struct ofl_buf *b = pkt->bufs;
 	const uint8_t *p;
-	uint32_t nb = pkt->nbufs, b0, tot, acc = 0, o, hl, k, at = bs->nmsl;
-	uintptr_t pmin = UINTPTR_MAX;
+	uint32_t nb = pkt->nbufs, b0, tot, o, hl, at = bs->nmsl;
 	struct ofl_slice *s;
 	unsigned proto;
 	if ((gro_pkt_word(pkt) & GRO_PKT_BUFS_MASK) != GRO_PKT_BUFS_WANT || nb > GRO_LONE_NB ||
@@ -61,20 +93,15 @@ static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_b
 	/* buffer k's slice at s[k] (the first buffer's rest at s[0], when
 	 * there is any) */
 	s = &bs->msl[at];
-	tot = b0;
-	for (k = 1; k < nb; k++) {
-		const uint8_t *bd = b[k].data;
-		uint32_t bl = b[k].len;
-		s[k].data = bd;
-		s[k].len = bl;
-		s[k].pkt = 0;
-		s[k].buf = (uint16_t)k;
-		tot += bl;
-		acc |= bl - 1u; /* none empty, each at most 0xffff */
-		pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
-	}
-	if (acc > 0xffffu || pmin == 0 || tot > 0xffffu)
+	if (nb == 2)
+		tot = gro_lone_cut(b, s, 2);
+	else if (nb == 4)
+		tot = gro_lone_cut(b, s, 4);
+	else
+		tot = gro_lone_cut(b, s, nb);
+	if ((uint64_t)tot + b0 > 0xffffu) /* (UINT32_MAX too) */
 		return 0;
+	tot += b0;
 	o = ofl_plain_ip(p, b0, tot, 6, 6, &proto);
 	if (!o || !(hl = ofl_plain_tcp_at(p, b0, tot, o)) ||
 	    (p[o + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)))
@@ -93,7 +120,9 @@ static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_b
 	bs->out[i].nslices = nb;
 	bs->nmsl = at + pkt->nbufs;
 	bs->mtop = i + 1;
-	return hl | o << 8 | tot << 16;
+	*total = tot;
+	*l4 = o;
+	return hl;
 }
 
 /* The slots [0, bs->mtop) given back their constant slices and nslices

@@ -218,6 +218,19 @@ static void send(struct ctx *c, unsigned f, unsigned lay, uint64_t now)
 	g->ip_id++;
 }
 
+/* Every flow's next segment in round lr's layouts of case i (pick()),
+ * with PSH (passed on, not held) where (f + r) % psh is 4. */
+static void every_flow(struct ctx *c, unsigned i, unsigned r, unsigned lr, unsigned psh, uint64_t now)
+{
+	unsigned f;
+	for (f = 0; f < NFLOWS; f++) {
+		if ((f + r) % psh == 4)
+			c->fl[f].flags |= GEN_PSH;
+		send(c, f, pick(i, f, lr), now);
+		c->fl[f].flags &= (uint8_t)~GEN_PSH;
+	}
+}
+
 static void poll_end(struct ctx *c, uint64_t now)
 {
 	uint64_t dl = 0;
@@ -230,15 +243,10 @@ static void poll_end(struct ctx *c, uint64_t now)
 START_TEST(one_per_poll)
 {
 	struct ctx c;
-	unsigned f, r;
+	unsigned r;
 	ctx_init(&c, 0, 0);
 	for (r = 0; r < 6; r++) {
-		for (f = 0; f < NFLOWS; f++) {
-			if ((f + r) % 11 == 4) /* passed on, not held */
-				c.fl[f].flags |= GEN_PSH;
-			send(&c, f, pick((unsigned)_i, f, r), 10 + r);
-			c.fl[f].flags &= (uint8_t)~GEN_PSH;
-		}
+		every_flow(&c, (unsigned)_i, r, r, 11, 10 + r);
 		poll_end(&c, 10 + r);
 	}
 	ctx_done(&c);
@@ -296,12 +304,7 @@ START_TEST(meet_again)
 	for (r = 0; r < 4; r++) {
 		for (f = 0; f < NFLOWS; f++)
 			send(&c, f, pick((unsigned)_i, f, r), 20 + r);
-		for (f = 0; f < NFLOWS; f++) {
-			if ((f + r) % 7 == 3)
-				c.fl[f].flags |= GEN_PSH;
-			send(&c, f, pick((unsigned)_i, f, r + 3), 20 + r);
-			c.fl[f].flags &= (uint8_t)~GEN_PSH;
-		}
+		every_flow(&c, (unsigned)_i, r, r + 3, 7, 20 + r);
 		poll_end(&c, 20 + r);
 	}
 	ctx_done(&c);
