@@ -6,8 +6,9 @@
  * end: header split; inside the payload), and in the middle frame one rule
  * broken (a sequence gap, an IP ID step, a bad IP checksum, TTL, TOS, DF,
  * flow label, PSH, FIN, ACK number, window, a TCP option, another port, a
- * short or long segment (one whose later buffers add up to a full one when
- * a length is counted twice), Ethernet padding, a length field past the frame,
+ * short or long segment, Ethernet padding, a length field past the frame
+ * (or four buffers 24 bytes short that add up to a full segment when a
+ * length is counted twice),
  * an unverified checksum, a hardware VLAN tag) or its buffers changed (an
  * empty or NULL later buffer, a NULL one with bytes, one buffer fewer, the
  * headers split across buffers), under three configurations (default; few
@@ -126,7 +127,6 @@ static void make(int l3, int opt, enum mut m)
 			case M_TSOPT: f.opts[7] ^= opt ? 1 : 0; f.optlen = opt ? 12 : 4; if (!opt) memset(f.opts, 1, 4); break;
 			case M_PORT: f.dport++; break;
 			case M_SHORT: f.payload_len = MSS - 1; break;
-			case M_SHORT_SPLIT: f.payload_len = MSS - 24; break;
 			case M_LONG: f.payload_len = MSS + 1; break;
 			case M_PAD: f.pad_to = FRAME + 8; break;
 			case M_LEN_PAST: f.ip_len_delta = 4; break;
@@ -207,15 +207,16 @@ static void lay_mid(enum mut m, unsigned nb, uint32_t hl)
 			lay_out(MID, nb, hl - 5);
 		break;
 	case M_SHORT_SPLIT:
-		/* four buffers: the second one and twice the third add up to
-		 * a full segment's (the sum must take each once) */
+		/* four buffers 24 bytes short of what the IP length says,
+		 * the second one and twice the third adding up to the full
+		 * rest (the sum must take each once) */
 		if (nb == 4) {
-			uint32_t r = b[1].len + b[2].len + b[3].len, b1 = b[1].len - ((r + 24 - b[1].len) & 1u);
+			uint32_t r = b[1].len + b[2].len + b[3].len, b1 = b[1].len - ((r - b[1].len) & 1u);
 			b[1].len = b1;
 			b[2].data = b[1].data + b1;
-			b[2].len = (r + 24 - b1) / 2;
+			b[2].len = (r - b1) / 2;
 			b[3].data = b[2].data + b[2].len;
-			b[3].len = r - b1 - b[2].len;
+			b[3].len = r - 24 - b1 - b[2].len;
 		}
 		break;
 	default:
