@@ -12,8 +12,8 @@
  * from the callgrind file for the rows of bench/PROFILE.md).
  *   FLOWS  interleaved flows, round robin (8192 frames in all)
  *   L3     4 (default) or 6
- *   NBUFS  1 (default) or 4: headers in the first buffer, the payload in
- *          three more (header split + page fragments)
+ *   NBUFS  1 (default), 2 or 4: headers in the first buffer, the payload in
+ *          one or three more (header split + page fragments)
  *   PSH    1: PSH on every segment (nothing can be held; TCP only)
  *   PROTO  tcp (default); udp: 1448-byte UDP datagrams, UDP GRO on
  *          (ofl_gro_config.udp); vxlan: the TCP frames wrapped in VXLAN
@@ -99,9 +99,9 @@ int main(int argc, char **argv)
 	struct ofl_pkt *pkts;
 	struct ofl_gro_config cfg;
 	struct ofl_gro *g;
-	if (flows == 0 || flows > TOTAL || (l3 != 4 && l3 != 6) || (nb != 1 && nb != 4) ||
+	if (flows == 0 || flows > TOTAL || (l3 != 4 && l3 != 6) || (nb != 1 && nb != 2 && nb != 4) ||
 	    (udp && psh) || (list && vxlan)) {
-		fprintf(stderr, "usage: %s FLOWS [4|6] [1|4] [0|1] [tcp|udp|vxlan] [list]\n", argv[0]);
+		fprintf(stderr, "usage: %s FLOWS [4|6] [1|2|4] [0|1] [tcp|udp|vxlan] [list]\n", argv[0]);
 		return 2;
 	}
 	nseg = TOTAL / flows < 2 ? 2 : TOTAL / flows;
@@ -126,6 +126,11 @@ int main(int argc, char **argv)
 		if (nb == 1) {
 			b[0] = (struct ofl_buf){f, lens[i]};
 			pkts[i].nbufs = 1;
+		} else if (nb == 2) {
+			/* header split, the payload in one page */
+			b[0] = (struct ofl_buf){f, hl};
+			b[1] = (struct ofl_buf){f + hl, lens[i] - hl};
+			pkts[i].nbufs = 2;
 		} else {
 			uint32_t pl = lens[i] - hl, a = pl / 3;
 			b[0] = (struct ofl_buf){f, hl};

@@ -39,10 +39,10 @@ static inline uint32_t port_word(const struct ofl_pkt *pkt)
 {
 	const struct ofl_buf *b = pkt->bufs;
 	uint32_t o;
-	if (!b || !pkt->nbufs || !b->data || b->len < 58)
+	if (!b || !pkt->nbufs || !b->data || b->len < 38)
 		return 0;
 	o = ld16(b->data + 12) == ld16((const uint8_t *)"\x86\xdd") ? 54u : 34u;
-	return ld32(b->data + o);
+	return b->len >= o + 4 ? ld32(b->data + o) : 0; /* (a header split at 54: IPv4) */
 }
 
 /* Worth grouping (stage 2)?  Not when the first frame's flow comes again

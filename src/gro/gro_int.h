@@ -120,6 +120,8 @@ struct gro_cold {
 /* Stage 2 (group.c): the frames of one burst grouped by flow, and the lone
  * records of the frames that were alone in their flow. */
 #define GRO_BURST_MAX 256u   /* longest burst grouped (longer: not grouped) */
+#define GRO_LONE_NB 8u       /* most buffers of a lone record's frame (lone_bufs.h) */
+#define GRO_LONE_NSL (4u * GRO_BURST_MAX) /* slices for such records per burst */
 #define GRO_GBITS 9
 #define GRO_GSLOTS (1u << GRO_GBITS) /* group table slots (2 x GRO_BURST_MAX) */
 
@@ -156,6 +158,8 @@ struct gro_burst {
 	uint16_t gfirst[GRO_GSLOTS];  /* ... and the group's first frame */
 	uint32_t gen;                 /* the burst's generation */
 	uint32_t bytes; /* payload bytes of the lone records */
+	struct ofl_slice msl[GRO_LONE_NSL]; /* lone records of frames in several buffers: their slices */
+	uint32_t nmsl, mtop; /* ... msl used; slots [0, mtop) with such fields (lone_bufs.h) */
 };
 
 /* The context's arrays, one allocation each (create.c). */

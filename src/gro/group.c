@@ -32,6 +32,7 @@
 #include <stddef.h>
 
 #include "gro/hold.h"
+#include "gro/lone_bufs.h"
 #include "gro/tunfast.h"
 #include "gro/tunnel.h"
 
@@ -235,7 +236,7 @@ static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs
                                    uint64_t *rx, uint32_t *bad)
 {
 	const uint8_t *p;
-	uint32_t b0, hl, m, offs, h;
+	uint32_t b0, hl, m, offs, h, l4;
 	if (!gro_pkt_plain_meta(pkt) || !pkt->bufs)
 		goto other;
 	p = pkt->bufs[0].data;
@@ -269,6 +270,15 @@ not_plain:
 	if (gro_tunnel_on(g))
 		return tun_group(g, bs, i, pkt, now, bytes, rx, bad);
 other:
+	if (pkt->nbufs > 1 && (hl = gro_lone_bufs_parse(g, bs, i, pkt, &b0, &l4)) != 0) {
+		/* header split (lone_bufs.h): as above, b0 the frame's length */
+		p = pkt->bufs[0].data;
+		bs->hl[i] = (uint8_t)hl;
+		lone_write(bs, i, pkt, p, b0, hl, l3l4_word(14, l4), 0, now);
+		*bytes += b0 - hl;
+		*rx += b0;
+		return group_hash(l4 == 34 ? addr_v4(p) : addr_v6(p), ld32(p + l4));
+	}
 	bs->hl[i] = 0;
 	*bad += 1;
 	return group_of(g, pkt);
@@ -313,6 +323,8 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 	unsigned alt = g->cfg.udp && !gro_tunnel_on(g) ? 17u : 6u;
 	uint64_t rx = 0, genhi;
 	unsigned i, ahead = n > GRO_AHEAD ? n - GRO_AHEAD : 0; /* frames with one GRO_AHEAD after */
+	if (bs->mtop)
+		gro_lone_bufs_reset(bs); /* (lone_bufs.h) */
 	if (gen == 0) {
 		/* the generation wrapped: forget every slot */
 		memset(bs->gkey, 0, sizeof(bs->gkey));
@@ -437,7 +449,7 @@ void gro_lone_settle(struct ofl_gro *g)
 	uint32_t k, at = g->age_head;
 	for (k = 0; k < g->nlone; k++) {
 		const struct ofl_gro_out *o = &bs->out[k];
-		struct ofl_buf b = {o->hdr, o->len};
+		struct ofl_buf b = {o->hdr, o->len}, bufs[GRO_LONE_NB];
 		struct ofl_pkt pkt;
 		struct ofl_hdrs h = {0};
 		struct ofl_flow_key key = {{0}};
@@ -460,10 +472,12 @@ void gro_lone_settle(struct ofl_gro *g)
 			 * holds, its key with the UDP bit */
 			hash = lone_udp_fill(g, &pkt, o, &key, &idx);
 		} else {
-			/* it parsed plain when it was held: it does now */
-			ofl_parse_plain(o->hdr, o->len, o->len, &h);
-			hash = plain_key(o->hdr, o->len, &key) == 4 ? ofl_flow_hash_v4(&g->tab, &key)
-			                                           : ofl_flow_hash(&g->tab, &key);
+			/* it parsed plain when it was held: it does now (its
+			 * buffers rebuilt when several: lone_bufs.h) */
+			uint32_t b0 = o->slices == &bs->sl[k] ? o->len : gro_lone_bufs_of(o, &pkt, bufs);
+			ofl_parse_plain(o->hdr, b0, o->len, &h);
+			hash = plain_key(o->hdr, b0, &key) == 4 ? ofl_flow_hash_v4(&g->tab, &key)
+			                                       : ofl_flow_hash(&g->tab, &key);
 			idx = item_alloc(g);
 			hold_fill_plain(g, idx, &pkt, o->hdr, &h, &key, hash);
 		}

@@ -15,7 +15,7 @@
 static inline void gro_lone_move(struct gro_burst *bs, uint32_t j, uint32_t k)
 {
 	struct ofl_gro_out o = bs->out[j];
-	o.slices = &bs->sl[k];
+	o.slices = o.slices == &bs->sl[j] ? &bs->sl[k] : o.slices; /* (or its own: lone_bufs.h) */
 	o.cookies = &bs->ck[k];
 	bs->out[k] = o;
 	bs->sl[k] = bs->sl[j];

@@ -33,6 +33,38 @@ static inline void put_slice(struct ofl_slice *t, const uint8_t *data, uint32_t 
 	memcpy((uint8_t *)t + SL_PB, &pb, 4);
 }
 
+#if defined(TRAIN_AVX2)
+_Static_assert(sizeof(struct ofl_buf) == 16 && sizeof(struct ofl_slice) == 16 &&
+                   offsetof(struct ofl_slice, pkt) == 12,
+               "a buffer and a slice: 16 bytes, the slice's pkt/buf word where the buffer has padding");
+/* Buffers 1 to 3 of a frame in four (qb) written as slices s[0] to s[2],
+ * their pkt/buf words pb plus 1 to 3 times bstep: two buffers in one
+ * 32-byte load and the third in a 16-byte one (a buffer and a slice begin
+ * alike, core/cursor.h), the pkt/buf words blended into the buffers'
+ * padding words.  Returns their lengths' sum, plus 2^40 when one is empty
+ * or longer than 0xffff or its data NULL (bufs_take()'s checks). */
+static inline GRO_TARGET_AVX2 uint64_t cut3_avx2(const struct ofl_buf *qb, struct ofl_slice *s, uint32_t pb,
+                                                 uint32_t bstep)
+{
+	const __m256i zero = _mm256_setzero_si256(), m1 = _mm256_set1_epi32(-1);
+	const __m256i hi = _mm256_setr_epi32(0, 0, (int)0xffff0000u, 0, 0, 0, (int)0xffff0000u, 0);
+	__m256i p = _mm256_set1_epi32((int)pb), t, z;
+	__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(qb + 1));
+	__m256i b = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(qb + 3)));
+	a = _mm256_blend_epi32(a, _mm256_add_epi32(p, _mm256_setr_epi32(0, 0, 0, (int)bstep, 0, 0, 0, (int)(2 * bstep))),
+	                       0x88);
+	b = _mm256_blend_epi32(b, _mm256_add_epi32(p, _mm256_set1_epi32((int)(3 * bstep))), 0x88);
+	_mm256_storeu_si256((__m256i *)(void *)s, a);
+	_mm_storeu_si128((__m128i *)(void *)(s + 2), _mm256_castsi256_si128(b));
+	/* each length less one: no bit above 15; no address 0 (the words
+	 * of length and pkt/buf never are: buf is 1 to 3) */
+	t = _mm256_and_si256(_mm256_or_si256(_mm256_add_epi32(a, m1), _mm256_add_epi32(b, m1)), hi);
+	z = _mm256_or_si256(_mm256_cmpeq_epi64(a, zero), _mm256_cmpeq_epi64(b, zero));
+	t = _mm256_or_si256(t, z); /* one test for both */
+	return (uint64_t)qb[1].len + qb[2].len + qb[3].len + ((uint64_t)!_mm256_testz_si256(t, t) << 40);
+}
+#endif
+
 /* nbc: the frames' buffer count when a constant (the loop unrolled), 0
  * when a->nb.  The pkt/buf word of buffer k's slice: the frame's (pb,
  * its segment index) plus k (no carry: each field stays below 0xffff). */
@@ -81,6 +113,17 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, u
 		tot = b0;
 		if (b0 != hl)
 			put_slice(s++, d + hl, b0 - hl, pb);
+#if defined(TRAIN_AVX2)
+		if (avx2 && nbc == 4) {
+			tot += cut3_avx2(qb, s, pb, bstep);
+			if (tot != full) {
+				s -= b0 != hl;
+				break;
+			}
+			s += 3;
+			goto taken;
+		}
+#endif
 #if defined(__GNUC__)
 #pragma GCC unroll 4
 #endif
@@ -97,6 +140,9 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, u
 			break;
 		}
 		s += nb - 1;
+#if defined(TRAIN_AVX2)
+taken:
+#endif
 		*c = q->cookie;
 		seq += mss;
 		e += estep;

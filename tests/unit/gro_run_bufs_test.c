@@ -6,7 +6,9 @@
  * end: header split; inside the payload), and in the middle frame one rule
  * broken (a sequence gap, an IP ID step, a bad IP checksum, TTL, TOS, DF,
  * flow label, PSH, FIN, ACK number, window, a TCP option, another port, a
- * short or long segment, Ethernet padding, a length field past the frame,
+ * short or long segment, Ethernet padding, a length field past the frame
+ * (or four buffers 24 bytes short that add up to a full segment when a
+ * length is counted twice),
  * an unverified checksum, a hardware VLAN tag) or its buffers changed (an
  * empty or NULL later buffer, a NULL one with bytes, one buffer fewer, the
  * headers split across buffers), under three configurations (default; few
@@ -83,7 +85,7 @@ static void collect(void *user, const struct ofl_gro_out *o, unsigned n)
 enum mut {
 	M_NONE, M_SEQ_GAP, M_SEQ_BACK, M_ID_STEP, M_IP_CSUM, M_TTL, M_TOS, M_DF, M_FLOWLABEL, M_PSH, M_FIN, M_ACK,
 	M_WINDOW, M_TSOPT, M_PORT, M_SHORT, M_LONG, M_PAD, M_LEN_PAST, M_CSUM_NONE, M_VLAN, M_EMPTY_BUF, M_NULL_BUF,
-	M_NULL_BYTES, M_FEWER_BUFS, M_HDR_SPLIT, NMUT
+	M_NULL_BYTES, M_FEWER_BUFS, M_HDR_SPLIT, M_SHORT_SPLIT, NMUT
 };
 
 static uint8_t frames[NSEG][FRAME + 64];
@@ -203,6 +205,19 @@ static void lay_mid(enum mut m, unsigned nb, uint32_t hl)
 	case M_HDR_SPLIT:
 		if (nb >= 2)
 			lay_out(MID, nb, hl - 5);
+		break;
+	case M_SHORT_SPLIT:
+		/* four buffers 24 bytes short of what the IP length says,
+		 * the second one and twice the third adding up to the full
+		 * rest (the sum must take each once) */
+		if (nb == 4) {
+			uint32_t r = b[1].len + b[2].len + b[3].len, b1 = b[1].len - ((r - b[1].len) & 1u);
+			b[1].len = b1;
+			b[2].data = b[1].data + b1;
+			b[2].len = (r - b1) / 2;
+			b[3].data = b[2].data + b[2].len;
+			b[3].len = r - 24 - b1 - b[2].len;
+		}
 		break;
 	default:
 		break;

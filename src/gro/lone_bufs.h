@@ -1,0 +1,137 @@
+/*
+ * lone_bufs.h - lone records (group.c) of frames in several buffers: the
+ * header-split layout, every header in the first buffer, the payload in
+ * the rest of it (often nothing) and in each later buffer (page
+ * fragments).  Such a record is a one-buffer lone record with its own
+ * slices: out[i].slices points into bs->msl instead of at bs->sl[i], and
+ * out[i].nslices is their count.  Those two fields are constant for the
+ * one-buffer records (gro_burst_init()), so the slots such a record
+ * touched get them back before the next burst is grouped
+ * (gro_lone_bufs_reset(); the records are gone by then: settled or
+ * delivered).  A lone record is settled into the entry the fast path
+ * would have held (group.c gro_lone_settle(), the buffers rebuilt from
+ * the slices: gro_lone_bufs_of()).
+ */
+#ifndef OFL_GRO_LONE_BUFS_H
+#define OFL_GRO_LONE_BUFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/parse.h"
+#include "gro/gro_int.h"
+#include "gro/stage.h"
+#include "gro/tcp.h"
+
+/* The packet fields of such a frame: checksum verified, no hardware VLAN
+ * (any buffer count). */
+#define GRO_PKT_BUFS_MASK gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN)
+#define GRO_PKT_BUFS_WANT gro_pkt_word_of(0, OFL_CSUM_UNNECESSARY, 0)
+
+/* A slice's pkt and buf fields as one 32-bit word, in memory order. */
+static inline uint32_t gro_lone_pb(uint16_t pkt, uint16_t buf)
+{
+	uint16_t f[2] = {pkt, buf};
+	uint32_t w;
+	memcpy(&w, f, 4);
+	return w;
+}
+
+/* Buffers 1 to nb - 1 of a frame (b) as slices s[1] to s[nb - 1] (pkt 0,
+ * buf its index); returns their length, or UINT32_MAX when one is empty,
+ * longer than 0xffff or NULL.  nb a constant for the common counts (the
+ * loop unrolled). */
+static inline OFL_ALWAYS_INLINE uint32_t gro_lone_cut(const struct ofl_buf *b, struct ofl_slice *s, uint32_t nb)
+{
+	uint32_t tot = 0, acc = 0, k;
+	uintptr_t pmin = UINTPTR_MAX;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 4
+#endif
+	for (k = 1; k < nb; k++) {
+		const uint8_t *bd = b[k].data;
+		uint32_t bl = b[k].len, pb = gro_lone_pb(0, (uint16_t)k);
+		s[k].data = bd;
+		s[k].len = bl;
+		memcpy((uint8_t *)&s[k] + offsetof(struct ofl_slice, pkt), &pb, 4);
+		tot += bl;
+		acc |= bl - 1u; /* none empty, each at most 0xffff */
+		pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
+	}
+	return acc > 0xffffu || pmin == 0 ? UINT32_MAX : tot;
+}
+
+/*
+ * Frame i of a burst being grouped, in 2 to GRO_LONE_NB buffers (and no
+ * more than max_bufs): when it is a TCP segment that the fast path
+ * (receive.c fast_path(), hold.h gro_hold_plain()) holds as a new flow -
+ * checksum verified, no hardware VLAN, the plain shape (core/parse.h) with
+ * every header in the first buffer, the frame at most 0xffff bytes, none
+ * of the flags that pass it on - and each later buffer is not empty and
+ * not NULL (so the payload is not empty and the arguments are good, as
+ * check_args() in burst.c wants them): its slices written to bs->msl (one
+ * per buffer that has payload, as hold.c gro_add_slices() cuts them) and
+ * pointed to by out[i], its length in *total and its TCP header's offset
+ * in *l4; returns its header length.  Else 0: the full path takes it.
+ */
+static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
+                                           const struct ofl_pkt *pkt, uint32_t *total, uint32_t *l4)
+{
+	const struct ofl_buf *b = pkt->bufs;
+	const uint8_t *p;
+	uint32_t nb = pkt->nbufs, b0, tot, o, hl, at = bs->nmsl;
+	struct ofl_slice *s;
+	unsigned proto;
+	if ((gro_pkt_word(pkt) & GRO_PKT_BUFS_MASK) != GRO_PKT_BUFS_WANT || nb > GRO_LONE_NB ||
+	    nb > g->cfg.max_bufs || at > GRO_LONE_NSL - GRO_LONE_NB || !b)
+		return 0;
+	p = b[0].data;
+	b0 = b[0].len;
+	if (!p || b0 < 54u)
+		return 0;
+	/* buffer k's slice at s[k] (the first buffer's rest at s[0], when
+	 * there is any) */
+	s = &bs->msl[at];
+	if (nb == 2)
+		tot = gro_lone_cut(b, s, 2);
+	else if (nb == 4)
+		tot = gro_lone_cut(b, s, 4);
+	else
+		tot = gro_lone_cut(b, s, nb);
+	if ((uint64_t)tot + b0 > 0xffffu) /* (UINT32_MAX too) */
+		return 0;
+	tot += b0;
+	o = ofl_plain_ip(p, b0, tot, 6, 6, &proto);
+	if (!o || !(hl = ofl_plain_tcp_at(p, b0, tot, o)) ||
+	    (p[o + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)))
+		return 0;
+	hl += o;
+	if (b0 != hl) {
+		s[0].data = p + hl;
+		s[0].len = b0 - hl;
+		s[0].pkt = 0;
+		s[0].buf = 0;
+	} else {
+		s++;
+		nb--;
+	}
+	bs->out[i].slices = s;
+	bs->out[i].nslices = nb;
+	bs->nmsl = at + pkt->nbufs;
+	bs->mtop = i + 1;
+	*total = tot;
+	*l4 = o;
+	return hl;
+}
+
+/* The slots [0, bs->mtop) given back their constant slices and nslices
+ * (gro_burst_init()) before a burst is grouped, bs->msl emptied. */
+void gro_lone_bufs_reset(struct gro_burst *bs);
+
+/* Lone record o of a frame in several buffers: its buffers rebuilt in b
+ * (at least GRO_LONE_NB of them) from its header and slices, pkt pointed
+ * at them; returns its first buffer's length. */
+uint32_t gro_lone_bufs_of(const struct ofl_gro_out *o, struct ofl_pkt *pkt, struct ofl_buf *b);
+
+#endif

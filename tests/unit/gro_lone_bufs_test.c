@@ -1,0 +1,355 @@
+/*
+ * gro_lone_bufs_test.c - frames in several buffers alone in their flow in a
+ * burst (src/gro/lone_bufs.h): with flush timeout 0 and nothing held, a
+ * frame whose headers are all in its first buffer (header split, page
+ * fragments) is held as a lone record with its own slices.  It must leave
+ * exactly as the entry the full path holds: the sequences here go through
+ * ofl_gro_receive() one frame at a time and, as
+ * gro_burst_diff_lone_bufs_test, again as bursts (support/burstdiff.h),
+ * which must deliver the same lists (header bytes, slices with their
+ * pkt/buf fields, cookies) and end with the same counters.  Many flows, 1
+ * to 9 buffers, cut at the end of the headers, inside them (Ethernet, IP,
+ * TCP header), inside the payload, with empty buffers (NULL or not) and an
+ * empty last buffer; flows that meet again in the next burst of the same
+ * poll (the lone records settled into entries and merged into), flows
+ * twice in a burst, PSH, IPv4 and IPv6, the byte limit, a full table.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ofl/gro.h>
+
+#include "gen.h"
+
+#define NFLOWS 48u
+#define MAXB 12u
+#define FRAME_CAP 2048u
+#define NFRAMES 1024u
+
+struct ctx {
+	struct ofl_gro *g;
+	uint8_t *arena;  /* NFRAMES frames of FRAME_CAP bytes, alive until destroy */
+	unsigned used;
+	struct gen_tcp fl[NFLOWS];
+	uint64_t sent_bytes, sent_segs; /* offered */
+	uint64_t bytes, segs, pkts;     /* delivered */
+};
+
+static void deliver(void *user, const struct ofl_gro_out *o, unsigned n)
+{
+	struct ctx *c = user;
+	unsigned i, k;
+	for (i = 0; i < n; i++) {
+		uint32_t len = o[i].hdr_len;
+		for (k = 0; k < o[i].nslices; k++)
+			len += o[i].slices[k].len;
+		ck_assert_uint_eq(o[i].len, len);
+		c->pkts++;
+		c->segs += o[i].seg_count ? o[i].seg_count : 1u;
+		c->bytes += len;
+	}
+}
+
+/* Flow f: its own ports, payload bytes and IP version. */
+static void flow(struct gen_tcp *g, unsigned f)
+{
+	gen_tcp_init(g, f % 3 == 2 ? 6 : 4);
+	g->sport = (uint16_t)(3000 + f);
+	g->flow_salt = f;
+	g->seq = 1000u * f;
+	g->ip_id = (uint16_t)(11 * f);
+	g->payload_len = 1000u + 37u * (f % 9);
+	if (f % 5 == 4)
+		gen_opt_ts(g, 100 + f, 7); /* a longer TCP header */
+}
+
+static void ctx_init(struct ctx *c, uint32_t max_flows, uint32_t max_held_bytes)
+{
+	struct ofl_gro_config cfg;
+	unsigned f;
+	memset(c, 0, sizeof(*c));
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = deliver;
+	cfg.user = c;
+	cfg.flush_timeout_ns = 0;
+	cfg.max_bufs = MAXB;
+	if (max_flows)
+		cfg.max_flows = max_flows;
+	if (max_held_bytes)
+		cfg.max_held_bytes = max_held_bytes;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &c->g), 0);
+	for (f = 0; f < NFLOWS; f++)
+		flow(&c->fl[f], f);
+	c->arena = calloc(NFRAMES, FRAME_CAP);
+	ck_assert_ptr_nonnull(c->arena);
+}
+
+static void ctx_done(struct ctx *c)
+{
+	ofl_gro_destroy(c->g);
+	/* every byte of every frame left once (the headers of merged
+	 * segments aside: counted by the burst-diff build) */
+	ck_assert_uint_le(c->bytes, c->sent_bytes);
+	ck_assert_uint_eq(c->segs, c->sent_segs);
+	free(c->arena);
+}
+
+/* The cuts of layout c of a frame of len bytes with hl header bytes: cut
+ * points (a buffer ends at each), n of them; *null_empty: empty buffers
+ * have NULL data. */
+static unsigned layout(unsigned c, uint32_t len, uint32_t hl, uint32_t *cut, int *null_empty)
+{
+	uint32_t pl = len - hl;
+	*null_empty = 0;
+	switch (c % 16) {
+	case 0: /* one buffer */
+		return 0;
+	case 1: /* header split */
+		cut[0] = hl;
+		return 1;
+	case 2: /* header split + 3 page fragments */
+		cut[0] = hl, cut[1] = hl + pl / 3, cut[2] = hl + 2 * (pl / 3);
+		return 3;
+	case 3: /* header split + 4 */
+		cut[0] = hl, cut[1] = hl + 100, cut[2] = hl + 200, cut[3] = hl + 300;
+		return 4;
+	case 4: /* headers and some payload, then one more */
+		cut[0] = hl + 10;
+		return 1;
+	case 5: /* headers and some payload, then three more */
+		cut[0] = hl + 7, cut[1] = hl + 500, cut[2] = hl + 900;
+		return 3;
+	case 6: /* inside the headers: after Ethernet */
+		cut[0] = 14, cut[1] = hl + 50;
+		return 2;
+	case 7: /* inside the TCP header */
+		cut[0] = hl - 1;
+		return 1;
+	case 8: /* 20 bytes before the headers' end */
+		cut[0] = hl - 20, cut[1] = hl + 300;
+		return 2;
+	case 9: /* an empty buffer after the headers */
+		cut[0] = hl, cut[1] = hl, cut[2] = hl + 200;
+		return 3;
+	case 10: /* the same, its data NULL */
+		cut[0] = hl, cut[1] = hl, cut[2] = hl + 200;
+		*null_empty = 1;
+		return 3;
+	case 11: /* an empty last buffer */
+		cut[0] = hl, cut[1] = len;
+		return 2;
+	case 12: /* eight buffers (the most a lone record takes) */
+		cut[0] = hl, cut[1] = hl + 50, cut[2] = hl + 100, cut[3] = hl + 150, cut[4] = hl + 200,
+		cut[5] = hl + 250, cut[6] = hl + 300;
+		return 7;
+	case 13: /* nine buffers */
+		cut[0] = hl, cut[1] = hl + 50, cut[2] = hl + 100, cut[3] = hl + 150, cut[4] = hl + 200,
+		cut[5] = hl + 250, cut[6] = hl + 300, cut[7] = hl + 350;
+		return 8;
+	case 14: /* inside the IP header */
+		cut[0] = 20, cut[1] = hl;
+		return 2;
+	default: /* header split, the payload in one page */
+		cut[0] = hl;
+		return 1;
+	}
+}
+
+/* The layout of flow f's segment in round r of case i: cases 0-7 cut
+ * every frame after its headers (a frame cut inside them, whose flow
+ * cannot be told from its first buffer, leaves the whole burst ungrouped:
+ * group.c), but flow 5's inside its TCP header past the ports, and in the
+ * odd cases flow 9's 20 bytes before the headers' end; cases 8 and up any
+ * layout. */
+static unsigned pick(unsigned i, unsigned f, unsigned r)
+{
+	static const unsigned after[] = {0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 15};
+	if (i >= 8)
+		return f + r * 5 + i;
+	if (f == 5)
+		return 7;
+	if (f == 9 && (i & 1))
+		return 8;
+	return after[(f + r + i) % (sizeof after / sizeof after[0])];
+}
+
+/* The buffer lists of the frames offered (alive with the arena). */
+static struct ofl_buf all_bufs[NFRAMES][MAXB];
+
+/* Build flow f's next segment in layout lay and offer it (one frame). */
+static void send(struct ctx *c, unsigned f, unsigned lay, uint64_t now)
+{
+	struct gen_tcp *g = &c->fl[f];
+	uint8_t *fr = c->arena + (size_t)c->used * FRAME_CAP;
+	struct ofl_buf *b = all_bufs[c->used];
+	uint32_t cut[MAXB], len, hl, at = 0;
+	unsigned n, k, nb = 0;
+	int null_empty;
+	struct ofl_pkt pkt;
+	ck_assert_uint_lt(c->used, NFRAMES);
+	c->used++;
+	len = (uint32_t)gen_tcp_frame(g, fr, FRAME_CAP);
+	ck_assert_uint_gt(len, 0);
+	hl = (g->l3 == 4 ? 34u : 54u) + 20u + g->optlen;
+	n = layout(lay, len, hl, cut, &null_empty);
+	for (k = 0; k < n; k++) {
+		b[nb].data = fr + at;
+		b[nb].len = cut[k] - at;
+		if (!b[nb].len && null_empty)
+			b[nb].data = NULL;
+		at = cut[k];
+		nb++;
+	}
+	b[nb].data = fr + at;
+	b[nb].len = len - at;
+	if (!b[nb].len && null_empty)
+		b[nb].data = NULL;
+	nb++;
+	memset(&pkt, 0, sizeof(pkt));
+	pkt.bufs = b;
+	pkt.nbufs = (uint16_t)nb;
+	pkt.csum_status = OFL_CSUM_UNNECESSARY;
+	pkt.cookie = fr;
+	ck_assert_int_ge(ofl_gro_receive(c->g, &pkt, now), 0);
+	c->sent_bytes += len;
+	c->sent_segs++;
+	g->seq += g->payload_len;
+	g->ip_id++;
+}
+
+/* Every flow's next segment in round lr's layouts of case i (pick()),
+ * with PSH (passed on, not held) where (f + r) % psh is 4. */
+static void every_flow(struct ctx *c, unsigned i, unsigned r, unsigned lr, unsigned psh, uint64_t now)
+{
+	unsigned f;
+	for (f = 0; f < NFLOWS; f++) {
+		if ((f + r) % psh == 4)
+			c->fl[f].flags |= GEN_PSH;
+		send(c, f, pick(i, f, lr), now);
+		c->fl[f].flags &= (uint8_t)~GEN_PSH;
+	}
+}
+
+static void poll_end(struct ctx *c, uint64_t now)
+{
+	uint64_t dl = 0;
+	ck_assert_int_eq(ofl_gro_poll_end(c->g, 1, now, &dl), 0);
+}
+
+/* Every flow once per poll, each in its own layout (rotating per poll): the
+ * lone records of several buffers, and the frames cut inside their headers
+ * beside them. */
+START_TEST(one_per_poll)
+{
+	struct ctx c;
+	unsigned r;
+	ctx_init(&c, 0, 0);
+	for (r = 0; r < 6; r++) {
+		every_flow(&c, (unsigned)_i, r, r, 11, 10 + r);
+		poll_end(&c, 10 + r);
+	}
+	ctx_done(&c);
+}
+END_TEST
+
+/* A buffer with payload but no data among frames that would all be lone
+ * records, offered as one burst: an API error at that frame, the frames
+ * before it taken, the rest offered again after it. */
+START_TEST(null_data)
+{
+	struct ctx c;
+	struct ofl_pkt pkts[20];
+	struct ofl_buf b[20][4];
+	unsigned f, bad = 6 + (unsigned)_i * 5, got;
+	int err = 0;
+	ctx_init(&c, 0, 0);
+	for (f = 0; f < 20; f++) {
+		struct gen_tcp *g = &c.fl[f];
+		uint8_t *fr = c.arena + (size_t)c.used++ * FRAME_CAP;
+		uint32_t len = (uint32_t)gen_tcp_frame(g, fr, FRAME_CAP);
+		uint32_t hl = (g->l3 == 4 ? 34u : 54u) + 20u + g->optlen;
+		b[f][0] = (struct ofl_buf){fr, hl};
+		b[f][1] = (struct ofl_buf){fr + hl, 100};
+		b[f][2] = (struct ofl_buf){f == bad ? NULL : fr + hl + 100, 100};
+		b[f][3] = (struct ofl_buf){fr + hl + 200, len - hl - 200};
+		memset(&pkts[f], 0, sizeof(pkts[f]));
+		pkts[f].bufs = b[f];
+		pkts[f].nbufs = 4;
+		pkts[f].csum_status = OFL_CSUM_UNNECESSARY;
+		pkts[f].cookie = fr;
+		if (f != bad) {
+			c.sent_bytes += len;
+			c.sent_segs++;
+		}
+	}
+	got = ofl_gro_receive_burst(c.g, pkts, 20, 5, &err);
+	ck_assert_uint_eq(got, bad);
+	ck_assert_int_eq(err, OFL_EINVAL);
+	ck_assert_uint_eq(ofl_gro_receive_burst(c.g, pkts + bad + 1, 19 - bad, 5, &err), 19 - bad);
+	ck_assert_int_eq(err, 0);
+	poll_end(&c, 5);
+	ctx_done(&c);
+}
+END_TEST
+
+/* Each flow twice in a poll, its second segment a round later: a burst
+ * taking the first round holds lone records that the next burst settles
+ * into entries, the second segment merged into them; some PSH. */
+START_TEST(meet_again)
+{
+	struct ctx c;
+	unsigned f, r;
+	ctx_init(&c, 0, 0);
+	for (r = 0; r < 4; r++) {
+		for (f = 0; f < NFLOWS; f++)
+			send(&c, f, pick((unsigned)_i, f, r), 20 + r);
+		every_flow(&c, (unsigned)_i, r, r + 3, 7, 20 + r);
+		poll_end(&c, 20 + r);
+	}
+	ctx_done(&c);
+}
+END_TEST
+
+/* Flows interleaved in short runs (some twice in a burst, none alone), a
+ * small table and a small byte limit: lone records beside the full path,
+ * moved down among the lone records, the limits reached mid-burst. */
+START_TEST(mixed_limits)
+{
+	struct ctx c;
+	unsigned f, r;
+	ctx_init(&c, (unsigned)_i & 1 ? 20u : 0u, (unsigned)_i & 1 ? 0u : 30000u);
+	for (r = 0; r < 6; r++) {
+		for (f = 0; f < NFLOWS; f++) {
+			unsigned k = (f * 7 + r) % NFLOWS;
+			send(&c, k, pick((unsigned)_i, k, r), 30 + r);
+			if (k % 6 == r % 6) /* its flow twice in a row */
+				send(&c, k, pick((unsigned)_i, k, r + 1), 30 + r);
+		}
+		poll_end(&c, 30 + r);
+	}
+	ctx_done(&c);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("gro_lone_bufs");
+	TCase *tc = tcase_create("core");
+	tcase_add_loop_test(tc, one_per_poll, 0, 16);
+	tcase_add_loop_test(tc, meet_again, 0, 10);
+	tcase_add_loop_test(tc, null_data, 0, 3);
+	tcase_add_loop_test(tc, mixed_limits, 0, 10);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
