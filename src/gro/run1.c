@@ -75,9 +75,10 @@ static inline GRO_TARGET_AVX2 void lanes_seq(const struct run *r, uint32_t o, ui
  * (the word in block 0, the sequence number in the last block: the caller
  * checks it lies there, at a multiple of 4).  One function per shape,
  * block count and fold, out of line: its own registers, nothing of the
- * train's state spilled, no frame testing the header length.  Two frames
- * an iteration while the frame GRO_AHEAD on is in the burst (its header
- * prefetched), then one.
+ * train's state spilled, no frame testing the header length.  A frame's
+ * checks before the compare are made when its header is prefetched,
+ * GRO_AHEAD frames early (they load what the prefetch loads).  Two frames
+ * an iteration while the frame GRO_AHEAD on is in the burst, then one.
  */
 static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct ofl_pkt *pkts, unsigned i,
                                                                    unsigned iend, unsigned n, const struct run *r,
@@ -88,8 +89,7 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 {
 	struct ofl_slice ls = {NULL, r->mss, (uint16_t)seg, 0}, st1 = {NULL, 0, 1, 0};
 	const struct ofl_pkt *q = pkts + i, *q0 = q, *qend = pkts + iend;
-	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
-	const struct ofl_pkt *qpf = pfend < qend ? pfend : qend;
+	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts, *qpf;
 	const uint32_t l4c = v4 ? 34u : 54u, cl = udp ? pred_cmp_len(hl) : hl, mss = r->mss, full = r->full;
 	const int sw0 = fold && v4, swl = fold && !udp; /* block 0, the last block: stepped */
 	const __m256i *tp = (const __m256i *)(const void *)r->tp, *mk = (const __m256i *)(const void *)r->mk;
@@ -111,26 +111,33 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 	}
 	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
-	/* frame q[j]: checked, then taken (its slice and cookie written, the
-	 * expected fields stepped); at the first that is not, q is it */
+	/* frame a's checks before its compare (packet word, one buffer of a
+	 * full segment's length, data): made as its header is prefetched,
+	 * GRO_AHEAD frames before it is compared (the first GRO_AHEAD of the
+	 * run here), so a frame compared has passed them; the first that
+	 * fails ends the run there, and the prefetches with it (the frames
+	 * after it may have no buffer) */
+#define RUN1_OK(a) (gro_pkt_plain_meta(a) && (a)->bufs && (a)->bufs->len == full && (a)->bufs->data)
+#define RUN1_AHEAD(a)                                   \
+	do {                                            \
+		if (!RUN1_OK(a)) {                      \
+			qend = (a) < qend ? (a) : qend; \
+			pfend = q;                      \
+			goto tail;                      \
+		}                                       \
+		__builtin_prefetch((a)->bufs->data);    \
+	} while (0)
+	/* frame q[j], checked already (by RUN1_AHEAD() or before the loop):
+	 * compared, then taken (its slice and cookie written, the expected
+	 * fields stepped); at the first that is not, q is it */
 #define RUN1_BLK(o, t, m) \
 	_mm256_and_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(d + (o))), t), m)
-#define RUN1_FRAME(j, pf)                                                                                   \
+#define RUN1_FRAME(j)                                                                                       \
 	do {                                                                                                \
 		const struct ofl_pkt *qq = q + (j);                                                          \
-		const struct ofl_buf *qb = qq->bufs;                                                        \
 		const uint8_t *d;                                                                           \
 		__m256i x;                                                                                  \
-		if (!gro_pkt_plain_meta(qq) || !qb)                                                         \
-			goto out##j;                                                                        \
-		d = qb->data;                                                                               \
-		if (qb->len != full || !d)                                                                  \
-			goto out##j;                                                                        \
-		if (pf) {                                                                                   \
-			const struct ofl_pkt *a = qq + GRO_AHEAD;                                            \
-			if (a->bufs && a->nbufs)                                                            \
-				__builtin_prefetch(a->bufs->data);                                          \
-		}                                                                                           \
+		d = qq->bufs->data;                                                                         \
 		x = _mm256_or_si256(RUN1_BLK(0, sw0 ? _mm256_shuffle_epi8(t0, h0) : t0, m0),                \
 		                    RUN1_BLK(cl - 32, swl ? _mm256_shuffle_epi8(t1, h1) : t1, m1));         \
 		if (nblk > 2)                                                                               \
@@ -153,14 +160,39 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 		else                                                                                        \
 			seq += mss;                                                                         \
 	} while (0)
-	for (; q + 1 < qpf; q += 2, s += 2, c += 2) {
-		RUN1_FRAME(0, 1);
-		RUN1_FRAME(1, 1);
+	{
+		/* the first GRO_AHEAD frames checked here; the two-frame loop
+		 * while the frame GRO_AHEAD on is in the burst (the frames
+		 * past the run's end checked too, harmlessly), then one a time */
+		const struct ofl_pkt *a = q, *pe = (size_t)(qend - q) > GRO_AHEAD ? q + GRO_AHEAD : qend;
+		while (a < pe && RUN1_OK(a))
+			a++;
+		qend = a < pe ? a : qend;
+		qpf = pfend < qend ? pfend : qend;
 	}
-	for (; q < qend; q++, s++, c++)
-		RUN1_FRAME(0, q < pfend);
+	for (; q + 1 < qpf; q += 2, s += 2, c += 2) {
+		RUN1_AHEAD(q + GRO_AHEAD);
+		RUN1_AHEAD(q + GRO_AHEAD + 1);
+		RUN1_FRAME(0);
+		RUN1_FRAME(1);
+	}
+tail:
+	for (; q < qend; q++, s++, c++) {
+		if (q < pfend) {
+			const struct ofl_pkt *a = q + GRO_AHEAD;
+			if (RUN1_OK(a)) {
+				__builtin_prefetch(a->bufs->data);
+			} else {
+				qend = a < qend ? a : qend;
+				pfend = q;
+			}
+		}
+		RUN1_FRAME(0);
+	}
 #undef RUN1_FRAME
 #undef RUN1_BLK
+#undef RUN1_AHEAD
+#undef RUN1_OK
 out0:
 	return (unsigned)(q - q0);
 out1:

@@ -43,6 +43,7 @@ static uint8_t frames[NSEG][FRAME];
 static uint32_t flen[NSEG];
 static struct ofl_buf bufs[NSEG][4];
 static struct ofl_pkt pkts[NSEG];
+static uint32_t split_at = NSEG; /* ONE: this segment in two buffers (headers, payload) */
 
 static void collect(void *user, const struct ofl_gro_out *o, unsigned n)
 {
@@ -115,7 +116,9 @@ static void lay_out(enum layout lay, uint32_t hl)
 		pkts[k].cookie = (void *)(uintptr_t)(k + 1);
 		if (lay == ONE) {
 			b[0] = (struct ofl_buf){f, flen[k]};
-			pkts[k].nbufs = 1;
+			b[1] = (struct ofl_buf){f + hl, pl};
+			b[0].len = k == split_at ? hl : flen[k];
+			pkts[k].nbufs = k == split_at ? 2 : 1;
 			continue;
 		}
 		pkts[k].nbufs = 4;
@@ -313,9 +316,70 @@ START_TEST(header_lengths_bad_seq_or_id)
 }
 END_TEST
 
+/* As null_buffer_with_bytes, the one buffer of a frame anywhere after
+ * the first NULL with a full segment's length (the run's checks before
+ * its compare, src/gro/run1.c, refuse it GRO_AHEAD frames early). */
+START_TEST(null_data_anywhere)
+{
+	uint32_t pos;
+	for (pos = 1; pos < NSEG; pos++) {
+		struct ofl_gro *gro;
+		struct got got;
+		int err = 0;
+		make(4, 1, 0, 0, 0);
+		lay_out(ONE, 54);
+		bufs[pos][0].data = NULL;
+		gro = open_ctx(&got);
+		ck_assert_uint_eq(ofl_gro_receive_burst(gro, pkts, NSEG, 0, &err), pos);
+		ck_assert_int_eq(err, OFL_EINVAL);
+		ck_assert_int_eq(ofl_gro_poll_end(gro, pos, 0, NULL), 0);
+		ofl_gro_destroy(gro);
+		ck_assert_uint_eq(got.segs, pos);
+		ck_assert(got.slices_ok);
+	}
+}
+END_TEST
+
+/* One segment anywhere after the first that the run's checks before its
+ * compare refuse (src/gro/run1.c makes them GRO_AHEAD frames early, as
+ * it prefetches the header): a short one (it ends the packet: two, but
+ * when it is the last) or one in two buffers (the train takes it all the
+ * same: one packet).  IPv4 and IPv6, the others in one buffer; as
+ * gro_burst_diff_run_test, in bursts of every size too. */
+START_TEST(short_or_split_segment_anywhere)
+{
+	unsigned c;
+	for (c = 4; c < 4 * NSEG; c++) {
+		const int l3 = c & 1 ? 6 : 4, split = (int)(c / 2 & 1);
+		const uint32_t pos = c / 4, hl = l3 == 4 ? 54u : 74u;
+		struct gen_tcp g;
+		struct got got;
+		uint32_t k, payload = 0;
+		gen_tcp_init(&g, l3);
+		g.seq = 0x10000u;
+		g.ip_id = 7;
+		for (k = 0; k < NSEG; k++) {
+			g.payload_len = k == pos && !split ? MSS / 2 : MSS;
+			flen[k] = (uint32_t)gen_tcp_frame(&g, frames[k], FRAME);
+			ck_assert_uint_eq(flen[k], hl + g.payload_len);
+			payload += g.payload_len;
+			g.seq += g.payload_len;
+			g.ip_id++;
+		}
+		split_at = split ? pos : NSEG;
+		got = run(ONE, payload, hl);
+		split_at = NSEG;
+		ck_assert_uint_eq(got.pkts, split || pos == NSEG - 1 ? 1 : 2);
+		ck_assert_uint_eq(got.nslices, NSEG);
+		ck_assert(got.cookies_ok);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *tests[] = {layouts, id_wrap_fixed_id_short_segment, ip_csum_after_id_wrap,
-	                            null_buffer_with_bytes, header_lengths_bad_seq_or_id};
+	                            null_buffer_with_bytes, header_lengths_bad_seq_or_id,
+	                            short_or_split_segment_anywhere, null_data_anywhere};
 	return h_run_tests("gro_run", tests, sizeof tests / sizeof tests[0]);
 }
