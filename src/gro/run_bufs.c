@@ -37,23 +37,106 @@ static inline void put_slice(struct ofl_slice *t, const uint8_t *data, uint32_t 
 _Static_assert(sizeof(struct ofl_buf) == 16 && sizeof(struct ofl_slice) == 16 &&
                    offsetof(struct ofl_slice, pkt) == 12,
                "a buffer and a slice: 16 bytes, the slice's pkt/buf word where the buffer has padding");
+/* The pkt/buf words of a frame's buffers 1 to 3 (the frame's pb plus 1 to
+ * 3 times bstep) where cut3_avx2() blends them in: a, dwords 3 and 7
+ * (buffers 1, 2), b, dword 3 (buffer 3); stepped by step (pkt + 1) a
+ * frame taken, so that no frame broadcasts its own. */
+struct pb_lanes {
+	__m256i a, b, step;
+};
+static inline GRO_TARGET_AVX2 void pb_lanes_init(struct pb_lanes *l, uint32_t pb, uint32_t bstep, uint32_t pbstep)
+{
+	const __m256i p = _mm256_set1_epi32((int)pb);
+	l->a = _mm256_add_epi32(p, _mm256_setr_epi32(0, 0, 0, (int)bstep, 0, 0, 0, (int)(2 * bstep)));
+	l->b = _mm256_add_epi32(p, _mm256_set1_epi32((int)(3 * bstep)));
+	l->step = _mm256_set1_epi32((int)pbstep);
+}
+static inline GRO_TARGET_AVX2 void pb_lanes_step(struct pb_lanes *l)
+{
+	l->a = _mm256_add_epi32(l->a, l->step);
+	l->b = _mm256_add_epi32(l->b, l->step);
+}
+
+/* The compare of a frame in four buffers with the fields that advance in
+ * it (headers of at most 96 bytes, the sequence number in the last block
+ * at a multiple of 4: bufs_l3() checks): x0 the expected block 0 with the
+ * IPv4 ID (bytes 18-19) and checksum (24-25) in CPU order, turned to wire
+ * order by the shuffle s0 and stepped by d0 (+1, -1: exact within
+ * run_word()'s bound); x1 the last block (at hl - 32) with the sequence
+ * number in CPU order, s1 and d1 (+mss) alike; x2 the block at 32 when
+ * hl > 64; m0 to m2 the run's masks with the fields' bytes. */
+struct seq_lanes {
+	__m256i x0, s0, d0, m0, x1, s1, d1, m1, x2, m2;
+};
+static inline GRO_TARGET_AVX2 void seq_lanes_init(struct seq_lanes *l, const struct run *r, uint32_t hl,
+                                                  uint32_t sp, uint32_t seq, uint64_t e, uint64_t estep, int v4)
+{
+	uint8_t x[2][32], sh[2][32], m[2][32];
+	int32_t d[2][8] = {{0}};
+	const uint32_t o = hl - 32, f = sp - o;
+	uint32_t k;
+	for (k = 0; k < 32; k++)
+		sh[0][k] = sh[1][k] = (uint8_t)(k & 15);
+	memcpy(x[0], r->tp, 32);
+	memcpy(m[0], r->mk, 32);
+	memcpy(x[1], r->tp + o, 32);
+	memcpy(m[1], r->mk + o, 32);
+	if (v4) {
+		const uint16_t id = (uint16_t)(e >> 48), ck = (uint16_t)e;
+		memcpy(x[0] + 18, &id, 2);
+		memcpy(x[0] + 24, &ck, 2);
+		sh[0][18] = 3, sh[0][19] = 2, sh[0][24] = 9, sh[0][25] = 8;
+		memset(m[0] + 18, 0xff, 8);
+		if (estep)
+			d[0][4] = 1 << 16, d[0][6] = -1;
+	}
+	memcpy(x[1] + f, &seq, 4);
+	for (k = 0; k < 4; k++)
+		sh[1][f + k] = (uint8_t)((f & 15) + 3 - k);
+	memset(m[1] + f, 0xff, 4);
+	d[1][f / 4] = (int32_t)r->mss;
+#define LD(a) _mm256_loadu_si256((const __m256i *)(const void *)(a))
+	l->x0 = LD(x[0]), l->s0 = LD(sh[0]), l->d0 = LD(d[0]), l->m0 = LD(m[0]);
+	l->x1 = LD(x[1]), l->s1 = LD(sh[1]), l->d1 = LD(d[1]), l->m1 = LD(m[1]);
+	l->x2 = LD(r->tp + 32), l->m2 = LD(r->mk + 32);
+#undef LD
+}
+/* Does frame header p differ from the expected one (l, nblk 2 or 3
+ * blocks, the last at o)? */
+static inline GRO_TARGET_AVX2 int seq_lanes_cmp(const struct seq_lanes *l, const uint8_t *p, uint32_t o, int nblk,
+                                                int v4)
+{
+#define BLK(a, x, m) \
+	_mm256_and_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(a)), x), m)
+	__m256i y = _mm256_or_si256(BLK(p, v4 ? _mm256_shuffle_epi8(l->x0, l->s0) : l->x0, l->m0),
+	                            BLK(p + o, _mm256_shuffle_epi8(l->x1, l->s1), l->m1));
+	if (nblk > 2)
+		y = _mm256_or_si256(y, BLK(p + 32, l->x2, l->m2));
+#undef BLK
+	return !_mm256_testz_si256(y, y);
+}
+static inline GRO_TARGET_AVX2 void seq_lanes_step(struct seq_lanes *l)
+{
+	l->x0 = _mm256_add_epi32(l->x0, l->d0);
+	l->x1 = _mm256_add_epi32(l->x1, l->d1);
+}
+
 /* Buffers 1 to 3 of a frame in four (qb) written as slices s[0] to s[2],
- * their pkt/buf words pb plus 1 to 3 times bstep: two buffers in one
+ * their pkt/buf words from l (struct pb_lanes): two buffers in one
  * 32-byte load and the third in a 16-byte one (a buffer and a slice begin
  * alike, core/cursor.h), the pkt/buf words blended into the buffers'
  * padding words.  Returns their lengths' sum, plus 2^40 when one is empty
  * or longer than 0xffff or its data NULL (bufs_take()'s checks). */
-static inline GRO_TARGET_AVX2 uint64_t cut3_avx2(const struct ofl_buf *qb, struct ofl_slice *s, uint32_t pb,
-                                                 uint32_t bstep)
+static inline GRO_TARGET_AVX2 uint64_t cut3_avx2(const struct ofl_buf *qb, struct ofl_slice *s,
+                                                 const struct pb_lanes *l)
 {
 	const __m256i zero = _mm256_setzero_si256(), m1 = _mm256_set1_epi32(-1);
 	const __m256i hi = _mm256_setr_epi32(0, 0, (int)0xffff0000u, 0, 0, 0, (int)0xffff0000u, 0);
-	__m256i p = _mm256_set1_epi32((int)pb), t, z;
+	__m256i t, z;
 	__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(qb + 1));
 	__m256i b = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(qb + 3)));
-	a = _mm256_blend_epi32(a, _mm256_add_epi32(p, _mm256_setr_epi32(0, 0, 0, (int)bstep, 0, 0, 0, (int)(2 * bstep))),
-	                       0x88);
-	b = _mm256_blend_epi32(b, _mm256_add_epi32(p, _mm256_set1_epi32((int)(3 * bstep))), 0x88);
+	a = _mm256_blend_epi32(a, l->a, 0x88);
+	b = _mm256_blend_epi32(b, l->b, 0x88);
 	_mm256_storeu_si256((__m256i *)(void *)s, a);
 	_mm_storeu_si128((__m128i *)(void *)(s + 2), _mm256_castsi256_si128(b));
 	/* each length less one: no bit above 15; no address 0 (the words
@@ -65,12 +148,18 @@ static inline GRO_TARGET_AVX2 uint64_t cut3_avx2(const struct ofl_buf *qb, struc
 }
 #endif
 
+#if defined(TRAIN_AVX2)
+#define TRAIN_AVX2_ON 1
+#else
+#define TRAIN_AVX2_ON 0
+#endif
+
 /* nbc: the frames' buffer count when a constant (the loop unrolled), 0
  * when a->nb.  The pkt/buf word of buffer k's slice: the frame's (pb,
  * its segment index) plus k (no carry: each field stays below 0xffff). */
 static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
                                                    const struct run_at *a, uint32_t *nslices, const int v4,
-                                                   const int avx2, const unsigned nbc)
+                                                   const int avx2, const unsigned nbc, const int fold)
 {
 	const struct run *r = a->r;
 	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's L4 offset */
@@ -85,6 +174,19 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, u
 	uint32_t seq = a->seq;
 	uint64_t e = a->e;
 	uint32_t pb = pb_word((uint16_t)a->seg, 0);
+	const int lanes = TRAIN_AVX2_ON && avx2 && nbc == 4; /* cut3_avx2() */
+#if defined(TRAIN_AVX2)
+	struct pb_lanes pl = {{0}, {0}, {0}};
+	struct seq_lanes sl;
+	if (lanes)
+		pb_lanes_init(&pl, pb, bstep, pbstep);
+	if (fold)
+		seq_lanes_init(&sl, r, hl, l4c + 4, seq, e, estep, v4);
+	else
+		memset(&sl, 0, sizeof sl);
+#else
+	(void)fold;
+#endif
 	for (; q < qend; q++, c++) {
 		const struct ofl_buf *qb = q->bufs;
 		const uint8_t *d;
@@ -102,8 +204,14 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, u
 		if (q < pfend && q[GRO_AHEAD].bufs && q[GRO_AHEAD].nbufs)
 			__builtin_prefetch(q[GRO_AHEAD].bufs->data);
 #endif
-		if (train_cmp(d, r->tp, r->mk, 0, hl, avx2) || ofl_get32(d + l4c + 4) != seq ||
-		    (v4 && get64(d + 18) != e))
+#if defined(TRAIN_AVX2)
+		if (fold) {
+			if (seq_lanes_cmp(&sl, d, hl - 32, hl > 64 ? 3 : 2, v4))
+				break;
+		} else
+#endif
+		    if (train_cmp(d, r->tp, r->mk, 0, hl, avx2) || ofl_get32(d + l4c + 4) != seq ||
+		        (v4 && get64(d + 18) != e))
 			break;
 		/* the slices written as the buffers are read, counted when
 		 * they add up to a full segment (no wrap: 64 bits), none
@@ -111,16 +219,22 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, u
 		 * above 15) and none NULL; the first buffer's rest, when
 		 * there is any */
 		tot = b0;
-		if (b0 != hl)
-			put_slice(s++, d + hl, b0 - hl, pb);
+		if (b0 != hl) /* with the lanes, pb is not stepped: from q */
+			put_slice(s++, d + hl, b0 - hl, lanes ? pb + (uint32_t)(q - q0) * pbstep : pb);
 #if defined(TRAIN_AVX2)
-		if (avx2 && nbc == 4) {
-			tot += cut3_avx2(qb, s, pb, bstep);
+		if (lanes) {
+			tot += cut3_avx2(qb, s, &pl);
 			if (tot != full) {
 				s -= b0 != hl;
 				break;
 			}
 			s += 3;
+			pb_lanes_step(&pl);
+			if (fold) {
+				seq_lanes_step(&sl);
+				*c = q->cookie;
+				continue;
+			}
 			goto taken;
 		}
 #endif
@@ -140,13 +254,13 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, u
 			break;
 		}
 		s += nb - 1;
+		pb += pbstep;
 #if defined(TRAIN_AVX2)
 taken:
 #endif
 		*c = q->cookie;
 		seq += mss;
 		e += estep;
-		pb += pbstep;
 	}
 	*nslices = (uint32_t)(s - s0);
 	return (unsigned)(q - q0);
@@ -156,15 +270,20 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_l3(const struct ofl_pkt *pkts, uns
                                                  const struct run_at *a, uint32_t *nslices, const int v4,
                                                  const int avx2)
 {
+	/* the sequence number in the last block at a multiple of 4 (TCP
+	 * headers are), at most three blocks: struct seq_lanes */
+	const uint32_t l4c = v4 ? 34u : 54u;
 	switch (a->nb) {
 	case 2:
-		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 2);
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 2, 0);
 	case 3:
-		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 3);
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 3, 0);
 	case 4:
-		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 4);
+		if (TRAIN_AVX2_ON && avx2 && a->hl <= l4c + 36 && a->hl <= 96 && (a->hl - l4c) % 4 == 0)
+			return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 4, 1);
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 4, 0);
 	default:
-		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 0);
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 0, 0);
 	}
 }
 

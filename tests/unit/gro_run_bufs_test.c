@@ -5,7 +5,8 @@
  * several points (inside the headers: the run must not take it; at their
  * end: header split; inside the payload), and in the middle frame one rule
  * broken (a sequence gap, an IP ID step, a bad IP checksum, TTL, TOS, DF,
- * flow label, PSH, FIN, ACK number, window, a TCP option, another port, a
+ * flow label, PSH, FIN, ACK number, window, a TCP option, another port,
+ * another address (a byte in the compare's block at 32), a
  * short or long segment, Ethernet padding, a length field past the frame
  * (or four buffers 24 bytes short that add up to a full segment when a
  * length is counted twice),
@@ -84,7 +85,7 @@ static void collect(void *user, const struct ofl_gro_out *o, unsigned n)
 
 enum mut {
 	M_NONE, M_SEQ_GAP, M_SEQ_BACK, M_ID_STEP, M_IP_CSUM, M_TTL, M_TOS, M_DF, M_FLOWLABEL, M_PSH, M_FIN, M_ACK,
-	M_WINDOW, M_TSOPT, M_PORT, M_SHORT, M_LONG, M_PAD, M_LEN_PAST, M_CSUM_NONE, M_VLAN, M_EMPTY_BUF, M_NULL_BUF,
+	M_WINDOW, M_TSOPT, M_PORT, M_ADDR, M_SHORT, M_LONG, M_PAD, M_LEN_PAST, M_CSUM_NONE, M_VLAN, M_EMPTY_BUF, M_NULL_BUF,
 	M_NULL_BYTES, M_FEWER_BUFS, M_HDR_SPLIT, M_SHORT_SPLIT, NMUT
 };
 
@@ -126,6 +127,9 @@ static void make(int l3, int opt, enum mut m)
 			case M_WINDOW: f.window--; break;
 			case M_TSOPT: f.opts[7] ^= opt ? 1 : 0; f.optlen = opt ? 12 : 4; if (!opt) memset(f.opts, 1, 4); break;
 			case M_PORT: f.dport++; break;
+			/* a byte the AVX2 compare reads in its block at 32 only,
+			 * with timestamps (IPv4) or without (IPv6) */
+			case M_ADDR: if (l3 == 4) f.daddr[3] ^= 1; else f.saddr[15] ^= 1; break;
 			case M_SHORT: f.payload_len = MSS - 1; break;
 			case M_LONG: f.payload_len = MSS + 1; break;
 			case M_PAD: f.pad_to = FRAME + 8; break;
