@@ -229,8 +229,6 @@ static inline uint32_t ofl_plain_tcp(const uint8_t *p, uint32_t buflen, uint32_t
  * (ofl_parse() decides it then). */
 static inline int ofl_parse_plain_at(const uint8_t *p, uint32_t buflen, uint32_t frame_len, uint32_t base,
                                      struct ofl_hdrs *h);
-static inline void ofl_plain_tcp_hdrs(uint32_t l4, uint32_t thl, uint32_t base, uint32_t frame_len,
-                                      struct ofl_hdrs *h);
 static inline int ofl_parse_plain(const uint8_t *p, uint32_t buflen, uint32_t frame_len,
                                   struct ofl_hdrs *h)
 {
@@ -246,16 +244,6 @@ static inline int ofl_parse_plain_at(const uint8_t *p, uint32_t buflen, uint32_t
 	uint32_t l4, thl = ofl_plain_tcp(p, buflen, frame_len, &l4);
 	if (!thl)
 		return 0;
-	ofl_plain_tcp_hdrs(l4, thl, base, frame_len, h);
-	return 1;
-}
-
-/* h of a frame of the plain shape with TCP (ofl_plain_tcp(): the TCP header
- * at l4, thl bytes long), base bytes into the caller's view: what
- * ofl_parse_plain_at() writes. */
-static inline void ofl_plain_tcp_hdrs(uint32_t l4, uint32_t thl, uint32_t base, uint32_t frame_len,
-                                      struct ofl_hdrs *h)
-{
 	*h = (struct ofl_hdrs){
 		.status = OFL_PARSE_OK,
 		.l3 = l4 == 34 ? 4 : 6,
@@ -270,6 +258,7 @@ static inline void ofl_plain_tcp_hdrs(uint32_t l4, uint32_t thl, uint32_t base, 
 		.et_off = base + 12,
 		.payload_len = frame_len - l4 - thl,
 	};
+	return 1;
 }
 
 /* The plain shape with UDP (ofl_plain_l4(), the 8-byte UDP header in the

@@ -212,54 +212,6 @@ static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned
 	return i;
 }
 
-static const struct ofl_flow_key *entry_key(void *ctx, uint32_t v)
-{
-	return &((struct ofl_gro *)ctx)->items[v].key;
-}
-
-/*
- * A new flow's first frame held from the burst loop, exactly as
- * receive.c's fast_path() holds it (the same tests, counters and
- * entry), without gro_receive()'s frame: one buffer (the caller checks
- * that, and that the fast path is on: not full_only) of the plain TCP
- * shape (pass_len(), the tests of ofl_parse_plain()), with payload and
- * no flag that passes it on, within the byte bound; the key and hash
- * made once; the entry of its flow looked up when something is held
- * (the caller predicted the frame against the last entry then).
- * Returns OFL_GRO_HELD, or -1 with nothing changed: gro_receive()
- * decides (its flow held, or anything else).
- */
-static inline int hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
-{
-	const uint8_t *p = pkt->bufs[0].data;
-	uint32_t b0 = pkt->bufs[0].len, hash, l4;
-	uint64_t probes = 0;
-	struct ofl_flow_key k;
-	struct ofl_hdrs h;
-	int32_t len;
-	uint8_t fl;
-	if (pkt->csum_status != OFL_CSUM_UNNECESSARY ||
-	    (pkt->flags & OFL_PKT_F_VLAN) || b0 - 54u > 0xffffu - 54u)
-		return -1;
-	len = pass_len(p, b0, &fl);
-	/* (a negative length is above the bound as unsigned) */
-	if (len <= 0 || (fl & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) ||
-	    g->held_bytes + (uint32_t)len > g->cfg.max_held_bytes)
-		return -1;
-	l4 = plain_key(p, b0, &k) == 4 ? 34u : 54u; /* (plain: not 0) */
-	hash = l4 == 34 ? ofl_flow_hash_v4(&g->tab, &k) : ofl_flow_hash(&g->tab, &k);
-	if (g->tab.count) {
-		if (ofl_flowtab_find(&g->tab, hash, &k, entry_key, g, &probes) != GRO_NONE)
-			return -1; /* (gro_receive() looks it up again, and counts it) */
-		g->st.lookups++;
-		g->st.lookup_probes += probes;
-	}
-	ofl_plain_tcp_hdrs(l4, b0 - l4 - (uint32_t)len, 0, b0, &h);
-	g->st.rx_pkts++;
-	g->st.rx_bytes += b0;
-	return gro_hold_plain(g, pkt, p, &h, &k, hash, now);
-}
-
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 {
 	int err;
@@ -368,9 +320,7 @@ merged:
 			continue;
 		}
 slow:
-		r = pkt->nbufs == 1 && !g->full_only ? hold_new(g, pkt, now) : -1;
-		if (r < 0)
-			r = gro_receive(g, pkt, now, tried);
+		r = gro_receive(g, pkt, now, tried);
 		/* held as a new entry that header prediction covers: the next
 		 * frames of its flow go straight to the train (the same checks
 		 * as predict()) */
