@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "gro/run_bufs.h"
+#include "gro/lanes.h"
 
 /* A slice's pkt and buf fields as one 32-bit word, in memory order. */
 #define SL_PB offsetof(struct ofl_slice, pkt)
@@ -71,33 +71,14 @@ struct seq_lanes {
 static inline GRO_TARGET_AVX2 void seq_lanes_init(struct seq_lanes *l, const struct run *r, uint32_t hl,
                                                   uint32_t sp, uint32_t seq, uint64_t e, uint64_t estep, int v4)
 {
-	uint8_t x[2][32], sh[2][32], m[2][32];
-	int32_t d[2][8] = {{0}};
-	const uint32_t o = hl - 32, f = sp - o;
-	uint32_t k;
-	for (k = 0; k < 32; k++)
-		sh[0][k] = sh[1][k] = (uint8_t)(k & 15);
-	memcpy(x[0], r->tp, 32);
-	memcpy(m[0], r->mk, 32);
-	memcpy(x[1], r->tp + o, 32);
-	memcpy(m[1], r->mk + o, 32);
-	if (v4) {
-		const uint16_t id = (uint16_t)(e >> 48), ck = (uint16_t)e;
-		memcpy(x[0] + 18, &id, 2);
-		memcpy(x[0] + 24, &ck, 2);
-		sh[0][18] = 3, sh[0][19] = 2, sh[0][24] = 9, sh[0][25] = 8;
-		memset(m[0] + 18, 0xff, 8);
-		if (estep)
-			d[0][4] = 1 << 16, d[0][6] = -1;
-	}
-	memcpy(x[1] + f, &seq, 4);
-	for (k = 0; k < 4; k++)
-		sh[1][f + k] = (uint8_t)((f & 15) + 3 - k);
-	memset(m[1] + f, 0xff, 4);
-	d[1][f / 4] = (int32_t)r->mss;
 #define LD(a) _mm256_loadu_si256((const __m256i *)(const void *)(a))
-	l->x0 = LD(x[0]), l->s0 = LD(sh[0]), l->d0 = LD(d[0]), l->m0 = LD(m[0]);
-	l->x1 = LD(x[1]), l->s1 = LD(sh[1]), l->d1 = LD(d[1]), l->m1 = LD(m[1]);
+	if (v4) {
+		lanes_word(r, e, estep, &l->x0, &l->s0, &l->d0, &l->m0);
+	} else {
+		l->x0 = LD(r->tp), l->m0 = LD(r->mk);
+		l->s0 = lanes_ident(), l->d0 = _mm256_setzero_si256(); /* unused: block 0 compared as it is */
+	}
+	lanes_seq(r, hl - 32, sp, seq, &l->x1, &l->s1, &l->d1, &l->m1);
 	l->x2 = LD(r->tp + 32), l->m2 = LD(r->mk + 32);
 #undef LD
 }
