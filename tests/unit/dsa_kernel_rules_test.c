@@ -48,8 +48,10 @@ static const struct ofl_dsa_ops *fmt(const char *name)
 
 /* The fuzz finding of issue 16 (tests/fuzz/regress/dsa/sja1105-meta-port-216):
  * an sja1105 timestamp meta frame whose source port byte says 216.
- * tag_sja1105.c takes the meta frame's port and switch like any frame's and
- * drops it when dsa_conduit_find_user() finds no user port. */
+ * Kernel path (6.18): net/dsa/tag_sja1105.c sja1105_rcv() reads a meta
+ * frame's port and switch like any frame's and gives them to
+ * dsa_tag_8021q_find_user() (net/dsa/tag_8021q.c), which looks them up with
+ * dsa_conduit_find_user() (net/dsa/tag.h); no user port found: dropped. */
 START_TEST(sja1105_meta_port)
 {
 	uint8_t f[24] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22,
@@ -70,7 +72,10 @@ START_TEST(sja1105_meta_port)
 }
 END_TEST
 
-/* sja1105 link-local frames carry the port in DA byte 3 (0..255) */
+/* sja1105 link-local frames carry the port in DA byte 3 (0..255).
+ * Kernel path: net/dsa/tag_sja1105.c sja1105_rcv() (the link-local branch
+ * takes port and switch from DA bytes 3 and 4), then the same lookup,
+ * dsa_conduit_find_user() in net/dsa/tag.h, drops a port no switch has. */
 START_TEST(sja1105_link_local_port)
 {
 	uint8_t f[64];
@@ -87,7 +92,10 @@ START_TEST(sja1105_link_local_port)
 END_TEST
 
 /* mxl862xx TX: the sub-interface is port + 16 - CPU port, 5 bits, so with
- * a CPU port of 15 it can name ports up to 30 of a 16-port switch */
+ * a CPU port of 15 it can name ports up to 30 of a 16-port switch.  Kernel
+ * path: net/dsa/tag_mxl862xx.c mxl862_tag_xmit() writes the sub-interface
+ * of a user port (always one of the switch's); a port past the switch's is
+ * one dsa_conduit_find_user() (net/dsa/tag.h) would not find. */
 START_TEST(mxl862xx_tx_port)
 {
 	const struct ofl_dsa_ops *o = fmt("mxl862xx");
@@ -120,7 +128,10 @@ END_TEST
 
 /* Every format, both directions: tags of valid frames with 1 to 3 bytes of
  * the tag area changed (a fixed pseudo-random sequence) either are refused
- * or name a port the format can have. */
+ * or name a port the format can have.  Kernel path: every tagger's .rcv in
+ * net/dsa/tag_*.c ends in dsa_conduit_find_user() (net/dsa/tag.h; through
+ * dsa_tag_8021q_find_user() in net/dsa/tag_8021q.c for the tag_8021q
+ * formats), which drops the frame when no user port has that number. */
 START_TEST(every_port_in_range)
 {
 	const struct ofl_dsa_ops *o = ofl_dsa_at((size_t)_i);
@@ -166,8 +177,9 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* edsa                                                                */
 
-/* dsa_rcv_ll() is handed the 4 DSA bytes after the EDSA EtherType and the
- * two reserved bytes and never looks at those 4 bytes: any value is taken. */
+/* Kernel path (6.18): net/dsa/tag_dsa.c edsa_rcv() pulls the EDSA
+ * EtherType and the two reserved bytes without reading them and hands the
+ * 4 DSA bytes after them to dsa_rcv_ll(): any value is taken. */
 START_TEST(edsa_rx_any_ethertype)
 {
 	const struct ofl_dsa_ops *o = fmt("edsa");
@@ -200,7 +212,8 @@ START_TEST(edsa_rx_any_ethertype)
 }
 END_TEST
 
-/* dsa_xmit_ll() in tag_dsa.c, given a frame that carries an 802.1Q header
+/* Kernel path: net/dsa/tag_dsa.c edsa_xmit() -> dsa_xmit_ll(), which,
+ * given a frame that carries an 802.1Q header
  * (skb->protocol ETH_P_8021Q), writes the FROM_CPU tag over that header
  * with the "tagged" bit set and the TCI's CFI bit moved to bit 0 of byte 1,
  * and for edsa puts DA DA 00 00 before it: the frame grows by 4 bytes, not
@@ -241,7 +254,8 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* brcm-legacy                                                         */
 
-/* brcm_leg_tag_rcv() in Linux 6.18 looks at the two 16-bit words right
+/* Kernel path: net/dsa/tag_brcm.c brcm_leg_tag_rcv().  In Linux 6.18 it
+ * looks at the two 16-bit words right
  * after the 6-byte legacy tag and removes them along with it only if the
  * first is the 802.1Q TPID and the second, the TCI, is zero (its test,
  * quoted: `proto[0] == htons(ETH_P_8021Q) && proto[1] == 0`): VID 0 is what
@@ -344,7 +358,13 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 /* One run per format: the kernel pads to 60 when the tagger needs tailroom
  * (tail taggers, sja1110), to the tagger's own minimum (brcm 64, legacy
  * 66, rtl4a/a5psw 60), and to 60 for every tagger on a conduit with
- * tailroom; frames already long enough are left alone. */
+ * tailroom; frames already long enough are left alone.  Kernel path:
+ * net/dsa/user.c dsa_user_xmit() calls eth_skb_pad() before the tagger's
+ * xmit when the user port's needed_tailroom is non-zero, and
+ * dsa_user_setup_tagger() (same file) sets it to the tagger's
+ * needed_tailroom plus the conduit's (p.conduit_tailroom here); the
+ * taggers' own minimums are in their xmit (e.g. net/dsa/tag_brcm.c
+ * brcm_tag_xmit_ll(), brcm_leg_tag_xmit()). */
 START_TEST(tx_pad_per_format)
 {
 	const struct ofl_dsa_ops *o = ofl_dsa_at((size_t)_i);
@@ -368,7 +388,9 @@ START_TEST(tx_pad_per_format)
 END_TEST
 
 /* sja1110 link-local frames: the trailer follows the padded frame and the
- * header's trailer position says so */
+ * header's trailer position says so.  Kernel path: net/dsa/user.c
+ * dsa_user_xmit() pads (sja1110 has tailroom), then net/dsa/tag_sja1105.c
+ * sja1110_xmit() takes the trailer position from the padded length. */
 START_TEST(tx_pad_sja1110_mgmt)
 {
 	static const uint8_t ll[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e };

@@ -120,7 +120,12 @@ START_TEST(every_format)
 		return;
 	run(ops, 4, 20000, 1400);
 	run(ops, 6, 20000, 1400);
-	/* a last segment of 2 bytes: the kernel pads it before tagging */
+	/* a last segment of 2 bytes: the kernel pads it before tagging.
+	 * Kernel path: net/dsa/user.c dsa_user_setup_tagger() clears
+	 * NETIF_F_SG when the user port needs tailroom, so net/core/dev.c
+	 * validate_xmit_skb() segments in software (skb_gso_segment()) and
+	 * each segment goes through dsa_user_xmit(), whose eth_skb_pad()
+	 * pads the short one before the tagger */
 	run(ops, 4, 3 * 1000 + 2, 1000);
 }
 END_TEST
@@ -239,7 +244,10 @@ struct sa_case {
 };
 
 /* TCP through every tag.  A short last segment (2 bytes of payload) shows
- * the padding; PCP 5, CFI, VID 100: every TCI bit the fold moves. */
+ * the padding (kernel path: net/dsa/user.c dsa_user_xmit(), eth_skb_pad()
+ * of each segment net/core/dev.c validate_xmit_skb() cut in software);
+ * PCP 5, CFI, VID 100: every TCI bit the fold (net/dsa/tag_dsa.c
+ * dsa_xmit_ll()) moves. */
 static const struct sa_case tcp_cases[] = {
 	{SA_TCP4, 0, 0, 0, 3 * 700 + 2, 700},
 	{SA_TCP4, 0, 0, 4, 3 * 700 + 2, 700},
@@ -284,9 +292,12 @@ END_TEST
  * super-packet with that 802.1Q header in the frame (which
  * every_format_as_encode proves is what the tagger makes: dsa and edsa
  * fold it into their tag as dsa_xmit_ll() does, mtk takes its TPID), as
- * the kernel pushes the tag into the frame (validate_xmit_vlan(): a DSA
- * user port inserts no VLAN) before the tagger sees it.  With and without
- * conduit tailroom (the short last segment padded). */
+ * the kernel pushes the tag into the frame before the tagger sees it.
+ * Kernel path: net/core/dev.c validate_xmit_vlan() (a DSA user port has
+ * no VLAN insertion offload: __vlan_hwaccel_push_inside()), then for
+ * dsa/edsa net/dsa/tag_dsa.c dsa_xmit_ll() folds that header into the tag.
+ * With and without conduit tailroom (the short last segment padded by
+ * net/dsa/user.c dsa_user_xmit()). */
 static void vlan_insert_same(const struct ofl_dsa_ops *ops, uint16_t tci, uint16_t tailroom)
 {
 	static uint8_t inband[70000], bi[64 * 512], bm[64 * 512], li[4096], lm[4096];

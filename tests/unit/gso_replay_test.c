@@ -167,8 +167,9 @@ END_TEST
 
 /* UDP super-packets longer than their length fields can say (the udpgso
  * selftest's "max number + 1 of full sized segments", which Linux refuses
- * with EMSGSIZE) are passed on unchanged with that reason named; the
- * largest that fit are cut. */
+ * with EMSGSIZE: net/ipv4/ip_output.c __ip_append_data(),
+ * net/ipv6/ip6_output.c __ip6_append_data()) are passed on unchanged with
+ * that reason named; the largest that fit are cut. */
 START_TEST(test_udp_too_long)
 {
 	static const uint32_t pay[4] = { 44 * 1472, 45 * 1472, 45 * 1452, 46 * 1452 };

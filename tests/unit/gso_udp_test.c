@@ -273,8 +273,9 @@ END_TEST
  * (tools/testing/selftests/net/udpgso.c, MTU 1500): the most full-size
  * segments that fit one datagram are sent, one more fails.  Linux never
  * builds a datagram whose length fields cannot say its length: the send
- * fails with EMSGSIZE (ip_append_data: IPv4 packet over 65535 bytes,
- * ip6_append_data: IPv6 payload over IPV6_MAXPLEN).  Such a super-packet
+ * fails with EMSGSIZE (kernel path: net/ipv4/ip_output.c
+ * __ip_append_data(), an IPv4 packet over 65535 bytes; net/ipv6/ip6_output.c
+ * __ip6_append_data(), an IPv6 payload over IPV6_MAXPLEN).  Such a super-packet
  * (its length fields 0, read as "to the end of the frame") is refused with
  * OFL_E2BIG and its own reason, for UDP L4 and UDP fragmentation (the
  * generator writes 0 in a length field that cannot say the length). */
@@ -322,7 +323,9 @@ START_TEST(test_udp_too_long)
 }
 END_TEST
 
-/* Every reason has a text of its own. */
+/* Every reason has a text of its own (the UDP one names the EMSGSIZE of
+ * net/ipv4/ip_output.c __ip_append_data() and net/ipv6/ip6_output.c
+ * __ip6_append_data(); test_udp_too_long checks it). */
 START_TEST(test_udp_why)
 {
 	int w;

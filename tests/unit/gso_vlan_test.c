@@ -94,7 +94,12 @@ static void same_segments(const uint8_t *a, size_t alen, const uint8_t *b, size_
 	free(sb);
 }
 
-/* _i: bit 0 IPv6, bit 1 a tag already in the frame, bit 2 802.1ad, bit 3
+/* GSO with the VLAN in metadata (OFL_GSO_F_VLAN_INSERT) gives the segments
+ * of the same super-packet with the tag in its header.  Kernel path:
+ * net/core/dev.c validate_xmit_vlan() pushes a hardware-accelerated tag into
+ * the frame (__vlan_hwaccel_push_inside()) when the device cannot insert
+ * it, before validate_xmit_skb() segments, so every segment has it.
+ * _i: bit 0 IPv6, bit 1 a tag already in the frame, bit 2 802.1ad, bit 3
  * partial checksums, bits 4-5 TCP, UDP L4, UDP fragmentation. */
 START_TEST(test_vlan_insert)
 {
