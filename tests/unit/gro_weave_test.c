@@ -7,7 +7,13 @@
  * to the per-frame path: PSH, a short segment, a sequence gap, a bad IP
  * checksum, another TTL, an IP ID step, two buffers, a checksum not
  * verified, a hardware VLAN tag, the segment, byte and size limits, two
- * flows that share the cache slot and the ports, IPv4 and IPv6 flows mixed.
+ * flows that share the cache slot and the ports, IPv4 and IPv6 flows mixed;
+ * and flows with TCP options: the timestamps (a header of three 32-byte
+ * blocks in the AVX2 weave), with one frame of another destination address
+ * (bytes 32-33 of an IPv4 header: the middle block only), and 20 option
+ * bytes; and a frame of 30 bytes in a buffer of its own (its TCP ports and
+ * the cache's bytes past its end: never read, which ASan and memcheck
+ * see).
  * Every case runs once as one burst and once frame by frame
  * (ofl_gro_receive()); both must deliver the same packets (header bytes,
  * payload bytes, segments, cookies, flags) in the same lists and end with
@@ -36,10 +42,12 @@
 
 enum change {
 	NONE, PSH, SHORT, SEQ_GAP, BAD_IPSUM, TTL, ID_STEP, TWO_BUFS, CSUM_NONE, HW_VLAN,
-	MAX_SEGS, MAX_HELD, MAX_SIZE, FIXED_ID, SAME_SLOT, MIXED_L3, NCHANGES
+	MAX_SEGS, MAX_HELD, MAX_SIZE, FIXED_ID, SAME_SLOT, MIXED_L3, OPTS, OPTS_DADDR, LONG_OPTS, TINY,
+	NCHANGES
 };
 
 static uint8_t frames[NFR][FRAME];
+static uint8_t *tiny; /* TINY: the frame's 30 bytes, allocated to size */
 static struct ofl_buf bufs[NFR][2];
 static struct ofl_pkt pkts[NFR];
 
@@ -92,6 +100,12 @@ static void make(enum change c, int l3)
 		g[f].ip_id = (uint16_t)(0xfff0u + 3u * f); /* some wrap */
 		g[f].payload_len = MSS;
 		g[f].flow_salt = f;
+		if (c == OPTS || c == OPTS_DADDR)
+			gen_opt_ts(&g[f], 77u + f, 5u);
+		if (c == LONG_OPTS) {
+			gen_opt_ts(&g[f], 77u + f, 5u);
+			gen_opt_ts(&g[f], 78u + f, 6u);
+		}
 	}
 	if (c == SAME_SLOT) {
 		/* flow 1 is flow 0 with the addresses swapped: the same
@@ -112,6 +126,7 @@ static void make(enum change c, int l3)
 			case BAD_IPSUM: m.bad_ip_csum = true; break;
 			case TTL: m.ttl = 9; break;
 			case ID_STEP: m.ip_id = (uint16_t)(m.ip_id + 2u); break;
+			case OPTS_DADDR: m.daddr[l3 == 4 ? 3 : 15] ^= 0x40; break;
 			default: break;
 			}
 		}
@@ -130,6 +145,13 @@ static void make(enum change c, int l3)
 			bufs[k][0].len = (uint32_t)len - 300;
 			bufs[k][1] = (struct ofl_buf){frames[k] + len - 300, 300};
 			pkts[k].nbufs = 2;
+		}
+		if (k == MID && c == TINY) {
+			free(tiny);
+			tiny = malloc(30);
+			ck_assert_ptr_nonnull(tiny);
+			memcpy(tiny, frames[k], 30);
+			bufs[k][0] = (struct ofl_buf){tiny, 30};
 		}
 		if (k == MID && c == CSUM_NONE)
 			pkts[k].csum_status = OFL_CSUM_NONE;
@@ -184,6 +206,7 @@ START_TEST(weave_equals_single_frames)
 	    [BAD_IPSUM] = {6, 1}, [TTL] = {6, 0},       [ID_STEP] = {6, 0},   [TWO_BUFS] = {4, 0},
 	    [CSUM_NONE] = {4, 0}, [HW_VLAN] = {6, 0},   [MAX_SEGS] = {12, 0}, [MAX_HELD] = {12, 0},
 	    [MAX_SIZE] = {8, 0},  [FIXED_ID] = {4, 0},  [SAME_SLOT] = {4, 0}, [MIXED_L3] = {4, 0},
+	    [OPTS] = {4, 0},      [OPTS_DADDR] = {6, 0}, [LONG_OPTS] = {4, 0}, [TINY] = {6, 1},
 	};
 	static struct out a, b;
 	unsigned c;
@@ -202,6 +225,8 @@ START_TEST(weave_equals_single_frames)
 		ck_assert_msg(a.pkts == (v6same ? FLOWS : want[ch].pkts) && sa.normal == (v6same ? 0 : want[ch].normal),
 		              "IPv%d, change %u: %u packets, %u passed on", l3, ch, a.pkts, (unsigned)sa.normal);
 	}
+	free(tiny);
+	tiny = NULL;
 }
 END_TEST
 
