@@ -76,7 +76,8 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 	const __m256i t3 = nblk > 3 ? _mm256_loadu_si256(tp + 2) : h0, m3 = nblk > 3 ? _mm256_loadu_si256(mk + 2) : h0;
 	/* the pair checks: the packet word (dword 2 of each half) and the
 	 * length (the same place in a buffer) against theirs under their
-	 * masks, the pointers (qword 0) against NULL */
+	 * masks, the pointers (qword 0) against NULL; cookies two a store */
+	_Static_assert(sizeof(void *) == 8, "two cookies in 16 bytes");
 	const __m256i pw = _mm256_setr_epi32(0, 0, (int)GRO_PKT_PLAIN_WANT, 0, 0, 0, (int)GRO_PKT_PLAIN_WANT, 0);
 	const __m256i pm = _mm256_setr_epi32(-1, -1, (int)GRO_PKT_PLAIN_MASK, 0, -1, -1, (int)GRO_PKT_PLAIN_MASK, 0);
 	const __m256i bl = _mm256_setr_epi32(0, 0, (int)full, 0, 0, 0, (int)full, 0);
@@ -118,35 +119,40 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 		memcpy((uint8_t *)&s[a] + SL_LEN, &w, 8);                                                \
 		c[a] = pq->cookie;                                                                       \
 	} while (0)
+#define RUN1_AT(a)             \
+	do {                   \
+		pa = p + (a);  \
+		goto bad;      \
+	} while (0)
+#define RUN1_COOKIE(x) _mm_loadl_epi64((const __m128i *)(const void *)&(x)->cookie)
 #define RUN1_HALVES(x, y)                                                                                      \
 	_mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(x))), \
 	                        _mm_loadu_si128((const __m128i *)(const void *)(y)), 1)
-#define RUN1_BAD(v, want, mask)                                                                             \
-	(!_mm256_testz_si256(_mm256_blend_epi32(_mm256_cmpeq_epi64(v, _mm256_setzero_si256()),             \
-	                                        _mm256_xor_si256(v, want), 0x44),                          \
-	                     mask))
+/* (want's qword 0 is 0: its compare is the NULL test) */
+#define RUN1_BAD(v, want, mask) \
+	(!_mm256_testz_si256(_mm256_blend_epi32(_mm256_cmpeq_epi64(v, want), _mm256_xor_si256(v, want), 0x44), mask))
 	/* frames pa[0] and pa[1] (both before kend; slices at sa, cookies at
 	 * ca) checked: when both pass, their slices and cookies written,
-	 * their headers prefetched; else the first tested alone and the run
-	 * ends at the one that fails */
-#define RUN1_TWO(pa, sa, ca)                                                                    \
+	 * their headers prefetched; else fail (to bad: the first tested
+	 * alone, and the run ends at the one that fails) */
+#define RUN1_TWO(pa, sa, ca, fail)                                                              \
 	do {                                                                                    \
 		const struct ofl_buf *b0, *b1;                                                  \
 		__m256i v = RUN1_HALVES(pa, (pa) + 1);                                          \
 		if (RUN1_BAD(v, pw, pm))                                                        \
-			goto bad;                                                               \
+			fail;                                                                   \
 		b0 = (pa)[0].bufs;                                                              \
 		b1 = (pa)[1].bufs;                                                              \
 		v = RUN1_HALVES(b0, b1);                                                        \
 		if (RUN1_BAD(v, bl, bm))                                                        \
-			goto bad;                                                               \
+			fail;                                                                   \
 		__builtin_prefetch(b0->data);                                                   \
 		__builtin_prefetch(b1->data);                                                   \
 		_mm256_storeu_si256((__m256i *)(void *)(sa),                                    \
 		                    _mm256_add_epi64(_mm256_blend_epi32(v, lwv, 0xcc), hlv));   \
 		lwv = _mm256_add_epi64(lwv, lw2);                                               \
-		(ca)[0] = (pa)[0].cookie;                                                       \
-		(ca)[1] = (pa)[1].cookie;                                                       \
+		_mm_storeu_si128((__m128i *)(void *)(ca),                                       \
+		                 _mm_unpacklo_epi64(RUN1_COOKIE(pa), RUN1_COOKIE((pa) + 1)));  \
 	} while (0)
 	/* the compare of the header at dd - hl (dd: its slice's data) with
 	 * the expected blocks and, in the copies without stepped lanes, sq
@@ -191,13 +197,20 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 		else                                                                                        \
 			seq += 2 * mss;                                                                     \
 	} while (0)
-	{
-		/* the first GRO_AHEAD frames checked */
-		const unsigned pe = kend < GRO_AHEAD ? kend : GRO_AHEAD;
-		for (; pa + 1 < p + pe; pa += 2)
-			RUN1_TWO(pa, s + (pa - p), c + (pa - p));
-		if (pa < p + pe)
-			RUN1_ONE(pe - 1);
+	/* the first GRO_AHEAD frames checked (unrolled when the run has them) */
+	_Static_assert(GRO_AHEAD == 8, "the checks before the loop: four pairs");
+	if (kend >= GRO_AHEAD) {
+		RUN1_TWO(p, s, c, RUN1_AT(0));
+		RUN1_TWO(p + 2, s + 2, c + 2, RUN1_AT(2));
+		RUN1_TWO(p + 4, s + 4, c + 4, RUN1_AT(4));
+		RUN1_TWO(p + 6, s + 6, c + 6, RUN1_AT(6));
+		pa = p + GRO_AHEAD;
+	} else {
+		for (; pa + 1 < p + kend; pa += 2)
+			RUN1_TWO(pa, s + (pa - p), c + (pa - p), goto bad);
+		if (pa < p + kend)
+			RUN1_ONE(kend - 1);
+		goto cmp;
 	}
 	/* two frames compared an iteration while the two GRO_AHEAD on are
 	 * in the run, which are checked first */
@@ -205,7 +218,7 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 		const struct ofl_pkt *const pend = p + (kend - 1);
 		void **ca = c + GRO_AHEAD;
 		for (; pa < pend; pa += 2, ca += 2) {
-			RUN1_TWO(pa, sk + GRO_AHEAD, ca);
+			RUN1_TWO(pa, sk + GRO_AHEAD, ca, goto bad);
 			RUN1_CMP2();
 		}
 	}
@@ -231,6 +244,8 @@ out:
 #undef RUN1_TWO
 #undef RUN1_BAD
 #undef RUN1_HALVES
+#undef RUN1_COOKIE
+#undef RUN1_AT
 #undef RUN1_ONE
 	return (unsigned)(sk - s);
 }
