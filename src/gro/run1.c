@@ -25,6 +25,13 @@
 
 #if defined(TRAIN_AVX2)
 
+/* The pair checks read a frame's bufs pointer and packet word, and a
+ * buffer's data pointer and length, as 16-byte halves of one vector. */
+_Static_assert(offsetof(struct ofl_pkt, bufs) == 0 && offsetof(struct ofl_pkt, nbufs) == 8 &&
+                   offsetof(struct ofl_buf, data) == 0 && offsetof(struct ofl_buf, len) == 8 &&
+                   sizeof(struct ofl_buf) == 16 && sizeof(void *) == 8 && SL_LEN == 8,
+               "struct ofl_pkt, ofl_buf, ofl_slice as the pair checks read and write them");
+
 /*
  * The run: frames [i, iend) of the burst while each is the expected full
  * segment of one buffer (run_take()'s checks), nblk the 32-byte blocks of
@@ -33,10 +40,21 @@
  * (the word in block 0, the sequence number in the last block: the caller
  * checks it lies there, at a multiple of 4).  One function per shape,
  * block count and fold, out of line: its own registers, nothing of the
- * train's state spilled, no frame testing the header length.  A frame's
- * checks before the compare are made when its header is prefetched,
- * GRO_AHEAD frames early (they load what the prefetch loads).  Two frames
- * an iteration while the frame GRO_AHEAD on is in the burst, then one.
+ * train's state spilled, no frame testing the header length.
+ *
+ * Frame k's checks before the compare (packet word, one buffer of a full
+ * segment's length, data) are made GRO_AHEAD frames before it is compared
+ * (the first GRO_AHEAD of the run before the loop), two frames with two
+ * vector tests: one of both packets' bufs pointer and packet word, one of
+ * both buffers' data pointer and length.  A frame that passes has its
+ * header prefetched and its slice (both frames' with one 32-byte store)
+ * and cookie written there, so the compare loads only the slice's data
+ * pointer.  The first frame that fails ends the run there (the frames
+ * after it may have no buffer); no frame past the run is read.  Compares
+ * are two frames at a time too, the blocks of both ORed before one test a
+ * block; when the pair fails the first frame is tested alone.  Slices and
+ * cookies written past the frames taken lie in the room the caller gave
+ * for [i, iend) and are not counted.
  */
 static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct ofl_pkt *pkts, unsigned i,
                                                                    unsigned iend, unsigned n, const struct run *r,
@@ -46,15 +64,28 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
                                                                    const int udp, const int nblk, const int fold)
 {
 	struct ofl_slice ls = {NULL, r->mss, (uint16_t)seg, 0}, st1 = {NULL, 0, 1, 0};
-	const struct ofl_pkt *q = pkts + i, *q0 = q, *qend = pkts + iend;
-	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts, *qpf;
+	const struct ofl_pkt *const p = pkts + i;
+	const struct ofl_pkt *pa = p;  /* the next frame to check */
+	struct ofl_slice *sk = s;      /* the next frame to compare: its slice */
+	unsigned kend = iend - i;      /* frames [0, kend) checked at most */
 	const uint32_t l4c = v4 ? 34u : 54u, cl = udp ? pred_cmp_len(hl) : hl, mss = r->mss, full = r->full;
 	const int sw0 = fold && v4, swl = fold && !udp; /* block 0, the last block: stepped */
 	const __m256i *tp = (const __m256i *)(const void *)r->tp, *mk = (const __m256i *)(const void *)r->mk;
-	__m256i t0, m0, h0 = _mm256_setzero_si256(), d0 = h0, t1, m1, h1 = h0, d1 = h0;
+	__m256i t0, m0, h0 = _mm256_setzero_si256(), d0 = h0, t1, m1, h1 = h0, d1 = h0, lwv;
 	const __m256i t2 = nblk > 2 ? _mm256_loadu_si256(tp + 1) : h0, m2 = nblk > 2 ? _mm256_loadu_si256(mk + 1) : h0;
 	const __m256i t3 = nblk > 3 ? _mm256_loadu_si256(tp + 2) : h0, m3 = nblk > 3 ? _mm256_loadu_si256(mk + 2) : h0;
+	/* the pair checks: the packet word (dword 2 of each half) and the
+	 * length (the same place in a buffer) against theirs under their
+	 * masks, the pointers (qword 0) against NULL; cookies two a store */
+	_Static_assert(sizeof(void *) == 8, "two cookies in 16 bytes");
+	const __m256i pw = _mm256_setr_epi32(0, 0, (int)GRO_PKT_PLAIN_WANT, 0, 0, 0, (int)GRO_PKT_PLAIN_WANT, 0);
+	const __m256i pm = _mm256_setr_epi32(-1, -1, (int)GRO_PKT_PLAIN_MASK, 0, -1, -1, (int)GRO_PKT_PLAIN_MASK, 0);
+	const __m256i bl = _mm256_setr_epi32(0, 0, (int)full, 0, 0, 0, (int)full, 0);
+	const __m256i bm = _mm256_setr_epi32(-1, -1, -1, 0, -1, -1, -1, 0);
+	const __m256i hlv = _mm256_setr_epi64x((long long)hl, 0, (long long)hl, 0);
+	__m256i lw2;
 	uint64_t lw, lstep;
+	(void)n;
 	if (sw0) {
 		lanes_word(r, e, estep, &t0, &h0, &d0, &m0);
 	} else {
@@ -69,92 +100,154 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 	}
 	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
-	/* frame a's checks before its compare (packet word, one buffer of a
-	 * full segment's length, data): made as its header is prefetched,
-	 * GRO_AHEAD frames before it is compared (the first GRO_AHEAD of the
-	 * run here), so a frame compared has passed them; the first that
-	 * fails ends the run there, and the prefetches with it (the frames
-	 * after it may have no buffer) */
-#define RUN1_OK(a) (gro_pkt_plain_meta(a) && (a)->bufs && (a)->bufs->len == full && (a)->bufs->data)
-#define RUN1_AHEAD(a)                                   \
-	do {                                            \
-		if (!RUN1_OK(a)) {                      \
-			qend = (a) < qend ? (a) : qend; \
-			pfend = q;                      \
-			goto tail;                      \
-		}                                       \
-		__builtin_prefetch((a)->bufs->data);    \
+	/* the len, pkt and buf words of the slices of frames 0 and 1 (qwords
+	 * 1 and 3), and their step to the next pair */
+	lwv = _mm256_setr_epi64x(0, (long long)lw, 0, (long long)(lw + lstep));
+	lw2 = _mm256_setr_epi64x(0, (long long)(2 * lstep), 0, (long long)(2 * lstep));
+	/* frame a checked alone; when it passes, its slice and cookie written
+	 * and its header prefetched, else the run ends before it */
+#define RUN1_ONE(a)                                                                                      \
+	do {                                                                                             \
+		const struct ofl_pkt *pq = p + (a);                                                      \
+		uint64_t w = lw + (uint64_t)(a)*lstep;                                                   \
+		if (!(gro_pkt_plain_meta(pq) && pq->bufs && pq->bufs->len == full && pq->bufs->data)) { \
+			kend = (a);                                                                      \
+			goto cmp;                                                                        \
+		}                                                                                        \
+		__builtin_prefetch(pq->bufs->data);                                                      \
+		s[a].data = pq->bufs->data + hl;                                                         \
+		memcpy((uint8_t *)&s[a] + SL_LEN, &w, 8);                                                \
+		c[a] = pq->cookie;                                                                       \
 	} while (0)
-	/* frame q[j], checked already (by RUN1_AHEAD() or before the loop):
-	 * compared, then taken (its slice and cookie written, the expected
-	 * fields stepped); at the first that is not, q is it */
-#define RUN1_BLK(o, t, m) \
-	_mm256_and_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(d + (o))), t), m)
-#define RUN1_FRAME(j)                                                                                       \
+#define RUN1_AT(a)             \
+	do {                   \
+		pa = p + (a);  \
+		goto bad;      \
+	} while (0)
+#define RUN1_COOKIE(x) _mm_loadl_epi64((const __m128i *)(const void *)&(x)->cookie)
+#define RUN1_HALVES(x, y)                                                                                      \
+	_mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(x))), \
+	                        _mm_loadu_si128((const __m128i *)(const void *)(y)), 1)
+/* (want's qword 0 is 0: its compare is the NULL test) */
+#define RUN1_BAD(v, want, mask) \
+	(!_mm256_testz_si256(_mm256_blend_epi32(_mm256_cmpeq_epi64(v, want), _mm256_xor_si256(v, want), 0x44), mask))
+	/* frames pa[0] and pa[1] (both before kend; slices at sa, cookies at
+	 * ca) checked: when both pass, their slices and cookies written,
+	 * their headers prefetched; else fail (to bad: the first tested
+	 * alone, and the run ends at the one that fails) */
+#define RUN1_TWO(pa, sa, ca, fail)                                                              \
+	do {                                                                                    \
+		const struct ofl_buf *b0, *b1;                                                  \
+		__m256i v = RUN1_HALVES(pa, (pa) + 1);                                          \
+		if (RUN1_BAD(v, pw, pm))                                                        \
+			fail;                                                                   \
+		b0 = (pa)[0].bufs;                                                              \
+		b1 = (pa)[1].bufs;                                                              \
+		v = RUN1_HALVES(b0, b1);                                                        \
+		if (RUN1_BAD(v, bl, bm))                                                        \
+			fail;                                                                   \
+		__builtin_prefetch(b0->data);                                                   \
+		__builtin_prefetch(b1->data);                                                   \
+		_mm256_storeu_si256((__m256i *)(void *)(sa),                                    \
+		                    _mm256_add_epi64(_mm256_blend_epi32(v, lwv, 0xcc), hlv));   \
+		lwv = _mm256_add_epi64(lwv, lw2);                                               \
+		_mm_storeu_si128((__m128i *)(void *)(ca),                                       \
+		                 _mm_unpacklo_epi64(RUN1_COOKIE(pa), RUN1_COOKIE((pa) + 1)));  \
+	} while (0)
+	/* the compare of the header at dd - hl (dd: its slice's data) with
+	 * the expected blocks and, in the copies without stepped lanes, sq
+	 * and ee */
+#define RUN1_X(dd, o, t) \
+	_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)((dd) + ((ptrdiff_t)(o) - (ptrdiff_t)hl))), t)
+#define RUN1_SCALAR(dd, sq, ee)                                                                                 \
+	((udp && !((dd)[(ptrdiff_t)l4c + 6 - (ptrdiff_t)hl] | (dd)[(ptrdiff_t)l4c + 7 - (ptrdiff_t)hl])) ||       \
+	 (!udp && !swl && ofl_get32((dd) + ((ptrdiff_t)l4c + 4 - (ptrdiff_t)hl)) != (sq)) ||                     \
+	 (v4 && !sw0 && get64((dd) + (18 - (ptrdiff_t)hl)) != (ee)))
+#define RUN1_DIFF(xa, xb, m) (!_mm256_testz_si256(_mm256_or_si256(xa, xb), m))
+#define RUN1_DIFF1(dd, e0, e1, sq, ee)                                                                   \
+	(!_mm256_testz_si256(RUN1_X(dd, 0, e0), m0) || !_mm256_testz_si256(RUN1_X(dd, cl - 32, e1), m1) || \
+	 (nblk > 2 && !_mm256_testz_si256(RUN1_X(dd, 32, t2), m2)) ||                                      \
+	 (nblk > 3 && !_mm256_testz_si256(RUN1_X(dd, 64, t3), m3)) || RUN1_SCALAR(dd, sq, ee))
+	/* frames sk[0] and sk[1] (checked) compared; taken when both match,
+	 * else the first when it does alone, and the run ends */
+#define RUN1_CMP2()                                                                                         \
 	do {                                                                                                \
-		const struct ofl_pkt *qq = q + (j);                                                          \
-		const uint8_t *d;                                                                           \
-		__m256i x;                                                                                  \
-		d = qq->bufs->data;                                                                         \
-		x = _mm256_or_si256(RUN1_BLK(0, sw0 ? _mm256_shuffle_epi8(t0, h0) : t0, m0),                \
-		                    RUN1_BLK(cl - 32, swl ? _mm256_shuffle_epi8(t1, h1) : t1, m1));         \
-		if (nblk > 2)                                                                               \
-			x = _mm256_or_si256(x, RUN1_BLK(32, t2, m2));                                       \
-		if (nblk > 3)                                                                               \
-			x = _mm256_or_si256(x, RUN1_BLK(64, t3, m3));                                       \
-		if (!_mm256_testz_si256(x, x) || (udp && !(d[l4c + 6] | d[l4c + 7])) ||                     \
-		    (!udp && !swl && ofl_get32(d + l4c + 4) != seq) || (v4 && !sw0 && get64(d + 18) != e))  \
-			goto out##j;                                                                        \
-		s[j].data = d + hl;                                                                         \
-		memcpy((uint8_t *)&s[j] + SL_LEN, &lw, 8);                                                  \
-		lw += lstep;                                                                                \
-		c[j] = qq->cookie;                                                                          \
+		const uint8_t *da = sk[0].data, *db = sk[1].data;                                           \
+		const __m256i ta = t0, ua = t1;                                                             \
+		const __m256i tb = sw0 ? _mm256_add_epi32(ta, d0) : ta, ub = swl ? _mm256_add_epi32(ua, d1) : ua; \
+		const __m256i ea = sw0 ? _mm256_shuffle_epi8(ta, h0) : ta;                                  \
+		const __m256i fa = swl ? _mm256_shuffle_epi8(ua, h1) : ua;                                  \
+		const __m256i eb = sw0 ? _mm256_shuffle_epi8(tb, h0) : tb;                                  \
+		const __m256i fb = swl ? _mm256_shuffle_epi8(ub, h1) : ub;                                  \
+		if (RUN1_DIFF(RUN1_X(da, 0, ea), RUN1_X(db, 0, eb), m0) ||                                  \
+		    RUN1_DIFF(RUN1_X(da, cl - 32, fa), RUN1_X(db, cl - 32, fb), m1) ||                      \
+		    (nblk > 2 && RUN1_DIFF(RUN1_X(da, 32, t2), RUN1_X(db, 32, t2), m2)) ||                  \
+		    (nblk > 3 && RUN1_DIFF(RUN1_X(da, 64, t3), RUN1_X(db, 64, t3), m3)) ||                  \
+		    RUN1_SCALAR(da, seq, e) || RUN1_SCALAR(db, seq + mss, e + estep)) {                     \
+			sk += !RUN1_DIFF1(da, ea, fa, seq, e);                                              \
+			goto out;                                                                           \
+		}                                                                                           \
+		sk += 2;                                                                                    \
 		if (sw0)                                                                                    \
-			t0 = _mm256_add_epi32(t0, d0);                                                      \
+			t0 = _mm256_add_epi32(tb, d0);                                                      \
 		else if (v4)                                                                                \
-			e += estep;                                                                         \
+			e += 2 * estep;                                                                     \
 		if (swl)                                                                                    \
-			t1 = _mm256_add_epi32(t1, d1);                                                      \
+			t1 = _mm256_add_epi32(ub, d1);                                                      \
 		else                                                                                        \
-			seq += mss;                                                                         \
+			seq += 2 * mss;                                                                     \
 	} while (0)
-	{
-		/* the first GRO_AHEAD frames checked here; the two-frame loop
-		 * while the frame GRO_AHEAD on is in the burst (the frames
-		 * past the run's end checked too, harmlessly), then one a time */
-		const struct ofl_pkt *a = q, *pe = (size_t)(qend - q) > GRO_AHEAD ? q + GRO_AHEAD : qend;
-		while (a < pe && RUN1_OK(a))
-			a++;
-		qend = a < pe ? a : qend;
-		qpf = pfend < qend ? pfend : qend;
+	/* the first GRO_AHEAD frames checked (unrolled when the run has them) */
+	_Static_assert(GRO_AHEAD == 8, "the checks before the loop: four pairs");
+	if (kend >= GRO_AHEAD) {
+		RUN1_TWO(p, s, c, RUN1_AT(0));
+		RUN1_TWO(p + 2, s + 2, c + 2, RUN1_AT(2));
+		RUN1_TWO(p + 4, s + 4, c + 4, RUN1_AT(4));
+		RUN1_TWO(p + 6, s + 6, c + 6, RUN1_AT(6));
+		pa = p + GRO_AHEAD;
+	} else {
+		for (; pa + 1 < p + kend; pa += 2)
+			RUN1_TWO(pa, s + (pa - p), c + (pa - p), goto bad);
+		if (pa < p + kend)
+			RUN1_ONE(kend - 1);
+		goto cmp;
 	}
-	for (; q + 1 < qpf; q += 2, s += 2, c += 2) {
-		RUN1_AHEAD(q + GRO_AHEAD);
-		RUN1_AHEAD(q + GRO_AHEAD + 1);
-		RUN1_FRAME(0);
-		RUN1_FRAME(1);
-	}
-tail:
-	for (; q < qend; q++, s++, c++) {
-		if (q < pfend) {
-			const struct ofl_pkt *a = q + GRO_AHEAD;
-			if (RUN1_OK(a)) {
-				__builtin_prefetch(a->bufs->data);
-			} else {
-				qend = a < qend ? a : qend;
-				pfend = q;
-			}
+	/* two frames compared an iteration while the two GRO_AHEAD on are
+	 * in the run, which are checked first */
+	if (kend > GRO_AHEAD + 1) {
+		const struct ofl_pkt *const pend = p + (kend - 1);
+		void **ca = c + GRO_AHEAD;
+		for (; pa < pend; pa += 2, ca += 2) {
+			RUN1_TWO(pa, sk + GRO_AHEAD, ca, goto bad);
+			RUN1_CMP2();
 		}
-		RUN1_FRAME(0);
 	}
-#undef RUN1_FRAME
-#undef RUN1_BLK
-#undef RUN1_AHEAD
-#undef RUN1_OK
-out0:
-	return (unsigned)(q - q0);
-out1:
-	return (unsigned)(q + 1 - q0);
+	if (pa < p + kend)
+		RUN1_ONE(kend - 1);
+	goto cmp;
+bad:
+	/* a pair failed: the first alone */
+	RUN1_ONE((unsigned)(pa - p));
+	kend = (unsigned)(pa - p) + 1;
+cmp:
+	while (sk + 1 < s + kend)
+		RUN1_CMP2();
+	if (sk < s + kend && !RUN1_DIFF1(sk->data, sw0 ? _mm256_shuffle_epi8(t0, h0) : t0,
+	                                 swl ? _mm256_shuffle_epi8(t1, h1) : t1, seq, e))
+		sk++;
+out:
+#undef RUN1_CMP2
+#undef RUN1_DIFF1
+#undef RUN1_DIFF
+#undef RUN1_SCALAR
+#undef RUN1_X
+#undef RUN1_TWO
+#undef RUN1_BAD
+#undef RUN1_HALVES
+#undef RUN1_COOKIE
+#undef RUN1_AT
+#undef RUN1_ONE
+	return (unsigned)(sk - s);
 }
 
 #define RUN1_COPY(name, v4, udp, nblk, fold)                                                                    \

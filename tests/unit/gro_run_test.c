@@ -21,7 +21,7 @@
 #include "gen.h"
 #include "harness.h"
 
-#define NSEG 12u
+#define NSEG 24u /* runs long enough for several rounds of src/gro/run1.c's loop */
 #define MSS 999u /* odd: slices of odd lengths */
 #define FRAME 1200u
 
@@ -317,18 +317,23 @@ START_TEST(header_lengths_bad_seq_or_id)
 END_TEST
 
 /* As null_buffer_with_bytes, the one buffer of a frame anywhere after
- * the first NULL with a full segment's length (the run's checks before
- * its compare, src/gro/run1.c, refuse it GRO_AHEAD frames early). */
+ * the first NULL with a full segment's length, or the frame's bufs
+ * pointer NULL (the run's checks before its compare, src/gro/run1.c,
+ * refuse it GRO_AHEAD frames early). */
 START_TEST(null_data_anywhere)
 {
-	uint32_t pos;
-	for (pos = 1; pos < NSEG; pos++) {
+	uint32_t c;
+	for (c = 2; c < 2 * NSEG; c++) {
+		const uint32_t pos = c / 2;
 		struct ofl_gro *gro;
 		struct got got;
 		int err = 0;
 		make(4, 1, 0, 0, 0);
 		lay_out(ONE, 54);
-		bufs[pos][0].data = NULL;
+		if (c & 1)
+			pkts[pos].bufs = NULL;
+		else
+			bufs[pos][0].data = NULL;
 		gro = open_ctx(&got);
 		ck_assert_uint_eq(ofl_gro_receive_burst(gro, pkts, NSEG, 0, &err), pos);
 		ck_assert_int_eq(err, OFL_EINVAL);
@@ -344,32 +349,39 @@ END_TEST
  * compare refuse (src/gro/run1.c makes them GRO_AHEAD frames early, as
  * it prefetches the header): a short one (it ends the packet: two, but
  * when it is the last) or one in two buffers (the train takes it all the
- * same: one packet).  IPv4 and IPv6, the others in one buffer; as
+ * same: one packet); or one whose sequence number is one too far, which
+ * the compare refuses (either frame of the run's compared pairs, in and
+ * after its loop, or the one compared alone at its end): two packets, the
+ * second from it on.  IPv4 and IPv6, the others in one buffer; as
  * gro_burst_diff_run_test, in bursts of every size too. */
 START_TEST(short_or_split_segment_anywhere)
 {
 	unsigned c;
-	for (c = 4; c < 4 * NSEG; c++) {
-		const int l3 = c & 1 ? 6 : 4, split = (int)(c / 2 & 1);
-		const uint32_t pos = c / 4, hl = l3 == 4 ? 54u : 74u;
+	for (c = 6; c < 6 * NSEG; c++) {
+		const int l3 = c & 1 ? 6 : 4, kind = (int)(c / 2 % 3), split = kind == 1, bad = kind == 2;
+		const uint32_t pos = c / 6, hl = l3 == 4 ? 54u : 74u;
 		struct gen_tcp g;
 		struct got got;
-		uint32_t k, payload = 0;
+		uint32_t k, payload = 0, second = 0;
 		gen_tcp_init(&g, l3);
-		g.seq = 0x10000u;
+		g.seq = 0xffffe000u; /* wraps inside the flow */
 		g.ip_id = 7;
 		for (k = 0; k < NSEG; k++) {
-			g.payload_len = k == pos && !split ? MSS / 2 : MSS;
+			g.payload_len = k == pos && !kind ? MSS / 2 : MSS;
+			g.seq += k == pos && bad;
 			flen[k] = (uint32_t)gen_tcp_frame(&g, frames[k], FRAME);
 			ck_assert_uint_eq(flen[k], hl + g.payload_len);
 			payload += g.payload_len;
+			second += k >= pos ? g.payload_len : 0;
 			g.seq += g.payload_len;
 			g.ip_id++;
 		}
 		split_at = split ? pos : NSEG;
 		got = run(ONE, payload, hl);
 		split_at = NSEG;
-		ck_assert_uint_eq(got.pkts, split || pos == NSEG - 1 ? 1 : 2);
+		ck_assert_uint_eq(got.pkts, split || (!bad && pos == NSEG - 1) ? 1 : 2);
+		if (bad)
+			ck_assert_uint_eq(got.len, hl + second); /* the second: from the bad one on */
 		ck_assert_uint_eq(got.nslices, NSEG);
 		ck_assert(got.cookies_ok);
 	}
