@@ -478,7 +478,6 @@ SPLIT4_COPY(split4_v4_2, 1, 2)
 SPLIT4_COPY(split4_v4_3, 1, 3)
 SPLIT4_COPY(split4_v6_3, 0, 3)
 #undef SPLIT4_COPY
-#endif
 
 /* Does a run of frames in four buffers take split4_avx2()?  The headers
  * of the folded shape (bufs_l3()), the first frame's first buffer exactly
@@ -503,6 +502,7 @@ static OFL_NOINLINE unsigned bufs4_avx2(const struct ofl_pkt *pkts, unsigned i, 
 		return (v4 ? (a->hl > 64 ? split4_v4_3 : split4_v4_2) : split4_v6_3)(pkts, i, iend, n, a, nslices);
 	return bufs_avx2(pkts, i, iend, n, a, nslices, v4);
 }
+#endif
 
 unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
                       uint32_t *nslices, int v4, int avx2)
