@@ -101,6 +101,29 @@ static inline GRO_TARGET_AVX2 void seq_lanes_step(struct seq_lanes *l)
 	l->x0 = _mm256_add_epi32(l->x0, l->d0);
 	l->x1 = _mm256_add_epi32(l->x1, l->d1);
 }
+/* Do frame headers p and p1 differ from the expected ones (l and l
+ * stepped once, as seq_lanes_cmp())?  One test for the two: each block's
+ * differences OR-ed before its mask. */
+static inline GRO_TARGET_AVX2 int seq_lanes_cmp2(const struct seq_lanes *l, const uint8_t *p, const uint8_t *p1,
+                                                 uint32_t o, int nblk, int v4)
+{
+#define DIF(a, x) _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(a)), x)
+	const __m256i x1 = _mm256_add_epi32(l->x1, l->d1);
+	__m256i b0, y;
+	if (v4)
+		b0 = _mm256_or_si256(DIF(p, _mm256_shuffle_epi8(l->x0, l->s0)),
+		                     DIF(p1, _mm256_shuffle_epi8(_mm256_add_epi32(l->x0, l->d0), l->s0)));
+	else
+		b0 = _mm256_or_si256(DIF(p, l->x0), DIF(p1, l->x0));
+	y = _mm256_or_si256(_mm256_and_si256(b0, l->m0),
+	                    _mm256_and_si256(_mm256_or_si256(DIF(p + o, _mm256_shuffle_epi8(l->x1, l->s1)),
+	                                                     DIF(p1 + o, _mm256_shuffle_epi8(x1, l->s1))),
+	                                     l->m1));
+	if (nblk > 2)
+		y = _mm256_or_si256(y, _mm256_and_si256(_mm256_or_si256(DIF(p + 32, l->x2), DIF(p1 + 32, l->x2)), l->m2));
+#undef DIF
+	return !_mm256_testz_si256(y, y);
+}
 
 /* Buffers 1 to 3 of a frame in four (qb) written as slices s[0] to s[2],
  * their pkt/buf words from l (struct pb_lanes): two buffers in one
@@ -292,12 +315,201 @@ static OFL_NOINLINE GRO_TARGET_AVX2 NO_SLP unsigned bufs_avx2(const struct ofl_p
 }
 #endif
 
+#if defined(TRAIN_AVX2)
+/*
+ * The header split in four buffers under AVX2: the headers the whole
+ * first buffer and every frame's buffers as long as the run's first
+ * frame's (so that they add up to a full segment: the caller checks it,
+ * split4_ok()).  A frame's four buffers are read in two 32-byte loads and
+ * checked in one compare each against the expected lengths and data 0 (a
+ * NULL one); buffers 1 to 3 written as slices as cut3_avx2() writes them,
+ * the lengths' vector doubling as the pkt/buf lanes (struct pb_lanes): p
+ * (buffers 0, 1) and p2 (2, 3), each dwords 2 and 6 the lengths, 3 and 7
+ * the pkt/buf words, stepped a frame.  A frame's packet word and buffer
+ * array are checked as its header is prefetched, GRO_AHEAD frames early,
+ * and two frames an iteration while that frame is in the burst, then one
+ * (as run1.c does it).  Stops at the first frame that is not the expected
+ * segment; at the first whose buffers are not as the first frame's, goes
+ * on with bufs_take() (which checks their sum).  Returns as
+ * gro_run_bufs().
+ */
+static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split4_avx2(const struct ofl_pkt *pkts, unsigned i,
+                                                                     unsigned iend, unsigned n,
+                                                                     const struct run_at *a, uint32_t *nslices,
+                                                                     const int v4, const int nblk)
+{
+	const struct run *r = a->r;
+	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl, want = a->want, mask = a->mask;
+	const uint32_t pb0 = pb_word((uint16_t)a->seg, 0), bstep = pb_word(0, 1), pbstep = pb_word(1, 0);
+	const struct ofl_buf *fb = pkts[i].bufs;
+	const struct ofl_pkt *q = pkts + i, *const q0 = q, *qend = pkts + iend, *qpf, *f;
+	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
+	struct ofl_slice *s = a->s;
+	void **c = a->c;
+	struct seq_lanes sl;
+	const __m256i st = _mm256_setr_epi32(0, 0, 0, (int)pbstep, 0, 0, 0, (int)pbstep);
+	__m256i p = _mm256_setr_epi32(0, 0, (int)fb[0].len, (int)pb0, 0, 0, (int)fb[1].len, (int)(pb0 + bstep));
+	__m256i p2 = _mm256_setr_epi32(0, 0, (int)fb[2].len, (int)(pb0 + 2 * bstep), 0, 0, (int)fb[3].len,
+	                               (int)(pb0 + 3 * bstep));
+	__m256i dd0, dd1; /* two steps */
+	seq_lanes_init(&sl, r, hl, l4c + 4, a->seq, a->e, a->estep, v4);
+	dd0 = _mm256_add_epi32(sl.d0, sl.d0);
+	dd1 = _mm256_add_epi32(sl.d1, sl.d1);
+#define SPLIT4_OK(f) ((gro_pkt_word(f) & mask) == want && (f)->bufs)
+#define SPLIT4_AHEAD(f)                                 \
+	do {                                            \
+		if (!SPLIT4_OK(f)) {                    \
+			qend = (f) < qend ? (f) : qend; \
+			pfend = q;                      \
+			goto tail;                      \
+		}                                       \
+		__builtin_prefetch((f)->bufs->data);    \
+	} while (0)
+	/* frame q[j], its packet word and buffer array checked already:
+	 * its slices written, its buffers checked (each qword of x and y
+	 * equal to p's, p2's: data 0, or the length as expected: the pack's
+	 * bytes 4-7 of each 8 set, none else), its header compared, then
+	 * taken */
+#define SPLIT4_FRAME(j)                                                                                    \
+	do {                                                                                               \
+		const struct ofl_buf *qb = q[j].bufs;                                                      \
+		__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)qb);                         \
+		__m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(qb + 2));                   \
+		x = _mm256_blend_epi32(x, p, 0x88);                                                        \
+		y = _mm256_blend_epi32(y, p2, 0x88);                                                       \
+		_mm_storeu_si128((__m128i *)(void *)(s + 3 * (j)), _mm256_extracti128_si256(x, 1));        \
+		_mm256_storeu_si256((__m256i *)(void *)(s + 3 * (j) + 1), y);                              \
+		if ((uint32_t)_mm256_movemask_epi8(_mm256_packs_epi32(_mm256_cmpeq_epi64(x, p),            \
+		                                                      _mm256_cmpeq_epi64(y, p2))) !=       \
+		    0xf0f0f0f0u)                                                                           \
+			goto bufs##j;                                                                      \
+		if (seq_lanes_cmp(&sl, (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x, 0), hl - 32,   \
+		                  nblk, v4))                                                               \
+			goto out##j;                                                                       \
+		c[j] = q[j].cookie;                                                                        \
+		if (v4)                                                                                    \
+			sl.x0 = _mm256_add_epi32(sl.x0, sl.d0);                                            \
+		sl.x1 = _mm256_add_epi32(sl.x1, sl.d1);                                                    \
+		p = _mm256_add_epi32(p, st);                                                               \
+		p2 = _mm256_add_epi32(p2, st);                                                             \
+	} while (0)
+	/* the first GRO_AHEAD frames checked here: the run ends at the
+	 * first that fails */
+	f = (size_t)(qend - q) > GRO_AHEAD ? q + GRO_AHEAD : qend;
+	while (q < f && SPLIT4_OK(q))
+		q++;
+	qend = q < f ? q : qend;
+	q = q0;
+	qpf = pfend < qend ? pfend : qend;
+	/* two frames an iteration, their checks made as one: when they fail,
+	 * the loop below takes them one by one and stops at the one that
+	 * fails */
+	for (; q + 1 < qpf; q += 2, s += 6, c += 2) {
+		const struct ofl_buf *qb, *qb1;
+		__m256i x, y, x1, y1, pn, p2n;
+		SPLIT4_AHEAD(q + GRO_AHEAD);
+		SPLIT4_AHEAD(q + GRO_AHEAD + 1);
+		qb = q[0].bufs;
+		qb1 = q[1].bufs;
+		pn = _mm256_add_epi32(p, st);
+		p2n = _mm256_add_epi32(p2, st);
+		x = _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)qb), p, 0x88);
+		y = _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(qb + 2)), p2, 0x88);
+		x1 = _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)qb1), pn, 0x88);
+		y1 = _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(qb1 + 2)), p2n, 0x88);
+		_mm_storeu_si128((__m128i *)(void *)s, _mm256_extracti128_si256(x, 1));
+		_mm256_storeu_si256((__m256i *)(void *)(s + 1), y);
+		_mm_storeu_si128((__m128i *)(void *)(s + 3), _mm256_extracti128_si256(x1, 1));
+		_mm256_storeu_si256((__m256i *)(void *)(s + 4), y1);
+		/* the pack of the two frames' packs: bytes 2-3 of each 4 set */
+		if ((uint32_t)_mm256_movemask_epi8(
+		        _mm256_packs_epi16(_mm256_packs_epi32(_mm256_cmpeq_epi64(x, p), _mm256_cmpeq_epi64(y, p2)),
+		                           _mm256_packs_epi32(_mm256_cmpeq_epi64(x1, pn), _mm256_cmpeq_epi64(y1, p2n)))) !=
+		        0xccccccccu ||
+		    seq_lanes_cmp2(&sl, (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x, 0),
+		                   (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x1, 0), hl - 32, nblk, v4))
+			goto tail;
+		c[0] = q[0].cookie;
+		c[1] = q[1].cookie;
+		if (v4)
+			sl.x0 = _mm256_add_epi32(sl.x0, dd0);
+		sl.x1 = _mm256_add_epi32(sl.x1, dd1);
+		p = _mm256_add_epi32(pn, st);
+		p2 = _mm256_add_epi32(p2n, st);
+	}
+	/* then one a time (back here when the frame GRO_AHEAD on fails:
+	 * the run cut there, no more prefetches) */
+tail:
+	for (; q < qend; q++, s += 3, c++) {
+		if (q < pfend)
+			SPLIT4_AHEAD(q + GRO_AHEAD);
+		SPLIT4_FRAME(0);
+	}
+#undef SPLIT4_FRAME
+#undef SPLIT4_AHEAD
+#undef SPLIT4_OK
+	{
+		unsigned k;
+		uint32_t nsl;
+	out0:
+		*nslices = 3 * (uint32_t)(q - q0);
+		return (unsigned)(q - q0);
+	bufs0:
+		k = (unsigned)(q - q0);
+		{
+			const struct run_at b = {r,        a->s + 3 * k, a->c + k, a->e + a->estep * k, a->estep,
+			                         hl,       a->seq + r->mss * k,    a->seg + k,          want,
+			                         mask,     4};
+			unsigned k2 = bufs_avx2(pkts, i + k, iend, n, &b, &nsl, v4);
+			*nslices = 3 * k + nsl;
+			return k + k2;
+		}
+	}
+}
+
+#define SPLIT4_COPY(name, v4, nblk)                                                                          \
+	static OFL_NOINLINE GRO_TARGET_AVX2 unsigned name(const struct ofl_pkt *pkts, unsigned i, unsigned iend, \
+	                                                  unsigned n, const struct run_at *a,                    \
+	                                                  uint32_t *nslices)                                     \
+	{                                                                                                        \
+		return split4_avx2(pkts, i, iend, n, a, nslices, v4, nblk);                                         \
+	}
+SPLIT4_COPY(split4_v4_2, 1, 2)
+SPLIT4_COPY(split4_v4_3, 1, 3)
+SPLIT4_COPY(split4_v6_3, 0, 3)
+#undef SPLIT4_COPY
+
+/* Does a run of frames in four buffers take split4_avx2()?  The headers
+ * of the folded shape (bufs_l3()), the first frame's first buffer exactly
+ * the headers and its later buffers none empty, none over 0xffff bytes,
+ * adding up to a full segment. */
+static inline int split4_ok(const struct ofl_pkt *pkts, unsigned i, const struct run_at *a, int v4)
+{
+	const struct ofl_buf *b = pkts[i].bufs;
+	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl;
+	if (hl > l4c + 36 || hl > 96 || (hl - l4c) % 4 || b[0].len != hl || b[1].len - 1u > 0xfffeu ||
+	    b[2].len - 1u > 0xfffeu || b[3].len - 1u > 0xfffeu)
+		return 0;
+	return (uint64_t)b[0].len + b[1].len + b[2].len + b[3].len == a->r->full;
+}
+
+/* Frames in four buffers (a->nb 4) under AVX2: split4_avx2() when it
+ * takes them, else bufs_take() (as bufs_avx2()). */
+static OFL_NOINLINE unsigned bufs4_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                                        const struct run_at *a, uint32_t *nslices, int v4)
+{
+	if (split4_ok(pkts, i, a, v4))
+		return (v4 ? (a->hl > 64 ? split4_v4_3 : split4_v4_2) : split4_v6_3)(pkts, i, iend, n, a, nslices);
+	return bufs_avx2(pkts, i, iend, n, a, nslices, v4);
+}
+#endif
+
 unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
                       uint32_t *nslices, int v4, int avx2)
 {
 #if defined(TRAIN_AVX2)
 	if (avx2)
-		return bufs_avx2(pkts, i, iend, n, a, nslices, v4);
+		return (a->nb == 4 ? bufs4_avx2 : bufs_avx2)(pkts, i, iend, n, a, nslices, v4);
 #else
 	(void)avx2;
 #endif

@@ -12,7 +12,12 @@
  * length is counted twice),
  * an unverified checksum, a hardware VLAN tag) or its buffers changed (an
  * empty or NULL later buffer, a NULL one with bytes, one buffer fewer, the
- * headers split across buffers), under three configurations (default; few
+ * headers split across buffers, the same bytes split otherwise (alone, or
+ * with the previous frame's sequence number or IP ID), a NULL first
+ * buffer, a byte of padding in the last buffer but one or the last;
+ * with four buffers that frame is also the fourth to the sixth,
+ * where the run takes frames two at a time), under three
+ * configurations (default; few
  * segments; a small max_size).  Each case is fed once as one burst (the
  * train and its runs) and once frame by frame (ofl_gro_receive(): no
  * train); every delivered ofl_gro_out field, header byte, slice (address,
@@ -30,7 +35,7 @@
 #include "harness.h"
 
 #define NSEG 16u
-#define MID 7u    /* the frame whose rule is broken */
+static unsigned mid = 7; /* the frame whose rule is broken (7; with four buffers also 3 to 5) */
 #define MSS 1000u
 #define FRAME 1400u
 #define LOGMAX 16384u
@@ -86,7 +91,8 @@ static void collect(void *user, const struct ofl_gro_out *o, unsigned n)
 enum mut {
 	M_NONE, M_SEQ_GAP, M_SEQ_BACK, M_ID_STEP, M_IP_CSUM, M_TTL, M_TOS, M_DF, M_FLOWLABEL, M_PSH, M_FIN, M_ACK,
 	M_WINDOW, M_TSOPT, M_PORT, M_ADDR, M_SHORT, M_LONG, M_PAD, M_LEN_PAST, M_CSUM_NONE, M_VLAN, M_EMPTY_BUF, M_NULL_BUF,
-	M_NULL_BYTES, M_FEWER_BUFS, M_HDR_SPLIT, M_SHORT_SPLIT, NMUT
+	M_NULL_BYTES, M_FEWER_BUFS, M_HDR_SPLIT, M_SHORT_SPLIT, M_RESPLIT, M_RESPLIT0, M_NULL_FIRST, M_RESPLIT_BACK,
+	M_RESPLIT_IDBACK, M_PAD_MID, M_PAD_LAST, NMUT
 };
 
 static uint8_t frames[NSEG][FRAME + 64];
@@ -95,7 +101,7 @@ static struct ofl_buf bufs[NSEG][6];
 static struct ofl_pkt pkts[NSEG];
 
 /* The flow: NSEG full segments with TCP timestamps (opt) or none, the last
- * short; frame MID changed as m says. */
+ * short; frame mid changed as m says. */
 static void make(int l3, int opt, enum mut m)
 {
 	struct gen_tcp g;
@@ -111,7 +117,7 @@ static void make(int l3, int opt, enum mut m)
 	for (k = 0; k < NSEG; k++) {
 		struct gen_tcp f = g;
 		f.payload_len = k == NSEG - 1 ? MSS / 3 : MSS;
-		if (k == MID) {
+		if (k == mid) {
 			switch (m) {
 			case M_SEQ_GAP: f.seq += 1; break;
 			case M_SEQ_BACK: f.seq -= MSS; break;
@@ -134,11 +140,20 @@ static void make(int l3, int opt, enum mut m)
 			case M_LONG: f.payload_len = MSS + 1; break;
 			case M_PAD: f.pad_to = FRAME + 8; break;
 			case M_LEN_PAST: f.ip_len_delta = 4; break;
+			/* with the buffers split otherwise (lay_mid()): the
+			 * previous frame's sequence number or IP ID */
+			case M_RESPLIT_BACK: f.seq -= MSS; break;
+			case M_RESPLIT_IDBACK: f.ip_id = (uint16_t)(f.ip_id - 1); break;
 			default: break;
 			}
 		}
 		flen[k] = (uint32_t)gen_tcp_frame(&f, frames[k], sizeof frames[k]);
 		ck_assert_uint_gt(flen[k], 0);
+		if (k == mid && (m == M_PAD_MID || m == M_PAD_LAST)) {
+			/* one byte of Ethernet padding (lay_mid() puts it) */
+			f.pad_to = flen[k] + 1;
+			flen[k] = (uint32_t)gen_tcp_frame(&f, frames[k], sizeof frames[k]);
+		}
 		g.seq += f.payload_len;
 		g.ip_id++;
 	}
@@ -174,11 +189,11 @@ static void lay_out(unsigned k, unsigned nb, uint32_t sp)
 	}
 }
 
-/* Frame MID's buffers or metadata changed as m says. */
+/* Frame mid's buffers or metadata changed as m says. */
 static void lay_mid(enum mut m, unsigned nb, uint32_t hl)
 {
-	struct ofl_pkt *p = &pkts[MID];
-	struct ofl_buf *b = bufs[MID];
+	struct ofl_pkt *p = &pkts[mid];
+	struct ofl_buf *b = bufs[mid];
 	switch (m) {
 	case M_CSUM_NONE:
 		p->csum_status = OFL_CSUM_NONE;
@@ -208,7 +223,7 @@ static void lay_mid(enum mut m, unsigned nb, uint32_t hl)
 		break;
 	case M_HDR_SPLIT:
 		if (nb >= 2)
-			lay_out(MID, nb, hl - 5);
+			lay_out(mid, nb, hl - 5);
 		break;
 	case M_SHORT_SPLIT:
 		/* four buffers 24 bytes short of what the IP length says,
@@ -221,6 +236,40 @@ static void lay_mid(enum mut m, unsigned nb, uint32_t hl)
 			b[2].len = (r - b1) / 2;
 			b[3].data = b[2].data + b[2].len;
 			b[3].len = r - 24 - b1 - b[2].len;
+		}
+		break;
+	case M_RESPLIT:
+	case M_RESPLIT_BACK:
+	case M_RESPLIT_IDBACK:
+		/* the same bytes, 5 moved from the second buffer to the third */
+		if (nb >= 3 && b[1].len > 5) {
+			b[1].len -= 5;
+			b[2].data -= 5;
+			b[2].len += 5;
+		}
+		break;
+	case M_RESPLIT0:
+		/* the same bytes, the second buffer's first in the first */
+		if (nb >= 2 && b[1].len > 1) {
+			b[0].len++;
+			b[1].data++;
+			b[1].len--;
+		}
+		break;
+	case M_NULL_FIRST:
+		b[0].data = NULL;
+		break;
+	case M_PAD_MID:
+	case M_PAD_LAST:
+		/* laid out as the frame before, one buffer (the last but one,
+		 * or the last) a byte longer: the padding */
+		if (nb >= 3) {
+			uint32_t off = 0, j, x = m == M_PAD_MID ? nb - 2 : nb - 1;
+			for (j = 0; j < nb; j++) {
+				b[j].data = frames[mid] + off;
+				b[j].len = bufs[mid - 1][j].len + (j == x);
+				off += b[j].len;
+			}
 		}
 		break;
 	default:
@@ -326,9 +375,16 @@ START_TEST(burst_equals_frames)
 		for (nb = 1; nb <= 5; nb++)
 			for (s = s0; s < s1; s++)
 				for (m = 0; m < NMUT; m++) {
-					unsigned got = one_case(l3, opt, nb, splits[s], (enum mut)m, c);
-					if (m == M_NONE && c == 0)
-						merged_clean += got == NSEG - 1;
+					/* with four buffers the changed frame also
+					 * where run_bufs.c takes frames in pairs */
+					static const unsigned mids[] = {7, 3, 4, 5};
+					unsigned got = 0, x;
+					for (x = 0; x < (nb == 4 && !checker ? 4u : 1u); x++) {
+						mid = mids[x];
+						got = one_case(l3, opt, nb, splits[s], (enum mut)m, c);
+						if (m == M_NONE && c == 0 && x == 0)
+							merged_clean += got == NSEG - 1;
+					}
 				}
 	/* the clean flow merges whole (the first frame held, the rest
 	 * merged) in every layout */
