@@ -371,8 +371,9 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
  * table with the completed entry, so there the frame finds nothing to
  * predict against, and receive.c's fast_path() holds it (gro_hold_plain())
  * when it is of the plain shape and may be held; a UDP datagram (udp) goes
- * on to udp.c, which holds it (gro_hold_new_list(), from its plain parse:
- * the run's checks are udp.c's for it).  hash: the flow's (the completed
+ * on to udp.c, which holds it (gro_hold_new()'s entry: hold.h
+ * gro_udp_plain_new(), gro_udp_hold_plain(); the run's checks are udp.c's
+ * IP and merge rules for it).  hash: the flow's (the completed
  * entry's).  Returns the new entry, or GRO_NONE with nothing done (the
  * burst loop offers the frame then).
  */
@@ -386,20 +387,12 @@ static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, const struct ofl_pkt
 	if (g->full_only || g->cfg.fraglist || g->lhs || !plain_key(p, b0, &k))
 		return GRO_NONE;
 	if (udp) {
-		struct ofl_view v = {p, b0};
-		struct rx_tag tag;
-		if (!ofl_parse_plain_udp(p, b0, b0, &h))
-			return GRO_NONE;
-		h.hdr_len = (uint16_t)(h.l4_off + 8u);
-		h.payload_len = h.l3_end - h.hdr_len;
-		h.l4_ok = 1;
-		if (g->held_bytes + h.payload_len > g->cfg.max_held_bytes)
+		if (!gro_udp_plain_new(g, p, b0, b0, &h))
 			return GRO_NONE;
 		k.w[1] |= GRO_KEY_UDP;
-		tag.has = 0;
 		g->st.rx_pkts++;
 		g->st.rx_bytes += b0;
-		gro_hold_new_list(g, pkt, &v, &h, &tag, &k, hash, now, OFL_CSUM_UNNECESSARY);
+		gro_udp_hold_plain(g, pkt, p, &h, &k, hash, now);
 		return g->last;
 	}
 	if (!ofl_parse_plain(p, b0, b0, &h) || !h.payload_len ||

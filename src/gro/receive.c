@@ -117,6 +117,44 @@ static int decode_tag(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t tot
 	return 0;
 }
 
+/* Does the full path give a plain UDP datagram straight to udp.c
+ * (gro_receive(): UDP GRO on, no UDP tunnel port to look at first; no
+ * fraglist, no DSA tag to decode, Ethernet input: full_only is 0 where
+ * fast_path() runs)? */
+static inline int udp_plain_on(const struct ofl_gro *g)
+{
+	return g->cfg.udp && !gro_tunnel_on(g);
+}
+
+/* A UDP datagram of a new flow in the fast path (fast_path(): checksum
+ * verified, no hardware VLAN, one frame of at most 0xffff bytes; no entry
+ * of its flow held): held as gro_udp_receive() holds it when it is of the
+ * plain shape and udp.c would (hold.h gro_udp_plain_new()), with the key
+ * and hash fk has (fk->valid) or the ones udp.c would build; else -1 with
+ * nothing changed, and the full path decides. */
+static OFL_NOINLINE int udp_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p, uint32_t b0,
+                                     uint32_t total, struct fast_key *fk, uint64_t now)
+{
+	struct ofl_hdrs h;
+	struct ofl_flow_key k;
+	uint32_t hash;
+	if (!gro_udp_plain_new(g, p, b0, total, &h))
+		return -1;
+	if (fk->valid) {
+		k = fk->k;
+		hash = fk->hash;
+	} else {
+		int l3 = plain_key(p, b0, &k);
+		if (!l3)
+			return -1; /* (an IPv6 frame under 74 bytes) */
+		k.w[1] |= GRO_KEY_UDP;
+		hash = l3 == 4 ? ofl_flow_hash_v4(&g->tab, &k) : ofl_flow_hash(&g->tab, &k);
+	}
+	g->st.rx_pkts++;
+	g->st.rx_bytes += total;
+	return gro_udp_hold_plain(g, pkt, p, &h, &k, hash, now);
+}
+
 /*
  * The fast path: a frame whose headers are all in its first buffer, with a
  * hardware-verified checksum, that looks like plain Ethernet + IPv4 (no
@@ -197,6 +235,10 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
 		if (idx != GRO_NONE && idx != g->last && predict(g, idx, pkt, p, total))
 			return OFL_GRO_MERGED;
 	}
+	/* a UDP datagram of a new flow (nothing held, or its UDP key not
+	 * found): held here when udp.c would hold it from the full path */
+	if (idx == GRO_NONE && (!fk->valid || (kp->w[1] & GRO_KEY_UDP)) && udp_plain_on(g))
+		return udp_hold_new(g, pkt, p, b0, total, fk, now);
 	return -1;
 }
 
