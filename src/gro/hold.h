@@ -149,14 +149,13 @@ static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *
 	return 0;
 }
 
-/* Copy a plain header (n >= 42 bytes: 54 or more for TCP, 42 or 62 for
- * UDP) in 16-byte pieces, the last one overlapping: a variable-length
- * memcpy() of 42-128 bytes becomes "rep movs" here, whose start-up costs
- * more than the copy. */
-static inline void copy_hdr(uint8_t *dst, const uint8_t *src, uint32_t n)
+/* Copy a plain header (n >= 54 bytes; 42 or 62 for UDP: udp) in 16-byte
+ * pieces, the last one overlapping: a variable-length memcpy() of 42-128
+ * bytes becomes "rep movs" here, whose start-up costs more than the copy. */
+static inline OFL_ALWAYS_INLINE void copy_hdr(uint8_t *dst, const uint8_t *src, uint32_t n, const int udp)
 {
 	uint32_t o;
-	if (n < 48) {
+	if (udp && n < 48) {
 		/* (no byte past the header read) */
 		memcpy(dst, src, 16);
 		memcpy(dst + 16, src + 16, 16);
@@ -184,7 +183,7 @@ static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint3
 	uint32_t len = h->payload_len, hl = h->hdr_len;
 	struct gro_item *it = &g->items[idx];
 	struct ofl_slice *sl;
-	copy_hdr(it->hdr, p, hl);
+	copy_hdr(it->hdr, p, hl, udp);
 	ofl_flow_key_copy(&it->key, k);
 	it->hash = hash;
 	it->l3 = h->l3;
