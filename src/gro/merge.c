@@ -231,21 +231,17 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 			room -= mss * k;
 			hroom -= mss * k;
 			added += mss * k;
-			if (udp && i < n && mss > room && mss <= hroom && nsegs < seg_end &&
-			    nsl < sl_end) {
-				/* the next frame does not fit: when it is the run's
-				 * next full segment, the general body below (TCP)
-				 * or udp.c (UDP) would complete the entry for the
-				 * size and leave it to be held (gro_train():
-				 * train_renew()); the run's checks, on copies
-				 * (not for TCP/IPv4, nor after a run of several
-				 * buffers: there the check costs more than it saves) */
+			if (udp && i < n && mss > room && mss <= hroom && nsegs < seg_end && nsl < sl_end) {
+				/* the next datagram does not fit: when it is the
+				 * run's next full one, udp.c would complete the entry
+				 * for the size and leave it to be held (gro_train():
+				 * train_renew()); the run's checks, on copies, its
+				 * IPv4 word the run's first stepped k times (exact:
+				 * k is at most steps) */
 				struct ofl_slice ts;
 				void *tc;
-				if (v4)
-					e = run_word(r.tp, r.ipsum, id, it->fixedid, &estep, &steps);
-				if (run_take(pkts, i, i + 1, n, &r, hl, seq, e, estep, nsegs, &ts, &tc, GRO_PKT_PLAIN_WANT,
-				             GRO_PKT_PLAIN_MASK, &nsl_run, v4, 0, avx2, udp)) {
+				if (run_take(pkts, i, i + 1, n, &r, hl, seq, e + estep * k, estep, nsegs, &ts, &tc,
+				             GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK, &nsl_run, v4, 0, avx2, udp)) {
 					end = 2;
 					renew = 1;
 					break;
