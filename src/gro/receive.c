@@ -126,9 +126,9 @@ static inline int udp_plain_on(const struct ofl_gro *g)
 	return g->cfg.udp && !gro_tunnel_on(g);
 }
 
-/* A UDP datagram of a new flow in the fast path (fast_path(): checksum
- * verified, no hardware VLAN, one frame of at most 0xffff bytes; no entry
- * of its flow held): held as gro_udp_receive() holds it when it is of the
+/* A UDP datagram of a new flow that fast_path() looked up and did not
+ * take (fk->looked: checksum verified, no hardware VLAN, a first buffer of
+ * 54 bytes or more, a frame of at most 0xffff; no entry of its flow): held as gro_udp_receive() holds it when it is of the
  * plain shape and udp.c would (hold.h gro_udp_plain_new()), with the key
  * and hash fk has (fk->valid) or the ones udp.c would build; else -1 with
  * nothing changed, and the full path decides. */
@@ -235,10 +235,6 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
 		if (idx != GRO_NONE && idx != g->last && predict(g, idx, pkt, p, total))
 			return OFL_GRO_MERGED;
 	}
-	/* a UDP datagram of a new flow (nothing held, or its UDP key not
-	 * found): held here when udp.c would hold it from the full path */
-	if (idx == GRO_NONE && (!fk->valid || (kp->w[1] & GRO_KEY_UDP)) && udp_plain_on(g))
-		return udp_hold_new(g, pkt, p, b0, total, fk, now);
 	return -1;
 }
 
@@ -261,6 +257,15 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 		int r = fast_path(g, pkt, total, &fk, tried_last, now);
 		if (r >= 0)
 			return r;
+		/* a UDP datagram of a new flow (nothing held, or its UDP key
+		 * not found: fast_path() looked, and the frame is not the
+		 * plain TCP shape): held here when udp.c would hold it */
+		if (udp_plain_on(g) && fk.looked && !fk.plain && fk.idx == GRO_NONE &&
+		    (!fk.valid || (fk.k.w[1] & GRO_KEY_UDP))) {
+			r = udp_hold_new(g, pkt, pkt->bufs[0].data, pkt->bufs[0].len, total, &fk, now);
+			if (r >= 0)
+				return r;
+		}
 	} else if (!tried_last && g->last != GRO_NONE && pkt->csum_status == OFL_CSUM_UNNECESSARY &&
 	           !(pkt->flags & OFL_PKT_F_VLAN) && pkt->nbufs == 1 && total <= 0xffffu &&
 	           predict(g, g->last, pkt, pkt->bufs[0].data, total)) {
