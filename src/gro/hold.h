@@ -149,12 +149,19 @@ static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *
 	return 0;
 }
 
-/* Copy a plain header (n >= 54 bytes) in 16-byte pieces, the last one
- * overlapping: a variable-length memcpy() of 54-128 bytes becomes
- * "rep movs" here, whose start-up costs more than the copy. */
-static inline void copy_hdr(uint8_t *dst, const uint8_t *src, uint32_t n)
+/* Copy a plain header (n >= 54 bytes; 42 or 62 for UDP: udp) in 16-byte
+ * pieces, the last one overlapping: a variable-length memcpy() of 42-128
+ * bytes becomes "rep movs" here, whose start-up costs more than the copy. */
+static inline OFL_ALWAYS_INLINE void copy_hdr(uint8_t *dst, const uint8_t *src, uint32_t n, const int udp)
 {
 	uint32_t o;
+	if (udp && n < 48) {
+		/* (no byte past the header read) */
+		memcpy(dst, src, 16);
+		memcpy(dst + 16, src + 16, 16);
+		memcpy(dst + n - 16, src + n - 16, 16);
+		return;
+	}
 	memcpy(dst, src, 16);
 	memcpy(dst + 16, src + 16, 16);
 	memcpy(dst + 32, src + 32, 16);
@@ -165,26 +172,29 @@ static inline void copy_hdr(uint8_t *dst, const uint8_t *src, uint32_t n)
 
 /* Fill entry idx from a frame of the plain shape (ofl_parse_plain() filled
  * h; the headers are in the first buffer): header, key, per-flow state, the
- * first segment's slices.  The entry is not linked anywhere yet. */
-static inline void hold_fill_plain(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *p,
-                                   const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash)
+ * first segment's slices.  The entry is not linked anywhere yet.  udp: a
+ * UDP datagram of the plain shape (gro_udp_hold_plain()), filled as
+ * hold.c's gro_hold_fill() fills it (no tag, no hardware VLAN). */
+static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                                        const uint8_t *p, const struct ofl_hdrs *h,
+                                                        const struct ofl_flow_key *k, uint32_t hash, const int udp)
 {
 	const uint8_t *th = p + h->l4_off;
 	uint32_t len = h->payload_len, hl = h->hdr_len;
 	struct gro_item *it = &g->items[idx];
 	struct ofl_slice *sl;
-	copy_hdr(it->hdr, p, hl);
+	copy_hdr(it->hdr, p, hl, udp);
 	ofl_flow_key_copy(&it->key, k);
 	it->hash = hash;
 	it->l3 = h->l3;
-	it->stack = gro_stack_of_l3(h->l3, 0); /* never raw-IP input */
+	it->stack = (uint8_t)(gro_stack_of_l3(h->l3, 0) + (udp ? GRO_STACK_UDP4 : 0)); /* never raw-IP input */
 	it->hdr_len = (uint16_t)hl;
 	it->l3_off = 14;
 	it->l4_off = h->l4_off;
 	it->tail_len = 0;
 	it->csum_done = 0;
 	it->has_meta = 0;
-	it->fast = (uint8_t)(hl <= GRO_PRED_MAX);
+	it->fast = (uint8_t)(hl <= GRO_PRED_MAX ? (udp ? GRO_FAST_UDP : GRO_FAST_PLAIN) : 0);
 	it->rawpre_len = it->rawtail_len = 0;
 	it->seg_size = (uint16_t)len; /* the frame is at most 0xffff bytes */
 	it->nsegs = 1;
@@ -194,7 +204,7 @@ static inline void hold_fill_plain(struct ofl_gro *g, uint32_t idx, const struct
 	it->id0 = h->l3 == 4 ? ofl_get16(p + 18) : 0;
 	it->fixedid = 0;
 	it->fin_psh = 0;
-	it->cwr = (th[13] & TCP_CWR) != 0;
+	it->cwr = !udp && (th[13] & TCP_CWR) != 0;
 	if (pkt->nbufs == 1) {
 		sl = gro_slices(g, idx);
 		sl->data = p + hl;
@@ -208,17 +218,55 @@ static inline void hold_fill_plain(struct ofl_gro *g, uint32_t idx, const struct
 	}
 }
 
-/* Hold a new flow of the plain shape: gro_hold_new() without the tag cases. */
-static inline int gro_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
-                      const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
+static inline void hold_fill_plain(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *p,
+                                   const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash)
+{
+	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, 0);
+}
+
+/* Hold a new flow of the plain shape: gro_hold_new() without the tag cases
+ * (the held bytes within their bound: checked by the caller). */
+static inline OFL_ALWAYS_INLINE int hold_plain_l4(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
+                                                  const struct ofl_hdrs *h, const struct ofl_flow_key *k,
+                                                  uint32_t hash, uint64_t now, const int udp)
 {
 	uint32_t idx;
 	if (gro_nflows(g) >= g->cfg.max_flows)
 		gro_make_room(g, h->payload_len);
 	idx = item_alloc(g);
-	hold_fill_plain(g, idx, pkt, p, h, k, hash);
+	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, udp);
 	g->rcache[rcache_slot(p)] = rcache_val(p, idx);
 	return hold_link(g, idx, pkt, hash, h->payload_len, now);
+}
+/* A UDP datagram of the plain shape (core/parse.h ofl_parse_plain_udp():
+ * its headers in the b0 bytes at p, total the frame's length) that udp.c's
+ * gro_udp_receive() holds as a new flow when nothing of its flow is held,
+ * checksum verified, with no tag, tunnel or fraglist in the way (the
+ * caller's tests): its rules (gro_udp_new_ok()), within the byte bound.
+ * Returns 1 with h filled as gro_udp_receive() fills it, else 0. */
+static inline int gro_udp_plain_new(const struct ofl_gro *g, const uint8_t *p, uint32_t b0, uint32_t total,
+                                    struct ofl_hdrs *h)
+{
+	if (!ofl_parse_plain_udp(p, b0, total, h) || !gro_udp_new_ok(&g->cfg, p + h->l4_off, total - h->l4_off))
+		return 0;
+	h->hdr_len = (uint16_t)(h->l4_off + 8u);
+	h->payload_len = h->l3_end - h->hdr_len;
+	h->l4_ok = 1;
+	return g->held_bytes + h->payload_len <= g->cfg.max_held_bytes;
+}
+
+/* Hold it (the key with GRO_KEY_UDP): gro_hold_new()'s entry. */
+static inline int gro_udp_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
+                                     const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash,
+                                     uint64_t now)
+{
+	return hold_plain_l4(g, pkt, p, h, k, hash, now, 1);
+}
+
+static inline int gro_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
+                      const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
+{
+	return hold_plain_l4(g, pkt, p, h, k, hash, now, 0);
 }
 
 #endif

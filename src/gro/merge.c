@@ -233,17 +233,18 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 			added += mss * k;
 			if (udp && i < n && mss > room && mss <= hroom && nsegs < seg_end && nsl < sl_end) {
 				/* the next datagram does not fit: when it is the
-				 * run's next full one, udp.c would complete the
-				 * entry for the size and hold it (gro_train():
-				 * train_renew()); its run checks, on copies */
+				 * run's next full one, udp.c would complete the entry
+				 * for the size and leave it to be held (gro_train():
+				 * train_renew()); the run's checks, on copies, its
+				 * IPv4 word the run's first stepped k times (exact:
+				 * k is at most steps) */
 				struct ofl_slice ts;
 				void *tc;
-				if (v4)
-					e = run_word(r.tp, r.ipsum, id, it->fixedid, &estep, &steps);
-				if (run_one_buf(pkts, i, i + 1, n, &r, hl, seq, e, estep, nsegs, &ts, &tc, &nsl_run, v4,
-				                avx2, udp)) {
+				if (run_take(pkts, i, i + 1, n, &r, hl, seq, e + estep * k, estep, nsegs, &ts, &tc,
+				             GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK, &nsl_run, v4, 0, avx2, udp)) {
 					end = 2;
 					renew = 1;
+					break;
 				}
 			}
 			if (i >= n || udp)
@@ -371,8 +372,9 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
  * table with the completed entry, so there the frame finds nothing to
  * predict against, and receive.c's fast_path() holds it (gro_hold_plain())
  * when it is of the plain shape and may be held; a UDP datagram (udp) goes
- * on to udp.c, which holds it (gro_hold_new_list(), from its plain parse:
- * the run's checks are udp.c's for it).  hash: the flow's (the completed
+ * on to udp.c, which holds it (gro_hold_new()'s entry: hold.h
+ * gro_udp_plain_new(), gro_udp_hold_plain(); the run's checks are udp.c's
+ * IP and merge rules for it).  hash: the flow's (the completed
  * entry's).  Returns the new entry, or GRO_NONE with nothing done (the
  * burst loop offers the frame then).
  */
@@ -386,20 +388,12 @@ static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, const struct ofl_pkt
 	if (g->full_only || g->cfg.fraglist || g->lhs || !plain_key(p, b0, &k))
 		return GRO_NONE;
 	if (udp) {
-		struct ofl_view v = {p, b0};
-		struct rx_tag tag;
-		if (!ofl_parse_plain_udp(p, b0, b0, &h))
-			return GRO_NONE;
-		h.hdr_len = (uint16_t)(h.l4_off + 8u);
-		h.payload_len = h.l3_end - h.hdr_len;
-		h.l4_ok = 1;
-		if (g->held_bytes + h.payload_len > g->cfg.max_held_bytes)
+		if (!gro_udp_plain_new(g, p, b0, b0, &h))
 			return GRO_NONE;
 		k.w[1] |= GRO_KEY_UDP;
-		tag.has = 0;
 		g->st.rx_pkts++;
 		g->st.rx_bytes += b0;
-		gro_hold_new_list(g, pkt, &v, &h, &tag, &k, hash, now, OFL_CSUM_UNNECESSARY);
+		gro_udp_hold_plain(g, pkt, p, &h, &k, hash, now);
 		return g->last;
 	}
 	if (!ofl_parse_plain(p, b0, b0, &h) || !h.payload_len ||

@@ -117,6 +117,44 @@ static int decode_tag(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t tot
 	return 0;
 }
 
+/* Does the full path give a plain UDP datagram straight to udp.c
+ * (gro_receive(): UDP GRO on, no UDP tunnel port to look at first; no
+ * fraglist, no DSA tag to decode, Ethernet input: full_only is 0 where
+ * fast_path() runs)? */
+static inline int udp_plain_on(const struct ofl_gro *g)
+{
+	return g->cfg.udp && !gro_tunnel_on(g);
+}
+
+/* A UDP datagram of a new flow that fast_path() looked up and did not
+ * take (fk->looked: checksum verified, no hardware VLAN, a first buffer of
+ * 54 bytes or more, a frame of at most 0xffff; no entry of its flow): held as gro_udp_receive() holds it when it is of the
+ * plain shape and udp.c would (hold.h gro_udp_plain_new()), with the key
+ * and hash fk has (fk->valid) or the ones udp.c would build; else -1 with
+ * nothing changed, and the full path decides. */
+static OFL_NOINLINE int udp_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p, uint32_t b0,
+                                     uint32_t total, struct fast_key *fk, uint64_t now)
+{
+	struct ofl_hdrs h;
+	struct ofl_flow_key k;
+	uint32_t hash;
+	if (!gro_udp_plain_new(g, p, b0, total, &h))
+		return -1;
+	if (fk->valid) {
+		k = fk->k;
+		hash = fk->hash;
+	} else {
+		int l3 = plain_key(p, b0, &k);
+		if (!l3)
+			return -1; /* (an IPv6 frame under 74 bytes) */
+		k.w[1] |= GRO_KEY_UDP;
+		hash = l3 == 4 ? ofl_flow_hash_v4(&g->tab, &k) : ofl_flow_hash(&g->tab, &k);
+	}
+	g->st.rx_pkts++;
+	g->st.rx_bytes += total;
+	return gro_udp_hold_plain(g, pkt, p, &h, &k, hash, now);
+}
+
 /*
  * The fast path: a frame whose headers are all in its first buffer, with a
  * hardware-verified checksum, that looks like plain Ethernet + IPv4 (no
@@ -219,6 +257,15 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 		int r = fast_path(g, pkt, total, &fk, tried_last, now);
 		if (r >= 0)
 			return r;
+		/* a UDP datagram of a new flow (nothing held, or its UDP key
+		 * not found: fast_path() looked, and the frame is not the
+		 * plain TCP shape): held here when udp.c would hold it */
+		if (udp_plain_on(g) && fk.looked && !fk.plain && fk.idx == GRO_NONE &&
+		    (!fk.valid || (fk.k.w[1] & GRO_KEY_UDP))) {
+			r = udp_hold_new(g, pkt, pkt->bufs[0].data, pkt->bufs[0].len, total, &fk, now);
+			if (r >= 0)
+				return r;
+		}
 	} else if (!tried_last && g->last != GRO_NONE && pkt->csum_status == OFL_CSUM_UNNECESSARY &&
 	           !(pkt->flags & OFL_PKT_F_VLAN) && pkt->nbufs == 1 && total <= 0xffffu &&
 	           predict(g, g->last, pkt, pkt->bufs[0].data, total)) {

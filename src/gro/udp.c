@@ -55,15 +55,6 @@ const struct gro_layer gro_layer_udp = {
 	.complete = gro_udp_complete,
 };
 
-static int in_port_set(const struct ofl_gro_config *c, uint16_t port)
-{
-	unsigned i;
-	for (i = 0; i < c->udp_nports; i++)
-		if (c->udp_no_merge_ports[i] == port)
-			return 1;
-	return 0;
-}
-
 /* Pass the frame on; the held train of its flow, if any, goes first. */
 static int refuse(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct rx_tag *tag,
                   const struct ofl_flow_key *k, unsigned flush_why, unsigned why, uint32_t total, uint64_t now)
@@ -135,7 +126,7 @@ int gro_udp_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_vie
 	if (l4 + 8u > v->len)
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_HDR_TOO_LONG, now, tag);
 	uh = v->p + l4;
-	if (in_port_set(&g->cfg, ofl_get16(uh + 2)))
+	if (!gro_udp_port_ok(&g->cfg, ofl_get16(uh + 2)))
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_UDP_PORT, now, tag);
 	h->hdr_len = (uint16_t)(l4 + 8u);
 	h->payload_len = h->l3_end - h->hdr_len;

@@ -38,6 +38,28 @@ static inline int gro_udp_own_ok(const uint8_t *uh, uint32_t l4_len)
 	return (uh[6] | uh[7]) && gro_udp_len_ok(ofl_get16(uh + 4), l4_len);
 }
 
+/* May a datagram to port (host order) merge: not one of
+ * udp_no_merge_ports, the kernel's sockets that did not ask for UDP_GRO? */
+static inline int gro_udp_port_ok(const struct ofl_gro_config *c, uint16_t port)
+{
+	unsigned i;
+	for (i = 0; i < c->udp_nports; i++)
+		if (c->udp_no_merge_ports[i] == port)
+			return 0;
+	return 1;
+}
+
+/* A datagram of a new flow that udp.c holds (its UDP header at uh, l4_len
+ * bytes from there to the IP packet's end, no padding, checksum verified,
+ * the IP layer's checks passed): the datagram's own rules
+ * (gro_udp_own_ok()) and a destination port that may merge. */
+static inline int gro_udp_new_ok(const struct ofl_gro_config *c, const uint8_t *uh, uint32_t l4_len)
+{
+	if (!gro_udp_own_ok(uh, l4_len))
+		return 0;
+	return gro_udp_port_ok(c, ofl_get16(uh + 2));
+}
+
 /* The end of a datagram's merge into entry idx (its slices written):
  * counted, and the train completed when the datagram is shorter than the
  * first or the 64th (UDP_GRO_CNT_MAX). */

@@ -67,6 +67,8 @@ static uint32_t flen[NMAX];
 static uint8_t fcsum[NMAX], fflags[NMAX];
 /* the UDP destination port never merged (ofl_gro_config.udp_no_merge_ports) */
 #define NO_MERGE_PORT 9999
+/* play(): the VXLAN port this (0: none; tunnel_port) */
+static uint16_t vxlan_port;
 
 static void deliver(void *user, const struct ofl_gro_out *o, unsigned n)
 {
@@ -148,6 +150,8 @@ static void play(int w, unsigned n, struct ofl_gro_stats *st)
 	c.hash_key[1] = 0xfedcba9876543210ull;
 	c.udp_nports = 1;
 	c.udp_no_merge_ports[0] = NO_MERGE_PORT;
+	c.vxlan_nports = vxlan_port ? 1 : 0;
+	c.vxlan_ports[0] = vxlan_port;
 	logs[w].n = 0;
 	ck_assert_int_eq(ofl_gro_create(&c, &g), 0);
 	memset(pkts, 0, sizeof(pkts));
@@ -308,6 +312,22 @@ START_TEST(long_trains)
 }
 END_TEST
 
+/* UDP GRO on and a VXLAN port: a datagram to that port goes to the
+ * tunnel's rules (tunnel.c) before UDP GRO's, also the first one of a
+ * burst while nothing is held (receive.c: the fast path holds a new UDP
+ * flow only when no tunnel port is set); to another port, to udp.c. */
+START_TEST(tunnel_port)
+{
+	int l3 = _i & 1 ? 6 : 4;
+	char what[64];
+	vxlan_port = _i & 2 ? 4789 : 443; /* the flow's destination port: 443 */
+	build(l3, 100, 1400, 1393, 0);
+	snprintf(what, sizeof(what), "IPv%d, VXLAN port %u", l3, (unsigned)vxlan_port);
+	play_ways(100, what, 3);
+	vxlan_port = 0;
+}
+END_TEST
+
 /* The lone-frame bursts: frame k of flow lone_flow[k] (flows 1 and 2 have
  * two datagrams, the others one), with more flows than the context's 8. */
 #define LONE_N 12
@@ -452,4 +472,4 @@ START_TEST(lone_bytes)
 }
 END_TEST
 
-H_MAIN("gro_udpfast", 0, 0, {byte_changed, 5}, {long_trains, 8}, {lone_rules, 3}, {lone_bytes, 4})
+H_MAIN("gro_udpfast", 0, 0, {byte_changed, 5}, {long_trains, 8}, {lone_rules, 3}, {lone_bytes, 4}, {tunnel_port, 4})
