@@ -62,6 +62,16 @@ static inline OFL_ALWAYS_INLINE uint32_t gro_lone_cut(const struct ofl_buf *b, s
 	return acc > 0xffffu || pmin == 0 ? UINT32_MAX : tot;
 }
 
+/* The TCP header of a plain frame (tot bytes, the first b0 at p) at o (34
+ * or 54, a constant where inlined): the header length o + its length when
+ * it is there (ofl_plain_tcp_at()) and carries none of the flags that pass
+ * the frame on (FIN, URG, RST, SYN, PSH), else 0. */
+static inline OFL_ALWAYS_INLINE uint32_t gro_lone_tcp(const uint8_t *p, uint32_t b0, uint32_t tot, uint32_t o)
+{
+	uint32_t thl = ofl_plain_tcp_at(p, b0, tot, o);
+	return thl && !(p[o + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) ? o + thl : 0;
+}
+
 /*
  * Frame i of a burst being grouped, in 2 to GRO_LONE_NB buffers (and no
  * more than max_bufs): when it is a TCP segment that the fast path
@@ -82,7 +92,6 @@ static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_b
 	const uint8_t *p;
 	uint32_t nb = pkt->nbufs, b0, tot, o, hl, at = bs->nmsl;
 	struct ofl_slice *s;
-	unsigned proto;
 	if ((gro_pkt_word(pkt) & GRO_PKT_BUFS_MASK) != GRO_PKT_BUFS_WANT || nb > GRO_LONE_NB ||
 	    nb > g->cfg.max_bufs || at > GRO_LONE_NSL - GRO_LONE_NB || !b)
 		return 0;
@@ -102,11 +111,20 @@ static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_b
 	if ((uint64_t)tot + b0 > 0xffffu) /* (UINT32_MAX too) */
 		return 0;
 	tot += b0;
-	o = ofl_plain_ip(p, b0, tot, 6, 6, &proto);
-	if (!o || !(hl = ofl_plain_tcp_at(p, b0, tot, o)) ||
-	    (p[o + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)))
+	/* the plain shape (ofl_plain_ip(), protocol 6) taken by IP version,
+	 * as group.c's group_parse() takes it: the TCP header's offset a
+	 * constant in each */
+	if (ofl_plain_is_ip4(p)) {
+		if (p[23] != 6 || !ofl_plain_ip4_rest(p + 14, tot) || !(hl = gro_lone_tcp(p, b0, tot, 34)))
+			return 0;
+		o = 34;
+	} else if (ofl_plain_is_ip6(p, tot) && p[20] == 6) {
+		if (!(hl = gro_lone_tcp(p, b0, tot, 54)))
+			return 0;
+		o = 54;
+	} else {
 		return 0;
-	hl += o;
+	}
 	if (b0 != hl) {
 		s[0].data = p + hl;
 		s[0].len = b0 - hl;

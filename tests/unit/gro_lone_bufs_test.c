@@ -34,6 +34,7 @@ struct ctx {
 	struct gen_tcp fl[NFLOWS];
 	uint64_t sent_bytes, sent_segs; /* offered */
 	uint64_t bytes, segs, pkts;     /* delivered */
+	unsigned mangle;                /* other(): how frames are spoilt, 0 none */
 };
 
 static void deliver(void *user, const struct ofl_gro_out *o, unsigned n)
@@ -174,6 +175,41 @@ static unsigned pick(unsigned i, unsigned f, unsigned r)
 	return after[(f + r + i) % (sizeof after / sizeof after[0])];
 }
 
+/* Flow f's frame at fr (IP version l3) made, in mangle round m, a frame
+ * that is not a plain TCP segment for some flows: the IP protocol (IPv4,
+ * its header checksum made good again) or IPv6 next header another (UDP,
+ * UDP GRO off: passed on; or 59, no next header), an IPv4 header whose
+ * checksum is wrong or that carries MF or a fragment offset; the others
+ * left as they are. */
+static void mangle(uint8_t *fr, unsigned l3, unsigned f, unsigned m)
+{
+	uint16_t sum;
+	switch ((f + m) % 6) {
+	case 0:
+		fr[l3 == 4 ? 23 : 20] = 17;
+		break;
+	case 1:
+		fr[l3 == 4 ? 23 : 20] = 59;
+		break;
+	case 2:
+		if (l3 == 4)
+			fr[24] ^= 0x10; /* the checksum wrong */
+		return;
+	case 3:
+		if (l3 == 4)
+			fr[20] |= (uint8_t)(m & 1 ? 0x20 : 0x01); /* MF, or an offset */
+		break;
+	default:
+		return;
+	}
+	if (l3 == 4) {
+		fr[24] = fr[25] = 0;
+		sum = (uint16_t)~gen_csum_fold(fr + 14, 20, 0);
+		fr[24] = (uint8_t)(sum >> 8);
+		fr[25] = (uint8_t)sum;
+	}
+}
+
 /* The buffer lists of the frames offered (alive with the arena). */
 static struct ofl_buf all_bufs[NFRAMES][MAXB];
 
@@ -191,6 +227,8 @@ static void send(struct ctx *c, unsigned f, unsigned lay, uint64_t now)
 	c->used++;
 	len = (uint32_t)gen_tcp_frame(g, fr, FRAME_CAP);
 	ck_assert_uint_gt(len, 0);
+	if (c->mangle)
+		mangle(fr, g->l3, f, c->mangle);
 	hl = (g->l3 == 4 ? 34u : 54u) + 20u + g->optlen;
 	n = layout(lay, len, hl, cut, &null_empty);
 	for (k = 0; k < n; k++) {
@@ -311,6 +349,23 @@ START_TEST(meet_again)
 }
 END_TEST
 
+/* Header-split frames that are not plain TCP segments (mangle()) among
+ * lone records, each flow once a poll: passed on or taken by the full
+ * path, as one frame at a time. */
+START_TEST(other)
+{
+	struct ctx c;
+	unsigned r;
+	ctx_init(&c, 0, 0);
+	for (r = 0; r < 6; r++) {
+		c.mangle = 1 + r + (unsigned)_i;
+		every_flow(&c, 2 * (unsigned)_i, r, r, 1000, 40 + r);
+		poll_end(&c, 40 + r);
+	}
+	ctx_done(&c);
+}
+END_TEST
+
 /* Flows interleaved in short runs (some twice in a burst, none alone), a
  * small table and a small byte limit: lone records beside the full path,
  * moved down among the lone records, the limits reached mid-burst. */
@@ -340,6 +395,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, meet_again, 0, 10);
 	tcase_add_loop_test(tc, null_data, 0, 3);
 	tcase_add_loop_test(tc, mixed_limits, 0, 10);
+	tcase_add_loop_test(tc, other, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }
