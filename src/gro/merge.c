@@ -231,13 +231,17 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 			room -= mss * k;
 			hroom -= mss * k;
 			added += mss * k;
-			if (udp && i < n && mss > room && mss <= hroom && nsegs < seg_end && nsl < sl_end) {
-				/* the next datagram does not fit: when it is the
-				 * run's next full one, udp.c would complete the entry
-				 * for the size and leave it to be held (gro_train():
-				 * train_renew()); the run's checks, on copies, its
-				 * IPv4 word the run's first stepped k times (exact:
-				 * k is at most steps) */
+			/* (marked unlikely: laid out of the run's way; TCP/IPv6
+			 * left out: its 4-buffer copy lost 0.08 a packet) */
+			if (!OFL_LIKELY(!(i < n && mss > room && (udp || (v4 && nbr == 1)) && mss <= hroom &&
+			                  nsegs < seg_end && nsl < sl_end))) {
+				/* the next frame does not fit: when it is the run's
+				 * next full one, the general body below (TCP after
+				 * a run of one buffer) or udp.c would complete the
+				 * entry for the size and leave it to be held
+				 * (gro_train(): train_renew()); the run's checks,
+				 * on copies, its IPv4 word the run's first stepped
+				 * k times (exact: k is at most steps) */
 				struct ofl_slice ts;
 				void *tc;
 				if (run_take(pkts, i, i + 1, n, &r, hl, seq, e + estep * k, estep, nsegs, &ts, &tc,

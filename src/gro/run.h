@@ -68,8 +68,8 @@ static inline uint64_t get64(const uint8_t *p)
  * is left to the general body, which applies the rules one by one.
  */
 struct run {
-	_Alignas(16) uint8_t tp[GRO_PRED_MAX]; /* the expected header */
-	_Alignas(16) uint8_t mk[GRO_PRED_MAX]; /* 0xff: compared */
+	_Alignas(16) uint8_t tp[GRO_PRED_MAX]; /* the expected header, bytes [0, pred_cmp_len(hl)) set */
+	_Alignas(16) uint8_t mk[GRO_PRED_MAX]; /* 0xff: compared (the same bytes set) */
 	uint32_t full;                          /* a full segment's frame length */
 	uint32_t mss;
 	uint32_t ipsum;                         /* IPv4: sum of the header without length, ID, checksum */
@@ -95,8 +95,15 @@ static inline void run_init(struct run *r, const struct gro_item *it, const uint
                             const int v4, const int udp)
 {
 	uint32_t hl = it->hdr_len, mss = it->seg_size;
-	memcpy(r->tp, it->hdr, GRO_PRED_MAX);
-	memcpy(r->mk, m, GRO_PRED_MAX);
+	/* only the bytes a run reads, [0, pred_cmp_len(hl)): IPv4 the first
+	 * 64 when they hold them (no TCP options, or timestamps), else all */
+	if (v4 && pred_cmp_len(hl) <= 64u) {
+		memcpy(r->tp, it->hdr, 64);
+		memcpy(r->mk, m, 64);
+	} else {
+		memcpy(r->tp, it->hdr, GRO_PRED_MAX);
+		memcpy(r->mk, m, GRO_PRED_MAX);
+	}
 	ofl_put16(r->tp + (v4 ? 16 : 18), (uint16_t)(v4 ? hl - 14 + mss : hl - 54 + mss));
 	memset(r->mk + (v4 ? 16 : 18), 0xff, 2);
 	if (udp) {
