@@ -186,13 +186,7 @@ static uint32_t tun_group(const struct ofl_gro *g, struct gro_burst *bs, unsigne
  * datagram goes the full path, which applies the rule. */
 static inline int udp_lone_ok(const struct ofl_gro *g, const uint8_t *uh, uint32_t l4_len)
 {
-	unsigned j;
-	if (!gro_udp_own_ok(uh, l4_len))
-		return 0;
-	for (j = 0; j < g->cfg.udp_nports; j++)
-		if (g->cfg.udp_no_merge_ports[j] == ofl_get16(uh + 2))
-			return 0;
-	return 1;
+	return gro_udp_new_ok(&g->cfg, uh, l4_len);
 }
 
 /* The TCP header of a plain frame (b0 bytes at p) at l4 (a constant where

@@ -57,7 +57,7 @@ static inline int gro_udp_new_ok(const struct ofl_gro_config *c, const uint8_t *
 {
 	if (!gro_udp_own_ok(uh, l4_len))
 		return 0;
-	return gro_udp_port_ok(c, ofl_get16(uh + 2));
+	return !c->udp_nports || gro_udp_port_ok(c, ofl_get16(uh + 2));
 }
 
 /* The end of a datagram's merge into entry idx (its slices written):
