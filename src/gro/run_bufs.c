@@ -352,6 +352,12 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split4_avx2(const struc
 	__m256i p2 = _mm256_setr_epi32(0, 0, (int)fb[2].len, (int)(pb0 + 2 * bstep), 0, 0, (int)fb[3].len,
 	                               (int)(pb0 + 3 * bstep));
 	__m256i dd0, dd1; /* two steps */
+	/* two frames' bufs pointers and packet words (gro_pair_bad()) */
+	_Static_assert(offsetof(struct ofl_pkt, bufs) == 0 && offsetof(struct ofl_pkt, nbufs) == 8 &&
+	                   sizeof(struct ofl_pkt) == 32 && sizeof(void *) == 8,
+	               "a frame's bufs pointer and packet word: its first 16 bytes");
+	const __m256i pw = _mm256_setr_epi32(0, 0, (int)want, 0, 0, 0, (int)want, 0);
+	const __m256i pm = _mm256_setr_epi32(-1, -1, (int)mask, 0, -1, -1, (int)mask, 0);
 	seq_lanes_init(&sl, r, hl, l4c + 4, a->seq, a->e, a->estep, v4);
 	dd0 = _mm256_add_epi32(sl.d0, sl.d0);
 	dd1 = _mm256_add_epi32(sl.d1, sl.d1);
@@ -396,6 +402,8 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split4_avx2(const struc
 	/* the first GRO_AHEAD frames checked here: the run ends at the
 	 * first that fails */
 	f = (size_t)(qend - q) > GRO_AHEAD ? q + GRO_AHEAD : qend;
+	while (q + 1 < f && !gro_pair_bad(gro_pair_halves(q, q + 1), pw, pm))
+		q += 2;
 	while (q < f && SPLIT4_OK(q))
 		q++;
 	qend = q < f ? q : qend;
@@ -404,39 +412,65 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split4_avx2(const struc
 	/* two frames an iteration, their checks made as one: when they fail,
 	 * the loop below takes them one by one and stops at the one that
 	 * fails */
+	/* frames q[0] and q[1], their packet words and buffer arrays checked
+	 * already: taken both, or to tail (one by one: it stops at the one
+	 * that fails) */
+#define SPLIT4_PAIR()                                                                                          \
+	do {                                                                                                   \
+		const struct ofl_buf *qb = q[0].bufs, *qb1 = q[1].bufs;                                        \
+		const __m256i pn = _mm256_add_epi32(p, st), p2n = _mm256_add_epi32(p2, st);                    \
+		const __m256i x = _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)qb), p, 0x88); \
+		const __m256i y =                                                                              \
+		    _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(qb + 2)), p2, 0x88); \
+		const __m256i x1 =                                                                             \
+		    _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)qb1), pn, 0x88);      \
+		const __m256i y1 =                                                                             \
+		    _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(qb1 + 2)), p2n, 0x88); \
+		_mm_storeu_si128((__m128i *)(void *)s, _mm256_extracti128_si256(x, 1));                        \
+		_mm256_storeu_si256((__m256i *)(void *)(s + 1), y);                                            \
+		_mm_storeu_si128((__m128i *)(void *)(s + 3), _mm256_extracti128_si256(x1, 1));                 \
+		_mm256_storeu_si256((__m256i *)(void *)(s + 4), y1);                                           \
+		/* the pack of the two frames' packs: bytes 2-3 of each 4 set */                               \
+		if ((uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(                                         \
+		        _mm256_packs_epi32(_mm256_cmpeq_epi64(x, p), _mm256_cmpeq_epi64(y, p2)),               \
+		        _mm256_packs_epi32(_mm256_cmpeq_epi64(x1, pn), _mm256_cmpeq_epi64(y1, p2n)))) !=       \
+		        0xccccccccu ||                                                                         \
+		    seq_lanes_cmp2(&sl, (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x, 0),                \
+		                   (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x1, 0), hl - 32, nblk, v4)) \
+			goto tail;                                                                             \
+		/* both cookies in one store (a load and a load of the high half) */                           \
+		_mm_storeu_si128((__m128i *)(void *)c,                                                         \
+		                 _mm_castpd_si128(_mm_loadh_pd(                                                \
+		                     _mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)&q[0].cookie)), \
+		                     (const double *)(const void *)&q[1].cookie)));                            \
+		if (v4)                                                                                        \
+			sl.x0 = _mm256_add_epi32(sl.x0, dd0);                                                  \
+		sl.x1 = _mm256_add_epi32(sl.x1, dd1);                                                          \
+		p = _mm256_add_epi32(pn, st);                                                                  \
+		p2 = _mm256_add_epi32(p2n, st);                                                                \
+	} while (0)
+	/* two frames an iteration while the two GRO_AHEAD on are in the burst,
+	 * their packet words and buffer arrays checked (as one: when they
+	 * fail, to tail, which checks them one by one) and their headers
+	 * prefetched first */
 	for (; q + 1 < qpf; q += 2, s += 6, c += 2) {
-		const struct ofl_buf *qb, *qb1;
-		__m256i x, y, x1, y1, pn, p2n;
-		SPLIT4_AHEAD(q + GRO_AHEAD);
-		SPLIT4_AHEAD(q + GRO_AHEAD + 1);
-		qb = q[0].bufs;
-		qb1 = q[1].bufs;
-		pn = _mm256_add_epi32(p, st);
-		p2n = _mm256_add_epi32(p2, st);
-		x = _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)qb), p, 0x88);
-		y = _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(qb + 2)), p2, 0x88);
-		x1 = _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)qb1), pn, 0x88);
-		y1 = _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(qb1 + 2)), p2n, 0x88);
-		_mm_storeu_si128((__m128i *)(void *)s, _mm256_extracti128_si256(x, 1));
-		_mm256_storeu_si256((__m256i *)(void *)(s + 1), y);
-		_mm_storeu_si128((__m128i *)(void *)(s + 3), _mm256_extracti128_si256(x1, 1));
-		_mm256_storeu_si256((__m256i *)(void *)(s + 4), y1);
-		/* the pack of the two frames' packs: bytes 2-3 of each 4 set */
-		if ((uint32_t)_mm256_movemask_epi8(
-		        _mm256_packs_epi16(_mm256_packs_epi32(_mm256_cmpeq_epi64(x, p), _mm256_cmpeq_epi64(y, p2)),
-		                           _mm256_packs_epi32(_mm256_cmpeq_epi64(x1, pn), _mm256_cmpeq_epi64(y1, p2n)))) !=
-		        0xccccccccu ||
-		    seq_lanes_cmp2(&sl, (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x, 0),
-		                   (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x1, 0), hl - 32, nblk, v4))
+		const struct ofl_pkt *const qa = q + GRO_AHEAD;
+		if (gro_pair_bad(gro_pair_halves(qa, qa + 1), pw, pm))
 			goto tail;
-		c[0] = q[0].cookie;
-		c[1] = q[1].cookie;
-		if (v4)
-			sl.x0 = _mm256_add_epi32(sl.x0, dd0);
-		sl.x1 = _mm256_add_epi32(sl.x1, dd1);
-		p = _mm256_add_epi32(pn, st);
-		p2 = _mm256_add_epi32(p2n, st);
+		__builtin_prefetch(qa[0].bufs->data);
+		__builtin_prefetch(qa[1].bufs->data);
+		SPLIT4_PAIR();
 	}
+	/* past the frames with one GRO_AHEAD on in the burst (every frame to
+	 * qend checked already): one frame when the pairs stopped one short,
+	 * then two an iteration without the ahead checks */
+	if (q < qend && q < pfend) {
+		SPLIT4_AHEAD(q + GRO_AHEAD);
+		SPLIT4_FRAME(0);
+		q++, s += 3, c++;
+	}
+	for (; q + 1 < qend; q += 2, s += 6, c += 2)
+		SPLIT4_PAIR();
 	/* then one a time (back here when the frame GRO_AHEAD on fails:
 	 * the run cut there, no more prefetches) */
 tail:
@@ -445,6 +479,7 @@ tail:
 			SPLIT4_AHEAD(q + GRO_AHEAD);
 		SPLIT4_FRAME(0);
 	}
+#undef SPLIT4_PAIR
 #undef SPLIT4_FRAME
 #undef SPLIT4_AHEAD
 #undef SPLIT4_OK

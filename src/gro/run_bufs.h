@@ -35,6 +35,25 @@ unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, uns
                       uint32_t *nslices, int v4, int avx2);
 
 #if defined(TRAIN_AVX2)
+/* The pair checks of the AVX2 runs, made as a frame's header is
+ * prefetched: 16 bytes at x and 16 at y as the halves of one vector (two
+ * frames' bufs pointer and packet word, struct ofl_pkt's first 16 bytes;
+ * or two buffers' data pointer and length). */
+static inline GRO_TARGET_AVX2 __m256i gro_pair_halves(const void *x, const void *y)
+{
+	return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)x)),
+	                               _mm_loadu_si128((const __m128i *)y), 1);
+}
+/* Does either half of v (gro_pair_halves()) fail: its pointer (qword 0,
+ * want's 0) NULL, or its word at dword 2 other than want's under mask's?
+ * mask: dwords 0 and 1 all ones (the pointer's test), dword 3 what else
+ * is compared whole (0: nothing). */
+static inline GRO_TARGET_AVX2 int gro_pair_bad(__m256i v, __m256i want, __m256i mask)
+{
+	return !_mm256_testz_si256(_mm256_blend_epi32(_mm256_cmpeq_epi64(v, want), _mm256_xor_si256(v, want), 0x44),
+	                           mask);
+}
+
 /* The run of frames of one buffer in the AVX2 train copies (run1.c): frames
  * [i, iend) of the burst while each is the expected full segment (the
  * checks of merge.c's run_take() for one buffer), r the expected header,

@@ -16,7 +16,11 @@
  * with the previous frame's sequence number or IP ID), a NULL first
  * buffer, a byte of padding in the last buffer but one or the last;
  * with four buffers that frame is also the fourth to the sixth,
- * where the run takes frames two at a time), under three
+ * where the run takes frames two at a time, the eleventh or twelfth,
+ * whose packet words and buffer arrays the run checks two at a time
+ * eight frames early and which it takes two at a time past the frames
+ * with eight after them, or the last, checked by the one frame between
+ * those two loops), under three
  * configurations (default; few
  * segments; a small max_size).  Each case is fed once as one burst (the
  * train and its runs) and once frame by frame (ofl_gro_receive(): no
@@ -35,7 +39,7 @@
 #include "harness.h"
 
 #define NSEG 16u
-static unsigned mid = 7; /* the frame whose rule is broken (7; with four buffers also 3 to 5) */
+static unsigned mid = 7; /* the frame whose rule is broken (7; with four buffers also 3 to 5, 10, 11, 15) */
 #define MSS 1000u
 #define FRAME 1400u
 #define LOGMAX 16384u
@@ -377,9 +381,9 @@ START_TEST(burst_equals_frames)
 				for (m = 0; m < NMUT; m++) {
 					/* with four buffers the changed frame also
 					 * where run_bufs.c takes frames in pairs */
-					static const unsigned mids[] = {7, 3, 4, 5};
+					static const unsigned mids[] = {7, 3, 4, 5, 10, 11, 15};
 					unsigned got = 0, x;
-					for (x = 0; x < (nb == 4 && !checker ? 4u : 1u); x++) {
+					for (x = 0; x < (nb == 4 && !checker ? 7u : 1u); x++) {
 						mid = mids[x];
 						got = one_case(l3, opt, nb, splits[s], (enum mut)m, c);
 						if (m == M_NONE && c == 0 && x == 0)
