@@ -288,6 +288,10 @@ int dsa_is_link_local(const uint8_t *da);
  * (at tag_off) and tail_len bytes cut from the end, MACs at mac_off.  Writes
  * every field but buf (only when hdr points there), so decode does not zero
  * the view first. */
+_Static_assert(offsetof(struct ofl_dsa_view, mac_off) ==
+                       offsetof(struct ofl_dsa_view, hdr_len) + 4,
+               "dsa_view_make() writes hdr_len and mac_off as one word");
+
 static inline int dsa_view_make(const struct dsa_frame *f,
                                 struct ofl_dsa_view *v, uint32_t mac_off,
                                 uint32_t tag_off, uint32_t tag_len,
@@ -301,8 +305,19 @@ static inline int dsa_view_make(const struct dsa_frame *f,
 	/* field by field in struct order, so that neighbouring constants
 	 * merge into wide stores */
 	v->hdr = f->head + mac_off;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	{
+		/* hdr_len and mac_off as one word: GCC merged the two stores
+		 * into an 8-byte constant it loaded from memory (a load and a
+		 * store where one store of an immediate does) */
+		uint64_t w = DSA_MACS_LEN | (uint64_t)mac_off << 32;
+
+		memcpy((uint8_t *)v + offsetof(struct ofl_dsa_view, hdr_len), &w, sizeof(w));
+	}
+#else
 	v->hdr_len = DSA_MACS_LEN;
 	v->mac_off = mac_off;
+#endif
 	v->rest_off = DSA_MACS_LEN + tag_len;
 	v->rest_len = f->len - (DSA_MACS_LEN + tag_len) - tail_len;
 	v->tag_off = tag_off;

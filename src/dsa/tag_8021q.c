@@ -129,16 +129,21 @@ DSA_INLINE int q_vlan(const struct q_fmt *q, const struct ofl_dsa_params *p,
 		m->valid = valid;
 		return 0;
 	}
-	vbid = ((tci >> Q_VBID_HI_SHIFT) & 1u) << 2 | ((tci >> Q_VBID_LO_SHIFT) & 3u);
-	m->vbid = (uint16_t)vbid;
 	valid |= OFL_DSA_M_VBID;
 	if (!(valid & OFL_DSA_M_PRIO)) {
 		m->prio = (uint8_t)(tci >> Q_PCP_SHIFT);
 		valid |= OFL_DSA_M_PRIO;
 	}
 	/* vbid == 0 tested on the TCI's bits, so that a caller that does not
-	 * read meta.vbid (the brief decode) does not assemble it */
-	if (!(tci & Q_VBID_BITS) && !(valid & OFL_DSA_M_PORT)) {
+	 * read meta.vbid (the brief decode) does not assemble it; and only a
+	 * non-zero vbid is assembled and stored: every entry hands the body a
+	 * zeroed meta and nothing before this writes vbid, so the common
+	 * frame (the port's own VID) pays neither */
+	if (!OFL_LIKELY(!(tci & Q_VBID_BITS))) {
+		vbid = ((tci >> Q_VBID_HI_SHIFT) & 1u) << 2 |
+		       ((tci >> Q_VBID_LO_SHIFT) & 3u);
+		m->vbid = (uint16_t)vbid;
+	} else if (!(valid & OFL_DSA_M_PORT)) {
 		m->switch_id = (tci >> Q_SWITCH_SHIFT) & Q_SWITCH_MASK;
 		m->port = tci & Q_PORT_MASK;
 		valid |= OFL_DSA_M_SWITCH | OFL_DSA_M_PORT;
@@ -178,10 +183,10 @@ static int sja_is_link_local(const uint8_t *fr)
  * frames and timestamp meta frames.  Out of line and given the head
  * window as scalars, so that the common VLAN path pays neither for their
  * registers nor for a stack frame (the call is a plain jump). */
-static OFL_NOINLINE int sja1105_rx_mgmt(const uint8_t *head,
-                                        uint32_t head_len, uint32_t len,
-                                        int scratch, struct ofl_dsa_meta *m,
-                                        struct ofl_dsa_view *v)
+static OFL_NOINLINE int sja1105_rx_mgmt(struct ofl_dsa_view *v, int scratch,
+                                        uint32_t head_len,
+                                        const uint8_t *head, uint32_t len,
+                                        struct ofl_dsa_meta *m)
 {
 	/* the head window only: this path reads nothing at the tail */
 	const struct dsa_frame fc = { head, head, head_len, head_len, len,
@@ -244,7 +249,9 @@ DSA_INLINE int sja1105_rx(const struct q_fmt *q,
 		return q_decode_plain(q, p, f, m, v);
 	if (f->prepared)
 		return DSA_RARE; /* management and meta frames */
-	return sja1105_rx_mgmt(f->head, f->head_len, f->len, f->scratch, m, v);
+	/* (the arguments in the order that leaves the single-buffer entry's
+	 * frame, len and meta in the registers they came in) */
+	return sja1105_rx_mgmt(v, f->scratch, f->head_len, f->head, f->len, m);
 }
 
 DSA_INLINE int sja1110_rx(const struct q_fmt *q,

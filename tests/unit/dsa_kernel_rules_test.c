@@ -72,6 +72,48 @@ START_TEST(sja1105_meta_port)
 }
 END_TEST
 
+/* sja1105 management and timestamp meta frames (no tag_8021q VLAN) go
+ * out of line (sja1105_rx_mgmt() in src/dsa/tag_8021q.c): split over
+ * buffers, they decode to the single-buffer meta, the view's hdr in
+ * view->buf (the head window the multi-buffer decode reads is a copy that
+ * dies with the call) and the same untagged bytes.  Kernel path as above:
+ * tag_sja1105.c sja1105_rcv(), its link-local and meta-frame branches. */
+START_TEST(sja1105_mgmt_bufs)
+{
+	uint8_t meta_f[22] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22,
+	                       0x00, 0x08, 0x12, 0x34, 0x56, 0x78, 0x03, 0x00, 0x0f, 0x01 };
+	uint8_t ll_f[64];
+	const uint8_t *frames[2] = { meta_f, ll_f };
+	const uint32_t lens[2] = { sizeof(meta_f), sizeof(ll_f) };
+
+	make_frame(ll_f, 64);
+	ll_f[0] = 0x01, ll_f[1] = 0x80, ll_f[2] = 0xc2, ll_f[3] = 7, ll_f[4] = 1, ll_f[5] = 0x0e;
+	for (int i = 0; i < 2; i++) {
+		const uint8_t *f = frames[i];
+		const uint32_t len = lens[i];
+		struct ofl_dsa_meta m1, m2;
+		struct ofl_dsa_view v1, v2;
+		struct ofl_buf b[3] = { { f, 5 }, { f + 5, 9 }, { f + 14, len - 14 } };
+		uint8_t u1[64], u2[64];
+
+		ck_assert_int_eq(ofl_dsa_decode(fmt("sja1105"), NULL, OFL_DSA_RX, f, len, &m1, &v1), 0);
+		ck_assert_int_eq(ofl_dsa_decode_bufs(fmt("sja1105"), NULL, OFL_DSA_RX, b, 3, &m2, &v2), 0);
+		ck_assert_mem_eq(&m1, &m2, sizeof(m1));
+		ck_assert_ptr_eq(v2.hdr, v2.buf);
+		ck_assert_uint_eq(v1.hdr_len, v2.hdr_len);
+		ck_assert_uint_eq(v1.rest_off, v2.rest_off);
+		ck_assert_uint_eq(v1.rest_len, v2.rest_len);
+		/* the untagged frame, read after the call */
+		memcpy(u1, v1.hdr, v1.hdr_len);
+		memcpy(u1 + v1.hdr_len, f + v1.rest_off, v1.rest_len);
+		memcpy(u2, v2.hdr, v2.hdr_len);
+		memcpy(u2 + v2.hdr_len, f + v2.rest_off, v2.rest_len);
+		ck_assert_mem_eq(u1, u2, v1.hdr_len + v1.rest_len);
+		ck_assert_uint_eq(m2.port, i == 0 ? 15 : 7);
+	}
+}
+END_TEST
+
 /* sja1105 link-local frames carry the port in DA byte 3 (0..255).
  * Kernel path: net/dsa/tag_sja1105.c sja1105_rcv() (the link-local branch
  * takes port and switch from DA bytes 3 and 4), then the same lookup,
@@ -409,6 +451,7 @@ static Suite *suite(void)
 	int n = (int)ofl_dsa_count();
 
 	tcase_add_test(tp, sja1105_meta_port);
+	tcase_add_test(tp, sja1105_mgmt_bufs);
 	tcase_add_test(tp, sja1105_link_local_port);
 	tcase_add_test(tp, mxl862xx_tx_port);
 	tcase_add_loop_test(tp, every_port_in_range, 0, n);
