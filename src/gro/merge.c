@@ -391,10 +391,14 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
  * offsets and the frame's length, plain_key() the entry's key, and its
  * hash is the entry's (idx's memory is kept until taken again: at most
  * by the new entry itself, whose key is then copied onto itself).  What
- * the parse would check beyond that is checked here: an IPv6 frame's 74
- * bytes (plain_key()), the UDP rules of a new flow, the TCP flags, the
- * byte bound.  Returns the new entry, or GRO_NONE with nothing done (the
- * burst loop offers the frame then).
+ * the burst loop's path would check beyond that is checked here: the UDP
+ * rules of a new flow, the TCP flags.  Not checked, as the train did:
+ * the byte bound (the frame was within it with the completed entry's
+ * bytes still held), an IPv6 frame's 74 bytes for plain_key() (TCP: at
+ * least the headers; a UDP datagram under 12 bytes fills 64 of them,
+ * GRO_UDP_CNT_MAX, before the smallest max_size, 1280).  Returns the new
+ * entry, or GRO_NONE with nothing done (the burst loop offers the frame
+ * then).
  */
 static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now,
                                          int udp)
@@ -417,8 +421,7 @@ static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, uint32_t idx, const 
 		.et_off = 12,
 		.payload_len = tot - hl,
 	};
-	if (g->full_only || g->cfg.fraglist || g->lhs || (l3 == 6 && b0 < 74) ||
-	    g->held_bytes + h.payload_len > g->cfg.max_held_bytes)
+	if (g->full_only || g->cfg.fraglist || g->lhs)
 		return GRO_NONE;
 	if (udp) {
 		if (!gro_udp_new_ok(&g->cfg, p + l4, tot - l4))
