@@ -6,8 +6,9 @@
  *                      decode, per-segment GSO rules);
  *   OFL_NOINLINE       a rare, large path kept out of line so that the
  *                      per-packet path around it stays small.
- * and one branch hint, OFL_LIKELY(x): x is usually true (the block laid out
- * where the code falls through, no jump taken on the common path).
+ * and two branch hints, OFL_LIKELY(x): x is usually true (the block laid out
+ * where the code falls through, no jump taken on the common path), and
+ * OFL_UNLIKELY(x): x is usually false (the block laid out of the way).
  */
 #ifndef OFL_CORE_COMPILER_H
 #define OFL_CORE_COMPILER_H
@@ -16,10 +17,12 @@
 #define OFL_ALWAYS_INLINE __attribute__((always_inline))
 #define OFL_NOINLINE __attribute__((noinline))
 #define OFL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define OFL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define OFL_ALWAYS_INLINE
 #define OFL_NOINLINE
 #define OFL_LIKELY(x) (x)
+#define OFL_UNLIKELY(x) (x)
 #endif
 
 #endif

@@ -163,8 +163,8 @@ static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts,
  * frame is left to header prediction and the full path, which apply the
  * UDP rules one by one; a train completed at UDP_GRO_CNT_MAX datagrams. */
 static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
-                                           unsigned i, unsigned n, const int v4, const int tagged,
-                                           const int avx2, const int udp)
+                                                    unsigned i, unsigned n, struct run *rp, int fresh, const int v4,
+                                                    const int tagged, const int avx2, const int udp)
 {
 	struct gro_item *it = &g->items[idx];
 	const uint8_t *h0 = it->hdr, *m = udp ? g->pmask[it->stack] : g->pmask[!v4];
@@ -183,22 +183,26 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 	uint16_t id = (uint16_t)(it->id0 + (it->fixedid ? 0u : nsegs)), idinc = it->fixedid ? 0u : 1u;
 	/* the IPv4 header sum without length, ID and checksum: the same for
 	 * every segment that predicts (all its other bytes equal the held
-	 * header's) */
-	uint64_t ipsum = v4 ? ip4_rest_sum(h0) : 0;
+	 * header's); the run's (folded) once it is set */
+	uint64_t ipsum;
 	uint32_t pw_want, pw_mask, pw_nb;
 	unsigned start = i;
 	uint8_t end = 0, fl = 0, renew = 0;
-	struct run r;
 	train_pkt_word(&pw_want, &pw_mask, &pw_nb);
-	if (!tagged)
-		run_init(&r, it, m, ipsum, v4, udp);
+	if (tagged) {
+		ipsum = v4 ? ip4_rest_sum(h0) : 0;
+	} else {
+		if (fresh)
+			run_init(rp, it, m, v4 ? ip4_rest_sum(h0) : 0, v4, udp);
+		ipsum = rp->ipsum;
+	}
 	for (; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		const struct ofl_buf *b = pkt->bufs;
 		const uint8_t *p, *th;
 		uint32_t tot, len, pw, nsl_pkt = 1;
 		memcpy(&pw, &pkt->nbufs, 4);
-		if (!tagged && r.full != UINT32_MAX && b && ((pw & pw_mask) == pw_want ? b->len == r.full
+		if (!tagged && rp->full != UINT32_MAX && b && ((pw & pw_mask) == pw_want ? b->len == rp->full
 		                                            : (pw & pw_nb) == (pw_want & pw_nb) && b->len >= hl &&
 		                                                  pkt->nbufs <= g->cfg.max_bufs && pkt->nbufs > 1)) {
 			/* a run of full segments (struct run), of one buffer or
@@ -206,20 +210,20 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 			uint64_t e = 0, estep = 0;
 			uint32_t steps = UINT32_MAX, k, iend, nbr = pkt->nbufs, nsl_run, nadd;
 			if (v4)
-				e = run_word(r.tp, r.ipsum, id, it->fixedid, &estep, &steps);
+				e = run_word(rp->tp, rp->ipsum, id, it->fixedid, &estep, &steps);
 			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl) / nbr));
 			k = min32(k, min32(room / mss, hroom / mss));
 			iend = i + k;
 			if (nbr == 1)
-				nadd = run_one_buf(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
+				nadd = run_one_buf(pkts, i, iend, n, rp, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
 				                   &nsl_run, v4, avx2, udp);
 			else if (!udp) {
 				/* several buffers: run_bufs.c */
-				const struct run_at ra = {&r,  sl + nsl, ck + nsegs,   e,       estep, hl,
+				const struct run_at ra = {rp,  sl + nsl, ck + nsegs,   e,       estep, hl,
 				                          seq, nsegs,    pw & pw_mask, pw_mask, nbr};
 				nadd = gro_run_bufs(pkts, i, iend, n, &ra, &nsl_run, v4, avx2);
 			} else
-				nadd = run_take(pkts, i, iend, n, &r, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
+				nadd = run_take(pkts, i, iend, n, rp, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
 				                pw & pw_mask, pw_mask, &nsl_run, v4, 1, avx2, udp);
 			i += nadd;
 			k = nadd;
@@ -232,9 +236,10 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 			hroom -= mss * k;
 			added += mss * k;
 			/* (marked unlikely: laid out of the run's way; TCP/IPv6
-			 * left out: its 4-buffer copy lost 0.08 a packet) */
-			if (!OFL_LIKELY(!(i < n && mss > room && (udp || (v4 && nbr == 1)) && mss <= hroom &&
-			                  nsegs < seg_end && nsl < sl_end))) {
+			 * too since the renew after several buffers: 1 flow
+			 * -0.41 a packet, its 4-buffer copy +0.05) */
+			if (OFL_UNLIKELY(i < n && mss > room && (udp || nbr == 1) && mss <= hroom &&
+			                 nsegs < seg_end && nsl < sl_end)) {
 				/* the next frame does not fit: when it is the run's
 				 * next full one, the general body below (TCP after
 				 * a run of one buffer) or udp.c would complete the
@@ -244,7 +249,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 				 * k times (exact: k is at most steps) */
 				struct ofl_slice ts;
 				void *tc;
-				if (run_take(pkts, i, i + 1, n, &r, hl, seq, e + estep * k, estep, nsegs, &ts, &tc,
+				if (run_take(pkts, i, i + 1, n, rp, hl, seq, e + estep * k, estep, nsegs, &ts, &tc,
 				             GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK, &nsl_run, v4, 0, avx2, udp)) {
 					end = 2;
 					renew = 1;
@@ -311,7 +316,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 			 * entry (max_size) or makes room first (held bytes) */
 			if (len > room && len <= hroom) {
 				end = 2;
-				renew = !tagged && nsl_pkt != 0; /* one buffer: gro_train() may hold it */
+				renew = !tagged; /* gro_train() may hold it */
 			}
 			break;
 		}
@@ -371,42 +376,66 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 
 /*
  * The frame a train left because its entry was full (completed for size,
- * the frame mergeable but for that: one buffer), held here as the flow's
- * new entry exactly as the burst loop would hold it: its flow left the
- * table with the completed entry, so there the frame finds nothing to
- * predict against, and receive.c's fast_path() holds it (gro_hold_plain())
- * when it is of the plain shape and may be held; a UDP datagram (udp) goes
- * on to udp.c, which holds it (gro_hold_new()'s entry: hold.h
- * gro_udp_plain_new(), gro_udp_hold_plain(); the run's checks are udp.c's
- * IP and merge rules for it).  hash: the flow's (the completed
- * entry's).  Returns the new entry, or GRO_NONE with nothing done (the
- * burst loop offers the frame then).
+ * the frame mergeable but for that), held here as the flow's new entry
+ * exactly as the burst loop would hold it: its flow left the table with
+ * the completed entry, so there the frame finds nothing to predict
+ * against, and receive.c's fast_path() holds it (gro_hold_plain(), a
+ * frame of several buffers too: the headers in the first) when it is of
+ * the plain shape and may be held; a UDP datagram (udp) goes on to udp.c,
+ * which holds it (gro_hold_new()'s entry: hold.h gro_udp_plain_new(),
+ * gro_udp_hold_plain()).  No parse and no key built: the train checked
+ * the frame against the completed entry idx's header under the mask of
+ * every layer's rule, which covers what ofl_parse_plain() and plain_key()
+ * read (EtherType, IP version and header length, fragment bits, protocol,
+ * TCP header length, addresses, ports, IPv6 flow label) and the lengths
+ * and IPv4 checksum one by one; so the parse would give the entry's
+ * offsets and the frame's length, plain_key() the entry's key, and its
+ * hash is the entry's (idx's memory is kept until taken again: at most
+ * by the new entry itself, whose key is then copied onto itself).  What
+ * the burst loop's path would check beyond that is checked here: the UDP
+ * rules of a new flow, the TCP flags.  Not checked, as the train did:
+ * the byte bound (the frame was within it with the completed entry's
+ * bytes still held), an IPv6 frame's 74 bytes for plain_key() (TCP: at
+ * least the headers; a UDP datagram under 12 bytes fills 64 of them,
+ * GRO_UDP_CNT_MAX, before the smallest max_size, 1280).  Returns the new
+ * entry, or GRO_NONE with nothing done (the burst loop offers the frame
+ * then).
  */
-static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t hash, uint64_t now,
+static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now,
                                          int udp)
 {
-	struct ofl_hdrs h;
-	struct ofl_flow_key k;
+	const struct gro_item *old = &g->items[idx];
 	const uint8_t *p = pkt->bufs[0].data;
-	uint32_t b0 = pkt->bufs[0].len;
-	if (g->full_only || g->cfg.fraglist || g->lhs || !plain_key(p, b0, &k))
+	uint32_t b0 = pkt->bufs[0].len, tot = pkt->nbufs == 1 ? b0 : ofl_pkt_len(pkt->bufs, pkt->nbufs);
+	uint32_t l4 = old->l4_off, hl = udp ? l4 + 8u : old->hdr_len, l3 = old->l3;
+	struct ofl_hdrs h = {
+		.status = udp ? OFL_PARSE_NOT_TCP : OFL_PARSE_OK,
+		.l3 = (uint8_t)l3,
+		.l4proto = udp ? 17 : 6,
+		.l4_ok = 1,
+		.l2_len = 14,
+		.l3_off = 14,
+		.l4_off = (uint16_t)l4,
+		.hdr_len = (uint16_t)hl,
+		.l3_end = tot,
+		.frame_len = tot,
+		.et_off = 12,
+		.payload_len = tot - hl,
+	};
+	if (g->full_only || g->cfg.fraglist || g->lhs)
 		return GRO_NONE;
 	if (udp) {
-		if (!gro_udp_plain_new(g, p, b0, b0, &h))
+		if (!gro_udp_new_ok(&g->cfg, p + l4, tot - l4))
 			return GRO_NONE;
-		k.w[1] |= GRO_KEY_UDP;
-		g->st.rx_pkts++;
-		g->st.rx_bytes += b0;
-		gro_udp_hold_plain(g, pkt, p, &h, &k, hash, now);
-		return g->last;
-	}
-	if (!ofl_parse_plain(p, b0, b0, &h) || !h.payload_len ||
-	    (p[h.l4_off + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) ||
-	    g->held_bytes + h.payload_len > g->cfg.max_held_bytes)
+	} else if (p[l4 + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) {
 		return GRO_NONE;
+	}
 	g->st.rx_pkts++;
-	g->st.rx_bytes += b0;
-	gro_hold_plain(g, pkt, p, &h, &k, hash, now);
+	g->st.rx_bytes += tot;
+	if (udp)
+		gro_udp_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
+	else
+		gro_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
 	return g->last;
 }
 
@@ -419,17 +448,24 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
                                                   unsigned i, unsigned n, uint64_t now, const int v4,
                                                   const int tagged, const int avx2, const int udp)
 {
+	struct run r;
 	unsigned t = 0;
+	int fresh = 1;
 	for (;;) {
-		/* (the completed entry's hash: its memory is kept until the
-		 * entry is taken again, after the new one) */
-		unsigned k = train_once(g, idx, pkts, i + t, n, v4, tagged, avx2, udp);
+		const struct gro_item *it;
+		unsigned k = train_once(g, idx, pkts, i + t, n, &r, fresh, v4, tagged, avx2, udp);
+		uint8_t stack = g->items[idx].stack;
 		t += k & ~TRAIN_RENEW;
-		if (!(k & TRAIN_RENEW) ||
-		    (idx = train_renew(g, &pkts[i + t], g->items[idx].hash, now, udp)) == GRO_NONE)
+		if (!(k & TRAIN_RENEW) || (idx = train_renew(g, idx, &pkts[i + t], now, udp)) == GRO_NONE)
 			return t;
-		if (++t + i >= n || !same_ports(&g->items[idx], &pkts[i + t]))
+		it = &g->items[idx];
+		if (++t + i >= n || !same_ports(it, &pkts[i + t]))
 			return t;
+		/* the run's expected header and mask kept: the new entry's
+		 * header is the frame's, equal to the last one's under the mask
+		 * (the train's checks), and of its length when it is a full
+		 * segment of the same stack (ipsum: the same bytes) */
+		fresh = tagged || it->seg_size != r.mss || it->stack != stack;
 	}
 }
 
