@@ -190,7 +190,7 @@ static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32
 	else
 		gro_tcp_complete_l3(it, l3);
 	if (l3 == 4)
-		gro_ipv4_complete_hdr(ip, l3_len, 5);
+		gro_ipv4_complete_len(ip, l3_len); /* (20 bytes: plain_done()) */
 	else
 		gro_ipv6_complete_hdr(it);
 	pend_push(g, idx, 1, l3, udp);
