@@ -158,7 +158,7 @@ static void finish_csum(struct ofl_gro *g, uint32_t idx)
 
 /*
  * The entries most completions are of: merged (two segments or more) over
- * a stack of IP (IPv4 without options, or IPv6) and TCP or UDP, first in
+ * a stack of IP (IPv4, with options or not, or IPv6) and TCP or UDP, first in
  * the frame or after Ethernet, with no tail tag to finish the checksum
  * before.  Their completion is their stack's walk (gro_stack_complete(),
  * the stacks of layers.c: the Ethernet layer completes nothing, the IP
@@ -173,8 +173,9 @@ _Static_assert(GRO_STACK_TCP4 == 0 && GRO_STACK_TCP6 == 1 && GRO_STACK_RAW4 == 2
                "plain stacks: bit 0 IPv6, bit 2 UDP");
 static inline int plain_done(const struct gro_item *it)
 {
-	return it->nsegs > 1 && it->tail_len == 0 && it->stack < GRO_STACK_TUN4 &&
-	       ((it->stack & 1u) || it->hdr[it->l3_off] == 0x45);
+	/* (IPv4 options too: gro_ipv4_complete_len() changes only the length
+	 * and the checksum) */
+	return it->nsegs > 1 && it->tail_len == 0 && it->stack < GRO_STACK_TUN4;
 }
 
 /* A plain entry over IP version l3 and UDP (udp) or TCP completed and
@@ -190,7 +191,7 @@ static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32
 	else
 		gro_tcp_complete_l3(it, l3);
 	if (l3 == 4)
-		gro_ipv4_complete_len(ip, l3_len); /* (20 bytes: plain_done()) */
+		gro_ipv4_complete_len(ip, l3_len);
 	else
 		gro_ipv6_complete_hdr(it);
 	pend_push(g, idx, 1, l3, udp);
