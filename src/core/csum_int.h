@@ -28,9 +28,10 @@ static inline uint16_t ofl_csum_words_fold(const uint8_t *p, unsigned nwords)
  * sum folded to 16 bits and complemented. */
 static inline uint16_t ofl_csum_fold_inl(uint32_t sum)
 {
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
+	/* the halves' sum with the end-around carry in one step: the word
+	 * plus itself rotated by 16 has it in its upper half (as
+	 * ofl_csum_ip4_fold() below) */
+	return (uint16_t)~((sum + (sum << 16 | sum >> 16)) >> 16);
 }
 
 /* The plain sum of the five 32-bit words (memory order) of an IPv4 header

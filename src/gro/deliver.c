@@ -41,16 +41,21 @@ static uint8_t tun_gso_type(const struct gro_tun *t)
 }
 
 /* The output record of entry idx.  plain: the entry is known to be one that
- * complete_plain() completed (merged, not through a tunnel), which the
- * compiler folds into the tests below. */
-static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o, int plain)
+ * complete_plain_as() completed (merged, not through a tunnel, no tail tag)
+ * over IP version l3 and UDP (udp) or TCP, which the compiler folds into
+ * the tests below (l3 and udp are only read when plain). */
+static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o, int plain,
+                                              unsigned l3, int udp)
 {
 	/* every field assigned: no memset of the whole struct per packet */
 	struct gro_item *it = &g->items[idx];
 	int gro = plain || it->nsegs != 0, merged = plain || it->nsegs > 1;
 	/* merged: the seed gro_tcp_complete() wrote; one segment: the seed a
-	 * PARTIAL first segment came with (hold_link) */
-	int partial = (merged || (gro && (it->out_flags & OFL_GRO_OUT_F_CSUM_PARTIAL))) && !it->csum_done;
+	 * PARTIAL first segment came with (hold_link).  csum_done is only set
+	 * with a tail tag (finish_csum()), which a plain entry has not. */
+	int partial = (merged || (gro && (it->out_flags & OFL_GRO_OUT_F_CSUM_PARTIAL))) && (plain || !it->csum_done);
+	/* a plain entry's stack, known: one of the same kind */
+	unsigned stack = plain ? (udp ? GRO_STACK_UDP4 : GRO_STACK_TCP4) : it->stack;
 	o->slices = gro_slices(g, idx);
 	o->nslices = it->nslices;
 	o->cookies = gro_cookies(g, idx);
@@ -59,26 +64,27 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 	o->rx_hash = it->rx_hash;
 	o->first_ns = it->first_ns;
 	o->dsa = it->has_meta ? &g->cold[idx].meta : NULL;
-	o->hdr = it->hdr_len ? it->hdr : NULL;
+	o->hdr = plain || it->hdr_len ? it->hdr : NULL;
 	o->hdr_len = it->hdr_len;
 	o->seg_count = it->nsegs;
 	o->seg_size = gro ? it->seg_size : 0;
-	o->len = gro ? it->hdr_len + it->payload + it->tail_len : it->frame_len;
+	o->len = gro ? it->hdr_len + it->payload + (plain ? 0u : it->tail_len) : it->frame_len;
 	o->l3_off = gro ? it->l3_off : 0;
 	o->l4_off = gro ? it->l4_off : 0;
 	o->flags = (uint8_t)((it->out_flags & ~OFL_GRO_OUT_F_CSUM_PARTIAL) | (partial ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
 	o->csum_start = partial ? it->l4_off : 0;
-	o->csum_offset = partial ? (uint16_t)gro_stack_csum_off(it->stack) : 0;
-	if (merged && gro_stack_udp(it->stack)) {
+	o->csum_offset = partial ? (uint16_t)gro_stack_csum_off(stack) : 0;
+	if (merged && gro_stack_udp(stack)) {
 		o->gso_type = (uint8_t)(OFL_GSO_UDP_L4 | (it->lcsum ? OFL_GSO_FRAGLIST : 0));
 		return;
 	}
-	o->gso_type = merged ? (uint8_t)((it->l3 == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
-	                                 (it->l3 == 4 && it->fixedid ? OFL_GSO_TCP_FIXEDID : 0) |
+	l3 = plain ? l3 : it->l3;
+	o->gso_type = merged ? (uint8_t)((l3 == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
+	                                 (l3 == 4 && it->fixedid ? OFL_GSO_TCP_FIXEDID : 0) |
 	                                 (it->cwr ? OFL_GSO_TCP_ECN : 0) |
 	                                 (it->lcsum ? OFL_GSO_FRAGLIST : 0)) /* a list: list.c */
 	                     : 0;
-	if (!plain && gro && gro_stack_tun(it->stack)) {
+	if (!plain && gro && gro_stack_tun(stack)) {
 		/* through a tunnel (tunnel.c): its type in flags, the
 		 * encapsulation in gso_type (gro_out.h) */
 		o->flags = (uint8_t)(o->flags | (unsigned)it->tun.type << 5);
@@ -114,7 +120,7 @@ void gro_deliver_pending(struct ofl_gro *g)
 
 /* Append an entry to the delivery list: its output record written now, the
  * entry kept until the list is delivered (the record points into it). */
-static inline OFL_ALWAYS_INLINE void pend_push(struct ofl_gro *g, uint32_t idx, int plain)
+static inline OFL_ALWAYS_INLINE void pend_push(struct ofl_gro *g, uint32_t idx, int plain, unsigned l3, int udp)
 {
 	struct gro_item *it = &g->items[idx];
 	it->state = GRO_PENDING;
@@ -124,13 +130,13 @@ static inline OFL_ALWAYS_INLINE void pend_push(struct ofl_gro *g, uint32_t idx, 
 	else
 		g->items[g->pend_tail].next = idx;
 	g->pend_tail = idx;
-	fill_out(g, idx, &g->outs[g->pend_n], plain);
-	gro_pend_commit(g, it->nsegs ? it->nsegs : 1u, it->nsegs != 0);
+	fill_out(g, idx, &g->outs[g->pend_n], plain, l3, udp);
+	gro_pend_commit(g, plain || it->nsegs ? it->nsegs : 1u, plain || it->nsegs != 0);
 }
 
 void gro_pend_push(struct ofl_gro *g, uint32_t idx)
 {
-	pend_push(g, idx, 0);
+	pend_push(g, idx, 0, 0, 0);
 }
 
 /* Keep-tag mode with a tail tag: the tag follows the payload, so a checksum
@@ -152,45 +158,66 @@ static void finish_csum(struct ofl_gro *g, uint32_t idx)
 
 /*
  * The entries most completions are of: merged (two segments or more) over
- * a stack of IP (IPv4 without options, or IPv6) and TCP or UDP, first in
+ * a stack of IP (IPv4, with options or not, or IPv6) and TCP or UDP, first in
  * the frame or after Ethernet, with no tail tag to finish the checksum
  * before.  Their completion is their stack's walk (gro_stack_complete(),
  * the stacks of layers.c: the Ethernet layer completes nothing, the IP
  * layer then the L4 one), with each layer's own completion inlined for the
  * IP version and protocol known instead of called through the table.
+ * The stacks below GRO_STACK_TUN4 name the IP version in bit 0 and UDP in
+ * bit 2 (layer.h), so the stack alone says which of the four it is.
  */
+_Static_assert(GRO_STACK_TCP4 == 0 && GRO_STACK_TCP6 == 1 && GRO_STACK_RAW4 == 2 && GRO_STACK_RAW6 == 3 &&
+                   GRO_STACK_UDP4 == 4 && GRO_STACK_UDP6 == 5 && GRO_STACK_RAWUDP4 == 6 && GRO_STACK_RAWUDP6 == 7 &&
+                   GRO_STACK_TUN4 == 8,
+               "plain stacks: bit 0 IPv6, bit 2 UDP");
 static inline int plain_done(const struct gro_item *it)
 {
-	return it->nsegs > 1 && it->tail_len == 0 && it->stack < GRO_STACK_TUN4 &&
-	       (it->l3 != 4 || it->hdr[it->l3_off] == 0x45);
+	/* (IPv4 options too: gro_ipv4_complete_len() changes only the length
+	 * and the checksum) */
+	return it->nsegs > 1 && it->tail_len == 0 && it->stack < GRO_STACK_TUN4;
 }
 
-static inline OFL_ALWAYS_INLINE void complete_plain_as(struct gro_item *it, unsigned l3, int udp)
+/* A plain entry over IP version l3 and UDP (udp) or TCP completed and
+ * queued. */
+static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32_t idx, unsigned l3, int udp)
 {
-	if (l3 == 4)
-		gro_ipv4_complete_hdr(it->hdr + it->l3_off, it->l3_len, 5);
-	else
-		gro_ipv6_complete_hdr(it);
+	struct gro_item *it = &g->items[idx];
+	uint8_t *ip = it->hdr + it->l3_off;
+	const uint32_t l3_len = it->l3_len;
+	/* L4 first: it reads the entry's fields before its header stores */
 	if (udp)
 		gro_udp_complete_l3(it, l3);
 	else
 		gro_tcp_complete_l3(it, l3);
+	if (l3 == 4)
+		gro_ipv4_complete_len(ip, l3_len);
+	else
+		gro_ipv6_complete_hdr(it);
+	pend_push(g, idx, 1, l3, udp);
 }
 
-static inline void complete_plain(struct gro_item *it)
+/* Every other entry (a single segment or a NORMAL packet, a tunnel, IPv4
+ * options, a tail tag; out of line, every non-plain row got slower). */
+static inline void complete_general(struct ofl_gro *g, uint32_t idx)
 {
-	int udp = gro_stack_udp(it->stack);
-	if (it->l3 == 4) {
-		if (udp)
-			complete_plain_as(it, 4, 1);
-		else
-			complete_plain_as(it, 4, 0);
-	} else {
-		if (udp)
-			complete_plain_as(it, 6, 1);
-		else
-			complete_plain_as(it, 6, 0);
+	struct gro_item *it = &g->items[idx];
+	if (it->nsegs > 1) {
+		gro_stack_complete(it);
+		if (it->tail_len)
+			finish_csum(g, idx);
+	} else if (it->tail_len && (it->out_flags & OFL_GRO_OUT_F_CSUM_PARTIAL)) {
+		finish_csum(g, idx); /* a lone PARTIAL segment: its seed, finished */
 	}
+	if (it->tail_len) {
+		/* keep-tag mode with a tail tag: the first segment's tag ends it */
+		struct ofl_slice *sl = &gro_slices(g, idx)[it->nslices++];
+		sl->data = g->cold[idx].tailbuf;
+		sl->len = it->tail_len;
+		sl->pkt = 0;
+		sl->buf = 0xffff;
+	}
+	pend_push(g, idx, 0, 0, 0);
 }
 
 /* Complete a held entry: rewrite its header and queue it for delivery.
@@ -209,27 +236,24 @@ static inline void complete_x(struct ofl_gro *g, uint32_t idx, unsigned reason, 
 	g->st.flush[reason]++;
 	if (g->last == idx)
 		g->last = GRO_NONE;
-	if (plain_done(it)) {
-		complete_plain(it);
-		pend_push(g, idx, 1);
+	if (!OFL_LIKELY(plain_done(it))) {
+		complete_general(g, idx);
 		return;
 	}
-	if (it->nsegs > 1) {
-		gro_stack_complete(it);
-		if (it->tail_len)
-			finish_csum(g, idx);
-	} else if (it->tail_len && (it->out_flags & OFL_GRO_OUT_F_CSUM_PARTIAL)) {
-		finish_csum(g, idx); /* a lone PARTIAL segment: its seed, finished */
+	switch (it->stack & 5u) {
+	case 0:
+		complete_plain_as(g, idx, 4, 0);
+		break;
+	case 1:
+		complete_plain_as(g, idx, 6, 0);
+		break;
+	case 4:
+		complete_plain_as(g, idx, 4, 1);
+		break;
+	default:
+		complete_plain_as(g, idx, 6, 1);
+		break;
 	}
-	if (it->tail_len) {
-		/* keep-tag mode with a tail tag: the first segment's tag ends it */
-		struct ofl_slice *sl = &gro_slices(g, idx)[it->nslices++];
-		sl->data = g->cold[idx].tailbuf;
-		sl->len = it->tail_len;
-		sl->pkt = 0;
-		sl->buf = 0xffff;
-	}
-	pend_push(g, idx, 0);
 }
 
 void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason)

@@ -57,12 +57,41 @@ static inline uint32_t gro_ipv4_nomerge(const uint8_t *ip, struct gro_item *it)
 /* inet_gro_complete (the layer's completion, ipv4.c): the merged packet's
  * total length, 0 above 65535 as Linux BIG TCP writes it, and the header
  * checksum over ihl 32-bit words (5, no options: the sum written out). */
+static inline uint16_t gro_ipv4_tot_len(uint32_t l3_len)
+{
+	return (uint16_t)(l3_len > 0xffffu ? 0 : l3_len);
+}
 static inline OFL_ALWAYS_INLINE void gro_ipv4_complete_hdr(uint8_t *ip, uint32_t l3_len, unsigned ihl)
 {
 	uint16_t c;
-	ofl_put16(ip + 2, (uint16_t)(l3_len > 0xffffu ? 0 : l3_len));
+	ofl_put16(ip + 2, gro_ipv4_tot_len(l3_len));
 	ip[10] = ip[11] = 0;
 	c = (uint16_t)~(ihl == 5 ? ofl_csum_ip4_fold(ip) : ofl_csum_words_fold(ip, ihl));
+	memcpy(ip + 10, &c, 2);
+}
+
+/*
+ * The same for a header whose checksum is right, as every IPv4 header an
+ * entry holds is (the parse, ofl_parse_plain() and the run's expected word
+ * check it; merging never writes it): only the length changes, so the
+ * checksum is updated for it (RFC 1624) instead of summed again.  The
+ * value is the one gro_ipv4_complete_hdr() writes: with S the sum of the
+ * new header's other words, ~old_c + ~old_len + new_len is S modulo
+ * 0xffff; 3 * 0xffff - old_c - old_len + new_len is never 0, so its
+ * end-around fold is S's own, in [1, 0xffff] (a header's sum is not 0).
+ * Sixteen-bit words in memory order: the fold commutes with the byte swap.
+ */
+static inline OFL_ALWAYS_INLINE void gro_ipv4_complete_len(uint8_t *ip, uint32_t l3_len)
+{
+	uint16_t old_len, old_c, new_len, tot = gro_ipv4_tot_len(l3_len), c;
+	uint8_t b[2];
+	memcpy(&old_len, ip + 2, 2);
+	memcpy(&old_c, ip + 10, 2);
+	b[0] = (uint8_t)(tot >> 8);
+	b[1] = (uint8_t)tot;
+	memcpy(&new_len, b, 2);
+	c = ofl_csum_fold_inl(3u * 0xffffu - old_c - old_len + new_len);
+	memcpy(ip + 2, &new_len, 2);
 	memcpy(ip + 10, &c, 2);
 }
 

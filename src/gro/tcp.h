@@ -65,10 +65,12 @@ static inline uint32_t gro_tcp_nomerge(const uint8_t *th, const struct gro_item 
 static inline OFL_ALWAYS_INLINE void gro_tcp_complete_l3(struct gro_item *it, unsigned l3)
 {
 	uint8_t *th = it->hdr + it->l4_off;
-	uint16_t c;
-	th[13] |= it->fin_psh;
-	c = (uint16_t)~ofl_csum_fold_inl(
+	uint8_t fp = it->fin_psh;
+	/* every field read before the header is written (a byte store may
+	 * alias them) */
+	uint16_t c = (uint16_t)~ofl_csum_fold_inl(
 	    gro_pseudo_sum_at(it->hdr, l3, it->l3_off, it->l3_len - (uint32_t)(it->l4_off - it->l3_off), 6));
+	th[13] |= fp;
 	memcpy(th + 16, &c, 2);
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/csum_int.h"
 #include "gen.h"
+#include "gro/ipv4.h"
 #include "harness.h"
 
 static uint8_t buf[9100];
@@ -114,9 +115,58 @@ START_TEST(ipv4_sum_ok_range)
 }
 END_TEST
 
+/* A merged packet's IPv4 header: the checksum updated for the new length
+ * (ipv4.h gro_ipv4_complete_len(), the plain completion) against the one
+ * summed again (gro_ipv4_complete_hdr()), for right headers: random ones,
+ * old lengths near the ends, new lengths past 65535 (written 0), and the
+ * headers whose checksum is 0, also sent as 0xffff (the update's sum of
+ * old checksum, old length and new length is then 0 when both are 0xffff
+ * and the new length is written 0). */
+START_TEST(ipv4_len_update)
+{
+	static const uint32_t lens[] = {20, 40, 1500, 0xfffe, 0xffff, 0x10000, 0x1ffff, 9000};
+	uint8_t ip[20], a[20], b[20];
+	unsigned seed = 11, t, i;
+	for (t = 0; t < 100000; t++) {
+		uint16_t c;
+		uint32_t l3_len;
+		for (i = 0; i < 20; i++) {
+			seed = seed * 1103515245u + 12345u;
+			ip[i] = (uint8_t)(seed >> 16);
+		}
+		ip[0] = 0x45;
+		if (t % 4 == 0)
+			ip[2] = ip[3] = 0xff;
+		else if (t % 4 == 1)
+			ip[2] = 0, ip[3] = 20;
+		ip[10] = ip[11] = 0;
+		if (t % 3 == 0) {
+			/* the ID chosen so that the checksum is 0 */
+			ip[4] = ip[5] = 0;
+			c = (uint16_t)~gen_csum_fold(ip, 20, 0);
+			ip[4] = (uint8_t)(c >> 8);
+			ip[5] = (uint8_t)c;
+		}
+		c = (uint16_t)~gen_csum_fold(ip, 20, 0);
+		if (c == 0 && (t >> 4) % 2)
+			c = 0xffff; /* the same sum, the other zero */
+		ip[10] = (uint8_t)(c >> 8);
+		ip[11] = (uint8_t)c;
+		ck_assert(ofl_ip4_sum_ok(ip));
+		l3_len = t % 5 < 3 ? lens[(seed >> 8) % 8] : (seed >> 4) % 0x20000u;
+		memcpy(a, ip, 20);
+		memcpy(b, ip, 20);
+		gro_ipv4_complete_len(a, l3_len);
+		gro_ipv4_complete_hdr(b, l3_len, 5);
+		ck_assert_msg(memcmp(a, b, 20) == 0, "header %u, length %u: %02x%02x, summed %02x%02x", t,
+		              (unsigned)l3_len, a[10], a[11], b[10], b[11]);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *tests[] = {lengths_and_alignments, all_ones, chain_at_odd_offsets, ipv4_header_example,
-	                        ipv4_sum_ok_range};
+	                        ipv4_sum_ok_range, ipv4_len_update};
 	return h_run_tests("csum", tests, sizeof tests / sizeof tests[0]);
 }
