@@ -269,4 +269,21 @@ static inline int gro_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, c
 	return hold_plain_l4(g, pkt, p, h, k, hash, now, 0);
 }
 
+/* gro_hold_plain() of a frame core/parse.h ofl_plain_tcp() found plain
+ * (its TCP header at l4, thl bytes; total the frame's length) without the
+ * parse filled: the fields of h the entry takes, nothing else. */
+static inline OFL_ALWAYS_INLINE int gro_hold_plain_tcp(struct ofl_gro *g, const struct ofl_pkt *pkt,
+                                                       const uint8_t *p, uint32_t l4, uint32_t thl,
+                                                       uint32_t total, const struct ofl_flow_key *k,
+                                                       uint32_t hash, uint64_t now)
+{
+	struct ofl_hdrs h;
+	h.l3 = l4 == 34 ? 4 : 6;
+	h.l4_off = (uint16_t)l4;
+	h.hdr_len = (uint16_t)(l4 + thl);
+	h.l3_end = total;
+	h.payload_len = total - l4 - thl;
+	return hold_plain_l4(g, pkt, p, &h, k, hash, now, 0);
+}
+
 #endif
