@@ -245,13 +245,10 @@ static inline int burst_groups(const struct ofl_gro *g, const struct ofl_pkt *pk
 static inline int hold_first(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 {
 	const uint8_t *p = pkt->bufs->data;
-	uint32_t b0 = pkt->bufs->len, l4, hash;
-	struct ofl_flow_key k;
-	l4 = plain_key(p, b0, &k) == 4 ? 34u : 54u;
-	hash = l4 == 34 ? ofl_flow_hash_v4(&g->tab, &k) : ofl_flow_hash(&g->tab, &k);
+	uint32_t b0 = pkt->bufs->len, l4 = ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") ? 54u : 34u;
 	g->st.rx_pkts++;
 	g->st.rx_bytes += b0;
-	return gro_hold_plain_tcp(g, pkt, p, l4, (p[l4 + 12] >> 2) & 0x3cu, b0, &k, hash, now);
+	return gro_hold_plain_new(g, pkt, p, l4, (p[l4 + 12] >> 2) & 0x3cu, b0, now);
 }
 
 /* After frame i was held as a new entry that header prediction covers:
