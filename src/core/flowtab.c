@@ -35,8 +35,8 @@ void ofl_flowtab_init(struct ofl_flowtab *t, void *mem, uint32_t nslots, const u
 		t->k_zero47 += (t->k[i] & 0xffffffffu) * (t->k[i] >> 32);
 }
 
-uint32_t ofl_flowtab_find(const struct ofl_flowtab *t, uint32_t hash, const struct ofl_flow_key *key,
-                          ofl_flowtab_key_fn keyof, void *ctx, uint64_t *probes)
+uint32_t ofl_flowtab_find_chain(const struct ofl_flowtab *t, uint32_t hash, const struct ofl_flow_key *key,
+                                ofl_flowtab_key_fn keyof, void *ctx, uint64_t *probes)
 {
 	uint32_t i = hash & t->mask, n = 0;
 	for (;;) {
@@ -52,15 +52,6 @@ uint32_t ofl_flowtab_find(const struct ofl_flowtab *t, uint32_t hash, const stru
 	}
 	*probes += n;
 	return UINT32_MAX;
-}
-
-void ofl_flowtab_insert(struct ofl_flowtab *t, uint32_t hash, uint32_t value)
-{
-	uint32_t i = hash & t->mask;
-	while (t->slot[i])
-		i = (i + 1) & t->mask;
-	t->slot[i] = (uint64_t)hash << 32 | (value + 1u);
-	t->count++;
 }
 
 void ofl_flowtab_clear(struct ofl_flowtab *t)

@@ -8,6 +8,7 @@
 
 #include "core/csum_int.h"
 #include "gro/group.h"
+#include "gro/hold.h"
 #include "gro/predict.h"
 
 static inline int check_args(struct ofl_gro *g, const struct ofl_pkt *pkt)
@@ -104,7 +105,7 @@ static inline OFL_ALWAYS_INLINE int32_t pass_len(const uint8_t *p, uint32_t b0, 
 /* Can frame pkt (pass_shape() true) only be passed on, and does pass_run()
  * take it: plain, its payload within room (at most 0xffff), PSH, FIN, URG,
  * RST, SYN or no payload?  Its first buffer at *p, *b0 bytes, and its
- * payload length in *len then. */
+ * payload length in *len (-1: not plain) then. */
 static inline OFL_ALWAYS_INLINE int pass_takes(const struct ofl_pkt *pkt, uint32_t room, const uint8_t **p,
                                                uint32_t *b0, int32_t *len)
 {
@@ -116,12 +117,32 @@ static inline OFL_ALWAYS_INLINE int pass_takes(const struct ofl_pkt *pkt, uint32
 	return (uint32_t)*len <= room && (*len == 0 || (fl & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)));
 }
 
+/* Would the fast path hold a frame pass_takes() said no to as a new flow
+ * while nothing is held (receive.c fast_path())?  Plain (its payload len
+ * not negative; its first buffer at p), a payload within the byte bound,
+ * no flag that passes it on (its flag byte read again: not kept live
+ * through pass_run()'s loop, and read only when the burst is not
+ * grouped). */
+static inline int first_holds(const struct ofl_gro *g, const uint8_t *p, int32_t len)
+{
+	uint32_t l4 = ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") ? 54u : 34u;
+	return len > 0 && !(p[l4 + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) &&
+	       g->held_bytes + (uint32_t)len <= g->cfg.max_held_bytes;
+}
+
 /* k records written from the delivery list's end on join it (one segment
  * each). */
 static inline void pass_commit(struct ofl_gro *g, uint32_t k)
 {
 	g->pend_n += k;
 	g->pend_segs += k;
+}
+
+/* The payload pass_run() may take (0xffff at most: a payload is shorter). */
+static inline uint32_t pass_room(const struct ofl_gro *g)
+{
+	const uint32_t held = g->cfg.max_held_bytes - g->held_bytes;
+	return held < 0xffffu ? held : 0xffffu;
 }
 
 /*
@@ -138,24 +159,22 @@ static inline void pass_commit(struct ofl_gro *g, uint32_t k)
  * after the first frame once that is taken); the record, its slice and
  * cookie step along the delivery list, which goes out every normal_batch
  * frames (one segment each).
+ *
+ * The caller checked the first frame (pass_shape(), pass_takes() with
+ * room, pass_room()): its first buffer at p, b0 bytes, payload len.
  */
-static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, uint32_t room,
+                         const uint8_t *p, uint32_t b0, int32_t len)
 {
-	const uint32_t held = g->cfg.max_held_bytes - g->held_bytes;
-	const uint32_t room = held < 0xffffu ? held : 0xffffu; /* (a payload is shorter) */
 	const size_t mb = g->cfg.max_bufs;
 	const uint32_t slot = g->pend_n;
 	const struct ofl_pkt *pkt = pkts, *end = pkts + n, *ahead;
 	struct ofl_gro_out *o = g->outs + slot;
 	struct ofl_slice *s = g->oslices + slot * mb;
 	void **ck = g->ocookies + slot;
-	uint32_t left, left0, b0, nopay = 0;
+	uint32_t left, left0, nopay = 0;
 	uint64_t bytes = 0;
-	const uint8_t *p;
 	unsigned i;
-	int32_t len;
-	if (!pass_shape(pkt) || !pass_takes(pkt, room, &p, &b0, &len))
-		return 0;
 	/* the frames after it, up to GRO_AHEAD: checked, fetched */
 	for (ahead = pkt + 1; ahead < end && ahead - pkt <= (ptrdiff_t)GRO_AHEAD && pass_shape(ahead); ahead++) {
 #if defined(__GNUC__)
@@ -212,6 +231,56 @@ static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned
 	return i;
 }
 
+/* Is the burst grouped (stage 2, group.c)?  With timeout 0, nothing held
+ * and the first frame's flow not coming again at once. */
+static inline int burst_groups(const struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
+{
+	return g && g->bs && n >= 2 && n <= GRO_BURST_MAX && g->age_head == GRO_NONE && worth_grouping(pkts, n);
+}
+
+/* Hold frame pkt as receive.c's fast path would hold it (gro_receive():
+ * pass_run() stopped at it, nothing held, first_holds() true: one buffer,
+ * plain, checksum verified, no hardware VLAN), its plain shape not
+ * checked again. */
+static inline int hold_first(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
+{
+	const uint8_t *p = pkt->bufs->data;
+	uint32_t b0 = pkt->bufs->len, l4 = ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") ? 54u : 34u;
+	g->st.rx_pkts++;
+	g->st.rx_bytes += b0;
+	return gro_hold_plain_new(g, pkt, p, l4, (p[l4 + 12] >> 2) & 0x3cu, b0, now);
+}
+
+/* After frame i was held as a new entry that header prediction covers:
+ * the next frames of its flow go straight to the train (the same checks
+ * as predict()); returns the last frame taken. */
+static inline unsigned train_after_hold(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                                        int r, uint64_t now)
+{
+	if (r == OFL_GRO_HELD && i + 1 < n && g->last != GRO_NONE && g->items[g->last].fast &&
+	    same_ports(&g->items[g->last], &pkts[i + 1]))
+		i += gro_train(g, g->last, pkts, i + 1, n, now);
+	return i;
+}
+
+/* A burst not grouped whose first frame, nothing held, is plain with len
+ * payload bytes and not one pass_run() takes: when it is a new flow the
+ * fast path would hold, held here without a second parse, its next frames
+ * trained.  Returns the frame the burst loop goes on from (0: not held). */
+static OFL_NOINLINE unsigned first_hold(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now,
+                                        int32_t len)
+{
+	if (!first_holds(g, pkts->bufs->data, len))
+		return 0;
+#if defined(__GNUC__)
+	if (GRO_AHEAD < n && pkts[GRO_AHEAD].nbufs && pkts[GRO_AHEAD].bufs && pkts[GRO_AHEAD].bufs[0].data) {
+		__builtin_prefetch(pkts[GRO_AHEAD].bufs[0].data);
+		__builtin_prefetch(pkts[GRO_AHEAD].bufs[0].data + 64);
+	}
+#endif
+	return train_after_hold(g, pkts, 0, n, hold_first(g, pkts, now), now) + 1;
+}
+
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 {
 	int err;
@@ -230,7 +299,7 @@ int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
                                uint64_t now, int *err)
 {
-	unsigned i, done = 0;
+	unsigned i = 0, done = 0;
 	int e = 0, grouped = 0;
 	if (!g || (!pkts && n) || (g->in_cb && n)) {
 		e = !g || !pkts ? OFL_EINVAL : OFL_ESTATE;
@@ -241,17 +310,35 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 	if (n && g->nlone)
 		gro_lone_settle(g);
 	/* nothing held: the frames that can only be passed on go first */
-	if (n && !g->tab.count && !g->full_only) {
-		done = pass_run(g, pkts, n, now);
-		pkts += done;
-		n -= done;
+	if (n && !g->tab.count && !g->full_only && pass_shape(pkts)) {
+		const uint32_t room = pass_room(g);
+		const uint8_t *p;
+		uint32_t b0;
+		int32_t len;
+		if (pass_takes(pkts, room, &p, &b0, &len)) {
+			done = pass_run(g, pkts, n, now, room, p, b0, len);
+			pkts += done;
+			n -= done;
+		} else if (len > 0) {
+			/* a plain first frame with payload: grouped with the
+			 * burst, or else held (first_hold()) */
+			if (burst_groups(g, pkts, n)) {
+				grouped = gro_group(g, pkts, n, now);
+				i = grouped == 2 ? n : 0;
+			} else {
+				i = first_hold(g, pkts, n, now, len);
+			}
+			goto loop;
+		}
 	}
 	/* stage 2, when nothing is held (timeout 0): the burst grouped by
 	 * flow, unless the first frame's flow comes again at once; every
 	 * frame alone in its flow: all held then (2) */
-	if (g && g->bs && n >= 2 && n <= GRO_BURST_MAX && g->age_head == GRO_NONE && worth_grouping(pkts, n))
+	if (burst_groups(g, pkts, n))
 		grouped = gro_group(g, pkts, n, now);
-	for (i = grouped == 2 ? n : 0; i < n; i++) {
+	i = grouped == 2 ? n : 0;
+loop:
+	for (; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		int r, tried = 0;
 		if (grouped) {
@@ -322,11 +409,8 @@ merged:
 slow:
 		r = gro_receive(g, pkt, now, tried);
 		/* held as a new entry that header prediction covers: the next
-		 * frames of its flow go straight to the train (the same checks
-		 * as predict()) */
-		if (r == OFL_GRO_HELD && i + 1 < n && g->last != GRO_NONE && g->items[g->last].fast &&
-		    same_ports(&g->items[g->last], &pkts[i + 1]))
-			i += gro_train(g, g->last, pkts, i + 1, n, now);
+		 * frames of its flow go straight to the train */
+		i = train_after_hold(g, pkts, i, n, r, now);
 	}
 	if (err)
 		*err = e;

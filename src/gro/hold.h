@@ -174,7 +174,8 @@ static inline OFL_ALWAYS_INLINE void copy_hdr(uint8_t *dst, const uint8_t *src, 
  * h; the headers are in the first buffer): header, key, per-flow state, the
  * first segment's slices.  The entry is not linked anywhere yet.  udp: a
  * UDP datagram of the plain shape (gro_udp_hold_plain()), filled as
- * hold.c's gro_hold_fill() fills it (no tag, no hardware VLAN). */
+ * hold.c's gro_hold_fill() fills it (no tag, no hardware VLAN).  k NULL:
+ * the entry's key was built there already. */
 static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
                                                         const uint8_t *p, const struct ofl_hdrs *h,
                                                         const struct ofl_flow_key *k, uint32_t hash, const int udp)
@@ -184,7 +185,8 @@ static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint3
 	struct gro_item *it = &g->items[idx];
 	struct ofl_slice *sl;
 	copy_hdr(it->hdr, p, hl, udp);
-	ofl_flow_key_copy(&it->key, k);
+	if (k)
+		ofl_flow_key_copy(&it->key, k);
 	it->hash = hash;
 	it->l3 = h->l3;
 	it->stack = (uint8_t)(gro_stack_of_l3(h->l3, 0) + (udp ? GRO_STACK_UDP4 : 0)); /* never raw-IP input */
@@ -225,7 +227,8 @@ static inline void hold_fill_plain(struct ofl_gro *g, uint32_t idx, const struct
 }
 
 /* Hold a new flow of the plain shape: gro_hold_new() without the tag cases
- * (the held bytes within their bound: checked by the caller). */
+ * (the held bytes within their bound: checked by the caller).  k NULL:
+ * the key built in the entry and hashed here (TCP). */
 static inline OFL_ALWAYS_INLINE int hold_plain_l4(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
                                                   const struct ofl_hdrs *h, const struct ofl_flow_key *k,
                                                   uint32_t hash, uint64_t now, const int udp)
@@ -234,6 +237,11 @@ static inline OFL_ALWAYS_INLINE int hold_plain_l4(struct ofl_gro *g, const struc
 	if (gro_nflows(g) >= g->cfg.max_flows)
 		gro_make_room(g, h->payload_len);
 	idx = item_alloc(g);
+	if (!k) {
+		struct ofl_flow_key *kh = &g->items[idx].key;
+		plain_key(p, pkt->bufs[0].len, kh); /* (a plain frame has one) */
+		hash = h->l3 == 4 ? ofl_flow_hash_v4(&g->tab, kh) : ofl_flow_hash(&g->tab, kh);
+	}
 	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, udp);
 	g->rcache[rcache_slot(p)] = rcache_val(p, idx);
 	return hold_link(g, idx, pkt, hash, h->payload_len, now);
@@ -267,6 +275,33 @@ static inline int gro_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, c
                       const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
 {
 	return hold_plain_l4(g, pkt, p, h, k, hash, now, 0);
+}
+
+/* gro_hold_plain() of a frame core/parse.h ofl_plain_tcp() found plain
+ * (its TCP header at l4, thl bytes; total the frame's length) without the
+ * parse filled: the fields of h the entry takes, nothing else. */
+static inline OFL_ALWAYS_INLINE int gro_hold_plain_tcp(struct ofl_gro *g, const struct ofl_pkt *pkt,
+                                                       const uint8_t *p, uint32_t l4, uint32_t thl,
+                                                       uint32_t total, const struct ofl_flow_key *k,
+                                                       uint32_t hash, uint64_t now)
+{
+	struct ofl_hdrs h;
+	h.l3 = l4 == 34 ? 4 : 6;
+	h.l4_off = (uint16_t)l4;
+	h.hdr_len = (uint16_t)(l4 + thl);
+	h.l3_end = total;
+	h.payload_len = total - l4 - thl;
+	return hold_plain_l4(g, pkt, p, &h, k, hash, now, 0);
+}
+
+/* gro_hold_plain_tcp() when nothing of the frame's flow was looked up:
+ * its key built in the entry it is held in (not copied there), and
+ * hashed. */
+static inline OFL_ALWAYS_INLINE int gro_hold_plain_new(struct ofl_gro *g, const struct ofl_pkt *pkt,
+                                                       const uint8_t *p, uint32_t l4, uint32_t thl,
+                                                       uint32_t total, uint64_t now)
+{
+	return gro_hold_plain_tcp(g, pkt, p, l4, thl, total, NULL, 0, now);
 }
 
 #endif

@@ -172,7 +172,7 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
                             struct fast_key *fk, int tried_last, uint64_t now)
 {
 	struct ofl_flow_key *kp = &fk->k;
-	uint32_t idx = GRO_NONE, b0 = pkt->bufs[0].len;
+	uint32_t idx = GRO_NONE, b0 = pkt->bufs[0].len, l4, thl;
 	const uint8_t *p;
 	/* the headers must be in the first buffer (one buffer, or header split) */
 	if (pkt->csum_status != OFL_CSUM_UNNECESSARY || (pkt->flags & OFL_PKT_F_VLAN) || b0 < 54 ||
@@ -202,16 +202,17 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
 			return OFL_GRO_MERGED;
 		return -1;
 	}
-	fk->plain = (uint8_t)ofl_parse_plain(p, b0, total, &fk->h);
-	if (fk->plain) {
+	thl = ofl_plain_tcp(p, b0, total, &l4);
+	if (thl) {
 		/* a new flow of the plain shape: held here when the full path
 		 * would hold it (payload, no flag that passes it on, within
-		 * the byte bound) */
-		const struct ofl_hdrs *h = &fk->h;
-		uint32_t len = h->payload_len;
-		uint8_t flags = p[h->l4_off + 13];
-		if (g->held_bytes + len > g->cfg.max_held_bytes)
+		 * the byte bound); the parse is filled only for the full path */
+		uint32_t len = total - l4 - thl;
+		uint8_t flags = p[l4 + 13];
+		if (g->held_bytes + len > g->cfg.max_held_bytes) {
+			fk->plain = (uint8_t)ofl_parse_plain(p, b0, total, &fk->h);
 			return -1; /* the full path makes room first */
+		}
 		g->st.rx_pkts++;
 		g->st.rx_bytes += total;
 		if (!len || (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)))
@@ -220,9 +221,9 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
 			                   now, NULL);
 		if (!fk->hashed) {
 			plain_key(p, b0, kp); /* a plain frame has one */
-			fk->hash = h->l3 == 4 ? ofl_flow_hash_v4(&g->tab, kp) : ofl_flow_hash(&g->tab, kp);
+			fk->hash = l4 == 34 ? ofl_flow_hash_v4(&g->tab, kp) : ofl_flow_hash(&g->tab, kp);
 		}
-		return gro_hold_plain(g, pkt, p, h, kp, fk->hash, now);
+		return gro_hold_plain_tcp(g, pkt, p, l4, thl, total, kp, fk->hash, now);
 	}
 	if (fk->valid && p[23] == 17 && kp->w[1] >> 56 == 4) {
 		/* a UDP datagram over IPv4 (udp.c): its flow's key has the UDP

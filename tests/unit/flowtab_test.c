@@ -163,9 +163,51 @@ START_TEST(clear_empties)
 }
 END_TEST
 
+/* Probe counts, exactly: a miss on an empty home slot (told without the
+ * chain walk: flowtab.h) is one probe, a chain walked counts each slot
+ * looked at, a hit on the home slot one; the insert goes past a taken
+ * home slot. */
+START_TEST(probe_counts)
+{
+	struct ofl_flowtab t;
+	void *mem = table(&t, 8, 7, 8); /* 16 slots */
+	uint64_t probes = 0;
+	uint32_t i;
+	for (i = 0; i < 3; i++) {
+		memset(&keys[i], 0, sizeof(keys[i]));
+		keys[i].w[2] = (uint64_t)(i + 1) << 32;
+	}
+	ck_assert_uint_eq(ofl_flowtab_find(&t, 5, &keys[0], keyof, NULL, &probes), UINT32_MAX);
+	ck_assert_uint_eq(probes, 1);
+	ofl_flowtab_insert(&t, 5, 0);
+	ofl_flowtab_insert(&t, 5, 1); /* home slot 5 taken: slot 6 */
+	ck_assert_uint_eq(t.count, 2);
+	ck_assert_uint_eq(t.slot[6], (uint64_t)5 << 32 | 2u);
+	probes = 0;
+	ck_assert_uint_eq(ofl_flowtab_find(&t, 5, &keys[0], keyof, NULL, &probes), 0);
+	ck_assert_uint_eq(probes, 1);
+	probes = 0;
+	ck_assert_uint_eq(ofl_flowtab_find(&t, 5, &keys[1], keyof, NULL, &probes), 1);
+	ck_assert_uint_eq(probes, 2);
+	probes = 0; /* same hash, another key: slots 5, 6 and the empty 7 */
+	ck_assert_uint_eq(ofl_flowtab_find(&t, 5, &keys[2], keyof, NULL, &probes), UINT32_MAX);
+	ck_assert_uint_eq(probes, 3);
+	probes = 0; /* home slot 6 taken by another hash: 6, then the empty 7 */
+	ck_assert_uint_eq(ofl_flowtab_find(&t, 6, &keys[2], keyof, NULL, &probes), UINT32_MAX);
+	ck_assert_uint_eq(probes, 2);
+	probes = 0;
+	ck_assert_uint_eq(ofl_flowtab_find(&t, 21, &keys[2], keyof, NULL, &probes), UINT32_MAX); /* slot 5 */
+	ck_assert_uint_eq(probes, 3);
+	probes = 0;
+	ck_assert_uint_eq(ofl_flowtab_find(&t, 9, &keys[2], keyof, NULL, &probes), UINT32_MAX);
+	ck_assert_uint_eq(probes, 1);
+	free(mem);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *tests[] = {model, flooding_resistance, key_changes_hash, hash_v4_same_value,
-		clear_empties};
+		clear_empties, probe_counts};
 	return h_run_tests("flowtab", tests, sizeof tests / sizeof tests[0]);
 }
