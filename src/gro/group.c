@@ -44,16 +44,6 @@ static inline uint32_t group_hash(uint64_t addr, uint32_t ports)
 	return (uint32_t)(((addr ^ ((uint64_t)ports << 16)) * 0xff51afd7ed558ccdull) >> 33) | 1u;
 }
 
-static inline uint64_t addr_v4(const uint8_t *p)
-{
-	return ld64(p + 26);
-}
-
-static inline uint64_t addr_v6(const uint8_t *p)
-{
-	return ld64(p + 22) ^ ld64(p + 30) ^ ld64(p + 38) ^ ld64(p + 46);
-}
-
 /* A UDP frame while tunnels are on (its UDP header at o): it may share a
  * flow key with a lone record through a tunnel (tunfast.c) when it goes to
  * a tunnel port, so the burst is not grouped then (UINT32_MAX); else no
@@ -90,7 +80,7 @@ static uint32_t group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
 		o = 14u + (p[14] & 0xfu) * 4u;
 		if (b0 < o + 4)
 			return unknown;
-		return group_hash(addr_v4(p), ld32(p + o));
+		return group_hash(gro_addr_v4(p), ld32(p + o));
 	}
 	if (ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd")) {
 		if (b0 < 58)
@@ -101,7 +91,7 @@ static uint32_t group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
 			return p[20] == 17 ? udp_group(g, p, b0, 54) : UINT32_MAX;
 		if (p[20] != 6 && !(p[20] == 17 && g->cfg.udp))
 			return 0; /* not TCP nor merged UDP, or extension headers: another key */
-		return group_hash(addr_v6(p), ld32(p + 54));
+		return group_hash(gro_addr_v6(p), ld32(p + 54));
 	}
 	return 0; /* not IP, or VLAN tags (in the key) */
 }
@@ -231,6 +221,7 @@ static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs
 {
 	const uint8_t *p;
 	uint32_t b0, hl, m, offs, h, l4;
+	uint64_t addr;
 	if (!gro_pkt_plain_meta(pkt) || !pkt->bufs)
 		goto other;
 	p = pkt->bufs[0].data;
@@ -246,12 +237,12 @@ static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs
 			goto not_plain;
 		}
 		offs = l3l4_word(14, 34);
-		h = group_hash(addr_v4(p), ld32(p + 34));
+		h = group_hash(gro_addr_v4(p), ld32(p + 34));
 	} else if (ofl_plain_is_ip6(p, b0) && (p[20] == 6 || p[20] == alt)) {
 		if (p[20] == 6 ? !(m = lone_tcp(p, b0, 54, &hl, bad)) : !(m = lone_udp(g, p, b0, 54, &hl)))
 			goto not_plain;
 		offs = l3l4_word(14, 54);
-		h = group_hash(addr_v6(p), ld32(p + 54));
+		h = group_hash(gro_addr_v6(p), ld32(p + 54));
 	} else {
 		goto not_plain;
 	}
@@ -264,14 +255,14 @@ not_plain:
 	if (gro_tunnel_on(g))
 		return tun_group(g, bs, i, pkt, now, bytes, rx, bad);
 other:
-	if (pkt->nbufs > 1 && (hl = gro_lone_bufs_parse(g, bs, i, pkt, &b0, &l4)) != 0) {
+	if (pkt->nbufs > 1 && (hl = gro_lone_bufs_parse(g, bs, i, pkt, &b0, &l4, &addr)) != 0) {
 		/* header split (lone_bufs.h): as above, b0 the frame's length */
 		p = pkt->bufs[0].data;
 		bs->hl[i] = (uint8_t)hl;
 		lone_write(bs, i, pkt, p, b0, hl, l3l4_word(14, l4), 0, now);
 		*bytes += b0 - hl;
 		*rx += b0;
-		return group_hash(l4 == 34 ? addr_v4(p) : addr_v6(p), ld32(p + l4));
+		return group_hash(addr, ld32(p + l4));
 	}
 	bs->hl[i] = 0;
 	*bad += 1;
@@ -317,7 +308,7 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 	unsigned alt = g->cfg.udp && !gro_tunnel_on(g) ? 17u : 6u;
 	uint64_t rx = 0, genhi;
 	unsigned i, ahead = n > GRO_AHEAD ? n - GRO_AHEAD : 0; /* frames with one GRO_AHEAD after */
-	if (bs->mtop)
+	if (bs->nmsl)
 		gro_lone_bufs_reset(bs); /* (lone_bufs.h) */
 	if (gen == 0) {
 		/* the generation wrapped: forget every slot */
@@ -341,8 +332,10 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 #endif
 		h = group_parse(g, bs, i, &pkts[i], now, alt, &bytes, &rx, &bad);
 		if (h - 1u >= UINT32_MAX - 1u) {
-			if (h)
+			if (h) {
+				bs->mtop = i + 1; /* (lone_bufs.h: the slots to reset) */
 				return 0; /* UINT32_MAX */
+			}
 			continue;
 		}
 		want = genhi | h;
@@ -361,8 +354,10 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 			bs->hl[bs->gfirst[s]] = 0;
 			bs->hl[i] = 0;
 			/* a few interleaved flows: give up early */
-			if (++dup >= 8 && i < 16)
+			if (++dup >= 8 && i < 16) {
+				bs->mtop = i + 1;
 				return 0;
+			}
 			continue;
 		}
 fresh:
@@ -371,6 +366,7 @@ fresh:
 		bs->gfirst[s] = (uint16_t)i;
 	}
 	bs->hl[n] = 0; /* the end of the last run (group.h) */
+	bs->mtop = n;
 	/* (every frame may be held, none of another's group: each is alone
 	 * and was added to bytes and rx) */
 	if (!bad && !dup && lone_take_all(g, n, bytes, rx))

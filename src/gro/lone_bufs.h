@@ -72,6 +72,18 @@ static inline OFL_ALWAYS_INLINE uint32_t gro_lone_tcp(const uint8_t *p, uint32_t
 	return thl && !(p[o + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) ? o + thl : 0;
 }
 
+/* A plain frame's IP addresses folded into one word for its group
+ * (group.c group_hash()): IPv4's two, IPv6's four halves of 8 bytes. */
+static inline uint64_t gro_addr_v4(const uint8_t *p)
+{
+	return ld64(p + 26);
+}
+
+static inline uint64_t gro_addr_v6(const uint8_t *p)
+{
+	return ld64(p + 22) ^ ld64(p + 30) ^ ld64(p + 38) ^ ld64(p + 46);
+}
+
 /*
  * Frame i of a burst being grouped, in 2 to GRO_LONE_NB buffers (and no
  * more than max_bufs): when it is a TCP segment that the fast path
@@ -82,11 +94,15 @@ static inline OFL_ALWAYS_INLINE uint32_t gro_lone_tcp(const uint8_t *p, uint32_t
  * not NULL (so the payload is not empty and the arguments are good, as
  * check_args() in burst.c wants them): its slices written to bs->msl (one
  * per buffer that has payload, as hold.c gro_add_slices() cuts them) and
- * pointed to by out[i], its length in *total and its TCP header's offset
- * in *l4; returns its header length.  Else 0: the full path takes it.
+ * pointed to by out[i], its length in *total, its TCP header's offset in
+ * *l4 and its addresses folded in *addr (gro_addr_v4(), gro_addr_v6());
+ * returns its header length.  Else 0: the full path takes it.  bs->mtop
+ * is not raised here: gro_group() sets it to the frames it looked at when
+ * it returns (one store a burst instead of one a record).
  */
 static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
-                                           const struct ofl_pkt *pkt, uint32_t *total, uint32_t *l4)
+                                           const struct ofl_pkt *pkt, uint32_t *total, uint32_t *l4,
+                                           uint64_t *addr)
 {
 	const struct ofl_buf *b = pkt->bufs;
 	const uint8_t *p;
@@ -118,10 +134,12 @@ static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_b
 		if (p[23] != 6 || !ofl_plain_ip4_rest(p + 14, tot) || !(hl = gro_lone_tcp(p, b0, tot, 34)))
 			return 0;
 		o = 34;
+		*addr = gro_addr_v4(p);
 	} else if (ofl_plain_is_ip6(p, tot) && p[20] == 6) {
 		if (!(hl = gro_lone_tcp(p, b0, tot, 54)))
 			return 0;
 		o = 54;
+		*addr = gro_addr_v6(p);
 	} else {
 		return 0;
 	}
@@ -137,14 +155,14 @@ static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_b
 	bs->out[i].slices = s;
 	bs->out[i].nslices = nb;
 	bs->nmsl = at + pkt->nbufs;
-	bs->mtop = i + 1;
 	*total = tot;
 	*l4 = o;
 	return hl;
 }
 
 /* The slots [0, bs->mtop) given back their constant slices and nslices
- * (gro_burst_init()) before a burst is grouped, bs->msl emptied. */
+ * (gro_burst_init()) before a burst is grouped when bs->nmsl says that a
+ * record of an earlier burst took slices from bs->msl, bs->msl emptied. */
 void gro_lone_bufs_reset(struct gro_burst *bs);
 
 /* Lone record o of a frame in several buffers: its buffers rebuilt in b

@@ -387,6 +387,58 @@ START_TEST(mixed_limits)
 }
 END_TEST
 
+/* Flow f's next segment as frame k of a burst (pkts, bufs): its headers in
+ * the first buffer and its payload cut in nb - 1 more (nb 1 to 4). */
+static void burst_frame(struct ctx *c, unsigned f, unsigned nb, struct ofl_pkt *pkt, struct ofl_buf *b)
+{
+	struct gen_tcp *g = &c->fl[f];
+	uint8_t *fr = c->arena + (size_t)c->used++ * FRAME_CAP;
+	uint32_t len = (uint32_t)gen_tcp_frame(g, fr, FRAME_CAP);
+	uint32_t hl = (g->l3 == 4 ? 34u : 54u) + 20u + g->optlen, at = hl, k;
+	ck_assert_uint_lt(c->used, NFRAMES);
+	ck_assert_uint_gt(len, hl + 300u);
+	b[0] = (struct ofl_buf){fr, nb == 1 ? len : hl};
+	for (k = 1; k < nb; k++) {
+		uint32_t l = k + 1 < nb ? 100u : len - at;
+		b[k] = (struct ofl_buf){fr + at, l};
+		at += l;
+	}
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->bufs = b;
+	pkt->nbufs = (uint16_t)nb;
+	pkt->csum_status = OFL_CSUM_UNNECESSARY;
+	pkt->cookie = fr;
+	c->sent_bytes += len;
+	c->sent_segs++;
+	g->seq += g->payload_len;
+	g->ip_id++;
+}
+
+/* A burst whose first frames are lone records in several buffers and
+ * whose next frames are one flow's, so many that the grouping gives up
+ * early (group.c: a few interleaved flows); then, after the poll's end, a
+ * burst of one-buffer lone records in the same slots: the slots must have
+ * been given back their own slices (lone_bufs.h gro_lone_bufs_reset()). */
+START_TEST(give_up_then_one)
+{
+	struct ctx c;
+	struct ofl_pkt pkts[24];
+	struct ofl_buf b[24][4];
+	unsigned k, lone = 2 + (unsigned)_i, n = lone + 10;
+	int err = 0;
+	ctx_init(&c, 0, 0);
+	for (k = 0; k < n; k++)
+		burst_frame(&c, k < lone ? k : lone, k < lone ? 2 + k % 3 : 1, &pkts[k], b[k]);
+	ck_assert_uint_eq(ofl_gro_receive_burst(c.g, pkts, n, 5, &err), n);
+	poll_end(&c, 5);
+	for (k = 0; k < 20; k++)
+		burst_frame(&c, k, 1, &pkts[k], b[k]);
+	ck_assert_uint_eq(ofl_gro_receive_burst(c.g, pkts, 20, 6, &err), 20);
+	poll_end(&c, 6);
+	ctx_done(&c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gro_lone_bufs");
@@ -396,6 +448,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, null_data, 0, 3);
 	tcase_add_loop_test(tc, mixed_limits, 0, 10);
 	tcase_add_loop_test(tc, other, 0, 4);
+	tcase_add_loop_test(tc, give_up_then_one, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }
