@@ -87,7 +87,7 @@ struct run {
 	uint32_t mss;
 	uint32_t ipsum;                         /* IPv4: sum of the header without length, ID, checksum */
 #if defined(TRAIN_AVX2)
-	run1_fn *run1; /* the AVX2 train copies: set with the rest (merge.c train_once()) */
+	run1_fn *run1; /* the AVX2 train copies: the run's copy (merge.c train_l3(): first the pick) */
 #endif
 };
 
