@@ -145,14 +145,16 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 /* The run of frames of one buffer: run1.c's in the AVX2 copies, else
  * run_take(); *nsl: the slices written (one a frame). */
 static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts, unsigned i, unsigned iend,
-                                                     unsigned n, const struct run *r, uint32_t hl, uint32_t seq,
+                                                     unsigned n, struct run *r, uint32_t hl, uint32_t seq,
                                                      uint64_t e, uint64_t estep, uint32_t seg, struct ofl_slice *s,
                                                      void **c, uint32_t *nsl, const int v4, const int avx2,
                                                      const int udp)
 {
 #if defined(TRAIN_AVX2)
-	if (avx2)
-		return *nsl = gro_run1_avx2(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, v4, udp);
+	if (avx2) {
+		/* gro_run1_avx2(), its copy picked once a train */
+		return *nsl = r->run1(pkts + i, iend - i, r, hl, seq, e, estep, seg, s, c);
+	}
 #endif
 	return run_take(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK,
 	                nsl, v4, 0, avx2, udp);
@@ -451,6 +453,11 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 	struct run r;
 	unsigned t = 0;
 	int fresh = 1;
+#if defined(TRAIN_AVX2)
+	/* the run's copy, picked at the first run by the header length and
+	 * shape, which the renewed entries keep */
+	r.run1 = v4 ? (udp ? gro_run1_first_udp4 : gro_run1_first_v4) : (udp ? gro_run1_first_udp6 : gro_run1_first_v6);
+#endif
 	for (;;) {
 		const struct gro_item *it;
 		unsigned k = train_once(g, idx, pkts, i + t, n, &r, fresh, v4, tagged, avx2, udp);

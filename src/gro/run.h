@@ -67,12 +67,28 @@ static inline uint64_t get64(const uint8_t *p)
  * run there; a fixed ID keeps the word).  A segment that differs in any way
  * is left to the general body, which applies the rules one by one.
  */
+struct run;
+#if defined(TRAIN_AVX2)
+/* The run of frames of one buffer in the AVX2 train copies (run1.c): as
+ * gro_run1_avx2() from p = pkts + i for at most kend = iend - i frames,
+ * the copy for one header shape, picked once a train (gro_run1_pick()). */
+typedef unsigned run1_fn(const struct ofl_pkt *p, unsigned kend, struct run *r, uint32_t hl, uint32_t seq,
+                         uint64_t e, uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c);
+/* The copy of the run for a header of hl bytes (IPv4 v4, else IPv6; UDP udp). */
+run1_fn *gro_run1_pick(uint32_t hl, int v4, int udp);
+/* A train's first run for each shape: picks the copy (r->run1) for its
+ * later runs and runs it. */
+run1_fn gro_run1_first_v4, gro_run1_first_v6, gro_run1_first_udp4, gro_run1_first_udp6;
+#endif
 struct run {
 	_Alignas(16) uint8_t tp[GRO_PRED_MAX]; /* the expected header, bytes [0, pred_cmp_len(hl)) set */
 	_Alignas(16) uint8_t mk[GRO_PRED_MAX]; /* 0xff: compared (the same bytes set) */
 	uint32_t full;                          /* a full segment's frame length */
 	uint32_t mss;
 	uint32_t ipsum;                         /* IPv4: sum of the header without length, ID, checksum */
+#if defined(TRAIN_AVX2)
+	run1_fn *run1; /* the AVX2 train copies: the run's copy (merge.c train_l3(): first the pick) */
+#endif
 };
 
 /* IPv4: the sum of the held header without length, ID and checksum (the

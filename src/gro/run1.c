@@ -250,13 +250,12 @@ out:
 	return (unsigned)(sk - s);
 }
 
-#define RUN1_COPY(name, v4, udp, nblk, fold)                                                                    \
-	static OFL_NOINLINE GRO_TARGET_AVX2 unsigned name(const struct ofl_pkt *pkts, unsigned i, unsigned iend,  \
-	                                                  unsigned n, const struct run *r, uint32_t hl,           \
-	                                                  uint32_t seq, uint64_t e, uint64_t estep, uint32_t seg, \
-	                                                  struct ofl_slice *s, void **c)                          \
-	{                                                                                                         \
-		return run1_avx2(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, v4, udp, nblk, fold);         \
+#define RUN1_COPY(name, v4, udp, nblk, fold)                                                                  \
+	static OFL_NOINLINE GRO_TARGET_AVX2 unsigned name(const struct ofl_pkt *p, unsigned kend, struct run *r,       \
+	                                                  uint32_t hl, uint32_t seq, uint64_t e, uint64_t estep,      \
+	                                                  uint32_t seg, struct ofl_slice *s, void **c)                \
+	{                                                                                                       \
+		return run1_avx2(p, 0, kend, kend, r, hl, seq, e, estep, seg, s, c, v4, udp, nblk, fold);       \
 	}
 /* the three block counts of a shape */
 #define RUN1_COPIES(pre, v4, udp, fold) \
@@ -273,24 +272,37 @@ RUN1_COPIES(run1_udp6, 0, 1, 0)
 #undef RUN1_COPIES
 #undef RUN1_COPY
 
-typedef unsigned run1_fn(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run *r,
-                         uint32_t hl, uint32_t seq, uint64_t e, uint64_t estep, uint32_t seg, struct ofl_slice *s,
-                         void **c);
-
 #define RUN1_PICK(pre, cl) ((cl) > 96 ? pre##_4 : (cl) > 64 ? pre##_3 : pre##_2)
+run1_fn *gro_run1_pick(uint32_t hl, int v4, int udp)
+{
+	const uint32_t cl = udp ? pred_cmp_len(hl) : hl, l4c = v4 ? 34u : 54u;
+	if (udp)
+		return v4 ? RUN1_PICK(run1_udp4, cl) : RUN1_PICK(run1_udp6, cl);
+	if (hl >= l4c + 20u && hl <= l4c + 36u && !((hl - l4c) & 3u))
+		return v4 ? (cl > 64 ? run1_v4f_3 : run1_v4f_2) : run1_v6f_3; /* the sequence number in the last block */
+	return v4 ? RUN1_PICK(run1_v4, cl) : RUN1_PICK(run1_v6, cl);
+}
+
+#define RUN1_FIRST(name, v4, udp)                                                                              \
+	unsigned name(const struct ofl_pkt *p, unsigned kend, struct run *r, uint32_t hl, uint32_t seq, uint64_t e, \
+	              uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c)                                 \
+	{                                                                                                         \
+		r->run1 = gro_run1_pick(hl, v4, udp);                                                             \
+		return r->run1(p, kend, r, hl, seq, e, estep, seg, s, c);                                         \
+	}
+RUN1_FIRST(gro_run1_first_v4, 1, 0)
+RUN1_FIRST(gro_run1_first_v6, 0, 0)
+RUN1_FIRST(gro_run1_first_udp4, 1, 1)
+RUN1_FIRST(gro_run1_first_udp6, 0, 1)
+#undef RUN1_FIRST
+
 unsigned gro_run1_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run *r,
                        uint32_t hl, uint32_t seq, uint64_t e, uint64_t estep, uint32_t seg, struct ofl_slice *s,
                        void **c, int v4, int udp)
 {
-	const uint32_t cl = udp ? pred_cmp_len(hl) : hl, l4c = v4 ? 34u : 54u;
-	run1_fn *f;
-	if (udp)
-		f = v4 ? RUN1_PICK(run1_udp4, cl) : RUN1_PICK(run1_udp6, cl);
-	else if (hl >= l4c + 20u && hl <= l4c + 36u && !((hl - l4c) & 3u))
-		f = v4 ? (cl > 64 ? run1_v4f_3 : run1_v4f_2) : run1_v6f_3; /* the sequence number in the last block */
-	else
-		f = v4 ? RUN1_PICK(run1_v4, cl) : RUN1_PICK(run1_v6, cl);
-	return f(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c);
+	struct run *rw = (struct run *)(uintptr_t)r; /* (not written: the copies only read it) */
+	(void)n;
+	return gro_run1_pick(hl, v4, udp)(pkts + i, iend - i, rw, hl, seq, e, estep, seg, s, c);
 }
 #undef RUN1_PICK
 
