@@ -152,7 +152,7 @@ static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts,
 {
 #if defined(TRAIN_AVX2)
 	if (avx2) {
-		/* gro_run1_avx2(), its copy picked once a train */
+		/* run1.c's run, its copy picked once a train (r->run1) */
 		return *nsl = r->run1(pkts + i, iend - i, r, hl, seq, e, estep, seg, s, c);
 	}
 #endif

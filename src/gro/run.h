@@ -69,9 +69,14 @@ static inline uint64_t get64(const uint8_t *p)
  */
 struct run;
 #if defined(TRAIN_AVX2)
-/* The run of frames of one buffer in the AVX2 train copies (run1.c): as
- * gro_run1_avx2() from p = pkts + i for at most kend = iend - i frames,
- * the copy for one header shape, picked once a train (gro_run1_pick()). */
+/* The run of frames of one buffer in the AVX2 train copies (run1.c):
+ * frames p[0, kend) while each is the expected full segment (the checks of
+ * merge.c's run_take() for one buffer), r the expected header, seq and e
+ * (IPv4) the first one's sequence number and ID-to-checksum word (e
+ * stepped by estep), seg its segment index; one slice from s and one
+ * cookie from c a frame.  Returns how many frames it took.  The copy for
+ * one header shape, picked once a train (gro_run1_pick()); only where
+ * gro_cpu_avx2(). */
 typedef unsigned run1_fn(const struct ofl_pkt *p, unsigned kend, struct run *r, uint32_t hl, uint32_t seq,
                          uint64_t e, uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c);
 /* The copy of the run for a header of hl bytes (IPv4 v4, else IPv6; UDP udp). */

@@ -296,14 +296,6 @@ RUN1_FIRST(gro_run1_first_udp4, 1, 1)
 RUN1_FIRST(gro_run1_first_udp6, 0, 1)
 #undef RUN1_FIRST
 
-unsigned gro_run1_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run *r,
-                       uint32_t hl, uint32_t seq, uint64_t e, uint64_t estep, uint32_t seg, struct ofl_slice *s,
-                       void **c, int v4, int udp)
-{
-	struct run *rw = (struct run *)(uintptr_t)r; /* (not written: the copies only read it) */
-	(void)n;
-	return gro_run1_pick(hl, v4, udp)(pkts + i, iend - i, rw, hl, seq, e, estep, seg, s, c);
-}
 #undef RUN1_PICK
 
 #endif

@@ -54,16 +54,6 @@ static inline GRO_TARGET_AVX2 int gro_pair_bad(__m256i v, __m256i want, __m256i 
 	                           mask);
 }
 
-/* The run of frames of one buffer in the AVX2 train copies (run1.c): frames
- * [i, iend) of the burst while each is the expected full segment (the
- * checks of merge.c's run_take() for one buffer), r the expected header,
- * seq and e (IPv4) the first one's sequence number and ID-to-checksum word
- * (e stepped by estep), seg its segment index; one slice from s and one
- * cookie from c a frame.  Returns how many frames it took.  Only where
- * gro_cpu_avx2(). */
-unsigned gro_run1_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run *r,
-                       uint32_t hl, uint32_t seq, uint64_t e, uint64_t estep, uint32_t seg, struct ofl_slice *s,
-                       void **c, int v4, int udp);
 #endif
 
 #endif
