@@ -11,10 +11,6 @@
 #include "gro/run.h"
 #include "gro/run_bufs.h"
 
-/* In what a train copy returns: its entry completed for the size, the
- * frame after the ones it took to be held as the next (train_l3()). */
-#define TRAIN_RENEW 0x80000000u
-
 /* Header prediction's end for a frame in several buffers (header split):
  * room for its slices, the IP ID rule, then the merge (a UDP flow's: udp.h). */
 static inline OFL_ALWAYS_INLINE int predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
@@ -58,7 +54,7 @@ int gro_predict_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, 
  */
 
 /*
- * The run's loop (train_l3()): frames [i, iend) of the burst while each is
+ * The run's loop (train_once()): frames [i, iend) of the burst while each is
  * the expected full segment, r the expected header, seq and e (IPv4) the
  * first one's sequence number and ID-to-checksum word, seg its segment
  * index; slices from s, cookies from c (room for iend - i frames checked
@@ -160,17 +156,24 @@ static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts,
 	                nsl, v4, 0, avx2, udp);
 }
 
+/* below: the frame after an entry filled up held as the next */
+static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now,
+                                         int udp);
+
 /* gro_train() for one L3 (v4 is a constant in each copy).  udp: a
  * GRO_FAST_UDP flow (udp.h), its run of full datagrams only: every other
  * frame is left to header prediction and the full path, which apply the
- * UDP rules one by one; a train completed at UDP_GRO_CNT_MAX datagrams. */
+ * UDP rules one by one; a train completed at UDP_GRO_CNT_MAX datagrams.
+ * An entry completed for the size goes on into the flow's next entry,
+ * held from the frame that did not fit (train_renew()). */
 static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
-                                                    unsigned i, unsigned n, struct run *rp, int fresh, const int v4,
-                                                    const int tagged, const int avx2, const int udp)
+                                                    unsigned i, unsigned n, uint64_t now, struct run *rp,
+                                                    const int v4, const int tagged, const int avx2, const int udp)
 {
 	struct gro_item *it = &g->items[idx];
 	const uint8_t *h0 = it->hdr, *m = udp ? g->pmask[it->stack] : g->pmask[!v4];
-	const uint32_t hl = it->hdr_len, l4 = it->l4_off, mss = it->seg_size;
+	const uint32_t hl = it->hdr_len, l4 = it->l4_off;
+	uint32_t mss = it->seg_size;
 	const uint32_t lenoff = v4 ? 14u : 54u, lenpos = v4 ? 16u : 18u;
 	/* behind a DSA tag: bytes before the untagged EtherType beyond the
 	 * 12 MAC bytes, and the tail tag */
@@ -181,23 +184,25 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 	uint32_t room = sat_sub(udp ? gro_udp_max_l3(g) : g->cfg.max_size, it->l3_len);
 	uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
 	/* segments and slices the entry may still take */
-	uint32_t seg_end = udp ? min32(g->cfg.max_segs, GRO_UDP_CNT_MAX) : g->cfg.max_segs, sl_end = g->max_slices - 1u;
+	const uint32_t seg_end = udp ? min32(g->cfg.max_segs, GRO_UDP_CNT_MAX) : g->cfg.max_segs,
+	               sl_end = g->max_slices - 1u;
 	uint16_t id = (uint16_t)(it->id0 + (it->fixedid ? 0u : nsegs)), idinc = it->fixedid ? 0u : 1u;
 	/* the IPv4 header sum without length, ID and checksum: the same for
 	 * every segment that predicts (all its other bytes equal the held
 	 * header's); the run's (folded) once it is set */
 	uint64_t ipsum;
 	uint32_t pw_want, pw_mask, pw_nb;
-	unsigned start = i;
-	uint8_t end = 0, fl = 0, renew = 0;
+	unsigned start = i, first = i;
 	train_pkt_word(&pw_want, &pw_mask, &pw_nb);
 	if (tagged) {
 		ipsum = v4 ? ip4_rest_sum(h0) : 0;
 	} else {
-		if (fresh)
-			run_init(rp, it, m, v4 ? ip4_rest_sum(h0) : 0, v4, udp);
+		run_init(rp, it, m, v4 ? ip4_rest_sum(h0) : 0, v4, udp);
 		ipsum = rp->ipsum;
 	}
+	uint8_t end, fl, renew;
+entry:
+	end = fl = renew = 0;
 	for (; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		const struct ofl_buf *b = pkt->bufs;
@@ -246,7 +251,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 				 * next full one, the general body below (TCP after
 				 * a run of one buffer) or udp.c would complete the
 				 * entry for the size and leave it to be held
-				 * (gro_train(): train_renew()); the run's checks,
+				 * (below: train_renew()); the run's checks,
 				 * on copies, its IPv4 word the run's first stepped
 				 * k times (exact: k is at most steps) */
 				struct ofl_slice ts;
@@ -373,7 +378,44 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 		gro_complete(g, idx, OFL_GRO_FLUSH_MAX_SIZE);
 	else if (udp && nsegs >= GRO_UDP_CNT_MAX)
 		gro_complete(g, idx, OFL_GRO_FLUSH_UDP_CNT); /* udp.h gro_udp_merged() */
-	return (i - start) | (renew ? TRAIN_RENEW : 0u);
+	if (!renew)
+		return i - first;
+	/* the frame that did not fit held as the flow's new entry
+	 * (train_renew()), and the train carried on into it, as the burst
+	 * loop would go on after holding that frame: when the frame after it
+	 * looks like the flow's.  The new entry has the shape of the one
+	 * before it (the same header where the copy reads it). */
+	{
+		const uint8_t stack = it->stack;
+		if ((idx = train_renew(g, idx, &pkts[i], now, udp)) == GRO_NONE)
+			return i - first;
+		it = &g->items[idx];
+		if (++i >= n || !same_ports(it, &pkts[i]))
+			return i - first;
+		h0 = it->hdr;
+		sl = gro_slices(g, idx);
+		ck = gro_cookies(g, idx);
+		seq = it->next_seq;
+		nsegs = it->nsegs;
+		nsl = it->nslices;
+		added = 0;
+		room = sat_sub(udp ? gro_udp_max_l3(g) : g->cfg.max_size, it->l3_len);
+		hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
+		id = (uint16_t)(it->id0 + (it->fixedid ? 0u : nsegs));
+		idinc = it->fixedid ? 0u : 1u;
+		start = i;
+		/* the run's expected header and mask kept: the new entry's
+		 * header is the frame's, equal to the last one's under the mask
+		 * (the train's checks), and of its length when it is a full
+		 * segment of the same stack (ipsum: the same bytes) */
+		if (it->seg_size != mss || it->stack != stack) {
+			mss = it->seg_size;
+			m = udp ? g->pmask[it->stack] : g->pmask[!v4];
+			run_init(rp, it, m, v4 ? ip4_rest_sum(h0) : 0, v4, udp);
+			ipsum = rp->ipsum;
+		}
+		goto entry;
+	}
 }
 
 /*
@@ -441,39 +483,20 @@ static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, uint32_t idx, const 
 	return g->last;
 }
 
-/* gro_train() for one shape: trains of the flow's entries, the next one
- * started with the frame the last left when it filled up (train_renew()),
- * as the burst loop would go on after holding that frame: a train when
- * the frame after it looks like the flow's.  The new entry has the shape
- * of the one before it (the same header where the copy reads it). */
+/* gro_train() for one shape: train_once() with its struct run, which
+ * goes on into the flow's next entries (each started with the frame the
+ * last left when it filled up: train_renew()). */
 static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
                                                   unsigned i, unsigned n, uint64_t now, const int v4,
                                                   const int tagged, const int avx2, const int udp)
 {
 	struct run r;
-	unsigned t = 0;
-	int fresh = 1;
 #if defined(TRAIN_AVX2)
 	/* the run's copy, picked at the first run by the header length and
 	 * shape, which the renewed entries keep */
 	r.run1 = v4 ? (udp ? gro_run1_first_udp4 : gro_run1_first_v4) : (udp ? gro_run1_first_udp6 : gro_run1_first_v6);
 #endif
-	for (;;) {
-		const struct gro_item *it;
-		unsigned k = train_once(g, idx, pkts, i + t, n, &r, fresh, v4, tagged, avx2, udp);
-		uint8_t stack = g->items[idx].stack;
-		t += k & ~TRAIN_RENEW;
-		if (!(k & TRAIN_RENEW) || (idx = train_renew(g, idx, &pkts[i + t], now, udp)) == GRO_NONE)
-			return t;
-		it = &g->items[idx];
-		if (++t + i >= n || !same_ports(it, &pkts[i + t]))
-			return t;
-		/* the run's expected header and mask kept: the new entry's
-		 * header is the frame's, equal to the last one's under the mask
-		 * (the train's checks), and of its length when it is a full
-		 * segment of the same stack (ipsum: the same bytes) */
-		fresh = tagged || it->seg_size != r.mss || it->stack != stack;
-	}
+	return train_once(g, idx, pkts, i, n, now, &r, v4, tagged, avx2, udp);
 }
 
 /* One function per copy: each is register-allocated on its own; with
