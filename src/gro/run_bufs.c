@@ -522,21 +522,30 @@ static inline int split4_ok(const struct ofl_pkt *pkts, unsigned i, const struct
 {
 	const struct ofl_buf *b = pkts[i].bufs;
 	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl;
-	if (hl > l4c + 36 || hl > 96 || (hl - l4c) % 4 || b[0].len != hl || b[1].len - 1u > 0xfffeu ||
-	    b[2].len - 1u > 0xfffeu || b[3].len - 1u > 0xfffeu)
+	if (hl > l4c + 36 || hl > 96 || (hl - l4c) % 4 || b[0].len != hl)
 		return 0;
-	return (uint64_t)b[0].len + b[1].len + b[2].len + b[3].len == a->r->full;
+	/* each of buffers 1 to 3 in [1, 0xffff] (then no sum wraps) */
+	if (((b[1].len - 1u) | (b[2].len - 1u) | (b[3].len - 1u)) > 0xfffeu)
+		return 0;
+	return hl + b[1].len + b[2].len + b[3].len == a->r->full;
 }
 
 /* Frames in four buffers (a->nb 4) under AVX2: split4_avx2() when it
- * takes them, else bufs_take() (as bufs_avx2()). */
-static OFL_NOINLINE unsigned bufs4_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
-                                        const struct run_at *a, uint32_t *nslices, int v4)
-{
-	if (split4_ok(pkts, i, a, v4))
-		return (v4 ? (a->hl > 64 ? split4_v4_3 : split4_v4_2) : split4_v6_3)(pkts, i, iend, n, a, nslices);
-	return bufs_avx2(pkts, i, iend, n, a, nslices, v4);
-}
+ * takes them, else bufs_take() (as bufs_avx2()); a copy for each L3 (v4
+ * unused: the copy's). */
+#define BUFS4_COPY(name, l3)                                                                                    \
+	static OFL_NOINLINE unsigned name(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,      \
+	                                  const struct run_at *a, uint32_t *nslices, int v4)                     \
+	{                                                                                                       \
+		(void)v4;                                                                                       \
+		if (split4_ok(pkts, i, a, l3))                                                                  \
+			return (l3 ? (a->hl > 64 ? split4_v4_3 : split4_v4_2) : split4_v6_3)(pkts, i, iend, n, a, \
+			                                                                      nslices);             \
+		return bufs_avx2(pkts, i, iend, n, a, nslices, l3);                                             \
+	}
+BUFS4_COPY(bufs4_v4, 1)
+BUFS4_COPY(bufs4_v6, 0)
+#undef BUFS4_COPY
 #endif
 
 unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
@@ -544,7 +553,7 @@ unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, uns
 {
 #if defined(TRAIN_AVX2)
 	if (avx2)
-		return (a->nb == 4 ? bufs4_avx2 : bufs_avx2)(pkts, i, iend, n, a, nslices, v4);
+		return (a->nb == 4 ? (v4 ? bufs4_v4 : bufs4_v6) : bufs_avx2)(pkts, i, iend, n, a, nslices, v4);
 #else
 	(void)avx2;
 #endif

@@ -20,7 +20,8 @@
  * whose packet words and buffer arrays the run checks two at a time
  * eight frames early and which it takes two at a time past the frames
  * with eight after them, or the last, checked by the one frame between
- * those two loops), under three
+ * those two loops, or the second or third, where a run starts and
+ * run_bufs.c's split4_ok() picks its copy from that frame), under three
  * configurations (default; few
  * segments; a small max_size).  Each case is fed once as one burst (the
  * train and its runs) and once frame by frame (ofl_gro_receive(): no
@@ -39,7 +40,7 @@
 #include "harness.h"
 
 #define NSEG 16u
-static unsigned mid = 7; /* the frame whose rule is broken (7; with four buffers also 3 to 5, 10, 11, 15) */
+static unsigned mid = 7; /* the frame whose rule is broken (7; with four buffers also 3 to 5, 10, 11, 15, 1, 2) */
 #define MSS 1000u
 #define FRAME 1400u
 #define LOGMAX 16384u
@@ -381,9 +382,9 @@ START_TEST(burst_equals_frames)
 				for (m = 0; m < NMUT; m++) {
 					/* with four buffers the changed frame also
 					 * where run_bufs.c takes frames in pairs */
-					static const unsigned mids[] = {7, 3, 4, 5, 10, 11, 15};
+					static const unsigned mids[] = {7, 3, 4, 5, 10, 11, 15, 1, 2};
 					unsigned got = 0, x;
-					for (x = 0; x < (nb == 4 && !checker ? 7u : 1u); x++) {
+					for (x = 0; x < (nb == 4 && !checker ? 9u : 1u); x++) {
 						mid = mids[x];
 						got = one_case(l3, opt, nb, splits[s], (enum mut)m, c);
 						if (m == M_NONE && c == 0 && x == 0)
