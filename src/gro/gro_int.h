@@ -245,7 +245,7 @@ static inline OFL_ALWAYS_INLINE uint32_t gro_pseudo_sum_at(const uint8_t *hdr, u
                                                            uint32_t l4_len, unsigned proto)
 {
 	const uint8_t *ip = hdr + l3_off;
-	uint64_t a[4], s;
+	uint64_t a, s;
 	unsigned i;
 	/* protocol and 32-bit length: a big-endian 16-bit word v read in
 	 * memory order is v's bytes swapped, and that is v * 256 modulo
@@ -260,19 +260,21 @@ static inline OFL_ALWAYS_INLINE uint32_t gro_pseudo_sum_at(const uint8_t *hdr, u
 		uint8_t tail[8];
 		ofl_put32(tail, l4_len);
 		ofl_put32(tail + 4, proto);
-		memcpy(a, tail, 8);
-		s = (a[0] >> 32) + (uint32_t)a[0];
+		memcpy(&a, tail, 8);
+		s = (a >> 32) + (uint32_t)a;
 	}
 #endif
 	/* the addresses: 64-bit words in memory order, each as its two
-	 * 32-bit halves */
+	 * 32-bit halves (IPv6: one word loaded at a time; a copy of all four
+	 * into an array went through the stack, GCC's vector form) */
 	if (l3 == 4) {
-		memcpy(a, ip + 12, 8);
-		s += (a[0] >> 32) + (uint32_t)a[0];
+		memcpy(&a, ip + 12, 8);
+		s += (a >> 32) + (uint32_t)a;
 	} else {
-		memcpy(a, ip + 8, 32);
-		for (i = 0; i < 4; i++)
-			s += (a[i] >> 32) + (uint32_t)a[i];
+		for (i = 0; i < 4; i++) {
+			memcpy(&a, ip + 8 + 8 * i, 8);
+			s += (a >> 32) + (uint32_t)a;
+		}
 	}
 	/* to 32 bits with the end-around carry in one step: s plus s rotated
 	 * by 32 has the halves' sum, carry added, in its upper half.  Never 0
