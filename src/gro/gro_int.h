@@ -244,28 +244,43 @@ uint32_t gro_pseudo_sum(const uint8_t *hdr, unsigned l3, unsigned l3_off, uint32
 static inline OFL_ALWAYS_INLINE uint32_t gro_pseudo_sum_at(const uint8_t *hdr, unsigned l3, unsigned l3_off,
                                                            uint32_t l4_len, unsigned proto)
 {
-	uint8_t tail[8];
 	const uint8_t *ip = hdr + l3_off;
-	uint32_t w[8];
-	uint64_t s;
+	uint64_t a, s;
 	unsigned i;
-	/* protocol and 32-bit length, as big-endian words */
-	ofl_put32(tail, l4_len);
-	ofl_put32(tail + 4, proto);
-	memcpy(w, tail, 8);
-	s = (uint64_t)w[0] + w[1];
-	/* the addresses, 32-bit words in memory order */
-	if (l3 == 4) {
-		memcpy(w, ip + 12, 8);
-		s += (uint64_t)w[0] + w[1];
-	} else {
-		memcpy(w, ip + 8, 32);
-		for (i = 0; i < 8; i++)
-			s += w[i];
+	/* protocol and 32-bit length: a big-endian 16-bit word v read in
+	 * memory order is v's bytes swapped, and that is v * 256 modulo
+	 * 0xffff (256 * 256 = 65536, 1 modulo 0xffff), so on a little-endian
+	 * host (len + proto) << 8 stands for the two big-endian words, no byte
+	 * swap (the length's two 16-bit halves likewise, 65536 being 1) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	s = ((uint64_t)l4_len + proto) << 8;
+#else
+	{
+		/* (any host: the two big-endian words themselves) */
+		uint8_t tail[8];
+		ofl_put32(tail, l4_len);
+		ofl_put32(tail + 4, proto);
+		memcpy(&a, tail, 8);
+		s = (a >> 32) + (uint32_t)a;
 	}
-	s = (s & 0xffffffffu) + (s >> 32);
-	s = (s & 0xffffffffu) + (s >> 32);
-	return (uint32_t)s;
+#endif
+	/* the addresses: 64-bit words in memory order, each as its two
+	 * 32-bit halves (IPv6: one word loaded at a time; a copy of all four
+	 * into an array went through the stack, GCC's vector form) */
+	if (l3 == 4) {
+		memcpy(&a, ip + 12, 8);
+		s += (a >> 32) + (uint32_t)a;
+	} else {
+		for (i = 0; i < 4; i++) {
+			memcpy(&a, ip + 8 + 8 * i, 8);
+			s += (a >> 32) + (uint32_t)a;
+		}
+	}
+	/* to 32 bits with the end-around carry in one step: s plus s rotated
+	 * by 32 has the halves' sum, carry added, in its upper half.  Never 0
+	 * (proto is not), so the folded value is the one the plain sum folds
+	 * to, 0xffff included. */
+	return (uint32_t)((s + (s << 32 | s >> 32)) >> 32);
 }
 
 /* TCP (or UDP: the parse's l4proto) checksum of a received packet: 1 valid,
