@@ -24,6 +24,21 @@ uint16_t gen_csum_fold(const uint8_t *p, size_t n, uint32_t init)
 	return (uint16_t)s;
 }
 
+size_t gen_pseudo_hdr(uint8_t ph[40], const uint8_t *ip, int l3, uint32_t len, uint8_t proto)
+{
+	memset(ph, 0, 40);
+	if (l3 == 4) {
+		memcpy(ph, ip + 12, 8);
+		ph[9] = proto;
+		put16(ph + 10, (uint16_t)len);
+		return 12;
+	}
+	memcpy(ph, ip + 8, 32);
+	put32(ph + 32, len);
+	ph[39] = proto;
+	return 40;
+}
+
 void gen_tcp_init(struct gen_tcp *g, int l3)
 {
 	static const uint8_t dmac[6] = {0x02, 0, 0, 0, 0, 2}, smac[6] = {0x02, 0, 0, 0, 0, 1};

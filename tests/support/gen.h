@@ -88,6 +88,12 @@ void gen_opt_ts(struct gen_tcp *g, uint32_t tsval, uint32_t tsecr);
  * returns the folded ones'-complement sum (not inverted). */
 uint16_t gen_csum_fold(const uint8_t *p, size_t n, uint32_t init);
 
+/* Write the pseudo-header of RFC 768/793 (IPv4: 12 bytes) or RFC 8200
+ * section 8.1 (IPv6: 40 bytes, a 32-bit length) for the IP header at ip,
+ * upper-layer length len and protocol proto into ph, byte by byte (an
+ * independent reference for the library's sums).  Returns its length. */
+size_t gen_pseudo_hdr(uint8_t ph[40], const uint8_t *ip, int l3, uint32_t len, uint8_t proto);
+
 /* Verify the IPv4 header checksum and the TCP (or UDP) checksum of a linear
  * frame.  Returns true when both (or the L4 one for IPv6) are valid; a UDP
  * checksum 0 (none sent) is valid over IPv4 only. */

@@ -194,22 +194,7 @@ START_TEST(pseudo_sum)
 			uint32_t w = 6u - (uint32_t)(((uint64_t)len + proto) << 8) - (t >> 3) % 7u;
 			memcpy(ip + 36, &w, 4);
 		}
-		memset(ph, 0, sizeof ph);
-		if (l3 == 4) {
-			memcpy(ph, ip + 12, 8);
-			ph[9] = (uint8_t)proto;
-			ph[10] = (uint8_t)(len >> 8);
-			ph[11] = (uint8_t)len;
-			n = 12;
-		} else {
-			memcpy(ph, ip + 8, 32);
-			ph[32] = (uint8_t)(len >> 24);
-			ph[33] = (uint8_t)(len >> 16);
-			ph[34] = (uint8_t)(len >> 8);
-			ph[35] = (uint8_t)len;
-			ph[39] = (uint8_t)proto;
-			n = 40;
-		}
+		n = gen_pseudo_hdr(ph, ip, l3, len, (uint8_t)proto);
 		want = gen_csum_fold(ph, n, 0);
 		c = (uint16_t)~ofl_csum_fold_inl(gro_pseudo_sum_at(hdr, l3, off, len, proto));
 		memcpy(ph, &c, 2);

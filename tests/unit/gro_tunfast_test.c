@@ -102,20 +102,7 @@ static void fix_tcp(uint8_t *f, uint32_t len, const struct shape *s)
 	uint16_t c;
 	const uint8_t *ip = f + s->il3_off;
 	size_t pl;
-	memset(ph, 0, sizeof(ph));
-	if (s->il3 == 4) {
-		memcpy(ph, ip + 12, 8);
-		ph[9] = 6;
-		ph[10] = (uint8_t)(tl >> 8);
-		ph[11] = (uint8_t)tl;
-		pl = 12;
-	} else {
-		memcpy(ph, ip + 8, 32);
-		ph[34] = (uint8_t)(tl >> 8);
-		ph[35] = (uint8_t)tl;
-		ph[39] = 6;
-		pl = 40;
-	}
+	pl = gen_pseudo_hdr(ph, ip, s->il3, tl, 6);
 	f[s->il4 + 16] = f[s->il4 + 17] = 0;
 	sum = ofl_csum_partial(ph, pl, 0);
 	sum = ofl_csum_partial(f + s->il4, tl, sum);
