@@ -11,6 +11,13 @@
 #include "gro/hold.h"
 #include "gro/predict.h"
 
+/* The TCP header's offset in a frame of the plain shape whose first
+ * buffer is at p (Ethernet, then IPv6 or a 20-byte IPv4 header). */
+static inline uint32_t plain_l4_off(const uint8_t *p)
+{
+	return ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") ? 54u : 34u;
+}
+
 static inline int check_args(struct ofl_gro *g, const struct ofl_pkt *pkt)
 {
 	if (pkt && pkt->nbufs == 1 && pkt->bufs && (pkt->bufs[0].data || !pkt->bufs[0].len) && !g->in_cb)
@@ -42,7 +49,7 @@ static inline uint32_t port_word(const struct ofl_pkt *pkt)
 	uint32_t o;
 	if (!b || !pkt->nbufs || !b->data || b->len < 38)
 		return 0;
-	o = ld16(b->data + 12) == ld16((const uint8_t *)"\x86\xdd") ? 54u : 34u;
+	o = plain_l4_off(b->data);
 	return b->len >= o + 4 ? ld32(b->data + o) : 0; /* (a header split at 54: IPv4) */
 }
 
@@ -125,7 +132,7 @@ static inline OFL_ALWAYS_INLINE int pass_takes(const struct ofl_pkt *pkt, uint32
  * grouped). */
 static inline int first_holds(const struct ofl_gro *g, const uint8_t *p, int32_t len)
 {
-	uint32_t l4 = ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") ? 54u : 34u;
+	const uint32_t l4 = plain_l4_off(p);
 	return len > 0 && !(p[l4 + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) &&
 	       g->held_bytes + (uint32_t)len <= g->cfg.max_held_bytes;
 }
@@ -241,11 +248,12 @@ static inline int burst_groups(const struct ofl_gro *g, const struct ofl_pkt *pk
 /* Hold frame pkt as receive.c's fast path would hold it (gro_receive():
  * pass_run() stopped at it, nothing held, first_holds() true: one buffer,
  * plain, checksum verified, no hardware VLAN), its plain shape not
- * checked again. */
+ * checked again (its TCP header offset found again, not kept live across
+ * first_holds(): cheaper). */
 static inline int hold_first(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 {
 	const uint8_t *p = pkt->bufs->data;
-	uint32_t b0 = pkt->bufs->len, l4 = ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") ? 54u : 34u;
+	uint32_t b0 = pkt->bufs->len, l4 = plain_l4_off(p);
 	g->st.rx_pkts++;
 	g->st.rx_bytes += b0;
 	return gro_hold_plain_new(g, pkt, p, l4, (p[l4 + 12] >> 2) & 0x3cu, b0, now);
