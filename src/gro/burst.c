@@ -121,7 +121,7 @@ static inline OFL_ALWAYS_INLINE int pass_takes(const struct ofl_pkt *pkt, uint32
 	*b0 = pkt->bufs->len;
 	*len = pass_len(*p, *b0, &fl);
 	/* (a negative length is above room as unsigned) */
-	return (uint32_t)*len <= room && (*len == 0 || (fl & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)));
+	return (uint32_t)*len <= room && (*len == 0 || (fl & TCP_NO_RUN));
 }
 
 /* Would the fast path hold a frame pass_takes() said no to as a new flow
@@ -133,7 +133,7 @@ static inline OFL_ALWAYS_INLINE int pass_takes(const struct ofl_pkt *pkt, uint32
 static inline int first_holds(const struct ofl_gro *g, const uint8_t *p, int32_t len)
 {
 	const uint32_t l4 = plain_l4_off(p);
-	return len > 0 && !(p[l4 + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) &&
+	return len > 0 && !(p[l4 + 13] & TCP_NO_RUN) &&
 	       g->held_bytes + (uint32_t)len <= g->cfg.max_held_bytes;
 }
 

@@ -142,7 +142,7 @@ static inline void lone_write(struct gro_burst *bs, unsigned i, const struct ofl
  * holds it (no payload, or PSH, FIN, URG, RST, SYN; group.h). */
 static inline uint32_t pass_mark(uint32_t hl, const uint8_t *th, uint32_t len)
 {
-	return !len || (th[13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) ? 1u : hl;
+	return !len || (th[13] & TCP_NO_RUN) ? 1u : hl;
 }
 
 /* A frame that did not parse plain, tunnels on: its record written

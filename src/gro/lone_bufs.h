@@ -69,7 +69,7 @@ static inline OFL_ALWAYS_INLINE uint32_t gro_lone_cut(const struct ofl_buf *b, s
 static inline OFL_ALWAYS_INLINE uint32_t gro_lone_tcp(const uint8_t *p, uint32_t b0, uint32_t tot, uint32_t o)
 {
 	uint32_t thl = ofl_plain_tcp_at(p, b0, tot, o);
-	return thl && !(p[o + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) ? o + thl : 0;
+	return thl && !(p[o + 13] & TCP_NO_RUN) ? o + thl : 0;
 }
 
 /* A plain frame's IP addresses folded into one word for its group

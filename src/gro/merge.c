@@ -355,7 +355,7 @@ entry:
 		hroom -= len;
 		added += len;
 		fl = th[13];
-		if ((fl & (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)) || len < mss) {
+		if ((fl & TCP_NO_RUN) || len < mss) {
 			end = 1;
 			i++;
 			break;
@@ -471,7 +471,7 @@ static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, uint32_t idx, const 
 	if (udp) {
 		if (!gro_udp_new_ok(&g->cfg, p + l4, tot - l4))
 			return GRO_NONE;
-	} else if (p[l4 + 13] & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)) {
+	} else if (p[l4 + 13] & TCP_NO_RUN) {
 		return GRO_NONE;
 	}
 	g->st.rx_pkts++;

@@ -22,7 +22,7 @@ static inline int merge_tail(struct ofl_gro *g, uint32_t idx, const struct ofl_p
 	gro_merge_count(g, idx, pkt, len);
 	it->next_seq += len;
 	it->fin_psh |= flags & (TCP_FIN | TCP_PSH);
-	if ((flags & (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)) || len < it->seg_size)
+	if ((flags & TCP_NO_RUN) || len < it->seg_size)
 		gro_end_train(g, idx, flags);
 	return OFL_GRO_MERGED;
 }

@@ -215,7 +215,7 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
 		}
 		g->st.rx_pkts++;
 		g->st.rx_bytes += total;
-		if (!len || (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH)))
+		if (!len || (flags & TCP_NO_RUN))
 			/* no held packet of this flow to go first: passed on */
 			return gro_pass_normal(g, pkt, total, len ? OFL_GRO_NORMAL_FLAGS : OFL_GRO_NORMAL_NO_PAYLOAD,
 			                   now, NULL);
@@ -409,7 +409,7 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	/* New flow entry (the kernel's mss = 1 path). */
 	if (len == 0)
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_NO_PAYLOAD, now, &tag);
-	if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH))
+	if (flags & TCP_NO_RUN)
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_FLAGS, now, &tag);
 	if (len > g->cfg.max_held_bytes)
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, &tag);

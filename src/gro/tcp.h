@@ -17,6 +17,14 @@
 #define TCP_ECE 0x40u
 #define TCP_CWR 0x80u
 
+/*
+ * A segment with any of these flags (or no payload) never enters a fast
+ * path (train, weave, prediction, plain hold, lone test): it goes the
+ * per-frame way, where gro_tcp_nomerge() below applies the kernel's rules
+ * (PSH and FIN merge as the last segment of a train; the rest pass on).
+ */
+#define TCP_NO_RUN (TCP_FIN | TCP_SYN | TCP_RST | TCP_PSH | TCP_URG)
+
 /* Compare n 32-bit words (option words, like the kernel's loop). */
 static inline int gro_words_eq(const uint8_t *a, const uint8_t *b, unsigned n)
 {

@@ -415,7 +415,7 @@ int gro_tunnel_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_
 	}
 	if (len == 0)
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_NO_PAYLOAD, now, tag);
-	if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN | TCP_PSH))
+	if (flags & TCP_NO_RUN)
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_FLAGS, now, tag);
 	if (len > g->cfg.max_held_bytes)
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, tag);

@@ -68,7 +68,7 @@ static inline OFL_ALWAYS_INLINE int weave_entry(const struct ofl_gro *g, const s
 	if (it->state != GRO_HELD || it->fast != GRO_FAST_PLAIN || it->rawpre_len || it->l3 != (v4 ? 4 : 6) ||
 	    it->l4_off != l4c || ld32(h0 + l4c) != ports || !mss || hl + mss > 0xffffu ||
 	    ofl_get16(h0 + (v4 ? 16 : 18)) + (v4 ? 14u : 54u) != hl + mss ||
-	    (h0[l4c + 13] & (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)))
+	    (h0[l4c + 13] & TCP_NO_RUN))
 		return 0;
 	n = min32(sat_sub(g->cfg.max_segs, it->nsegs), sat_sub(g->max_slices - 1u, it->nslices));
 	n = min32(n, sat_sub(g->cfg.max_size, it->l3_len) / mss);
