@@ -317,15 +317,15 @@ static OFL_NOINLINE GRO_TARGET_AVX2 NO_SLP unsigned bufs_avx2(const struct ofl_p
 
 #if defined(TRAIN_AVX2)
 /*
- * The header split in four buffers under AVX2: the headers the whole
- * first buffer and every frame's buffers as long as the run's first
+ * The header split in nbuf buffers (4 or 2) under AVX2: the headers the
+ * whole first buffer and every frame's buffers as long as the run's first
  * frame's (so that they add up to a full segment: the caller checks it,
- * split4_ok()).  A frame's four buffers are read in two 32-byte loads and
- * checked in one compare each against the expected lengths and data 0 (a
- * NULL one); buffers 1 to 3 written as slices as cut3_avx2() writes them,
- * the lengths' vector doubling as the pkt/buf lanes (struct pb_lanes): p
- * (buffers 0, 1) and p2 (2, 3), each dwords 2 and 6 the lengths, 3 and 7
- * the pkt/buf words, stepped a frame.  A frame's packet word and buffer
+ * split_ok()).  A frame's four (two) buffers are read in two (one) 32-byte
+ * loads and checked in one compare each against the expected lengths and
+ * data 0 (a NULL one); buffers 1 to 3 written as slices as cut3_avx2()
+ * writes them, the lengths' vector doubling as the pkt/buf lanes (struct
+ * pb_lanes): p (buffers 0, 1) and p2 (2, 3; two buffers: none), each
+ * dwords 2 and 6 the lengths, 3 and 7 the pkt/buf words, stepped a frame.  A frame's packet word and buffer
  * array are checked as its header is prefetched, GRO_AHEAD frames early,
  * and two frames an iteration while that frame is in the burst, then one
  * (as run1.c does it).  Stops at the first frame that is not the expected
@@ -333,11 +333,12 @@ static OFL_NOINLINE GRO_TARGET_AVX2 NO_SLP unsigned bufs_avx2(const struct ofl_p
  * on with bufs_take() (which checks their sum).  Returns as
  * gro_run_bufs().
  */
-static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split4_avx2(const struct ofl_pkt *pkts, unsigned i,
-                                                                     unsigned iend, unsigned n,
-                                                                     const struct run_at *a, uint32_t *nslices,
-                                                                     const int v4, const int nblk)
+static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct ofl_pkt *pkts, unsigned i,
+                                                                    unsigned iend, unsigned n,
+                                                                    const struct run_at *a, uint32_t *nslices,
+                                                                    const int v4, const int nblk, const int nbuf)
 {
+	const uint32_t ns = (uint32_t)nbuf - 1; /* slices a frame */
 	const struct run *r = a->r;
 	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl, want = a->want, mask = a->mask;
 	const uint32_t pb0 = pb_word((uint16_t)a->seg, 0), bstep = pb_word(0, 1), pbstep = pb_word(1, 0);
@@ -349,8 +350,9 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split4_avx2(const struc
 	struct seq_lanes sl;
 	const __m256i st = _mm256_setr_epi32(0, 0, 0, (int)pbstep, 0, 0, 0, (int)pbstep);
 	__m256i p = _mm256_setr_epi32(0, 0, (int)fb[0].len, (int)pb0, 0, 0, (int)fb[1].len, (int)(pb0 + bstep));
-	__m256i p2 = _mm256_setr_epi32(0, 0, (int)fb[2].len, (int)(pb0 + 2 * bstep), 0, 0, (int)fb[3].len,
-	                               (int)(pb0 + 3 * bstep));
+	__m256i p2 = nbuf == 4 ? _mm256_setr_epi32(0, 0, (int)fb[2].len, (int)(pb0 + 2 * bstep), 0, 0,
+	                                           (int)fb[3].len, (int)(pb0 + 3 * bstep))
+	                       : p;
 	__m256i dd0, dd1; /* two steps */
 	/* two frames' bufs pointers and packet words (gro_pair_bad()) */
 	_Static_assert(offsetof(struct ofl_pkt, bufs) == 0 && offsetof(struct ofl_pkt, nbufs) == 8 &&
@@ -361,10 +363,10 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split4_avx2(const struc
 	seq_lanes_init(&sl, r, hl, l4c + 4, a->seq, a->e, a->estep, v4);
 	dd0 = _mm256_add_epi32(sl.d0, sl.d0);
 	dd1 = _mm256_add_epi32(sl.d1, sl.d1);
-#define SPLIT4_OK(f) ((gro_pkt_word(f) & mask) == want && (f)->bufs)
-#define SPLIT4_AHEAD(f)                                 \
+#define SPLIT_OK(f) ((gro_pkt_word(f) & mask) == want && (f)->bufs)
+#define SPLIT_AHEAD(f)                                 \
 	do {                                            \
-		if (!SPLIT4_OK(f)) {                    \
+		if (!SPLIT_OK(f)) {                    \
 			qend = (f) < qend ? (f) : qend; \
 			pfend = q;                      \
 			goto tail;                      \
@@ -376,15 +378,18 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split4_avx2(const struc
 	 * equal to p's, p2's: data 0, or the length as expected: the pack's
 	 * bytes 4-7 of each 8 set, none else), its header compared, then
 	 * taken */
-#define SPLIT4_FRAME(j)                                                                                    \
+#define SPLIT_FRAME(j)                                                                                    \
 	do {                                                                                               \
 		const struct ofl_buf *qb = q[j].bufs;                                                      \
 		__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)qb);                         \
-		__m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(qb + 2));                   \
+		__m256i y;                                                                                 \
 		x = _mm256_blend_epi32(x, p, 0x88);                                                        \
-		y = _mm256_blend_epi32(y, p2, 0x88);                                                       \
-		_mm_storeu_si128((__m128i *)(void *)(s + 3 * (j)), _mm256_extracti128_si256(x, 1));        \
-		_mm256_storeu_si256((__m256i *)(void *)(s + 3 * (j) + 1), y);                              \
+		y = nbuf == 4 ? _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(qb + 2)), \
+		                                   p2, 0x88)                                               \
+		              : x;                                                                         \
+		_mm_storeu_si128((__m128i *)(void *)(s + ns * (j)), _mm256_extracti128_si256(x, 1));       \
+		if (nbuf == 4)                                                                             \
+			_mm256_storeu_si256((__m256i *)(void *)(s + ns * (j) + 1), y);                     \
 		if ((uint32_t)_mm256_movemask_epi8(_mm256_packs_epi32(_mm256_cmpeq_epi64(x, p),            \
 		                                                      _mm256_cmpeq_epi64(y, p2))) !=       \
 		    0xf0f0f0f0u)                                                                           \
@@ -397,14 +402,22 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split4_avx2(const struc
 			sl.x0 = _mm256_add_epi32(sl.x0, sl.d0);                                            \
 		sl.x1 = _mm256_add_epi32(sl.x1, sl.d1);                                                    \
 		p = _mm256_add_epi32(p, st);                                                               \
-		p2 = _mm256_add_epi32(p2, st);                                                             \
+		p2 = nbuf == 4 ? _mm256_add_epi32(p2, st) : p;                                             \
 	} while (0)
 	/* the first GRO_AHEAD frames checked here: the run ends at the
 	 * first that fails */
 	f = (size_t)(qend - q) > GRO_AHEAD ? q + GRO_AHEAD : qend;
+	_Static_assert(GRO_AHEAD == 8, "the first GRO_AHEAD frames: four pairs in one test");
+	if (f == q + GRO_AHEAD &&
+	    _mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(gro_pair_diff(gro_pair_halves(q, q + 1), pw),
+	                                                       gro_pair_diff(gro_pair_halves(q + 2, q + 3), pw)),
+	                                       _mm256_or_si256(gro_pair_diff(gro_pair_halves(q + 4, q + 5), pw),
+	                                                       gro_pair_diff(gro_pair_halves(q + 6, q + 7), pw))),
+	                       pm))
+		q = f;
 	while (q + 1 < f && !gro_pair_bad(gro_pair_halves(q, q + 1), pw, pm))
 		q += 2;
-	while (q < f && SPLIT4_OK(q))
+	while (q < f && SPLIT_OK(q))
 		q++;
 	qend = q < f ? q : qend;
 	q = q0;
@@ -415,26 +428,34 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split4_avx2(const struc
 	/* frames q[0] and q[1], their packet words and buffer arrays checked
 	 * already: taken both, or to tail (one by one: it stops at the one
 	 * that fails) */
-#define SPLIT4_PAIR()                                                                                          \
+#define SPLIT_PAIR()                                                                                          \
 	do {                                                                                                   \
 		const struct ofl_buf *qb = q[0].bufs, *qb1 = q[1].bufs;                                        \
+		int bad;                                                                                       \
 		const __m256i pn = _mm256_add_epi32(p, st), p2n = _mm256_add_epi32(p2, st);                    \
 		const __m256i x = _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)qb), p, 0x88); \
-		const __m256i y =                                                                              \
-		    _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(qb + 2)), p2, 0x88); \
 		const __m256i x1 =                                                                             \
 		    _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)qb1), pn, 0x88);      \
-		const __m256i y1 =                                                                             \
-		    _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(qb1 + 2)), p2n, 0x88); \
 		_mm_storeu_si128((__m128i *)(void *)s, _mm256_extracti128_si256(x, 1));                        \
-		_mm256_storeu_si256((__m256i *)(void *)(s + 1), y);                                            \
-		_mm_storeu_si128((__m128i *)(void *)(s + 3), _mm256_extracti128_si256(x1, 1));                 \
-		_mm256_storeu_si256((__m256i *)(void *)(s + 4), y1);                                           \
-		/* the pack of the two frames' packs: bytes 2-3 of each 4 set */                               \
-		if ((uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(                                         \
-		        _mm256_packs_epi32(_mm256_cmpeq_epi64(x, p), _mm256_cmpeq_epi64(y, p2)),               \
-		        _mm256_packs_epi32(_mm256_cmpeq_epi64(x1, pn), _mm256_cmpeq_epi64(y1, p2n)))) !=       \
-		        0xccccccccu ||                                                                         \
+		_mm_storeu_si128((__m128i *)(void *)(s + ns), _mm256_extracti128_si256(x1, 1));                \
+		if (nbuf == 4) {                                                                               \
+			const __m256i y = _mm256_blend_epi32(                                                  \
+			    _mm256_loadu_si256((const __m256i *)(const void *)(qb + 2)), p2, 0x88);            \
+			const __m256i y1 = _mm256_blend_epi32(                                                 \
+			    _mm256_loadu_si256((const __m256i *)(const void *)(qb1 + 2)), p2n, 0x88);          \
+			_mm256_storeu_si256((__m256i *)(void *)(s + 1), y);                                    \
+			_mm256_storeu_si256((__m256i *)(void *)(s + 4), y1);                                   \
+			/* the pack of the two frames' packs: bytes 2-3 of each 4 set */                       \
+			bad = (uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(                               \
+			          _mm256_packs_epi32(_mm256_cmpeq_epi64(x, p), _mm256_cmpeq_epi64(y, p2)),     \
+			          _mm256_packs_epi32(_mm256_cmpeq_epi64(x1, pn), _mm256_cmpeq_epi64(y1, p2n)))) != \
+			      0xccccccccu;                                                                     \
+		} else { /* the two frames' pack: bytes 4-7 of each 8 set */                                  \
+			bad = (uint32_t)_mm256_movemask_epi8(                                                  \
+			          _mm256_packs_epi32(_mm256_cmpeq_epi64(x, p), _mm256_cmpeq_epi64(x1, pn))) !=  \
+			      0xf0f0f0f0u;                                                                     \
+		}                                                                                              \
+		if (bad ||                                                                                     \
 		    seq_lanes_cmp2(&sl, (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x, 0),                \
 		                   (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x1, 0), hl - 32, nblk, v4)) \
 			goto tail;                                                                             \
@@ -447,105 +468,110 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split4_avx2(const struc
 			sl.x0 = _mm256_add_epi32(sl.x0, dd0);                                                  \
 		sl.x1 = _mm256_add_epi32(sl.x1, dd1);                                                          \
 		p = _mm256_add_epi32(pn, st);                                                                  \
-		p2 = _mm256_add_epi32(p2n, st);                                                                \
+		p2 = nbuf == 4 ? _mm256_add_epi32(p2n, st) : p;                                                \
 	} while (0)
 	/* two frames an iteration while the two GRO_AHEAD on are in the burst,
 	 * their packet words and buffer arrays checked (as one: when they
 	 * fail, to tail, which checks them one by one) and their headers
 	 * prefetched first */
-	for (; q + 1 < qpf; q += 2, s += 6, c += 2) {
+	for (; q + 1 < qpf; q += 2, s += 2 * ns, c += 2) {
 		const struct ofl_pkt *const qa = q + GRO_AHEAD;
 		if (gro_pair_bad(gro_pair_halves(qa, qa + 1), pw, pm))
 			goto tail;
 		__builtin_prefetch(qa[0].bufs->data);
 		__builtin_prefetch(qa[1].bufs->data);
-		SPLIT4_PAIR();
+		SPLIT_PAIR();
 	}
 	/* past the frames with one GRO_AHEAD on in the burst (every frame to
 	 * qend checked already): one frame when the pairs stopped one short,
 	 * then two an iteration without the ahead checks */
 	if (q < qend && q < pfend) {
-		SPLIT4_AHEAD(q + GRO_AHEAD);
-		SPLIT4_FRAME(0);
-		q++, s += 3, c++;
+		SPLIT_AHEAD(q + GRO_AHEAD);
+		SPLIT_FRAME(0);
+		q++, s += ns, c++;
 	}
-	for (; q + 1 < qend; q += 2, s += 6, c += 2)
-		SPLIT4_PAIR();
+	for (; q + 1 < qend; q += 2, s += 2 * ns, c += 2)
+		SPLIT_PAIR();
 	/* then one a time (back here when the frame GRO_AHEAD on fails:
 	 * the run cut there, no more prefetches) */
 tail:
-	for (; q < qend; q++, s += 3, c++) {
+	for (; q < qend; q++, s += ns, c++) {
 		if (q < pfend)
-			SPLIT4_AHEAD(q + GRO_AHEAD);
-		SPLIT4_FRAME(0);
+			SPLIT_AHEAD(q + GRO_AHEAD);
+		SPLIT_FRAME(0);
 	}
-#undef SPLIT4_PAIR
-#undef SPLIT4_FRAME
-#undef SPLIT4_AHEAD
-#undef SPLIT4_OK
+#undef SPLIT_PAIR
+#undef SPLIT_FRAME
+#undef SPLIT_AHEAD
+#undef SPLIT_OK
 	{
 		unsigned k;
 		uint32_t nsl;
 	out0:
-		*nslices = 3 * (uint32_t)(q - q0);
+		*nslices = ns * (uint32_t)(q - q0);
 		return (unsigned)(q - q0);
 	bufs0:
 		k = (unsigned)(q - q0);
 		{
-			const struct run_at b = {r,        a->s + 3 * k, a->c + k, a->e + a->estep * k, a->estep,
-			                         hl,       a->seq + r->mss * k,    a->seg + k,          want,
-			                         mask,     4};
+			const struct run_at b = {r,        a->s + ns * k, a->c + k, a->e + a->estep * k, a->estep,
+			                         hl,       a->seq + r->mss * k,     a->seg + k,          want,
+			                         mask,     (uint32_t)nbuf};
 			unsigned k2 = bufs_avx2(pkts, i + k, iend, n, &b, &nsl, v4);
-			*nslices = 3 * k + nsl;
+			*nslices = ns * k + nsl;
 			return k + k2;
 		}
 	}
 }
 
-#define SPLIT4_COPY(name, v4, nblk)                                                                          \
+#define SPLIT_COPY(name, v4, nblk, nbuf)                                                                     \
 	static OFL_NOINLINE GRO_TARGET_AVX2 unsigned name(const struct ofl_pkt *pkts, unsigned i, unsigned iend, \
 	                                                  unsigned n, const struct run_at *a,                    \
 	                                                  uint32_t *nslices)                                     \
 	{                                                                                                        \
-		return split4_avx2(pkts, i, iend, n, a, nslices, v4, nblk);                                         \
+		return split_avx2(pkts, i, iend, n, a, nslices, v4, nblk, nbuf);                                    \
 	}
-SPLIT4_COPY(split4_v4_2, 1, 2)
-SPLIT4_COPY(split4_v4_3, 1, 3)
-SPLIT4_COPY(split4_v6_3, 0, 3)
-#undef SPLIT4_COPY
+SPLIT_COPY(split4_v4_2, 1, 2, 4)
+SPLIT_COPY(split4_v4_3, 1, 3, 4)
+SPLIT_COPY(split4_v6_3, 0, 3, 4)
+SPLIT_COPY(split2_v4_2, 1, 2, 2)
+SPLIT_COPY(split2_v4_3, 1, 3, 2)
+SPLIT_COPY(split2_v6_3, 0, 3, 2)
+#undef SPLIT_COPY
 
-/* Does a run of frames in four buffers take split4_avx2()?  The headers
- * of the folded shape (bufs_l3()), the first frame's first buffer exactly
- * the headers and its later buffers none empty, none over 0xffff bytes,
- * adding up to a full segment. */
-static inline int split4_ok(const struct ofl_pkt *pkts, unsigned i, const struct run_at *a, int v4)
+/* Does a run of frames in nbuf buffers (4 or 2) take split_avx2()?  The
+ * headers of the folded shape (bufs_l3()), the first frame's first buffer
+ * exactly the headers and its later buffers none empty, none over 0xffff
+ * bytes, adding up to a full segment. */
+static inline int split_ok(const struct ofl_pkt *pkts, unsigned i, const struct run_at *a, int v4, int nbuf)
 {
 	const struct ofl_buf *b = pkts[i].bufs;
 	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl;
 	if (hl > l4c + 36 || hl > 96 || (hl - l4c) % 4 || b[0].len != hl)
 		return 0;
-	/* each of buffers 1 to 3 in [1, 0xffff] (then no sum wraps) */
-	if (((b[1].len - 1u) | (b[2].len - 1u) | (b[3].len - 1u)) > 0xfffeu)
+	/* each of buffers 1 to nbuf - 1 in [1, 0xffff] (then no sum wraps) */
+	if (((b[1].len - 1u) | (nbuf == 4 ? (b[2].len - 1u) | (b[3].len - 1u) : 0u)) > 0xfffeu)
 		return 0;
-	return hl + b[1].len + b[2].len + b[3].len == a->r->full;
+	return hl + b[1].len + (nbuf == 4 ? b[2].len + b[3].len : 0u) == a->r->full;
 }
 
-/* Frames in four buffers (a->nb 4) under AVX2: split4_avx2() when it
- * takes them, else bufs_take() (as bufs_avx2()); a copy for each L3 (v4
- * unused: the copy's). */
-#define BUFS4_COPY(name, l3)                                                                                    \
+/* Frames in nbuf buffers (a->nb 4 or 2) under AVX2: split_avx2() when it
+ * takes them (its copies c2, c3: two and three header blocks), else
+ * bufs_take() (as bufs_avx2()); a copy for each L3 (v4 unused: the
+ * copy's). */
+#define BUFS_COPY(name, l3, nbuf, c2, c3)                                                                       \
 	static OFL_NOINLINE unsigned name(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,      \
 	                                  const struct run_at *a, uint32_t *nslices, int v4)                     \
 	{                                                                                                       \
 		(void)v4;                                                                                       \
-		if (split4_ok(pkts, i, a, l3))                                                                  \
-			return (l3 ? (a->hl > 64 ? split4_v4_3 : split4_v4_2) : split4_v6_3)(pkts, i, iend, n, a, \
-			                                                                      nslices);             \
+		if (split_ok(pkts, i, a, l3, nbuf))                                                             \
+			return (a->hl > 64 ? c3 : c2)(pkts, i, iend, n, a, nslices);                            \
 		return bufs_avx2(pkts, i, iend, n, a, nslices, l3);                                             \
 	}
-BUFS4_COPY(bufs4_v4, 1)
-BUFS4_COPY(bufs4_v6, 0)
-#undef BUFS4_COPY
+BUFS_COPY(bufs4_v4, 1, 4, split4_v4_2, split4_v4_3)
+BUFS_COPY(bufs4_v6, 0, 4, split4_v6_3, split4_v6_3)
+BUFS_COPY(bufs2_v4, 1, 2, split2_v4_2, split2_v4_3)
+BUFS_COPY(bufs2_v6, 0, 2, split2_v6_3, split2_v6_3)
+#undef BUFS_COPY
 #endif
 
 unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
@@ -553,7 +579,9 @@ unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, uns
 {
 #if defined(TRAIN_AVX2)
 	if (avx2)
-		return (a->nb == 4 ? (v4 ? bufs4_v4 : bufs4_v6) : bufs_avx2)(pkts, i, iend, n, a, nslices, v4);
+		return (a->nb == 4   ? (v4 ? bufs4_v4 : bufs4_v6)
+		        : a->nb == 2 ? (v4 ? bufs2_v4 : bufs2_v6)
+		                     : bufs_avx2)(pkts, i, iend, n, a, nslices, v4);
 #else
 	(void)avx2;
 #endif

@@ -47,11 +47,15 @@ static inline GRO_TARGET_AVX2 __m256i gro_pair_halves(const void *x, const void 
 /* Does either half of v (gro_pair_halves()) fail: its pointer (qword 0,
  * want's 0) NULL, or its word at dword 2 other than want's under mask's?
  * mask: dwords 0 and 1 all ones (the pointer's test), dword 3 what else
- * is compared whole (0: nothing). */
+ * is compared whole (0: nothing).  gro_pair_diff(): what is tested under
+ * mask (several pairs' OR-ed: one test for all). */
+static inline GRO_TARGET_AVX2 __m256i gro_pair_diff(__m256i v, __m256i want)
+{
+	return _mm256_blend_epi32(_mm256_cmpeq_epi64(v, want), _mm256_xor_si256(v, want), 0x44);
+}
 static inline GRO_TARGET_AVX2 int gro_pair_bad(__m256i v, __m256i want, __m256i mask)
 {
-	return !_mm256_testz_si256(_mm256_blend_epi32(_mm256_cmpeq_epi64(v, want), _mm256_xor_si256(v, want), 0x44),
-	                           mask);
+	return !_mm256_testz_si256(gro_pair_diff(v, want), mask);
 }
 
 #endif
