@@ -316,6 +316,22 @@ static OFL_NOINLINE GRO_TARGET_AVX2 NO_SLP unsigned bufs_avx2(const struct ofl_p
 #endif
 
 #if defined(TRAIN_AVX2)
+/* Does a run of frames in nbuf buffers (4 or 2) take split_avx2()?  The
+ * headers of the folded shape (bufs_l3()), the first frame's first buffer
+ * exactly the headers and its later buffers none empty, none over 0xffff
+ * bytes, adding up to a full segment. */
+static inline int split_ok(const struct ofl_pkt *pkts, unsigned i, const struct run_at *a, int v4, int nbuf)
+{
+	const struct ofl_buf *b = pkts[i].bufs;
+	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl;
+	if (hl > l4c + 36 || hl > 96 || (hl - l4c) % 4 || b[0].len != hl)
+		return 0;
+	/* each of buffers 1 to nbuf - 1 in [1, 0xffff] (then no sum wraps) */
+	if (((b[1].len - 1u) | (nbuf == 4 ? (b[2].len - 1u) | (b[3].len - 1u) : 0u)) > 0xfffeu)
+		return 0;
+	return hl + b[1].len + (nbuf == 4 ? b[2].len + b[3].len : 0u) == a->r->full;
+}
+
 /*
  * The header split in nbuf buffers (4 or 2) under AVX2: the headers the
  * whole first buffer and every frame's buffers as long as the run's first
@@ -339,6 +355,8 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
                                                                     const int v4, const int nblk, const int nbuf)
 {
 	const uint32_t ns = (uint32_t)nbuf - 1; /* slices a frame */
+	if (!split_ok(pkts, i, a, v4, nbuf))
+		return bufs_avx2(pkts, i, iend, n, a, nslices, v4);
 	const struct run *r = a->r;
 	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl, want = a->want, mask = a->mask;
 	const uint32_t pb0 = pb_word((uint16_t)a->seg, 0), bstep = pb_word(0, 1), pbstep = pb_word(1, 0);
@@ -349,10 +367,15 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 	void **c = a->c;
 	struct seq_lanes sl;
 	const __m256i st = _mm256_setr_epi32(0, 0, 0, (int)pbstep, 0, 0, 0, (int)pbstep);
-	__m256i p = _mm256_setr_epi32(0, 0, (int)fb[0].len, (int)pb0, 0, 0, (int)fb[1].len, (int)(pb0 + bstep));
-	__m256i p2 = nbuf == 4 ? _mm256_setr_epi32(0, 0, (int)fb[2].len, (int)(pb0 + 2 * bstep), 0, 0,
-	                                           (int)fb[3].len, (int)(pb0 + 3 * bstep))
-	                       : p;
+	/* the first frame's buffers, their data 0 and their pkt/buf words
+	 * blended in */
+#define FIRST(b, v)                                                                                           \
+	_mm256_blend_epi32(_mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(b)), v, 0x88), \
+	                   _mm256_setzero_si256(), 0x33)
+	const __m256i pbv = _mm256_add_epi32(_mm256_set1_epi32((int)pb0), _mm256_setr_epi32(0, 0, 0, 0, 0, 0, 0, (int)bstep));
+	__m256i p = FIRST(fb, pbv);
+	__m256i p2 = nbuf == 4 ? FIRST(fb + 2, _mm256_add_epi32(pbv, _mm256_set1_epi32((int)(2 * bstep)))) : p;
+#undef FIRST
 	__m256i dd0, dd1; /* two steps */
 	/* two frames' bufs pointers and packet words (gro_pair_bad()) */
 	_Static_assert(offsetof(struct ofl_pkt, bufs) == 0 && offsetof(struct ofl_pkt, nbufs) == 8 &&
@@ -364,6 +387,10 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 	dd0 = _mm256_add_epi32(sl.d0, sl.d0);
 	dd1 = _mm256_add_epi32(sl.d1, sl.d1);
 #define SPLIT_OK(f) ((gro_pkt_word(f) & mask) == want && (f)->bufs)
+	/* frames f to f + 3 as gro_pair_diff() (OR-ed: one test) */
+#define SPLIT_QUAD(f)                                                       \
+	_mm256_or_si256(gro_pair_diff(gro_pair_halves(f, (f) + 1), pw), \
+	                gro_pair_diff(gro_pair_halves((f) + 2, (f) + 3), pw))
 #define SPLIT_AHEAD(f)                                 \
 	do {                                            \
 		if (!SPLIT_OK(f)) {                    \
@@ -408,12 +435,7 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 	 * first that fails */
 	f = (size_t)(qend - q) > GRO_AHEAD ? q + GRO_AHEAD : qend;
 	_Static_assert(GRO_AHEAD == 8, "the first GRO_AHEAD frames: four pairs in one test");
-	if (f == q + GRO_AHEAD &&
-	    _mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(gro_pair_diff(gro_pair_halves(q, q + 1), pw),
-	                                                       gro_pair_diff(gro_pair_halves(q + 2, q + 3), pw)),
-	                                       _mm256_or_si256(gro_pair_diff(gro_pair_halves(q + 4, q + 5), pw),
-	                                                       gro_pair_diff(gro_pair_halves(q + 6, q + 7), pw))),
-	                       pm))
+	if (f == q + GRO_AHEAD && _mm256_testz_si256(_mm256_or_si256(SPLIT_QUAD(q), SPLIT_QUAD(q + 4)), pm))
 		q = f;
 	while (q + 1 < f && !gro_pair_bad(gro_pair_halves(q, q + 1), pw, pm))
 		q += 2;
@@ -425,26 +447,27 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 	/* two frames an iteration, their checks made as one: when they fail,
 	 * the loop below takes them one by one and stops at the one that
 	 * fails */
-	/* frames q[0] and q[1], their packet words and buffer arrays checked
-	 * already: taken both, or to tail (one by one: it stops at the one
-	 * that fails) */
-#define SPLIT_PAIR()                                                                                          \
+	/* frames q[j] and q[j + 1], their packet words and buffer arrays
+	 * checked already: taken both, or to fail (then tail, one by one: it
+	 * stops at the one that fails) */
+#define SPLIT_PAIR(j, fail)                                                                                   \
 	do {                                                                                                   \
-		const struct ofl_buf *qb = q[0].bufs, *qb1 = q[1].bufs;                                        \
+		struct ofl_slice *const sj = s + ns * (j);                                                     \
+		const struct ofl_buf *qb = q[j].bufs, *qb1 = q[(j) + 1].bufs;                                  \
 		int bad;                                                                                       \
 		const __m256i pn = _mm256_add_epi32(p, st), p2n = _mm256_add_epi32(p2, st);                    \
 		const __m256i x = _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)qb), p, 0x88); \
 		const __m256i x1 =                                                                             \
 		    _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)qb1), pn, 0x88);      \
-		_mm_storeu_si128((__m128i *)(void *)s, _mm256_extracti128_si256(x, 1));                        \
-		_mm_storeu_si128((__m128i *)(void *)(s + ns), _mm256_extracti128_si256(x1, 1));                \
+		_mm_storeu_si128((__m128i *)(void *)sj, _mm256_extracti128_si256(x, 1));                       \
+		_mm_storeu_si128((__m128i *)(void *)(sj + ns), _mm256_extracti128_si256(x1, 1));               \
 		if (nbuf == 4) {                                                                               \
 			const __m256i y = _mm256_blend_epi32(                                                  \
 			    _mm256_loadu_si256((const __m256i *)(const void *)(qb + 2)), p2, 0x88);            \
 			const __m256i y1 = _mm256_blend_epi32(                                                 \
 			    _mm256_loadu_si256((const __m256i *)(const void *)(qb1 + 2)), p2n, 0x88);          \
-			_mm256_storeu_si256((__m256i *)(void *)(s + 1), y);                                    \
-			_mm256_storeu_si256((__m256i *)(void *)(s + 4), y1);                                   \
+			_mm256_storeu_si256((__m256i *)(void *)(sj + 1), y);                                   \
+			_mm256_storeu_si256((__m256i *)(void *)(sj + ns + 1), y1);                             \
 			/* the pack of the two frames' packs: bytes 2-3 of each 4 set */                       \
 			bad = (uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(                               \
 			          _mm256_packs_epi32(_mm256_cmpeq_epi64(x, p), _mm256_cmpeq_epi64(y, p2)),     \
@@ -458,29 +481,41 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 		if (bad ||                                                                                     \
 		    seq_lanes_cmp2(&sl, (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x, 0),                \
 		                   (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x1, 0), hl - 32, nblk, v4)) \
-			goto tail;                                                                             \
+			goto fail;                                                                             \
 		/* both cookies in one store (a load and a load of the high half) */                           \
-		_mm_storeu_si128((__m128i *)(void *)c,                                                         \
+		_mm_storeu_si128((__m128i *)(void *)(c + (j)),                                                 \
 		                 _mm_castpd_si128(_mm_loadh_pd(                                                \
-		                     _mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)&q[0].cookie)), \
-		                     (const double *)(const void *)&q[1].cookie)));                            \
+		                     _mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)&q[j].cookie)), \
+		                     (const double *)(const void *)&q[(j) + 1].cookie)));                      \
 		if (v4)                                                                                        \
 			sl.x0 = _mm256_add_epi32(sl.x0, dd0);                                                  \
 		sl.x1 = _mm256_add_epi32(sl.x1, dd1);                                                          \
 		p = _mm256_add_epi32(pn, st);                                                                  \
 		p2 = nbuf == 4 ? _mm256_add_epi32(p2n, st) : p;                                                \
 	} while (0)
-	/* two frames an iteration while the two GRO_AHEAD on are in the burst,
-	 * their packet words and buffer arrays checked (as one: when they
-	 * fail, to tail, which checks them one by one) and their headers
-	 * prefetched first */
+	/* two buffers: four frames an iteration (then two) while the four
+	 * (two) GRO_AHEAD on are in the burst, their packet words and buffer
+	 * arrays checked (as one: when they fail, to tail, which checks them
+	 * one by one) and their headers prefetched first; four buffers: two
+	 * (four: more instructions, the vectors spilled) */
+	for (; nbuf == 2 && q + 3 < qpf; q += 4, s += 4 * ns, c += 4) {
+		const struct ofl_pkt *const qa = q + GRO_AHEAD;
+		if (!_mm256_testz_si256(SPLIT_QUAD(qa), pm))
+			goto tail;
+		__builtin_prefetch(qa[0].bufs->data);
+		__builtin_prefetch(qa[1].bufs->data);
+		__builtin_prefetch(qa[2].bufs->data);
+		__builtin_prefetch(qa[3].bufs->data);
+		SPLIT_PAIR(0, tail);
+		SPLIT_PAIR(2, tail2);
+	}
 	for (; q + 1 < qpf; q += 2, s += 2 * ns, c += 2) {
 		const struct ofl_pkt *const qa = q + GRO_AHEAD;
 		if (gro_pair_bad(gro_pair_halves(qa, qa + 1), pw, pm))
 			goto tail;
 		__builtin_prefetch(qa[0].bufs->data);
 		__builtin_prefetch(qa[1].bufs->data);
-		SPLIT_PAIR();
+		SPLIT_PAIR(0, tail);
 	}
 	/* past the frames with one GRO_AHEAD on in the burst (every frame to
 	 * qend checked already): one frame when the pairs stopped one short,
@@ -491,9 +526,12 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 		q++, s += ns, c++;
 	}
 	for (; q + 1 < qend; q += 2, s += 2 * ns, c += 2)
-		SPLIT_PAIR();
+		SPLIT_PAIR(0, tail);
 	/* then one a time (back here when the frame GRO_AHEAD on fails:
 	 * the run cut there, no more prefetches) */
+	goto tail;
+tail2: /* the second pair of four failed: the first taken */
+	q += 2, s += 2 * ns, c += 2;
 tail:
 	for (; q < qend; q++, s += ns, c++) {
 		if (q < pfend)
@@ -501,6 +539,7 @@ tail:
 		SPLIT_FRAME(0);
 	}
 #undef SPLIT_PAIR
+#undef SPLIT_QUAD
 #undef SPLIT_FRAME
 #undef SPLIT_AHEAD
 #undef SPLIT_OK
@@ -538,40 +577,6 @@ SPLIT_COPY(split2_v4_3, 1, 3, 2)
 SPLIT_COPY(split2_v6_3, 0, 3, 2)
 #undef SPLIT_COPY
 
-/* Does a run of frames in nbuf buffers (4 or 2) take split_avx2()?  The
- * headers of the folded shape (bufs_l3()), the first frame's first buffer
- * exactly the headers and its later buffers none empty, none over 0xffff
- * bytes, adding up to a full segment. */
-static inline int split_ok(const struct ofl_pkt *pkts, unsigned i, const struct run_at *a, int v4, int nbuf)
-{
-	const struct ofl_buf *b = pkts[i].bufs;
-	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl;
-	if (hl > l4c + 36 || hl > 96 || (hl - l4c) % 4 || b[0].len != hl)
-		return 0;
-	/* each of buffers 1 to nbuf - 1 in [1, 0xffff] (then no sum wraps) */
-	if (((b[1].len - 1u) | (nbuf == 4 ? (b[2].len - 1u) | (b[3].len - 1u) : 0u)) > 0xfffeu)
-		return 0;
-	return hl + b[1].len + (nbuf == 4 ? b[2].len + b[3].len : 0u) == a->r->full;
-}
-
-/* Frames in nbuf buffers (a->nb 4 or 2) under AVX2: split_avx2() when it
- * takes them (its copies c2, c3: two and three header blocks), else
- * bufs_take() (as bufs_avx2()); a copy for each L3 (v4 unused: the
- * copy's). */
-#define BUFS_COPY(name, l3, nbuf, c2, c3)                                                                       \
-	static OFL_NOINLINE unsigned name(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,      \
-	                                  const struct run_at *a, uint32_t *nslices, int v4)                     \
-	{                                                                                                       \
-		(void)v4;                                                                                       \
-		if (split_ok(pkts, i, a, l3, nbuf))                                                             \
-			return (a->hl > 64 ? c3 : c2)(pkts, i, iend, n, a, nslices);                            \
-		return bufs_avx2(pkts, i, iend, n, a, nslices, l3);                                             \
-	}
-BUFS_COPY(bufs4_v4, 1, 4, split4_v4_2, split4_v4_3)
-BUFS_COPY(bufs4_v6, 0, 4, split4_v6_3, split4_v6_3)
-BUFS_COPY(bufs2_v4, 1, 2, split2_v4_2, split2_v4_3)
-BUFS_COPY(bufs2_v6, 0, 2, split2_v6_3, split2_v6_3)
-#undef BUFS_COPY
 #endif
 
 unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
@@ -579,9 +584,15 @@ unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, uns
 {
 #if defined(TRAIN_AVX2)
 	if (avx2)
-		return (a->nb == 4   ? (v4 ? bufs4_v4 : bufs4_v6)
-		        : a->nb == 2 ? (v4 ? bufs2_v4 : bufs2_v6)
-		                     : bufs_avx2)(pkts, i, iend, n, a, nslices, v4);
+	{
+		/* the header split (split_avx2(): else bufs_take()), its copy
+		 * for the L3 and the header blocks */
+		if (a->nb == 4)
+			return (v4 ? (a->hl > 64 ? split4_v4_3 : split4_v4_2) : split4_v6_3)(pkts, i, iend, n, a, nslices);
+		if (a->nb == 2)
+			return (v4 ? (a->hl > 64 ? split2_v4_3 : split2_v4_2) : split2_v6_3)(pkts, i, iend, n, a, nslices);
+		return bufs_avx2(pkts, i, iend, n, a, nslices, v4);
+	}
 #else
 	(void)avx2;
 #endif
