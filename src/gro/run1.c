@@ -93,17 +93,17 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 	const __m256i bm = _mm256_setr_epi32(0, INT32_MIN, -1, 0, 0, INT32_MIN, -1, 0);
 	const __m256i hlv = _mm256_setr_epi64x((long long)hl, 0, (long long)hl, 0);
 	/* UDP: a zero checksum ends the run.  The last block's expected
-	 * checksum is 0 (its mask is 0 there), so a frame's XOR holds the
-	 * checksum itself at word csl / 2 of that block; 1 - min(...) with
-	 * unsigned saturation is 1 there when a frame's (or either of two
-	 * frames') checksum is 0, else 0, and 0 at every other word (ck is 0
-	 * there); it is ORed into block 0's XOR, whose byte csl is compared
-	 * (the IPv4 ID in the stepped lanes, byte 30 of the IPv6 source
-	 * address), and so fails that block's test. */
+	 * checksum is 0xffff (its mask is 0 there), so a frame's XOR holds
+	 * the checksum's complement at word csl / 2 of that block; that
+	 * (or the max of two frames') minus 0xfffe with unsigned saturation
+	 * is 1 there when a (either) checksum is 0, else 0, and 0 at every
+	 * other word (minus 0xffff there); it is ORed into block 0's XOR,
+	 * whose byte csl is compared (the IPv4 ID in the stepped lanes, byte
+	 * 30 of the IPv6 source address), and so fails that block's test. */
 	const uint32_t csl = l4c + 6u - (pred_cmp_len(l4c + 8u) - 32u); /* a UDP header is l4c + 8 bytes */
 	const __m256i csw = _mm256_cmpeq_epi16(_mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
 	                                       _mm256_set1_epi16((short)(csl / 2u)));
-	const __m256i ck = _mm256_and_si256(csw, _mm256_set1_epi16(1));
+	const __m256i ck = _mm256_add_epi16(_mm256_set1_epi16(-1), csw); /* 0xfffe there, 0xffff elsewhere */
 	__m256i lw2;
 	uint64_t lw, lstep;
 	(void)n;
@@ -120,7 +120,7 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 		m1 = _mm256_loadu_si256((const __m256i *)(const void *)(r->mk + cl - 32));
 	}
 	if (udp)
-		t1 = _mm256_andnot_si256(csw, t1); /* the checksum compared with 0 */
+		t1 = _mm256_or_si256(csw, t1); /* the checksum compared with 0 */
 	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
 	/* the len, pkt and buf words of the slices of frames 0 and 1 (qwords
@@ -188,7 +188,7 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 	((!udp && !swl && ofl_get32((dd) + ((ptrdiff_t)l4c + 4 - (ptrdiff_t)hl)) != (sq)) ||      \
 	 (v4 && !sw0 && get64((dd) + (18 - (ptrdiff_t)hl)) != (ee)))
 /* the zero-checksum word (UDP) of the last block's XOR x, else 0 */
-#define RUN1_CS(x) (udp ? _mm256_subs_epu16(ck, x) : _mm256_setzero_si256())
+#define RUN1_CS(x) (udp ? _mm256_subs_epu16(x, ck) : _mm256_setzero_si256())
 #define RUN1_DIFF(xa, xb, m) (!_mm256_testz_si256(_mm256_or_si256(xa, xb), m))
 #define RUN1_DIFF1(dd, e0, e1, sq, ee)                                                                       \
 	(RUN1_DIFF1X(dd, e0, RUN1_X(dd, cl - 32, e1), sq, ee))
@@ -209,7 +209,7 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 		const __m256i fb = swl ? _mm256_shuffle_epi8(ub, h1) : ub;                                  \
 		const __m256i xa = RUN1_X(da, cl - 32, fa), xb = RUN1_X(db, cl - 32, fb);                 \
 		if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(RUN1_X(da, 0, ea), RUN1_X(db, 0, eb)), \
-		                                        RUN1_CS(_mm256_min_epu16(xa, xb))),                 \
+		                                        RUN1_CS(_mm256_max_epu16(xa, xb))),                 \
 		                        m0) ||                                                              \
 		    RUN1_DIFF(xa, xb, m1) ||                                                                \
 		    (nblk > 2 && RUN1_DIFF(RUN1_X(da, 32, t2), RUN1_X(db, 32, t2), m2)) ||                  \
