@@ -4,7 +4,8 @@
  * scalar, SSE2 and NEON builds keep, with the expected header and mask in
  * YMM registers and, for the usual header shapes, the fields that advance
  * (the TCP sequence number, the IPv4 ID-to-checksum word) compared in the
- * masked compare itself.
+ * masked compare itself, and the UDP checksum's test for zero folded into
+ * it (run1_avx2()).
  *
  * The stepped lanes: a block of the compare that holds such a field keeps
  * the expected bytes as a state vector in which each field is stored in
@@ -28,6 +29,7 @@
 /* The pair checks read a frame's bufs pointer and packet word, and a
  * buffer's data pointer and length, as 16-byte halves of one vector. */
 _Static_assert(offsetof(struct ofl_pkt, bufs) == 0 && offsetof(struct ofl_pkt, nbufs) == 8 &&
+                   offsetof(struct ofl_pkt, cookie) == 24 && sizeof(struct ofl_pkt) == 32 &&
                    offsetof(struct ofl_buf, data) == 0 && offsetof(struct ofl_buf, len) == 8 &&
                    sizeof(struct ofl_buf) == 16 && sizeof(void *) == 8 && SL_LEN == 8,
                "struct ofl_pkt, ofl_buf, ofl_slice as the pair checks read and write them");
@@ -40,7 +42,8 @@ _Static_assert(offsetof(struct ofl_pkt, bufs) == 0 && offsetof(struct ofl_pkt, n
  * (the word in block 0, the sequence number in the last block: the caller
  * checks it lies there, at a multiple of 4).  One function per shape,
  * block count and fold, out of line: its own registers, nothing of the
- * train's state spilled, no frame testing the header length.
+ * train's state spilled, no frame testing the header length (UDP: one
+ * copy a shape, the header length a constant).
  *
  * Frame k's checks before the compare (packet word, one buffer of a full
  * segment's length, data) are made GRO_AHEAD frames before it is compared
@@ -74,15 +77,33 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 	__m256i t0, m0, h0 = _mm256_setzero_si256(), d0 = h0, t1, m1, h1 = h0, d1 = h0, lwv;
 	const __m256i t2 = nblk > 2 ? _mm256_loadu_si256(tp + 1) : h0, m2 = nblk > 2 ? _mm256_loadu_si256(mk + 1) : h0;
 	const __m256i t3 = nblk > 3 ? _mm256_loadu_si256(tp + 2) : h0, m3 = nblk > 3 ? _mm256_loadu_si256(mk + 2) : h0;
-	/* the pair checks: the packet word (dword 2 of each half) and the
-	 * length (the same place in a buffer) against theirs under their
-	 * masks, the pointers (qword 0) against NULL; cookies two a store */
+	/* the pair checks, one 64-bit subtraction and one test a vector:
+	 * the packet word (dword 2 of each half) and the length (the same
+	 * place in a buffer) minus theirs, zero under their masks when equal
+	 * (the masked fields low to high: nbufs and csum_status whole, so a
+	 * borrow into a higher one only comes from a lower one that differs),
+	 * the pointers (qword 0) minus 1, the top bit set when NULL (or at
+	 * 2^63 and above, no user address: the run just ends there); cookies
+	 * two a store */
 	_Static_assert(sizeof(void *) == 8, "two cookies in 16 bytes");
-	const __m256i pw = _mm256_setr_epi32(0, 0, (int)GRO_PKT_PLAIN_WANT, 0, 0, 0, (int)GRO_PKT_PLAIN_WANT, 0);
-	const __m256i pm = _mm256_setr_epi32(-1, -1, (int)GRO_PKT_PLAIN_MASK, 0, -1, -1, (int)GRO_PKT_PLAIN_MASK, 0);
-	const __m256i bl = _mm256_setr_epi32(0, 0, (int)full, 0, 0, 0, (int)full, 0);
-	const __m256i bm = _mm256_setr_epi32(-1, -1, -1, 0, -1, -1, -1, 0);
+	const __m256i pw = _mm256_setr_epi32(1, 0, (int)GRO_PKT_PLAIN_WANT, 0, 1, 0, (int)GRO_PKT_PLAIN_WANT, 0);
+	const __m256i pm = _mm256_setr_epi32(0, INT32_MIN, (int)GRO_PKT_PLAIN_MASK, 0, 0, INT32_MIN,
+	                                     (int)GRO_PKT_PLAIN_MASK, 0);
+	const __m256i bl = _mm256_setr_epi32(1, 0, (int)full, 0, 1, 0, (int)full, 0);
+	const __m256i bm = _mm256_setr_epi32(0, INT32_MIN, -1, 0, 0, INT32_MIN, -1, 0);
 	const __m256i hlv = _mm256_setr_epi64x((long long)hl, 0, (long long)hl, 0);
+	/* UDP: a zero checksum ends the run.  The last block's expected
+	 * checksum is 0xffff (its mask is 0 there), so a frame's XOR holds
+	 * the checksum's complement at word csl / 2 of that block; that
+	 * (or the max of two frames') minus 0xfffe with unsigned saturation
+	 * is 1 there when a (either) checksum is 0, else 0, and 0 at every
+	 * other word (minus 0xffff there); it is ORed into block 0's XOR,
+	 * whose byte csl is compared (the IPv4 ID in the stepped lanes, byte
+	 * 30 of the IPv6 source address), and so fails that block's test. */
+	const uint32_t csl = l4c + 6u - (pred_cmp_len(l4c + 8u) - 32u); /* a UDP header is l4c + 8 bytes */
+	const __m256i csw = _mm256_cmpeq_epi16(_mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+	                                       _mm256_set1_epi16((short)(csl / 2u)));
+	const __m256i ck = _mm256_add_epi16(_mm256_set1_epi16(-1), csw); /* 0xfffe there, 0xffff elsewhere */
 	__m256i lw2;
 	uint64_t lw, lstep;
 	(void)n;
@@ -98,6 +119,8 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 		t1 = _mm256_loadu_si256((const __m256i *)(const void *)(r->tp + cl - 32));
 		m1 = _mm256_loadu_si256((const __m256i *)(const void *)(r->mk + cl - 32));
 	}
+	if (udp)
+		t1 = _mm256_or_si256(csw, t1); /* the checksum compared with 0 */
 	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
 	/* the len, pkt and buf words of the slices of frames 0 and 1 (qwords
@@ -124,13 +147,14 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 		pa = p + (a);  \
 		goto bad;      \
 	} while (0)
-#define RUN1_COOKIE(x) _mm_loadl_epi64((const __m128i *)(const void *)&(x)->cookie)
+/* a whole frame: bufs pointer and packet word in the low half, the
+ * cookie the high half's qword 1 */
+#define RUN1_PKT(x) _mm256_loadu_si256((const __m256i *)(const void *)(x))
 #define RUN1_HALVES(x, y)                                                                                      \
 	_mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(x))), \
 	                        _mm_loadu_si128((const __m128i *)(const void *)(y)), 1)
-/* (want's qword 0 is 0: its compare is the NULL test) */
-#define RUN1_BAD(v, want, mask) \
-	(!_mm256_testz_si256(_mm256_blend_epi32(_mm256_cmpeq_epi64(v, want), _mm256_xor_si256(v, want), 0x44), mask))
+/* (want's qword 0 is 1: the NULL test) */
+#define RUN1_BAD(v, want, mask) (!_mm256_testz_si256(_mm256_sub_epi64(v, want), mask))
 	/* frames pa[0] and pa[1] (both before kend; slices at sa, cookies at
 	 * ca) checked: when both pass, their slices and cookies written,
 	 * their headers prefetched; else fail (to bad: the first tested
@@ -138,7 +162,8 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 #define RUN1_TWO(pa, sa, ca, fail)                                                              \
 	do {                                                                                    \
 		const struct ofl_buf *b0, *b1;                                                  \
-		__m256i v = RUN1_HALVES(pa, (pa) + 1);                                          \
+		const __m256i l0 = RUN1_PKT(pa), l1 = RUN1_PKT((pa) + 1);                       \
+		__m256i v = _mm256_permute2x128_si256(l0, l1, 0x20);                            \
 		if (RUN1_BAD(v, pw, pm))                                                        \
 			fail;                                                                   \
 		b0 = (pa)[0].bufs;                                                              \
@@ -152,21 +177,24 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 		                    _mm256_add_epi64(_mm256_blend_epi32(v, lwv, 0xcc), hlv));   \
 		lwv = _mm256_add_epi64(lwv, lw2);                                               \
 		_mm_storeu_si128((__m128i *)(void *)(ca),                                       \
-		                 _mm_unpacklo_epi64(RUN1_COOKIE(pa), RUN1_COOKIE((pa) + 1)));  \
+		                 _mm256_extracti128_si256(_mm256_unpackhi_epi64(l0, l1), 1));  \
 	} while (0)
 	/* the compare of the header at dd - hl (dd: its slice's data) with
 	 * the expected blocks and, in the copies without stepped lanes, sq
 	 * and ee */
 #define RUN1_X(dd, o, t) \
 	_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)((dd) + ((ptrdiff_t)(o) - (ptrdiff_t)hl))), t)
-#define RUN1_SCALAR(dd, sq, ee)                                                                                 \
-	((udp && !((dd)[(ptrdiff_t)l4c + 6 - (ptrdiff_t)hl] | (dd)[(ptrdiff_t)l4c + 7 - (ptrdiff_t)hl])) ||       \
-	 (!udp && !swl && ofl_get32((dd) + ((ptrdiff_t)l4c + 4 - (ptrdiff_t)hl)) != (sq)) ||                     \
+#define RUN1_SCALAR(dd, sq, ee)                                                                  \
+	((!udp && !swl && ofl_get32((dd) + ((ptrdiff_t)l4c + 4 - (ptrdiff_t)hl)) != (sq)) ||      \
 	 (v4 && !sw0 && get64((dd) + (18 - (ptrdiff_t)hl)) != (ee)))
+/* the zero-checksum word (UDP) of the last block's XOR x, else 0 */
+#define RUN1_CS(x) (udp ? _mm256_subs_epu16(x, ck) : _mm256_setzero_si256())
 #define RUN1_DIFF(xa, xb, m) (!_mm256_testz_si256(_mm256_or_si256(xa, xb), m))
-#define RUN1_DIFF1(dd, e0, e1, sq, ee)                                                                   \
-	(!_mm256_testz_si256(RUN1_X(dd, 0, e0), m0) || !_mm256_testz_si256(RUN1_X(dd, cl - 32, e1), m1) || \
-	 (nblk > 2 && !_mm256_testz_si256(RUN1_X(dd, 32, t2), m2)) ||                                      \
+#define RUN1_DIFF1(dd, e0, e1, sq, ee)                                                                       \
+	(RUN1_DIFF1X(dd, e0, RUN1_X(dd, cl - 32, e1), sq, ee))
+#define RUN1_DIFF1X(dd, e0, x1, sq, ee)                                                                      \
+	(!_mm256_testz_si256(_mm256_or_si256(RUN1_X(dd, 0, e0), RUN1_CS(x1)), m0) ||                           \
+	 !_mm256_testz_si256(x1, m1) || (nblk > 2 && !_mm256_testz_si256(RUN1_X(dd, 32, t2), m2)) ||           \
 	 (nblk > 3 && !_mm256_testz_si256(RUN1_X(dd, 64, t3), m3)) || RUN1_SCALAR(dd, sq, ee))
 	/* frames sk[0] and sk[1] (checked) compared; taken when both match,
 	 * else the first when it does alone, and the run ends */
@@ -179,12 +207,15 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 		const __m256i fa = swl ? _mm256_shuffle_epi8(ua, h1) : ua;                                  \
 		const __m256i eb = sw0 ? _mm256_shuffle_epi8(tb, h0) : tb;                                  \
 		const __m256i fb = swl ? _mm256_shuffle_epi8(ub, h1) : ub;                                  \
-		if (RUN1_DIFF(RUN1_X(da, 0, ea), RUN1_X(db, 0, eb), m0) ||                                  \
-		    RUN1_DIFF(RUN1_X(da, cl - 32, fa), RUN1_X(db, cl - 32, fb), m1) ||                      \
+		const __m256i xa = RUN1_X(da, cl - 32, fa), xb = RUN1_X(db, cl - 32, fb);                 \
+		if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(RUN1_X(da, 0, ea), RUN1_X(db, 0, eb)), \
+		                                        RUN1_CS(_mm256_max_epu16(xa, xb))),                 \
+		                        m0) ||                                                              \
+		    RUN1_DIFF(xa, xb, m1) ||                                                                \
 		    (nblk > 2 && RUN1_DIFF(RUN1_X(da, 32, t2), RUN1_X(db, 32, t2), m2)) ||                  \
 		    (nblk > 3 && RUN1_DIFF(RUN1_X(da, 64, t3), RUN1_X(db, 64, t3), m3)) ||                  \
 		    RUN1_SCALAR(da, seq, e) || RUN1_SCALAR(db, seq + mss, e + estep)) {                     \
-			sk += !RUN1_DIFF1(da, ea, fa, seq, e);                                              \
+			sk += !RUN1_DIFF1X(da, ea, xa, seq, e);                                             \
 			goto out;                                                                           \
 		}                                                                                           \
 		sk += 2;                                                                                    \
@@ -238,24 +269,30 @@ cmp:
 out:
 #undef RUN1_CMP2
 #undef RUN1_DIFF1
+#undef RUN1_DIFF1X
+#undef RUN1_CS
 #undef RUN1_DIFF
 #undef RUN1_SCALAR
 #undef RUN1_X
 #undef RUN1_TWO
 #undef RUN1_BAD
 #undef RUN1_HALVES
-#undef RUN1_COOKIE
+#undef RUN1_PKT
 #undef RUN1_AT
 #undef RUN1_ONE
 	return (unsigned)(sk - s);
 }
 
+/* A UDP header's length: the plain shape's, as merge.c holds it (a
+ * constant in the UDP copies). */
+#define RUN1_UDP_HL(v4) ((v4) ? 34u + 8u : 54u + 8u)
 #define RUN1_COPY(name, v4, udp, nblk, fold)                                                                  \
 	static OFL_NOINLINE GRO_TARGET_AVX2 unsigned name(const struct ofl_pkt *p, unsigned kend, struct run *r,       \
 	                                                  uint32_t hl, uint32_t seq, uint64_t e, uint64_t estep,      \
 	                                                  uint32_t seg, struct ofl_slice *s, void **c)                \
 	{                                                                                                       \
-		return run1_avx2(p, 0, kend, kend, r, hl, seq, e, estep, seg, s, c, v4, udp, nblk, fold);       \
+		return run1_avx2(p, 0, kend, kend, r, udp ? RUN1_UDP_HL(v4) : hl, seq, e, estep, seg, s, c, v4, \
+		                 udp, nblk, fold);                                                              \
 	}
 /* the three block counts of a shape */
 #define RUN1_COPIES(pre, v4, udp, fold) \
@@ -267,17 +304,19 @@ RUN1_COPY(run1_v4f_3, 1, 0, 3, 1)
 RUN1_COPY(run1_v6f_3, 0, 0, 3, 1)
 RUN1_COPIES(run1_v4, 1, 0, 0)
 RUN1_COPIES(run1_v6, 0, 0, 0)
-RUN1_COPIES(run1_udp4, 1, 1, 1)
-RUN1_COPIES(run1_udp6, 0, 1, 0)
+/* UDP: the plain shape only (merge.c: hl is l4c + 8), two blocks */
+RUN1_COPY(run1_udp4_2, 1, 1, 2, 1)
+RUN1_COPY(run1_udp6_2, 0, 1, 2, 0)
 #undef RUN1_COPIES
 #undef RUN1_COPY
+#undef RUN1_UDP_HL
 
 #define RUN1_PICK(pre, cl) ((cl) > 96 ? pre##_4 : (cl) > 64 ? pre##_3 : pre##_2)
 run1_fn *gro_run1_pick(uint32_t hl, int v4, int udp)
 {
 	const uint32_t cl = udp ? pred_cmp_len(hl) : hl, l4c = v4 ? 34u : 54u;
 	if (udp)
-		return v4 ? RUN1_PICK(run1_udp4, cl) : RUN1_PICK(run1_udp6, cl);
+		return v4 ? run1_udp4_2 : run1_udp6_2;
 	if (hl >= l4c + 20u && hl <= l4c + 36u && !((hl - l4c) & 3u))
 		return v4 ? (cl > 64 ? run1_v4f_3 : run1_v4f_2) : run1_v6f_3; /* the sequence number in the last block */
 	return v4 ? RUN1_PICK(run1_v4, cl) : RUN1_PICK(run1_v6, cl);
