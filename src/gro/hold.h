@@ -26,6 +26,19 @@ static inline uint8_t pkt_out_flags(const struct ofl_pkt *pkt)
 	                 (pkt->flags & OFL_PKT_F_HASH ? OFL_GRO_OUT_F_HASH : 0));
 }
 
+/* The part of entry it's output record known once it is held (struct
+ * gro_item, out_cstart on), as a merged entry of its stack over plain IP
+ * (deliver.c complete_plain_as()) has it: the checksum to finish from
+ * its L4 header at l4_off, and its DSA fields (NULL: none).  Every hold
+ * writes it (hold.c hold_fill(), hold_fill_plain_l4() below). */
+static inline void gro_hold_rec(struct gro_item *it, uint32_t l4_off, unsigned stack,
+                                const struct ofl_dsa_meta *dsa)
+{
+	it->out_cstart = (uint16_t)l4_off;
+	it->out_coff = (uint16_t)gro_stack_csum_off(stack);
+	it->out_dsa = dsa;
+}
+
 /* What a new entry takes from its first frame's struct ofl_pkt. */
 static inline void hold_pkt(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now)
 {
@@ -196,6 +209,7 @@ static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint3
 	it->tail_len = 0;
 	it->csum_done = 0;
 	it->has_meta = 0;
+	gro_hold_rec(it, h->l4_off, udp ? GRO_STACK_UDP4 : GRO_STACK_TCP4, NULL);
 	it->fast = (uint8_t)(hl <= GRO_PRED_MAX ? (udp ? GRO_FAST_UDP : GRO_FAST_PLAIN) : 0);
 	it->rawpre_len = it->rawtail_len = 0;
 	it->seg_size = (uint16_t)len; /* the frame is at most 0xffff bytes */
