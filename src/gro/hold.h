@@ -9,6 +9,7 @@
 #include "gro/layer.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
+#include "gro/tunnel.h"
 #include "gro/udp.h"
 
 static inline uint32_t item_alloc(struct ofl_gro *g)
@@ -242,7 +243,8 @@ static inline void hold_fill_plain(struct ofl_gro *g, uint32_t idx, const struct
 
 /* Hold a new flow of the plain shape: gro_hold_new() without the tag cases
  * (the held bytes within their bound: checked by the caller).  k NULL:
- * the key built in the entry and hashed here (TCP). */
+ * the key built in the entry and hashed here (for UDP with GRO_KEY_UDP,
+ * as udp.c's key has it). */
 static inline OFL_ALWAYS_INLINE int hold_plain_l4(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
                                                   const struct ofl_hdrs *h, const struct ofl_flow_key *k,
                                                   uint32_t hash, uint64_t now, const int udp)
@@ -254,6 +256,8 @@ static inline OFL_ALWAYS_INLINE int hold_plain_l4(struct ofl_gro *g, const struc
 	if (!k) {
 		struct ofl_flow_key *kh = &g->items[idx].key;
 		plain_key(p, pkt->bufs[0].len, kh); /* (a plain frame has one) */
+		if (udp)
+			kh->w[1] |= GRO_KEY_UDP; /* (over IPv6 set already) */
 		hash = h->l3 == 4 ? ofl_flow_hash_v4(&g->tab, kh) : ofl_flow_hash(&g->tab, kh);
 	}
 	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, udp);
@@ -277,7 +281,18 @@ static inline int gro_udp_plain_new(const struct ofl_gro *g, const uint8_t *p, u
 	return g->held_bytes + h->payload_len <= g->cfg.max_held_bytes;
 }
 
-/* Hold it (the key with GRO_KEY_UDP): gro_hold_new()'s entry. */
+/* Does the full path give a plain UDP datagram straight to udp.c
+ * (receive.c gro_receive(): UDP GRO on, no UDP tunnel port to look at
+ * first; no fraglist, no DSA tag to decode, Ethernet input: full_only is 0
+ * where the fast path runs)? */
+static inline int gro_udp_plain_on(const struct ofl_gro *g)
+{
+	return g->cfg.udp && !gro_tunnel_on(g);
+}
+
+/* Hold it (the key with GRO_KEY_UDP): gro_hold_new()'s entry.  k NULL:
+ * the key built in the entry and hashed (an IPv6 frame has 74 bytes or
+ * more there, as plain_key() takes). */
 static inline int gro_udp_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
                                      const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash,
                                      uint64_t now)
