@@ -148,6 +148,7 @@ static inline OFL_ALWAYS_INLINE void hold_fill(struct ofl_gro *g, uint32_t idx, 
 	it->hdr_len = (uint16_t)(h->hdr_len - sh);
 	it->l3_off = (uint16_t)(h->l3_off - sh);
 	it->l4_off = (uint16_t)(h->l4_off - sh);
+	gro_hold_rec(it, it->l4_off, it->stack, tag->has ? &g->cold[idx].meta : NULL); /* (has_meta below) */
 	if (sh || (tag->has && !g->cfg.dsa_keep_tag)) {
 		uint32_t mh = tag->view.hdr_len;
 		memcpy(it->hdr, tag->view.hdr, mh);
@@ -165,7 +166,6 @@ static inline OFL_ALWAYS_INLINE void hold_fill(struct ofl_gro *g, uint32_t idx, 
 	it->has_meta = (uint8_t)tag->has;
 	if (tag->has)
 		g->cold[idx].meta = tag->meta;
-	gro_hold_rec(it, it->l4_off, it->stack, gro_out_dsa(g, idx));
 	/* a UDP flow is predicted untagged only (udp.h) */
 	it->fast = (uint8_t)(h->l4proto == 6 && !(pkt->flags & OFL_PKT_F_VLAN) && it->l3_off == 14 && h->ip6_ext_len == 0 &&
 	                     it->hdr_len <= GRO_PRED_MAX && it->l4_off == (h->l3 == 4 ? 34u : 54u));
