@@ -179,7 +179,7 @@ static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned
 	struct ofl_gro_out *o = g->outs + slot;
 	struct ofl_slice *s = g->oslices + slot * mb;
 	void **ck = g->ocookies + slot;
-	uint32_t left, left0, nopay = 0;
+	uint32_t left, nopay = 0;
 	uint64_t bytes = 0;
 	unsigned i;
 	/* the frames after it, up to GRO_AHEAD: checked, fetched */
@@ -190,7 +190,10 @@ static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned
 	}
 	if (ahead - pkt <= (ptrdiff_t)GRO_AHEAD)
 		end = ahead; /* (stopped early: the burst's end, or a frame to leave) */
-	left0 = left = g->pend_segs < g->cfg.normal_batch ? g->cfg.normal_batch - g->pend_segs : 1u;
+	/* the records the batch has room for are counted at its start, the
+	 * ones not written taken off at the end */
+	left = g->pend_segs < g->cfg.normal_batch ? g->cfg.normal_batch - g->pend_segs : 1u;
+	pass_commit(g, left);
 	for (;;) {
 		if (ahead < end) {
 			/* ahead is pkt + GRO_AHEAD + 1 */
@@ -218,17 +221,18 @@ static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned
 		s += mb;
 		ck++;
 		if (--left == 0) {
-			pass_commit(g, left0);
 			gro_deliver_pending(g);
 			o = g->outs;
 			s = g->oslices;
 			ck = g->ocookies;
-			left0 = left = g->cfg.normal_batch;
+			left = g->cfg.normal_batch;
+			pass_commit(g, left);
 		}
 		if (++pkt == end || !pass_takes(pkt, room, &p, &b0, &len))
 			break;
 	}
-	pass_commit(g, left0 - left);
+	g->pend_n -= left;
+	g->pend_segs -= left;
 	i = (unsigned)(pkt - pkts);
 	g->st.rx_pkts += i;
 	g->st.rx_bytes += bytes;
@@ -271,6 +275,42 @@ static inline unsigned train_after_hold(struct ofl_gro *g, const struct ofl_pkt 
 	return i;
 }
 
+/* The first frame of a burst held: the header GRO_AHEAD on fetched, as the
+ * burst loop does. */
+static inline void first_prefetch(const struct ofl_pkt *pkts, unsigned n)
+{
+#if defined(__GNUC__)
+	if (GRO_AHEAD < n && pkts[GRO_AHEAD].nbufs && pkts[GRO_AHEAD].bufs && pkts[GRO_AHEAD].bufs[0].data) {
+		__builtin_prefetch(pkts[GRO_AHEAD].bufs[0].data);
+		__builtin_prefetch(pkts[GRO_AHEAD].bufs[0].data + 64);
+	}
+#else
+	(void)pkts;
+	(void)n;
+#endif
+}
+
+/* first_hold() for a UDP datagram: the first frame of a burst not
+ * grouped, nothing held, pass_shape() true but not plain TCP (pass_len()),
+ * UDP GRO on.  Held when receive.c's
+ * gro_receive() would hold it at once (its fast path finds no entry and
+ * does not take it; udp_hold_new(): hold.h gro_udp_plain_new(), and an
+ * IPv6 frame of 74 bytes or more for plain_key()), without its set-up;
+ * its next frames trained.  Returns the frame the burst loop goes on from
+ * (0: not held, the loop decides). */
+static OFL_NOINLINE unsigned first_hold_udp(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+{
+	const uint8_t *p = pkts->bufs->data;
+	uint32_t b0 = pkts->bufs->len;
+	struct ofl_hdrs h;
+	if (!gro_udp_plain_new(g, p, b0, b0, &h) || (h.l3 != 4 && b0 < 74))
+		return 0;
+	first_prefetch(pkts, n);
+	g->st.rx_pkts++;
+	g->st.rx_bytes += b0;
+	return train_after_hold(g, pkts, 0, n, gro_udp_hold_plain(g, pkts, p, &h, NULL, 0, now), now) + 1;
+}
+
 /* A burst not grouped whose first frame, nothing held, is plain with len
  * payload bytes and not one pass_run() takes: when it is a new flow the
  * fast path would hold, held here without a second parse, its next frames
@@ -280,12 +320,7 @@ static OFL_NOINLINE unsigned first_hold(struct ofl_gro *g, const struct ofl_pkt 
 {
 	if (!first_holds(g, pkts->bufs->data, len))
 		return 0;
-#if defined(__GNUC__)
-	if (GRO_AHEAD < n && pkts[GRO_AHEAD].nbufs && pkts[GRO_AHEAD].bufs && pkts[GRO_AHEAD].bufs[0].data) {
-		__builtin_prefetch(pkts[GRO_AHEAD].bufs[0].data);
-		__builtin_prefetch(pkts[GRO_AHEAD].bufs[0].data + 64);
-	}
-#endif
+	first_prefetch(pkts, n);
 	return train_after_hold(g, pkts, 0, n, hold_first(g, pkts, now), now) + 1;
 }
 
@@ -327,14 +362,15 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 			done = pass_run(g, pkts, n, now, room, p, b0, len);
 			pkts += done;
 			n -= done;
-		} else if (len > 0) {
-			/* a plain first frame with payload: grouped with the
-			 * burst, or else held (first_hold()) */
+		} else if (len > 0 || gro_udp_plain_on(g)) {
+			/* a plain first frame with payload, or one not plain
+			 * TCP with UDP GRO on: grouped with the burst, or else
+			 * held (first_hold(), first_hold_udp()) */
 			if (burst_groups(g, pkts, n)) {
 				grouped = gro_group(g, pkts, n, now);
 				i = grouped == 2 ? n : 0;
 			} else {
-				i = first_hold(g, pkts, n, now, len);
+				i = len > 0 ? first_hold(g, pkts, n, now, len) : first_hold_udp(g, pkts, n, now);
 			}
 			goto loop;
 		}

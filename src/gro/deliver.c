@@ -60,10 +60,19 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 	o->nslices = it->nslices;
 	o->cookies = gro_cookies(g, idx);
 	o->ncookies = gro ? it->nsegs : 1u;
-	o->vlan_tci = it->vlan_tci;
-	o->rx_hash = it->rx_hash;
-	o->first_ns = it->first_ns;
-	o->dsa = it->has_meta ? &g->cold[idx].meta : NULL;
+	if (plain && GRO_REC_SAME) {
+		/* csum_start to dsa as the hold wrote them (gro_int.h),
+		 * flags and gso_type below */
+		memcpy((uint8_t *)o + offsetof(struct ofl_gro_out, csum_start),
+		       (const uint8_t *)it + offsetof(struct gro_item, out_cstart), GRO_REC_BYTES);
+	} else {
+		o->vlan_tci = it->vlan_tci;
+		o->rx_hash = it->rx_hash;
+		o->first_ns = it->first_ns;
+		o->dsa = gro_out_dsa(g, idx);
+		o->csum_start = partial ? it->l4_off : 0;
+		o->csum_offset = partial ? (uint16_t)gro_stack_csum_off(stack) : 0;
+	}
 	o->hdr = plain || it->hdr_len ? it->hdr : NULL;
 	o->hdr_len = it->hdr_len;
 	o->seg_count = it->nsegs;
@@ -72,8 +81,6 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 	o->l3_off = gro ? it->l3_off : 0;
 	o->l4_off = gro ? it->l4_off : 0;
 	o->flags = (uint8_t)((it->out_flags & ~OFL_GRO_OUT_F_CSUM_PARTIAL) | (partial ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
-	o->csum_start = partial ? it->l4_off : 0;
-	o->csum_offset = partial ? (uint16_t)gro_stack_csum_off(stack) : 0;
 	if (merged && gro_stack_udp(stack)) {
 		o->gso_type = (uint8_t)(OFL_GSO_UDP_L4 | (it->lcsum ? OFL_GSO_FRAGLIST : 0));
 		return;

@@ -35,6 +35,9 @@
 #define GRO_RCACHE_BITS 6
 #define GRO_RCACHE (1u << GRO_RCACHE_BITS)
 
+/* bytes of struct gro_item's record part (out_cstart to out_dsa) */
+#define GRO_REC_BYTES (16u + 2u * sizeof(void *))
+
 enum gro_state { GRO_FREE = 0, GRO_HELD, GRO_PENDING };
 
 /* struct gro_item.fast */
@@ -92,12 +95,23 @@ struct gro_item {
 	uint8_t hdr[OFL_GRO_MAX_HDR];
 	/* the rest */
 	struct ofl_flow_key key;
-	uint8_t out_flags;    /* OFL_GRO_OUT_F_* */
+	/* The output record's bytes from csum_start to dsa, in its layout
+	 * (struct ofl_gro_out: the asserts below), written when the entry is
+	 * held (hold.h hold_pkt()) as a merged plain entry's record has them:
+	 * deliver.c copies them into it at once.  frame_len is where the
+	 * record has padding. */
+	struct {
+		uint16_t out_cstart;  /* held: l4_off */
+		uint16_t out_coff;    /* held: the stack's checksum field offset */
+		uint8_t out_flags;    /* OFL_GRO_OUT_F_* */
+		uint8_t out_gso;      /* (written at completion) */
+		uint16_t vlan_tci;
+		uint32_t rx_hash;
+		uint32_t frame_len;   /* NORMAL: the frame's length */
+		uint64_t first_ns;
+		const struct ofl_dsa_meta *out_dsa; /* held: the cold entry's meta with has_meta, else NULL */
+	};
 	uint8_t cwr;
-	uint16_t vlan_tci;
-	uint32_t rx_hash;
-	uint32_t frame_len;   /* NORMAL: the frame's length */
-	uint64_t first_ns;
 	uint8_t has_meta;     /* the cold entry's meta holds the DSA tag's fields */
 	uint8_t tail_len;     /* keep-tag mode: tail tag bytes in the cold tailbuf */
 	uint8_t csum_done;    /* the TCP checksum in hdr is complete (tail tag) */
@@ -107,6 +121,20 @@ struct gro_item {
 	uint8_t lcsum;        /* fraglist mode (list.c): the first segment's
 	                         checksum state, 0 for a flow not chained */
 };
+
+/* Has struct gro_item's record part (out_cstart to out_dsa) the layout of
+ * struct ofl_gro_out from csum_start to its end (every 64-bit ABI; where it
+ * has not, as where a 64-bit word is 4-aligned, deliver.c copies it field
+ * by field)? */
+#define GRO_REC_AT(f) (offsetof(struct gro_item, f) - offsetof(struct gro_item, out_cstart))
+#define GRO_OUT_AT(f) (offsetof(struct ofl_gro_out, f) - offsetof(struct ofl_gro_out, csum_start))
+#define GRO_REC_SAME                                                                                          \
+	(GRO_REC_AT(out_coff) == GRO_OUT_AT(csum_offset) && GRO_REC_AT(out_flags) == GRO_OUT_AT(flags) &&     \
+	 GRO_REC_AT(out_gso) == GRO_OUT_AT(gso_type) && GRO_REC_AT(vlan_tci) == GRO_OUT_AT(vlan_tci) &&       \
+	 GRO_REC_AT(rx_hash) == GRO_OUT_AT(rx_hash) && GRO_REC_AT(first_ns) == GRO_OUT_AT(first_ns) &&        \
+	 GRO_REC_AT(out_dsa) == GRO_OUT_AT(dsa) &&                                                              \
+	 sizeof(struct ofl_gro_out) - offsetof(struct ofl_gro_out, csum_start) == GRO_REC_BYTES &&            \
+	 GRO_REC_AT(out_dsa) + sizeof(void *) == GRO_REC_BYTES)
 
 /* The DSA state of an entry, out of the hot entry: an array parallel to the
  * entries, allocated only when the context decodes a DSA tag. */
@@ -228,6 +256,11 @@ static inline struct ofl_slice *gro_slices(struct ofl_gro *g, uint32_t i)
 static inline void **gro_cookies(struct ofl_gro *g, uint32_t i)
 {
 	return g->cookies + (size_t)i * g->cfg.max_segs;
+}
+/* The DSA fields an entry's output record points to (NULL: none). */
+static inline const struct ofl_dsa_meta *gro_out_dsa(const struct ofl_gro *g, uint32_t i)
+{
+	return g->items[i].has_meta ? &g->cold[i].meta : NULL;
 }
 
 /* Nomerge bits: one per enum ofl_gro_flush_reason. */

@@ -148,6 +148,7 @@ static inline OFL_ALWAYS_INLINE void hold_fill(struct ofl_gro *g, uint32_t idx, 
 	it->hdr_len = (uint16_t)(h->hdr_len - sh);
 	it->l3_off = (uint16_t)(h->l3_off - sh);
 	it->l4_off = (uint16_t)(h->l4_off - sh);
+	gro_hold_rec(it, it->l4_off, it->stack, tag->has ? &g->cold[idx].meta : NULL); /* (has_meta below) */
 	if (sh || (tag->has && !g->cfg.dsa_keep_tag)) {
 		uint32_t mh = tag->view.hdr_len;
 		memcpy(it->hdr, tag->view.hdr, mh);

@@ -9,6 +9,7 @@
 #include "gro/layer.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
+#include "gro/tunnel.h"
 #include "gro/udp.h"
 
 static inline uint32_t item_alloc(struct ofl_gro *g)
@@ -24,6 +25,19 @@ static inline uint8_t pkt_out_flags(const struct ofl_pkt *pkt)
 {
 	return (uint8_t)((pkt->flags & OFL_PKT_F_VLAN ? OFL_GRO_OUT_F_VLAN : 0) |
 	                 (pkt->flags & OFL_PKT_F_HASH ? OFL_GRO_OUT_F_HASH : 0));
+}
+
+/* The part of entry it's output record known once it is held (struct
+ * gro_item, out_cstart on), as a merged entry of its stack over plain IP
+ * (deliver.c complete_plain_as()) has it: the checksum to finish from
+ * its L4 header at l4_off, and its DSA fields (NULL: none).  Every hold
+ * writes it (hold.c hold_fill(), hold_fill_plain_l4() below). */
+static inline void gro_hold_rec(struct gro_item *it, uint32_t l4_off, unsigned stack,
+                                const struct ofl_dsa_meta *dsa)
+{
+	it->out_cstart = (uint16_t)l4_off;
+	it->out_coff = (uint16_t)gro_stack_csum_off(stack);
+	it->out_dsa = dsa;
 }
 
 /* What a new entry takes from its first frame's struct ofl_pkt. */
@@ -196,6 +210,7 @@ static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint3
 	it->tail_len = 0;
 	it->csum_done = 0;
 	it->has_meta = 0;
+	gro_hold_rec(it, h->l4_off, udp ? GRO_STACK_UDP4 : GRO_STACK_TCP4, NULL);
 	it->fast = (uint8_t)(hl <= GRO_PRED_MAX ? (udp ? GRO_FAST_UDP : GRO_FAST_PLAIN) : 0);
 	it->rawpre_len = it->rawtail_len = 0;
 	it->seg_size = (uint16_t)len; /* the frame is at most 0xffff bytes */
@@ -228,7 +243,8 @@ static inline void hold_fill_plain(struct ofl_gro *g, uint32_t idx, const struct
 
 /* Hold a new flow of the plain shape: gro_hold_new() without the tag cases
  * (the held bytes within their bound: checked by the caller).  k NULL:
- * the key built in the entry and hashed here (TCP). */
+ * the key built in the entry and hashed here (for UDP with GRO_KEY_UDP,
+ * as udp.c's key has it). */
 static inline OFL_ALWAYS_INLINE int hold_plain_l4(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
                                                   const struct ofl_hdrs *h, const struct ofl_flow_key *k,
                                                   uint32_t hash, uint64_t now, const int udp)
@@ -240,6 +256,8 @@ static inline OFL_ALWAYS_INLINE int hold_plain_l4(struct ofl_gro *g, const struc
 	if (!k) {
 		struct ofl_flow_key *kh = &g->items[idx].key;
 		plain_key(p, pkt->bufs[0].len, kh); /* (a plain frame has one) */
+		if (udp)
+			kh->w[1] |= GRO_KEY_UDP; /* (over IPv6 set already) */
 		hash = h->l3 == 4 ? ofl_flow_hash_v4(&g->tab, kh) : ofl_flow_hash(&g->tab, kh);
 	}
 	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, udp);
@@ -263,7 +281,18 @@ static inline int gro_udp_plain_new(const struct ofl_gro *g, const uint8_t *p, u
 	return g->held_bytes + h->payload_len <= g->cfg.max_held_bytes;
 }
 
-/* Hold it (the key with GRO_KEY_UDP): gro_hold_new()'s entry. */
+/* Does the full path give a plain UDP datagram straight to udp.c
+ * (receive.c gro_receive(): UDP GRO on, no UDP tunnel port to look at
+ * first; no fraglist, no DSA tag to decode, Ethernet input: full_only is 0
+ * where the fast path runs)? */
+static inline int gro_udp_plain_on(const struct ofl_gro *g)
+{
+	return g->cfg.udp && !gro_tunnel_on(g);
+}
+
+/* Hold it (the key with GRO_KEY_UDP): gro_hold_new()'s entry.  k NULL:
+ * the key built in the entry and hashed (an IPv6 frame has 74 bytes or
+ * more there, as plain_key() takes). */
 static inline int gro_udp_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
                                      const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash,
                                      uint64_t now)

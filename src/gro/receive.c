@@ -117,15 +117,6 @@ static int decode_tag(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t tot
 	return 0;
 }
 
-/* Does the full path give a plain UDP datagram straight to udp.c
- * (gro_receive(): UDP GRO on, no UDP tunnel port to look at first; no
- * fraglist, no DSA tag to decode, Ethernet input: full_only is 0 where
- * fast_path() runs)? */
-static inline int udp_plain_on(const struct ofl_gro *g)
-{
-	return g->cfg.udp && !gro_tunnel_on(g);
-}
-
 /* A UDP datagram of a new flow that fast_path() looked up and did not
  * take (fk->looked: checksum verified, no hardware VLAN, a first buffer of
  * 54 bytes or more, a frame of at most 0xffff; no entry of its flow): held as gro_udp_receive() holds it when it is of the
@@ -261,7 +252,7 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 		/* a UDP datagram of a new flow (nothing held, or its UDP key
 		 * not found: fast_path() looked, and the frame is not the
 		 * plain TCP shape): held here when udp.c would hold it */
-		if (udp_plain_on(g) && fk.looked && !fk.plain && fk.idx == GRO_NONE &&
+		if (gro_udp_plain_on(g) && fk.looked && !fk.plain && fk.idx == GRO_NONE &&
 		    (!fk.valid || (fk.k.w[1] & GRO_KEY_UDP))) {
 			r = udp_hold_new(g, pkt, pkt->bufs[0].data, pkt->bufs[0].len, total, &fk, now);
 			if (r >= 0)
