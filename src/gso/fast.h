@@ -309,6 +309,34 @@ GSO_ALWAYS_INLINE void last_cursor(struct gso_it *it, uint32_t u)
 #define GSO_ONE_FIRST 1 /* the first of several */
 #define GSO_ONE_LAST 2  /* the last of several */
 
+/* What every segment one_seg() and win_seg() build has (a middle
+ * segment's record and header but for IPv4 bytes 4..11): the cached record
+ * with its per-segment fields, the slot taken from a pool of this kind
+ * (BLOCK or RING, a constant at each call), the template copied in 64-byte
+ * halves (the slot holds 128 bytes; the template is zero after the
+ * header) and (seq) the TCP sequence number of segment it->seg, whose
+ * payload starts at the cursor.  Returns the slot. */
+GSO_ALWAYS_INLINE uint8_t *seg_base(const struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                                    struct ofl_gso_seg *restrict seg, uint32_t kind, int seq)
+{
+	const uint32_t k = it->seg, slot = pool->slot_size, idx = pool->head;
+	const size_t off = (size_t)idx * slot;
+	uint8_t *h = pool->base + off;
+	mid_record(seg, it, slot);
+	seg->hdr.data = h;
+	seg->hdr.index = idx;
+	seg->hdr.offset = off;
+	seg->index = k;
+	seg->slices[0].data = ((const struct ofl_buf *)it->units)[it->cur_unit].data + it->cur_off;
+	fast_pop(pool, h, kind);
+	copy64(h, it->tmpl);
+	if (it->hdr_len > 64u)
+		copy64(h + 64, it->tmpl + 64);
+	if (seq && it->type == OFL_GSO_TYPE_TCP)
+		ofl_put32(h + it->l4_off + 4, it->seq0 + k * it->seg_size);
+	return h;
+}
+
 /* Segment it->seg (what: a GSO_ONE_* constant at each call; fast_ok(), and
  * its plen payload bytes lie in the current buffer, strictly inside it
  * unless it is the last segment) by mid_fast()'s rules without the
@@ -322,25 +350,11 @@ GSO_ALWAYS_INLINE void last_cursor(struct gso_it *it, uint32_t u)
 GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
                                struct ofl_gso_seg *restrict seg, int what, uint32_t plen, uint32_t kind)
 {
-	const uint32_t k = it->seg, mss = it->seg_size, slot = pool->slot_size, idx = pool->head;
-	const uint32_t l3o = it->l3_off, l4o = it->l4_off, u = it->cur_unit, o = it->cur_off;
+	const uint32_t k = it->seg, l3o = it->l3_off, l4o = it->l4_off, u = it->cur_unit, o = it->cur_off;
 	const int tcp = it->type == OFL_GSO_TYPE_TCP;
-	const size_t off = (size_t)idx * slot;
 	const uint8_t *tmpl = it->tmpl;
-	uint8_t *h = pool->base + off;
+	uint8_t *h = seg_base(it, pool, seg, kind, 1);
 	uint32_t ipb = 0, gone = (uint32_t)it->flags >> GSO_ITF_TCP_SHIFT;
-	mid_record(seg, it, slot);
-	seg->hdr.data = h;
-	seg->hdr.index = idx;
-	seg->hdr.offset = off;
-	seg->index = k;
-	seg->slices[0].data = ((const struct ofl_buf *)it->units)[u].data + o;
-	fast_pop(pool, h, kind);
-	copy64(h, tmpl);
-	if (it->hdr_len > 64u)
-		copy64(h + 64, tmpl + 64);
-	if (tcp)
-		ofl_put32(h + l4o + 4, it->seq0 + k * mss);
 	if (it->l3 == 4)
 		ipb = ip4_sum(it);
 	if (what == GSO_ONE_FIRST) {
@@ -351,14 +365,76 @@ GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *
 	} else if (what == GSO_ONE_LAST) {
 		ipb = last_hdr(it, seg, h, plen, l3o, l4o, tcp);
 	}
-	if (it->l3 == 4) {
-		uint32_t id = it->id0 + ((it->flags & OFL_GSO_F_FIXED_ID) ? 0u : k);
-		put64(h + l3o + 4, ip4_word(ipb, ip4_mid(it), id));
-	}
+	if (it->l3 == 4)
+		put64(h + l3o + 4, ip4_word(ipb, ip4_mid(it), gso_ip_id(it, k)));
 	it->seg = k + 1u;
 	it->cur_off = o + plen;
 	if (what == GSO_ONE_LAST)
 		last_cursor(it, u);
+}
+
+/* ---- The fast window: ofl_gso_next()'s middle segments ----
+ *
+ * After a segment built outside it, fast_window() opens the window of the
+ * middle segments that follow strictly inside the current buffer and whose
+ * IPv4 ID and checksum step exactly (ip4_run()): segments it->seg ..
+ * it->fend - 1, each a pure function of its index.  Everything but the
+ * pool is then known: ofl_gso_next() builds such a segment after one
+ * compare (it->seg < it->fend) and the pool's checks, by win_seg():
+ * one_seg()'s middle segment with the IPv4 word from the one cached for
+ * segment 0 (GSO_MID_W: ip4_word() of the window's first segment, stepped
+ * back to index 0 modulo 2^64) plus index times the step, an exact
+ * ones'-complement step inside the window.  Segments built by other code
+ * inside the window (a burst) leave it right; what moves the segment back
+ * (unnext), done, or a new start close it (fend 0). */
+
+_Static_assert(GSO_MID_REC + GSO_SEG_HEAD <= GSO_MID_W && GSO_MID_WSTEP + 8u <= OFL_GSO_MAX_HDR,
+               "the window's cached words fit the template after the record");
+
+static inline uint64_t win_get64(const struct gso_it *it, uint32_t at)
+{
+	uint64_t v;
+	memcpy(&v, it->tmpl + at, 8);
+	return v;
+}
+
+/* Open the window at it->seg (a segment was just built outside it), or
+ * leave it empty: the iterator's side of fast_ok() and mid_now(), and
+ * mid_fast_count()'s count of the middle segments strictly inside the
+ * buffer. */
+static inline void fast_window(struct gso_it *it)
+{
+	const uint32_t k = it->seg, mss = it->seg_size;
+	uint32_t n = 0, room;
+	if ((it->flags & GSO_ITF_MID_FAST) && !it->done && mid_now(it) && it->cur_unit < it->nunits &&
+	    (room = mid_room(it)) > mss) {
+		n = (room - 1u) / mss;
+		if (n > it->nsegs - 1u - k)
+			n = it->nsegs - 1u - k;
+		if (it->l3 == 4) {
+			const uint64_t w = ip4_word(ip4_sum(it), ip4_mid(it), gso_ip_id(it, k));
+			const uint64_t step = (it->flags & OFL_GSO_F_FIXED_ID) ? 0u : ((uint64_t)1 << 48) - 1u;
+			const uint64_t w0 = w - (uint64_t)k * step;
+			if (step && ip4_run(w) < n)
+				n = ip4_run(w);
+			memcpy(it->tmpl + GSO_MID_W, &w0, 8);
+			memcpy(it->tmpl + GSO_MID_WSTEP, &step, 8);
+		}
+	}
+	it->fend = k + n;
+}
+
+/* Segment it->seg inside the window (it->seg < it->fend) from a pool of
+ * this kind with a free slot of 128 bytes or more: one_seg()'s middle
+ * segment, its IPv4 word the window's. */
+GSO_ALWAYS_INLINE void win_seg(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                               struct ofl_gso_seg *restrict seg, uint32_t kind)
+{
+	uint8_t *h = seg_base(it, pool, seg, kind, 1);
+	if (it->l3 == 4)
+		put64(h + it->l3_off + 4, win_get64(it, GSO_MID_W) + (uint64_t)it->seg * win_get64(it, GSO_MID_WSTEP));
+	it->seg++;
+	it->cur_off += it->seg_size;
 }
 
 /* Build segment it->seg by one_seg() when it can (fast_ok_kind(): a pool

@@ -60,22 +60,29 @@ int ofl_gso_check_pool(const struct ofl_gso_iter *itp, const struct ofl_gso_pool
 }
 
 /* Copy the n-byte header template with a few fixed-size moves (the last
- * one overlapping) instead of a library call per segment. */
+ * one overlapping) instead of a library call per segment: 16-byte vector
+ * moves written out (fast.h), as a 64-byte memcpy() may become a string
+ * instruction (GCC 12 -O2 made it `rep movsd`, 16 steps). */
+GSO_ALWAYS_INLINE void copy32(uint8_t *restrict d, const uint8_t *restrict s)
+{
+	copy16(d, s);
+	copy16(d + 16, s + 16);
+}
 static inline void copy_hdr(uint8_t *restrict d, const uint8_t *restrict s, uint32_t n)
 {
 	if (n < 32 || n > 128) {
 		memcpy(d, s, n);
 	} else if (n <= 64) {
-		memcpy(d, s, 32);
-		memcpy(d + n - 32, s + n - 32, 32);
+		copy32(d, s);
+		copy32(d + n - 32, s + n - 32);
 	} else {
-		memcpy(d, s, 64);
+		copy64(d, s);
 		if (n <= 80)
-			memcpy(d + n - 16, s + n - 16, 16);
+			copy16(d + n - 16, s + n - 16);
 		else if (n <= 96)
-			memcpy(d + n - 32, s + n - 32, 32);
+			copy32(d + n - 32, s + n - 32);
 		else
-			memcpy(d + n - 64, s + n - 64, 64);
+			copy64(d + n - 64, s + n - 64);
 	}
 }
 
@@ -211,8 +218,8 @@ static inline int next_ready(const struct gso_it *it, const struct ofl_gso_pool 
 	return 1;
 }
 
-/* ofl_gso_next() for a segment fast_one() does not build (out of line: the
- * registers it saves are not the fast path's). */
+/* ofl_gso_next() past its argument checks for a segment the window does
+ * not build (out of line: the registers it saves are not the fast path's). */
 static OFL_NOINLINE int next_general(struct gso_it *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
 {
 	int rc;
@@ -229,15 +236,40 @@ static OFL_NOINLINE int next_general(struct gso_it *it, struct ofl_gso_pool *poo
 	return next_n(it, pool, seg, 1, it->type, pool->kind);
 }
 
+/* ofl_gso_next() outside the window of an iterator the fast code may
+ * serve (GSO_ITF_MID_FAST): a RING pool's segment inside the window, or
+ * the segment by fast_one() or the general body, then the window opened
+ * at the next one (fast.h). */
+static OFL_NOINLINE int next_window(struct gso_it *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
+{
+	int rc = 1;
+	if (it->seg < it->fend && pool->kind == OFL_GSO_POOL_RING && pool->slot_size >= 128u && pool->nfree) {
+		win_seg(it, pool, seg, OFL_GSO_POOL_RING);
+		return 1;
+	}
+	if (!fast_one(it, pool, seg, OFL_GSO_POOL_BLOCK))
+		rc = next_general(it, pool, seg);
+	/* (a window still holding the next segment stays: other pool kinds
+	 * build its segments by the general body, one after the other) */
+	if (rc > 0 && it->seg >= it->fend)
+		fast_window(it);
+	return rc;
+}
+
+/* The window's segment (fast.h) in the fewest instructions: the
+ * iterator's conditions are the one compare, the pool's (public, so
+ * checked per call) three; everything else by a tail call. */
 int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
 {
 	struct gso_it *it = gso_it(itp);
 	if (!it || !pool || !seg)
 		return OFL_EINVAL;
-	/* (a RING pool's segments by next_general(): a second copy here
-	 * costs the BLOCK one registers) */
-	if (fast_one(it, pool, seg, OFL_GSO_POOL_BLOCK))
+	if (it->seg < it->fend && pool->kind == OFL_GSO_POOL_BLOCK && pool->slot_size >= 128u && pool->nfree) {
+		win_seg(it, pool, seg, OFL_GSO_POOL_BLOCK);
 		return 1;
+	}
+	if (it->flags & GSO_ITF_MID_FAST)
+		return next_window(it, pool, seg);
 	return next_general(it, pool, seg);
 }
 
@@ -285,6 +317,7 @@ int ofl_gso_unnext(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, const st
 	it->cur_off = o;
 	it->rel_next -= seg->release_count;
 	it->seg = k;
+	it->fend = 0;
 	it->done = 0;
 	return gso_pool_unget(pool, &seg->hdr);
 }
@@ -330,5 +363,6 @@ int ofl_gso_abort(struct ofl_gso_iter *itp)
 		return OFL_EINVAL;
 	left = it->done ? 0 : (int)(it->nsegs - it->seg);
 	it->done = 1;
+	it->fend = 0;
 	return left;
 }

@@ -45,12 +45,24 @@
  * pointer and buffer). */
 #define GSO_MID_REC 144u
 #define GSO_SEG_HEAD (offsetof(struct ofl_gso_seg, slices) + sizeof(struct ofl_slice))
+/* ... and, while the fast window holds segments (it->fend > it->seg, fast.h), the
+ * IPv4 bytes 4..11 as ip4_word() gives them stepped back to segment 0
+ * (uint64_t) and what steps them from one segment to the next (uint64_t). */
+#define GSO_MID_W 232u
+#define GSO_MID_WSTEP 240u
 
 /* IPv4 header checksum of a segment: var is the BE sum of the words that
  * differ from the template (total length, ID, fragment offset). */
 GSO_ALWAYS_INLINE void gso_ip_csum(const struct gso_it *restrict it, uint8_t *restrict h, uint32_t var)
 {
 	ofl_put16(h + it->l3_off + 10, (uint16_t)~gso_fold_be(it->ip_base + var));
+}
+
+/* The IPv4 ID of segment k: + 1 a segment unless fixed (16 bits kept by
+ * the caller). */
+static inline uint32_t gso_ip_id(const struct gso_it *it, uint32_t k)
+{
+	return it->id0 + ((it->flags & OFL_GSO_F_FIXED_ID) ? 0u : k);
 }
 
 /* IP length (and IPv4 ID and checksum) of segment k; mid: a middle
@@ -61,7 +73,7 @@ GSO_ALWAYS_INLINE void gso_ip_fix(const struct gso_it *restrict it, uint8_t *res
 	uint8_t *ip = h + it->l3_off;
 	if (it->l3 == 4) {
 		uint32_t tot = (uint16_t)(it->l3_hlen + l3_payload);
-		uint32_t id = (uint16_t)(it->id0 + ((it->flags & OFL_GSO_F_FIXED_ID) ? 0u : k));
+		uint32_t id = (uint16_t)gso_ip_id(it, k);
 		uint32_t s = it->ip_base + ofl_get16(it->tmpl + it->l3_off + 6) + tot + id;
 		if (mid)
 			ofl_put16(ip + 4, (uint16_t)id);

@@ -47,6 +47,10 @@ struct gso_it {
 	uint16_t o_l3_off, o_l4_off, o_id0; /* output coordinates; o_l4_off 0: IP-in-IP */
 	uint32_t o_ip_base;    /* outer IPv4 header without length, ID, checksum */
 	uint32_t o_ps_base;    /* outer UDP pseudo header without the length */
+	uint32_t fend;         /* the fast window (fast.h): segments seg .. fend
+	                          - 1; empty (fend <= seg) unless opened by
+	                          fast_window(); closed (0) wherever seg, the
+	                          cursor or done move otherwise */
 	uint8_t tmpl[OFL_GSO_MAX_HDR]; /* the output header template */
 };
 

@@ -287,15 +287,32 @@ unsigned gso_tun_template(struct gso_it *it, const struct ofl_gso_req *req, cons
 	return 0;
 }
 
+/* The outer UDP or GRE checksum of a segment (gso_tun_fix(), o_csum set;
+ * out of line: the registers it needs are not the common case's). */
+static OFL_NOINLINE void tun_csum(const struct gso_it *it, uint8_t *l4, uint32_t l4len, uint32_t plen)
+{
+	/* the outer header bytes up to the inner L4 header (the outer
+	 * checksum field is 0 in the template), plus the inner L4 header and
+	 * payload, which sum to the complement of the inner pseudo-header sum
+	 * once their checksum is right */
+	unsigned field = it->tun == OFL_GSO_TUN_GRE ? 4u : GSO_UDP_CSUM_OFF;
+	uint32_t s = it->tun == OFL_GSO_TUN_GRE ? 0u : it->o_ps_base + l4len;
+	uint32_t ilen = it->hdr_len - it->l4_off + plen, c;
+	s += sum_words(l4, (uint32_t)(it->l4_off - it->o_l4_off));
+	s += 0xffffu - gso_fold_be(it->ps_base + (ilen >> 16) + (ilen & 0xffffu));
+	c = (uint16_t)~gso_fold_be(s);
+	if (c == 0 && it->tun != OFL_GSO_TUN_GRE)
+		c = 0xffff; /* UDP: 0 means "no checksum" */
+	ofl_put16(l4 + field, (uint16_t)c);
+}
+
 void gso_tun_fix(const struct gso_it *it, uint8_t *h, uint32_t k, uint32_t plen)
 {
 	uint8_t *ip = h + it->o_l3_off, *l4;
-	uint32_t tl = it->hdr_len - it->o_l3_off + plen, l4len, ilen, s, c;
-	unsigned field;
+	uint32_t tl = it->hdr_len - it->o_l3_off + plen, l4len;
 	if (it->o_l3 == 4) {
 		uint32_t id = (uint16_t)(it->o_id0 + ((it->flags & OFL_GSO_F_OUTER_FIXED_ID) ? 0u : k));
-		ofl_put16(ip + 2, (uint16_t)tl);
-		ofl_put16(ip + 4, (uint16_t)id);
+		ofl_put32(ip + 2, (uint32_t)(uint16_t)tl << 16 | id); /* total length, ID */
 		ofl_put16(ip + 10, (uint16_t)~gso_fold_be(it->o_ip_base + tl + id));
 	} else {
 		ofl_put16(ip + 4, (uint16_t)(tl - 40u));
@@ -306,19 +323,6 @@ void gso_tun_fix(const struct gso_it *it, uint8_t *h, uint32_t k, uint32_t plen)
 	l4len = it->hdr_len - it->o_l4_off + plen;
 	if (it->tun != OFL_GSO_TUN_GRE)
 		ofl_put16(l4 + 4, (uint16_t)l4len);
-	if (!it->o_csum)
-		return;
-	/* the outer header bytes up to the inner L4 header (the outer
-	 * checksum field is 0 in the template), plus the inner L4 header and
-	 * payload, which sum to the complement of the inner pseudo-header sum
-	 * once their checksum is right */
-	field = it->tun == OFL_GSO_TUN_GRE ? 4u : GSO_UDP_CSUM_OFF;
-	s = it->tun == OFL_GSO_TUN_GRE ? 0u : it->o_ps_base + l4len;
-	s += sum_words(l4, (uint32_t)(it->l4_off - it->o_l4_off));
-	ilen = it->hdr_len - it->l4_off + plen;
-	s += 0xffffu - gso_fold_be(it->ps_base + (ilen >> 16) + (ilen & 0xffffu));
-	c = (uint16_t)~gso_fold_be(s);
-	if (c == 0 && it->tun != OFL_GSO_TUN_GRE)
-		c = 0xffff; /* UDP: 0 means "no checksum" */
-	ofl_put16(l4 + field, (uint16_t)c);
+	if (it->o_csum)
+		tun_csum(it, l4, l4len, plen);
 }

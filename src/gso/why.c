@@ -93,6 +93,7 @@ int gso_refuse(struct gso_it *it, unsigned why)
 {
 	it->why = (uint8_t)why;
 	it->done = 1;
+	it->fend = 0; /* no fast window (fast.h) */
 	return why < sizeof(why_err) ? why_err[why] : OFL_EINVAL;
 }
 

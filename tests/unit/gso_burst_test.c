@@ -466,6 +466,65 @@ START_TEST(test_errors)
 	ck_assert_int_eq(ofl_gso_next_burst(&it, &pool, segs, 8), 0);
 	ck_assert_int_eq(ofl_gso_next(&it, &pool, segs), 0);
 	ck_assert_uint_eq(ofl_gso_pool_avail(&pool), 64 - 8);
+	/* ofl_gso_next()'s fast window (fast.h: the middle segments after the
+	 * first) closed by an abort and by a start refused for its arguments:
+	 * nothing more comes out of the iterator */
+	start(&it);
+	ck_assert_int_eq(ofl_gso_next(&it, &pool, segs), 1);
+	ck_assert_int_eq(ofl_gso_next(&it, &pool, segs + 1), 1);
+	ck_assert_int_eq(ofl_gso_abort(&it), 46 - 2);
+	ck_assert_int_eq(ofl_gso_next(&it, &pool, segs + 2), 0);
+	start(&it);
+	ck_assert_int_eq(ofl_gso_next(&it, &pool, segs + 2), 1);
+	ck_assert_int_eq(ofl_gso_next(&it, &pool, segs + 3), 1);
+	ck_assert_int_lt(ofl_gso_start(&it, NULL, bufs, nbufs), 0);
+	ck_assert_int_eq(ofl_gso_next(&it, &pool, segs + 4), 0);
+	ck_assert_int_eq(ofl_gso_next_burst(&it, &pool, segs + 4, 4), 0);
+	ck_assert_uint_eq(ofl_gso_pool_avail(&pool), 64 - 12);
+	/* a BLOCK pool that runs out inside the window: the error, nothing
+	 * built, then the next segment once a slot is back */
+	pool_make(&pool, OFL_GSO_POOL_BLOCK, 4, SLOT);
+	start(&it);
+	for (unsigned k = 0; k < 4; k++) {
+		ck_assert_int_eq(ofl_gso_next(&it, &pool, segs + k), 1);
+		ck_assert_uint_eq(segs[k].index, k);
+	}
+	poisoned(segs + 4, 1);
+	ck_assert_int_lt(ofl_gso_next(&it, &pool, segs + 4), 0);
+	untouched(segs + 4, 1);
+	same_counts(&it, 4);
+	ck_assert_int_eq(ofl_gso_pool_put(&pool, &segs[1].hdr), 0);
+	ck_assert_int_eq(ofl_gso_next(&it, &pool, segs + 4), 1);
+	ck_assert_uint_eq(segs[4].index, 4);
+	ck_assert_ptr_eq(segs[4].hdr.data, segs[1].hdr.data);
+}
+END_TEST
+
+/* Slots of less than 128 bytes (here 96) take the general body even inside
+ * ofl_gso_next()'s fast window, which copies 128 template bytes: headers
+ * over 64 bytes (TCP/IPv6) and slots handed out in order, every byte of
+ * the next slot but its free-list link untouched after each segment. */
+START_TEST(test_small_slots_untouched)
+{
+	static uint8_t blk[48 * 96];
+	struct ofl_gso_iter it;
+	struct ofl_gso_pool pool;
+	struct ofl_gso_seg s;
+	unsigned k = 0, i;
+	int r;
+	make_input(IN_TCP6, 0, 0);
+	memset(blk, 0xa5, sizeof(blk));
+	ck_assert_int_eq(ofl_gso_pool_init_block(&pool, blk, sizeof(blk), 96), 0);
+	start(&it);
+	while ((r = ofl_gso_next(&it, &pool, &s)) == 1) {
+		ck_assert_uint_gt(s.hdr_len, 64);
+		ck_assert_uint_eq(s.hdr.index, k);
+		for (i = 4; i < 96; i++)
+			ck_assert_uint_eq(blk[(k + 1) * 96 + i], 0xa5);
+		k++;
+	}
+	ck_assert_int_eq(r, 0);
+	ck_assert_uint_eq(k, 46);
 }
 END_TEST
 
@@ -746,4 +805,4 @@ END_TEST
 H_MAIN("gso_burst", 120, 0, {test_burst_equals_next, IN_N * 4 * 3},
 	{test_pool_runs_out, IN_N * 3}, {test_unnext_tail, IN_N * 3}, {test_errors, 0},
 	{test_freelist_bad_buffer, 0}, {test_l2_refused, 13 * 6}, {test_mixed, 0},
-	{test_ip4_id_steps, 0}, {test_fast_equals_general, 24})
+	{test_ip4_id_steps, 0}, {test_fast_equals_general, 24}, {test_small_slots_untouched, 0})
