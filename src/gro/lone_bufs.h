@@ -84,46 +84,18 @@ static inline uint64_t gro_addr_v6(const uint8_t *p)
 	return ld64(p + 22) ^ ld64(p + 30) ^ ld64(p + 38) ^ ld64(p + 46);
 }
 
-/*
- * Frame i of a burst being grouped, in 2 to GRO_LONE_NB buffers (and no
- * more than max_bufs): when it is a TCP segment that the fast path
- * (receive.c fast_path(), hold.h gro_hold_plain()) holds as a new flow -
- * checksum verified, no hardware VLAN, the plain shape (core/parse.h) with
- * every header in the first buffer, the frame at most 0xffff bytes, none
- * of the flags that pass it on - and each later buffer is not empty and
- * not NULL (so the payload is not empty and the arguments are good, as
- * check_args() in burst.c wants them): its slices written to bs->msl (one
- * per buffer that has payload, as hold.c gro_add_slices() cuts them) and
- * pointed to by out[i], its length in *total, its TCP header's offset in
- * *l4 and its addresses folded in *addr (gro_addr_v4(), gro_addr_v6());
- * returns its header length.  Else 0: the full path takes it.  bs->mtop
- * is not raised here: gro_group() sets it to the frames it looked at when
- * it returns (one store a burst instead of one a record).
- */
-static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
-                                           const struct ofl_pkt *pkt, uint32_t *total, uint32_t *l4,
-                                           uint64_t *addr)
+/* The rest of gro_lone_bufs_parse() once the later buffers are cut
+ * (gro_lone_cut(): tot their length, nb the buffer count, their slices at
+ * s[1] to s[nb - 1]): the frame's first buffer (b0 bytes at p, at least
+ * 54) checked for the plain shape, o's slices written; returns the header
+ * length (*total, *l4, *addr as that function says), else 0.  group_bufs.c
+ * calls it with nb a constant. */
+static inline OFL_ALWAYS_INLINE uint32_t gro_lone_bufs_hdr(const uint8_t *p, uint32_t b0, uint32_t tot,
+                                                           struct ofl_slice *s, uint32_t nb,
+                                                           struct ofl_gro_out *out, uint32_t *total,
+                                                           uint32_t *l4, uint64_t *addr)
 {
-	const struct ofl_buf *b = pkt->bufs;
-	const uint8_t *p;
-	uint32_t nb = pkt->nbufs, b0, tot, o, hl, at = bs->nmsl;
-	struct ofl_slice *s;
-	if ((gro_pkt_word(pkt) & GRO_PKT_BUFS_MASK) != GRO_PKT_BUFS_WANT || nb > GRO_LONE_NB ||
-	    nb > g->cfg.max_bufs || at > GRO_LONE_NSL - GRO_LONE_NB || !b)
-		return 0;
-	p = b[0].data;
-	b0 = b[0].len;
-	if (!p || b0 < 54u)
-		return 0;
-	/* buffer k's slice at s[k] (the first buffer's rest at s[0], when
-	 * there is any) */
-	s = &bs->msl[at];
-	if (nb == 2)
-		tot = gro_lone_cut(b, s, 2);
-	else if (nb == 4)
-		tot = gro_lone_cut(b, s, 4);
-	else
-		tot = gro_lone_cut(b, s, nb);
+	uint32_t o, hl;
 	if ((uint64_t)tot + b0 > 0xffffu) /* (UINT32_MAX too) */
 		return 0;
 	tot += b0;
@@ -152,11 +124,56 @@ static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_b
 		s++;
 		nb--;
 	}
-	bs->out[i].slices = s;
-	bs->out[i].nslices = nb;
-	bs->nmsl = at + pkt->nbufs;
+	out->slices = s;
+	out->nslices = nb;
 	*total = tot;
 	*l4 = o;
+	return hl;
+}
+
+/*
+ * Frame i of a burst being grouped, in 2 to GRO_LONE_NB buffers (and no
+ * more than max_bufs): when it is a TCP segment that the fast path
+ * (receive.c fast_path(), hold.h gro_hold_plain()) holds as a new flow -
+ * checksum verified, no hardware VLAN, the plain shape (core/parse.h) with
+ * every header in the first buffer, the frame at most 0xffff bytes, none
+ * of the flags that pass it on - and each later buffer is not empty and
+ * not NULL (so the payload is not empty and the arguments are good, as
+ * check_args() in burst.c wants them): its slices written to bs->msl (one
+ * per buffer that has payload, as hold.c gro_add_slices() cuts them) and
+ * pointed to by out[i], its length in *total, its TCP header's offset in
+ * *l4 and its addresses folded in *addr (gro_addr_v4(), gro_addr_v6());
+ * returns its header length.  Else 0: the full path takes it.  bs->mtop
+ * is not raised here: gro_group() sets it to the frames it looked at when
+ * it returns (one store a burst instead of one a record).
+ */
+static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
+                                           const struct ofl_pkt *pkt, uint32_t *total, uint32_t *l4,
+                                           uint64_t *addr)
+{
+	const struct ofl_buf *b = pkt->bufs;
+	const uint8_t *p;
+	uint32_t nb = pkt->nbufs, b0, tot, hl, at = bs->nmsl;
+	struct ofl_slice *s;
+	if ((gro_pkt_word(pkt) & GRO_PKT_BUFS_MASK) != GRO_PKT_BUFS_WANT || nb > GRO_LONE_NB ||
+	    nb > g->cfg.max_bufs || at > GRO_LONE_NSL - GRO_LONE_NB || !b)
+		return 0;
+	p = b[0].data;
+	b0 = b[0].len;
+	if (!p || b0 < 54u)
+		return 0;
+	/* buffer k's slice at s[k] (the first buffer's rest at s[0], when
+	 * there is any) */
+	s = &bs->msl[at];
+	if (nb == 2)
+		tot = gro_lone_cut(b, s, 2);
+	else if (nb == 4)
+		tot = gro_lone_cut(b, s, 4);
+	else
+		tot = gro_lone_cut(b, s, nb);
+	hl = gro_lone_bufs_hdr(p, b0, tot, s, nb, &bs->out[i], total, l4, addr);
+	if (hl)
+		bs->nmsl = at + pkt->nbufs;
 	return hl;
 }
 
