@@ -35,6 +35,28 @@ static int group_rest(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
 	return gro_group_end(g, n, bad, dup, a->bytes, a->rx);
 }
 
+/* Frame i (pkt, b0 bytes at p in its first buffer, tot in all, buffers 1
+ * to nb - 1 cut at s: gro_lone_cut()) when its TCP header is at o (34 for
+ * IPv4, 54 else; a constant): 0 when it is not a header-split lone record
+ * (gro_lone_bufs_parse()'s checks); else its record and slices written, its
+ * bytes added, and its group entered: 1 a new group, 2 one seen before. */
+static inline OFL_ALWAYS_INLINE unsigned bufs_frame(struct gro_burst *bs, unsigned i, const struct ofl_pkt *pkt,
+                                                    const uint8_t *p, uint32_t b0, uint32_t tot,
+                                                    struct ofl_slice *s, uint32_t nb, uint32_t o, uint64_t now,
+                                                    uint64_t genhi, uint32_t *bytes, uint64_t *rx)
+{
+	uint32_t hl = gro_lone_bufs_l4(p, b0, tot, o);
+	if (!hl)
+		return 0;
+	gro_lone_bufs_slices(&bs->out[i], s, nb, p, b0, hl);
+	bs->hl[i] = (uint8_t)hl;
+	gro_lone_write(bs, i, pkt, p, tot, hl, gro_l3l4_word(14, o), 0, now, 0);
+	*bytes += tot - hl;
+	*rx += tot;
+	return 2u - gro_group_enter(bs, i, gro_group_hash(o == 34 ? gro_addr_v4(p) : gro_addr_v6(p), ld32(p + o)),
+	                            genhi);
+}
+
 /* gro_group_bufs() for frames of nb buffers (a constant): record i's
  * slices start at bs->msl[nb * i] (every frame before it took nb). */
 static inline OFL_ALWAYS_INLINE int group_bufs_nb(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
@@ -48,16 +70,16 @@ static inline OFL_ALWAYS_INLINE int group_bufs_nb(struct ofl_gro *g, const struc
 	/* the frames whose slices fit as gro_lone_bufs_parse() sees it
 	 * (bs->nmsl at most GRO_LONE_NSL - GRO_LONE_NB), the rest left to
 	 * group_rest() */
-	unsigned i, m = (GRO_LONE_NSL - GRO_LONE_NB) / nb + 1u;
-	unsigned ahead = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
+	size_t i, m = (GRO_LONE_NSL - GRO_LONE_NB) / nb + 1u;
+	size_t ahead = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
 	m = m < n ? m : n;
 	for (i = 0; i < m; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		const struct ofl_buf *b = pkt->bufs;
 		struct ofl_slice *s = &bs->msl[nb * i];
 		const uint8_t *p;
-		uint32_t b0, tot, hl, l4;
-		uint64_t addr;
+		uint32_t b0, tot;
+		unsigned r;
 #if defined(__GNUC__)
 		/* (as gro_group()'s loop) */
 		if (i < ahead && pkts[i + GRO_AHEAD].nbufs && pkts[i + GRO_AHEAD].bufs)
@@ -71,26 +93,29 @@ static inline OFL_ALWAYS_INLINE int group_bufs_nb(struct ofl_gro *g, const struc
 		if (!p || b0 < 54u)
 			break;
 		tot = gro_lone_cut(b, s, nb);
-		hl = gro_lone_bufs_hdr(p, b0, tot, s, nb, &bs->out[i], &tot, &l4, &addr);
-		if (!hl)
+		if ((uint64_t)tot + b0 > 0xffffu) /* (UINT32_MAX too) */
 			break;
-		bs->hl[i] = (uint8_t)hl;
-		gro_lone_write(bs, i, pkt, p, tot, hl, gro_l3l4_word(14, l4), 0, now, 0);
-		bytes += tot - hl;
-		rx += tot;
+		tot += b0;
+		/* the rest by IP version, the TCP header's offset a constant */
+		if (ofl_plain_is_ip4(p))
+			r = bufs_frame(bs, (unsigned)i, pkt, p, b0, tot, s, nb, 34, now, genhi, &bytes, &rx);
+		else
+			r = bufs_frame(bs, (unsigned)i, pkt, p, b0, tot, s, nb, 54, now, genhi, &bytes, &rx);
+		if (!r)
+			break;
 		/* a few interleaved flows: give up early (as gro_group()) */
-		if (!gro_group_enter(bs, i, gro_group_hash(addr, ld32(p + l4)), genhi) && ++dup >= 8 && i < 16) {
-			bs->mtop = i + 1;
-			bs->nmsl = nb * (i + 1);
+		if (r == 2 && ++dup >= 8 && i < 16) {
+			bs->mtop = (uint32_t)i + 1;
+			bs->nmsl = nb * ((uint32_t)i + 1);
 			return 0;
 		}
 	}
-	bs->nmsl = nb * i;
+	bs->nmsl = nb * (uint32_t)i;
 	if (i == n)
 		return gro_group_end(g, n, 0, dup, bytes, rx);
 	a.rx = rx;
 	a.bytes = bytes;
-	return group_rest(g, pkts, i, n, now, genhi, &a, dup);
+	return group_rest(g, pkts, (unsigned)i, n, now, genhi, &a, dup);
 }
 
 int gro_group_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, uint64_t genhi)
