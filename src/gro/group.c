@@ -100,7 +100,7 @@ static inline uint32_t pass_mark(uint32_t hl, const uint8_t *th, uint32_t len)
 /* A frame that did not parse plain, tunnels on: its record written
  * (gro_lone_write()) when it is the tunnel frame tunfast.c holds as a lone
  * record, its bytes added as group_parse() adds them; its group. */
-static inline OFL_ALWAYS_INLINE uint32_t tun_group(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
+static inline uint32_t tun_group(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
                                                    const struct ofl_pkt *pkt, uint64_t now, uint32_t *bytes,
                                                    uint64_t *rx, uint32_t *bad)
 {
@@ -168,7 +168,7 @@ static inline uint32_t lone_udp(const struct ofl_gro *g, const uint8_t *p, uint3
  * header's offset is a constant.  Its payload bytes added to *bytes and
  * its frame's to *rx when it parsed plain; *bad counts it when it may not
  * be held (bs->hl[i] 0 or 1).  Returns its group. */
-static inline OFL_ALWAYS_INLINE uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
+static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
                                                      const struct ofl_pkt *pkt, uint64_t now, unsigned alt,
                                                      uint32_t *bytes, uint64_t *rx, uint32_t *bad)
 {
@@ -227,7 +227,7 @@ other:
  * the limits allow it (as gro_lone_run() would take them one by one, none
  * making room first): 1, the counters added; else 0.  Their hold order is
  * not written (bs->seq_all: record k was held as seq_base + k). */
-static inline OFL_ALWAYS_INLINE int lone_take_all(struct ofl_gro *g, unsigned n, uint32_t bytes,
+static inline int lone_take_all(struct ofl_gro *g, unsigned n, uint32_t bytes,
                                                   uint64_t rx)
 {
 	struct gro_burst *bs = g->bs;
@@ -246,18 +246,10 @@ static inline OFL_ALWAYS_INLINE int lone_take_all(struct ofl_gro *g, unsigned n,
 	return 1;
 }
 
-/* The second protocol a lone record may carry (group_parse()'s alt): UDP
- * with UDP GRO on and no tunnel port (then udp.c holds the datagram), else
- * 6 again. */
-static inline unsigned lone_alt(const struct ofl_gro *g)
-{
-	return g->cfg.udp && !gro_tunnel_on(g) ? 17u : 6u;
-}
-
 /* The end of a grouped burst of n frames (bad, dup, bytes and rx as
  * gro_group() counts them): gro_group()'s return. */
-static inline OFL_ALWAYS_INLINE int group_end(struct ofl_gro *g, unsigned n, uint32_t bad, uint32_t dup,
-                                              uint32_t bytes, uint64_t rx)
+static inline int group_end(struct ofl_gro *g, unsigned n, uint32_t bad, uint32_t dup, uint32_t bytes,
+                            uint64_t rx)
 {
 	g->bs->hl[n] = 0; /* the end of the last run (group.h) */
 	g->bs->mtop = n;
@@ -268,15 +260,9 @@ static inline OFL_ALWAYS_INLINE int group_end(struct ofl_gro *g, unsigned n, uin
 	return rx != 0; /* (a frame parsed plain) */
 }
 
-int gro_group_end(struct ofl_gro *g, unsigned n, uint32_t bad, uint32_t dup, uint32_t bytes, uint64_t rx)
+int gro_group_end(struct ofl_gro *g, unsigned n, uint32_t dup, uint32_t bytes, uint64_t rx)
 {
-	return group_end(g, n, bad, dup, bytes, rx);
-}
-
-uint32_t gro_group_frame(struct ofl_gro *g, unsigned i, const struct ofl_pkt *pkt, uint64_t now,
-                         struct gro_group_acc *a, uint32_t *bad)
-{
-	return group_parse(g, g->bs, i, pkt, now, lone_alt(g), &a->bytes, &a->rx, bad);
+	return group_end(g, n, 0, dup, bytes, rx);
 }
 
 /* Group the burst (n <= GRO_BURST_MAX, no lone record held): bs->hl[i] is
@@ -288,24 +274,23 @@ uint32_t gro_group_frame(struct ofl_gro *g, unsigned i, const struct ofl_pkt *pk
  * instead (the same result). */
 int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
 {
-	struct gro_burst *bs = g->bs;
-	uint32_t gen = ++bs->gen, dup = 0, bad = 0, bytes = 0;
-	unsigned alt = lone_alt(g);
+	struct gro_burst *bs;
+	uint32_t dup = 0, bad = 0, bytes = 0;
+	/* the second protocol a lone record may carry: UDP with UDP GRO on
+	 * and no tunnel port (then udp.c holds the datagram) */
+	unsigned alt = g->cfg.udp && !gro_tunnel_on(g) ? 17u : 6u;
 	uint64_t rx = 0, genhi;
 	unsigned i, ahead = n > GRO_AHEAD ? n - GRO_AHEAD : 0; /* frames with one GRO_AHEAD after */
-	if (bs->nmsl)
-		gro_lone_bufs_reset(bs); /* (lone_bufs.h) */
-	if (gen == 0) {
-		/* the generation wrapped: forget every slot */
-		memset(bs->gkey, 0, sizeof(bs->gkey));
-		gen = bs->gen = 1;
+	if (OFL_UNLIKELY(pkts[0].nbufs > 1)) {
+		/* header-split frames: their own loop (group_bufs.c), which
+		 * leaves the burst to the loop below (from its start, in a new
+		 * generation) when a frame is of another shape */
+		int r = gro_group_bufs(g, pkts, n, now);
+		if (r >= 0)
+			return r;
 	}
-	/* a slot of an earlier burst holds a smaller generation: its key is
-	 * below genhi (generations only grow until they wrap) */
-	genhi = (uint64_t)gen << 32;
-	bs->seq_all = 0;
-	if (pkts[0].nbufs > 1)
-		return gro_group_bufs(g, pkts, n, now, genhi);
+	bs = g->bs;
+	genhi = gro_group_gen(bs);
 
 	for (i = 0; i < n; i++) {
 		uint32_t h;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gro/hold.h"
+#include "gro/lone_bufs.h"
 
 /* A group: the addresses (folded) and the TCP ports, hashed (the upper
  * bits of one product: every bit of the key reaches them); never 0, below
@@ -93,30 +94,38 @@ fresh:
 	return 1;
 }
 
-/* What the grouping loops carry from frame to frame (group.c gro_group(),
- * group_bufs.c). */
-struct gro_group_acc {
-	uint64_t rx;    /* frame bytes of the frames parsed plain */
-	uint32_t bytes; /* ... their payload bytes */
-};
+/* A burst's grouping begun (gro_group(), group_bufs.c): a new generation
+ * of the group table, the slots of an earlier burst's header-split records
+ * given back their own slices (lone_bufs.h); returns the generation << 32.
+ * A slot of an earlier burst holds a smaller generation: its key is below
+ * that (generations only grow until they wrap). */
+static inline uint64_t gro_group_gen(struct gro_burst *bs)
+{
+	uint32_t gen = ++bs->gen;
+	if (bs->nmsl)
+		gro_lone_bufs_reset(bs);
+	if (gen == 0) {
+		/* the generation wrapped: forget every slot */
+		memset(bs->gkey, 0, sizeof(bs->gkey));
+		gen = bs->gen = 1;
+	}
+	bs->seq_all = 0;
+	return (uint64_t)gen << 32;
+}
 
 /* group_bufs.c: gro_group() for a burst whose first frame is in several
- * buffers (genhi: the burst's generation << 32, everything before the loop
- * done); the same result as gro_group()'s loop. */
-int gro_group_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, uint64_t genhi);
+ * buffers, when its frames are header-split lone records of that buffer
+ * count or of other groups (gro_group()'s result); -1 when a frame is of
+ * another shape: gro_group()'s loop then groups the burst from its start
+ * (bs->mtop and bs->nmsl say which slots took slices). */
+int gro_group_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now);
 
-/* group.c, for group_bufs.c: frame i (pkt) parsed as gro_group()'s loop
- * parses it (its record written, bs->hl[i], its bytes added to a, *bad
- * counting it when it may not be held); returns its group (0 none,
- * UINT32_MAX: the burst is not grouped). */
-uint32_t gro_group_frame(struct ofl_gro *g, unsigned i, const struct ofl_pkt *pkt, uint64_t now,
-                         struct gro_group_acc *a, uint32_t *bad);
-
-/* group.c, for group_bufs.c: the end of a grouped burst of n frames, all
- * looked at (bs->hl[n], bs->mtop; every frame held at once when none was
- * bad nor of a group seen before and the limits allow); gro_group()'s
- * return. */
-int gro_group_end(struct ofl_gro *g, unsigned n, uint32_t bad, uint32_t dup, uint32_t bytes, uint64_t rx);
+/* group.c, for group_bufs.c: the end of a grouped burst of n frames, each
+ * parsed plain and held or of a group seen before (dup of them), bytes
+ * payload and rx frame bytes in all (bs->hl[n], bs->mtop; every frame held
+ * at once when none was of a group seen before and the limits allow:
+ * lone_take_all()); gro_group()'s return. */
+int gro_group_end(struct ofl_gro *g, unsigned n, uint32_t dup, uint32_t bytes, uint64_t rx);
 
 /* Lone record j, written in frame j's slot, moved to slot k (k < j): its
  * output record with the slot's own slices and cookies, its slice, its

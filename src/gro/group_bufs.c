@@ -3,37 +3,13 @@
  * first frame is in several buffers: its own loop over the header-split
  * frames (lone_bufs.h) of that buffer count, a constant in each copy of the
  * loop, so that the loop keeps its values in registers instead of sharing
- * them with the one-buffer parse.  From the first frame of another shape on
- * every frame is parsed as gro_group() parses it (gro_group_frame(), out of
- * line); a frame gets the same record and group from either.
+ * them with the one-buffer parse.  At the first frame of another shape it
+ * leaves the whole burst to gro_group()'s loop, which groups it again from
+ * its start in a new generation (every frame gets its record, bs->hl[] and
+ * group there; the slots this loop gave slices get theirs back first).
  */
 #include "gro/group.h"
 #include "gro/lone_bufs.h"
-
-/* Frames i to n - 1 of the burst, parsed by gro_group_frame() and grouped
- * (a, dup: the counts so far); gro_group_bufs()'s return. */
-static int group_rest(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, uint64_t now,
-                      uint64_t genhi, struct gro_group_acc *a, uint32_t dup)
-{
-	struct gro_burst *bs = g->bs;
-	uint32_t bad = 0;
-	for (; i < n; i++) {
-		uint32_t h = gro_group_frame(g, i, &pkts[i], now, a, &bad);
-		if (h - 1u >= UINT32_MAX - 1u) {
-			if (h) {
-				bs->mtop = i + 1;
-				return 0; /* (UINT32_MAX: not grouped) */
-			}
-			continue;
-		}
-		/* (as gro_group()) */
-		if (!gro_group_enter(bs, i, h, genhi) && ++dup >= 8 && i < 16) {
-			bs->mtop = i + 1;
-			return 0;
-		}
-	}
-	return gro_group_end(g, n, bad, dup, a->bytes, a->rx);
-}
 
 /* Frame i (pkt, b0 bytes at p in its first buffer, tot in all, buffers 1
  * to nb - 1 cut at s: gro_lone_cut()) when its TCP header is at o (34 for
@@ -60,16 +36,15 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_frame(struct gro_burst *bs, unsign
 /* gro_group_bufs() for frames of nb buffers (a constant): record i's
  * slices start at bs->msl[nb * i] (every frame before it took nb). */
 static inline OFL_ALWAYS_INLINE int group_bufs_nb(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
-                                                  uint64_t now, uint64_t genhi, uint32_t nb)
+                                                  uint64_t now, uint32_t nb)
 {
 	struct gro_burst *bs = g->bs;
 	const uint32_t want = gro_pkt_word_of((uint16_t)nb, OFL_CSUM_UNNECESSARY, 0);
 	uint32_t bytes = 0, dup = 0;
-	uint64_t rx = 0;
-	struct gro_group_acc a;
+	uint64_t rx = 0, genhi = gro_group_gen(bs);
 	/* the frames whose slices fit as gro_lone_bufs_parse() sees it
-	 * (bs->nmsl at most GRO_LONE_NSL - GRO_LONE_NB), the rest left to
-	 * group_rest() */
+	 * (bs->nmsl at most GRO_LONE_NSL - GRO_LONE_NB; with more, the burst
+	 * goes to gro_group()'s loop) */
 	size_t i, m = (GRO_LONE_NSL - GRO_LONE_NB) / nb + 1u;
 	size_t ahead = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
 	m = m < n ? m : n;
@@ -112,23 +87,22 @@ static inline OFL_ALWAYS_INLINE int group_bufs_nb(struct ofl_gro *g, const struc
 	}
 	bs->nmsl = nb * (uint32_t)i;
 	if (i == n)
-		return gro_group_end(g, n, 0, dup, bytes, rx);
-	a.rx = rx;
-	a.bytes = bytes;
-	return group_rest(g, pkts, (unsigned)i, n, now, genhi, &a, dup);
+		return gro_group_end(g, n, dup, bytes, rx);
+	/* a frame of another shape: gro_group()'s loop takes the burst */
+	bs->mtop = (uint32_t)i;
+	return -1;
 }
 
-int gro_group_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, uint64_t genhi)
+int gro_group_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
 {
 	uint32_t nb = pkts[0].nbufs;
-	struct gro_group_acc a = {0, 0};
 	if (nb <= g->cfg.max_bufs) {
 		if (nb == 4)
-			return group_bufs_nb(g, pkts, n, now, genhi, 4);
+			return group_bufs_nb(g, pkts, n, now, 4);
 		if (nb == 2)
-			return group_bufs_nb(g, pkts, n, now, genhi, 2);
+			return group_bufs_nb(g, pkts, n, now, 2);
 		if (nb == 3)
-			return group_bufs_nb(g, pkts, n, now, genhi, 3);
+			return group_bufs_nb(g, pkts, n, now, 3);
 	}
-	return group_rest(g, pkts, 0, n, now, genhi, &a, 0);
+	return -1;
 }
