@@ -227,7 +227,7 @@ other:
  * the limits allow it (as gro_lone_run() would take them one by one, none
  * making room first): 1, the counters added; else 0.  Their hold order is
  * not written (bs->seq_all: record k was held as seq_base + k). */
-static inline int lone_take_all(struct ofl_gro *g, unsigned n, uint32_t bytes,
+static inline OFL_ALWAYS_INLINE int lone_take_all(struct ofl_gro *g, unsigned n, uint32_t bytes,
                                                   uint64_t rx)
 {
 	struct gro_burst *bs = g->bs;
@@ -248,7 +248,7 @@ static inline int lone_take_all(struct ofl_gro *g, unsigned n, uint32_t bytes,
 
 /* The end of a grouped burst of n frames (bad, dup, bytes and rx as
  * gro_group() counts them): gro_group()'s return. */
-static inline int group_end(struct ofl_gro *g, unsigned n, uint32_t bad, uint32_t dup, uint32_t bytes,
+static inline OFL_ALWAYS_INLINE int group_end(struct ofl_gro *g, unsigned n, uint32_t bad, uint32_t dup, uint32_t bytes,
                             uint64_t rx)
 {
 	g->bs->hl[n] = 0; /* the end of the last run (group.h) */
@@ -272,7 +272,7 @@ int gro_group_end(struct ofl_gro *g, unsigned n, uint32_t dup, uint32_t bytes, u
  * alone, parsed plain and held (lone_take_all()); else 1.  A burst whose
  * first frame is in several buffers is grouped by group_bufs.c's loop
  * instead (the same result). */
-int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+static OFL_NOINLINE int group_all(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
 {
 	struct gro_burst *bs;
 	uint32_t dup = 0, bad = 0, bytes = 0;
@@ -281,19 +281,12 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 	unsigned alt = g->cfg.udp && !gro_tunnel_on(g) ? 17u : 6u;
 	uint64_t rx = 0, genhi;
 	unsigned i, ahead = n > GRO_AHEAD ? n - GRO_AHEAD : 0; /* frames with one GRO_AHEAD after */
-	if (OFL_UNLIKELY(pkts[0].nbufs > 1)) {
-		/* header-split frames: their own loop (group_bufs.c), which
-		 * leaves the burst to the loop below (from its start, in a new
-		 * generation) when a frame is of another shape */
-		int r = gro_group_bufs(g, pkts, n, now);
-		if (r >= 0)
-			return r;
-	}
 	bs = g->bs;
 	genhi = gro_group_gen(bs);
 
 	for (i = 0; i < n; i++) {
-		uint32_t h;
+		uint32_t h, s;
+		uint64_t want, k;
 #if defined(__GNUC__)
 		/* the first touch of a header: start it a few frames ahead (in
 		 * the loop: GCC takes a function around the prefetch for pure
@@ -309,13 +302,42 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 			}
 			continue;
 		}
-		/* a few interleaved flows: give up early */
-		if (!gro_group_enter(bs, i, h, genhi) && ++dup >= 8 && i < 16) {
-			bs->mtop = i + 1;
-			return 0;
+		want = genhi | h;
+		s = h >> (31 - GRO_GBITS);
+		k = bs->gkey[s];
+		if (!OFL_LIKELY(k < genhi)) {
+			while (k != want) {
+				s = (s + 1u) & (GRO_GSLOTS - 1u);
+				k = bs->gkey[s];
+				if (k < genhi)
+					goto fresh;
+			}
+			bs->hl[bs->gfirst[s]] = 0;
+			bs->hl[i] = 0;
+			if (++dup >= 8 && i < 16) {
+				bs->mtop = i + 1;
+				return 0;
+			}
+			continue;
 		}
+fresh:
+		bs->gkey[s] = want;
+		bs->gfirst[s] = (uint16_t)i;
 	}
 	return group_end(g, n, bad, dup, bytes, rx);
+}
+
+int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+{
+	if (OFL_UNLIKELY(pkts[0].nbufs > 1)) {
+		/* header-split frames: their own loop (group_bufs.c), which
+		 * leaves the burst to group_all() (from its start, in a new
+		 * generation) when a frame is of another shape */
+		int r = gro_group_bufs(g, pkts, n, now);
+		if (r >= 0)
+			return r;
+	}
+	return group_all(g, pkts, n, now);
 }
 
 /* Queue lone record k for delivery (a flush by reason). */
