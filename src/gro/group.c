@@ -31,18 +31,11 @@
  */
 #include <stddef.h>
 
+#include "gro/group.h"
 #include "gro/hold.h"
 #include "gro/lone_bufs.h"
 #include "gro/tunfast.h"
 #include "gro/tunnel.h"
-
-/* A group: the addresses (folded) and the TCP ports, hashed (the upper
- * bits of one product: every bit of the key reaches them); never 0, below
- * 2^31 (UINT32_MAX says "not grouped", group_of()). */
-static inline uint32_t group_hash(uint64_t addr, uint32_t ports)
-{
-	return (uint32_t)(((addr ^ ((uint64_t)ports << 16)) * 0xff51afd7ed558ccdull) >> 33) | 1u;
-}
 
 /* A UDP frame while tunnels are on (its UDP header at o): it may share a
  * flow key with a lone record through a tunnel (tunfast.c) when it goes to
@@ -55,7 +48,7 @@ static uint32_t udp_group(const struct ofl_gro *g, const uint8_t *p, uint32_t b0
 	return gro_tun_port(g, ofl_get16(p + o + 2)) ? UINT32_MAX : 0;
 }
 
-/* The group of a frame that did not parse plain: a group_hash(), 0 for
+/* The group of a frame that did not parse plain: a gro_group_hash(), 0 for
  * none, UINT32_MAX when the burst cannot be grouped.  A UDP or tunnel
  * layer whose flows can be held adds its frames here. */
 static uint32_t group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
@@ -80,7 +73,7 @@ static uint32_t group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
 		o = 14u + (p[14] & 0xfu) * 4u;
 		if (b0 < o + 4)
 			return unknown;
-		return group_hash(gro_addr_v4(p), ld32(p + o));
+		return gro_group_hash(gro_addr_v4(p), ld32(p + o));
 	}
 	if (ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd")) {
 		if (b0 < 58)
@@ -91,50 +84,9 @@ static uint32_t group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
 			return p[20] == 17 ? udp_group(g, p, b0, 54) : UINT32_MAX;
 		if (p[20] != 6 && !(p[20] == 17 && g->cfg.udp))
 			return 0; /* not TCP nor merged UDP, or extension headers: another key */
-		return group_hash(gro_addr_v6(p), ld32(p + 54));
+		return gro_group_hash(gro_addr_v6(p), ld32(p + 54));
 	}
 	return 0; /* not IP, or VLAN tags (in the key) */
-}
-
-/* An output record's l3_off and l4_off as the one word they make in
- * memory (a constant where l3 and l4 are). */
-static inline uint32_t l3l4_word(uint32_t l3, uint32_t l4)
-{
-	uint16_t off[2] = {(uint16_t)l3, (uint16_t)l4};
-	uint32_t w;
-	_Static_assert(offsetof(struct ofl_gro_out, l4_off) == offsetof(struct ofl_gro_out, l3_off) + 2,
-	               "l3_off, l4_off: one word");
-	memcpy(&w, off, 4);
-	return w;
-}
-
-/* Frame i's record, written in its slot while the burst is grouped: the
- * output record it leaves as when it proves alone in its flow (group.h
- * gro_lone_run() keeps it, moved down to its place among the lone records
- * when frames before it were not alone), a frame of b0 bytes at p (one
- * buffer, no hardware VLAN) of hl header bytes, its IP and transport
- * header offsets in offs (l3l4_word()), through tunnel type tun (<< 5, 0
- * for none).  For a frame passed on (hl 1) only the payload length
- * counts. */
-static inline void lone_write(struct gro_burst *bs, unsigned i, const struct ofl_pkt *pkt, const uint8_t *p,
-                              uint32_t b0, uint32_t hl, uint32_t offs, unsigned tun, uint64_t now)
-{
-	struct ofl_gro_out *o = &bs->out[i];
-	uint32_t len = b0 - hl;
-	_Static_assert(OFL_GRO_OUT_F_HASH % OFL_PKT_F_HASH == 0, "the hash flag moves up");
-	o->hdr = p;
-	o->hdr_len = hl;
-	o->len = b0;
-	o->seg_size = (uint16_t)len;
-	memcpy(&o->l3_off, &offs, 4);
-	o->flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED |
-	                     (pkt->flags & OFL_PKT_F_HASH) * (OFL_GRO_OUT_F_HASH / OFL_PKT_F_HASH) | tun);
-	o->vlan_tci = pkt->vlan_tci;
-	o->rx_hash = pkt->rx_hash;
-	o->first_ns = now;
-	bs->sl[i].data = p + hl;
-	bs->sl[i].len = len;
-	bs->ck[i] = pkt->cookie;
 }
 
 /* The header length of a lone record of a TCP segment (its TCP header at
@@ -146,10 +98,11 @@ static inline uint32_t pass_mark(uint32_t hl, const uint8_t *th, uint32_t len)
 }
 
 /* A frame that did not parse plain, tunnels on: its record written
- * (lone_write()) when it is the tunnel frame tunfast.c holds as a lone
+ * (gro_lone_write()) when it is the tunnel frame tunfast.c holds as a lone
  * record, its bytes added as group_parse() adds them; its group. */
-static uint32_t tun_group(const struct ofl_gro *g, struct gro_burst *bs, unsigned i, const struct ofl_pkt *pkt,
-                          uint64_t now, uint32_t *bytes, uint64_t *rx, uint32_t *bad)
+static inline uint32_t tun_group(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
+                                                   const struct ofl_pkt *pkt, uint64_t now, uint32_t *bytes,
+                                                   uint64_t *rx, uint32_t *bad)
 {
 	const uint8_t *p = pkt->bufs[0].data;
 	uint32_t b0 = pkt->bufs[0].len, ports;
@@ -159,10 +112,10 @@ static uint32_t tun_group(const struct ofl_gro *g, struct gro_burst *bs, unsigne
 		uint32_t m = pass_mark(r.hl, p + r.l4, r.len);
 		bs->hl[i] = (uint8_t)m;
 		*bad += m <= 1;
-		lone_write(bs, i, pkt, p, b0, r.hl, l3l4_word(r.l3, r.l4), r.tun, now);
+		gro_lone_write(bs, i, pkt, p, b0, r.hl, gro_l3l4_word(r.l3, r.l4), r.tun, now, 1);
 		*bytes += r.len;
 		*rx += b0;
-		return group_hash(addr, ports);
+		return gro_group_hash(addr, ports);
 	}
 	bs->hl[i] = 0;
 	*bad += 1;
@@ -207,7 +160,7 @@ static inline uint32_t lone_udp(const struct ofl_gro *g, const uint8_t *p, uint3
 /* Frame i, when it is the plain shape the fast path holds (one buffer,
  * checksum verified, no hardware VLAN; TCP, or with UDP GRO on and no
  * tunnel port a UDP datagram udp.c would hold, whose record has hl = l4 +
- * 8: a TCP header is 20 bytes or more): its record written (lone_write())
+ * 8: a TCP header is 20 bytes or more): its record written (gro_lone_write())
  * and bs->hl[i] its header length, 1 for a TCP segment the fast path
  * passes on; else bs->hl[i] 0 (alt: 17 when a UDP datagram may be a lone
  * record, else 6).  The plain shape is core/parse.h's ofl_plain_ip() and
@@ -216,8 +169,8 @@ static inline uint32_t lone_udp(const struct ofl_gro *g, const uint8_t *p, uint3
  * its frame's to *rx when it parsed plain; *bad counts it when it may not
  * be held (bs->hl[i] 0 or 1).  Returns its group. */
 static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs, unsigned i,
-                                   const struct ofl_pkt *pkt, uint64_t now, unsigned alt, uint32_t *bytes,
-                                   uint64_t *rx, uint32_t *bad)
+                                                     const struct ofl_pkt *pkt, uint64_t now, unsigned alt,
+                                                     uint32_t *bytes, uint64_t *rx, uint32_t *bad)
 {
 	const uint8_t *p;
 	uint32_t b0, hl, m, offs, h, l4;
@@ -236,18 +189,18 @@ static inline uint32_t group_parse(const struct ofl_gro *g, struct gro_burst *bs
 		} else if (p[23] != alt || !ofl_plain_ip4_rest(p + 14, b0) || !(m = lone_udp(g, p, b0, 34, &hl))) {
 			goto not_plain;
 		}
-		offs = l3l4_word(14, 34);
-		h = group_hash(gro_addr_v4(p), ld32(p + 34));
+		offs = gro_l3l4_word(14, 34);
+		h = gro_group_hash(gro_addr_v4(p), ld32(p + 34));
 	} else if (ofl_plain_is_ip6(p, b0) && (p[20] == 6 || p[20] == alt)) {
 		if (p[20] == 6 ? !(m = lone_tcp(p, b0, 54, &hl, bad)) : !(m = lone_udp(g, p, b0, 54, &hl)))
 			goto not_plain;
-		offs = l3l4_word(14, 54);
-		h = group_hash(gro_addr_v6(p), ld32(p + 54));
+		offs = gro_l3l4_word(14, 54);
+		h = gro_group_hash(gro_addr_v6(p), ld32(p + 54));
 	} else {
 		goto not_plain;
 	}
 	bs->hl[i] = (uint8_t)m;
-	lone_write(bs, i, pkt, p, b0, hl, offs, 0, now);
+	gro_lone_write(bs, i, pkt, p, b0, hl, offs, 0, now, 1);
 	*bytes += b0 - hl;
 	*rx += b0;
 	return h;
@@ -259,10 +212,10 @@ other:
 		/* header split (lone_bufs.h): as above, b0 the frame's length */
 		p = pkt->bufs[0].data;
 		bs->hl[i] = (uint8_t)hl;
-		lone_write(bs, i, pkt, p, b0, hl, l3l4_word(14, l4), 0, now);
+		gro_lone_write(bs, i, pkt, p, b0, hl, gro_l3l4_word(14, l4), 0, now, 1);
 		*bytes += b0 - hl;
 		*rx += b0;
-		return group_hash(addr, ld32(p + l4));
+		return gro_group_hash(addr, ld32(p + l4));
 	}
 	bs->hl[i] = 0;
 	*bad += 1;
@@ -274,7 +227,8 @@ other:
  * the limits allow it (as gro_lone_run() would take them one by one, none
  * making room first): 1, the counters added; else 0.  Their hold order is
  * not written (bs->seq_all: record k was held as seq_base + k). */
-static int lone_take_all(struct ofl_gro *g, unsigned n, uint32_t bytes, uint64_t rx)
+static inline OFL_ALWAYS_INLINE int lone_take_all(struct ofl_gro *g, unsigned n, uint32_t bytes,
+                                                  uint64_t rx)
 {
 	struct gro_burst *bs = g->bs;
 	uint32_t seq0 = g->hold_seq;
@@ -292,33 +246,43 @@ static int lone_take_all(struct ofl_gro *g, unsigned n, uint32_t bytes, uint64_t
 	return 1;
 }
 
+/* The end of a grouped burst of n frames (bad, dup, bytes and rx as
+ * gro_group() counts them): gro_group()'s return. */
+static inline OFL_ALWAYS_INLINE int group_end(struct ofl_gro *g, unsigned n, uint32_t bad, uint32_t dup, uint32_t bytes,
+                            uint64_t rx)
+{
+	g->bs->hl[n] = 0; /* the end of the last run (group.h) */
+	g->bs->mtop = n;
+	/* (every frame may be held, none of another's group: each is alone
+	 * and was added to bytes and rx) */
+	if (!bad && !dup && lone_take_all(g, n, bytes, rx))
+		return 2;
+	return rx != 0; /* (a frame parsed plain) */
+}
+
+int gro_group_end(struct ofl_gro *g, unsigned n, uint32_t dup, uint32_t bytes, uint64_t rx)
+{
+	return group_end(g, n, 0, dup, bytes, rx);
+}
+
 /* Group the burst (n <= GRO_BURST_MAX, no lone record held): bs->hl[i] is
  * not 0 when frame i is alone in its group and parsed plain, and bs->hl[n]
  * is 0.  Returns 0 when no frame parsed plain (or the burst cannot be
  * grouped), so that the burst goes the usual way; 2 when every frame was
- * alone, parsed plain and held (lone_take_all()); else 1.  A slot holds
- * the burst's generation and a group's hash in one word (another
- * generation: free) and the first frame of the group. */
-int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+ * alone, parsed plain and held (lone_take_all()); else 1.  A burst whose
+ * first frame is in several buffers is grouped by group_bufs.c's loop
+ * instead (the same result). */
+static OFL_NOINLINE int group_all(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
 {
-	struct gro_burst *bs = g->bs;
-	uint32_t gen = ++bs->gen, dup = 0, bad = 0, bytes = 0;
+	struct gro_burst *bs;
+	uint32_t dup = 0, bad = 0, bytes = 0;
 	/* the second protocol a lone record may carry: UDP with UDP GRO on
 	 * and no tunnel port (then udp.c holds the datagram) */
 	unsigned alt = g->cfg.udp && !gro_tunnel_on(g) ? 17u : 6u;
 	uint64_t rx = 0, genhi;
 	unsigned i, ahead = n > GRO_AHEAD ? n - GRO_AHEAD : 0; /* frames with one GRO_AHEAD after */
-	if (bs->nmsl)
-		gro_lone_bufs_reset(bs); /* (lone_bufs.h) */
-	if (gen == 0) {
-		/* the generation wrapped: forget every slot */
-		memset(bs->gkey, 0, sizeof(bs->gkey));
-		gen = bs->gen = 1;
-	}
-	/* a slot of an earlier burst holds a smaller generation: its key is
-	 * below genhi (generations only grow until they wrap) */
-	genhi = (uint64_t)gen << 32;
-	bs->seq_all = 0;
+	bs = g->bs;
+	genhi = gro_group_gen(bs);
 
 	for (i = 0; i < n; i++) {
 		uint32_t h, s;
@@ -342,18 +306,14 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 		s = h >> (31 - GRO_GBITS);
 		k = bs->gkey[s];
 		if (!OFL_LIKELY(k < genhi)) {
-			/* a slot of this burst: this group's, or another's
-			 * (linear probing up to a free one) */
 			while (k != want) {
 				s = (s + 1u) & (GRO_GSLOTS - 1u);
 				k = bs->gkey[s];
 				if (k < genhi)
 					goto fresh;
 			}
-			/* the group's second frame or later: none alone */
 			bs->hl[bs->gfirst[s]] = 0;
 			bs->hl[i] = 0;
-			/* a few interleaved flows: give up early */
 			if (++dup >= 8 && i < 16) {
 				bs->mtop = i + 1;
 				return 0;
@@ -361,17 +321,23 @@ int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_
 			continue;
 		}
 fresh:
-		/* a free slot (another burst's key, below genhi): a new group */
 		bs->gkey[s] = want;
 		bs->gfirst[s] = (uint16_t)i;
 	}
-	bs->hl[n] = 0; /* the end of the last run (group.h) */
-	bs->mtop = n;
-	/* (every frame may be held, none of another's group: each is alone
-	 * and was added to bytes and rx) */
-	if (!bad && !dup && lone_take_all(g, n, bytes, rx))
-		return 2;
-	return rx != 0; /* (a frame parsed plain) */
+	return group_end(g, n, bad, dup, bytes, rx);
+}
+
+int gro_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+{
+	if (OFL_UNLIKELY(pkts[0].nbufs > 1)) {
+		/* header-split frames: their own loop (group_bufs.c), which
+		 * leaves the burst to group_all() (from its start, in a new
+		 * generation) when a frame is of another shape */
+		int r = gro_group_bufs(g, pkts, n, now);
+		if (r >= 0)
+			return r;
+	}
+	return group_all(g, pkts, n, now);
 }
 
 /* Queue lone record k for delivery (a flush by reason). */

@@ -84,6 +84,37 @@ static inline uint64_t gro_addr_v6(const uint8_t *p)
 	return ld64(p + 22) ^ ld64(p + 30) ^ ld64(p + 38) ^ ld64(p + 46);
 }
 
+/* The plain shape (ofl_plain_ip(), protocol 6) of a frame (tot bytes,
+ * the first b0 at p, at least 54) taken by IP version, as group.c's
+ * group_parse() takes it, the TCP header's offset o a constant: 34 for a
+ * frame that ofl_plain_is_ip4() says is IPv4, 54 for any other (IPv6 is
+ * checked here).  Returns the header length (gro_lone_tcp()), else 0. */
+static inline OFL_ALWAYS_INLINE uint32_t gro_lone_bufs_l4(const uint8_t *p, uint32_t b0, uint32_t tot, uint32_t o)
+{
+	if (o == 34)
+		return p[23] == 6 && ofl_plain_ip4_rest(p + 14, tot) ? gro_lone_tcp(p, b0, tot, 34) : 0;
+	return ofl_plain_is_ip6(p, tot) && p[20] == 6 ? gro_lone_tcp(p, b0, tot, 54) : 0;
+}
+
+/* Record out's slices: the first buffer's rest (b0 bytes at p, hl of
+ * headers) written at s[0] when there is any, buffers 1 to nb - 1 at s[1]
+ * on (gro_lone_cut()). */
+static inline OFL_ALWAYS_INLINE void gro_lone_bufs_slices(struct ofl_gro_out *out, struct ofl_slice *s, uint32_t nb,
+                                                          const uint8_t *p, uint32_t b0, uint32_t hl)
+{
+	if (b0 != hl) {
+		s[0].data = p + hl;
+		s[0].len = b0 - hl;
+		s[0].pkt = 0;
+		s[0].buf = 0;
+	} else {
+		s++;
+		nb--;
+	}
+	out->slices = s;
+	out->nslices = nb;
+}
+
 /*
  * Frame i of a burst being grouped, in 2 to GRO_LONE_NB buffers (and no
  * more than max_bufs): when it is a TCP segment that the fast path
@@ -127,33 +158,16 @@ static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_b
 	if ((uint64_t)tot + b0 > 0xffffu) /* (UINT32_MAX too) */
 		return 0;
 	tot += b0;
-	/* the plain shape (ofl_plain_ip(), protocol 6) taken by IP version,
-	 * as group.c's group_parse() takes it: the TCP header's offset a
-	 * constant in each */
 	if (ofl_plain_is_ip4(p)) {
-		if (p[23] != 6 || !ofl_plain_ip4_rest(p + 14, tot) || !(hl = gro_lone_tcp(p, b0, tot, 34)))
-			return 0;
 		o = 34;
 		*addr = gro_addr_v4(p);
-	} else if (ofl_plain_is_ip6(p, tot) && p[20] == 6) {
-		if (!(hl = gro_lone_tcp(p, b0, tot, 54)))
-			return 0;
+	} else {
 		o = 54;
 		*addr = gro_addr_v6(p);
-	} else {
+	}
+	if (!(hl = o == 34 ? gro_lone_bufs_l4(p, b0, tot, 34) : gro_lone_bufs_l4(p, b0, tot, 54)))
 		return 0;
-	}
-	if (b0 != hl) {
-		s[0].data = p + hl;
-		s[0].len = b0 - hl;
-		s[0].pkt = 0;
-		s[0].buf = 0;
-	} else {
-		s++;
-		nb--;
-	}
-	bs->out[i].slices = s;
-	bs->out[i].nslices = nb;
+	gro_lone_bufs_slices(&bs->out[i], s, nb, p, b0, hl);
 	bs->nmsl = at + pkt->nbufs;
 	*total = tot;
 	*l4 = o;

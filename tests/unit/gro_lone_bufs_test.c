@@ -387,11 +387,10 @@ START_TEST(mixed_limits)
 }
 END_TEST
 
-/* Flow f's next segment as frame k of a burst (pkts, bufs): its headers in
+/* Flow g's next segment as frame k of a burst (pkts, bufs): its headers in
  * the first buffer and its payload cut in nb - 1 more (nb 1 to 4). */
-static void burst_frame(struct ctx *c, unsigned f, unsigned nb, struct ofl_pkt *pkt, struct ofl_buf *b)
+static void burst_frame(struct ctx *c, struct gen_tcp *g, unsigned nb, struct ofl_pkt *pkt, struct ofl_buf *b)
 {
-	struct gen_tcp *g = &c->fl[f];
 	uint8_t *fr = c->arena + (size_t)c->used++ * FRAME_CAP;
 	uint32_t len = (uint32_t)gen_tcp_frame(g, fr, FRAME_CAP);
 	uint32_t hl = (g->l3 == 4 ? 34u : 54u) + 20u + g->optlen, at = hl, k;
@@ -428,12 +427,60 @@ START_TEST(give_up_then_one)
 	int err = 0;
 	ctx_init(&c, 0, 0);
 	for (k = 0; k < n; k++)
-		burst_frame(&c, k < lone ? k : lone, k < lone ? 2 + k % 3 : 1, &pkts[k], b[k]);
+		burst_frame(&c, &c.fl[k < lone ? k : lone], k < lone ? 2 + k % 3 : 1, &pkts[k], b[k]);
 	ck_assert_uint_eq(ofl_gro_receive_burst(c.g, pkts, n, 5, &err), n);
 	poll_end(&c, 5);
 	for (k = 0; k < 20; k++)
-		burst_frame(&c, k, 1, &pkts[k], b[k]);
+		burst_frame(&c, &c.fl[k], 1, &pkts[k], b[k]);
 	ck_assert_uint_eq(ofl_gro_receive_burst(c.g, pkts, 20, 6, &err), 20);
+	poll_end(&c, 6);
+	ctx_done(&c);
+}
+END_TEST
+
+/* Long bursts of header-split frames of one buffer count (2, 3 or 4: the
+ * grouping's own loop for them, group_bufs.c), each frame its own flow:
+ * all of them, 256 (the last frames past that loop's slice bound for 4
+ * buffers); a flow twice in a row, then a one-buffer frame and a frame of
+ * another count (the rest grouped by the general loop); one flow ten times
+ * from the fourth frame (the grouping gives up in that loop); 60 flows,
+ * then the same flows' next segments in one buffer (one group from either
+ * loop).  Before them a burst of one-buffer frames, some passed on; after
+ * them one of one-buffer lone records, in the same slots. */
+START_TEST(one_count)
+{
+	static struct gen_tcp fl[256];
+	static struct ofl_pkt pkts[256];
+	static struct ofl_buf b[256][4];
+	struct ctx c;
+	unsigned k, nb = 2 + (unsigned)_i % 3, v = (unsigned)_i / 3, n = v ? 120 : 256;
+	int err = 0;
+	ctx_init(&c, 300, 0);
+	for (k = 0; k < 256; k++)
+		flow(&fl[k], k);
+	/* first one-buffer frames, some with PSH (passed on: the slot's
+	 * mark 1, which the next burst must not find) */
+	for (k = 0; k < 40; k++) {
+		fl[k].flags = (uint8_t)(k % 3 == 1 ? GEN_PSH : 0);
+		burst_frame(&c, &fl[k], 1, &pkts[k], b[k]);
+		fl[k].flags = 0;
+	}
+	ck_assert_uint_eq(ofl_gro_receive_burst(c.g, pkts, 40, 4, &err), 40);
+	poll_end(&c, 4);
+	for (k = 0; k < n; k++) {
+		unsigned f = v == 2 && k >= 3 && k < 13 ? 3 : v == 3 ? k % 60 : v == 1 && k == 30 ? 29 : k, m = nb;
+		if ((v == 1 && k == 60) || (v == 3 && k >= 60))
+			m = 1;
+		if (v == 1 && k == 90)
+			m = nb == 4 ? 2 : nb + 1;
+		burst_frame(&c, &fl[f], m, &pkts[k], b[k]);
+	}
+	ck_assert_uint_eq(ofl_gro_receive_burst(c.g, pkts, n, 5, &err), n);
+	ck_assert_int_eq(err, 0);
+	poll_end(&c, 5);
+	for (k = 0; k < 40; k++)
+		burst_frame(&c, &fl[k], 1, &pkts[k], b[k]);
+	ck_assert_uint_eq(ofl_gro_receive_burst(c.g, pkts, 40, 6, &err), 40);
 	poll_end(&c, 6);
 	ctx_done(&c);
 }
@@ -449,6 +496,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, mixed_limits, 0, 10);
 	tcase_add_loop_test(tc, other, 0, 4);
 	tcase_add_loop_test(tc, give_up_then_one, 0, 4);
+	tcase_add_loop_test(tc, one_count, 0, 12);
 	suite_add_tcase(s, tc);
 	return s;
 }
