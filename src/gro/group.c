@@ -285,8 +285,7 @@ static OFL_NOINLINE int group_all(struct ofl_gro *g, const struct ofl_pkt *pkts,
 	genhi = gro_group_gen(bs);
 
 	for (i = 0; i < n; i++) {
-		uint32_t h, s;
-		uint64_t want, k;
+		uint32_t h;
 #if defined(__GNUC__)
 		/* the first touch of a header: start it a few frames ahead (in
 		 * the loop: GCC takes a function around the prefetch for pure
@@ -302,27 +301,13 @@ static OFL_NOINLINE int group_all(struct ofl_gro *g, const struct ofl_pkt *pkts,
 			}
 			continue;
 		}
-		want = genhi | h;
-		s = h >> (31 - GRO_GBITS);
-		k = bs->gkey[s];
-		if (!OFL_LIKELY(k < genhi)) {
-			while (k != want) {
-				s = (s + 1u) & (GRO_GSLOTS - 1u);
-				k = bs->gkey[s];
-				if (k < genhi)
-					goto fresh;
-			}
-			bs->hl[bs->gfirst[s]] = 0;
-			bs->hl[i] = 0;
+		if (!gro_group_enter(bs, i, h, genhi)) {
 			if (++dup >= 8 && i < 16) {
 				bs->mtop = i + 1;
 				return 0;
 			}
 			continue;
 		}
-fresh:
-		bs->gkey[s] = want;
-		bs->gfirst[s] = (uint16_t)i;
 	}
 	return group_end(g, n, bad, dup, bytes, rx);
 }

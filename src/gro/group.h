@@ -68,7 +68,7 @@ static inline void gro_lone_write(struct gro_burst *bs, unsigned i, const struct
  * hash in one word, another generation's slot is free, and the group's
  * first frame): 1 for a new group; else 0, the frame and the group's first
  * frame marked not alone (bs->hl[] 0). */
-static inline int gro_group_enter(struct gro_burst *bs, unsigned i, uint32_t h, uint64_t genhi)
+static inline OFL_ALWAYS_INLINE int gro_group_enter(struct gro_burst *bs, unsigned i, uint32_t h, uint64_t genhi)
 {
 	uint64_t want = genhi | h, k;
 	uint32_t s = h >> (31 - GRO_GBITS);
