@@ -44,14 +44,20 @@ static inline GRO_TARGET_AVX2 __m256i gro_pair_halves(const void *x, const void 
 	return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)x)),
 	                               _mm_loadu_si128((const __m128i *)y), 1);
 }
-/* Does either half of v (gro_pair_halves()) fail: its pointer (qword 0,
- * want's 0) NULL, or its word at dword 2 other than want's under mask's?
- * mask: dwords 0 and 1 all ones (the pointer's test), dword 3 what else
- * is compared whole (0: nothing).  gro_pair_diff(): what is tested under
- * mask (several pairs' OR-ed: one test for all). */
+/* Does either half of v (gro_pair_halves()) fail: its pointer (qword 0)
+ * NULL, or its word at dword 2 other than want's under mask's?  One 64-bit
+ * subtraction (as run1.c's pair checks): want's qword 0 is 1, so a NULL
+ * pointer minus 1 has its top bit set (so would a pointer at 2^63 or above,
+ * which no user address is: the run just ends there); the word minus
+ * want's is 0 under the mask exactly when the masked word is want's (want
+ * has no bit outside the mask: no borrow below the lowest bit that
+ * differs).  mask: dword 1 its top bit (the pointer's test), dword 2 the
+ * word's mask, dword 3 what else is compared whole (0: nothing).
+ * gro_pair_diff(): what is tested under mask (several pairs' OR-ed: one
+ * test for all). */
 static inline GRO_TARGET_AVX2 __m256i gro_pair_diff(__m256i v, __m256i want)
 {
-	return _mm256_blend_epi32(_mm256_cmpeq_epi64(v, want), _mm256_xor_si256(v, want), 0x44);
+	return _mm256_sub_epi64(v, want);
 }
 static inline GRO_TARGET_AVX2 int gro_pair_bad(__m256i v, __m256i want, __m256i mask)
 {

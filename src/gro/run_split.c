@@ -35,8 +35,9 @@ static inline int split_ok(const struct ofl_pkt *pkts, unsigned i, const struct 
  * whole first buffer and every frame's buffers as long as the run's first
  * frame's (so that they add up to a full segment: the caller checks it,
  * split_ok()).  A frame's four (two) buffers are read in two (one) 32-byte
- * loads and checked in one compare each against the expected lengths and
- * data 0 (a NULL one); buffers 1 to 3 written as slices as cut3_avx2()
+ * loads and checked with one 64-bit subtraction each from the expected
+ * lengths and data 1 (a NULL one's top bit set), one test a frame (a
+ * pair); buffers 1 to 3 written as slices as cut3_avx2()
  * writes them, the lengths' vector doubling as the pkt/buf lanes (struct
  * pb_lanes): p (buffers 0, 1) and p2 (2, 3; two buffers: none), each
  * dwords 2 and 6 the lengths, 3 and 7 the pkt/buf words, stepped a frame.  A frame's packet word and buffer
@@ -65,11 +66,14 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 	void **c = a->c;
 	struct seq_lanes sl;
 	const __m256i st = _mm256_setr_epi32(0, 0, 0, (int)pbstep, 0, 0, 0, (int)pbstep);
-	/* the first frame's buffers, their data 0 and their pkt/buf words
-	 * blended in */
+	/* the first frame's buffers, their data 1 and their pkt/buf words
+	 * blended in: a frame's buffers (its pkt/buf words blended in) minus
+	 * these are 0 in each length's qword when the length is the first
+	 * frame's, and have the top bit of each data qword set when the data
+	 * is NULL (as gro_pair_diff()), tested under bm */
 #define FIRST(b, v)                                                                                           \
 	_mm256_blend_epi32(_mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(b)), v, 0x88), \
-	                   _mm256_setzero_si256(), 0x33)
+	                   _mm256_setr_epi64x(1, 0, 1, 0), 0x33)
 	const __m256i pbv = _mm256_add_epi32(_mm256_set1_epi32((int)pb0), _mm256_setr_epi32(0, 0, 0, 0, 0, 0, 0, (int)bstep));
 	__m256i p = FIRST(fb, pbv);
 	__m256i p2 = nbuf == 4 ? FIRST(fb + 2, _mm256_add_epi32(pbv, _mm256_set1_epi32((int)(2 * bstep)))) : p;
@@ -79,8 +83,9 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 	_Static_assert(offsetof(struct ofl_pkt, bufs) == 0 && offsetof(struct ofl_pkt, nbufs) == 8 &&
 	                   sizeof(struct ofl_pkt) == 32 && sizeof(void *) == 8,
 	               "a frame's bufs pointer and packet word: its first 16 bytes");
-	const __m256i pw = _mm256_setr_epi32(0, 0, (int)want, 0, 0, 0, (int)want, 0);
-	const __m256i pm = _mm256_setr_epi32(-1, -1, (int)mask, 0, -1, -1, (int)mask, 0);
+	const __m256i pw = _mm256_setr_epi32(1, 0, (int)want, 0, 1, 0, (int)want, 0);
+	const __m256i pm = _mm256_setr_epi32(0, INT32_MIN, (int)mask, 0, 0, INT32_MIN, (int)mask, 0);
+	const __m256i bm = _mm256_setr_epi32(0, INT32_MIN, -1, -1, 0, INT32_MIN, -1, -1);
 	seq_lanes_init(&sl, r, hl, l4c + 4, a->seq, a->e, a->estep, v4);
 	dd0 = _mm256_add_epi32(sl.d0, sl.d0);
 	dd1 = _mm256_add_epi32(sl.d1, sl.d1);
@@ -99,10 +104,9 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 		__builtin_prefetch((f)->bufs->data);    \
 	} while (0)
 	/* frame q[j], its packet word and buffer array checked already:
-	 * its slices written, its buffers checked (each qword of x and y
-	 * equal to p's, p2's: data 0, or the length as expected: the pack's
-	 * bytes 4-7 of each 8 set, none else), its header compared, then
-	 * taken */
+	 * its slices written, its buffers checked (x and y minus p and p2:
+	 * no data NULL, each length the first frame's), its header compared,
+	 * then taken */
 #define SPLIT_FRAME(j)                                                                                    \
 	do {                                                                                               \
 		const struct ofl_buf *qb = q[j].bufs;                                                      \
@@ -115,9 +119,7 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 		_mm_storeu_si128((__m128i *)(void *)(s + ns * (j)), _mm256_extracti128_si256(x, 1));       \
 		if (nbuf == 4)                                                                             \
 			_mm256_storeu_si256((__m256i *)(void *)(s + ns * (j) + 1), y);                     \
-		if ((uint32_t)_mm256_movemask_epi8(_mm256_packs_epi32(_mm256_cmpeq_epi64(x, p),            \
-		                                                      _mm256_cmpeq_epi64(y, p2))) !=       \
-		    0xf0f0f0f0u)                                                                           \
+		if (!_mm256_testz_si256(_mm256_or_si256(_mm256_sub_epi64(x, p), _mm256_sub_epi64(y, p2)), bm))   \
 			goto bufs##j;                                                                      \
 		if (seq_lanes_cmp(&sl, (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x, 0), hl - 32,   \
 		                  nblk, v4))                                                               \
@@ -166,15 +168,14 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 			    _mm256_loadu_si256((const __m256i *)(const void *)(qb1 + 2)), p2n, 0x88);          \
 			_mm256_storeu_si256((__m256i *)(void *)(sj + 1), y);                                   \
 			_mm256_storeu_si256((__m256i *)(void *)(sj + ns + 1), y1);                             \
-			/* the pack of the two frames' packs: bytes 2-3 of each 4 set */                       \
-			bad = (uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(                               \
-			          _mm256_packs_epi32(_mm256_cmpeq_epi64(x, p), _mm256_cmpeq_epi64(y, p2)),     \
-			          _mm256_packs_epi32(_mm256_cmpeq_epi64(x1, pn), _mm256_cmpeq_epi64(y1, p2n)))) != \
-			      0xccccccccu;                                                                     \
-		} else { /* the two frames' pack: bytes 4-7 of each 8 set */                                  \
-			bad = (uint32_t)_mm256_movemask_epi8(                                                  \
-			          _mm256_packs_epi32(_mm256_cmpeq_epi64(x, p), _mm256_cmpeq_epi64(x1, pn))) !=  \
-			      0xf0f0f0f0u;                                                                     \
+			/* the two frames' differences OR-ed: one test */                                      \
+			bad = !_mm256_testz_si256(                                                             \
+			    _mm256_or_si256(_mm256_or_si256(_mm256_sub_epi64(x, p), _mm256_sub_epi64(y, p2)),   \
+			                    _mm256_or_si256(_mm256_sub_epi64(x1, pn), _mm256_sub_epi64(y1, p2n))), \
+			    bm);                                                                               \
+		} else {                                                                                       \
+			bad = !_mm256_testz_si256(_mm256_or_si256(_mm256_sub_epi64(x, p), _mm256_sub_epi64(x1, pn)), \
+			                          bm);                                                         \
 		}                                                                                              \
 		if (bad ||                                                                                     \
 		    seq_lanes_cmp2(&sl, (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x, 0),                \
