@@ -13,17 +13,8 @@
 #include <string.h>
 
 #include "gro/lanes.h"
-
-/* A slice's pkt and buf fields as one 32-bit word, in memory order. */
-#define SL_PB offsetof(struct ofl_slice, pkt)
-_Static_assert(offsetof(struct ofl_slice, buf) == SL_PB + 2, "pkt, buf: one word");
-static inline uint32_t pb_word(uint16_t pkt, uint16_t buf)
-{
-	uint16_t f[2] = {pkt, buf};
-	uint32_t w;
-	memcpy(&w, f, 4);
-	return w;
-}
+#define GRO_RUN_BUFS_LANES
+#include "gro/run_bufs.h"
 
 /* A slice: its address, length and pkt/buf word (pb_word()). */
 static inline void put_slice(struct ofl_slice *t, const uint8_t *data, uint32_t len, uint32_t pb)
@@ -57,73 +48,6 @@ static inline GRO_TARGET_AVX2 void pb_lanes_step(struct pb_lanes *l)
 	l->b = _mm256_add_epi32(l->b, l->step);
 }
 
-/* The compare of a frame in four buffers with the fields that advance in
- * it (headers of at most 96 bytes, the sequence number in the last block
- * at a multiple of 4: bufs_l3() checks): x0 the expected block 0 with the
- * IPv4 ID (bytes 18-19) and checksum (24-25) in CPU order, turned to wire
- * order by the shuffle s0 and stepped by d0 (+1, -1: exact within
- * run_word()'s bound); x1 the last block (at hl - 32) with the sequence
- * number in CPU order, s1 and d1 (+mss) alike; x2 the block at 32 when
- * hl > 64; m0 to m2 the run's masks with the fields' bytes. */
-struct seq_lanes {
-	__m256i x0, s0, d0, m0, x1, s1, d1, m1, x2, m2;
-};
-static inline GRO_TARGET_AVX2 void seq_lanes_init(struct seq_lanes *l, const struct run *r, uint32_t hl,
-                                                  uint32_t sp, uint32_t seq, uint64_t e, uint64_t estep, int v4)
-{
-#define LD(a) _mm256_loadu_si256((const __m256i *)(const void *)(a))
-	if (v4) {
-		lanes_word(r, e, estep, &l->x0, &l->s0, &l->d0, &l->m0);
-	} else {
-		l->x0 = LD(r->tp), l->m0 = LD(r->mk);
-		l->s0 = lanes_ident(), l->d0 = _mm256_setzero_si256(); /* unused: block 0 compared as it is */
-	}
-	lanes_seq(r, hl - 32, sp, seq, &l->x1, &l->s1, &l->d1, &l->m1);
-	l->x2 = LD(r->tp + 32), l->m2 = LD(r->mk + 32);
-#undef LD
-}
-/* Does frame header p differ from the expected one (l, nblk 2 or 3
- * blocks, the last at o)? */
-static inline GRO_TARGET_AVX2 int seq_lanes_cmp(const struct seq_lanes *l, const uint8_t *p, uint32_t o, int nblk,
-                                                int v4)
-{
-#define BLK(a, x, m) \
-	_mm256_and_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(a)), x), m)
-	__m256i y = _mm256_or_si256(BLK(p, v4 ? _mm256_shuffle_epi8(l->x0, l->s0) : l->x0, l->m0),
-	                            BLK(p + o, _mm256_shuffle_epi8(l->x1, l->s1), l->m1));
-	if (nblk > 2)
-		y = _mm256_or_si256(y, BLK(p + 32, l->x2, l->m2));
-#undef BLK
-	return !_mm256_testz_si256(y, y);
-}
-static inline GRO_TARGET_AVX2 void seq_lanes_step(struct seq_lanes *l)
-{
-	l->x0 = _mm256_add_epi32(l->x0, l->d0);
-	l->x1 = _mm256_add_epi32(l->x1, l->d1);
-}
-/* Do frame headers p and p1 differ from the expected ones (l and l
- * stepped once, as seq_lanes_cmp())?  One test for the two: each block's
- * differences OR-ed before its mask. */
-static inline GRO_TARGET_AVX2 int seq_lanes_cmp2(const struct seq_lanes *l, const uint8_t *p, const uint8_t *p1,
-                                                 uint32_t o, int nblk, int v4)
-{
-#define DIF(a, x) _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(a)), x)
-	const __m256i x1 = _mm256_add_epi32(l->x1, l->d1);
-	__m256i b0, y;
-	if (v4)
-		b0 = _mm256_or_si256(DIF(p, _mm256_shuffle_epi8(l->x0, l->s0)),
-		                     DIF(p1, _mm256_shuffle_epi8(_mm256_add_epi32(l->x0, l->d0), l->s0)));
-	else
-		b0 = _mm256_or_si256(DIF(p, l->x0), DIF(p1, l->x0));
-	y = _mm256_or_si256(_mm256_and_si256(b0, l->m0),
-	                    _mm256_and_si256(_mm256_or_si256(DIF(p + o, _mm256_shuffle_epi8(l->x1, l->s1)),
-	                                                     DIF(p1 + o, _mm256_shuffle_epi8(x1, l->s1))),
-	                                     l->m1));
-	if (nblk > 2)
-		y = _mm256_or_si256(y, _mm256_and_si256(_mm256_or_si256(DIF(p + 32, l->x2), DIF(p1 + 32, l->x2)), l->m2));
-#undef DIF
-	return !_mm256_testz_si256(y, y);
-}
 
 /* Buffers 1 to 3 of a frame in four (qb) written as slices s[0] to s[2],
  * their pkt/buf words from l (struct pb_lanes): two buffers in one
@@ -307,277 +231,13 @@ static OFL_NOINLINE NO_SLP unsigned bufs_plain(const struct ofl_pkt *pkts, unsig
 	return v4 ? bufs_l3(pkts, i, iend, n, a, nslices, 1, 0) : bufs_l3(pkts, i, iend, n, a, nslices, 0, 0);
 }
 #if defined(TRAIN_AVX2)
-static OFL_NOINLINE GRO_TARGET_AVX2 NO_SLP unsigned bufs_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend,
-                                                       unsigned n, const struct run_at *a, uint32_t *nslices,
-                                                       int v4)
+OFL_NOINLINE GRO_TARGET_AVX2 NO_SLP unsigned gro_bufs_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend,
+                                                      unsigned n, const struct run_at *a, uint32_t *nslices, int v4)
 {
 	return v4 ? bufs_l3(pkts, i, iend, n, a, nslices, 1, 1) : bufs_l3(pkts, i, iend, n, a, nslices, 0, 1);
 }
 #endif
 
-#if defined(TRAIN_AVX2)
-/* Does a run of frames in nbuf buffers (4 or 2) take split_avx2()?  The
- * headers of the folded shape (bufs_l3()), the first frame's first buffer
- * exactly the headers and its later buffers none empty, none over 0xffff
- * bytes, adding up to a full segment. */
-static inline int split_ok(const struct ofl_pkt *pkts, unsigned i, const struct run_at *a, int v4, int nbuf)
-{
-	const struct ofl_buf *b = pkts[i].bufs;
-	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl;
-	if (hl > l4c + 36 || hl > 96 || (hl - l4c) % 4 || b[0].len != hl)
-		return 0;
-	/* each of buffers 1 to nbuf - 1 in [1, 0xffff] (then no sum wraps) */
-	if (((b[1].len - 1u) | (nbuf == 4 ? (b[2].len - 1u) | (b[3].len - 1u) : 0u)) > 0xfffeu)
-		return 0;
-	return hl + b[1].len + (nbuf == 4 ? b[2].len + b[3].len : 0u) == a->r->full;
-}
-
-/*
- * The header split in nbuf buffers (4 or 2) under AVX2: the headers the
- * whole first buffer and every frame's buffers as long as the run's first
- * frame's (so that they add up to a full segment: the caller checks it,
- * split_ok()).  A frame's four (two) buffers are read in two (one) 32-byte
- * loads and checked in one compare each against the expected lengths and
- * data 0 (a NULL one); buffers 1 to 3 written as slices as cut3_avx2()
- * writes them, the lengths' vector doubling as the pkt/buf lanes (struct
- * pb_lanes): p (buffers 0, 1) and p2 (2, 3; two buffers: none), each
- * dwords 2 and 6 the lengths, 3 and 7 the pkt/buf words, stepped a frame.  A frame's packet word and buffer
- * array are checked as its header is prefetched, GRO_AHEAD frames early,
- * and two frames an iteration while that frame is in the burst, then one
- * (as run1.c does it).  Stops at the first frame that is not the expected
- * segment; at the first whose buffers are not as the first frame's, goes
- * on with bufs_take() (which checks their sum).  Returns as
- * gro_run_bufs().
- */
-static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct ofl_pkt *pkts, unsigned i,
-                                                                    unsigned iend, unsigned n,
-                                                                    const struct run_at *a, uint32_t *nslices,
-                                                                    const int v4, const int nblk, const int nbuf)
-{
-	const uint32_t ns = (uint32_t)nbuf - 1; /* slices a frame */
-	if (!split_ok(pkts, i, a, v4, nbuf))
-		return bufs_avx2(pkts, i, iend, n, a, nslices, v4);
-	const struct run *r = a->r;
-	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl, want = a->want, mask = a->mask;
-	const uint32_t pb0 = pb_word((uint16_t)a->seg, 0), bstep = pb_word(0, 1), pbstep = pb_word(1, 0);
-	const struct ofl_buf *fb = pkts[i].bufs;
-	const struct ofl_pkt *q = pkts + i, *const q0 = q, *qend = pkts + iend, *qpf, *f;
-	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
-	struct ofl_slice *s = a->s;
-	void **c = a->c;
-	struct seq_lanes sl;
-	const __m256i st = _mm256_setr_epi32(0, 0, 0, (int)pbstep, 0, 0, 0, (int)pbstep);
-	/* the first frame's buffers, their data 0 and their pkt/buf words
-	 * blended in */
-#define FIRST(b, v)                                                                                           \
-	_mm256_blend_epi32(_mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(b)), v, 0x88), \
-	                   _mm256_setzero_si256(), 0x33)
-	const __m256i pbv = _mm256_add_epi32(_mm256_set1_epi32((int)pb0), _mm256_setr_epi32(0, 0, 0, 0, 0, 0, 0, (int)bstep));
-	__m256i p = FIRST(fb, pbv);
-	__m256i p2 = nbuf == 4 ? FIRST(fb + 2, _mm256_add_epi32(pbv, _mm256_set1_epi32((int)(2 * bstep)))) : p;
-#undef FIRST
-	__m256i dd0, dd1; /* two steps */
-	/* two frames' bufs pointers and packet words (gro_pair_bad()) */
-	_Static_assert(offsetof(struct ofl_pkt, bufs) == 0 && offsetof(struct ofl_pkt, nbufs) == 8 &&
-	                   sizeof(struct ofl_pkt) == 32 && sizeof(void *) == 8,
-	               "a frame's bufs pointer and packet word: its first 16 bytes");
-	const __m256i pw = _mm256_setr_epi32(0, 0, (int)want, 0, 0, 0, (int)want, 0);
-	const __m256i pm = _mm256_setr_epi32(-1, -1, (int)mask, 0, -1, -1, (int)mask, 0);
-	seq_lanes_init(&sl, r, hl, l4c + 4, a->seq, a->e, a->estep, v4);
-	dd0 = _mm256_add_epi32(sl.d0, sl.d0);
-	dd1 = _mm256_add_epi32(sl.d1, sl.d1);
-#define SPLIT_OK(f) ((gro_pkt_word(f) & mask) == want && (f)->bufs)
-	/* frames f to f + 3 as gro_pair_diff() (OR-ed: one test) */
-#define SPLIT_QUAD(f)                                                       \
-	_mm256_or_si256(gro_pair_diff(gro_pair_halves(f, (f) + 1), pw), \
-	                gro_pair_diff(gro_pair_halves((f) + 2, (f) + 3), pw))
-#define SPLIT_AHEAD(f)                                 \
-	do {                                            \
-		if (!SPLIT_OK(f)) {                    \
-			qend = (f) < qend ? (f) : qend; \
-			pfend = q;                      \
-			goto tail;                      \
-		}                                       \
-		__builtin_prefetch((f)->bufs->data);    \
-	} while (0)
-	/* frame q[j], its packet word and buffer array checked already:
-	 * its slices written, its buffers checked (each qword of x and y
-	 * equal to p's, p2's: data 0, or the length as expected: the pack's
-	 * bytes 4-7 of each 8 set, none else), its header compared, then
-	 * taken */
-#define SPLIT_FRAME(j)                                                                                    \
-	do {                                                                                               \
-		const struct ofl_buf *qb = q[j].bufs;                                                      \
-		__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)qb);                         \
-		__m256i y;                                                                                 \
-		x = _mm256_blend_epi32(x, p, 0x88);                                                        \
-		y = nbuf == 4 ? _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(qb + 2)), \
-		                                   p2, 0x88)                                               \
-		              : x;                                                                         \
-		_mm_storeu_si128((__m128i *)(void *)(s + ns * (j)), _mm256_extracti128_si256(x, 1));       \
-		if (nbuf == 4)                                                                             \
-			_mm256_storeu_si256((__m256i *)(void *)(s + ns * (j) + 1), y);                     \
-		if ((uint32_t)_mm256_movemask_epi8(_mm256_packs_epi32(_mm256_cmpeq_epi64(x, p),            \
-		                                                      _mm256_cmpeq_epi64(y, p2))) !=       \
-		    0xf0f0f0f0u)                                                                           \
-			goto bufs##j;                                                                      \
-		if (seq_lanes_cmp(&sl, (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x, 0), hl - 32,   \
-		                  nblk, v4))                                                               \
-			goto out##j;                                                                       \
-		c[j] = q[j].cookie;                                                                        \
-		if (v4)                                                                                    \
-			sl.x0 = _mm256_add_epi32(sl.x0, sl.d0);                                            \
-		sl.x1 = _mm256_add_epi32(sl.x1, sl.d1);                                                    \
-		p = _mm256_add_epi32(p, st);                                                               \
-		p2 = nbuf == 4 ? _mm256_add_epi32(p2, st) : p;                                             \
-	} while (0)
-	/* the first GRO_AHEAD frames checked here: the run ends at the
-	 * first that fails */
-	f = (size_t)(qend - q) > GRO_AHEAD ? q + GRO_AHEAD : qend;
-	_Static_assert(GRO_AHEAD == 8, "the first GRO_AHEAD frames: four pairs in one test");
-	if (f == q + GRO_AHEAD && _mm256_testz_si256(_mm256_or_si256(SPLIT_QUAD(q), SPLIT_QUAD(q + 4)), pm))
-		q = f;
-	while (q + 1 < f && !gro_pair_bad(gro_pair_halves(q, q + 1), pw, pm))
-		q += 2;
-	while (q < f && SPLIT_OK(q))
-		q++;
-	qend = q < f ? q : qend;
-	q = q0;
-	qpf = pfend < qend ? pfend : qend;
-	/* two frames an iteration, their checks made as one: when they fail,
-	 * the loop below takes them one by one and stops at the one that
-	 * fails */
-	/* frames q[j] and q[j + 1], their packet words and buffer arrays
-	 * checked already: taken both, or to fail (then tail, one by one: it
-	 * stops at the one that fails) */
-#define SPLIT_PAIR(j, fail)                                                                                   \
-	do {                                                                                                   \
-		struct ofl_slice *const sj = s + ns * (j);                                                     \
-		const struct ofl_buf *qb = q[j].bufs, *qb1 = q[(j) + 1].bufs;                                  \
-		int bad;                                                                                       \
-		const __m256i pn = _mm256_add_epi32(p, st), p2n = _mm256_add_epi32(p2, st);                    \
-		const __m256i x = _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)qb), p, 0x88); \
-		const __m256i x1 =                                                                             \
-		    _mm256_blend_epi32(_mm256_loadu_si256((const __m256i *)(const void *)qb1), pn, 0x88);      \
-		_mm_storeu_si128((__m128i *)(void *)sj, _mm256_extracti128_si256(x, 1));                       \
-		_mm_storeu_si128((__m128i *)(void *)(sj + ns), _mm256_extracti128_si256(x1, 1));               \
-		if (nbuf == 4) {                                                                               \
-			const __m256i y = _mm256_blend_epi32(                                                  \
-			    _mm256_loadu_si256((const __m256i *)(const void *)(qb + 2)), p2, 0x88);            \
-			const __m256i y1 = _mm256_blend_epi32(                                                 \
-			    _mm256_loadu_si256((const __m256i *)(const void *)(qb1 + 2)), p2n, 0x88);          \
-			_mm256_storeu_si256((__m256i *)(void *)(sj + 1), y);                                   \
-			_mm256_storeu_si256((__m256i *)(void *)(sj + ns + 1), y1);                             \
-			/* the pack of the two frames' packs: bytes 2-3 of each 4 set */                       \
-			bad = (uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(                               \
-			          _mm256_packs_epi32(_mm256_cmpeq_epi64(x, p), _mm256_cmpeq_epi64(y, p2)),     \
-			          _mm256_packs_epi32(_mm256_cmpeq_epi64(x1, pn), _mm256_cmpeq_epi64(y1, p2n)))) != \
-			      0xccccccccu;                                                                     \
-		} else { /* the two frames' pack: bytes 4-7 of each 8 set */                                  \
-			bad = (uint32_t)_mm256_movemask_epi8(                                                  \
-			          _mm256_packs_epi32(_mm256_cmpeq_epi64(x, p), _mm256_cmpeq_epi64(x1, pn))) !=  \
-			      0xf0f0f0f0u;                                                                     \
-		}                                                                                              \
-		if (bad ||                                                                                     \
-		    seq_lanes_cmp2(&sl, (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x, 0),                \
-		                   (const uint8_t *)(uintptr_t)_mm256_extract_epi64(x1, 0), hl - 32, nblk, v4)) \
-			goto fail;                                                                             \
-		/* both cookies in one store (a load and a load of the high half) */                           \
-		_mm_storeu_si128((__m128i *)(void *)(c + (j)),                                                 \
-		                 _mm_castpd_si128(_mm_loadh_pd(                                                \
-		                     _mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)&q[j].cookie)), \
-		                     (const double *)(const void *)&q[(j) + 1].cookie)));                      \
-		if (v4)                                                                                        \
-			sl.x0 = _mm256_add_epi32(sl.x0, dd0);                                                  \
-		sl.x1 = _mm256_add_epi32(sl.x1, dd1);                                                          \
-		p = _mm256_add_epi32(pn, st);                                                                  \
-		p2 = nbuf == 4 ? _mm256_add_epi32(p2n, st) : p;                                                \
-	} while (0)
-	/* two buffers: four frames an iteration (then two) while the four
-	 * (two) GRO_AHEAD on are in the burst, their packet words and buffer
-	 * arrays checked (as one: when they fail, to tail, which checks them
-	 * one by one) and their headers prefetched first; four buffers: two
-	 * (four: more instructions, the vectors spilled) */
-	for (; nbuf == 2 && q + 3 < qpf; q += 4, s += 4 * ns, c += 4) {
-		const struct ofl_pkt *const qa = q + GRO_AHEAD;
-		if (!_mm256_testz_si256(SPLIT_QUAD(qa), pm))
-			goto tail;
-		__builtin_prefetch(qa[0].bufs->data);
-		__builtin_prefetch(qa[1].bufs->data);
-		__builtin_prefetch(qa[2].bufs->data);
-		__builtin_prefetch(qa[3].bufs->data);
-		SPLIT_PAIR(0, tail);
-		SPLIT_PAIR(2, tail2);
-	}
-	for (; q + 1 < qpf; q += 2, s += 2 * ns, c += 2) {
-		const struct ofl_pkt *const qa = q + GRO_AHEAD;
-		if (gro_pair_bad(gro_pair_halves(qa, qa + 1), pw, pm))
-			goto tail;
-		__builtin_prefetch(qa[0].bufs->data);
-		__builtin_prefetch(qa[1].bufs->data);
-		SPLIT_PAIR(0, tail);
-	}
-	/* past the frames with one GRO_AHEAD on in the burst (every frame to
-	 * qend checked already): one frame when the pairs stopped one short,
-	 * then two an iteration without the ahead checks */
-	if (q < qend && q < pfend) {
-		SPLIT_AHEAD(q + GRO_AHEAD);
-		SPLIT_FRAME(0);
-		q++, s += ns, c++;
-	}
-	for (; q + 1 < qend; q += 2, s += 2 * ns, c += 2)
-		SPLIT_PAIR(0, tail);
-	/* then one a time (back here when the frame GRO_AHEAD on fails:
-	 * the run cut there, no more prefetches) */
-	goto tail;
-tail2: /* the second pair of four failed: the first taken */
-	q += 2, s += 2 * ns, c += 2;
-tail:
-	for (; q < qend; q++, s += ns, c++) {
-		if (q < pfend)
-			SPLIT_AHEAD(q + GRO_AHEAD);
-		SPLIT_FRAME(0);
-	}
-#undef SPLIT_PAIR
-#undef SPLIT_QUAD
-#undef SPLIT_FRAME
-#undef SPLIT_AHEAD
-#undef SPLIT_OK
-	{
-		unsigned k;
-		uint32_t nsl;
-	out0:
-		*nslices = ns * (uint32_t)(q - q0);
-		return (unsigned)(q - q0);
-	bufs0:
-		k = (unsigned)(q - q0);
-		{
-			const struct run_at b = {r,        a->s + ns * k, a->c + k, a->e + a->estep * k, a->estep,
-			                         hl,       a->seq + r->mss * k,     a->seg + k,          want,
-			                         mask,     (uint32_t)nbuf};
-			unsigned k2 = bufs_avx2(pkts, i + k, iend, n, &b, &nsl, v4);
-			*nslices = ns * k + nsl;
-			return k + k2;
-		}
-	}
-}
-
-#define SPLIT_COPY(name, v4, nblk, nbuf)                                                                     \
-	static OFL_NOINLINE GRO_TARGET_AVX2 unsigned name(const struct ofl_pkt *pkts, unsigned i, unsigned iend, \
-	                                                  unsigned n, const struct run_at *a,                    \
-	                                                  uint32_t *nslices)                                     \
-	{                                                                                                        \
-		return split_avx2(pkts, i, iend, n, a, nslices, v4, nblk, nbuf);                                    \
-	}
-SPLIT_COPY(split4_v4_2, 1, 2, 4)
-SPLIT_COPY(split4_v4_3, 1, 3, 4)
-SPLIT_COPY(split4_v6_3, 0, 3, 4)
-SPLIT_COPY(split2_v4_2, 1, 2, 2)
-SPLIT_COPY(split2_v4_3, 1, 3, 2)
-SPLIT_COPY(split2_v6_3, 0, 3, 2)
-#undef SPLIT_COPY
-
-#endif
 
 unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
                       uint32_t *nslices, int v4, int avx2)
@@ -588,10 +248,10 @@ unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, uns
 		/* the header split (split_avx2(): else bufs_take()), its copy
 		 * for the L3 and the header blocks */
 		if (a->nb == 4)
-			return (v4 ? (a->hl > 64 ? split4_v4_3 : split4_v4_2) : split4_v6_3)(pkts, i, iend, n, a, nslices);
+			return (v4 ? (a->hl > 64 ? gro_split4_v4_3 : gro_split4_v4_2) : gro_split4_v6_3)(pkts, i, iend, n, a, nslices);
 		if (a->nb == 2)
-			return (v4 ? (a->hl > 64 ? split2_v4_3 : split2_v4_2) : split2_v6_3)(pkts, i, iend, n, a, nslices);
-		return bufs_avx2(pkts, i, iend, n, a, nslices, v4);
+			return (v4 ? (a->hl > 64 ? gro_split2_v4_3 : gro_split2_v4_2) : gro_split2_v6_3)(pkts, i, iend, n, a, nslices);
+		return gro_bufs_avx2(pkts, i, iend, n, a, nslices, v4);
 	}
 #else
 	(void)avx2;

@@ -44,20 +44,127 @@ static inline GRO_TARGET_AVX2 __m256i gro_pair_halves(const void *x, const void 
 	return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)x)),
 	                               _mm_loadu_si128((const __m128i *)y), 1);
 }
-/* Does either half of v (gro_pair_halves()) fail: its pointer (qword 0,
- * want's 0) NULL, or its word at dword 2 other than want's under mask's?
- * mask: dwords 0 and 1 all ones (the pointer's test), dword 3 what else
- * is compared whole (0: nothing).  gro_pair_diff(): what is tested under
- * mask (several pairs' OR-ed: one test for all). */
+/* Does either half of v (gro_pair_halves()) fail: its pointer (qword 0)
+ * NULL, or its word at dword 2 other than want's under mask's?  One 64-bit
+ * subtraction (as run1.c's pair checks): want's qword 0 is 1, so a NULL
+ * pointer minus 1 has its top bit set (so would a pointer at 2^63 or above,
+ * which no user address is: the run just ends there); the word minus
+ * want's is 0 under the mask exactly when the masked word is want's (want
+ * has no bit outside the mask: no borrow below the lowest bit that
+ * differs).  mask: dword 1 its top bit (the pointer's test), dword 2 the
+ * word's mask, dword 3 what else is compared whole (0: nothing).
+ * gro_pair_diff(): what is tested under mask (several pairs' OR-ed: one
+ * test for all). */
 static inline GRO_TARGET_AVX2 __m256i gro_pair_diff(__m256i v, __m256i want)
 {
-	return _mm256_blend_epi32(_mm256_cmpeq_epi64(v, want), _mm256_xor_si256(v, want), 0x44);
+	return _mm256_sub_epi64(v, want);
 }
 static inline GRO_TARGET_AVX2 int gro_pair_bad(__m256i v, __m256i want, __m256i mask)
 {
 	return !_mm256_testz_si256(gro_pair_diff(v, want), mask);
 }
 
+
+/* The run of frames in several buffers under AVX2 (run_bufs.c), any
+ * buffer count; and the header split's copies (run_split.c: 4 or 2
+ * buffers, IPv4 or IPv6, 2 or 3 header blocks), as gro_run_bufs(). */
+unsigned gro_bufs_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
+                       uint32_t *nslices, int v4);
+typedef unsigned gro_split_fn(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                              const struct run_at *a, uint32_t *nslices);
+gro_split_fn gro_split4_v4_2, gro_split4_v4_3, gro_split4_v6_3, gro_split2_v4_2, gro_split2_v4_3, gro_split2_v6_3;
+
+#endif
+
+#endif
+
+/* What run_bufs.c and run_split.c share, after lanes.h (which includes
+ * this header first): a slice's pkt/buf word, the stepped lanes of frames
+ * in several buffers. */
+#if defined(GRO_RUN_BUFS_LANES) && !defined(OFL_GRO_RUN_BUFS_LANES_H)
+#define OFL_GRO_RUN_BUFS_LANES_H
+
+#include <string.h>
+
+/* A slice's pkt and buf fields as one 32-bit word, in memory order. */
+#define SL_PB offsetof(struct ofl_slice, pkt)
+_Static_assert(offsetof(struct ofl_slice, buf) == SL_PB + 2, "pkt, buf: one word");
+static inline uint32_t pb_word(uint16_t pkt, uint16_t buf)
+{
+	uint16_t f[2] = {pkt, buf};
+	uint32_t w;
+	memcpy(&w, f, 4);
+	return w;
+}
+
+#if defined(TRAIN_AVX2)
+/* The compare of a frame in four buffers with the fields that advance in
+ * it (headers of at most 96 bytes, the sequence number in the last block
+ * at a multiple of 4: bufs_l3() checks): x0 the expected block 0 with the
+ * IPv4 ID (bytes 18-19) and checksum (24-25) in CPU order, turned to wire
+ * order by the shuffle s0 and stepped by d0 (+1, -1: exact within
+ * run_word()'s bound); x1 the last block (at hl - 32) with the sequence
+ * number in CPU order, s1 and d1 (+mss) alike; x2 the block at 32 when
+ * hl > 64; m0 to m2 the run's masks with the fields' bytes. */
+struct seq_lanes {
+	__m256i x0, s0, d0, m0, x1, s1, d1, m1, x2, m2;
+};
+static inline GRO_TARGET_AVX2 void seq_lanes_init(struct seq_lanes *l, const struct run *r, uint32_t hl,
+                                                  uint32_t sp, uint32_t seq, uint64_t e, uint64_t estep, int v4)
+{
+#define LD(a) _mm256_loadu_si256((const __m256i *)(const void *)(a))
+	if (v4) {
+		lanes_word(r, e, estep, &l->x0, &l->s0, &l->d0, &l->m0);
+	} else {
+		l->x0 = LD(r->tp), l->m0 = LD(r->mk);
+		l->s0 = lanes_ident(), l->d0 = _mm256_setzero_si256(); /* unused: block 0 compared as it is */
+	}
+	lanes_seq(r, hl - 32, sp, seq, &l->x1, &l->s1, &l->d1, &l->m1);
+	l->x2 = LD(r->tp + 32), l->m2 = LD(r->mk + 32);
+#undef LD
+}
+/* Does frame header p differ from the expected one (l, nblk 2 or 3
+ * blocks, the last at o)? */
+static inline GRO_TARGET_AVX2 int seq_lanes_cmp(const struct seq_lanes *l, const uint8_t *p, uint32_t o, int nblk,
+                                                int v4)
+{
+#define BLK(a, x, m) \
+	_mm256_and_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(a)), x), m)
+	__m256i y = _mm256_or_si256(BLK(p, v4 ? _mm256_shuffle_epi8(l->x0, l->s0) : l->x0, l->m0),
+	                            BLK(p + o, _mm256_shuffle_epi8(l->x1, l->s1), l->m1));
+	if (nblk > 2)
+		y = _mm256_or_si256(y, BLK(p + 32, l->x2, l->m2));
+#undef BLK
+	return !_mm256_testz_si256(y, y);
+}
+static inline GRO_TARGET_AVX2 void seq_lanes_step(struct seq_lanes *l)
+{
+	l->x0 = _mm256_add_epi32(l->x0, l->d0);
+	l->x1 = _mm256_add_epi32(l->x1, l->d1);
+}
+/* Do frame headers p and p1 differ from the expected ones (l and l
+ * stepped once, as seq_lanes_cmp())?  One test for the two: each block's
+ * differences OR-ed before its mask. */
+static inline GRO_TARGET_AVX2 int seq_lanes_cmp2(const struct seq_lanes *l, const uint8_t *p, const uint8_t *p1,
+                                                 uint32_t o, int nblk, int v4)
+{
+#define DIF(a, x) _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(a)), x)
+	const __m256i x1 = _mm256_add_epi32(l->x1, l->d1);
+	__m256i b0, y;
+	if (v4)
+		b0 = _mm256_or_si256(DIF(p, _mm256_shuffle_epi8(l->x0, l->s0)),
+		                     DIF(p1, _mm256_shuffle_epi8(_mm256_add_epi32(l->x0, l->d0), l->s0)));
+	else
+		b0 = _mm256_or_si256(DIF(p, l->x0), DIF(p1, l->x0));
+	y = _mm256_or_si256(_mm256_and_si256(b0, l->m0),
+	                    _mm256_and_si256(_mm256_or_si256(DIF(p + o, _mm256_shuffle_epi8(l->x1, l->s1)),
+	                                                     DIF(p1 + o, _mm256_shuffle_epi8(x1, l->s1))),
+	                                     l->m1));
+	if (nblk > 2)
+		y = _mm256_or_si256(y, _mm256_and_si256(_mm256_or_si256(DIF(p + 32, l->x2), DIF(p1 + 32, l->x2)), l->m2));
+#undef DIF
+	return !_mm256_testz_si256(y, y);
+}
 #endif
 
 #endif

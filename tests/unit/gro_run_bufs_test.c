@@ -14,7 +14,8 @@
  * empty or NULL later buffer, a NULL one with bytes, one buffer fewer, the
  * headers split across buffers, the same bytes split otherwise (alone, or
  * with the previous frame's sequence number or IP ID), a NULL first
- * buffer, a byte of padding in the last buffer but one or the last;
+ * buffer, a byte of padding in the last buffer but one or the last, a
+ * NULL buffer array with the buffer count kept;
  * with four buffers (and two: the same header split, four frames an
  * iteration where four buffers take two) that frame is also the fourth to the sixth,
  * where the run takes frames two at a time, the eleventh or twelfth,
@@ -99,7 +100,7 @@ enum mut {
 	M_NONE, M_SEQ_GAP, M_SEQ_BACK, M_ID_STEP, M_IP_CSUM, M_TTL, M_TOS, M_DF, M_FLOWLABEL, M_PSH, M_FIN, M_ACK,
 	M_WINDOW, M_TSOPT, M_PORT, M_ADDR, M_SHORT, M_LONG, M_PAD, M_LEN_PAST, M_CSUM_NONE, M_VLAN, M_EMPTY_BUF, M_NULL_BUF,
 	M_NULL_BYTES, M_FEWER_BUFS, M_HDR_SPLIT, M_SHORT_SPLIT, M_RESPLIT, M_RESPLIT0, M_NULL_FIRST, M_RESPLIT_BACK,
-	M_RESPLIT_IDBACK, M_PAD_MID, M_PAD_LAST, NMUT
+	M_RESPLIT_IDBACK, M_PAD_MID, M_PAD_LAST, M_NULL_ARRAY, NMUT
 };
 
 static uint8_t frames[NSEG][FRAME + 64];
@@ -265,6 +266,9 @@ static void lay_mid(enum mut m, unsigned nb, uint32_t hl)
 		break;
 	case M_NULL_FIRST:
 		b[0].data = NULL;
+		break;
+	case M_NULL_ARRAY:
+		p->bufs = NULL; /* its buffer count kept */
 		break;
 	case M_PAD_MID:
 	case M_PAD_LAST:
