@@ -153,8 +153,8 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 #define RUN1_HALVES(x, y)                                                                                      \
 	_mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(x))), \
 	                        _mm_loadu_si128((const __m128i *)(const void *)(y)), 1)
-/* (want's qword 0 is 1: the NULL test) */
-#define RUN1_BAD(v, want, mask) (!_mm256_testz_si256(_mm256_sub_epi64(v, want), mask))
+/* (want's qword 0 is 1: the NULL test; run_bufs.h) */
+#define RUN1_BAD(v, want, mask) gro_pair_bad(v, want, mask)
 	/* frames pa[0] and pa[1] (both before kend; slices at sa, cookies at
 	 * ca) checked: when both pass, their slices and cookies written,
 	 * their headers prefetched; else fail (to bad: the first tested

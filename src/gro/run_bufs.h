@@ -52,12 +52,17 @@ static inline GRO_TARGET_AVX2 __m256i gro_pair_halves(const void *x, const void 
  * want's is 0 under the mask exactly when the masked word is want's (want
  * has no bit outside the mask: no borrow below the lowest bit that
  * differs).  mask: dword 1 its top bit (the pointer's test), dword 2 the
- * word's mask, dword 3 what else is compared whole (0: nothing).
+ * word's mask; dword 3 is never tested.  Dword 3 (a packet's vlan_tci and
+ * csum, a buffer's padding: bytes a caller may leave unwritten) is cleared
+ * before the subtraction: the result under the mask is the same, and
+ * valgrind's memcheck, which takes a 64-bit lane of a subtraction as
+ * undefined when any of its bits is, sees only bytes the caller wrote.
  * gro_pair_diff(): what is tested under mask (several pairs' OR-ed: one
  * test for all). */
 static inline GRO_TARGET_AVX2 __m256i gro_pair_diff(__m256i v, __m256i want)
 {
-	return _mm256_sub_epi64(v, want);
+	const __m256i keep = _mm256_setr_epi32(-1, -1, -1, 0, -1, -1, -1, 0);
+	return _mm256_sub_epi64(_mm256_and_si256(v, keep), want);
 }
 static inline GRO_TARGET_AVX2 int gro_pair_bad(__m256i v, __m256i want, __m256i mask)
 {
