@@ -96,8 +96,9 @@ struct gro_item {
 	/* the rest */
 	struct ofl_flow_key key;
 	/* The output record's bytes from csum_start to dsa, in its layout
-	 * (struct ofl_gro_out: the asserts below), written when the entry is
-	 * held (hold.h hold_pkt()) as a merged plain entry's record has them:
+	 * (struct ofl_gro_out: GRO_REC_SAME below), written when the entry is
+	 * held (hold.h gro_hold_rec(), from hold_fill() and
+	 * hold_fill_plain_l4()) as a merged plain entry's record has them:
 	 * deliver.c copies them into it at once.  frame_len is where the
 	 * record has padding. */
 	struct {
