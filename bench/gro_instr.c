@@ -22,7 +22,9 @@
  *          outer UDP checksum 0, both IPv4 IDs advancing
  *   list   fraglist mode (ofl_gro_config.fraglist, Linux's rx-gro-list):
  *          every segment keeps its own headers (TCP or UDP)
- * Checksums are marked verified by the NIC, the flush timeout is 0.
+ * Checksums are marked verified by the NIC, the flush timeout is 0.  The
+ * environment variable OFL_INSTR_POLL sets another poll size (1..256; the
+ * rows of bench/instr.sh use the default, 64).
  */
 #include <ofl/gro.h>
 #include <stdio.h>
@@ -34,7 +36,7 @@
 
 #define TOTAL 8192u
 #define STRIDE 1600u
-#define POLL 64u
+#define POLL 64u /* frames a poll, unless OFL_INSTR_POLL says otherwise */
 #define ROUNDS 20u
 
 static void count_out(void *user, const struct ofl_gro_out *p, unsigned n)
@@ -48,13 +50,13 @@ static void count_out(void *user, const struct ofl_gro_out *p, unsigned n)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void measured_polls(struct ofl_gro *g, const struct ofl_pkt *pkts, size_t n)
+static void measured_polls(struct ofl_gro *g, const struct ofl_pkt *pkts, size_t n, unsigned poll)
 {
 	unsigned r;
 	size_t i;
 	for (r = 0; r < ROUNDS; r++)
-		for (i = 0; i < n; i += POLL) {
-			unsigned m = (unsigned)(n - i < POLL ? n - i : POLL);
+		for (i = 0; i < n; i += poll) {
+			unsigned m = (unsigned)(n - i < poll ? n - i : poll);
 			ofl_gro_receive_burst(g, pkts + i, m, 0, NULL);
 			ofl_gro_poll_end(g, m, 0, NULL);
 		}
@@ -90,6 +92,8 @@ int main(int argc, char **argv)
 	int vxlan = argc > 5 && strcmp(argv[5], "vxlan") == 0;
 	int list = argc > 6 && strcmp(argv[6], "list") == 0;
 	uint32_t outer = vxlan ? (l3 == 4 ? 50u : 70u) : 0u; /* outer headers + VXLAN */
+	const char *pe = getenv("OFL_INSTR_POLL");
+	unsigned poll = pe ? (unsigned)atoi(pe) : POLL;
 	unsigned nseg;
 	unsigned long outs = 0;
 	size_t n, i;
@@ -100,7 +104,7 @@ int main(int argc, char **argv)
 	struct ofl_gro_config cfg;
 	struct ofl_gro *g;
 	if (flows == 0 || flows > TOTAL || (l3 != 4 && l3 != 6) || (nb != 1 && nb != 2 && nb != 4) ||
-	    (udp && psh) || (list && vxlan)) {
+	    (udp && psh) || (list && vxlan) || poll == 0 || poll > 256) {
 		fprintf(stderr, "usage: %s FLOWS [4|6] [1|2|4] [0|1] [tcp|udp|vxlan] [list]\n", argv[0]);
 		return 2;
 	}
@@ -154,7 +158,7 @@ int main(int argc, char **argv)
 	cfg.hash_key[1] = 0xfedcba9876543210ull;
 	if (ofl_gro_create(&cfg, &g) != 0)
 		return 1;
-	measured_polls(g, pkts, n);
+	measured_polls(g, pkts, n, poll);
 	ofl_gro_destroy(g);
 	printf("packets %zu\ndelivered %lu\n", n * ROUNDS, outs);
 	free(frames);
