@@ -105,7 +105,8 @@ int main(int argc, char **argv)
 	struct ofl_gro *g;
 	if (flows == 0 || flows > TOTAL || (l3 != 4 && l3 != 6) || (nb != 1 && nb != 2 && nb != 4) ||
 	    (udp && psh) || (list && vxlan) || poll == 0 || poll > 256) {
-		fprintf(stderr, "usage: %s FLOWS [4|6] [1|2|4] [0|1] [tcp|udp|vxlan] [list]\n", argv[0]);
+		fprintf(stderr, "usage: [OFL_INSTR_POLL=1..256] %s FLOWS [4|6] [1|2|4] [0|1] [tcp|udp|vxlan] [list]\n",
+		        argv[0]);
 		return 2;
 	}
 	nseg = TOTAL / flows < 2 ? 2 : TOTAL / flows;
