@@ -86,9 +86,9 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 		return;
 	}
 	l3 = plain ? l3 : it->l3;
-	o->gso_type = merged ? (uint8_t)((l3 == 4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
-	                                 (l3 == 4 && it->fixedid ? OFL_GSO_TCP_FIXEDID : 0) |
-	                                 (it->cwr ? OFL_GSO_TCP_ECN : 0) |
+	/* (fixedid and cwr are 0 or 1: gro_int.h) */
+	o->gso_type = merged ? (uint8_t)((l3 == 4 ? OFL_GSO_TCPV4 | it->fixedid * OFL_GSO_TCP_FIXEDID : OFL_GSO_TCPV6) |
+	                                 it->cwr * OFL_GSO_TCP_ECN |
 	                                 (it->lcsum ? OFL_GSO_FRAGLIST : 0)) /* a list: list.c */
 	                     : 0;
 	if (!plain && gro && gro_stack_tun(stack)) {
@@ -100,10 +100,12 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 	}
 }
 
-/* Hand the delivery list to the caller and recycle its entries. */
+/* Hand the delivery list to the caller and recycle its entries: the list
+ * (pend_head to pend_tail through next) put on the free list whole, each
+ * entry left as it is (gro_int.h: a free entry's state and lcsum). */
 void gro_deliver_pending(struct ofl_gro *g)
 {
-	uint32_t i, n = g->pend_n;
+	uint32_t n = g->pend_n;
 	if (n == 0)
 		return;
 	g->st.out_pkts += n;
@@ -113,28 +115,26 @@ void gro_deliver_pending(struct ofl_gro *g)
 	g->in_cb = 1;
 	g->cfg.deliver(g->cfg.user, g->outs, n);
 	g->in_cb = 0;
-	for (i = g->pend_head; i != GRO_NONE;) {
-		uint32_t nx = g->items[i].next;
-		g->items[i].state = GRO_FREE;
-		g->items[i].lcsum = 0; /* (fraglist mode: list.c sets it per flow) */
-		g->items[i].next = g->free_head;
-		g->free_head = i;
-		i = nx;
+	if (g->pend_head != GRO_NONE) {
+		g->items[g->pend_tail].next = g->free_head;
+		g->free_head = g->pend_head;
+		g->pend_head = GRO_NONE;
 	}
-	g->pend_head = g->pend_tail = GRO_NONE;
 	g->pend_segs = g->pend_n = g->pend_gro = 0;
 }
 
 /* Append an entry to the delivery list: its output record written now, the
- * entry kept until the list is delivered (the record points into it). */
-static inline OFL_ALWAYS_INLINE void pend_push(struct ofl_gro *g, uint32_t idx, int plain, unsigned l3, int udp)
+ * entry kept until the list is delivered (the record points into it).
+ * chained: the entry is the one pend_tail's next names already (a full
+ * flush: flush_entries()), or the list is empty. */
+static inline OFL_ALWAYS_INLINE void pend_push(struct ofl_gro *g, uint32_t idx, int plain, unsigned l3, int udp,
+                                               int chained)
 {
 	struct gro_item *it = &g->items[idx];
 	it->state = GRO_PENDING;
-	it->next = GRO_NONE;
-	if (g->pend_tail == GRO_NONE)
+	if (g->pend_head == GRO_NONE)
 		g->pend_head = idx;
-	else
+	else if (!chained)
 		g->items[g->pend_tail].next = idx;
 	g->pend_tail = idx;
 	fill_out(g, idx, &g->outs[g->pend_n], plain, l3, udp);
@@ -143,7 +143,7 @@ static inline OFL_ALWAYS_INLINE void pend_push(struct ofl_gro *g, uint32_t idx, 
 
 void gro_pend_push(struct ofl_gro *g, uint32_t idx)
 {
-	pend_push(g, idx, 0, 0, 0);
+	pend_push(g, idx, 0, 0, 0, 0);
 }
 
 /* Keep-tag mode with a tail tag: the tag follows the payload, so a checksum
@@ -186,8 +186,9 @@ static inline int plain_done(const struct gro_item *it)
 }
 
 /* A plain entry over IP version l3 and UDP (udp) or TCP completed and
- * queued. */
-static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32_t idx, unsigned l3, int udp)
+ * queued (chained: pend_push()). */
+static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32_t idx, unsigned l3, int udp,
+                                                       int chained)
 {
 	struct gro_item *it = &g->items[idx];
 	uint8_t *ip = it->hdr + it->l3_off;
@@ -201,12 +202,12 @@ static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32
 		gro_ipv4_complete_len(ip, l3_len);
 	else
 		gro_ipv6_complete_hdr(it);
-	pend_push(g, idx, 1, l3, udp);
+	pend_push(g, idx, 1, l3, udp, chained);
 }
 
 /* Every other entry (a single segment or a NORMAL packet, a tunnel, IPv4
  * options, a tail tag; out of line, every non-plain row got slower). */
-static inline void complete_general(struct ofl_gro *g, uint32_t idx)
+static inline void complete_general(struct ofl_gro *g, uint32_t idx, int chained)
 {
 	struct gro_item *it = &g->items[idx];
 	if (it->nsegs > 1) {
@@ -224,7 +225,27 @@ static inline void complete_general(struct ofl_gro *g, uint32_t idx)
 		sl->pkt = 0;
 		sl->buf = 0xffff;
 	}
-	pend_push(g, idx, 0, 0, 0);
+	pend_push(g, idx, 0, 0, 0, chained);
+}
+
+/* Rewrite the header of an entry out of the table and the age list and
+ * queue it for delivery (chained: pend_push()). */
+static inline OFL_ALWAYS_INLINE void complete_entry(struct ofl_gro *g, uint32_t idx, int chained)
+{
+	const struct gro_item *it = &g->items[idx];
+	if (!OFL_LIKELY(plain_done(it))) {
+		complete_general(g, idx, chained);
+		return;
+	}
+	/* TCP/IPv4 tested first: the most common */
+	if (OFL_LIKELY((it->stack & 5u) == 0))
+		complete_plain_as(g, idx, 4, 0, chained);
+	else if ((it->stack & 5u) == 1)
+		complete_plain_as(g, idx, 6, 0, chained);
+	else if ((it->stack & 5u) == 4)
+		complete_plain_as(g, idx, 4, 1, chained);
+	else
+		complete_plain_as(g, idx, 6, 1, chained);
 }
 
 /* Complete a held entry: rewrite its header and queue it for delivery.
@@ -243,24 +264,7 @@ static inline void complete_x(struct ofl_gro *g, uint32_t idx, unsigned reason, 
 	g->st.flush[reason]++;
 	if (g->last == idx)
 		g->last = GRO_NONE;
-	if (!OFL_LIKELY(plain_done(it))) {
-		complete_general(g, idx);
-		return;
-	}
-	switch (it->stack & 5u) {
-	case 0:
-		complete_plain_as(g, idx, 4, 0);
-		break;
-	case 1:
-		complete_plain_as(g, idx, 6, 0);
-		break;
-	case 4:
-		complete_plain_as(g, idx, 4, 1);
-		break;
-	default:
-		complete_plain_as(g, idx, 6, 1);
-		break;
-	}
+	complete_entry(g, idx, 0);
 }
 
 void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
@@ -268,9 +272,46 @@ void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
 	complete_x(g, idx, reason, 1);
 }
 
-void gro_flush_all(struct ofl_gro *g, unsigned reason)
+/* Every entry of the age list completed, oldest first, as complete_x()
+ * completes one, but the list taken whole: no entry unlinked from it, and
+ * each joins the delivery list by the next it has on the age list (the
+ * delivery list's tail linked to the age list's head first).  Nothing
+ * reads the age list, the last merge or the held bytes until the flush
+ * ends (a delivery on the way is in the callback: in_cb). */
+static OFL_NOINLINE void flush_entries(struct ofl_gro *g, unsigned reason, int in_table)
+{
+	uint32_t idx = g->age_head, n = 0;
+	if (g->pend_head != GRO_NONE)
+		g->items[g->pend_tail].next = idx;
+	g->age_head = g->age_tail = g->last = GRO_NONE;
+	do {
+		const struct gro_item *it = &g->items[idx];
+		uint32_t nx = it->next;
+		if (in_table)
+			ofl_flowtab_drop(&g->tab, it->hash, idx);
+		complete_entry(g, idx, 1);
+		n++;
+		idx = nx;
+	} while (idx != GRO_NONE);
+	g->st.flush[reason] += n;
+}
+
+/* gro_flush_all() with lone records (group.c) and entries held: both in
+ * the order they were held, until no lone record is left. */
+static OFL_NOINLINE void flush_lone(struct ofl_gro *g, unsigned reason, int in_table)
 {
 	uint32_t k;
+	for (k = 0; k < g->nlone;) {
+		if (g->age_head != GRO_NONE && seq_before(g->items[g->age_head].age_seq, g->bs->seq[k]))
+			complete_x(g, g->age_head, reason, in_table);
+		else
+			gro_lone_push(g, k++, reason);
+	}
+	g->nlone = 0;
+}
+
+void gro_flush_all(struct ofl_gro *g, unsigned reason)
+{
 	int in_table = 2;
 	/* every entry leaves the table: clearing it at once beats a removal
 	 * per entry once it is an eighth full; else each entry's slot is
@@ -279,23 +320,19 @@ void gro_flush_all(struct ofl_gro *g, unsigned reason)
 		ofl_flowtab_clear(&g->tab);
 		in_table = 0;
 	}
-	if (g->nlone && g->age_head == GRO_NONE && g->pend_n == 0) {
-		gro_lone_deliver(g, reason); /* nothing else: straight from where they are */
-		return;
+	if (g->nlone) {
+		if (g->age_head == GRO_NONE && g->pend_n == 0) {
+			gro_lone_deliver(g, reason); /* nothing else: straight from where they are */
+			return;
+		}
+		flush_lone(g, reason, in_table);
 	}
-	/* entries and lone records (group.c) in the order they were held */
-	for (k = 0; k < g->nlone;) {
-		if (g->age_head != GRO_NONE && seq_before(g->items[g->age_head].age_seq, g->bs->seq[k]))
-			complete_x(g, g->age_head, reason, in_table);
-		else
-			gro_lone_push(g, k++, reason);
-	}
-	g->nlone = 0;
-	while (g->age_head != GRO_NONE)
-		complete_x(g, g->age_head, reason, in_table);
+	/* (out of line: the flushes with no entry held pay no frame for it) */
+	if (g->age_head != GRO_NONE)
+		flush_entries(g, reason, in_table != 0);
+	g->held_bytes = 0; /* nothing held now */
 	gro_deliver_pending(g);
 }
-
 
 /* The segment just merged ends its train: complete the entry. */
 void gro_end_train(struct ofl_gro *g, uint32_t idx, uint8_t flags)

@@ -1,10 +1,21 @@
 /*
  * gro_int.h - GRO engine internals: the context and the held-packet entry.
  *
- * Entries live in one array allocated at create time.  An entry is FREE,
+ * Entries live in one array allocated at create time.  An entry is free,
  * HELD (in the flow table and on the age list, oldest first) or PENDING
  * (completed, or a NORMAL packet, waiting on the delivery list).  Each entry
  * owns a fixed slice array and cookie array in two pools.
+ *
+ * What a free entry keeps (deliver.c puts a delivered list on the free list
+ * whole, touching no entry of it):
+ * - its state: GRO_FREE if never used, else still GRO_PENDING.  Never
+ *   GRO_HELD, which is what a hint (the last merge, the recent-flows
+ *   cache) is checked against; list.c ofl_gro_list_seg() looks for the
+ *   entry on the delivery list instead (pend_head to pend_tail).
+ * - its lcsum, the last flow's: hold.h item_alloc() clears it, or
+ *   hold_fill_plain_l4() after item_take().
+ * The free list's order is that of the lists delivered, each in the order
+ * it was delivered in, the last delivered first.
  */
 #ifndef OFL_GRO_INT_H
 #define OFL_GRO_INT_H
@@ -74,7 +85,7 @@ struct gro_item {
 	uint16_t nslices;
 	uint16_t hdr_len, l3_off, l4_off;
 	uint16_t id0;         /* IPv4 ID of the first segment */
-	uint8_t l3, fixedid, fin_psh;
+	uint8_t l3, fixedid, fin_psh; /* fixedid 0 or 1 (deliver.c shifts it into gso_type) */
 	uint8_t stack;        /* its layers: gro_stacks[stack] (layer.h) */
 	uint8_t fast;         /* GRO_FAST_PLAIN: plain Ethernet (never raw-IP input) + IPv4/IPv6 (no options, no
 	                         extension headers, no VLAN): the fast path may
@@ -90,7 +101,10 @@ struct gro_item {
 	uint8_t rawtail_len;  /* ... and its tail tag bytes, in rawtail */
 	uint8_t state;
 	uint32_t hash;
-	uint32_t prev, next;  /* age list (HELD) or delivery list (PENDING) */
+	uint32_t prev, next;  /* age list (HELD), delivery list (PENDING: not
+	                         read past its tail) or free list; prev only
+	                         while HELD, and not kept by a full flush
+	                         (deliver.c flush_entries()) */
 	uint32_t age_seq;     /* when it was held (ofl_gro.hold_seq) */
 	uint8_t hdr[OFL_GRO_MAX_HDR];
 	/* the rest */
@@ -112,7 +126,7 @@ struct gro_item {
 		uint64_t first_ns;
 		const struct ofl_dsa_meta *out_dsa; /* held: the cold entry's meta with has_meta, else NULL */
 	};
-	uint8_t cwr;
+	uint8_t cwr;          /* 0 or 1, as fixedid */
 	uint8_t has_meta;     /* the cold entry's meta holds the DSA tag's fields */
 	uint8_t tail_len;     /* keep-tag mode: tail tag bytes in the cold tailbuf */
 	uint8_t csum_done;    /* the TCP checksum in hdr is complete (tail tag) */
@@ -120,7 +134,8 @@ struct gro_item {
 	                         outer headers; l3_off, l4_off, l3_len and the
 	                         rest above are the inner ones' */
 	uint8_t lcsum;        /* fraglist mode (list.c): the first segment's
-	                         checksum state, 0 for a flow not chained */
+	                         checksum state, 0 for a flow not chained
+	                         (any in a free entry: see the top) */
 };
 
 /* Has struct gro_item's record part (out_cstart to out_dsa) the layout of
@@ -213,7 +228,10 @@ struct ofl_gro {
 	uint32_t nitems, max_slices;
 	uint32_t free_head;        /* free list through .next */
 	uint32_t age_head, age_tail;
-	uint32_t pend_head, pend_tail;
+	uint32_t pend_head, pend_tail; /* delivery list's entries through
+	                              .next (pend_tail's next not kept: a full
+	                              flush chains the age list on from it);
+	                              pend_tail only with pend_head not GRO_NONE */
 	uint32_t pend_segs, pend_n, pend_gro; /* queued: segments, records (in
 	                              outs), GRO packets among them */
 	uint32_t last;             /* entry of the last merge (lookup cache) */

@@ -12,12 +12,22 @@
 #include "gro/tunnel.h"
 #include "gro/udp.h"
 
-static inline uint32_t item_alloc(struct ofl_gro *g)
+/* The free list's first entry, taken off it as it is (a free entry's lcsum
+ * may be set: gro_int.h; hold_fill_plain_l4() clears it). */
+static inline uint32_t item_take(struct ofl_gro *g)
 {
 	uint32_t i = g->free_head;
 	/* The pool is sized so this never fails: max_flows held plus at most
 	 * normal_batch pending, plus one. */
 	g->free_head = g->items[i].next;
+	return i;
+}
+
+/* ... with lcsum cleared: not chained until list.c says so. */
+static inline uint32_t item_alloc(struct ofl_gro *g)
+{
+	uint32_t i = item_take(g);
+	g->items[i].lcsum = 0;
 	return i;
 }
 
@@ -210,6 +220,7 @@ static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint3
 	it->tail_len = 0;
 	it->csum_done = 0;
 	it->has_meta = 0;
+	it->lcsum = 0; /* (item_take()) */
 	gro_hold_rec(it, h->l4_off, udp ? GRO_STACK_UDP4 : GRO_STACK_TCP4, NULL);
 	it->fast = (uint8_t)(hl <= GRO_PRED_MAX ? (udp ? GRO_FAST_UDP : GRO_FAST_PLAIN) : 0);
 	it->rawpre_len = it->rawtail_len = 0;
@@ -252,7 +263,7 @@ static inline OFL_ALWAYS_INLINE int hold_plain_l4(struct ofl_gro *g, const struc
 	uint32_t idx;
 	if (gro_nflows(g) >= g->cfg.max_flows)
 		gro_make_room(g, h->payload_len);
-	idx = item_alloc(g);
+	idx = item_take(g);
 	if (!k) {
 		struct ofl_flow_key *kh = &g->items[idx].key;
 		plain_key(p, pkt->bufs[0].len, kh); /* (a plain frame has one) */

@@ -59,7 +59,8 @@ static inline uint32_t gro_ipv4_nomerge(const uint8_t *ip, struct gro_item *it)
  * checksum over ihl 32-bit words (5, no options: the sum written out). */
 static inline uint16_t gro_ipv4_tot_len(uint32_t l3_len)
 {
-	return (uint16_t)(l3_len > 0xffffu ? 0 : l3_len);
+	/* (as a mask, not a choice: GCC wrote a choice's bytes one by one) */
+	return (uint16_t)(l3_len & (0u - (uint32_t)(l3_len <= 0xffffu)));
 }
 static inline OFL_ALWAYS_INLINE void gro_ipv4_complete_hdr(uint8_t *ip, uint32_t l3_len, unsigned ihl)
 {

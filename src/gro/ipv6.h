@@ -29,7 +29,8 @@ static inline uint32_t gro_ipv6_nomerge(const uint8_t *ip, const struct gro_item
 static inline OFL_ALWAYS_INLINE void gro_ipv6_complete_hdr(struct gro_item *it)
 {
 	uint32_t pl = it->l3_len - 40u;
-	ofl_put16(it->hdr + it->l3_off + 4, (uint16_t)(pl > 0xffffu ? 0 : pl));
+	/* (as a mask, not a choice: GCC wrote a choice's bytes one by one) */
+	ofl_put16(it->hdr + it->l3_off + 4, (uint16_t)(pl & (0u - (uint32_t)(pl <= 0xffffu))));
 }
 
 #endif

@@ -90,6 +90,22 @@ void gro_list_hold(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, u
 	list_record(g, idx, 0, 0, pkt, hdr_len);
 }
 
+/* Is entry idx on the delivery list the deliver callback has now (a free
+ * entry may be PENDING too: gro_int.h)? */
+static int on_delivery(const struct ofl_gro *g, uint32_t idx)
+{
+	uint32_t i = g->pend_head;
+	if (!g->in_cb || i == GRO_NONE)
+		return 0;
+	for (;;) {
+		if (i == idx)
+			return 1;
+		if (i == g->pend_tail)
+			return 0;
+		i = g->items[i].next;
+	}
+}
+
 int ofl_gro_list_seg(const struct ofl_gro *g, const struct ofl_gro_out *o, unsigned i, struct ofl_gro_seg *seg)
 {
 	const struct gro_item *it;
@@ -112,7 +128,7 @@ int ofl_gro_list_seg(const struct ofl_gro *g, const struct ofl_gro_out *o, unsig
 	if (off % g->max_slices || off / g->max_slices >= g->nitems)
 		return OFL_EINVAL;
 	it = &g->items[idx];
-	if (it->state != GRO_PENDING || !it->lcsum || it->nsegs < 2 || it->nsegs != o->seg_count ||
+	if (!on_delivery(g, idx) || !it->lcsum || it->nsegs < 2 || it->nsegs != o->seg_count ||
 	    (o->gso_type & OFL_GSO_TUNNEL_MASK) != OFL_GSO_FRAGLIST || i >= it->nsegs)
 		return OFL_EINVAL;
 	x = lidx_of(g, idx);
