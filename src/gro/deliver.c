@@ -278,7 +278,7 @@ void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
  * delivery list's tail linked to the age list's head first).  Nothing
  * reads the age list, the last merge or the held bytes until the flush
  * ends (a delivery on the way is in the callback: in_cb). */
-static OFL_NOINLINE void flush_entries(struct ofl_gro *g, unsigned reason, int in_table)
+static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigned reason, const int in_table)
 {
 	uint32_t idx = g->age_head, n = 0;
 	if (g->pend_head != GRO_NONE)
@@ -294,6 +294,16 @@ static OFL_NOINLINE void flush_entries(struct ofl_gro *g, unsigned reason, int i
 		idx = nx;
 	} while (idx != GRO_NONE);
 	g->st.flush[reason] += n;
+}
+
+/* ... in_table: 1, each entry's slot emptied (ofl_flowtab_drop()); 0, the
+ * table cleared already (a copy each: no test a flow). */
+static OFL_NOINLINE void flush_entries(struct ofl_gro *g, unsigned reason, int in_table)
+{
+	if (in_table)
+		flush_entries_in(g, reason, 1);
+	else
+		flush_entries_in(g, reason, 0);
 }
 
 /* gro_flush_all() with lone records (group.c) and entries held: both in
