@@ -80,7 +80,11 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 	o->len = gro ? it->hdr_len + it->payload + (plain ? 0u : it->tail_len) : it->frame_len;
 	o->l3_off = gro ? it->l3_off : 0;
 	o->l4_off = gro ? it->l4_off : 0;
-	o->flags = (uint8_t)((it->out_flags & ~OFL_GRO_OUT_F_CSUM_PARTIAL) | (partial ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
+	if (plain && GRO_REC_SAME)
+		o->flags |= OFL_GRO_OUT_F_CSUM_PARTIAL; /* (out_flags copied above; partial) */
+	else
+		o->flags = (uint8_t)((it->out_flags & ~OFL_GRO_OUT_F_CSUM_PARTIAL) |
+		                     (partial ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
 	if (merged && gro_stack_udp(stack)) {
 		o->gso_type = (uint8_t)(OFL_GSO_UDP_L4 | (it->lcsum ? OFL_GSO_FRAGLIST : 0));
 		return;
