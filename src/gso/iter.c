@@ -323,7 +323,8 @@ GSO_NO_SLP int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool,
 		win_seg(it, pool, seg, 0);
 		return 1;
 	}
-	if (it->flags & GSO_ITF_MID_FAST)
+	/* (the call that finds the packet done: straight to the general body) */
+	if ((it->flags & GSO_ITF_MID_FAST) && it->seg < it->nsegs)
 		return next_window(it, pool, seg);
 	return next_general(it, pool, seg);
 }

@@ -123,8 +123,9 @@ GSO_ALWAYS_INLINE int plain_start(struct gso_it *restrict it, const struct ofl_g
 	return 1;
 }
 
-int gso_start_plain(struct gso_it *restrict it, const struct ofl_gso_req *restrict req,
-                    const struct ofl_buf *bufs, uint32_t nbufs)
+/* gso_start_plain(), inlined into gso_start_one() too. */
+GSO_ALWAYS_INLINE int plain_try(struct gso_it *restrict it, const struct ofl_gso_req *restrict req,
+                                const struct ofl_buf *bufs, uint32_t nbufs)
 {
 	const uint8_t *f = bufs[0].data, *ip;
 	uint32_t flen = bufs[0].len, l3, proto;
@@ -162,4 +163,18 @@ int gso_start_plain(struct gso_it *restrict it, const struct ofl_gso_req *restri
 		return l3 == 4 ? plain_start(it, req, bufs, f, flen, 4, GSO_PROTO_UDP)
 		               : plain_start(it, req, bufs, f, flen, 6, GSO_PROTO_UDP);
 	return 0;
+}
+
+int gso_start_plain(struct gso_it *restrict it, const struct ofl_gso_req *restrict req,
+                    const struct ofl_buf *bufs, uint32_t nbufs)
+{
+	return plain_try(it, req, bufs, nbufs);
+}
+
+int gso_start_one(struct gso_it *restrict it, const struct ofl_gso_req *restrict req, const struct ofl_buf *bufs,
+                  uint32_t nbufs)
+{
+	if (plain_try(it, req, bufs, nbufs))
+		return 0;
+	return gso_start_bufs(it, req, bufs, nbufs);
 }
