@@ -391,13 +391,15 @@ GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *
  * other code inside the window (a burst) leave it right; what moves the
  * segment back (unnext), done, or a new start close it (fend 0). */
 
-/* it->win_mode: the copy of win_seg() (0, the common one: TCP over IPv4,
- * a header of 64 bytes or less; ofl_gso_next() passes GSO_WIN_RING for a
- * RING pool). */
+/* it->win_mode: the copy of win_seg() (0, the common one: TCP over IPv4
+ * in an untagged frame without IP options, a header of 64 bytes or less;
+ * next_window() passes GSO_WIN_RING for a RING pool). */
 #define GSO_WIN_RING 1u /* a RING pool (else BLOCK) */
 #define GSO_WIN_IP6 2u  /* IPv6 (else IPv4) */
 #define GSO_WIN_UDP 4u  /* UDP L4 (else TCP) */
 #define GSO_WIN_128 8u  /* a header over 64 bytes: the template copied in 128 */
+#define GSO_WIN_OFF 16u /* IP and L4 headers elsewhere than an untagged
+                           frame's without IP options or extension headers */
 
 _Static_assert(offsetof(struct ofl_gso_seg, index) == 44 && offsetof(struct ofl_gso_seg, slices) == 72 &&
                        offsetof(struct ofl_gso_seg, hdr.cookie) == 24 && GSO_SEG_HEAD == 88,
@@ -439,7 +441,8 @@ static inline void fast_window(struct gso_it *it)
 	}
 	it->win_buf = ((const struct ofl_buf *)it->units)[it->cur_unit].data;
 	it->win_mode = (uint8_t)((it->l3 == 6 ? GSO_WIN_IP6 : 0u) | (it->type == OFL_GSO_TYPE_TCP ? 0u : GSO_WIN_UDP) |
-	                         (it->hdr_len > 64u ? GSO_WIN_128 : 0u));
+	                         (it->hdr_len > 64u ? GSO_WIN_128 : 0u) |
+	                         (it->l3_off != 14u || it->l4_off != (it->l3 == 4 ? 34u : 54u) ? GSO_WIN_OFF : 0u));
 	/* the cached middle record's bytes 32..71 and 80..87 with the first
 	 * buffer to release and the slice's buffer */
 	memcpy(r, it->tmpl + GSO_MID_REC + 32, 40);
@@ -458,6 +461,8 @@ GSO_ALWAYS_INLINE void win_seg(struct gso_it *restrict it, struct ofl_gso_pool *
                                struct ofl_gso_seg *restrict seg, uint32_t mode)
 {
 	const uint32_t k = it->seg, o = it->cur_off, slot = pool->slot_size, idx = pool->head;
+	const uint32_t l3o = mode & GSO_WIN_OFF ? it->l3_off : 14u;
+	const uint32_t l4o = mode & GSO_WIN_OFF ? it->l4_off : mode & GSO_WIN_IP6 ? 54u : 34u;
 	const size_t off = (size_t)idx * slot;
 	uint8_t *h = pool->base + off, *r = (uint8_t *)seg;
 	seg->hdr.data = h;
@@ -476,9 +481,9 @@ GSO_ALWAYS_INLINE void win_seg(struct gso_it *restrict it, struct ofl_gso_pool *
 	if (mode & GSO_WIN_128)
 		copy64(h + 64, it->tmpl + 64);
 	if (!(mode & GSO_WIN_UDP))
-		ofl_put32(h + it->l4_off + 4, it->seq0 + k * it->seg_size);
+		ofl_put32(h + l4o + 4, it->seq0 + k * it->seg_size);
 	if (!(mode & GSO_WIN_IP6))
-		put64(h + it->l3_off + 4, it->win_w0 + (uint64_t)k * it->win_wstep);
+		put64(h + l3o + 4, it->win_w0 + (uint64_t)k * it->win_wstep);
 	it->seg = k + 1u;
 	it->cur_off = o + it->seg_size;
 }

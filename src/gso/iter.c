@@ -238,12 +238,12 @@ static OFL_NOINLINE int next_general(struct gso_it *it, struct ofl_gso_pool *poo
 
 /* A segment inside the window by its general copy (the caller checked
  * the pool: BLOCK, or ring for a RING one, with a free slot that
- * win_pool_ok() takes): one copy per L3 and protocol, the pool kind and
- * the copy size tested in each. */
+ * win_pool_ok() takes): one copy per L3 and protocol, the pool kind, the
+ * copy size and the header offsets tested in each. */
 static OFL_NOINLINE GSO_NO_SLP int next_win_other(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
                                                   struct ofl_gso_seg *restrict seg, uint32_t ring)
 {
-	const uint32_t mode = it->win_mode, rest = (mode & GSO_WIN_128) | ring;
+	const uint32_t mode = it->win_mode, rest = (mode & (GSO_WIN_128 | GSO_WIN_OFF)) | ring;
 	switch (mode & (GSO_WIN_IP6 | GSO_WIN_UDP)) {
 	case 0:
 		win_seg(it, pool, seg, rest);

@@ -667,8 +667,9 @@ END_TEST
 /* ---- the fast path against the general body ---- */
 
 /* TCP and UDP L4 with partial checksums from a BLOCK pool of slots of at
- * least 128 bytes take the fast code (fast.h, fast.c: one_seg(), mid_fast()); slots
- * of 120 bytes take the general body (next_seg()).  _i: input (TCP4,
+ * least 128 bytes take the fast code (fast.h, fast.c: one_seg(), mid_fast(),
+ * the window's win_seg()); an ARRAY pool of 120-byte slots takes the
+ * general body (next_seg()).  _i: input (TCP4,
  * TCP6, UDP4 L4, UDP6 L4) x {one buffer, split, split with two empty
  * buffers at the end} x {no flags, OFL_GSO_F_KEEP_CWR | FIXED_ID}.  Each segment the same but for its slot, the
  * counts after it the same, and the iterators byte for byte the same
@@ -692,7 +693,7 @@ START_TEST(test_fast_equals_general)
 		bufs[nbufs++].len = 0;
 	}
 	pool_make(&pa, OFL_GSO_POOL_BLOCK, MAXSLOTS, SLOT);
-	ck_assert_int_eq(ofl_gso_pool_init_block(&pb, blk_b, sizeof(blk_b), 120), 0);
+	gu_pool_array(&pb, arr, blk_b, MAXSLOTS, 120);
 	memset(&a, 0, sizeof(a)); /* the bytes start leaves alone the same too */
 	memset(&b, 0, sizeof(b));
 	start(&a);
