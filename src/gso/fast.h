@@ -309,15 +309,16 @@ GSO_ALWAYS_INLINE void last_cursor(struct gso_it *it, uint32_t u)
 #define GSO_ONE_FIRST 1 /* the first of several */
 #define GSO_ONE_LAST 2  /* the last of several */
 
-/* What every segment one_seg() and win_seg() build has (a middle
- * segment's record and header but for IPv4 bytes 4..11): the cached record
- * with its per-segment fields, the slot taken from a pool of this kind
- * (BLOCK or RING, a constant at each call), the template copied in 64-byte
- * halves (the slot holds 128 bytes; the template is zero after the
- * header) and (seq) the TCP sequence number of segment it->seg, whose
- * payload starts at the cursor.  Returns the slot. */
+/* What every segment one_seg() builds has (a middle segment's record and
+ * header but for IPv4 bytes 4..11): the cached record with its
+ * per-segment fields, the slot taken from a pool of this kind (BLOCK or
+ * RING, a constant at each call), the template copied in 64-byte halves
+ * (the slot holds 128 bytes; the template is zero after the header) and
+ * the TCP sequence number of segment it->seg, whose payload starts at the
+ * cursor.  Returns the slot.  (The window's win_seg() builds the same
+ * from the window's cache.) */
 GSO_ALWAYS_INLINE uint8_t *seg_base(const struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
-                                    struct ofl_gso_seg *restrict seg, uint32_t kind, int seq)
+                                    struct ofl_gso_seg *restrict seg, uint32_t kind)
 {
 	const uint32_t k = it->seg, slot = pool->slot_size, idx = pool->head;
 	const size_t off = (size_t)idx * slot;
@@ -332,7 +333,7 @@ GSO_ALWAYS_INLINE uint8_t *seg_base(const struct gso_it *restrict it, struct ofl
 	copy64(h, it->tmpl);
 	if (it->hdr_len > 64u)
 		copy64(h + 64, it->tmpl + 64);
-	if (seq && it->type == OFL_GSO_TYPE_TCP)
+	if (it->type == OFL_GSO_TYPE_TCP)
 		ofl_put32(h + it->l4_off + 4, it->seq0 + k * it->seg_size);
 	return h;
 }
@@ -353,7 +354,7 @@ GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *
 	const uint32_t k = it->seg, l3o = it->l3_off, l4o = it->l4_off, u = it->cur_unit, o = it->cur_off;
 	const int tcp = it->type == OFL_GSO_TYPE_TCP;
 	const uint8_t *tmpl = it->tmpl;
-	uint8_t *h = seg_base(it, pool, seg, kind, 1);
+	uint8_t *h = seg_base(it, pool, seg, kind);
 	uint32_t ipb = 0, gone = (uint32_t)it->flags >> GSO_ITF_TCP_SHIFT;
 	if (it->l3 == 4)
 		ipb = ip4_sum(it);
