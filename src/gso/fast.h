@@ -309,15 +309,16 @@ GSO_ALWAYS_INLINE void last_cursor(struct gso_it *it, uint32_t u)
 #define GSO_ONE_FIRST 1 /* the first of several */
 #define GSO_ONE_LAST 2  /* the last of several */
 
-/* What every segment one_seg() and win_seg() build has (a middle
- * segment's record and header but for IPv4 bytes 4..11): the cached record
- * with its per-segment fields, the slot taken from a pool of this kind
- * (BLOCK or RING, a constant at each call), the template copied in 64-byte
- * halves (the slot holds 128 bytes; the template is zero after the
- * header) and (seq) the TCP sequence number of segment it->seg, whose
- * payload starts at the cursor.  Returns the slot. */
+/* What every segment one_seg() builds has (a middle segment's record and
+ * header but for IPv4 bytes 4..11): the cached record with its
+ * per-segment fields, the slot taken from a pool of this kind (BLOCK or
+ * RING, a constant at each call), the template copied in 64-byte halves
+ * (the slot holds 128 bytes; the template is zero after the header) and
+ * the TCP sequence number of segment it->seg, whose payload starts at the
+ * cursor.  Returns the slot.  (The window's win_seg() builds the same
+ * from the window's cache.) */
 GSO_ALWAYS_INLINE uint8_t *seg_base(const struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
-                                    struct ofl_gso_seg *restrict seg, uint32_t kind, int seq)
+                                    struct ofl_gso_seg *restrict seg, uint32_t kind)
 {
 	const uint32_t k = it->seg, slot = pool->slot_size, idx = pool->head;
 	const size_t off = (size_t)idx * slot;
@@ -332,7 +333,7 @@ GSO_ALWAYS_INLINE uint8_t *seg_base(const struct gso_it *restrict it, struct ofl
 	copy64(h, it->tmpl);
 	if (it->hdr_len > 64u)
 		copy64(h + 64, it->tmpl + 64);
-	if (seq && it->type == OFL_GSO_TYPE_TCP)
+	if (it->type == OFL_GSO_TYPE_TCP)
 		ofl_put32(h + it->l4_off + 4, it->seq0 + k * it->seg_size);
 	return h;
 }
@@ -353,7 +354,7 @@ GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *
 	const uint32_t k = it->seg, l3o = it->l3_off, l4o = it->l4_off, u = it->cur_unit, o = it->cur_off;
 	const int tcp = it->type == OFL_GSO_TYPE_TCP;
 	const uint8_t *tmpl = it->tmpl;
-	uint8_t *h = seg_base(it, pool, seg, kind, 1);
+	uint8_t *h = seg_base(it, pool, seg, kind);
 	uint32_t ipb = 0, gone = (uint32_t)it->flags >> GSO_ITF_TCP_SHIFT;
 	if (it->l3 == 4)
 		ipb = ip4_sum(it);
@@ -378,24 +379,41 @@ GSO_ALWAYS_INLINE void one_seg(struct gso_it *restrict it, struct ofl_gso_pool *
  * After a segment built outside it, fast_window() opens the window of the
  * middle segments that follow strictly inside the current buffer and whose
  * IPv4 ID and checksum step exactly (ip4_run()): segments it->seg ..
- * it->fend - 1, each a pure function of its index.  Everything but the
- * pool is then known: ofl_gso_next() builds such a segment after one
- * compare (it->seg < it->fend) and the pool's checks, by win_seg():
- * one_seg()'s middle segment with the IPv4 word from the one cached for
- * segment 0 (GSO_MID_W: ip4_word() of the window's first segment, stepped
- * back to index 0 modulo 2^64) plus index times the step, an exact
- * ones'-complement step inside the window.  Segments built by other code
- * inside the window (a burst) leave it right; what moves the segment back
- * (unnext), done, or a new start close it (fend 0). */
+ * it->fend - 1, each a pure function of its index.  What is the same for
+ * all of them is cached when it opens (struct gso_it's win_* fields): the
+ * record's bytes but for the slot and the two per-segment words (segment
+ * index, payload pointer), the buffer, the IPv4 bytes 4..11 of segment 0
+ * (ip4_word() of the window's first segment, stepped back modulo 2^64) and
+ * their step, an exact ones'-complement step inside the window, and which
+ * copy of win_seg() builds its segments (GSO_WIN_*).  None of it depends on
+ * the pool, which is public and may change between calls: ofl_gso_next()
+ * builds such a segment after one compare of the iterator (it->seg <
+ * it->fend) and the pool's checks (win_pool_ok()).  Segments built by
+ * other code inside the window (a burst) leave it right; what moves the
+ * segment back (unnext), done, or a new start close it (fend 0). */
 
-_Static_assert(GSO_MID_REC + GSO_SEG_HEAD <= GSO_MID_W && GSO_MID_WSTEP + 8u <= OFL_GSO_MAX_HDR,
-               "the window's cached words fit the template after the record");
+/* it->win_mode: the copy of win_seg() (0, the common one: TCP over IPv4
+ * in an untagged frame without IP options, a header of 64 bytes or less;
+ * next_window() passes GSO_WIN_RING for a RING pool). */
+#define GSO_WIN_RING 1u /* a RING pool (else BLOCK) */
+#define GSO_WIN_IP6 2u  /* IPv6 (else IPv4) */
+#define GSO_WIN_UDP 4u  /* UDP L4 (else TCP) */
+#define GSO_WIN_128 8u  /* a header over 64 bytes: the template copied in 128 */
+#define GSO_WIN_OFF 16u /* IP and L4 headers elsewhere than an untagged
+                           frame's without IP options or extension headers */
 
-static inline uint64_t win_get64(const struct gso_it *it, uint32_t at)
+_Static_assert(offsetof(struct ofl_gso_seg, index) == 44 && offsetof(struct ofl_gso_seg, slices) == 72 &&
+                       offsetof(struct ofl_gso_seg, hdr.cookie) == 24 && GSO_SEG_HEAD == 88,
+               "win_seg()'s record layout: bytes 32..71 and 80..87 cached");
+_Static_assert(GSO_MIN_SLOT >= 64u, "every pool's slot holds the 64-byte template copy");
+
+/* Can a window segment of this mode take its slot from pool (a BLOCK or
+ * RING one: the caller's test, with a free slot)?  Every slot holds the
+ * 64-byte template copy (GSO_MIN_SLOT); the 128-byte one needs slots of
+ * 128 bytes. */
+static inline int win_pool_ok(const struct ofl_gso_pool *pool, uint32_t mode)
 {
-	uint64_t v;
-	memcpy(&v, it->tmpl + at, 8);
-	return v;
+	return !(mode & GSO_WIN_128) || pool->slot_size >= 128u;
 }
 
 /* Open the window at it->seg (a segment was just built outside it), or
@@ -405,36 +423,70 @@ static inline uint64_t win_get64(const struct gso_it *it, uint32_t at)
 static inline void fast_window(struct gso_it *it)
 {
 	const uint32_t k = it->seg, mss = it->seg_size;
-	uint32_t n = 0, room;
-	if ((it->flags & GSO_ITF_MID_FAST) && !it->done && mid_now(it) && it->cur_unit < it->nunits &&
-	    (room = mid_room(it)) > mss) {
-		n = (room - 1u) / mss;
-		if (n > it->nsegs - 1u - k)
-			n = it->nsegs - 1u - k;
-		if (it->l3 == 4) {
-			const uint64_t w = ip4_word(ip4_sum(it), ip4_mid(it), gso_ip_id(it, k));
-			const uint64_t step = (it->flags & OFL_GSO_F_FIXED_ID) ? 0u : ((uint64_t)1 << 48) - 1u;
-			const uint64_t w0 = w - (uint64_t)k * step;
-			if (step && ip4_run(w) < n)
-				n = ip4_run(w);
-			memcpy(it->tmpl + GSO_MID_W, &w0, 8);
-			memcpy(it->tmpl + GSO_MID_WSTEP, &step, 8);
-		}
+	const uint16_t rel = (uint16_t)it->rel_next, buf = (uint16_t)it->cur_unit;
+	uint32_t n, room;
+	uint8_t *r = it->win_rec;
+	if (!(it->flags & GSO_ITF_MID_FAST) || it->done || !mid_now(it) || it->cur_unit >= it->nunits ||
+	    (room = mid_room(it)) <= mss)
+		return;
+	n = (room - 1u) / mss;
+	if (n > it->nsegs - 1u - k)
+		n = it->nsegs - 1u - k;
+	if (it->l3 == 4) {
+		const uint64_t w = ip4_word(ip4_sum(it), ip4_mid(it), gso_ip_id(it, k));
+		const uint64_t step = (it->flags & OFL_GSO_F_FIXED_ID) ? 0u : ((uint64_t)1 << 48) - 1u;
+		if (step && ip4_run(w) < n)
+			n = ip4_run(w);
+		it->win_w0 = w - (uint64_t)k * step;
+		it->win_wstep = step;
 	}
+	it->win_buf = ((const struct ofl_buf *)it->units)[it->cur_unit].data;
+	it->win_mode = (uint8_t)((it->l3 == 6 ? GSO_WIN_IP6 : 0u) | (it->type == OFL_GSO_TYPE_TCP ? 0u : GSO_WIN_UDP) |
+	                         (it->hdr_len > 64u ? GSO_WIN_128 : 0u) |
+	                         (it->l3_off != 14u || it->l4_off != (it->l3 == 4 ? 34u : 54u) ? GSO_WIN_OFF : 0u));
+	/* the cached middle record's bytes 32..71 and 80..87 with the first
+	 * buffer to release and the slice's buffer */
+	memcpy(r, it->tmpl + GSO_MID_REC + 32, 40);
+	memcpy(r + 40, it->tmpl + GSO_MID_REC + 80, 8);
+	memcpy(r + offsetof(struct ofl_gso_seg, release_first) - 32u, &rel, 2);
+	memcpy(r + offsetof(struct ofl_gso_seg, slices[0].buf) - 40u, &buf, 2);
 	it->fend = k + n;
 }
 
-/* Segment it->seg inside the window (it->seg < it->fend) from a pool of
- * this kind with a free slot of 128 bytes or more: one_seg()'s middle
- * segment, its IPv4 word the window's. */
+/* Segment it->seg inside the window (it->seg < it->fend) from a BLOCK or
+ * (mode & GSO_WIN_RING) RING pool with a free slot that win_pool_ok()
+ * takes, by the copy of the body for mode (it->win_mode and the pool's
+ * kind: a constant at each call but the general one): one_seg()'s middle
+ * segment from the window's cache. */
 GSO_ALWAYS_INLINE void win_seg(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
-                               struct ofl_gso_seg *restrict seg, uint32_t kind)
+                               struct ofl_gso_seg *restrict seg, uint32_t mode)
 {
-	uint8_t *h = seg_base(it, pool, seg, kind, 1);
-	if (it->l3 == 4)
-		put64(h + it->l3_off + 4, win_get64(it, GSO_MID_W) + (uint64_t)it->seg * win_get64(it, GSO_MID_WSTEP));
-	it->seg++;
-	it->cur_off += it->seg_size;
+	const uint32_t k = it->seg, o = it->cur_off, slot = pool->slot_size, idx = pool->head;
+	const uint32_t l3o = mode & GSO_WIN_OFF ? it->l3_off : 14u;
+	const uint32_t l4o = mode & GSO_WIN_OFF ? it->l4_off : mode & GSO_WIN_IP6 ? 54u : 34u;
+	const size_t off = (size_t)idx * slot;
+	uint8_t *h = pool->base + off, *r = (uint8_t *)seg;
+	seg->hdr.data = h;
+	seg->hdr.size = slot;
+	seg->hdr.index = idx;
+	seg->hdr.offset = off;
+	seg->hdr.cookie = NULL;
+	copy16(r + 32, it->win_rec);
+	copy16(r + 48, it->win_rec + 16);
+	memcpy(r + 64, it->win_rec + 32, 8);
+	memcpy(r + 80, it->win_rec + 40, 8);
+	seg->index = k;
+	seg->slices[0].data = it->win_buf + o;
+	fast_pop(pool, h, mode & GSO_WIN_RING ? OFL_GSO_POOL_RING : OFL_GSO_POOL_BLOCK);
+	copy64(h, it->tmpl);
+	if (mode & GSO_WIN_128)
+		copy64(h + 64, it->tmpl + 64);
+	if (!(mode & GSO_WIN_UDP))
+		ofl_put32(h + l4o + 4, it->seq0 + k * it->seg_size);
+	if (!(mode & GSO_WIN_IP6))
+		put64(h + l3o + 4, it->win_w0 + (uint64_t)k * it->win_wstep);
+	it->seg = k + 1u;
+	it->cur_off = o + it->seg_size;
 }
 
 /* Build segment it->seg by one_seg() when it can (fast_ok_kind(): a pool

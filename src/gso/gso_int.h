@@ -22,6 +22,20 @@
  * arguments fold). */
 #define GSO_ALWAYS_INLINE static inline OFL_ALWAYS_INLINE
 
+/* Between two tests that should stay two cheap branches (GCC otherwise
+ * merges NULL checks into flag arithmetic: setcc, or, one branch): an
+ * empty asm statement it does not move tests across; nothing elsewhere. */
+/* On a function whose record fill GCC's SLP vectoriser would pack into
+ * vector moves of values already in registers (movd, punpckldq, movq for
+ * two 4-byte stores): GCC only, nothing elsewhere. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define GSO_BRANCH_APART() __asm__ volatile("")
+#define GSO_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define GSO_BRANCH_APART() ((void)0)
+#define GSO_NO_SLP
+#endif
+
 #define GSO_UNIT_BUF 0   /* units are struct ofl_buf */
 #define GSO_UNIT_SLICE 1 /* units are struct ofl_slice */
 #define GSO_UNIT_GRO 2   /* unit 0 is a GRO header (hdr0), units 1.. ofl_slice */

@@ -236,17 +236,43 @@ static OFL_NOINLINE int next_general(struct gso_it *it, struct ofl_gso_pool *poo
 	return next_n(it, pool, seg, 1, it->type, pool->kind);
 }
 
-/* ofl_gso_next() outside the window of an iterator the fast code may
- * serve (GSO_ITF_MID_FAST): a RING pool's segment inside the window, or
- * the segment by fast_one() or the general body, then the window opened
- * at the next one (fast.h). */
+/* A segment inside the window by its general copy (the caller checked
+ * the pool: BLOCK, or ring for a RING one, with a free slot that
+ * win_pool_ok() takes): one copy per L3 and protocol, the pool kind, the
+ * copy size and the header offsets tested in each. */
+static OFL_NOINLINE GSO_NO_SLP int next_win_other(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                                                  struct ofl_gso_seg *restrict seg, uint32_t ring)
+{
+	const uint32_t mode = it->win_mode, rest = (mode & (GSO_WIN_128 | GSO_WIN_OFF)) | ring;
+	switch (mode & (GSO_WIN_IP6 | GSO_WIN_UDP)) {
+	case 0:
+		win_seg(it, pool, seg, rest);
+		break;
+	case GSO_WIN_IP6:
+		win_seg(it, pool, seg, GSO_WIN_IP6 | rest);
+		break;
+	case GSO_WIN_UDP:
+		win_seg(it, pool, seg, GSO_WIN_UDP | rest);
+		break;
+	default:
+		win_seg(it, pool, seg, GSO_WIN_IP6 | GSO_WIN_UDP | rest);
+		break;
+	}
+	return 1;
+}
+
+/* ofl_gso_next() for an iterator the fast code may serve
+ * (GSO_ITF_MID_FAST) past its common case: a segment inside the window
+ * from another pool the window can take slots from (a RING one, or slots
+ * too small for the 128-byte copy: then the general body), or the segment
+ * by fast_one() or the general body, then the window opened at the next
+ * one (fast.h). */
 static OFL_NOINLINE int next_window(struct gso_it *it, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
 {
 	int rc = 1;
-	if (it->seg < it->fend && pool->kind == OFL_GSO_POOL_RING && pool->slot_size >= 128u && pool->nfree) {
-		win_seg(it, pool, seg, OFL_GSO_POOL_RING);
-		return 1;
-	}
+	if (it->seg < it->fend && (pool->kind == OFL_GSO_POOL_BLOCK || pool->kind == OFL_GSO_POOL_RING) &&
+	    pool->nfree && win_pool_ok(pool, it->win_mode))
+		return next_win_other(it, pool, seg, pool->kind == OFL_GSO_POOL_RING ? GSO_WIN_RING : 0u);
 	if (!fast_one(it, pool, seg, OFL_GSO_POOL_BLOCK))
 		rc = next_general(it, pool, seg);
 	/* (a window still holding the next segment stays: other pool kinds
@@ -256,19 +282,49 @@ static OFL_NOINLINE int next_window(struct gso_it *it, struct ofl_gso_pool *pool
 	return rc;
 }
 
+/* ofl_gso_next()'s segment inside the window from a BLOCK pool with a
+ * free slot for another mode than its own (it->win_mode not 0): a copy
+ * for each of the other common ones (no register to save), else
+ * next_window(). */
+static OFL_NOINLINE GSO_NO_SLP int next_win_block(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                                                  struct ofl_gso_seg *restrict seg)
+{
+	const uint32_t mode = it->win_mode;
+	if (mode == (GSO_WIN_IP6 | GSO_WIN_128) && win_pool_ok(pool, mode))
+		win_seg(it, pool, seg, GSO_WIN_IP6 | GSO_WIN_128);
+	else if (mode == GSO_WIN_UDP)
+		win_seg(it, pool, seg, GSO_WIN_UDP);
+	else if (mode == (GSO_WIN_IP6 | GSO_WIN_UDP))
+		win_seg(it, pool, seg, GSO_WIN_IP6 | GSO_WIN_UDP);
+	else
+		return next_window(it, pool, seg);
+	return 1;
+}
+
 /* The window's segment (fast.h) in the fewest instructions: the
  * iterator's conditions are the one compare, the pool's (public, so
- * checked per call) three; everything else by a tail call. */
-int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
+ * checked per call) two, BLOCK and a free slot (a slot holds the 64-byte
+ * copy of mode 0); the NULL checks kept as separate branches
+ * (GSO_BRANCH_APART); everything else by a tail call. */
+GSO_NO_SLP int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
 {
 	struct gso_it *it = gso_it(itp);
-	if (!it || !pool || !seg)
+	if (!it)
 		return OFL_EINVAL;
-	if (it->seg < it->fend && pool->kind == OFL_GSO_POOL_BLOCK && pool->slot_size >= 128u && pool->nfree) {
-		win_seg(it, pool, seg, OFL_GSO_POOL_BLOCK);
+	GSO_BRANCH_APART();
+	if (!pool)
+		return OFL_EINVAL;
+	GSO_BRANCH_APART();
+	if (!seg)
+		return OFL_EINVAL;
+	if (it->seg < it->fend && pool->kind == OFL_GSO_POOL_BLOCK && pool->nfree) {
+		if (it->win_mode != 0)
+			return next_win_block(it, pool, seg);
+		win_seg(it, pool, seg, 0);
 		return 1;
 	}
-	if (it->flags & GSO_ITF_MID_FAST)
+	/* (the call that finds the packet done: straight to the general body) */
+	if ((it->flags & GSO_ITF_MID_FAST) && it->seg < it->nsegs)
 		return next_window(it, pool, seg);
 	return next_general(it, pool, seg);
 }

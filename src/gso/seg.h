@@ -45,11 +45,6 @@
  * pointer and buffer). */
 #define GSO_MID_REC 144u
 #define GSO_SEG_HEAD (offsetof(struct ofl_gso_seg, slices) + sizeof(struct ofl_slice))
-/* ... and, while the fast window holds segments (it->fend > it->seg, fast.h), the
- * IPv4 bytes 4..11 as ip4_word() gives them stepped back to segment 0
- * (uint64_t) and what steps them from one segment to the next (uint64_t). */
-#define GSO_MID_W 232u
-#define GSO_MID_WSTEP 240u
 
 /* IPv4 header checksum of a segment: var is the BE sum of the words that
  * differ from the template (total length, ID, fragment offset). */

@@ -463,18 +463,28 @@ int gso_start_common(struct gso_it *it, const struct ofl_gso_req *req,
 	return 0;
 }
 
+/* The one-buffer case first, by gso_start_one(), a tail call here (no
+ * register saved), which tail-calls gso_start_bufs() when the one-pass
+ * start does not take the frame: the arguments as gso_start_bufs() checks
+ * them (one buffer's size is its length: data only where the length is
+ * not 0). */
 int ofl_gso_start(struct ofl_gso_iter *itp, const struct ofl_gso_req *req, const struct ofl_buf *bufs,
                   uint32_t nbufs)
 {
 	struct gso_it *it = gso_it(itp);
+	if (it && req && bufs && nbufs == 1 && (bufs[0].data || bufs[0].len == 0))
+		return gso_start_one(it, req, bufs, nbufs);
+	return gso_start_bufs(it, req, bufs, nbufs);
+}
+
+int gso_start_bufs(struct gso_it *it, const struct ofl_gso_req *req, const struct ofl_buf *bufs, uint32_t nbufs)
+{
 	struct ofl_gso_req r;
 	struct gso_input in;
 	if (!it)
 		return OFL_EINVAL;
 	if (!req || !bufs || nbufs == 0 || nbufs > 0xffffu || ofl_bufs_size(bufs, nbufs) == UINT64_MAX)
 		return gso_refuse(it, OFL_GSO_WHY_ARG);
-	if (gso_start_plain(it, req, bufs, nbufs))
-		return 0;
 	if (gso_req_load(&r, req) != 0)
 		return gso_refuse(it, OFL_GSO_WHY_REQ);
 	memset(&in, 0, sizeof(in));

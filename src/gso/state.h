@@ -52,6 +52,13 @@ struct gso_it {
 	                          fast_window(); closed (0) wherever seg, the
 	                          cursor or done move otherwise */
 	uint8_t tmpl[OFL_GSO_MAX_HDR]; /* the output header template */
+	/* the fast window's cache (fast.h, fast_window()), read only while
+	   fend > seg, so a start need not clear it */
+	uint64_t win_w0;       /* IPv4 bytes 4..11 of segment 0 (stepped back) */
+	uint64_t win_wstep;    /* ... and from one segment to the next */
+	const uint8_t *win_buf; /* the data of the buffer the window is in */
+	uint8_t win_rec[48];   /* its segments' record bytes 32..71 and 80..87 */
+	uint8_t win_mode;      /* GSO_WIN_* */
 };
 
 _Static_assert(sizeof(struct gso_it) <= sizeof(struct ofl_gso_iter),

@@ -137,5 +137,11 @@ GSO_ALWAYS_INLINE void tmpl_mid(struct gso_it *it)
  * checked by the caller (ofl_bufs_size()). */
 int gso_start_plain(struct gso_it *restrict it, const struct ofl_gso_req *restrict req,
                     const struct ofl_buf *bufs, uint32_t nbufs);
+/* ofl_gso_start() of checked arguments with nbufs 1: gso_start_plain()'s
+ * frame started (0), anything else by gso_start_bufs() (a tail call). */
+int gso_start_one(struct gso_it *restrict it, const struct ofl_gso_req *restrict req, const struct ofl_buf *bufs,
+                  uint32_t nbufs);
+/* ofl_gso_start() without the one-pass start (start.c). */
+int gso_start_bufs(struct gso_it *it, const struct ofl_gso_req *req, const struct ofl_buf *bufs, uint32_t nbufs);
 
 #endif

@@ -667,8 +667,9 @@ END_TEST
 /* ---- the fast path against the general body ---- */
 
 /* TCP and UDP L4 with partial checksums from a BLOCK pool of slots of at
- * least 128 bytes take the fast code (fast.h, fast.c: one_seg(), mid_fast()); slots
- * of 120 bytes take the general body (next_seg()).  _i: input (TCP4,
+ * least 128 bytes take the fast code (fast.h, fast.c: one_seg(), mid_fast(),
+ * the window's win_seg()); an ARRAY pool of 120-byte slots takes the
+ * general body (next_seg()).  _i: input (TCP4,
  * TCP6, UDP4 L4, UDP6 L4) x {one buffer, split, split with two empty
  * buffers at the end} x {no flags, OFL_GSO_F_KEEP_CWR | FIXED_ID}.  Each segment the same but for its slot, the
  * counts after it the same, and the iterators byte for byte the same
@@ -692,7 +693,7 @@ START_TEST(test_fast_equals_general)
 		bufs[nbufs++].len = 0;
 	}
 	pool_make(&pa, OFL_GSO_POOL_BLOCK, MAXSLOTS, SLOT);
-	ck_assert_int_eq(ofl_gso_pool_init_block(&pb, blk_b, sizeof(blk_b), 120), 0);
+	gu_pool_array(&pb, arr, blk_b, MAXSLOTS, 120);
 	memset(&a, 0, sizeof(a)); /* the bytes start leaves alone the same too */
 	memset(&b, 0, sizeof(b));
 	start(&a);
@@ -802,7 +803,73 @@ START_TEST(test_ip4_id_steps)
 }
 END_TEST
 
+/* ---- ofl_gso_next()'s window with the pool changing under it ---- */
+
+/* The window (src/gso/fast.h) caches what its segments share but nothing
+ * of the pool, which the caller may change between calls: here every
+ * call takes the next of four pools, a BLOCK pool of 256-byte slots, a
+ * BLOCK pool of 64-byte slots (for headers of 64 bytes or less: the
+ * window's 64-byte copy fills the slot exactly), a RING pool and a
+ * FREELIST one.  _i: TCP4, TCP6, UDP4 L4, UDP6 L4.  The record (poisoned
+ * before each call) is the reference's but for its slot, which is the
+ * pool's; the header bytes the reference's; in the 64-byte pool the next
+ * slot's bytes but its free-list link untouched. */
+START_TEST(test_window_pools)
+{
+	static const int ins[4] = {IN_TCP4, IN_TCP6, IN_UDP4_L4, IN_UDP6_L4};
+	static uint8_t blk64[64 * 64], blk_ring[64 * SLOT];
+	struct ofl_gso_pool pools[4];
+	struct ofl_gso_iter it;
+	struct ofl_gso_seg s;
+	unsigned k = 0, n64 = 0, i;
+	int r, small;
+	make_input(ins[_i], 0, 0);
+	make_ref(OFL_GSO_POOL_BLOCK);
+	small = ref.seg[0].hdr_len <= 64;
+	pool_make(&pools[0], OFL_GSO_POOL_BLOCK, MAXSLOTS / 2, SLOT);
+	memset(blk64, 0xa5, sizeof(blk64));
+	ck_assert_int_eq(ofl_gso_pool_init_block(&pools[1], blk64, sizeof(blk64), 64), 0);
+	ck_assert_int_eq(ofl_gso_pool_init_ring(&pools[2], blk_ring, sizeof(blk_ring), SLOT), 0);
+	memset(&fl, 0, sizeof(fl));
+	for (i = 0; i < 64; i++)
+		fl.stack[fl.top++] = MAXSLOTS - 1 - i; /* the block's last 64 slots */
+	ck_assert_int_eq(ofl_gso_pool_init_freelist(&pools[3], SLOT, fl_get, fl_put, &fl), 0);
+	start(&it);
+	for (;;) {
+		unsigned p = k % 4;
+		const uint8_t *base;
+		if (p == 1 && !small)
+			p = 0;
+		memset(&s, 0xa5, sizeof(s));
+		r = ofl_gso_next(&it, &pools[p], &s);
+		if (r != 1)
+			break;
+		ck_assert_uint_lt(k, ref.n);
+		gu_seg_same_but_slot(&ref.seg[k], &s);
+		ck_assert_mem_eq(s.hdr.data, ref.hdr[k], s.hdr_len);
+		if (p != 3) {
+			base = p == 0 ? block : p == 1 ? blk64 : blk_ring;
+			ck_assert_uint_eq(s.hdr.size, p == 1 ? 64u : SLOT);
+			ck_assert_ptr_eq(s.hdr.data, base + (size_t)s.hdr.index * s.hdr.size);
+			ck_assert_uint_eq(s.hdr.offset, (uint64_t)s.hdr.index * s.hdr.size);
+			ck_assert_ptr_null(s.hdr.cookie);
+		}
+		if (p == 1) {
+			ck_assert_uint_eq(s.hdr.index, n64);
+			for (i = 4; i < 64; i++)
+				ck_assert_uint_eq(blk64[(n64 + 1) * 64 + i], 0xa5);
+			n64++;
+		}
+		k++;
+	}
+	ck_assert_int_eq(r, 0);
+	ck_assert_uint_eq(k, ref.n);
+	ck_assert_uint_eq(n64 > 0, small);
+}
+END_TEST
+
 H_MAIN("gso_burst", 120, 0, {test_burst_equals_next, IN_N * 4 * 3},
 	{test_pool_runs_out, IN_N * 3}, {test_unnext_tail, IN_N * 3}, {test_errors, 0},
 	{test_freelist_bad_buffer, 0}, {test_l2_refused, 13 * 6}, {test_mixed, 0},
-	{test_ip4_id_steps, 0}, {test_fast_equals_general, 24}, {test_small_slots_untouched, 0})
+	{test_ip4_id_steps, 0}, {test_fast_equals_general, 24}, {test_small_slots_untouched, 0},
+	{test_window_pools, 4})
