@@ -22,6 +22,9 @@ static inline int split_ok(const struct ofl_pkt *pkts, unsigned i, const struct 
 {
 	const struct ofl_buf *b = pkts[i].bufs;
 	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl;
+	/* the packet word the train's (merge.c): a constant of the copy */
+	if (a->want != gro_pkt_word_of((uint16_t)nbuf, OFL_CSUM_UNNECESSARY, 0) || a->mask != GRO_PKT_PLAIN_MASK)
+		return 0;
 	if (hl > l4c + 36 || hl > 96 || (hl - l4c) % 4 || b[0].len != hl)
 		return 0;
 	/* each of buffers 1 to nbuf - 1 in [1, 0xffff] (then no sum wraps) */
@@ -57,7 +60,8 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 	if (!split_ok(pkts, i, a, v4, nbuf))
 		return gro_bufs_avx2(pkts, i, iend, n, a, nslices, v4);
 	const struct run *r = a->r;
-	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl, want = a->want, mask = a->mask;
+	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl;
+	const uint32_t want = gro_pkt_word_of((uint16_t)nbuf, OFL_CSUM_UNNECESSARY, 0), mask = GRO_PKT_PLAIN_MASK;
 	const uint32_t pb0 = pb_word((uint16_t)a->seg, 0), bstep = pb_word(0, 1), pbstep = pb_word(1, 0);
 	const struct ofl_buf *fb = pkts[i].bufs;
 	const struct ofl_pkt *q = pkts + i, *const q0 = q, *qend = pkts + iend, *qpf, *f;
