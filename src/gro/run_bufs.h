@@ -78,6 +78,12 @@ unsigned gro_bufs_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend, un
 typedef unsigned gro_split_fn(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
                               const struct run_at *a, uint32_t *nslices);
 gro_split_fn gro_split4_v4_2, gro_split4_v4_3, gro_split4_v6_3, gro_split2_v4_2, gro_split2_v4_3, gro_split2_v6_3;
+/* The copies for the plain header (Ethernet, IPv4 or IPv6 without
+ * options, TCP without options: hl a constant, the sequence number's lane
+ * too): a->hl GRO_SPLIT_HL4 (IPv4) or GRO_SPLIT_HL6 (IPv6). */
+#define GRO_SPLIT_HL4 54u
+#define GRO_SPLIT_HL6 74u
+gro_split_fn gro_split4_v4_p, gro_split4_v6_p, gro_split2_v4_p, gro_split2_v6_p;
 
 #endif
 
