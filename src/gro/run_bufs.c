@@ -247,10 +247,20 @@ unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, uns
 	{
 		/* the header split (split_avx2(): else bufs_take()), its copy
 		 * for the L3 and the header blocks */
-		if (a->nb == 4)
+		if (a->nb == 4) {
+			if (v4 && a->hl == GRO_SPLIT_HL4)
+				return gro_split4_v4_p(pkts, i, iend, n, a, nslices);
+			if (!v4 && a->hl == GRO_SPLIT_HL6)
+				return gro_split4_v6_p(pkts, i, iend, n, a, nslices);
 			return (v4 ? (a->hl > 64 ? gro_split4_v4_3 : gro_split4_v4_2) : gro_split4_v6_3)(pkts, i, iend, n, a, nslices);
-		if (a->nb == 2)
+		}
+		if (a->nb == 2) {
+			if (v4 && a->hl == GRO_SPLIT_HL4)
+				return gro_split2_v4_p(pkts, i, iend, n, a, nslices);
+			if (!v4 && a->hl == GRO_SPLIT_HL6)
+				return gro_split2_v6_p(pkts, i, iend, n, a, nslices);
 			return (v4 ? (a->hl > 64 ? gro_split2_v4_3 : gro_split2_v4_2) : gro_split2_v6_3)(pkts, i, iend, n, a, nslices);
+		}
 		return gro_bufs_avx2(pkts, i, iend, n, a, nslices, v4);
 	}
 #else

@@ -78,6 +78,12 @@ unsigned gro_bufs_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend, un
 typedef unsigned gro_split_fn(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
                               const struct run_at *a, uint32_t *nslices);
 gro_split_fn gro_split4_v4_2, gro_split4_v4_3, gro_split4_v6_3, gro_split2_v4_2, gro_split2_v4_3, gro_split2_v6_3;
+/* The copies for the plain header (Ethernet, IPv4 or IPv6 without
+ * options, TCP without options: hl a constant, the sequence number's lane
+ * too): a->hl GRO_SPLIT_HL4 (IPv4) or GRO_SPLIT_HL6 (IPv6). */
+#define GRO_SPLIT_HL4 54u
+#define GRO_SPLIT_HL6 74u
+gro_split_fn gro_split4_v4_p, gro_split4_v6_p, gro_split2_v4_p, gro_split2_v6_p;
 
 #endif
 
@@ -148,20 +154,26 @@ static inline GRO_TARGET_AVX2 void seq_lanes_step(struct seq_lanes *l)
 	l->x1 = _mm256_add_epi32(l->x1, l->d1);
 }
 /* Do frame headers p and p1 differ from the expected ones (l and l
- * stepped once, as seq_lanes_cmp())?  One test for the two: each block's
- * differences OR-ed before its mask. */
+ * stepped once, as seq_lanes_cmp())?  Each block's differences of the
+ * two frames OR-ed before its mask; IPv4: each block tested under its mask
+ * (vptest: no AND, a test a block), IPv6 (three blocks): the masked
+ * blocks OR-ed, one test (fewer instructions for each: GCC's registers). */
 static inline GRO_TARGET_AVX2 int seq_lanes_cmp2(const struct seq_lanes *l, const uint8_t *p, const uint8_t *p1,
                                                  uint32_t o, int nblk, int v4)
 {
 #define DIF(a, x) _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(a)), x)
 	const __m256i x1 = _mm256_add_epi32(l->x1, l->d1);
-	__m256i b0, y;
+	__m256i y;
 	if (v4)
-		b0 = _mm256_or_si256(DIF(p, _mm256_shuffle_epi8(l->x0, l->s0)),
-		                     DIF(p1, _mm256_shuffle_epi8(_mm256_add_epi32(l->x0, l->d0), l->s0)));
-	else
-		b0 = _mm256_or_si256(DIF(p, l->x0), DIF(p1, l->x0));
-	y = _mm256_or_si256(_mm256_and_si256(b0, l->m0),
+		return !_mm256_testz_si256(
+		           _mm256_or_si256(DIF(p, _mm256_shuffle_epi8(l->x0, l->s0)),
+		                           DIF(p1, _mm256_shuffle_epi8(_mm256_add_epi32(l->x0, l->d0), l->s0))),
+		           l->m0) ||
+		       !_mm256_testz_si256(_mm256_or_si256(DIF(p + o, _mm256_shuffle_epi8(l->x1, l->s1)),
+		                                           DIF(p1 + o, _mm256_shuffle_epi8(x1, l->s1))),
+		                           l->m1) ||
+		       (nblk > 2 && !_mm256_testz_si256(_mm256_or_si256(DIF(p + 32, l->x2), DIF(p1 + 32, l->x2)), l->m2));
+	y = _mm256_or_si256(_mm256_and_si256(_mm256_or_si256(DIF(p, l->x0), DIF(p1, l->x0)), l->m0),
 	                    _mm256_and_si256(_mm256_or_si256(DIF(p + o, _mm256_shuffle_epi8(l->x1, l->s1)),
 	                                                     DIF(p1 + o, _mm256_shuffle_epi8(x1, l->s1))),
 	                                     l->m1));

@@ -18,10 +18,14 @@
  * headers of the folded shape (bufs_l3()), the first frame's first buffer
  * exactly the headers and its later buffers none empty, none over 0xffff
  * bytes, adding up to a full segment. */
-static inline int split_ok(const struct ofl_pkt *pkts, unsigned i, const struct run_at *a, int v4, int nbuf)
+static inline int split_ok(const struct ofl_pkt *pkts, unsigned i, const struct run_at *a, int v4, int nbuf,
+                           uint32_t hlc)
 {
 	const struct ofl_buf *b = pkts[i].bufs;
-	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl;
+	const uint32_t l4c = v4 ? 34u : 54u, hl = hlc ? hlc : a->hl;
+	/* the packet word the train's (merge.c): a constant of the copy */
+	if (a->want != gro_pkt_word_of((uint16_t)nbuf, OFL_CSUM_UNNECESSARY, 0) || a->mask != GRO_PKT_PLAIN_MASK)
+		return 0;
 	if (hl > l4c + 36 || hl > 96 || (hl - l4c) % 4 || b[0].len != hl)
 		return 0;
 	/* each of buffers 1 to nbuf - 1 in [1, 0xffff] (then no sum wraps) */
@@ -51,13 +55,15 @@ static inline int split_ok(const struct ofl_pkt *pkts, unsigned i, const struct 
 static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct ofl_pkt *pkts, unsigned i,
                                                                     unsigned iend, unsigned n,
                                                                     const struct run_at *a, uint32_t *nslices,
-                                                                    const int v4, const int nblk, const int nbuf)
+                                                                    const int v4, const int nblk, const int nbuf,
+                                                                    const uint32_t hlc)
 {
 	const uint32_t ns = (uint32_t)nbuf - 1; /* slices a frame */
-	if (!split_ok(pkts, i, a, v4, nbuf))
+	if (!split_ok(pkts, i, a, v4, nbuf, hlc))
 		return gro_bufs_avx2(pkts, i, iend, n, a, nslices, v4);
 	const struct run *r = a->r;
-	const uint32_t l4c = v4 ? 34u : 54u, hl = a->hl, want = a->want, mask = a->mask;
+	const uint32_t l4c = v4 ? 34u : 54u, hl = hlc ? hlc : a->hl;
+	const uint32_t want = gro_pkt_word_of((uint16_t)nbuf, OFL_CSUM_UNNECESSARY, 0), mask = GRO_PKT_PLAIN_MASK;
 	const uint32_t pb0 = pb_word((uint16_t)a->seg, 0), bstep = pb_word(0, 1), pbstep = pb_word(1, 0);
 	const struct ofl_buf *fb = pkts[i].bufs;
 	const struct ofl_pkt *q = pkts + i, *const q0 = q, *qend = pkts + iend, *qpf, *f;
@@ -261,19 +267,25 @@ tail:
 	}
 }
 
-#define SPLIT_COPY(name, v4, nblk, nbuf)                                                                     \
+/* hlc: the header length when a constant of the copy (the TCP header
+ * without options, the caller checks a->hl), else 0 */
+#define SPLIT_COPY(name, v4, nblk, nbuf, hlc)                                                                \
 	OFL_NOINLINE GRO_TARGET_AVX2 unsigned name(const struct ofl_pkt *pkts, unsigned i, unsigned iend, \
 	                                                  unsigned n, const struct run_at *a,                    \
 	                                                  uint32_t *nslices)                                     \
 	{                                                                                                        \
-		return split_avx2(pkts, i, iend, n, a, nslices, v4, nblk, nbuf);                                    \
+		return split_avx2(pkts, i, iend, n, a, nslices, v4, nblk, nbuf, hlc);                               \
 	}
-SPLIT_COPY(gro_split4_v4_2, 1, 2, 4)
-SPLIT_COPY(gro_split4_v4_3, 1, 3, 4)
-SPLIT_COPY(gro_split4_v6_3, 0, 3, 4)
-SPLIT_COPY(gro_split2_v4_2, 1, 2, 2)
-SPLIT_COPY(gro_split2_v4_3, 1, 3, 2)
-SPLIT_COPY(gro_split2_v6_3, 0, 3, 2)
+SPLIT_COPY(gro_split4_v4_2, 1, 2, 4, 0)
+SPLIT_COPY(gro_split4_v4_3, 1, 3, 4, 0)
+SPLIT_COPY(gro_split4_v6_3, 0, 3, 4, 0)
+SPLIT_COPY(gro_split2_v4_2, 1, 2, 2, 0)
+SPLIT_COPY(gro_split2_v4_3, 1, 3, 2, 0)
+SPLIT_COPY(gro_split2_v6_3, 0, 3, 2, 0)
+SPLIT_COPY(gro_split4_v4_p, 1, 2, 4, GRO_SPLIT_HL4)
+SPLIT_COPY(gro_split4_v6_p, 0, 3, 4, GRO_SPLIT_HL6)
+SPLIT_COPY(gro_split2_v4_p, 1, 2, 2, GRO_SPLIT_HL4)
+SPLIT_COPY(gro_split2_v6_p, 0, 3, 2, GRO_SPLIT_HL6)
 #undef SPLIT_COPY
 
 #endif
