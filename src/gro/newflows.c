@@ -23,7 +23,8 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 {
 	const uint8_t *d = pkt->bufs->data;
 	const uint32_t l4c = v4 ? 34u : 54u;
-	uint32_t b0 = pkt->bufs->len, thl, left, idx;
+	uint32_t b0 = pkt->bufs->len, thl, left, idx, hl, len;
+	uint64_t e;
 	if (v4 ? !ofl_plain_is_ip4(d) || d[23] != 6 || !ofl_plain_ip4_rest(d + 14, b0)
 	       : !ofl_plain_is_ip6(d, b0) || d[20] != 6)
 		return 0;
@@ -36,8 +37,22 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 	g->st.rx_bytes += b0;
 	gro_hold_plain_new(g, pkt, d, l4c, thl, b0, now);
 	idx = g->last;
-	left = weave_left(g, &g->items[idx], &w->e, &w->estep, v4);
-	weave_slot_set(g, w, idx, ports);
+	hl = l4c + thl;
+	len = b0 - hl;
+	left = weave_limit(g, 1, 1, b0 - 14u, len);
+	if (!v4) {
+		w->e = w->estep = 0;
+	} else if ((e = get64(d + 18)) >> 48 != 0xffffu && (e & 0xffffu) != 0) {
+		/* the next frame's ID-to-checksum word: this one's, the ID
+		 * one more and the checksum one less (the checksum verified:
+		 * exact while neither wraps, as run_word() computes it) */
+		w->estep = (1ull << 48) - 1u;
+		w->e = e += w->estep;
+		left = min32(left, min32(0xffffu - (uint32_t)(e >> 48), (uint32_t)(e & 0xffffu)));
+	} else {
+		left = weave_left(g, &g->items[idx], &w->e, &w->estep, v4); /* (an ID or checksum at its end) */
+	}
+	weave_slot_set(g, w, idx, ports, 1, 1, len, hl, ofl_get32(d + l4c + 4) + len);
 	w->left = left;
 	return 1;
 }

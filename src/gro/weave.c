@@ -93,7 +93,7 @@ static inline OFL_ALWAYS_INLINE int weave_join(struct ofl_gro *g, struct wflow *
 	it = &g->items[idx];
 	if (!weave_entry(g, it, ports, &left, &w->e, &w->estep, v4))
 		return 0;
-	weave_slot_set(g, w, idx, ports);
+	weave_slot_set(g, w, idx, ports, it->nsegs, it->nslices, it->seg_size, it->hdr_len, it->next_seq);
 	w->left = left;
 	return 1;
 }

@@ -30,17 +30,25 @@ struct wflow {
 };
 _Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
 
+/* The frames the weave may take for an entry of nsegs segments, nslices
+ * slices, l3_len IP bytes and segment size mss (not 0): the segment,
+ * slice and size limits. */
+static inline OFL_ALWAYS_INLINE uint32_t weave_limit(const struct ofl_gro *g, uint32_t nsegs, uint32_t nslices,
+                                                     uint32_t l3_len, uint32_t mss)
+{
+	uint32_t n = min32(sat_sub(g->cfg.max_segs, nsegs), sat_sub(g->max_slices - 1u, nslices));
+	return min32(n, sat_sub(g->cfg.max_size, l3_len) / mss);
+}
+
 /* The frames the weave may take for entry it (plain TCP, its header the
- * expected one: weave.c weave_entry(), or just held: newflows.c), and,
- * IPv4, *e the next ID-to-checksum word and *estep its step: the segment,
- * slice, size and, IPv4, ID or checksum wrap limits. */
+ * expected one: weave.c weave_entry()), and, IPv4, *e the next
+ * ID-to-checksum word and *estep its step: weave_limit() and, IPv4, the ID
+ * or checksum wrap. */
 static inline OFL_ALWAYS_INLINE uint32_t weave_left(const struct ofl_gro *g, const struct gro_item *it, uint64_t *e,
                                                     uint64_t *estep, const int v4)
 {
 	const uint8_t *h0 = it->hdr;
-	uint32_t n, steps = UINT32_MAX;
-	n = min32(sat_sub(g->cfg.max_segs, it->nsegs), sat_sub(g->max_slices - 1u, it->nslices));
-	n = min32(n, sat_sub(g->cfg.max_size, it->l3_len) / it->seg_size);
+	uint32_t n = weave_limit(g, it->nsegs, it->nslices, it->l3_len, it->seg_size), steps = UINT32_MAX;
 	if (v4)
 		*e = run_word(h0, fold32(ip4_rest_sum(h0)), (uint16_t)(it->id0 + (it->fixedid ? 0u : it->nsegs)),
 		              it->fixedid, estep, &steps);
@@ -49,22 +57,24 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_left(const struct ofl_gro *g, con
 	return min32(n, steps);
 }
 
-/* Slot w takes entry idx, whose frames have TCP ports ports (its e, estep
- * and left set by the caller: weave_left()). */
-static inline OFL_ALWAYS_INLINE void weave_slot_set(struct ofl_gro *g, struct wflow *w, uint32_t idx,
-                                                    uint32_t ports)
+/* Slot w takes entry idx, whose frames have TCP ports ports: nsegs
+ * segments and nslices slices held, segment size mss, header length hl,
+ * next sequence number seq (the entry's own fields, or what was just
+ * written there); w->e, w->estep and w->left set by the caller. */
+static inline OFL_ALWAYS_INLINE void weave_slot_set(struct ofl_gro *g, struct wflow *w, uint32_t idx, uint32_t ports,
+                                                    uint32_t nsegs, uint32_t nslices, uint32_t mss, uint32_t hl,
+                                                    uint32_t seq)
 {
-	struct gro_item *it = &g->items[idx];
-	struct ofl_slice ls = {NULL, it->seg_size, it->nsegs, 0};
+	struct ofl_slice ls = {NULL, mss, (uint16_t)nsegs, 0};
 	memcpy(&w->lw, (const uint8_t *)&ls + SL_LEN, 8);
-	w->it = it;
-	w->s = gro_slices(g, idx) + it->nslices;
-	w->c = gro_cookies(g, idx) + it->nsegs;
-	w->seq = it->next_seq;
-	w->mss = it->seg_size;
+	w->it = &g->items[idx];
+	w->s = gro_slices(g, idx) + nslices;
+	w->c = gro_cookies(g, idx) + nsegs;
+	w->seq = seq;
+	w->mss = mss;
 	w->ports = ports;
-	w->full = it->hdr_len + it->seg_size;
-	w->hl = it->hdr_len;
+	w->full = hl + mss;
+	w->hl = hl;
 	w->n = 0;
 }
 

@@ -98,7 +98,7 @@ static void flows_init(struct gen_tcp *g, unsigned nf, int l3, enum change c)
 		gen_tcp_init(&g[f], l3);
 		g[f].sport = (uint16_t)(3000 + 7 * f);
 		g[f].seq = 5000u * f + 1u;
-		g[f].ip_id = (uint16_t)(0x100u * f);
+		g[f].ip_id = (uint16_t)(0xffd0u + 3u * f); /* (some first frames at 0xffff) */
 		g[f].payload_len = MSS;
 		g[f].flow_salt = f + 1;
 		if (c == C_OPTS || c == C_TS)
