@@ -245,12 +245,17 @@ static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned
 }
 
 /* Is the burst grouped (stage 2, group.c)?  With timeout 0, nothing held
- * and the first frame's flow not coming again at once (*rep: where it
- * does, repeat_at(); left as it was when not looked at). */
-static inline int burst_groups(const struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
-                               const struct ofl_pkt **rep)
+ * and the first frame's flow not coming again at once.  *inter: 1 when
+ * it was looked at and comes again later but not next (interleaved
+ * flows: newflows.c), else 0 (left as it was when not looked at). */
+static inline int burst_groups(const struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, int *inter)
 {
-	return g && g->bs && n >= 2 && n <= GRO_BURST_MAX && g->age_head == GRO_NONE && !(*rep = repeat_at(pkts, n));
+	const struct ofl_pkt *r;
+	if (!g || !g->bs || n < 2 || n > GRO_BURST_MAX || g->age_head != GRO_NONE)
+		return 0;
+	r = repeat_at(pkts, n);
+	*inter = r && r != pkts + 1;
+	return !r;
 }
 
 /* Hold frame pkt as receive.c's fast path would hold it (gro_receive():
@@ -348,7 +353,6 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 {
 	unsigned i = 0, done = 0;
 	int e = 0, grouped = 0;
-	const struct ofl_pkt *rep; /* burst_groups() */
 	if (!g || (!pkts && n) || (g->in_cb && n)) {
 		e = !g || !pkts ? OFL_EINVAL : OFL_ESTATE;
 		if (g)
@@ -371,11 +375,11 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 			/* a plain first frame with payload, or one not plain
 			 * TCP with UDP GRO on: grouped with the burst, or else
 			 * held (first_hold(), first_hold_udp()) */
-			rep = pkts + 1;
-			if (burst_groups(g, pkts, n, &rep)) {
+			int inter = 0;
+			if (burst_groups(g, pkts, n, &inter)) {
 				grouped = gro_group(g, pkts, n, now);
 				i = grouped == 2 ? n : 0;
-			} else if (len <= 0 || rep == pkts + 1 || !(i = gro_new_flows(g, pkts, n, now))) {
+			} else if (len <= 0 || !inter || !(i = gro_new_flows(g, pkts, n, now))) {
 				/* (its flow again later, not next: interleaved
 				 * flows, newflows.c) */
 				i = len > 0 ? first_hold(g, pkts, n, now, len) : first_hold_udp(g, pkts, n, now);
@@ -386,8 +390,11 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 	/* stage 2, when nothing is held (timeout 0): the burst grouped by
 	 * flow, unless the first frame's flow comes again at once; every
 	 * frame alone in its flow: all held then (2) */
-	if (burst_groups(g, pkts, n, &rep))
-		grouped = gro_group(g, pkts, n, now);
+	{
+		int inter; /* (not read here) */
+		if (burst_groups(g, pkts, n, &inter))
+			grouped = gro_group(g, pkts, n, now);
+	}
 	i = grouped == 2 ? n : 0;
 loop:
 	for (; i < n; i++) {
