@@ -11,7 +11,9 @@
  * (other addresses), a frame of the other IP version, an IPv4 ID step, two
  * buffers, a checksum not verified, another timestamp value; and the
  * configuration's limits: fewer flows than the poll has, held bytes for a
- * third of it, two segments a packet, and every flow with TCP options.
+ * third of it or, segment sizes growing from flow to flow, for less than
+ * the first two flows' first frames, two segments a packet, and every
+ * flow with TCP options.
  * Each sequence runs on one context as one burst a poll and on another as
  * one ofl_gro_receive() a frame: what they deliver (every field, header,
  * payload and cookie, folded into a digest list by list) and their
@@ -32,11 +34,11 @@
 #define FMAX 17u                   /* flows at most */
 #define PMAX (FMAX * SEGS)         /* frames a poll at most */
 #define MSS 200u
-#define FRAME 400u
+#define FRAME 512u
 
 enum change {
 	C_NONE, C_PSH, C_SHORT, C_SEQ, C_IPSUM, C_NOPAY, C_SYN, C_ADDR, C_L3, C_ID, C_BUFS, C_CSUM, C_TS,
-	C_FLOWS, C_HELD, C_SEGS, C_OPTS, NCHANGE
+	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, NCHANGE
 };
 
 /* What one context delivered: a digest of every field and byte, list by
@@ -99,7 +101,7 @@ static void flows_init(struct gen_tcp *g, unsigned nf, int l3, enum change c)
 		g[f].sport = (uint16_t)(3000 + 7 * f);
 		g[f].seq = 5000u * f + 1u;
 		g[f].ip_id = (uint16_t)(0xffd0u + 3u * f); /* (some first frames at 0xffff) */
-		g[f].payload_len = MSS;
+		g[f].payload_len = c == C_HELD1 ? MSS + 8 * f : MSS; /* (segment sizes that grow) */
 		g[f].flow_salt = f + 1;
 		if (c == C_OPTS || c == C_TS)
 			gen_opt_ts(&g[f], 900u + f, 40u);
@@ -172,6 +174,8 @@ static void sequence(unsigned nf, int l3, enum change c, int burst, struct seen 
 		cfg.max_flows = nf / 2 + 1;
 	if (c == C_HELD)
 		cfg.max_held_bytes = nf * SEGS * MSS / 3;
+	if (c == C_HELD1)
+		cfg.max_held_bytes = 2 * MSS + 4; /* (the second flow's first frame, 8 bytes more, over it) */
 	if (c == C_SEGS)
 		cfg.max_segs = 2;
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
