@@ -10,6 +10,7 @@
 #include "gro/group.h"
 #include "gro/hold.h"
 #include "gro/predict.h"
+#include "gro/weave.h"
 
 /* The TCP header's offset in a frame of the plain shape whose first
  * buffer is at p (Ethernet, then IPv6 or a 20-byte IPv4 header). */
@@ -53,17 +54,18 @@ static inline uint32_t port_word(const struct ofl_pkt *pkt)
 	return b->len >= o + 4 ? ld32(b->data + o) : 0; /* (a header split at 54: IPv4) */
 }
 
-/* Worth grouping (stage 2)?  Not when the first frame's flow comes again
- * among the next 15 (one flow's train, or a few interleaved flows: none
- * alone); a hint only, the grouping decides. */
-static inline int worth_grouping(const struct ofl_pkt *pkts, unsigned n)
+/* Where the first frame's flow comes again among the next 15 (its TCP
+ * ports): the next frame for one flow's train, further for a few
+ * interleaved flows; NULL when it does not (worth grouping, stage 2: a
+ * hint only, the grouping decides). */
+static inline const struct ofl_pkt *repeat_at(const struct ofl_pkt *pkts, unsigned n)
 {
 	uint32_t w = port_word(&pkts[0]);
 	unsigned j, m = n < 16 ? n : 16;
 	for (j = 1; j < m; j++)
 		if (port_word(&pkts[j]) == w)
-			return 0;
-	return 1;
+			return &pkts[j];
+	return NULL;
 }
 
 _Static_assert(OFL_GRO_OUT_F_HASH % OFL_PKT_F_HASH == 0, "the hash flag moves up");
@@ -243,10 +245,17 @@ static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned
 }
 
 /* Is the burst grouped (stage 2, group.c)?  With timeout 0, nothing held
- * and the first frame's flow not coming again at once. */
-static inline int burst_groups(const struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n)
+ * and the first frame's flow not coming again at once.  *inter: 1 when
+ * it was looked at and comes again later but not next (interleaved
+ * flows: newflows.c), else 0 (left as it was when not looked at). */
+static inline int burst_groups(const struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, int *inter)
 {
-	return g && g->bs && n >= 2 && n <= GRO_BURST_MAX && g->age_head == GRO_NONE && worth_grouping(pkts, n);
+	const struct ofl_pkt *r;
+	if (!g || !g->bs || n < 2 || n > GRO_BURST_MAX || g->age_head != GRO_NONE)
+		return 0;
+	r = repeat_at(pkts, n);
+	*inter = r && r != pkts + 1;
+	return !r;
 }
 
 /* Hold frame pkt as receive.c's fast path would hold it (gro_receive():
@@ -366,10 +375,13 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 			/* a plain first frame with payload, or one not plain
 			 * TCP with UDP GRO on: grouped with the burst, or else
 			 * held (first_hold(), first_hold_udp()) */
-			if (burst_groups(g, pkts, n)) {
+			int inter = 0;
+			if (burst_groups(g, pkts, n, &inter)) {
 				grouped = gro_group(g, pkts, n, now);
 				i = grouped == 2 ? n : 0;
-			} else {
+			} else if (len <= 0 || !inter || !(i = gro_new_flows(g, pkts, n, now))) {
+				/* (its flow again later, not next: interleaved
+				 * flows, newflows.c) */
 				i = len > 0 ? first_hold(g, pkts, n, now, len) : first_hold_udp(g, pkts, n, now);
 			}
 			goto loop;
@@ -378,8 +390,11 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 	/* stage 2, when nothing is held (timeout 0): the burst grouped by
 	 * flow, unless the first frame's flow comes again at once; every
 	 * frame alone in its flow: all held then (2) */
-	if (burst_groups(g, pkts, n))
-		grouped = gro_group(g, pkts, n, now);
+	{
+		int inter; /* (not read here) */
+		if (burst_groups(g, pkts, n, &inter))
+			grouped = gro_group(g, pkts, n, now);
+	}
 	i = grouped == 2 ? n : 0;
 loop:
 	for (; i < n; i++) {

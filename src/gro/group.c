@@ -302,7 +302,7 @@ static OFL_NOINLINE int group_all(struct ofl_gro *g, const struct ofl_pkt *pkts,
 			continue;
 		}
 		if (!gro_group_enter(bs, i, h, genhi)) {
-			if (++dup >= 8 && i < 16) {
+			if (GRO_GROUP_GIVES_UP(++dup, i)) {
 				bs->mtop = i + 1;
 				return 0;
 			}

@@ -94,6 +94,11 @@ fresh:
 	return 1;
 }
 
+/* The grouping's give-up rule (group.c, group_bufs.c): a few interleaved
+ * flows, not lone frames (dup, the frames of a group seen before, counted
+ * up to frame i): the burst goes the usual way (the weave, the trains). */
+#define GRO_GROUP_GIVES_UP(dup, i) ((dup) >= 8 && (i) < 16)
+
 /* A burst's grouping begun (gro_group(), group_bufs.c): a new generation
  * of the group table, the slots of an earlier burst's header-split records
  * given back their own slices (lone_bufs.h); returns the generation << 32.

@@ -79,7 +79,7 @@ static inline OFL_ALWAYS_INLINE int group_bufs_nb(struct ofl_gro *g, const struc
 		if (!r)
 			break;
 		/* a few interleaved flows: give up early (as gro_group()) */
-		if (r == 2 && ++dup >= 8 && i < 16) {
+		if (r == 2 && GRO_GROUP_GIVES_UP(++dup, i)) {
 			bs->mtop = (uint32_t)i + 1;
 			bs->nmsl = nb * ((uint32_t)i + 1);
 			return 0;

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "gro/run.h"
+#include "gro/weave.h"
 
 /*
  * Interleaved flows (the weave): frames [i, n) of the burst while each is
@@ -36,48 +36,22 @@
  * per-frame path (predict() and the full path apply the rules one by
  * one).  Returns how many frames it took.
  */
-#define WEAVE_BITS 4
-#define WEAVE_SLOTS (1u << WEAVE_BITS)
-
-struct wflow {
-	uint64_t e, estep;   /* IPv4: the next ID-to-checksum word, its step */
-	struct gro_item *it;
-	struct ofl_slice *s; /* the entry's next slice and cookie when it joined */
-	void **c;
-	uint64_t lw;         /* that slice's len, pkt and buf (SL_LEN) */
-	uint32_t seq, mss;   /* the next sequence number, its step */
-	uint32_t ports;      /* the frames' TCP ports */
-	uint32_t full;       /* and their length (a full segment's); 0: a free slot */
-	uint32_t hl, n;      /* header length; frames taken */
-	uint32_t left;       /* how many it may take */
-	uint8_t pad[128 - 76]; /* a slot a power of two: its address one shift */
-};
-_Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
-
 /* Whether the weave can take the frames of entry it whose ports word is
  * ports (the checks of predict_l4() the compare does not make, as the
- * run's set-up makes them): 1, with *left the frames it may take (the
- * segment, slice, size and, IPv4, ID or checksum wrap limits) and, IPv4,
- * *e the next ID-to-checksum word and *estep its step; else 0. */
+ * run's set-up makes them): 1, with *left the frames it may take and,
+ * IPv4, *e and *estep (weave_left()); else 0. */
 static inline OFL_ALWAYS_INLINE int weave_entry(const struct ofl_gro *g, const struct gro_item *it, uint32_t ports,
                                                 uint32_t *left, uint64_t *e, uint64_t *estep, const int v4)
 {
 	const uint8_t *h0 = it->hdr;
 	const uint32_t l4c = v4 ? 34u : 54u;
-	uint32_t hl = it->hdr_len, mss = it->seg_size, n, steps = UINT32_MAX;
+	uint32_t hl = it->hdr_len, mss = it->seg_size;
 	if (it->state != GRO_HELD || it->fast != GRO_FAST_PLAIN || it->rawpre_len || it->l3 != (v4 ? 4 : 6) ||
 	    it->l4_off != l4c || ld32(h0 + l4c) != ports || !mss || hl + mss > 0xffffu ||
 	    ofl_get16(h0 + (v4 ? 16 : 18)) + (v4 ? 14u : 54u) != hl + mss ||
 	    (h0[l4c + 13] & TCP_NO_RUN))
 		return 0;
-	n = min32(sat_sub(g->cfg.max_segs, it->nsegs), sat_sub(g->max_slices - 1u, it->nslices));
-	n = min32(n, sat_sub(g->cfg.max_size, it->l3_len) / mss);
-	if (v4)
-		*e = run_word(h0, fold32(ip4_rest_sum(h0)), (uint16_t)(it->id0 + (it->fixedid ? 0u : it->nsegs)),
-		              it->fixedid, estep, &steps);
-	else
-		*e = *estep = 0;
-	*left = min32(n, steps);
+	*left = weave_left(g, it, e, estep, v4);
 	return 1;
 }
 
@@ -119,19 +93,7 @@ static inline OFL_ALWAYS_INLINE int weave_join(struct ofl_gro *g, struct wflow *
 	it = &g->items[idx];
 	if (!weave_entry(g, it, ports, &left, &w->e, &w->estep, v4))
 		return 0;
-	{
-		struct ofl_slice ls = {NULL, it->seg_size, it->nsegs, 0};
-		memcpy(&w->lw, (const uint8_t *)&ls + SL_LEN, 8);
-	}
-	w->it = it;
-	w->s = gro_slices(g, idx) + it->nslices;
-	w->c = gro_cookies(g, idx) + it->nsegs;
-	w->seq = it->next_seq;
-	w->mss = it->seg_size;
-	w->ports = ports;
-	w->full = it->hdr_len + it->seg_size;
-	w->hl = it->hdr_len;
-	w->n = 0;
+	weave_slot_set(g, w, idx, ports, it->nsegs, it->nslices, it->seg_size, it->hdr_len, it->next_seq);
 	w->left = left;
 	return 1;
 }
@@ -149,7 +111,7 @@ static OFL_NOINLINE int weave_join_v6(struct ofl_gro *g, struct wflow *w, const 
 }
 
 static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
-                                                  unsigned n, const int v4, const int avx2)
+                                                  unsigned n, int fresh, uint64_t now, const int v4, const int avx2)
 {
 	_Alignas(32) struct wflow wf[WEAVE_SLOTS];
 	_Alignas(32) uint8_t rm[GRO_PRED_MAX]; /* the run's mask (struct run) */
@@ -158,7 +120,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	const struct ofl_pkt *q = pkts + i, *q0 = q, *qend = pkts + n;
 	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
 	const uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
-	uint32_t held = 0, maxmss = 0, k;
+	uint32_t held = 0, maxmss = 0, nh = 0, k;
 	uint64_t bytes = 0, lstep;
 	const struct gro_item *lastit = NULL;
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
@@ -198,7 +160,27 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		ports = ld32(d + l4c);
 		w = (struct wflow *)(void *)((char *)wf + ((size_t)((ports * 0x9e3779b1u) >> (32 - WEAVE_BITS)) << 7));
 		if (w->ports != ports || w->full != tot) {
-			/* a flow joins, unless it is the slot's (another length) */
+			if (fresh && !w->full) {
+				/* no held flow has its ports: a new flow, held
+				 * (the bytes bound first: with its payload as the
+				 * largest segment size, frames from the first) */
+				uint32_t len = tot - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
+				if ((uint64_t)(q - q0 + 1) * (len > maxmss ? len : maxmss) > hroom ||
+				    !(v4 ? gro_weave_hold_v4 : gro_weave_hold_v6)(g, w, q, ports, now))
+					break;
+				nh++;
+				lastit = w->it;
+				if (len > maxmss) {
+					const struct ofl_pkt *qlim;
+					maxmss = len;
+					qlim = q0 + hroom / maxmss;
+					qend = qlim < qend ? qlim : qend;
+				}
+				continue;
+			}
+			/* a flow joins, unless it is the slot's (another length);
+			 * another flow's slot taken: not every held flow in a slot */
+			fresh = 0;
 			if ((w->full && w->ports == ports) ||
 			    !(v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports, &bytes, &held) || w->full != tot)
 				break;
@@ -238,39 +220,50 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	if (lastit)
 		g->last = (uint32_t)(lastit - g->items);
 	k = (unsigned)(q - q0);
-	g->st.rx_pkts += k;
+	g->st.rx_pkts += k - nh; /* (a hold counted its own) */
 	g->st.rx_bytes += bytes;
-	g->st.merged += k;
-	g->st.merged_fast += k;
+	g->st.merged += k - nh;
+	g->st.merged_fast += k - nh;
 	return k;
 }
 
 #if defined(TRAIN_AVX2)
 static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v4_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
-                                                           unsigned n)
+                                                           unsigned n, int fresh, uint64_t now)
 {
-	return weave_l3(g, pkts, i, n, 1, 1);
+	return weave_l3(g, pkts, i, n, fresh, now, 1, 1);
 }
 static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v6_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
-                                                           unsigned n)
+                                                           unsigned n, int fresh, uint64_t now)
 {
-	return weave_l3(g, pkts, i, n, 0, 1);
+	return weave_l3(g, pkts, i, n, fresh, now, 0, 1);
 }
 #endif
 
 /* A copy per L3 in one function (each L3's register-allocated on its
  * own path), and with AVX2 one compiled for it. */
 static OFL_NOINLINE unsigned weave_sse(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
-                                       unsigned l3)
+                                       unsigned l3, int fresh, uint64_t now)
 {
-	return l3 == 4 ? weave_l3(g, pkts, i, n, 1, 0) : weave_l3(g, pkts, i, n, 0, 0);
+	return l3 == 4 ? weave_l3(g, pkts, i, n, fresh, now, 1, 0) : weave_l3(g, pkts, i, n, fresh, now, 0, 0);
+}
+
+static inline unsigned weave_any(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                                 unsigned l3, int fresh, uint64_t now)
+{
+#if defined(TRAIN_AVX2)
+	if (gro_cpu_avx2())
+		return l3 == 4 ? weave_v4_avx2(g, pkts, i, n, fresh, now) : weave_v6_avx2(g, pkts, i, n, fresh, now);
+#endif
+	return weave_sse(g, pkts, i, n, l3, fresh, now);
 }
 
 unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3)
 {
-#if defined(TRAIN_AVX2)
-	if (gro_cpu_avx2())
-		return l3 == 4 ? weave_v4_avx2(g, pkts, i, n) : weave_v6_avx2(g, pkts, i, n);
-#endif
-	return weave_sse(g, pkts, i, n, l3);
+	return weave_any(g, pkts, i, n, l3, 0, 0);
+}
+
+unsigned gro_weave_new(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, unsigned l3)
+{
+	return weave_any(g, pkts, 0, n, l3, 1, now);
 }

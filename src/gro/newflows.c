@@ -1,0 +1,74 @@
+/*
+ * newflows.c - interleaved new flows: a burst that arrives with nothing
+ * held and whose frames are the segments of several flows in turn (8
+ * flows round robin, a poll of 32 or 64).  Each flow's first frame is held
+ * as a new flow where the weave meets it, with no flow-table lookup (no
+ * flow is held but those the weave's slots name, so a frame whose ports no
+ * slot has is of a new flow), and its slot set from the entry just filled
+ * (no recent-flows cache, no entry checks); its next frames are the
+ * weave's (weave.c).
+ */
+#include <stddef.h>
+
+#include "gro/hold.h"
+#include "gro/weave.h"
+
+/* Frame pkt held as a new flow and slot w set for it (gro_weave_hold_v4()
+ * and _v6(), weave.h): held when receive.c's fast path would hold it
+ * (the plain TCP shape of this L3, a payload, no flag that passes it on,
+ * the flow limit not reached; the byte bound checked by the caller), and
+ * when the weave can take its next frames (a header prediction covers). */
+static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt,
+                                               uint32_t ports, uint64_t now, const int v4)
+{
+	const uint8_t *d = pkt->bufs->data;
+	const uint32_t l4c = v4 ? 34u : 54u;
+	uint32_t b0 = pkt->bufs->len, thl, left, idx, hl, len;
+	uint64_t e;
+	if (v4 ? !ofl_plain_is_ip4(d) || d[23] != 6 || !ofl_plain_ip4_rest(d + 14, b0)
+	       : !ofl_plain_is_ip6(d, b0) || d[20] != 6)
+		return 0;
+	thl = ofl_plain_tcp_at(d, b0, b0, l4c);
+	/* (thl 0: not plain; b0 - l4c - thl 0: no payload) */
+	if (!thl || b0 - l4c - thl - 1u >= 0xffffu - l4c - thl || (d[l4c + 13] & TCP_NO_RUN) ||
+	    l4c + thl > GRO_PRED_MAX || gro_nflows(g) >= g->cfg.max_flows)
+		return 0;
+	g->st.rx_pkts++;
+	g->st.rx_bytes += b0;
+	gro_hold_plain_new(g, pkt, d, l4c, thl, b0, now);
+	idx = g->last;
+	hl = l4c + thl;
+	len = b0 - hl;
+	left = weave_limit(g, 1, 1, b0 - 14u, len);
+	if (!v4) {
+		w->e = w->estep = 0;
+	} else if ((e = get64(d + 18)) >> 48 != 0xffffu && (e & 0xffffu) != 0) {
+		/* the next frame's ID-to-checksum word: this one's, the ID
+		 * one more and the checksum one less (the checksum verified:
+		 * exact while neither wraps, as run_word() computes it) */
+		w->estep = (1ull << 48) - 1u;
+		w->e = e += w->estep;
+		left = min32(left, min32(0xffffu - (uint32_t)(e >> 48), (uint32_t)(e & 0xffffu)));
+	} else {
+		left = weave_left(g, &g->items[idx], &w->e, &w->estep, v4); /* (an ID or checksum at its end) */
+	}
+	weave_slot_set(g, w, idx, ports, 1, 1, len, hl, ofl_get32(d + l4c + 4) + len);
+	w->left = left;
+	return 1;
+}
+
+int gro_weave_hold_v4(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports, uint64_t now)
+{
+	return weave_hold(g, w, pkt, ports, now, 1);
+}
+
+int gro_weave_hold_v6(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports, uint64_t now)
+{
+	return weave_hold(g, w, pkt, ports, now, 0);
+}
+
+unsigned gro_new_flows(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+{
+	const uint8_t *p = pkts[0].bufs->data;
+	return gro_weave_new(g, pkts, n, now, ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") ? 6u : 4u);
+}

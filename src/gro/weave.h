@@ -1,0 +1,103 @@
+/*
+ * weave.h - what weave.c's weave and newflows.c share: a flow's slot in
+ * the weave's table (struct wflow) and how a held entry takes one.
+ */
+#ifndef OFL_GRO_WEAVE_H
+#define OFL_GRO_WEAVE_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include "gro/run.h"
+
+#define WEAVE_BITS 4
+#define WEAVE_SLOTS (1u << WEAVE_BITS)
+
+/* A flow's state while the weave takes its frames (one slot of the table,
+ * found by a hash of the TCP ports). */
+struct wflow {
+	uint64_t e, estep;   /* IPv4: the next ID-to-checksum word, its step */
+	struct gro_item *it;
+	struct ofl_slice *s; /* the entry's next slice and cookie when it joined */
+	void **c;
+	uint64_t lw;         /* that slice's len, pkt and buf (SL_LEN) */
+	uint32_t seq, mss;   /* the next sequence number, its step */
+	uint32_t ports;      /* the frames' TCP ports */
+	uint32_t full;       /* and their length (a full segment's); 0: a free slot */
+	uint32_t hl, n;      /* header length; frames taken */
+	uint32_t left;       /* how many it may take */
+	uint8_t pad[128 - 76]; /* a slot a power of two: its address one shift */
+};
+_Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
+
+/* The frames the weave may take for an entry of nsegs segments, nslices
+ * slices, l3_len IP bytes and segment size mss (not 0): the segment,
+ * slice and size limits. */
+static inline OFL_ALWAYS_INLINE uint32_t weave_limit(const struct ofl_gro *g, uint32_t nsegs, uint32_t nslices,
+                                                     uint32_t l3_len, uint32_t mss)
+{
+	uint32_t n = min32(sat_sub(g->cfg.max_segs, nsegs), sat_sub(g->max_slices - 1u, nslices));
+	return min32(n, sat_sub(g->cfg.max_size, l3_len) / mss);
+}
+
+/* The frames the weave may take for entry it (plain TCP, its header the
+ * expected one: weave.c weave_entry()), and, IPv4, *e the next
+ * ID-to-checksum word and *estep its step: weave_limit() and, IPv4, the ID
+ * or checksum wrap. */
+static inline OFL_ALWAYS_INLINE uint32_t weave_left(const struct ofl_gro *g, const struct gro_item *it, uint64_t *e,
+                                                    uint64_t *estep, const int v4)
+{
+	const uint8_t *h0 = it->hdr;
+	uint32_t n = weave_limit(g, it->nsegs, it->nslices, it->l3_len, it->seg_size), steps = UINT32_MAX;
+	if (v4)
+		*e = run_word(h0, fold32(ip4_rest_sum(h0)), (uint16_t)(it->id0 + (it->fixedid ? 0u : it->nsegs)),
+		              it->fixedid, estep, &steps);
+	else
+		*e = *estep = 0;
+	return min32(n, steps);
+}
+
+/* Slot w takes entry idx, whose frames have TCP ports ports: nsegs
+ * segments and nslices slices held, segment size mss, header length hl,
+ * next sequence number seq (the entry's own fields, or what was just
+ * written there); w->e, w->estep and w->left set by the caller. */
+static inline OFL_ALWAYS_INLINE void weave_slot_set(struct ofl_gro *g, struct wflow *w, uint32_t idx, uint32_t ports,
+                                                    uint32_t nsegs, uint32_t nslices, uint32_t mss, uint32_t hl,
+                                                    uint32_t seq)
+{
+	struct ofl_slice ls = {NULL, mss, (uint16_t)nsegs, 0};
+	memcpy(&w->lw, (const uint8_t *)&ls + SL_LEN, 8);
+	w->it = &g->items[idx];
+	w->s = gro_slices(g, idx) + nslices;
+	w->c = gro_cookies(g, idx) + nsegs;
+	w->seq = seq;
+	w->mss = mss;
+	w->ports = ports;
+	w->full = hl + mss;
+	w->hl = hl;
+	w->n = 0;
+}
+
+/* newflows.c: frame pkt (the weave's frame checks made: one buffer, its
+ * data, room for a TCP header at 34 or 54), whose TCP ports (ports) no
+ * held flow has while nothing but the weave's slots is held (weave.c
+ * gro_weave_new()), held as a new flow as receive.c's fast path would hold
+ * it, and slot w (free) set for its flow: 1; else 0, nothing changed. */
+int gro_weave_hold_v4(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports, uint64_t now);
+int gro_weave_hold_v6(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports, uint64_t now);
+
+/* weave.c: the weave from frame 0 of a burst that arrived with nothing
+ * held (no entry, no lone record): a frame of a flow no slot has is a new
+ * flow, held there (gro_weave_hold_v4/v6()); the frames of the flows held
+ * so are taken as gro_weave() takes them.  Returns how many frames it
+ * took. */
+unsigned gro_weave_new(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, unsigned l3);
+
+/* newflows.c, for the burst loop (burst.c): a burst whose first frame is
+ * plain TCP with payload, nothing held, not grouped, and whose second
+ * frame is another flow's (interleaved flows, not a train): its new flows
+ * held and their frames taken by gro_weave_new(); returns the frame the
+ * burst loop goes on from (0: none taken, the loop decides). */
+unsigned gro_new_flows(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now);
+
+#endif

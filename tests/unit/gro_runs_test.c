@@ -1,0 +1,232 @@
+/*
+ * gro_runs_test.c - interleaved new flows (src/gro/newflows.c, the weave
+ * from a burst's first frame): polls of F flows round robin (2 to 17; 17
+ * is one more than the weave's slots), four full segments of each, that
+ * arrive with nothing held, so that every flow's first frame is held where
+ * the weave meets it and its next frames are taken after it.  Each poll
+ * has one frame changed, at every position in turn, so that the weave
+ * must stop there (or, for a new flow's first frame, not hold it): PSH, a
+ * short segment, a sequence gap, a bad IPv4 header checksum, no payload
+ * (a new flow that is passed on), a SYN, another flow with the same ports
+ * (other addresses), a frame of the other IP version, an IPv4 ID step, two
+ * buffers, a checksum not verified, another timestamp value; and the
+ * configuration's limits: fewer flows than the poll has, held bytes for a
+ * third of it or, segment sizes growing from flow to flow, for less than
+ * the first two flows' first frames, two segments a packet, and every
+ * flow with TCP options.
+ * Each sequence runs on one context as one burst a poll and on another as
+ * one ofl_gro_receive() a frame: what they deliver (every field, header,
+ * payload and cookie, folded into a digest list by list) and their
+ * counters (gro.h: but lookups and merged_fast) must be the same.  As
+ * gro_burst_diff_runs_test the same calls run again as bursts of every
+ * size (support/burstdiff.h).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ofl/gro.h>
+
+#include "gen.h"
+#include "harness.h"
+
+#define SEGS 4u                    /* segments of each flow a poll */
+#define FMAX 17u                   /* flows at most */
+#define PMAX (FMAX * SEGS)         /* frames a poll at most */
+#define MSS 200u
+#define FRAME 512u
+
+enum change {
+	C_NONE, C_PSH, C_SHORT, C_SEQ, C_IPSUM, C_NOPAY, C_SYN, C_ADDR, C_L3, C_ID, C_BUFS, C_CSUM, C_TS,
+	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, NCHANGE
+};
+
+/* What one context delivered: a digest of every field and byte, list by
+ * list, and the counts. */
+struct seen {
+	uint64_t h;
+	unsigned lists, pkts, segs;
+};
+
+static uint8_t frames[PMAX][FRAME];
+static struct ofl_buf bufs[PMAX][2];
+static struct ofl_pkt pkts[PMAX];
+
+static void mix(struct seen *s, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	size_t k;
+	for (k = 0; k < n; k++)
+		s->h = (s->h ^ b[k]) * 0x100000001b3ull;
+}
+
+/* One delivered packet into the digest: its fields, header bytes,
+ * payload slices (bytes and packet index) and cookies. */
+static void digest_one(struct seen *s, const struct ofl_gro_out *o)
+{
+	uint64_t f[] = {o->len,     o->seg_count, o->seg_size,   o->flags,     o->hdr_len,     o->ncookies,
+	                o->nslices, o->l3_off,    o->l4_off,     o->csum_start, o->csum_offset, o->gso_type,
+	                o->vlan_tci, o->rx_hash,  o->first_ns};
+	const struct ofl_slice *sl = o->slices, *end = o->slices + o->nslices;
+	mix(s, f, sizeof f);
+	if (o->hdr_len)
+		mix(s, o->hdr, o->hdr_len);
+	for (; sl < end; sl++) {
+		mix(s, sl->data, sl->len);
+		mix(s, &sl->pkt, sizeof sl->pkt);
+	}
+	mix(s, o->cookies, o->ncookies * sizeof o->cookies[0]);
+	s->segs += o->seg_count;
+}
+
+/* The deliver callback: a list of n into the digest (user). */
+static void digest(void *user, const struct ofl_gro_out *p, unsigned n)
+{
+	struct seen *s = user;
+	const struct ofl_gro_out *o;
+	s->lists++;
+	s->pkts += n;
+	mix(s, &n, sizeof n);
+	for (o = p; o < p + n; o++)
+		digest_one(s, o);
+}
+
+/* The flows of one sequence: flow f of IPv(l3), every flow with the
+ * timestamps option for C_OPTS and C_TS. */
+static void flows_init(struct gen_tcp *g, unsigned nf, int l3, enum change c)
+{
+	unsigned f;
+	for (f = 0; f < nf; f++) {
+		gen_tcp_init(&g[f], l3);
+		g[f].sport = (uint16_t)(3000 + 7 * f);
+		g[f].seq = 5000u * f + 1u;
+		g[f].ip_id = (uint16_t)(0xffd0u + 3u * f); /* (some first frames at 0xffff) */
+		g[f].payload_len = c == C_HELD1 ? MSS + 8 * f : MSS; /* (segment sizes that grow) */
+		g[f].flow_salt = f + 1;
+		if (c == C_OPTS || c == C_TS)
+			gen_opt_ts(&g[f], 900u + f, 40u);
+	}
+}
+
+/* Poll at of the sequence: SEGS frames of each of the nf flows, round
+ * robin, frame at changed; the flows stepped on.  Returns the frame
+ * count. */
+static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum change c, unsigned poll)
+{
+	unsigned k, n = nf * SEGS;
+	for (k = 0; k < n; k++) {
+		struct gen_tcp *t = &g[k % nf], m = *t;
+		size_t len;
+		if (k == at) {
+			switch (c) {
+			case C_PSH: m.flags |= GEN_PSH; break;
+			case C_SHORT: m.payload_len = MSS - 1; break;
+			case C_SEQ: m.seq += 3; break;
+			case C_IPSUM: m.bad_ip_csum = true; break;
+			case C_NOPAY: m.payload_len = 0; break;
+			case C_SYN: m.flags |= GEN_SYN; break;
+			case C_ADDR: m.saddr[m.l3 == 4 ? 2 : 14] ^= 0x10; break;
+			case C_L3:
+				gen_tcp_init(&m, 10 - t->l3);
+				m.sport = t->sport;
+				m.payload_len = MSS;
+				break;
+			case C_ID: m.ip_id = (uint16_t)(m.ip_id + 5u); break;
+			case C_TS: m.opts[7] ^= 1; break; /* (NOP NOP kind len, then the value) */
+			default: break;
+			}
+		}
+		len = gen_tcp_frame(&m, frames[k], FRAME);
+		ck_assert_uint_gt(len, 0);
+		if (k != at || (c != C_ADDR && c != C_L3)) {
+			t->seq += m.payload_len;
+			t->ip_id++;
+		}
+		memset(&pkts[k], 0, sizeof pkts[k]);
+		pkts[k].bufs = bufs[k];
+		pkts[k].nbufs = 1;
+		pkts[k].csum_status = k == at && c == C_CSUM ? OFL_CSUM_NONE : OFL_CSUM_UNNECESSARY;
+		pkts[k].cookie = (void *)(uintptr_t)(poll << 8 | k);
+		bufs[k][0] = (struct ofl_buf){frames[k], (uint32_t)len};
+		if (k == at && c == C_BUFS) {
+			bufs[k][0].len = (uint32_t)len - 50u;
+			bufs[k][1] = (struct ofl_buf){frames[k] + len - 50u, 50u};
+			pkts[k].nbufs = 2;
+		}
+	}
+	return n;
+}
+
+/* The sequence for nf flows over IPv(l3), change c at every position in
+ * turn (one poll each), into s: one burst a poll (burst) or one call a
+ * frame; its counters in *st. */
+static void sequence(unsigned nf, int l3, enum change c, int burst, struct seen *s, struct ofl_gro_stats *st)
+{
+	struct gen_tcp g[FMAX];
+	struct ofl_gro_config cfg;
+	struct ofl_gro *gro;
+	unsigned at, k, n;
+	memset(s, 0, sizeof *s);
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = digest;
+	cfg.user = s;
+	if (c == C_FLOWS)
+		cfg.max_flows = nf / 2 + 1;
+	if (c == C_HELD)
+		cfg.max_held_bytes = nf * SEGS * MSS / 3;
+	if (c == C_HELD1)
+		cfg.max_held_bytes = 2 * MSS + 4; /* (the second flow's first frame, 8 bytes more, over it) */
+	if (c == C_SEGS)
+		cfg.max_segs = 2;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
+	flows_init(g, nf, l3, c);
+	for (at = 0; at < nf * SEGS; at++) {
+		n = poll_make(g, nf, at, c, at);
+		if (burst) {
+			int err = 1;
+			ck_assert_uint_eq(ofl_gro_receive_burst(gro, pkts, n, at, &err), n);
+			ck_assert_int_eq(err, 0);
+		} else {
+			for (k = 0; k < n; k++)
+				ck_assert_int_ge(ofl_gro_receive(gro, &pkts[k], at), 0);
+		}
+		ck_assert_int_eq(ofl_gro_poll_end(gro, n, at, NULL), 0);
+	}
+	ck_assert_int_eq(ofl_gro_get_stats(gro, st, sizeof *st), 0);
+	ofl_gro_destroy(gro);
+	st->lookups = st->lookup_probes = st->merged_fast = 0; /* (gro.h) */
+}
+
+/* Change _i: every flow count (under a checker a few), both IP versions. */
+START_TEST(runs_equal_single_frames)
+{
+	static const unsigned few[] = {2, 3, 8, 16, 17};
+	const enum change c = (enum change)_i;
+	const int all = getenv("OFL_TEST_CHECKER") == NULL;
+	unsigned j, nf;
+	int l3;
+	for (l3 = 4; l3 <= 6; l3 += 2) {
+		for (j = 0; j < (all ? FMAX - 1u : sizeof few / sizeof few[0]); j++) {
+			struct seen a, b;
+			struct ofl_gro_stats sa, sb;
+			nf = all ? j + 2u : few[j];
+			sequence(nf, l3, c, 1, &a, &sa);
+			sequence(nf, l3, c, 0, &b, &sb);
+			ck_assert_msg(a.h == b.h && a.lists == b.lists && a.pkts == b.pkts,
+			              "IPv%d, %u flows, change %d: bursts and single frames deliver differently "
+			              "(%u/%u lists, %u/%u packets)",
+			              l3, nf, (int)c, a.lists, b.lists, a.pkts, b.pkts);
+			ck_assert_msg(memcmp(&sa, &sb, sizeof sa) == 0, "IPv%d, %u flows, change %d: counters differ", l3,
+			              nf, (int)c);
+			ck_assert_uint_eq(sa.rx_pkts, (uint64_t)nf * SEGS * nf * SEGS);
+			if (c == C_NONE || c == C_OPTS) {
+				/* every poll: each flow one packet of SEGS segments */
+				ck_assert_uint_eq(a.pkts, nf * nf * SEGS);
+				ck_assert_uint_eq(sa.merged, (uint64_t)nf * SEGS * nf * (SEGS - 1u));
+			}
+		}
+	}
+}
+END_TEST
+
+H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE})
