@@ -206,6 +206,10 @@ int gro_predict_bufs_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *
  * the frame its full entry left: merge.c train_renew()) */
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                    uint64_t now);
+/* gro_train() of an entry just held (GRO_FAST_PLAIN or GRO_FAST_UDP, no
+ * tag) from one frame of one buffer, the one before pkts[i] */
+unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                        uint64_t now);
 /* interleaved flows: the frames from i on that predict into the held
  * entries the recent-flows cache names, without a train (l3: 4 or 6) */
 unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3);
