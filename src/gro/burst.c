@@ -103,8 +103,8 @@ static inline OFL_ALWAYS_INLINE int32_t pass_len(const uint8_t *p, uint32_t b0, 
 		return pass_tcp_len(p, b0, 34, flags);
 	}
 	/* (the payload length, b0 - 54 >= 20, is not 0) */
-	if (ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74 && (ip[0] >> 4) == 6 && ip[6] == 6 &&
-	    ofl_get16(ip + 4) + 54u == b0)
+	if (ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") && plain_keyed(6, b0) && (ip[0] >> 4) == 6 &&
+	    ip[6] == 6 && ofl_get16(ip + 4) + 54u == b0)
 		return pass_tcp_len(p, b0, 54, flags);
 	return -1;
 }
@@ -311,7 +311,7 @@ static inline void first_prefetch(const struct ofl_pkt *pkts, unsigned n)
  * UDP GRO on.  Held when receive.c's
  * gro_receive() would hold it at once (its fast path finds no entry and
  * does not take it; udp_hold_new(): hold.h gro_udp_plain_new(), and an
- * IPv6 frame of 74 bytes or more for plain_key()), without its set-up;
+ * IPv6 frame long enough for plain_key(): plain_keyed()), without its set-up;
  * its next frames trained.  Returns the frame the burst loop goes on from
  * (0: not held, the loop decides). */
 static OFL_NOINLINE unsigned first_hold_udp(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
@@ -319,7 +319,7 @@ static OFL_NOINLINE unsigned first_hold_udp(struct ofl_gro *g, const struct ofl_
 	const uint8_t *p = pkts->bufs->data;
 	uint32_t b0 = pkts->bufs->len;
 	struct ofl_hdrs h;
-	if (!gro_udp_plain_new(g, p, b0, b0, &h) || (h.l3 != 4 && b0 < 74))
+	if (!gro_udp_plain_new(g, p, b0, b0, &h) || !plain_keyed(h.l3, b0))
 		return 0;
 	first_prefetch(pkts, n);
 	g->st.rx_pkts++;
