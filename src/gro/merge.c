@@ -156,16 +156,12 @@ static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts,
 	                nsl, v4, 0, avx2, udp);
 }
 
-/* below: the frame after an entry filled up held as the next */
-static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now,
-                                         int udp);
-
 /* gro_train() for one L3 (v4 is a constant in each copy).  udp: a
  * GRO_FAST_UDP flow (udp.h), its run of full datagrams only: every other
  * frame is left to header prediction and the full path, which apply the
  * UDP rules one by one; a train completed at UDP_GRO_CNT_MAX datagrams.
  * An entry completed for the size goes on into the flow's next entry,
- * held from the frame that did not fit (train_renew()). */
+ * held from the frame that did not fit (gro_train_renew()). */
 static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
                                                     unsigned i, unsigned n, uint64_t now, struct run *rp,
                                                     const int v4, const int tagged, const int avx2, const int udp,
@@ -274,7 +270,7 @@ entry:
 				 * next full one, the general body below (TCP after
 				 * a run of one buffer) or udp.c would complete the
 				 * entry for the size and leave it to be held
-				 * (below: train_renew()); the run's checks,
+				 * (below: gro_train_renew()); the run's checks,
 				 * on copies, its IPv4 word the run's first stepped
 				 * k times (exact: k is at most steps) */
 				struct ofl_slice ts;
@@ -404,13 +400,13 @@ entry:
 	if (!renew)
 		return i - first;
 	/* the frame that did not fit held as the flow's new entry
-	 * (train_renew()), and the train carried on into it, as the burst
+	 * (gro_train_renew()), and the train carried on into it, as the burst
 	 * loop would go on after holding that frame: when the frame after it
 	 * looks like the flow's.  The new entry has the shape of the one
 	 * before it (the same header where the copy reads it). */
 	{
 		const uint8_t stack = it->stack;
-		if ((idx = train_renew(g, idx, &pkts[i], now, udp)) == GRO_NONE)
+		if ((idx = gro_train_renew(g, idx, &pkts[i], now, udp)) == GRO_NONE)
 			return i - first;
 		it = &g->items[idx];
 		if (++i >= n || !same_ports(it, &pkts[i]))
@@ -441,74 +437,9 @@ entry:
 	}
 }
 
-/*
- * The frame a train left because its entry was full (completed for size,
- * the frame mergeable but for that), held here as the flow's new entry
- * exactly as the burst loop would hold it: its flow left the table with
- * the completed entry, so there the frame finds nothing to predict
- * against, and receive.c's fast_path() holds it (gro_hold_plain(), a
- * frame of several buffers too: the headers in the first) when it is of
- * the plain shape and may be held; a UDP datagram (udp) goes on to udp.c,
- * which holds it (gro_hold_new()'s entry: hold.h gro_udp_plain_new(),
- * gro_udp_hold_plain()).  No parse and no key built: the train checked
- * the frame against the completed entry idx's header under the mask of
- * every layer's rule, which covers what ofl_parse_plain() and plain_key()
- * read (EtherType, IP version and header length, fragment bits, protocol,
- * TCP header length, addresses, ports, IPv6 flow label) and the lengths
- * and IPv4 checksum one by one; so the parse would give the entry's
- * offsets and the frame's length, plain_key() the entry's key, and its
- * hash is the entry's (idx's memory is kept until taken again: at most
- * by the new entry itself, whose key is then copied onto itself).  What
- * the burst loop's path would check beyond that is checked here: the UDP
- * rules of a new flow, the TCP flags.  Not checked, as the train did:
- * the byte bound (the frame was within it with the completed entry's
- * bytes still held), an IPv6 frame's 74 bytes for plain_key() (TCP: at
- * least the headers; a UDP datagram under 12 bytes fills 64 of them,
- * GRO_UDP_CNT_MAX, before the smallest max_size, 1280).  Returns the new
- * entry, or GRO_NONE with nothing done (the burst loop offers the frame
- * then).
- */
-static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now,
-                                         int udp)
-{
-	const struct gro_item *old = &g->items[idx];
-	const uint8_t *p = pkt->bufs[0].data;
-	uint32_t b0 = pkt->bufs[0].len, tot = pkt->nbufs == 1 ? b0 : ofl_pkt_len(pkt->bufs, pkt->nbufs);
-	uint32_t l4 = old->l4_off, hl = udp ? l4 + 8u : old->hdr_len, l3 = old->l3;
-	struct ofl_hdrs h = {
-		.status = udp ? OFL_PARSE_NOT_TCP : OFL_PARSE_OK,
-		.l3 = (uint8_t)l3,
-		.l4proto = udp ? 17 : 6,
-		.l4_ok = 1,
-		.l2_len = 14,
-		.l3_off = 14,
-		.l4_off = (uint16_t)l4,
-		.hdr_len = (uint16_t)hl,
-		.l3_end = tot,
-		.frame_len = tot,
-		.et_off = 12,
-		.payload_len = tot - hl,
-	};
-	if (g->full_only || g->cfg.fraglist || g->lhs)
-		return GRO_NONE;
-	if (udp) {
-		if (!gro_udp_new_ok(&g->cfg, p + l4, tot - l4))
-			return GRO_NONE;
-	} else if (p[l4 + 13] & TCP_NO_RUN) {
-		return GRO_NONE;
-	}
-	g->st.rx_pkts++;
-	g->st.rx_bytes += tot;
-	if (udp)
-		gro_udp_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
-	else
-		gro_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
-	return g->last;
-}
-
 /* gro_train() for one shape: train_once() with its struct run, which
  * goes on into the flow's next entries (each started with the frame the
- * last left when it filled up: train_renew()). */
+ * last left when it filled up: gro_train_renew()). */
 static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
                                                   unsigned i, unsigned n, uint64_t now, const int v4,
                                                   const int tagged, const int avx2, const int udp, const int fresh)
