@@ -199,6 +199,10 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 		run_init(rp, it, m, v4 ? ip4_rest_sum(h0) : 0, v4, udp);
 		ipsum = rp->ipsum;
 	}
+	/* IPv4 after a renew: the run word of the frame at i and how many
+	 * frames may follow it stepped (ecn 0: none kept; run_word()) */
+	uint64_t ec = 0;
+	uint32_t ecn = 0;
 	uint8_t end, fl, renew;
 entry:
 	end = fl = renew = 0;
@@ -216,8 +220,13 @@ entry:
 			uint64_t e = 0, estep = 0;
 			uint32_t steps = UINT32_MAX, k, kr = room / mss, kh = hroom / mss, iend, nbr = pkt->nbufs, nsl_run,
 			         nadd, ext;
-			if (v4)
+			if (v4 && ecn) {
+				e = ec;
+				estep = (1ull << 48) - 1u;
+				steps = ecn;
+			} else if (v4) {
 				e = run_word(rp->tp, rp->ipsum, id, it->fixedid, &estep, &steps);
+			}
 			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl) / nbr));
 			/* ext (UDP: for TCP, 1 flow +0.36 a packet, the run's
 			 * frames odd then): the entry's room bounds a run of one
@@ -262,7 +271,7 @@ entry:
 			 * -0.41 a packet, its 4-buffer copy +0.05) */
 			if (renew) {
 				end = 2;
-				break;
+				goto full;
 			}
 			if (OFL_UNLIKELY(!ext && i < n && mss > room && (udp || nbr == 1) && mss <= hroom &&
 			                 nsegs < seg_end && nsl < sl_end)) {
@@ -279,11 +288,23 @@ entry:
 				             GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK, &nsl_run, v4, 0, avx2, udp)) {
 					end = 2;
 					renew = 1;
-					break;
+					goto full;
 				}
 			}
 			if (i >= n || udp)
 				break;
+			ecn = 0;
+			if (0) {
+full:
+				/* the run's frame k (at i) held as the next entry:
+				 * the word of the frame after it is the run's
+				 * stepped k + 1 times, exact while that is within
+				 * steps (the ID not fixed: a renewed entry's is
+				 * not) */
+				ec = e + estep * (k + 1u);
+				ecn = v4 && estep && steps > k + 1u ? steps - (k + 1u) : 0;
+				break;
+			}
 			pkt = &pkts[i];
 			b = pkt->bufs;
 			memcpy(&pw, &pkt->nbufs, 4);
@@ -366,6 +387,7 @@ entry:
 					    (struct ofl_slice){bb[k].data, bb[k].len, (uint16_t)nsegs, (uint16_t)k};
 		}
 		id = (uint16_t)(id + idinc);
+		ecn = 0; /* (ec was the word of this frame's run) */
 		ck[nsegs] = pkt->cookie;
 		nsl += nsl_pkt;
 		nsegs++;
@@ -428,6 +450,7 @@ entry:
 		 * (the train's checks), and of its length when it is a full
 		 * segment of the same stack (ipsum: the same bytes) */
 		if (it->seg_size != mss || it->stack != stack) {
+			ecn = 0;
 			mss = it->seg_size;
 			m = udp ? g->pmask[it->stack] : g->pmask[!v4];
 			run_init(rp, it, m, v4 ? ip4_rest_sum(h0) : 0, v4, udp);
