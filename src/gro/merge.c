@@ -220,7 +220,7 @@ entry:
 			uint64_t e = 0, estep = 0;
 			uint32_t steps = UINT32_MAX, k, kr = room / mss, kh = hroom / mss, iend, nbr = pkt->nbufs, nsl_run,
 			         nadd, ext;
-			if (v4 && ecn) {
+			if (fresh && v4 && ecn) {
 				e = ec;
 				estep = (1ull << 48) - 1u;
 				steps = ecn;
@@ -302,7 +302,7 @@ full:
 				 * steps (the ID not fixed: a renewed entry's is
 				 * not) */
 				ec = e + estep * (k + 1u);
-				ecn = v4 && estep && steps > k + 1u ? steps - (k + 1u) : 0;
+				ecn = fresh && v4 && estep && steps > k + 1u ? steps - (k + 1u) : 0;
 				break;
 			}
 			pkt = &pkts[i];
