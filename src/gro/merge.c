@@ -218,8 +218,7 @@ entry:
 			/* a run of full segments (struct run), of one buffer or
 			 * of as many as this frame has */
 			uint64_t e = 0, estep = 0;
-			uint32_t steps = UINT32_MAX, k, kr = room / mss, kh = hroom / mss, iend, nbr = pkt->nbufs, nsl_run,
-			         nadd, ext;
+			uint32_t steps = UINT32_MAX, k, iend, nbr = pkt->nbufs, nsl_run, nadd, ext;
 			if (fresh && v4 && ecn) {
 				e = ec;
 				estep = (1ull << 48) - 1u;
@@ -230,15 +229,15 @@ entry:
 			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl) / nbr));
 			/* ext (UDP: for TCP, 1 flow +0.36 a packet, the run's
 			 * frames odd then): the entry's room bounds a run of one
-			 * buffer, and the
-			 * frame after it is in the burst, within every other bound
-			 * (the held bytes with it taken, a segment, a slice, the
-			 * stepped word) and would not fit: the run checks it too,
-			 * and when it is the next full segment the entry is
-			 * completed for the size and the frame held as the flow's
-			 * next (below: renew), as the check after the run would */
-			ext = udp && nbr == 1 && kr < min32(k, kh);
-			k = min32(k, min32(kr, kh));
+			 * buffer, and the frame after it is in the burst, within
+			 * every other bound (the held bytes with it taken, a
+			 * segment, a slice, the stepped word) and would not fit:
+			 * the run checks it too, and when it is the next full
+			 * segment the entry is completed for the size and the
+			 * frame held as the flow's next (below: renew), as the
+			 * check after the run would */
+			ext = udp && nbr == 1 && room / mss < min32(k, hroom / mss);
+			k = min32(k, min32(room / mss, hroom / mss));
 			iend = i + k + ext;
 			if (nbr == 1)
 				nadd = run_one_buf(pkts, i, iend, n, rp, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
