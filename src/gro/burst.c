@@ -105,8 +105,8 @@ static inline OFL_ALWAYS_INLINE int32_t pass_len(const uint8_t *p, uint32_t b0, 
 		return pass_tcp_len(p, b0, 34, flags);
 	}
 	/* (the payload length, b0 - 54 >= 20, is not 0) */
-	if (ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74 && (ip[0] >> 4) == 6 && ip[6] == 6 &&
-	    ofl_get16(ip + 4) + 54u == b0)
+	if (ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") && plain_keyed(6, b0) && (ip[0] >> 4) == 6 &&
+	    ip[6] == 6 && ofl_get16(ip + 4) + 54u == b0)
 		return pass_tcp_len(p, b0, 54, flags);
 	return -1;
 }
@@ -284,6 +284,22 @@ static inline unsigned train_after_hold(struct ofl_gro *g, const struct ofl_pkt 
 	return i;
 }
 
+/* After the burst's first frame (b0 bytes at p, its L4 header at l4) was
+ * held as a new entry (g->last): the frames after it go straight into
+ * the train against it (gro_train_held(), the entry's state known) when
+ * header prediction covers it and the next frame carries its ports, as
+ * train_after_hold() would take them.  Returns the last frame taken. */
+static inline unsigned train_after_first(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now,
+                                         const uint8_t *p, uint32_t l4)
+{
+	const struct ofl_pkt *q = pkts + 1;
+	const uint32_t idx = g->last;
+	if (n > 1 && g->items[idx].fast && q->nbufs && q->bufs && q->bufs->data && q->bufs->len >= l4 + 4u &&
+	    ld32(q->bufs->data + l4) == ld32(p + l4))
+		return gro_train_held(g, idx, pkts, 1, n, now);
+	return 0;
+}
+
 /* The first frame of a burst held: the header GRO_AHEAD on fetched, as the
  * burst loop does. */
 static inline void first_prefetch(const struct ofl_pkt *pkts, unsigned n)
@@ -304,7 +320,7 @@ static inline void first_prefetch(const struct ofl_pkt *pkts, unsigned n)
  * UDP GRO on.  Held when receive.c's
  * gro_receive() would hold it at once (its fast path finds no entry and
  * does not take it; udp_hold_new(): hold.h gro_udp_plain_new(), and an
- * IPv6 frame of 74 bytes or more for plain_key()), without its set-up;
+ * IPv6 frame long enough for plain_key(): plain_keyed()), without its set-up;
  * its next frames trained.  Returns the frame the burst loop goes on from
  * (0: not held, the loop decides). */
 static OFL_NOINLINE unsigned first_hold_udp(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
@@ -312,12 +328,13 @@ static OFL_NOINLINE unsigned first_hold_udp(struct ofl_gro *g, const struct ofl_
 	const uint8_t *p = pkts->bufs->data;
 	uint32_t b0 = pkts->bufs->len;
 	struct ofl_hdrs h;
-	if (!gro_udp_plain_new(g, p, b0, b0, &h) || (h.l3 != 4 && b0 < 74))
+	if (!gro_udp_plain_new(g, p, b0, b0, &h) || !plain_keyed(h.l3, b0))
 		return 0;
 	first_prefetch(pkts, n);
 	g->st.rx_pkts++;
 	g->st.rx_bytes += b0;
-	return train_after_hold(g, pkts, 0, n, gro_udp_hold_plain(g, pkts, p, &h, NULL, 0, now), now) + 1;
+	gro_udp_hold_plain(g, pkts, p, &h, NULL, 0, now);
+	return train_after_first(g, pkts, n, now, p, h.l4_off) + 1;
 }
 
 /* A burst not grouped whose first frame, nothing held, is plain with len
@@ -330,7 +347,8 @@ static OFL_NOINLINE unsigned first_hold(struct ofl_gro *g, const struct ofl_pkt 
 	if (!first_holds(g, pkts->bufs->data, len))
 		return 0;
 	first_prefetch(pkts, n);
-	return train_after_hold(g, pkts, 0, n, hold_first(g, pkts, now), now) + 1;
+	hold_first(g, pkts, now); /* (held: gro_hold_plain_new() returns OFL_GRO_HELD) */
+	return train_after_first(g, pkts, n, now, pkts->bufs->data, plain_l4_off(pkts->bufs->data)) + 1;
 }
 
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)

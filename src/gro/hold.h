@@ -136,6 +136,16 @@ static inline int gro_pass_through(struct ofl_gro *g, const struct ofl_pkt *pkt,
 	return OFL_GRO_NORMAL;
 }
 
+/* Is a frame of the plain shape over IP version l3 (4 or 6), b0 bytes in
+ * its first buffer, long enough for plain_key() (and for burst.c's TCP
+ * plain-shape test): IPv4, or IPv6 with the room of a 20-byte TCP header
+ * after its Ethernet and IPv6 headers (74 bytes; a UDP datagram shorter
+ * than that is keyed by the full path). */
+static inline int plain_keyed(unsigned l3, uint32_t b0)
+{
+	return l3 == 4 || b0 >= 14u + 40u + 20u;
+}
+
 /* The flow key of a frame that looks plain (the words build_key() in
  * receive.c would write for it, with udp.c's GRO_KEY_UDP for a UDP
  * datagram over IPv6; over IPv4 the protocol is not read here and
@@ -155,7 +165,7 @@ static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *
 		k->w[4] = k->w[5] = k->w[6] = k->w[7] = 0;
 		return 4;
 	}
-	if (et == ld16((const uint8_t *)"\x86\xdd") && b0 >= 74) {
+	if (et == ld16((const uint8_t *)"\x86\xdd") && plain_keyed(6, b0)) {
 		k->w[1] = ld32(p + 8) | 6ull << 56;
 		if (ip[6] != 6) {
 			if (ip[6] != 17)

@@ -156,19 +156,16 @@ static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts,
 	                nsl, v4, 0, avx2, udp);
 }
 
-/* below: the frame after an entry filled up held as the next */
-static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now,
-                                         int udp);
-
 /* gro_train() for one L3 (v4 is a constant in each copy).  udp: a
  * GRO_FAST_UDP flow (udp.h), its run of full datagrams only: every other
  * frame is left to header prediction and the full path, which apply the
  * UDP rules one by one; a train completed at UDP_GRO_CNT_MAX datagrams.
  * An entry completed for the size goes on into the flow's next entry,
- * held from the frame that did not fit (train_renew()). */
+ * held from the frame that did not fit (gro_train_renew()). */
 static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
                                                     unsigned i, unsigned n, uint64_t now, struct run *rp,
-                                                    const int v4, const int tagged, const int avx2, const int udp)
+                                                    const int v4, const int tagged, const int avx2, const int udp,
+                                                    const int fresh)
 {
 	struct gro_item *it = &g->items[idx];
 	const uint8_t *h0 = it->hdr, *m = udp ? g->pmask[it->stack] : g->pmask[!v4];
@@ -180,13 +177,15 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 	const uint32_t pre = tagged ? tag_pre(it) : 0, tl = tagged ? it->rawtail_len : 0;
 	struct ofl_slice *sl = gro_slices(g, idx);
 	void **ck = gro_cookies(g, idx);
-	uint32_t seq = it->next_seq, nsegs = it->nsegs, nsl = it->nslices, added = 0;
+	/* fresh: entry idx just held from one frame of one buffer (hold.h
+	 * hold_fill_plain_l4(): one segment, one slice, the ID not fixed) */
+	uint32_t seq = it->next_seq, nsegs = fresh ? 1u : it->nsegs, nsl = fresh ? 1u : it->nslices, added = 0;
 	uint32_t room = sat_sub(udp ? gro_udp_max_l3(g) : g->cfg.max_size, it->l3_len);
 	uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
 	/* segments and slices the entry may still take */
 	const uint32_t seg_end = udp ? min32(g->cfg.max_segs, GRO_UDP_CNT_MAX) : g->cfg.max_segs,
 	               sl_end = g->max_slices - 1u;
-	uint16_t id = (uint16_t)(it->id0 + (it->fixedid ? 0u : nsegs)), idinc = it->fixedid ? 0u : 1u;
+	uint16_t id = (uint16_t)(it->id0 + (fresh || !it->fixedid ? nsegs : 0u)), idinc = fresh || !it->fixedid ? 1u : 0u;
 	/* the IPv4 header sum without length, ID and checksum: the same for
 	 * every segment that predicts (all its other bytes equal the held
 	 * header's); the run's (folded) once it is set */
@@ -200,6 +199,10 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 		run_init(rp, it, m, v4 ? ip4_rest_sum(h0) : 0, v4, udp);
 		ipsum = rp->ipsum;
 	}
+	/* IPv4 after a renew: the run word of the frame at i and how many
+	 * frames may follow it stepped (ecn 0: none kept; run_word()) */
+	uint64_t ec = 0;
+	uint32_t ecn = 0;
 	uint8_t end, fl, renew;
 entry:
 	end = fl = renew = 0;
@@ -215,12 +218,27 @@ entry:
 			/* a run of full segments (struct run), of one buffer or
 			 * of as many as this frame has */
 			uint64_t e = 0, estep = 0;
-			uint32_t steps = UINT32_MAX, k, iend, nbr = pkt->nbufs, nsl_run, nadd;
-			if (v4)
+			uint32_t steps = UINT32_MAX, k, iend, nbr = pkt->nbufs, nsl_run, nadd, ext;
+			if (fresh && v4 && ecn) {
+				e = ec;
+				estep = (1ull << 48) - 1u;
+				steps = ecn;
+			} else if (v4) {
 				e = run_word(rp->tp, rp->ipsum, id, it->fixedid, &estep, &steps);
+			}
 			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl) / nbr));
+			/* ext (UDP: for TCP, 1 flow +0.36 a packet, the run's
+			 * frames odd then): the entry's room bounds a run of one
+			 * buffer, and the frame after it is in the burst, within
+			 * every other bound (the held bytes with it taken, a
+			 * segment, a slice, the stepped word) and would not fit:
+			 * the run checks it too, and when it is the next full
+			 * segment the entry is completed for the size and the
+			 * frame held as the flow's next (below: renew), as the
+			 * check after the run would */
+			ext = udp && nbr == 1 && room / mss < min32(k, hroom / mss);
 			k = min32(k, min32(room / mss, hroom / mss));
-			iend = i + k;
+			iend = i + k + ext;
 			if (nbr == 1)
 				nadd = run_one_buf(pkts, i, iend, n, rp, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
 				                   &nsl_run, v4, avx2, udp);
@@ -232,6 +250,11 @@ entry:
 			} else
 				nadd = run_take(pkts, i, iend, n, rp, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
 				                pw & pw_mask, pw_mask, &nsl_run, v4, 1, avx2, udp);
+			if (ext && nadd > k) {
+				/* (one slice a frame: nbr is 1) */
+				nadd = nsl_run = k;
+				renew = 1;
+			}
 			i += nadd;
 			k = nadd;
 			nsl += nsl_run;
@@ -245,13 +268,17 @@ entry:
 			/* (marked unlikely: laid out of the run's way; TCP/IPv6
 			 * too since the renew after several buffers: 1 flow
 			 * -0.41 a packet, its 4-buffer copy +0.05) */
-			if (OFL_UNLIKELY(i < n && mss > room && (udp || nbr == 1) && mss <= hroom &&
+			if (renew) {
+				end = 2;
+				goto full;
+			}
+			if (OFL_UNLIKELY(!ext && i < n && mss > room && (udp || nbr == 1) && mss <= hroom &&
 			                 nsegs < seg_end && nsl < sl_end)) {
 				/* the next frame does not fit: when it is the run's
 				 * next full one, the general body below (TCP after
 				 * a run of one buffer) or udp.c would complete the
 				 * entry for the size and leave it to be held
-				 * (below: train_renew()); the run's checks,
+				 * (below: gro_train_renew()); the run's checks,
 				 * on copies, its IPv4 word the run's first stepped
 				 * k times (exact: k is at most steps) */
 				struct ofl_slice ts;
@@ -260,11 +287,23 @@ entry:
 				             GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK, &nsl_run, v4, 0, avx2, udp)) {
 					end = 2;
 					renew = 1;
-					break;
+					goto full;
 				}
 			}
 			if (i >= n || udp)
 				break;
+			ecn = 0;
+			if (0) {
+full:
+				/* the run's frame k (at i) held as the next entry:
+				 * the word of the frame after it is the run's
+				 * stepped k + 1 times, exact while that is within
+				 * steps (the ID not fixed: a renewed entry's is
+				 * not) */
+				ec = e + estep * (k + 1u);
+				ecn = fresh && v4 && estep && steps > k + 1u ? steps - (k + 1u) : 0;
+				break;
+			}
 			pkt = &pkts[i];
 			b = pkt->bufs;
 			memcpy(&pw, &pkt->nbufs, 4);
@@ -347,6 +386,7 @@ entry:
 					    (struct ofl_slice){bb[k].data, bb[k].len, (uint16_t)nsegs, (uint16_t)k};
 		}
 		id = (uint16_t)(id + idinc);
+		ecn = 0; /* (ec was the word of this frame's run) */
 		ck[nsegs] = pkt->cookie;
 		nsl += nsl_pkt;
 		nsegs++;
@@ -368,7 +408,7 @@ entry:
 	it->fin_psh |= fl & (TCP_FIN | TCP_PSH);
 	g->held_bytes += added;
 	g->st.rx_pkts += i - start;
-	g->st.rx_bytes += added + (uint64_t)(nsegs - it->nsegs) * (hl + pre + tl);
+	g->st.rx_bytes += added + (uint64_t)(nsegs - (fresh ? 1u : it->nsegs)) * (hl + pre + tl);
 	g->st.merged += i - start;
 	g->st.merged_fast += i - start;
 	it->nsegs = (uint16_t)nsegs;
@@ -381,13 +421,13 @@ entry:
 	if (!renew)
 		return i - first;
 	/* the frame that did not fit held as the flow's new entry
-	 * (train_renew()), and the train carried on into it, as the burst
+	 * (gro_train_renew()), and the train carried on into it, as the burst
 	 * loop would go on after holding that frame: when the frame after it
 	 * looks like the flow's.  The new entry has the shape of the one
 	 * before it (the same header where the copy reads it). */
 	{
 		const uint8_t stack = it->stack;
-		if ((idx = train_renew(g, idx, &pkts[i], now, udp)) == GRO_NONE)
+		if ((idx = gro_train_renew(g, idx, &pkts[i], now, udp)) == GRO_NONE)
 			return i - first;
 		it = &g->items[idx];
 		if (++i >= n || !same_ports(it, &pkts[i]))
@@ -409,6 +449,7 @@ entry:
 		 * (the train's checks), and of its length when it is a full
 		 * segment of the same stack (ipsum: the same bytes) */
 		if (it->seg_size != mss || it->stack != stack) {
+			ecn = 0;
 			mss = it->seg_size;
 			m = udp ? g->pmask[it->stack] : g->pmask[!v4];
 			run_init(rp, it, m, v4 ? ip4_rest_sum(h0) : 0, v4, udp);
@@ -418,77 +459,12 @@ entry:
 	}
 }
 
-/*
- * The frame a train left because its entry was full (completed for size,
- * the frame mergeable but for that), held here as the flow's new entry
- * exactly as the burst loop would hold it: its flow left the table with
- * the completed entry, so there the frame finds nothing to predict
- * against, and receive.c's fast_path() holds it (gro_hold_plain(), a
- * frame of several buffers too: the headers in the first) when it is of
- * the plain shape and may be held; a UDP datagram (udp) goes on to udp.c,
- * which holds it (gro_hold_new()'s entry: hold.h gro_udp_plain_new(),
- * gro_udp_hold_plain()).  No parse and no key built: the train checked
- * the frame against the completed entry idx's header under the mask of
- * every layer's rule, which covers what ofl_parse_plain() and plain_key()
- * read (EtherType, IP version and header length, fragment bits, protocol,
- * TCP header length, addresses, ports, IPv6 flow label) and the lengths
- * and IPv4 checksum one by one; so the parse would give the entry's
- * offsets and the frame's length, plain_key() the entry's key, and its
- * hash is the entry's (idx's memory is kept until taken again: at most
- * by the new entry itself, whose key is then copied onto itself).  What
- * the burst loop's path would check beyond that is checked here: the UDP
- * rules of a new flow, the TCP flags.  Not checked, as the train did:
- * the byte bound (the frame was within it with the completed entry's
- * bytes still held), an IPv6 frame's 74 bytes for plain_key() (TCP: at
- * least the headers; a UDP datagram under 12 bytes fills 64 of them,
- * GRO_UDP_CNT_MAX, before the smallest max_size, 1280).  Returns the new
- * entry, or GRO_NONE with nothing done (the burst loop offers the frame
- * then).
- */
-static OFL_NOINLINE uint32_t train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now,
-                                         int udp)
-{
-	const struct gro_item *old = &g->items[idx];
-	const uint8_t *p = pkt->bufs[0].data;
-	uint32_t b0 = pkt->bufs[0].len, tot = pkt->nbufs == 1 ? b0 : ofl_pkt_len(pkt->bufs, pkt->nbufs);
-	uint32_t l4 = old->l4_off, hl = udp ? l4 + 8u : old->hdr_len, l3 = old->l3;
-	struct ofl_hdrs h = {
-		.status = udp ? OFL_PARSE_NOT_TCP : OFL_PARSE_OK,
-		.l3 = (uint8_t)l3,
-		.l4proto = udp ? 17 : 6,
-		.l4_ok = 1,
-		.l2_len = 14,
-		.l3_off = 14,
-		.l4_off = (uint16_t)l4,
-		.hdr_len = (uint16_t)hl,
-		.l3_end = tot,
-		.frame_len = tot,
-		.et_off = 12,
-		.payload_len = tot - hl,
-	};
-	if (g->full_only || g->cfg.fraglist || g->lhs)
-		return GRO_NONE;
-	if (udp) {
-		if (!gro_udp_new_ok(&g->cfg, p + l4, tot - l4))
-			return GRO_NONE;
-	} else if (p[l4 + 13] & TCP_NO_RUN) {
-		return GRO_NONE;
-	}
-	g->st.rx_pkts++;
-	g->st.rx_bytes += tot;
-	if (udp)
-		gro_udp_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
-	else
-		gro_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
-	return g->last;
-}
-
 /* gro_train() for one shape: train_once() with its struct run, which
  * goes on into the flow's next entries (each started with the frame the
- * last left when it filled up: train_renew()). */
+ * last left when it filled up: gro_train_renew()). */
 static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts,
                                                   unsigned i, unsigned n, uint64_t now, const int v4,
-                                                  const int tagged, const int avx2, const int udp)
+                                                  const int tagged, const int avx2, const int udp, const int fresh)
 {
 	struct run r;
 #if defined(TRAIN_AVX2)
@@ -496,30 +472,55 @@ static inline OFL_ALWAYS_INLINE unsigned train_l3(struct ofl_gro *g, uint32_t id
 	 * shape, which the renewed entries keep */
 	r.run1 = v4 ? (udp ? gro_run1_first_udp4 : gro_run1_first_v4) : (udp ? gro_run1_first_udp6 : gro_run1_first_v6);
 #endif
-	return train_once(g, idx, pkts, i, n, now, &r, v4, tagged, avx2, udp);
+	return train_once(g, idx, pkts, i, n, now, &r, v4, tagged, avx2, udp, fresh);
 }
 
 /* One function per copy: each is register-allocated on its own; with
  * AVX2, an untagged copy per L3 compiled for it. */
-#define TRAIN_COPY(name, v4, tagged, avx2, udp, attr)                                              \
+#define TRAIN_COPY(name, v4, tagged, avx2, udp, fresh, attr)                                       \
 	static OFL_NOINLINE attr unsigned name(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, \
 	                                       unsigned i, unsigned n, uint64_t now)                     \
 	{                                                                                          \
-		return train_l3(g, idx, pkts, i, n, now, v4, tagged, avx2, udp);                   \
+		return train_l3(g, idx, pkts, i, n, now, v4, tagged, avx2, udp, fresh);            \
 	}
-TRAIN_COPY(train_v4, 1, 0, 0, 0, )
-TRAIN_COPY(train_v6, 0, 0, 0, 0, )
-TRAIN_COPY(train_v4_tagged, 1, 1, 0, 0, )
-TRAIN_COPY(train_v6_tagged, 0, 1, 0, 0, )
-TRAIN_COPY(train_udp4, 1, 0, 0, 1, )
-TRAIN_COPY(train_udp6, 0, 0, 0, 1, )
+/* (the copies of a shape: after any entry, and after one just held) */
+#define TRAIN_COPIES(name, v4, avx2, udp, attr) \
+	TRAIN_COPY(name, v4, 0, avx2, udp, 0, attr) TRAIN_COPY(name##_new, v4, 0, avx2, udp, 1, attr)
+TRAIN_COPIES(train_v4, 1, 0, 0, )
+TRAIN_COPIES(train_v6, 0, 0, 0, )
+TRAIN_COPY(train_v4_tagged, 1, 1, 0, 0, 0, )
+TRAIN_COPY(train_v6_tagged, 0, 1, 0, 0, 0, )
+TRAIN_COPIES(train_udp4, 1, 0, 1, )
+TRAIN_COPIES(train_udp6, 0, 0, 1, )
 #if defined(TRAIN_AVX2)
-TRAIN_COPY(train_v4_avx2, 1, 0, 1, 0, GRO_TARGET_AVX2)
-TRAIN_COPY(train_v6_avx2, 0, 0, 1, 0, GRO_TARGET_AVX2)
-TRAIN_COPY(train_udp4_avx2, 1, 0, 1, 1, GRO_TARGET_AVX2)
-TRAIN_COPY(train_udp6_avx2, 0, 0, 1, 1, GRO_TARGET_AVX2)
+TRAIN_COPIES(train_v4_avx2, 1, 1, 0, GRO_TARGET_AVX2)
+TRAIN_COPIES(train_v6_avx2, 0, 1, 0, GRO_TARGET_AVX2)
+TRAIN_COPIES(train_udp4_avx2, 1, 1, 1, GRO_TARGET_AVX2)
+TRAIN_COPIES(train_udp6_avx2, 0, 1, 1, GRO_TARGET_AVX2)
 #endif
+#undef TRAIN_COPIES
 #undef TRAIN_COPY
+
+/* gro_train() of an entry just held from the frame before pkts[i]
+ * (burst.c: a new flow's first frame, one buffer, plain Ethernet, TCP
+ * or a UDP flow's datagram, header prediction on): no tunnel or tag
+ * case, the entry's counts known. */
+unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                        uint64_t now)
+{
+	const struct gro_item *it = &g->items[idx];
+	const int v4 = it->l3 == 4;
+#if defined(TRAIN_AVX2)
+	if (gro_cpu_avx2()) {
+		if (it->fast == GRO_FAST_UDP)
+			return v4 ? train_udp4_avx2_new(g, idx, pkts, i, n, now) : train_udp6_avx2_new(g, idx, pkts, i, n, now);
+		return v4 ? train_v4_avx2_new(g, idx, pkts, i, n, now) : train_v6_avx2_new(g, idx, pkts, i, n, now);
+	}
+#endif
+	if (it->fast == GRO_FAST_UDP)
+		return v4 ? train_udp4_new(g, idx, pkts, i, n, now) : train_udp6_new(g, idx, pkts, i, n, now);
+	return v4 ? train_v4_new(g, idx, pkts, i, n, now) : train_v6_new(g, idx, pkts, i, n, now);
+}
 
 
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,

@@ -203,9 +203,16 @@ int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
 int gro_predict_bufs_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip,
                          uint32_t len);
 /* (now: the time a new entry of the flow is held at, when the train holds
- * the frame its full entry left: merge.c train_renew()) */
+ * the frame its full entry left: renew.c gro_train_renew()) */
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                    uint64_t now);
+/* renew.c: the frame a train left when its entry idx filled up, held
+ * as the flow's next entry (udp: a UDP flow's); GRO_NONE: not held */
+uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int udp);
+/* gro_train() of an entry just held (GRO_FAST_PLAIN or GRO_FAST_UDP, no
+ * tag) from one frame of one buffer, the one before pkts[i] */
+unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                        uint64_t now);
 /* interleaved flows: the frames from i on that predict into the held
  * entries the recent-flows cache names, without a train (l3: 4 or 6) */
 unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3);

@@ -1,0 +1,69 @@
+/*
+ * renew.c - the flow's next entry held by a train whose entry filled up
+ * (merge.c train_once()), from the frame that did not fit.
+ */
+#include "gro/hold.h"
+
+/*
+ * The frame a train left because its entry was full (completed for size,
+ * the frame mergeable but for that), held here as the flow's new entry
+ * exactly as the burst loop would hold it: its flow left the table with
+ * the completed entry, so there the frame finds nothing to predict
+ * against, and receive.c's fast_path() holds it (gro_hold_plain(), a
+ * frame of several buffers too: the headers in the first) when it is of
+ * the plain shape and may be held; a UDP datagram (udp) goes on to udp.c,
+ * which holds it (gro_hold_new()'s entry: hold.h gro_udp_plain_new(),
+ * gro_udp_hold_plain()).  No parse and no key built: the train checked
+ * the frame against the completed entry idx's header under the mask of
+ * every layer's rule, which covers what ofl_parse_plain() and plain_key()
+ * read (EtherType, IP version and header length, fragment bits, protocol,
+ * TCP header length, addresses, ports, IPv6 flow label) and the lengths
+ * and IPv4 checksum one by one; so the parse would give the entry's
+ * offsets and the frame's length, plain_key() the entry's key, and its
+ * hash is the entry's (idx's memory is kept until taken again: at most
+ * by the new entry itself, whose key is then copied onto itself).  What
+ * the burst loop's path would check beyond that is checked here: the UDP
+ * rules of a new flow, the TCP flags.  Not checked, as the train did:
+ * the byte bound (the frame was within it with the completed entry's
+ * bytes still held), an IPv6 frame's 74 bytes for plain_key() (TCP: at
+ * least the headers; a UDP datagram under 12 bytes fills 64 of them,
+ * GRO_UDP_CNT_MAX, before the smallest max_size, 1280).  Returns the new
+ * entry, or GRO_NONE with nothing done (the burst loop offers the frame
+ * then).
+ */
+uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int udp)
+{
+	const struct gro_item *old = &g->items[idx];
+	const uint8_t *p = pkt->bufs[0].data;
+	uint32_t b0 = pkt->bufs[0].len, tot = pkt->nbufs == 1 ? b0 : ofl_pkt_len(pkt->bufs, pkt->nbufs);
+	uint32_t l4 = old->l4_off, hl = udp ? l4 + 8u : old->hdr_len, l3 = old->l3;
+	struct ofl_hdrs h = {
+		.status = udp ? OFL_PARSE_NOT_TCP : OFL_PARSE_OK,
+		.l3 = (uint8_t)l3,
+		.l4proto = udp ? 17 : 6,
+		.l4_ok = 1,
+		.l2_len = 14,
+		.l3_off = 14,
+		.l4_off = (uint16_t)l4,
+		.hdr_len = (uint16_t)hl,
+		.l3_end = tot,
+		.frame_len = tot,
+		.et_off = 12,
+		.payload_len = tot - hl,
+	};
+	if (g->full_only || g->cfg.fraglist || g->lhs)
+		return GRO_NONE;
+	if (udp) {
+		if (!gro_udp_new_ok(&g->cfg, p + l4, tot - l4))
+			return GRO_NONE;
+	} else if (p[l4 + 13] & TCP_NO_RUN) {
+		return GRO_NONE;
+	}
+	g->st.rx_pkts++;
+	g->st.rx_bytes += tot;
+	if (udp)
+		gro_udp_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
+	else
+		gro_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
+	return g->last;
+}
