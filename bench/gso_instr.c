@@ -20,7 +20,9 @@
  *            fastest way a driver has: a RING pool, the slots back by
  *            ofl_gso_pool_put_oldest, the packet's end seen in the burst's
  *            last segment) or burst-block (the same bursts from a BLOCK
- *            pool, slots back by ofl_gso_pool_put_burst)
+ *            pool, slots back by ofl_gso_pool_put_burst), iter-ring (the
+ *            same from a RING pool, the slots back by
+ *            ofl_gso_pool_put_oldest() as in burst)
  * Checksums are partial (the NIC finishes them).
  */
 #include <stdio.h>
@@ -38,12 +40,12 @@ int main(int argc, char **argv)
 	int vxlan = argc > 2 && strcmp(argv[2], "vxlan") == 0;
 	uint32_t payload = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 64000u;
 	int burst = argc > 4 && strncmp(argv[4], "burst", 5) == 0;
-	int ring = burst && strcmp(argv[4], "burst") == 0;
+	int ring = argc > 4 && (strcmp(argv[4], "burst") == 0 || strstr(argv[4], "-ring") != NULL);
 	unsigned long segs;
 	unsigned r, first;
 	struct bh_gso *g;
 	if ((l3 != 4 && l3 != 6) || payload == 0) {
-		fprintf(stderr, "usage: %s 4|6 tcp|vxlan|udp PAYLOAD iter|burst|burst-block\n", argv[0]);
+		fprintf(stderr, "usage: %s 4|6 tcp|vxlan|udp PAYLOAD iter|iter-ring|burst|burst-block\n", argv[0]);
 		return 2;
 	}
 	g = bh_gso_new(l3, udp, payload, 1448, 0);

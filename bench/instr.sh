@@ -102,8 +102,8 @@ gso_row() {
   printf '%-44s %6d instructions/segment\n' "$label" $(( sum / segs ))
 }
 echo
-echo "GSO, partial checksums, MSS 1448 (callgrind); iter: ofl_gso_next() per segment, BLOCK pool, slots put back after each packet; burst: ofl_gso_next_burst() of 64 from a RING pool, slots given back oldest first (ofl_gso_pool_put_oldest()), as a TX completion does:"
-for m in iter burst; do
+echo "GSO, partial checksums, MSS 1448 (callgrind); iter: ofl_gso_next() per segment, BLOCK pool, slots put back after each packet (ofl_gso_pool_put_burst()); iter-ring: ofl_gso_next() per segment from a RING pool, slots given back oldest first (ofl_gso_pool_put_oldest()), as a TX completion does; burst: ofl_gso_next_burst() of 64 from that RING pool:"
+for m in iter iter-ring burst; do
   for p in 64000 9000; do
     gso_row "TCP/IPv4 $p B, $m" 4 tcp $p $m
     gso_row "TCP/IPv6 $p B, $m" 6 tcp $p $m

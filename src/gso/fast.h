@@ -406,6 +406,9 @@ _Static_assert(offsetof(struct ofl_gso_seg, index) == 44 && offsetof(struct ofl_
                        offsetof(struct ofl_gso_seg, hdr.cookie) == 24 && GSO_SEG_HEAD == 88,
                "win_seg()'s record layout: bytes 32..71 and 80..87 cached");
 _Static_assert(GSO_MIN_SLOT >= 64u, "every pool's slot holds the 64-byte template copy");
+_Static_assert(GSO_WIN_IP6 == 2u && (6u & GSO_WIN_IP6) && !(4u & GSO_WIN_IP6) && GSO_WIN_UDP == 4u &&
+                       OFL_GSO_TYPE_TCP == 1 && OFL_GSO_TYPE_UDP_L4 == 2,
+               "fast_window(): the mode's IPv6 and UDP bits from l3 and type");
 
 /* Can a window segment of this mode take its slot from pool (a BLOCK or
  * RING one: the caller's test, with a free slot)?  Every slot holds the
@@ -441,7 +444,9 @@ static inline void fast_window(struct gso_it *it)
 		it->win_wstep = step;
 	}
 	it->win_buf = ((const struct ofl_buf *)it->units)[it->cur_unit].data;
-	it->win_mode = (uint8_t)((it->l3 == 6 ? GSO_WIN_IP6 : 0u) | (it->type == OFL_GSO_TYPE_TCP ? 0u : GSO_WIN_UDP) |
+	/* (l3 4 or 6, type TCP or UDP_L4 (GSO_ITF_MID_FAST): their bits give
+	 * GSO_WIN_IP6 and GSO_WIN_UDP without a compare) */
+	it->win_mode = (uint8_t)((it->l3 & GSO_WIN_IP6) | (it->type & OFL_GSO_TYPE_UDP_L4) << 1 |
 	                         (it->hdr_len > 64u ? GSO_WIN_128 : 0u) |
 	                         (it->l3_off != 14u || it->l4_off != (it->l3 == 4 ? 34u : 54u) ? GSO_WIN_OFF : 0u));
 	/* the cached middle record's bytes 32..71 and 80..87 with the first

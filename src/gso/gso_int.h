@@ -28,11 +28,17 @@
 /* On a function whose record fill GCC's SLP vectoriser would pack into
  * vector moves of values already in registers (movd, punpckldq, movq for
  * two 4-byte stores): GCC only, nothing elsewhere. */
+/* After GSO_RELOAD(x) x is read again (GCC only, nothing elsewhere): a
+ * second test of a field on a rarer path then does not make the first
+ * path load the field into a register (a load and a compare where one
+ * compare with memory did). */
 #if defined(__GNUC__) && !defined(__clang__)
 #define GSO_BRANCH_APART() __asm__ volatile("")
+#define GSO_RELOAD(x) __asm__ volatile("" : "+m"(x))
 #define GSO_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
 #else
 #define GSO_BRANCH_APART() ((void)0)
+#define GSO_RELOAD(x) ((void)0)
 #define GSO_NO_SLP
 #endif
 

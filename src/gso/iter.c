@@ -282,6 +282,25 @@ static OFL_NOINLINE int next_window(struct gso_it *it, struct ofl_gso_pool *pool
 	return rc;
 }
 
+/* A window segment of one of the other common modes than 0 (TCP/IPv6
+ * with a 128-byte copy, UDP L4 over IPv4 or IPv6) from a BLOCK pool or
+ * (ring GSO_WIN_RING) a RING one with a free slot, by its own copy of the
+ * body: 1, or 0 for another mode (nothing done). */
+GSO_ALWAYS_INLINE int win_seg_common(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                                     struct ofl_gso_seg *restrict seg, uint32_t ring)
+{
+	const uint32_t mode = it->win_mode;
+	if (mode == (GSO_WIN_IP6 | GSO_WIN_128) && win_pool_ok(pool, mode))
+		win_seg(it, pool, seg, GSO_WIN_IP6 | GSO_WIN_128 | ring);
+	else if (mode == GSO_WIN_UDP)
+		win_seg(it, pool, seg, GSO_WIN_UDP | ring);
+	else if (mode == (GSO_WIN_IP6 | GSO_WIN_UDP))
+		win_seg(it, pool, seg, GSO_WIN_IP6 | GSO_WIN_UDP | ring);
+	else
+		return 0;
+	return 1;
+}
+
 /* ofl_gso_next()'s segment inside the window from a BLOCK pool with a
  * free slot for another mode than its own (it->win_mode not 0): a copy
  * for each of the other common ones (no register to save), else
@@ -289,15 +308,24 @@ static OFL_NOINLINE int next_window(struct gso_it *it, struct ofl_gso_pool *pool
 static OFL_NOINLINE GSO_NO_SLP int next_win_block(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
                                                   struct ofl_gso_seg *restrict seg)
 {
-	const uint32_t mode = it->win_mode;
-	if (mode == (GSO_WIN_IP6 | GSO_WIN_128) && win_pool_ok(pool, mode))
-		win_seg(it, pool, seg, GSO_WIN_IP6 | GSO_WIN_128);
-	else if (mode == GSO_WIN_UDP)
-		win_seg(it, pool, seg, GSO_WIN_UDP);
-	else if (mode == (GSO_WIN_IP6 | GSO_WIN_UDP))
-		win_seg(it, pool, seg, GSO_WIN_IP6 | GSO_WIN_UDP);
-	else
-		return next_window(it, pool, seg);
+	if (win_seg_common(it, pool, seg, 0))
+		return 1;
+	return next_window(it, pool, seg);
+}
+
+/* ofl_gso_next()'s segment inside the window from a RING pool with a
+ * free slot (the way a driver that completes its TX ring in order keeps
+ * its header slots): mode 0 and the other common ones by their own copy,
+ * the rest by next_win_other() when the slots hold their copy, else
+ * next_window() (no register to save on the way). */
+static OFL_NOINLINE GSO_NO_SLP int next_win_ring(struct gso_it *restrict it, struct ofl_gso_pool *restrict pool,
+                                                 struct ofl_gso_seg *restrict seg)
+{
+	if (it->win_mode == 0)
+		win_seg(it, pool, seg, GSO_WIN_RING);
+	else if (!win_seg_common(it, pool, seg, GSO_WIN_RING))
+		return win_pool_ok(pool, it->win_mode) ? next_win_other(it, pool, seg, GSO_WIN_RING)
+		                                       : next_window(it, pool, seg);
 	return 1;
 }
 
@@ -305,7 +333,9 @@ static OFL_NOINLINE GSO_NO_SLP int next_win_block(struct gso_it *restrict it, st
  * iterator's conditions are the one compare, the pool's (public, so
  * checked per call) two, BLOCK and a free slot (a slot holds the 64-byte
  * copy of mode 0); the NULL checks kept as separate branches
- * (GSO_BRANCH_APART); everything else by a tail call. */
+ * (GSO_BRANCH_APART); a RING pool's by next_win_ring() (its kind
+ * compared with memory again, GSO_RELOAD: the BLOCK test stays one
+ * instruction); everything else by a tail call. */
 GSO_NO_SLP int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool, struct ofl_gso_seg *seg)
 {
 	struct gso_it *it = gso_it(itp);
@@ -317,11 +347,17 @@ GSO_NO_SLP int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool,
 	GSO_BRANCH_APART();
 	if (!seg)
 		return OFL_EINVAL;
-	if (it->seg < it->fend && pool->kind == OFL_GSO_POOL_BLOCK && pool->nfree) {
-		if (it->win_mode != 0)
-			return next_win_block(it, pool, seg);
-		win_seg(it, pool, seg, 0);
-		return 1;
+	if (it->seg < it->fend) {
+		if (pool->kind == OFL_GSO_POOL_BLOCK && pool->nfree) {
+			if (it->win_mode != 0)
+				return next_win_block(it, pool, seg);
+			win_seg(it, pool, seg, 0);
+			return 1;
+		}
+		/* the same from a RING pool */
+		GSO_RELOAD(pool->kind);
+		if (pool->kind == OFL_GSO_POOL_RING && pool->nfree)
+			return next_win_ring(it, pool, seg);
 	}
 	/* (the call that finds the packet done: straight to the general body) */
 	if ((it->flags & GSO_ITF_MID_FAST) && it->seg < it->nsegs)

@@ -868,8 +868,69 @@ START_TEST(test_window_pools)
 }
 END_TEST
 
+/* ofl_gso_next() from a RING pool alone (its own window copies, iter.c
+ * next_win_ring()): TCP4, TCP6, UDP4 L4, UDP6 L4, one buffer or several,
+ * slots of 256 bytes or of 96 (a TCP/IPv6 header over 64 bytes then takes
+ * the general body); 8 slots, so the pool runs out in the middle (EAGAIN,
+ * nothing taken, the counts unchanged), the oldest come back and the next
+ * call goes on; one segment in the middle taken back by ofl_gso_unnext()
+ * and built again in the same slot.  Every segment the general body's
+ * (an ARRAY pool) but for the slot, which is the ring's next. */
+START_TEST(test_ring_iter)
+{
+	static const int ins[4] = {IN_TCP4, IN_TCP6, IN_UDP4_L4, IN_UDP6_L4};
+	static uint8_t ring_mem[8 * SLOT];
+	const uint32_t slot = (_i >> 2) & 1 ? 96u : SLOT;
+	struct ofl_gso_pool ring;
+	struct ofl_gso_iter it;
+	struct ofl_gso_seg s;
+	unsigned k = 0, again = 0, eagain = 0, inuse = 0, next_slot = 0;
+	int r;
+	make_input(ins[_i & 3], 0, _i >> 3);
+	make_ref(OFL_GSO_POOL_ARRAY);
+	ck_assert_int_eq(ofl_gso_pool_init_ring(&ring, ring_mem, 8u * slot, slot), 0);
+	start(&it);
+	for (;;) {
+		memset(&s, 0xa5, sizeof(s));
+		r = ofl_gso_next(&it, &ring, &s);
+		if (r == OFL_EAGAIN) {
+			struct ofl_gso_counts c;
+			counts(&it, &c);
+			ck_assert_uint_eq(c.segs_left, ref.n - k);
+			ck_assert_uint_eq(ofl_gso_pool_avail(&ring), 0);
+			ck_assert_int_eq(ofl_gso_pool_put_oldest(&ring, inuse), 0);
+			inuse = 0;
+			eagain++;
+			continue;
+		}
+		if (r != 1)
+			break;
+		ck_assert_uint_lt(k, ref.n);
+		gu_seg_same_but_slot(&ref.seg[k], &s);
+		ck_assert_mem_eq(s.hdr.data, ref.hdr[k], s.hdr_len);
+		ck_assert_uint_eq(s.hdr.index, next_slot);
+		ck_assert_ptr_eq(s.hdr.data, ring_mem + (size_t)next_slot * slot);
+		ck_assert_uint_eq(s.hdr.size, slot);
+		ck_assert_ptr_null(s.hdr.cookie);
+		if (k == ref.n / 2 && !again) {
+			/* taken back: the same segment again, in the same slot */
+			ck_assert_int_eq(ofl_gso_unnext(&it, &ring, &s), 0);
+			again = 1;
+			continue;
+		}
+		next_slot = (next_slot + 1) % 8;
+		inuse++;
+		k++;
+	}
+	ck_assert_int_eq(r, 0);
+	ck_assert_uint_eq(k, ref.n);
+	ck_assert_uint_gt(eagain, 0);
+	ck_assert_uint_eq(again, 1);
+}
+END_TEST
+
 H_MAIN("gso_burst", 120, 0, {test_burst_equals_next, IN_N * 4 * 3},
 	{test_pool_runs_out, IN_N * 3}, {test_unnext_tail, IN_N * 3}, {test_errors, 0},
 	{test_freelist_bad_buffer, 0}, {test_l2_refused, 13 * 6}, {test_mixed, 0},
 	{test_ip4_id_steps, 0}, {test_fast_equals_general, 24}, {test_small_slots_untouched, 0},
-	{test_window_pools, 4})
+	{test_window_pools, 4}, {test_ring_iter, 16})
