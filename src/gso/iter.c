@@ -329,6 +329,14 @@ static OFL_NOINLINE GSO_NO_SLP int next_win_ring(struct gso_it *restrict it, str
 	return 1;
 }
 
+/* 0: what ofl_gso_next() returns for a started iterator of the fast code
+ * with no segment left (next_ready()'s answer), out of line so that GCC
+ * does not give the window segment's return a jump to a shared one. */
+static OFL_NOINLINE int next_done(void)
+{
+	return 0;
+}
+
 /* The window's segment (fast.h) in the fewest instructions: the
  * iterator's conditions are the one compare, the pool's (public, so
  * checked per call) two, BLOCK and a free slot (a slot holds the 64-byte
@@ -359,9 +367,14 @@ GSO_NO_SLP int ofl_gso_next(struct ofl_gso_iter *itp, struct ofl_gso_pool *pool,
 		if (pool->kind == OFL_GSO_POOL_RING && pool->nfree)
 			return next_win_ring(it, pool, seg);
 	}
-	/* (the call that finds the packet done: straight to the general body) */
-	if ((it->flags & GSO_ITF_MID_FAST) && it->seg < it->nsegs)
-		return next_window(it, pool, seg);
+	/* (the call that finds the packet done: 0 here for a started iterator
+	 * of the fast code (what next_ready() says for it), else the general
+	 * body) */
+	if (it->flags & GSO_ITF_MID_FAST) {
+		if (it->seg < it->nsegs)
+			return next_window(it, pool, seg);
+		return next_done();
+	}
 	return next_general(it, pool, seg);
 }
 
