@@ -406,7 +406,7 @@ _Static_assert(offsetof(struct ofl_gso_seg, index) == 44 && offsetof(struct ofl_
                        offsetof(struct ofl_gso_seg, hdr.cookie) == 24 && GSO_SEG_HEAD == 88,
                "win_seg()'s record layout: bytes 32..71 and 80..87 cached");
 _Static_assert(GSO_MIN_SLOT >= 64u, "every pool's slot holds the 64-byte template copy");
-_Static_assert(GSO_WIN_IP6 == 2u && (6u & GSO_WIN_IP6) && !(4u & GSO_WIN_IP6) && GSO_WIN_UDP == 4u &&
+_Static_assert((6u & GSO_WIN_IP6) == GSO_WIN_IP6 && (4u & GSO_WIN_IP6) == 0u && GSO_WIN_UDP == 4u &&
                        OFL_GSO_TYPE_TCP == 1 && OFL_GSO_TYPE_UDP_L4 == 2,
                "fast_window(): the mode's IPv6 and UDP bits from l3 and type");
 
