@@ -282,7 +282,8 @@ void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
  * delivery list's tail linked to the age list's head first).  Nothing
  * reads the age list, the last merge or the held bytes until the flush
  * ends (a delivery on the way is in the callback: in_cb). */
-static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigned reason, const int in_table)
+static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigned reason, const int in_table,
+                                                      const unsigned tcp_l3)
 {
 	uint32_t idx = g->age_head, n = 0;
 	if (g->pend_head != GRO_NONE)
@@ -293,7 +294,12 @@ static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigne
 		uint32_t nx = it->next;
 		if (in_table)
 			ofl_flowtab_drop(&g->tab, it->hash, idx);
-		complete_entry(g, idx, 1);
+		if (!tcp_l3)
+			complete_entry(g, idx, 1);
+		else if (OFL_LIKELY(it->nsegs > 1))
+			complete_plain_as(g, idx, tcp_l3, 0, 1); /* (plain_done(): a plain TCP entry) */
+		else
+			complete_general(g, idx, 1);
 		n++;
 		idx = nx;
 	} while (idx != GRO_NONE);
@@ -305,9 +311,20 @@ static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigne
 static OFL_NOINLINE void flush_entries(struct ofl_gro *g, unsigned reason, int in_table)
 {
 	if (in_table)
-		flush_entries_in(g, reason, 1);
+		flush_entries_in(g, reason, 1, 0);
 	else
-		flush_entries_in(g, reason, 0);
+		flush_entries_in(g, reason, 0, 0);
+}
+
+/* ... the entries held out of the table (gro_int.h unidx: plain TCP over
+ * IP version l3, hold.h gro_hold_plain_unidx()): no table, no test of
+ * the stack. */
+static OFL_NOINLINE void flush_unidx(struct ofl_gro *g, unsigned reason, unsigned l3)
+{
+	if (l3 == 4)
+		flush_entries_in(g, reason, 0, 4);
+	else
+		flush_entries_in(g, reason, 0, 6);
 }
 
 /* gro_flush_all() with lone records (group.c) and entries held: both in
@@ -337,6 +354,17 @@ void gro_flush_all(struct ofl_gro *g, unsigned reason)
 	if (g->nlone) {
 		if (g->age_head == GRO_NONE && g->pend_n == 0) {
 			gro_lone_deliver(g, reason); /* nothing else: straight from where they are */
+			return;
+		}
+		if (g->unidx) {
+			/* no lone record: the entries held out of the table
+			 * (hold.h gro_hold_plain_unidx()), none in it */
+			unsigned l3 = g->unidx;
+			g->unidx = 0;
+			g->nlone = 0;
+			flush_unidx(g, reason, l3);
+			g->held_bytes = 0;
+			gro_deliver_pending(g);
 			return;
 		}
 		flush_lone(g, reason, in_table);

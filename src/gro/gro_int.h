@@ -237,13 +237,18 @@ struct ofl_gro {
 	uint32_t last;             /* entry of the last merge (lookup cache) */
 	uint32_t held_bytes;
 	uint32_t hold_seq;         /* holds so far: the age order */
-	uint32_t nlone;            /* lone records held (bs->out[0..nlone)) */
+	uint32_t nlone;            /* lone records held (bs->out[0..nlone));
+	                              with unidx, the entries out of the table */
 	struct gro_burst *bs;      /* with timeout 0 and the fast path; else NULL */
 	int in_cb;
 	uint8_t raw;               /* cfg.l2 is OFL_L2_NONE: packets start at IP */
 	uint8_t full_only;         /* a DSA format or raw input: no fast path */
 	uint8_t udp_tun;           /* any UDP tunnel port configured (VXLAN,
 	                              Geneve, VXLAN-GPE): tunnel.h gro_tunnel_on() */
+	uint8_t unidx;             /* not 0: the held entries are out of the
+	                              flow table, nlone counts them, each plain
+	                              TCP over IP version unidx (hold.h
+	                              gro_hold_plain_unidx()) */
 	void *tab_mem;
 	size_t arr_size[GRO_NARR]; /* bytes of each array above (GA_*), as
 	                              ofl_gro_create allocated it: what

@@ -383,11 +383,16 @@ static uint32_t lone_udp_fill(struct ofl_gro *g, const struct ofl_pkt *pkt, cons
 }
 
 /* Turn the lone records into entries, each in its place in the age list
- * (a call other than a full flush follows: it may look for their flows). */
+ * (a call other than a full flush follows: it may look for their flows);
+ * with unidx, put the entries out of the table in it. */
 void gro_lone_settle(struct ofl_gro *g)
 {
 	struct gro_burst *bs = g->bs;
 	uint32_t k, at = g->age_head;
+	if (g->unidx) {
+		gro_unidx_settle(g); /* not lone records: entries out of the table (hold.h) */
+		return;
+	}
 	for (k = 0; k < g->nlone; k++) {
 		const struct ofl_gro_out *o = &bs->out[k];
 		struct ofl_buf b = {o->hdr, o->len}, bufs[GRO_LONE_NB];

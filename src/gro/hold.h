@@ -65,10 +65,10 @@ static inline void hold_pkt(struct ofl_gro *g, uint32_t idx, const struct ofl_pk
 	gro_cookies(g, idx)[0] = pkt->cookie;
 }
 
-/* The end of holding a new entry: what comes from the packet, the age
- * list (newest at the tail), the table. */
-static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t hash,
-                            uint32_t len, uint64_t now)
+/* The end of holding a new entry but the table: what comes from the
+ * packet, the age list (newest at the tail), the counters. */
+static inline OFL_ALWAYS_INLINE void hold_age(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                              uint32_t len, uint64_t now)
 {
 	struct gro_item *it = &g->items[idx];
 	hold_pkt(g, idx, pkt, now);
@@ -79,10 +79,17 @@ static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pk
 	else
 		g->items[g->age_tail].next = idx;
 	g->age_tail = idx;
-	ofl_flowtab_insert(&g->tab, hash, idx);
 	g->held_bytes += len;
 	g->last = idx;
 	g->st.held++;
+}
+
+/* ... and into the table. */
+static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t hash,
+                            uint32_t len, uint64_t now)
+{
+	hold_age(g, idx, pkt, len, now);
+	ofl_flowtab_insert(&g->tab, hash, idx);
 	return OFL_GRO_HELD;
 }
 
@@ -327,6 +334,17 @@ static inline int gro_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, c
 	return hold_plain_l4(g, pkt, p, h, k, hash, now, 0);
 }
 
+/* The fields of h a plain TCP hold takes (gro_hold_plain_tcp()) for a
+ * frame of total bytes, its TCP header at l4 (34 IPv4, 54 IPv6), thl bytes. */
+static inline OFL_ALWAYS_INLINE void plain_tcp_hdrs(struct ofl_hdrs *h, uint32_t l4, uint32_t thl, uint32_t total)
+{
+	h->l3 = l4 == 34 ? 4 : 6;
+	h->l4_off = (uint16_t)l4;
+	h->hdr_len = (uint16_t)(l4 + thl);
+	h->l3_end = total;
+	h->payload_len = total - l4 - thl;
+}
+
 /* gro_hold_plain() of a frame core/parse.h ofl_plain_tcp() found plain
  * (its TCP header at l4, thl bytes; total the frame's length) without the
  * parse filled: the fields of h the entry takes, nothing else. */
@@ -336,11 +354,7 @@ static inline OFL_ALWAYS_INLINE int gro_hold_plain_tcp(struct ofl_gro *g, const 
                                                        uint32_t hash, uint64_t now)
 {
 	struct ofl_hdrs h;
-	h.l3 = l4 == 34 ? 4 : 6;
-	h.l4_off = (uint16_t)l4;
-	h.hdr_len = (uint16_t)(l4 + thl);
-	h.l3_end = total;
-	h.payload_len = total - l4 - thl;
+	plain_tcp_hdrs(&h, l4, thl, total);
 	return hold_plain_l4(g, pkt, p, &h, k, hash, now, 0);
 }
 
@@ -353,5 +367,40 @@ static inline OFL_ALWAYS_INLINE int gro_hold_plain_new(struct ofl_gro *g, const 
 {
 	return gro_hold_plain_tcp(g, pkt, p, l4, thl, total, NULL, 0, now);
 }
+
+/*
+ * A new flow held out of the flow table (newflows.c, the weave's fresh
+ * mode: nothing else is held, and until the weave ends nothing looks a
+ * flow up but by the weave's slots).  gro_hold_plain_new() without the
+ * key, its hash, the table insert and the recent-flows cache: the entry
+ * is counted in nlone (gro_nflows() counts it) and the caller sets
+ * g->unidx to the IP version (4 or 6) of what it held so.  While unidx is
+ * not 0:
+ * - every held entry (the whole age list) is such an entry, plain TCP
+ *   over IP version unidx (deliver.c completes them so), out of the table
+ *   (tab.count 0); nlone counts them and there is no lone record;
+ * - every entry point that may look a flow up settles them first, as it
+ *   settles lone records when nlone is not 0 (group.c gro_lone_settle()
+ *   calls gro_unidx_settle()); a full flush (deliver.c gro_flush_all())
+ *   completes them without the table.
+ * The flow limit (gro_nflows() below max_flows) and the byte bound are
+ * the caller's.
+ */
+static inline OFL_ALWAYS_INLINE void gro_hold_plain_unidx(struct ofl_gro *g, const struct ofl_pkt *pkt,
+                                                          const uint8_t *p, uint32_t l4, uint32_t thl,
+                                                          uint32_t total, uint64_t now)
+{
+	struct ofl_hdrs h;
+	uint32_t idx = item_take(g);
+	plain_tcp_hdrs(&h, l4, thl, total);
+	hold_fill_plain_l4(g, idx, pkt, p, &h, NULL, 0, 0); /* (hash: gro_unidx_settle()) */
+	hold_age(g, idx, pkt, h.payload_len, now);
+	g->nlone++;
+}
+
+/* newflows.c: the entries held by gro_hold_plain_unidx() keyed, hashed,
+ * put in the table and the recent-flows cache (as gro_hold_plain_new()
+ * would have), in the order they were held; nlone and unidx 0. */
+void gro_unidx_settle(struct ofl_gro *g);
 
 #endif

@@ -35,7 +35,7 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 		return 0;
 	g->st.rx_pkts++;
 	g->st.rx_bytes += b0;
-	gro_hold_plain_new(g, pkt, d, l4c, thl, b0, now);
+	gro_hold_plain_unidx(g, pkt, d, l4c, thl, b0, now); /* (out of the table: gro_new_flows()) */
 	idx = g->last;
 	hl = l4c + thl;
 	len = b0 - hl;
@@ -67,8 +67,36 @@ int gro_weave_hold_v6(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *
 	return weave_hold(g, w, pkt, ports, now, 0);
 }
 
+/* The flows the weave held are out of the flow table (hold.h
+ * gro_hold_plain_unidx()): when the burst goes on past the weave, put in
+ * it at once (the burst loop looks flows up); else at the next call that
+ * may look one up (gro_lone_settle()), or never (a full flush: timeout 0,
+ * every poll). */
 unsigned gro_new_flows(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
 {
 	const uint8_t *p = pkts[0].bufs->data;
-	return gro_weave_new(g, pkts, n, now, ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") ? 6u : 4u);
+	const unsigned l3 = ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") ? 6u : 4u;
+	unsigned k = gro_weave_new(g, pkts, n, now, l3);
+	g->unidx = (uint8_t)l3; /* (TCP over this L3 only: the weave's) */
+	if (k < n)
+		gro_unidx_settle(g);
+	return k;
+}
+
+void gro_unidx_settle(struct ofl_gro *g)
+{
+	uint32_t idx;
+	for (idx = g->age_head; idx != GRO_NONE; idx = g->items[idx].next) {
+		struct gro_item *it = &g->items[idx];
+		const uint8_t *h = it->hdr;
+		/* (the header copy has the frame's first hdr_len bytes: its
+		 * key, and its slot in the cache) */
+		uint32_t hash = plain_key(h, it->hdr_len, &it->key) == 4 ? ofl_flow_hash_v4(&g->tab, &it->key)
+		                                                         : ofl_flow_hash(&g->tab, &it->key);
+		it->hash = hash;
+		ofl_flowtab_insert(&g->tab, hash, idx);
+		g->rcache[rcache_slot(h)] = rcache_val(h, idx);
+	}
+	g->nlone = 0;
+	g->unidx = 0;
 }

@@ -157,6 +157,29 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 	return n;
 }
 
+/* Frames p[0..n) at now: one burst (burst) or one call a frame. */
+static void feed(struct ofl_gro *gro, const struct ofl_pkt *p, unsigned n, uint64_t now, int burst)
+{
+	unsigned k;
+	if (burst) {
+		int err = 1;
+		ck_assert_uint_eq(ofl_gro_receive_burst(gro, p, n, now, &err), n);
+		ck_assert_int_eq(err, 0);
+	} else {
+		for (k = 0; k < n; k++)
+			ck_assert_int_ge(ofl_gro_receive(gro, &p[k], now), 0);
+	}
+}
+
+/* The default configuration delivering into s (emptied). */
+static void seen_config(struct ofl_gro_config *cfg, struct seen *s)
+{
+	memset(s, 0, sizeof *s);
+	ofl_gro_config_default(cfg);
+	cfg->deliver = digest;
+	cfg->user = s;
+}
+
 /* The sequence for nf flows over IPv(l3), change c at every position in
  * turn (one poll each), into s: one burst a poll (burst) or one call a
  * frame; its counters in *st. */
@@ -165,11 +188,8 @@ static void sequence(unsigned nf, int l3, enum change c, int burst, struct seen 
 	struct gen_tcp g[FMAX];
 	struct ofl_gro_config cfg;
 	struct ofl_gro *gro;
-	unsigned at, k, n;
-	memset(s, 0, sizeof *s);
-	ofl_gro_config_default(&cfg);
-	cfg.deliver = digest;
-	cfg.user = s;
+	unsigned at, n;
+	seen_config(&cfg, s);
 	if (c == C_FLOWS)
 		cfg.max_flows = nf / 2 + 1;
 	if (c == C_HELD)
@@ -182,19 +202,24 @@ static void sequence(unsigned nf, int l3, enum change c, int burst, struct seen 
 	flows_init(g, nf, l3, c);
 	for (at = 0; at < nf * SEGS; at++) {
 		n = poll_make(g, nf, at, c, at);
-		if (burst) {
-			int err = 1;
-			ck_assert_uint_eq(ofl_gro_receive_burst(gro, pkts, n, at, &err), n);
-			ck_assert_int_eq(err, 0);
-		} else {
-			for (k = 0; k < n; k++)
-				ck_assert_int_ge(ofl_gro_receive(gro, &pkts[k], at), 0);
-		}
+		feed(gro, pkts, n, at, burst);
 		ck_assert_int_eq(ofl_gro_poll_end(gro, n, at, NULL), 0);
 	}
 	ck_assert_int_eq(ofl_gro_get_stats(gro, st, sizeof *st), 0);
 	ofl_gro_destroy(gro);
 	st->lookups = st->lookup_probes = st->merged_fast = 0; /* (gro.h) */
+}
+
+/* The bursts' run (a, sa) and the single frames' (b, sb) delivered and
+ * counted the same (what k: the change or op). */
+static void same_seen(const struct seen *a, const struct seen *b, const struct ofl_gro_stats *sa,
+                      const struct ofl_gro_stats *sb, int l3, unsigned nf, const char *what, int k)
+{
+	ck_assert_msg(a->h == b->h && a->lists == b->lists && a->pkts == b->pkts,
+	              "IPv%d, %u flows, %s %d: bursts and single frames deliver differently "
+	              "(%u/%u lists, %u/%u packets)",
+	              l3, nf, what, k, a->lists, b->lists, a->pkts, b->pkts);
+	ck_assert_msg(memcmp(sa, sb, sizeof *sa) == 0, "IPv%d, %u flows, %s %d: counters differ", l3, nf, what, k);
 }
 
 /* Change _i: every flow count (under a checker a few), both IP versions. */
@@ -212,12 +237,7 @@ START_TEST(runs_equal_single_frames)
 			nf = all ? j + 2u : few[j];
 			sequence(nf, l3, c, 1, &a, &sa);
 			sequence(nf, l3, c, 0, &b, &sb);
-			ck_assert_msg(a.h == b.h && a.lists == b.lists && a.pkts == b.pkts,
-			              "IPv%d, %u flows, change %d: bursts and single frames deliver differently "
-			              "(%u/%u lists, %u/%u packets)",
-			              l3, nf, (int)c, a.lists, b.lists, a.pkts, b.pkts);
-			ck_assert_msg(memcmp(&sa, &sb, sizeof sa) == 0, "IPv%d, %u flows, change %d: counters differ", l3,
-			              nf, (int)c);
+			same_seen(&a, &b, &sa, &sb, l3, nf, "change", (int)c);
 			ck_assert_uint_eq(sa.rx_pkts, (uint64_t)nf * SEGS * nf * SEGS);
 			if (c == C_NONE || c == C_OPTS) {
 				/* every poll: each flow one packet of SEGS segments */
@@ -229,4 +249,132 @@ START_TEST(runs_equal_single_frames)
 }
 END_TEST
 
-H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE})
+/*
+ * The new flows a burst's weave holds are out of the flow table until a
+ * call may look one up (hold.h gro_hold_plain_unidx()).  Each poll: a
+ * first burst of two rounds of the nf flows (all of it woven: every flow
+ * held out of the table), then a call of each kind that comes before the
+ * poll's end, then the poll's other frames, then its end; the same calls
+ * with every burst given as single frames must deliver the same.
+ */
+enum settle_op {
+	S_BURST,   /* the rest of the poll as a second burst */
+	S_SINGLE,  /* ... as single frames */
+	S_STATS,   /* ofl_gro_get_stats() between the bursts */
+	S_OLDER,   /* ofl_gro_flush_older() that flushes nothing */
+	S_OLDER0,  /* ... that flushes every flow (max_age 0) */
+	S_FLUSH,   /* ofl_gro_flush() */
+	S_END,     /* ofl_gro_poll_end() (timeout 0) between the bursts */
+	S_TIMEOUT, /* a flush timeout: poll end (also between the bursts) keeps the flows held,
+	              the next poll merges on */
+	S_ROOM,    /* max_flows nf: a frame of another flow between the bursts makes room */
+	NSETTLE
+};
+
+static void settle_seq(unsigned nf, int l3, enum settle_op op, int burst, struct seen *s, struct ofl_gro_stats *st)
+{
+	static uint8_t xframe[FRAME];
+	struct gen_tcp g[FMAX], x;
+	struct ofl_gro_config cfg;
+	struct ofl_gro *gro;
+	unsigned poll, n, m = nf * 2u;
+	seen_config(&cfg, s);
+	if (op == S_TIMEOUT)
+		cfg.flush_timeout_ns = 1000;
+	if (op == S_ROOM)
+		cfg.max_flows = nf;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
+	flows_init(g, nf, l3, C_NONE);
+	gen_tcp_init(&x, l3);
+	x.sport = 999;
+	x.payload_len = MSS;
+	for (poll = 0; poll < 6; poll++) {
+		uint64_t now = 300u * poll;
+		struct ofl_gro_stats mid;
+		n = poll_make(g, nf, PMAX, C_NONE, poll);
+		if (op == S_TIMEOUT) {
+			/* (held across polls: each poll's frames in buffers of their own) */
+			static uint8_t kept[6][PMAX][FRAME];
+			unsigned k;
+			memcpy(kept[poll], frames, sizeof frames);
+			for (k = 0; k < n; k++)
+				bufs[k][0].data = kept[poll][k];
+		}
+		feed(gro, pkts, m, now, burst);
+		switch (op) {
+		case S_STATS:
+			ck_assert_int_eq(ofl_gro_get_stats(gro, &mid, sizeof mid), 0);
+			ck_assert_uint_eq(mid.flows_held, nf);
+			ck_assert_uint_eq(mid.bytes_held, (uint64_t)m * MSS);
+			break;
+		case S_OLDER:
+			ck_assert_int_eq(ofl_gro_flush_older(gro, now, 1000), 0);
+			break;
+		case S_OLDER0:
+			ck_assert_int_eq(ofl_gro_flush_older(gro, now, 0), (int)nf);
+			break;
+		case S_FLUSH:
+			ck_assert_int_eq(ofl_gro_flush(gro), 0);
+			break;
+		case S_END:
+			ck_assert_int_eq(ofl_gro_poll_end(gro, m, now, NULL), 0);
+			break;
+		case S_TIMEOUT: {
+			uint64_t dl = 0;
+			ck_assert_int_eq(ofl_gro_poll_end(gro, m, now, &dl), 0);
+			ck_assert(dl == 0 || dl > now); /* (the oldest flow's deadline: 0 when none is held) */
+			break;
+		}
+		case S_ROOM: {
+			struct ofl_buf b = {xframe, 0};
+			struct ofl_pkt p;
+			b.len = (uint32_t)gen_tcp_frame(&x, xframe, FRAME);
+			x.seq += MSS;
+			x.ip_id++;
+			memset(&p, 0, sizeof p);
+			p.bufs = &b;
+			p.nbufs = 1;
+			p.csum_status = OFL_CSUM_UNNECESSARY;
+			p.cookie = (void *)(uintptr_t)(poll << 8 | 0xff);
+			feed(gro, &p, 1, now, burst);
+			break;
+		}
+		default:
+			break;
+		}
+		feed(gro, pkts + m, n - m, now, burst && op != S_SINGLE);
+		ck_assert_int_eq(ofl_gro_poll_end(gro, n, now, NULL), 0);
+	}
+	ck_assert_int_eq(ofl_gro_get_stats(gro, st, sizeof *st), 0);
+	ofl_gro_destroy(gro);
+	st->lookups = st->lookup_probes = st->merged_fast = 0; /* (gro.h) */
+}
+
+/* Op _i: a few flow counts, both IP versions. */
+START_TEST(runs_settle_calls)
+{
+	static const unsigned few[] = {2, 5, 8, 15}; /* (16: the first flow again past repeat_at()'s look) */
+	const enum settle_op op = (enum settle_op)_i;
+	unsigned j;
+	int l3;
+	for (l3 = 4; l3 <= 6; l3 += 2) {
+		for (j = 0; j < sizeof few / sizeof few[0]; j++) {
+			const unsigned nf = few[j];
+			struct seen a, b;
+			struct ofl_gro_stats sa, sb;
+			settle_seq(nf, l3, op, 1, &a, &sa);
+			settle_seq(nf, l3, op, 0, &b, &sb);
+			same_seen(&a, &b, &sa, &sb, l3, nf, "op", (int)op);
+			if (op <= S_OLDER) {
+				/* every poll: each flow one packet of SEGS segments */
+				ck_assert_uint_eq(a.pkts, 6u * nf);
+				ck_assert_uint_eq(sa.merged, 6u * nf * (SEGS - 1u));
+			}
+			if (op == S_TIMEOUT) /* (held across polls: fewer, longer packets) */
+				ck_assert_uint_lt(a.pkts, 6u * nf);
+		}
+	}
+}
+END_TEST
+
+H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE}, {runs_settle_calls, NSETTLE})
