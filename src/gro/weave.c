@@ -63,7 +63,7 @@ static inline void weave_leave(struct wflow *w, uint64_t *bytes, uint32_t *held)
 	struct gro_item *it = w->it;
 	uint32_t add = w->n * w->mss;
 	it->nsegs = (uint16_t)(it->nsegs + w->n);
-	it->nslices = (uint16_t)(it->nslices + w->n);
+	it->nslices = (uint16_t)(it->nslices + w->n + w->xs);
 	it->payload += add;
 	it->l3_len += add;
 	it->next_seq = w->seq;
@@ -110,8 +110,65 @@ static OFL_NOINLINE int weave_join_v6(struct ofl_gro *g, struct wflow *w, const 
 	return weave_join(g, w, d, ports, bytes, held, 0);
 }
 
+/* The end of a weave that took k frames (nh of them held as new flows):
+ * every slot's flow leaves, the context's counters and last entry. */
+static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t bytes, uint32_t held,
+                                  const struct gro_item *lastit, unsigned k, unsigned nh)
+{
+	unsigned j;
+	for (j = 0; j < WEAVE_SLOTS; j++)
+		if (wf[j].full)
+			weave_leave(&wf[j], &bytes, &held);
+	g->held_bytes += held;
+	if (lastit)
+		g->last = (uint32_t)(lastit - g->items);
+	g->st.rx_pkts += k - nh; /* (a hold counted its own) */
+	g->st.rx_bytes += bytes;
+	g->st.merged += k - nh;
+	g->st.merged_fast += k - nh;
+	return k;
+}
+
+/* A frame in several buffers (its first buffer's length b0 at least the
+ * header's, hl): its length (the buffers' sum), or 0 when a later buffer
+ * is empty or its data NULL (the weave takes no such frame). */
+static inline OFL_ALWAYS_INLINE uint32_t weave_frame_len(const struct ofl_buf *qb, uint32_t nb, uint32_t b0)
+{
+	uint64_t tot = b0;
+	uint32_t k, bad = 0;
+	for (k = 1; k < nb; k++) {
+		tot += qb[k].len;
+		bad |= (qb[k].len == 0) | (qb[k].data == NULL);
+	}
+	return bad || tot > 0xffffu ? 0 : (uint32_t)tot;
+}
+
+/* Frame q's payload (after hl header bytes in its first buffer of b0)
+ * as the slices from s of segment seg: the rest of the first buffer, if
+ * any, then one a later buffer (as hold.c gro_add_slices() cuts a frame
+ * whose buffers are none empty).  Returns how many. */
+static inline OFL_ALWAYS_INLINE uint32_t weave_cut(struct ofl_slice *s, const struct ofl_pkt *q, uint32_t hl,
+                                                   uint32_t b0, uint32_t seg)
+{
+	const struct ofl_buf *qb = q->bufs;
+	const struct ofl_slice first = {qb->data + hl, b0 - hl, (uint16_t)seg, 0};
+	uint32_t k, m = b0 != hl;
+	s[0] = first;
+	for (k = 1; k < q->nbufs; k++, m++) {
+		const struct ofl_slice t = {qb[k].data, qb[k].len, (uint16_t)seg, (uint16_t)k};
+		s[m] = t;
+	}
+	return m;
+}
+
+/* mb: frames in several buffers (header split, page fragments), their
+ * headers in the first: the frame's length the buffers' sum
+ * (weave_frame_len()), its slices weave_cut()'s, bounded by the entry's
+ * slice room (a frame's count of slices), the packet word's nbufs any from
+ * 2 to the context's max_bufs; never fresh. */
 static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
-                                                  unsigned n, int fresh, uint64_t now, const int v4, const int avx2)
+                                                  unsigned n, int fresh, uint64_t now, const int v4, const int avx2,
+                                                  const int mb)
 {
 	_Alignas(32) struct wflow wf[WEAVE_SLOTS];
 	_Alignas(32) uint8_t rm[GRO_PRED_MAX]; /* the run's mask (struct run) */
@@ -121,6 +178,8 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
 	const uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
 	uint32_t held = 0, maxmss = 0, nh = 0, k;
+	const uint32_t mbmask = gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN), mbwant = gro_pkt_word_of(0, OFL_CSUM_UNNECESSARY, 0);
+	const uint32_t nbmax = g->cfg.max_bufs;
 	uint64_t bytes = 0, lstep;
 	const struct gro_item *lastit = NULL;
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
@@ -130,7 +189,11 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	for (k = 0; k < WEAVE_SLOTS; k++)
 		wf[k].full = wf[k].ports = 0;
 #define WEAVE_OK(a) \
-	(gro_pkt_plain_meta(a) && (a)->bufs && (a)->bufs->data && (a)->bufs->len >= l4c + 20u)
+	((mb ? (gro_pkt_word(a) & mbmask) == mbwant && (a)->nbufs >= 2u && (a)->nbufs <= nbmax \
+	     : gro_pkt_plain_meta(a)) && \
+	 (a)->bufs && (a)->bufs->data && (a)->bufs->len >= l4c + 20u)
+	if (mb)
+		fresh = 0;
 	{
 		/* the first GRO_AHEAD frames checked here, the first that
 		 * fails ending the weave there */
@@ -157,6 +220,8 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		}
 		d = q->bufs->data;
 		tot = q->bufs->len;
+		if (mb)
+			tot = weave_frame_len(q->bufs, q->nbufs, tot);
 		ports = ld32(d + l4c);
 		w = (struct wflow *)(void *)((char *)wf + ((size_t)((ports * 0x9e3779b1u) >> (32 - WEAVE_BITS)) << 7));
 		if (w->ports != ports || w->full != tot) {
@@ -196,13 +261,23 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			}
 		}
 		nn = w->n;
+		if (mb) {
+			/* the headers in the first buffer, the slices' room:
+			 * the frame's and one more (predict_bufs()) */
+			const uint32_t b0 = q->bufs->len;
+			if (b0 < w->hl ||
+			    w->it->nslices + nn + w->xs + q->nbufs - (b0 == w->hl) + 1u > g->max_slices)
+				break;
+		}
 		if (nn == w->left || train_cmp(d, w->it->hdr, rm, 0, w->hl, avx2) ||
 		    ofl_get32(d + l4c + 4) != w->seq || (v4 && get64(d + 18) != w->e))
 			break;
-		s = w->s + nn;
-		s->data = d + w->hl;
-		{
+		if (mb) {
+			w->xs += weave_cut(w->s + nn + w->xs, q, w->hl, q->bufs->len, w->it->nsegs + nn) - 1u;
+		} else {
 			uint64_t lw = w->lw + nn * lstep;
+			s = w->s + nn;
+			s->data = d + w->hl;
 			memcpy((uint8_t *)s + SL_LEN, &lw, 8);
 		}
 		w->c[nn] = q->cookie;
@@ -213,39 +288,44 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		lastit = w->it;
 	}
 #undef WEAVE_OK
-	for (k = 0; k < WEAVE_SLOTS; k++)
-		if (wf[k].full)
-			weave_leave(&wf[k], &bytes, &held);
-	g->held_bytes += held;
-	if (lastit)
-		g->last = (uint32_t)(lastit - g->items);
-	k = (unsigned)(q - q0);
-	g->st.rx_pkts += k - nh; /* (a hold counted its own) */
-	g->st.rx_bytes += bytes;
-	g->st.merged += k - nh;
-	g->st.merged_fast += k - nh;
-	return k;
+	return weave_done(g, wf, bytes, held, lastit, (unsigned)(q - q0), nh);
 }
 
 #if defined(TRAIN_AVX2)
 static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v4_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                            unsigned n, int fresh, uint64_t now)
 {
-	return weave_l3(g, pkts, i, n, fresh, now, 1, 1);
+	return weave_l3(g, pkts, i, n, fresh, now, 1, 1, 0);
 }
 static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v6_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                            unsigned n, int fresh, uint64_t now)
 {
-	return weave_l3(g, pkts, i, n, fresh, now, 0, 1);
+	return weave_l3(g, pkts, i, n, fresh, now, 0, 1, 0);
+}
+static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_mb_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
+                                                           unsigned n, unsigned l3)
+{
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 1);
 }
 #endif
+
+/* Frames in several buffers: the copies of the weave for them. */
+static OFL_NOINLINE unsigned weave_mb(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                                      unsigned l3)
+{
+#if defined(TRAIN_AVX2)
+	if (gro_cpu_avx2())
+		return weave_mb_avx2(g, pkts, i, n, l3);
+#endif
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 1);
+}
 
 /* A copy per L3 in one function (each L3's register-allocated on its
  * own path), and with AVX2 one compiled for it. */
 static OFL_NOINLINE unsigned weave_sse(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                                        unsigned l3, int fresh, uint64_t now)
 {
-	return l3 == 4 ? weave_l3(g, pkts, i, n, fresh, now, 1, 0) : weave_l3(g, pkts, i, n, fresh, now, 0, 0);
+	return l3 == 4 ? weave_l3(g, pkts, i, n, fresh, now, 1, 0, 0) : weave_l3(g, pkts, i, n, fresh, now, 0, 0, 0);
 }
 
 static inline unsigned weave_any(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
@@ -260,6 +340,8 @@ static inline unsigned weave_any(struct ofl_gro *g, const struct ofl_pkt *pkts, 
 
 unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3)
 {
+	if (pkts[i].nbufs != 1)
+		return weave_mb(g, pkts, i, n, l3);
 	return weave_any(g, pkts, i, n, l3, 0, 0);
 }
 
