@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "gro/lanes.h"
+#define GRO_RUN_BUFS_LANES
+#include "gro/run_bufs.h"
 #include "gro/weave.h"
 
 /*
@@ -129,41 +132,50 @@ static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t 
 	return k;
 }
 
-/* A frame in several buffers (its first buffer's length b0 at least the
- * header's, hl): its length (the buffers' sum), or 0 when a later buffer
- * is empty or its data NULL (the weave takes no such frame). */
-static inline OFL_ALWAYS_INLINE uint32_t weave_frame_len(const struct ofl_buf *qb, uint32_t nb, uint32_t b0)
+/* Frame q's payload, after hl header bytes in its first buffer of b0 (at
+ * least hl), as slices from s of the pkt/buf word pb (the frame's segment,
+ * buffer 0): the rest of the first buffer when there is any, then one a
+ * later buffer (as hold.c gro_add_slices() cuts a frame whose buffers are
+ * none empty).  Returns the frame's length (the buffers' sum), or 0 when a
+ * later buffer is empty or its data NULL (no such frame taken: what was
+ * written is past the entry's slices).  The caller checked the room. */
+static inline OFL_ALWAYS_INLINE uint32_t weave_cut_n(struct ofl_slice *s, const struct ofl_buf *qb, uint32_t nb,
+                                                     uint32_t hl, uint32_t b0, uint32_t pb)
 {
+	const uint32_t bstep = pb_word(0, 1);
 	uint64_t tot = b0;
-	uint32_t k, bad = 0;
-	for (k = 1; k < nb; k++) {
-		tot += qb[k].len;
-		bad |= (qb[k].len == 0) | (qb[k].data == NULL);
+	uint32_t k, acc = 0, len = b0 - hl;
+	uintptr_t nul = 1;
+	s->data = qb->data + hl;
+	s->len = len;
+	memcpy((uint8_t *)s + SL_PB, &pb, 4);
+	s += len != 0;
+#if defined(__GNUC__)
+#pragma GCC unroll 4
+#endif
+	for (k = 1; k < nb; k++, s++) {
+		const uint8_t *bd = qb[k].data;
+		len = qb[k].len;
+		pb += bstep;
+		s->data = bd;
+		s->len = len;
+		memcpy((uint8_t *)s + SL_PB, &pb, 4);
+		tot += len;
+		acc |= len - 1u;            /* empty: all ones */
+		nul &= (uintptr_t)bd != 0u; /* (a NULL: 0) */
 	}
-	return bad || tot > 0xffffu ? 0 : (uint32_t)tot;
+	return acc > 0xffffu || !nul || tot > 0xffffu ? 0 : (uint32_t)tot;
 }
-
-/* Frame q's payload (after hl header bytes in its first buffer of b0)
- * as the slices from s of segment seg: the rest of the first buffer, if
- * any, then one a later buffer (as hold.c gro_add_slices() cuts a frame
- * whose buffers are none empty).  Returns how many. */
+/* (the header split's four buffers: the loop unrolled) */
 static inline OFL_ALWAYS_INLINE uint32_t weave_cut(struct ofl_slice *s, const struct ofl_pkt *q, uint32_t hl,
-                                                   uint32_t b0, uint32_t seg)
+                                                   uint32_t b0, uint32_t pb)
 {
-	const struct ofl_buf *qb = q->bufs;
-	const struct ofl_slice first = {qb->data + hl, b0 - hl, (uint16_t)seg, 0};
-	uint32_t k, m = b0 != hl;
-	s[0] = first;
-	for (k = 1; k < q->nbufs; k++, m++) {
-		const struct ofl_slice t = {qb[k].data, qb[k].len, (uint16_t)seg, (uint16_t)k};
-		s[m] = t;
-	}
-	return m;
+	return q->nbufs == 4 ? weave_cut_n(s, q->bufs, 4, hl, b0, pb) : weave_cut_n(s, q->bufs, q->nbufs, hl, b0, pb);
 }
 
 /* mb: frames in several buffers (header split, page fragments), their
  * headers in the first: the frame's length the buffers' sum
- * (weave_frame_len()), its slices weave_cut()'s, bounded by the entry's
+ * its slices weave_cut()'s, bounded by the entry's
  * slice room (a frame's count of slices), the packet word's nbufs any from
  * 2 to the context's max_bufs; never fresh. */
 static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
@@ -219,12 +231,10 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			}
 		}
 		d = q->bufs->data;
-		tot = q->bufs->len;
-		if (mb)
-			tot = weave_frame_len(q->bufs, q->nbufs, tot);
+		tot = q->bufs->len; /* mb: the first buffer's */
 		ports = ld32(d + l4c);
 		w = (struct wflow *)(void *)((char *)wf + ((size_t)((ports * 0x9e3779b1u) >> (32 - WEAVE_BITS)) << 7));
-		if (w->ports != ports || w->full != tot) {
+		if (w->ports != ports || (mb ? !w->full : w->full != tot)) {
 			if (fresh && !w->full) {
 				/* no held flow has its ports: a new flow, held
 				 * (the bytes bound first: with its payload as the
@@ -246,8 +256,8 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			/* a flow joins, unless it is the slot's (another length);
 			 * another flow's slot taken: not every held flow in a slot */
 			fresh = 0;
-			if ((w->full && w->ports == ports) ||
-			    !(v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports, &bytes, &held) || w->full != tot)
+			if ((!mb && w->full && w->ports == ports) ||
+			    !(v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports, &bytes, &held) || (!mb && w->full != tot))
 				break;
 			/* the held bytes: at most the room over the largest
 			 * segment size, frames from the first */
@@ -262,18 +272,19 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		}
 		nn = w->n;
 		if (mb) {
-			/* the headers in the first buffer, the slices' room:
-			 * the frame's and one more (predict_bufs()) */
-			const uint32_t b0 = q->bufs->len;
-			if (b0 < w->hl ||
-			    w->it->nslices + nn + w->xs + q->nbufs - (b0 == w->hl) + 1u > g->max_slices)
+			/* the headers in the first buffer, the slices' room
+			 * (the frame's and one more: predict_bufs()), cut, the
+			 * frame's length a full segment's */
+			const struct gro_item *it = w->it;
+			if (tot < w->hl || it->nslices + nn + w->xs + q->nbufs - (tot == w->hl) + 1u > g->max_slices ||
+			    weave_cut(w->s + nn + w->xs, q, w->hl, tot, pb_word((uint16_t)(it->nsegs + nn), 0)) != w->full)
 				break;
 		}
 		if (nn == w->left || train_cmp(d, w->it->hdr, rm, 0, w->hl, avx2) ||
 		    ofl_get32(d + l4c + 4) != w->seq || (v4 && get64(d + 18) != w->e))
 			break;
 		if (mb) {
-			w->xs += weave_cut(w->s + nn + w->xs, q, w->hl, q->bufs->len, w->it->nsegs + nn) - 1u;
+			w->xs += q->nbufs - 1u - (tot == w->hl);
 		} else {
 			uint64_t lw = w->lw + nn * lstep;
 			s = w->s + nn;
