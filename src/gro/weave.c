@@ -259,6 +259,8 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			if ((!mb && w->full && w->ports == ports) ||
 			    !(v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports, &bytes, &held) || (!mb && w->full != tot))
 				break;
+			if (mb) /* (a frame's slices and one more: predict_bufs()) */
+				w->sroom = sat_sub(g->max_slices - 1u, w->it->nslices);
 			/* the held bytes: at most the room over the largest
 			 * segment size, frames from the first */
 			if (w->mss > maxmss) {
@@ -272,12 +274,10 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		}
 		nn = w->n;
 		if (mb) {
-			/* the headers in the first buffer, the slices' room
-			 * (the frame's and one more: predict_bufs()), cut, the
-			 * frame's length a full segment's */
-			const struct gro_item *it = w->it;
-			if (tot < w->hl || it->nslices + nn + w->xs + q->nbufs - (tot == w->hl) + 1u > g->max_slices ||
-			    weave_cut(w->s + nn + w->xs, q, w->hl, tot, pb_word((uint16_t)(it->nsegs + nn), 0)) != w->full)
+			/* the headers in the first buffer, the slices' room,
+			 * cut, the frame's length a full segment's */
+			if (tot < w->hl || nn + w->xs + q->nbufs - (tot == w->hl) > w->sroom ||
+			    weave_cut(w->s + nn + w->xs, q, w->hl, tot, pb_word((uint16_t)(w->it->nsegs + nn), 0)) != w->full)
 				break;
 		}
 		if (nn == w->left || train_cmp(d, w->it->hdr, rm, 0, w->hl, avx2) ||

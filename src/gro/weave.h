@@ -27,7 +27,8 @@ struct wflow {
 	uint32_t hl, n;      /* header length; frames taken */
 	uint32_t left;       /* how many it may take */
 	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers) */
-	uint8_t pad[128 - 80]; /* a slot a power of two: its address one shift */
+	uint32_t sroom;      /* and the slices it may write (weave.c, frames in several buffers) */
+	uint8_t pad[128 - 84]; /* a slot a power of two: its address one shift */
 };
 _Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
 

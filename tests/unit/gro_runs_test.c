@@ -13,7 +13,11 @@
  * configuration's limits: fewer flows than the poll has, held bytes for a
  * third of it or, segment sizes growing from flow to flow, for less than
  * the first two flows' first frames, two segments a packet, and every
- * flow with TCP options.
+ * flow with TCP options; and a frame with an empty buffer.
+ * runs_bufs_equal runs the same with every frame in several buffers (the
+ * weave's frames in several buffers, weave.c): the header split in two or
+ * four buffers, and buffer counts from 2 to 4 with the boundaries at other
+ * places from frame to frame, some with payload in the first buffer.
  * Each sequence runs on one context as one burst a poll and on another as
  * one ofl_gro_receive() a frame: what they deliver (every field, header,
  * payload and cookie, folded into a digest list by list) and their
@@ -38,8 +42,15 @@
 
 enum change {
 	C_NONE, C_PSH, C_SHORT, C_SEQ, C_IPSUM, C_NOPAY, C_SYN, C_ADDR, C_L3, C_ID, C_BUFS, C_CSUM, C_TS,
-	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, NCHANGE
+	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, NCHANGE
 };
+
+/* How the frames are cut into buffers: all in one; the header split in
+ * two or four (headers, then the payload in equal parts); 2 to 4 buffers
+ * by frame, the boundaries moved from frame to frame, every fourth frame
+ * with payload bytes in its first buffer. */
+enum split { S_ONE, S_SPLIT2, S_SPLIT4, S_MIXED, NSPLIT };
+static enum split split;
 
 /* What one context delivered: a digest of every field and byte, list by
  * list, and the counts. */
@@ -49,7 +60,7 @@ struct seen {
 };
 
 static uint8_t frames[PMAX][FRAME];
-static struct ofl_buf bufs[PMAX][2];
+static struct ofl_buf bufs[PMAX][4];
 static struct ofl_pkt pkts[PMAX];
 
 static void mix(struct seen *s, const void *p, size_t n)
@@ -108,6 +119,24 @@ static void flows_init(struct gen_tcp *g, unsigned nf, int l3, enum change c)
 	}
 }
 
+/* Frame k, len bytes of which hl of headers, cut into buffers as split
+ * says (one when its payload is too short for them). */
+static void cut_frame(unsigned k, uint32_t len, uint32_t hl)
+{
+	uint8_t *f = frames[k];
+	uint32_t nb = split == S_SPLIT2 ? 2 : split == S_SPLIT4 ? 4 : 2 + k % 3;
+	uint32_t b0 = hl + (split == S_MIXED && k % 4 == 1 ? 7 + k % 5 : 0), off, j;
+	if (split == S_ONE || len < b0 + 4 * nb)
+		return;
+	pkts[k].nbufs = (uint16_t)nb;
+	bufs[k][0] = (struct ofl_buf){f, b0};
+	for (j = 1, off = b0; j < nb; j++) {
+		uint32_t l = j + 1 == nb ? len - off : (len - b0) / (nb - 1) + (split == S_MIXED ? k % 3 : 0);
+		bufs[k][j] = (struct ofl_buf){f + off, l};
+		off += l;
+	}
+}
+
 /* Poll at of the sequence: SEGS frames of each of the nf flows, round
  * robin, frame at changed; the flows stepped on.  Returns the frame
  * count. */
@@ -148,6 +177,15 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 		pkts[k].csum_status = k == at && c == C_CSUM ? OFL_CSUM_NONE : OFL_CSUM_UNNECESSARY;
 		pkts[k].cookie = (void *)(uintptr_t)(poll << 8 | k);
 		bufs[k][0] = (struct ofl_buf){frames[k], (uint32_t)len};
+		cut_frame(k, (uint32_t)len, (uint32_t)len - m.payload_len);
+		if (k == at && c == C_EMPTY) {
+			/* the headers, an empty buffer, the payload */
+			uint32_t hl = (uint32_t)len - m.payload_len;
+			bufs[k][0].len = hl;
+			bufs[k][1] = (struct ofl_buf){frames[k] + hl, 0};
+			bufs[k][2] = (struct ofl_buf){frames[k] + hl, m.payload_len};
+			pkts[k].nbufs = 3;
+		}
 		if (k == at && c == C_BUFS) {
 			bufs[k][0].len = (uint32_t)len - 50u;
 			bufs[k][1] = (struct ofl_buf){frames[k] + len - 50u, 50u};
@@ -229,4 +267,33 @@ START_TEST(runs_equal_single_frames)
 }
 END_TEST
 
-H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE})
+/* Change _i % NCHANGE, frames cut as split 1 + _i / NCHANGE says: a few
+ * flow counts, both IP versions. */
+START_TEST(runs_bufs_equal)
+{
+	static const unsigned few[] = {2, 3, 8, 16, 17};
+	const enum change c = (enum change)(_i % NCHANGE);
+	unsigned j;
+	int l3;
+	split = (enum split)(1 + _i / NCHANGE);
+	for (l3 = 4; l3 <= 6; l3 += 2) {
+		for (j = 0; j < sizeof few / sizeof few[0]; j++) {
+			struct seen a, b;
+			struct ofl_gro_stats sa, sb;
+			sequence(few[j], l3, c, 1, &a, &sa);
+			sequence(few[j], l3, c, 0, &b, &sb);
+			ck_assert_msg(a.h == b.h && a.lists == b.lists && a.pkts == b.pkts,
+			              "split %d, IPv%d, %u flows, change %d: bursts and single frames deliver differently "
+			              "(%u/%u lists, %u/%u packets)",
+			              (int)split, l3, few[j], (int)c, a.lists, b.lists, a.pkts, b.pkts);
+			ck_assert_msg(memcmp(&sa, &sb, sizeof sa) == 0, "split %d, IPv%d, %u flows, change %d: counters differ",
+			              (int)split, l3, few[j], (int)c);
+			if (c == C_NONE)
+				ck_assert_uint_eq(a.pkts, few[j] * few[j] * SEGS);
+		}
+	}
+	split = S_ONE;
+}
+END_TEST
+
+H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE}, {runs_bufs_equal, NCHANGE * (NSPLIT - 1)})
