@@ -136,16 +136,16 @@ static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t 
  * least hl), as slices from s of the pkt/buf word pb (the frame's segment,
  * buffer 0): the rest of the first buffer when there is any, then one a
  * later buffer (as hold.c gro_add_slices() cuts a frame whose buffers are
- * none empty).  Returns the frame's length (the buffers' sum), or 0 when a
- * later buffer is empty or its data NULL (no such frame taken: what was
+ * none empty).  Returns the frame's length (the buffers' sum), with a bit
+ * above 15 set when a later buffer is empty, longer than 0xffff or its data
+ * NULL (never a full segment's length then: no such frame taken, what was
  * written is past the entry's slices).  The caller checked the room. */
-static inline OFL_ALWAYS_INLINE uint32_t weave_cut_n(struct ofl_slice *s, const struct ofl_buf *qb, uint32_t nb,
+static inline OFL_ALWAYS_INLINE uint64_t weave_cut_n(struct ofl_slice *s, const struct ofl_buf *qb, uint32_t nb,
                                                      uint32_t hl, uint32_t b0, uint32_t pb)
 {
 	const uint32_t bstep = pb_word(0, 1);
 	uint64_t tot = b0;
 	uint32_t k, acc = 0, len = b0 - hl;
-	uintptr_t nul = 1;
 	s->data = qb->data + hl;
 	s->len = len;
 	memcpy((uint8_t *)s + SL_PB, &pb, 4);
@@ -161,13 +161,12 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_cut_n(struct ofl_slice *s, const 
 		s->len = len;
 		memcpy((uint8_t *)s + SL_PB, &pb, 4);
 		tot += len;
-		acc |= len - 1u;            /* empty: all ones */
-		nul &= (uintptr_t)bd != 0u; /* (a NULL: 0) */
+		acc |= (len - 1u) | (uint32_t)(bd == NULL) << 16; /* (empty: len - 1 all ones) */
 	}
-	return acc > 0xffffu || !nul || tot > 0xffffu ? 0 : (uint32_t)tot;
+	return tot | (acc & ~0xffffu);
 }
 /* (the header split's four buffers: the loop unrolled) */
-static inline OFL_ALWAYS_INLINE uint32_t weave_cut(struct ofl_slice *s, const struct ofl_pkt *q, uint32_t hl,
+static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const struct ofl_pkt *q, uint32_t hl,
                                                    uint32_t b0, uint32_t pb)
 {
 	return q->nbufs == 4 ? weave_cut_n(s, q->bufs, 4, hl, b0, pb) : weave_cut_n(s, q->bufs, q->nbufs, hl, b0, pb);
