@@ -146,6 +146,7 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut_n(struct ofl_slice *s, const 
 	const uint32_t bstep = pb_word(0, 1);
 	uint64_t tot = b0;
 	uint32_t k, acc = 0, len = b0 - hl;
+	uintptr_t pmin = UINTPTR_MAX; /* (a NULL: 0) */
 	s->data = qb->data + hl;
 	s->len = len;
 	memcpy((uint8_t *)s + SL_PB, &pb, 4);
@@ -161,9 +162,10 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut_n(struct ofl_slice *s, const 
 		s->len = len;
 		memcpy((uint8_t *)s + SL_PB, &pb, 4);
 		tot += len;
-		acc |= (len - 1u) | (uint32_t)(bd == NULL) << 16; /* (empty: len - 1 all ones) */
+		acc |= len - 1u; /* (empty: all ones) */
+		pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
 	}
-	return tot | (acc & ~0xffffu);
+	return tot | (acc & ~0xffffu) | (uint64_t)(pmin == 0) << 32;
 }
 /* (the header split's four buffers: the loop unrolled) */
 static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const struct ofl_pkt *q, uint32_t hl,
@@ -275,7 +277,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		if (mb) {
 			/* the headers in the first buffer, the slices' room,
 			 * cut, the frame's length a full segment's */
-			if (tot < w->hl || nn + w->xs + q->nbufs - (tot == w->hl) > w->sroom ||
+			if (tot < w->hl || nn + w->xs + q->nbufs > w->sroom || /* (nbufs: at most one more) */
 			    weave_cut(w->s + nn + w->xs, q, w->hl, tot, pb_word((uint16_t)(w->it->nsegs + nn), 0)) != w->full)
 				break;
 		}
