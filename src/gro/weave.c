@@ -9,6 +9,8 @@
 #include "gro/lanes.h"
 #define GRO_RUN_BUFS_LANES
 #include "gro/run_bufs.h"
+#include "gro/layer.h"
+#include "gro/udp.h"
 #include "gro/weave.h"
 
 /*
@@ -42,19 +44,29 @@
 /* Whether the weave can take the frames of entry it whose ports word is
  * ports (the checks of predict_l4() the compare does not make, as the
  * run's set-up makes them): 1, with *left the frames it may take and,
- * IPv4, *e and *estep (weave_left()); else 0. */
+ * IPv4, *e and *estep (weave_left()); else 0.  udp: a UDP flow's
+ * (GRO_FAST_UDP of the plain stack, its held UDP length a full datagram's,
+ * a full frame at least as long as the compare; the UDP size bound, and
+ * the frames before the one that would reach the UDP count bound: udp.h
+ * gro_udp_merged()). */
 static inline OFL_ALWAYS_INLINE int weave_entry(const struct ofl_gro *g, const struct gro_item *it, uint32_t ports,
-                                                uint32_t *left, uint64_t *e, uint64_t *estep, const int v4)
+                                                uint32_t *left, uint64_t *e, uint64_t *estep, const int v4,
+                                                const int udp)
 {
 	const uint8_t *h0 = it->hdr;
 	const uint32_t l4c = v4 ? 34u : 54u;
 	uint32_t hl = it->hdr_len, mss = it->seg_size;
-	if (it->state != GRO_HELD || it->fast != GRO_FAST_PLAIN || it->rawpre_len || it->l3 != (v4 ? 4 : 6) ||
-	    it->l4_off != l4c || ld32(h0 + l4c) != ports || !mss || hl + mss > 0xffffu ||
+	if (it->state != GRO_HELD || it->fast != (udp ? GRO_FAST_UDP : GRO_FAST_PLAIN) || it->rawpre_len ||
+	    it->l3 != (v4 ? 4 : 6) || it->l4_off != l4c || ld32(h0 + l4c) != ports || !mss || hl + mss > 0xffffu ||
 	    ofl_get16(h0 + (v4 ? 16 : 18)) + (v4 ? 14u : 54u) != hl + mss ||
-	    (h0[l4c + 13] & TCP_NO_RUN))
+	    (udp ? it->stack != (v4 ? GRO_STACK_UDP4 : GRO_STACK_UDP6) || ofl_get16(h0 + l4c + 4) != 8u + mss ||
+	               hl + mss < pred_cmp_len(hl)
+	         : (h0[l4c + 13] & TCP_NO_RUN) != 0))
 		return 0;
 	*left = weave_left(g, it, e, estep, v4);
+	if (udp)
+		*left = min32(*left, min32(sat_sub(gro_udp_max_l3(g), it->l3_len) / mss,
+		                           sat_sub(GRO_UDP_CNT_MAX - 1u, it->nsegs)));
 	return 1;
 }
 
@@ -79,7 +91,7 @@ static inline void weave_leave(struct wflow *w, uint64_t *bytes, uint32_t *held)
  * into slot w, whose flow leaves first: the entry the recent-flows cache
  * names, if the weave can take its frames (weave_entry()); 0 if not. */
 static inline OFL_ALWAYS_INLINE int weave_join(struct ofl_gro *g, struct wflow *w, const uint8_t *d, uint32_t ports,
-                                               uint64_t *bytes, uint32_t *held, const int v4)
+                                               uint64_t *bytes, uint32_t *held, const int v4, const int udp)
 {
 	struct gro_item *it;
 	uint64_t hint;
@@ -94,7 +106,7 @@ static inline OFL_ALWAYS_INLINE int weave_join(struct ofl_gro *g, struct wflow *
 	if ((uint32_t)(hint >> 32) != ports || idx == GRO_NONE)
 		return 0;
 	it = &g->items[idx];
-	if (!weave_entry(g, it, ports, &left, &w->e, &w->estep, v4))
+	if (!weave_entry(g, it, ports, &left, &w->e, &w->estep, v4, udp))
 		return 0;
 	weave_slot_set(g, w, idx, ports, it->nsegs, it->nslices, it->seg_size, it->hdr_len, it->next_seq);
 	w->left = left;
@@ -105,12 +117,22 @@ static inline OFL_ALWAYS_INLINE int weave_join(struct ofl_gro *g, struct wflow *
 static OFL_NOINLINE int weave_join_v4(struct ofl_gro *g, struct wflow *w, const uint8_t *d, uint32_t ports,
                                       uint64_t *bytes, uint32_t *held)
 {
-	return weave_join(g, w, d, ports, bytes, held, 1);
+	return weave_join(g, w, d, ports, bytes, held, 1, 0);
 }
 static OFL_NOINLINE int weave_join_v6(struct ofl_gro *g, struct wflow *w, const uint8_t *d, uint32_t ports,
                                       uint64_t *bytes, uint32_t *held)
 {
-	return weave_join(g, w, d, ports, bytes, held, 0);
+	return weave_join(g, w, d, ports, bytes, held, 0, 0);
+}
+static OFL_NOINLINE int weave_join_u4(struct ofl_gro *g, struct wflow *w, const uint8_t *d, uint32_t ports,
+                                      uint64_t *bytes, uint32_t *held)
+{
+	return weave_join(g, w, d, ports, bytes, held, 1, 1);
+}
+static OFL_NOINLINE int weave_join_u6(struct ofl_gro *g, struct wflow *w, const uint8_t *d, uint32_t ports,
+                                      uint64_t *bytes, uint32_t *held)
+{
+	return weave_join(g, w, d, ports, bytes, held, 0, 1);
 }
 
 /* The end of a weave that took k frames (nh of them held as new flows):
@@ -174,14 +196,17 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
 	return q->nbufs == 4 ? weave_cut_n(s, q->bufs, 4, hl, b0, pb) : weave_cut_n(s, q->bufs, q->nbufs, hl, b0, pb);
 }
 
-/* mb: frames in several buffers (header split, page fragments), their
+/* udp: the datagrams of UDP flows (one buffer), the held header's UDP
+ * length compared (a full datagram's), the checksum not 0 instead of the
+ * sequence number; never fresh.
+ * mb: frames in several buffers (header split, page fragments), their
  * headers in the first: the frame's length the buffers' sum
  * its slices weave_cut()'s, bounded by the entry's
  * slice room (a frame's count of slices), the packet word's nbufs any from
  * 2 to the context's max_bufs; never fresh. */
 static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                   unsigned n, int fresh, uint64_t now, const int v4, const int avx2,
-                                                  const int mb)
+                                                  const int mb, const int udp)
 {
 	_Alignas(32) struct wflow wf[WEAVE_SLOTS];
 	_Alignas(32) uint8_t rm[GRO_PRED_MAX]; /* the run's mask (struct run) */
@@ -196,16 +221,19 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	uint64_t bytes = 0, lstep;
 	const struct gro_item *lastit = NULL;
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
-	memcpy(rm, g->pmask[!v4], GRO_PRED_MAX);
+	memcpy(rm, g->pmask[udp ? (v4 ? GRO_STACK_UDP4 : GRO_STACK_UDP6) : !v4], GRO_PRED_MAX);
 	memset(rm + (v4 ? 16 : 18), 0xff, 2);
-	rm[l4c + 13] = 0xff;
+	if (udp)
+		memset(rm + l4c + 4, 0xff, 2);
+	else
+		rm[l4c + 13] = 0xff;
 	for (k = 0; k < WEAVE_SLOTS; k++)
 		wf[k].full = wf[k].ports = 0;
 #define WEAVE_OK(a) \
 	((mb ? (gro_pkt_word(a) & mbmask) == mbwant && (a)->nbufs >= 2u && (a)->nbufs <= nbmax \
 	     : gro_pkt_plain_meta(a)) && \
 	 (a)->bufs && (a)->bufs->data && (a)->bufs->len >= l4c + 20u)
-	if (mb)
+	if (mb || udp)
 		fresh = 0;
 	{
 		/* the first GRO_AHEAD frames checked here, the first that
@@ -258,7 +286,9 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			 * another flow's slot taken: not every held flow in a slot */
 			fresh = 0;
 			if ((!mb && w->full && w->ports == ports) ||
-			    !(v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports, &bytes, &held) || (!mb && w->full != tot))
+			    !(udp ? (v4 ? weave_join_u4 : weave_join_u6) : v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports,
+			                                                                                     &bytes, &held) ||
+			    (!mb && w->full != tot))
 				break;
 			if (mb) /* (a frame's slices and one more: predict_bufs()) */
 				w->sroom = sat_sub(g->max_slices - 1u, w->it->nslices);
@@ -281,8 +311,8 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			    weave_cut(w->s + nn + w->xs, q, w->hl, tot, pb_word((uint16_t)(w->it->nsegs + nn), 0)) != w->full)
 				break;
 		}
-		if (nn == w->left || train_cmp(d, w->it->hdr, rm, 0, w->hl, avx2) ||
-		    ofl_get32(d + l4c + 4) != w->seq || (v4 && get64(d + 18) != w->e))
+		if (nn == w->left || train_cmp(d, w->it->hdr, rm, 0, udp ? pred_cmp_len(w->hl) : w->hl, avx2) ||
+		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != w->seq) || (v4 && get64(d + 18) != w->e))
 			break;
 		if (mb) {
 			w->xs += q->nbufs - 1u - (tot == w->hl);
@@ -294,7 +324,8 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		}
 		w->c[nn] = q->cookie;
 		w->n = nn + 1;
-		w->seq += w->mss;
+		if (!udp)
+			w->seq += w->mss;
 		if (v4)
 			w->e += w->estep;
 		lastit = w->it;
@@ -307,19 +338,35 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v4_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                            unsigned n, int fresh, uint64_t now)
 {
-	return weave_l3(g, pkts, i, n, fresh, now, 1, 1, 0);
+	return weave_l3(g, pkts, i, n, fresh, now, 1, 1, 0, 0);
 }
 static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v6_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                            unsigned n, int fresh, uint64_t now)
 {
-	return weave_l3(g, pkts, i, n, fresh, now, 0, 1, 0);
+	return weave_l3(g, pkts, i, n, fresh, now, 0, 1, 0, 0);
+}
+static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_udp_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
+                                                            unsigned n, unsigned l3)
+{
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 0, 1);
 }
 static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_mb_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                            unsigned n, unsigned l3)
 {
-	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 1);
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 1, 0) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 1, 0);
 }
 #endif
+
+/* UDP flows: the copies of the weave for them. */
+static OFL_NOINLINE unsigned weave_udp(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                                       unsigned l3)
+{
+#if defined(TRAIN_AVX2)
+	if (gro_cpu_avx2())
+		return weave_udp_avx2(g, pkts, i, n, l3);
+#endif
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 0, 1);
+}
 
 /* Frames in several buffers: the copies of the weave for them. */
 static OFL_NOINLINE unsigned weave_mb(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
@@ -329,7 +376,7 @@ static OFL_NOINLINE unsigned weave_mb(struct ofl_gro *g, const struct ofl_pkt *p
 	if (gro_cpu_avx2())
 		return weave_mb_avx2(g, pkts, i, n, l3);
 #endif
-	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 1);
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 1, 0) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 1, 0);
 }
 
 /* A copy per L3 in one function (each L3's register-allocated on its
@@ -337,7 +384,7 @@ static OFL_NOINLINE unsigned weave_mb(struct ofl_gro *g, const struct ofl_pkt *p
 static OFL_NOINLINE unsigned weave_sse(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                                        unsigned l3, int fresh, uint64_t now)
 {
-	return l3 == 4 ? weave_l3(g, pkts, i, n, fresh, now, 1, 0, 0) : weave_l3(g, pkts, i, n, fresh, now, 0, 0, 0);
+	return l3 == 4 ? weave_l3(g, pkts, i, n, fresh, now, 1, 0, 0, 0) : weave_l3(g, pkts, i, n, fresh, now, 0, 0, 0, 0);
 }
 
 static inline unsigned weave_any(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
@@ -352,6 +399,8 @@ static inline unsigned weave_any(struct ofl_gro *g, const struct ofl_pkt *pkts, 
 
 unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3)
 {
+	if (g->last != GRO_NONE && g->items[g->last].fast == GRO_FAST_UDP) /* (the entry just predicted) */
+		return pkts[i].nbufs == 1 ? weave_udp(g, pkts, i, n, l3) : 0;
 	if (pkts[i].nbufs != 1)
 		return weave_mb(g, pkts, i, n, l3);
 	return weave_any(g, pkts, i, n, l3, 0, 0);

@@ -18,6 +18,9 @@
  * weave's frames in several buffers, weave.c): the header split in two or
  * four buffers, and buffer counts from 2 to 4 with the boundaries at other
  * places from frame to frame, some with payload in the first buffer.
+ * runs_udp_equal runs it with UDP flows (UDP GRO on; the weave's UDP
+ * datagrams): PSH is a zero checksum there, SYN a UDP length one short,
+ * the TCP-only changes none.
  * Each sequence runs on one context as one burst a poll and on another as
  * one ofl_gro_receive() a frame: what they deliver (every field, header,
  * payload and cookie, folded into a digest list by list) and their
@@ -51,6 +54,7 @@ enum change {
  * with payload bytes in its first buffer. */
 enum split { S_ONE, S_SPLIT2, S_SPLIT4, S_MIXED, NSPLIT };
 static enum split split;
+static int udp; /* UDP flows (runs_udp_equal) */
 
 /* What one context delivered: a digest of every field and byte, list by
  * list, and the counts. */
@@ -114,7 +118,8 @@ static void flows_init(struct gen_tcp *g, unsigned nf, int l3, enum change c)
 		g[f].ip_id = (uint16_t)(0xffd0u + 3u * f); /* (some first frames at 0xffff) */
 		g[f].payload_len = c == C_HELD1 ? MSS + 8 * f : MSS; /* (segment sizes that grow) */
 		g[f].flow_salt = f + 1;
-		if (c == C_OPTS || c == C_TS)
+		g[f].udp = udp != 0;
+		if (!udp && (c == C_OPTS || c == C_TS))
 			gen_opt_ts(&g[f], 900u + f, 40u);
 	}
 }
@@ -148,15 +153,26 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 		size_t len;
 		if (k == at) {
 			switch (c) {
-			case C_PSH: m.flags |= GEN_PSH; break;
+			case C_PSH:
+				if (udp)
+					m.udp_zero_csum = true;
+				else
+					m.flags |= GEN_PSH;
+				break;
 			case C_SHORT: m.payload_len = MSS - 1; break;
 			case C_SEQ: m.seq += 3; break;
 			case C_IPSUM: m.bad_ip_csum = true; break;
 			case C_NOPAY: m.payload_len = 0; break;
-			case C_SYN: m.flags |= GEN_SYN; break;
+			case C_SYN:
+				if (udp)
+					m.udp_len_delta = -1;
+				else
+					m.flags |= GEN_SYN;
+				break;
 			case C_ADDR: m.saddr[m.l3 == 4 ? 2 : 14] ^= 0x10; break;
 			case C_L3:
 				gen_tcp_init(&m, 10 - t->l3);
+				m.udp = t->udp;
 				m.sport = t->sport;
 				m.payload_len = MSS;
 				break;
@@ -208,6 +224,7 @@ static void sequence(unsigned nf, int l3, enum change c, int burst, struct seen 
 	ofl_gro_config_default(&cfg);
 	cfg.deliver = digest;
 	cfg.user = s;
+	cfg.udp = udp != 0;
 	if (c == C_FLOWS)
 		cfg.max_flows = nf / 2 + 1;
 	if (c == C_HELD)
@@ -296,4 +313,33 @@ START_TEST(runs_bufs_equal)
 }
 END_TEST
 
-H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE}, {runs_bufs_equal, NCHANGE * (NSPLIT - 1)})
+/* Change _i with UDP flows: a few flow counts, both IP versions. */
+START_TEST(runs_udp_equal)
+{
+	static const unsigned few[] = {2, 3, 8, 16, 17};
+	const enum change c = (enum change)_i;
+	unsigned j;
+	int l3;
+	udp = 1;
+	for (l3 = 4; l3 <= 6; l3 += 2) {
+		for (j = 0; j < sizeof few / sizeof few[0]; j++) {
+			struct seen a, b;
+			struct ofl_gro_stats sa, sb;
+			sequence(few[j], l3, c, 1, &a, &sa);
+			sequence(few[j], l3, c, 0, &b, &sb);
+			ck_assert_msg(a.h == b.h && a.lists == b.lists && a.pkts == b.pkts,
+			              "UDP, IPv%d, %u flows, change %d: bursts and single frames deliver differently "
+			              "(%u/%u lists, %u/%u packets)",
+			              l3, few[j], (int)c, a.lists, b.lists, a.pkts, b.pkts);
+			ck_assert_msg(memcmp(&sa, &sb, sizeof sa) == 0, "UDP, IPv%d, %u flows, change %d: counters differ", l3,
+			              few[j], (int)c);
+			if (c == C_NONE)
+				ck_assert_uint_eq(a.pkts, few[j] * few[j] * SEGS);
+		}
+	}
+	udp = 0;
+}
+END_TEST
+
+H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE}, {runs_bufs_equal, NCHANGE * (NSPLIT - 1)},
+       {runs_udp_equal, NCHANGE})
