@@ -115,24 +115,14 @@ static inline OFL_ALWAYS_INLINE int weave_join(struct ofl_gro *g, struct wflow *
 
 /* Out of line: the loop keeps its registers. */
 static OFL_NOINLINE int weave_join_v4(struct ofl_gro *g, struct wflow *w, const uint8_t *d, uint32_t ports,
-                                      uint64_t *bytes, uint32_t *held)
+                                      uint64_t *bytes, uint32_t *held, int udp)
 {
-	return weave_join(g, w, d, ports, bytes, held, 1, 0);
+	return udp ? weave_join(g, w, d, ports, bytes, held, 1, 1) : weave_join(g, w, d, ports, bytes, held, 1, 0);
 }
 static OFL_NOINLINE int weave_join_v6(struct ofl_gro *g, struct wflow *w, const uint8_t *d, uint32_t ports,
-                                      uint64_t *bytes, uint32_t *held)
+                                      uint64_t *bytes, uint32_t *held, int udp)
 {
-	return weave_join(g, w, d, ports, bytes, held, 0, 0);
-}
-static OFL_NOINLINE int weave_join_u4(struct ofl_gro *g, struct wflow *w, const uint8_t *d, uint32_t ports,
-                                      uint64_t *bytes, uint32_t *held)
-{
-	return weave_join(g, w, d, ports, bytes, held, 1, 1);
-}
-static OFL_NOINLINE int weave_join_u6(struct ofl_gro *g, struct wflow *w, const uint8_t *d, uint32_t ports,
-                                      uint64_t *bytes, uint32_t *held)
-{
-	return weave_join(g, w, d, ports, bytes, held, 0, 1);
+	return udp ? weave_join(g, w, d, ports, bytes, held, 0, 1) : weave_join(g, w, d, ports, bytes, held, 0, 0);
 }
 
 /* The end of a weave that took k frames (nh of them held as new flows):
@@ -286,8 +276,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			 * another flow's slot taken: not every held flow in a slot */
 			fresh = 0;
 			if ((!mb && w->full && w->ports == ports) ||
-			    !(udp ? (v4 ? weave_join_u4 : weave_join_u6) : v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports,
-			                                                                                     &bytes, &held) ||
+			    !(v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports, &bytes, &held, udp) ||
 			    (!mb && w->full != tot))
 				break;
 			if (mb) /* (a frame's slices and one more: predict_bufs()) */
@@ -345,37 +334,27 @@ static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v6_avx2(struct ofl_gro *g, co
 {
 	return weave_l3(g, pkts, i, n, fresh, now, 0, 1, 0, 0);
 }
-static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_udp_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
-                                                            unsigned n, unsigned l3)
+/* udp: UDP flows' datagrams; else frames in several buffers (weave_l3()) */
+static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_more_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
+                                                             unsigned n, unsigned l3, int udp)
 {
-	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 0, 1);
-}
-static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_mb_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
-                                                           unsigned n, unsigned l3)
-{
+	if (udp)
+		return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 0, 1);
 	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 1, 0) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 1, 0);
 }
 #endif
 
-/* UDP flows: the copies of the weave for them. */
-static OFL_NOINLINE unsigned weave_udp(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
-                                       unsigned l3)
+/* The copies of the weave for UDP flows' datagrams (udp) and for frames in
+ * several buffers (else). */
+static OFL_NOINLINE unsigned weave_more(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                                        unsigned l3, int udp)
 {
 #if defined(TRAIN_AVX2)
 	if (gro_cpu_avx2())
-		return weave_udp_avx2(g, pkts, i, n, l3);
+		return weave_more_avx2(g, pkts, i, n, l3, udp);
 #endif
-	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 0, 1);
-}
-
-/* Frames in several buffers: the copies of the weave for them. */
-static OFL_NOINLINE unsigned weave_mb(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
-                                      unsigned l3)
-{
-#if defined(TRAIN_AVX2)
-	if (gro_cpu_avx2())
-		return weave_mb_avx2(g, pkts, i, n, l3);
-#endif
+	if (udp)
+		return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 0, 1);
 	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 1, 0) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 1, 0);
 }
 
@@ -400,9 +379,9 @@ static inline unsigned weave_any(struct ofl_gro *g, const struct ofl_pkt *pkts, 
 unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3)
 {
 	if (g->last != GRO_NONE && g->items[g->last].fast == GRO_FAST_UDP) /* (the entry just predicted) */
-		return pkts[i].nbufs == 1 ? weave_udp(g, pkts, i, n, l3) : 0;
+		return pkts[i].nbufs == 1 ? weave_more(g, pkts, i, n, l3, 1) : 0;
 	if (pkts[i].nbufs != 1)
-		return weave_mb(g, pkts, i, n, l3);
+		return weave_more(g, pkts, i, n, l3, 0);
 	return weave_any(g, pkts, i, n, l3, 0, 0);
 }
 

@@ -284,15 +284,13 @@ START_TEST(runs_equal_single_frames)
 }
 END_TEST
 
-/* Change _i % NCHANGE, frames cut as split 1 + _i / NCHANGE says: a few
- * flow counts, both IP versions. */
-START_TEST(runs_bufs_equal)
+/* Change c over a few flow counts, both IP versions, the frames cut as
+ * split says, UDP flows when udp: bursts and single frames the same. */
+static void few_equal(enum change c)
 {
 	static const unsigned few[] = {2, 3, 8, 16, 17};
-	const enum change c = (enum change)(_i % NCHANGE);
 	unsigned j;
 	int l3;
-	split = (enum split)(1 + _i / NCHANGE);
 	for (l3 = 4; l3 <= 6; l3 += 2) {
 		for (j = 0; j < sizeof few / sizeof few[0]; j++) {
 			struct seen a, b;
@@ -300,43 +298,32 @@ START_TEST(runs_bufs_equal)
 			sequence(few[j], l3, c, 1, &a, &sa);
 			sequence(few[j], l3, c, 0, &b, &sb);
 			ck_assert_msg(a.h == b.h && a.lists == b.lists && a.pkts == b.pkts,
-			              "split %d, IPv%d, %u flows, change %d: bursts and single frames deliver differently "
-			              "(%u/%u lists, %u/%u packets)",
-			              (int)split, l3, few[j], (int)c, a.lists, b.lists, a.pkts, b.pkts);
-			ck_assert_msg(memcmp(&sa, &sb, sizeof sa) == 0, "split %d, IPv%d, %u flows, change %d: counters differ",
-			              (int)split, l3, few[j], (int)c);
-			if (c == C_NONE)
-				ck_assert_uint_eq(a.pkts, few[j] * few[j] * SEGS);
-		}
-	}
-	split = S_ONE;
-}
-END_TEST
-
-/* Change _i with UDP flows: a few flow counts, both IP versions. */
-START_TEST(runs_udp_equal)
-{
-	static const unsigned few[] = {2, 3, 8, 16, 17};
-	const enum change c = (enum change)_i;
-	unsigned j;
-	int l3;
-	udp = 1;
-	for (l3 = 4; l3 <= 6; l3 += 2) {
-		for (j = 0; j < sizeof few / sizeof few[0]; j++) {
-			struct seen a, b;
-			struct ofl_gro_stats sa, sb;
-			sequence(few[j], l3, c, 1, &a, &sa);
-			sequence(few[j], l3, c, 0, &b, &sb);
-			ck_assert_msg(a.h == b.h && a.lists == b.lists && a.pkts == b.pkts,
-			              "UDP, IPv%d, %u flows, change %d: bursts and single frames deliver differently "
-			              "(%u/%u lists, %u/%u packets)",
-			              l3, few[j], (int)c, a.lists, b.lists, a.pkts, b.pkts);
-			ck_assert_msg(memcmp(&sa, &sb, sizeof sa) == 0, "UDP, IPv%d, %u flows, change %d: counters differ", l3,
+			              "split %d, UDP %d, IPv%d, %u flows, change %d: bursts and single frames deliver "
+			              "differently (%u/%u lists, %u/%u packets)",
+			              (int)split, udp, l3, few[j], (int)c, a.lists, b.lists, a.pkts, b.pkts);
+			ck_assert_msg(memcmp(&sa, &sb, sizeof sa) == 0,
+			              "split %d, UDP %d, IPv%d, %u flows, change %d: counters differ", (int)split, udp, l3,
 			              few[j], (int)c);
 			if (c == C_NONE)
 				ck_assert_uint_eq(a.pkts, few[j] * few[j] * SEGS);
 		}
 	}
+}
+
+/* Change _i % NCHANGE, frames cut as split 1 + _i / NCHANGE says. */
+START_TEST(runs_bufs_equal)
+{
+	split = (enum split)(1 + _i / NCHANGE);
+	few_equal((enum change)(_i % NCHANGE));
+	split = S_ONE;
+}
+END_TEST
+
+/* Change _i with UDP flows. */
+START_TEST(runs_udp_equal)
+{
+	udp = 1;
+	few_equal((enum change)_i);
 	udp = 0;
 }
 END_TEST
