@@ -1,7 +1,9 @@
 /*
  * weave.c - interleaved flows: the full segments of several held flows
  * taken one after the other from a burst (gro_weave(), called by the burst
- * loop after a frame predicted through the recent-flows cache).
+ * loop after a frame predicted through the recent-flows cache): TCP frames
+ * of one buffer, or of several (header split, page fragments), and UDP
+ * flows' datagrams, each in a copy of the loop (weave_l3(): mb, udp).
  */
 #include <stddef.h>
 #include <string.h>
