@@ -477,7 +477,7 @@ merged:
 			 * (and the entry did not just complete) */
 			if (g->last == idx && i + 1 < n && same_ports(&g->items[idx], &pkts[i + 1]))
 				i += gro_train(g, idx, pkts, i + 1, n, now);
-			else if (i + 1 < n && g->items[idx].fast == GRO_FAST_PLAIN)
+			else if (i + 1 < n && (g->items[idx].fast == GRO_FAST_PLAIN || g->items[idx].fast == GRO_FAST_UDP))
 				/* another flow next: interleaved flows, the
 				 * frames that predict taken in a row */
 				i += gro_weave(g, pkts, i + 1, n, g->items[idx].l3);

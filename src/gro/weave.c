@@ -1,11 +1,18 @@
 /*
  * weave.c - interleaved flows: the full segments of several held flows
  * taken one after the other from a burst (gro_weave(), called by the burst
- * loop after a frame predicted through the recent-flows cache).
+ * loop after a frame predicted through the recent-flows cache): TCP frames
+ * of one buffer, or of several (header split, page fragments), and UDP
+ * flows' datagrams, each in a copy of the loop (weave_l3(): mb, udp).
  */
 #include <stddef.h>
 #include <string.h>
 
+#include "gro/lanes.h"
+#define GRO_RUN_BUFS_LANES
+#include "gro/run_bufs.h"
+#include "gro/layer.h"
+#include "gro/udp.h"
 #include "gro/weave.h"
 
 /*
@@ -39,19 +46,29 @@
 /* Whether the weave can take the frames of entry it whose ports word is
  * ports (the checks of predict_l4() the compare does not make, as the
  * run's set-up makes them): 1, with *left the frames it may take and,
- * IPv4, *e and *estep (weave_left()); else 0. */
+ * IPv4, *e and *estep (weave_left()); else 0.  udp: a UDP flow's
+ * (GRO_FAST_UDP of the plain stack, its held UDP length a full datagram's,
+ * a full frame at least as long as the compare; the UDP size bound, and
+ * the frames before the one that would reach the UDP count bound: udp.h
+ * gro_udp_merged()). */
 static inline OFL_ALWAYS_INLINE int weave_entry(const struct ofl_gro *g, const struct gro_item *it, uint32_t ports,
-                                                uint32_t *left, uint64_t *e, uint64_t *estep, const int v4)
+                                                uint32_t *left, uint64_t *e, uint64_t *estep, const int v4,
+                                                const int udp)
 {
 	const uint8_t *h0 = it->hdr;
 	const uint32_t l4c = v4 ? 34u : 54u;
 	uint32_t hl = it->hdr_len, mss = it->seg_size;
-	if (it->state != GRO_HELD || it->fast != GRO_FAST_PLAIN || it->rawpre_len || it->l3 != (v4 ? 4 : 6) ||
-	    it->l4_off != l4c || ld32(h0 + l4c) != ports || !mss || hl + mss > 0xffffu ||
+	if (it->state != GRO_HELD || it->fast != (udp ? GRO_FAST_UDP : GRO_FAST_PLAIN) || it->rawpre_len ||
+	    it->l3 != (v4 ? 4 : 6) || it->l4_off != l4c || ld32(h0 + l4c) != ports || !mss || hl + mss > 0xffffu ||
 	    ofl_get16(h0 + (v4 ? 16 : 18)) + (v4 ? 14u : 54u) != hl + mss ||
-	    (h0[l4c + 13] & TCP_NO_RUN))
+	    (udp ? it->stack != (v4 ? GRO_STACK_UDP4 : GRO_STACK_UDP6) || ofl_get16(h0 + l4c + 4) != 8u + mss ||
+	               hl + mss < pred_cmp_len(hl)
+	         : (h0[l4c + 13] & TCP_NO_RUN) != 0))
 		return 0;
 	*left = weave_left(g, it, e, estep, v4);
+	if (udp)
+		*left = min32(*left, min32(sat_sub(gro_udp_max_l3(g), it->l3_len) / mss,
+		                           sat_sub(GRO_UDP_CNT_MAX - 1u, it->nsegs)));
 	return 1;
 }
 
@@ -63,7 +80,7 @@ static inline void weave_leave(struct wflow *w, uint64_t *bytes, uint32_t *held)
 	struct gro_item *it = w->it;
 	uint32_t add = w->n * w->mss;
 	it->nsegs = (uint16_t)(it->nsegs + w->n);
-	it->nslices = (uint16_t)(it->nslices + w->n);
+	it->nslices = (uint16_t)(it->nslices + w->n + w->xs);
 	it->payload += add;
 	it->l3_len += add;
 	it->next_seq = w->seq;
@@ -76,7 +93,7 @@ static inline void weave_leave(struct wflow *w, uint64_t *bytes, uint32_t *held)
  * into slot w, whose flow leaves first: the entry the recent-flows cache
  * names, if the weave can take its frames (weave_entry()); 0 if not. */
 static inline OFL_ALWAYS_INLINE int weave_join(struct ofl_gro *g, struct wflow *w, const uint8_t *d, uint32_t ports,
-                                               uint64_t *bytes, uint32_t *held, const int v4)
+                                               uint64_t *bytes, uint32_t *held, const int v4, const int udp)
 {
 	struct gro_item *it;
 	uint64_t hint;
@@ -91,7 +108,7 @@ static inline OFL_ALWAYS_INLINE int weave_join(struct ofl_gro *g, struct wflow *
 	if ((uint32_t)(hint >> 32) != ports || idx == GRO_NONE)
 		return 0;
 	it = &g->items[idx];
-	if (!weave_entry(g, it, ports, &left, &w->e, &w->estep, v4))
+	if (!weave_entry(g, it, ports, &left, &w->e, &w->estep, v4, udp))
 		return 0;
 	weave_slot_set(g, w, idx, ports, it->nsegs, it->nslices, it->seg_size, it->hdr_len, it->next_seq);
 	w->left = left;
@@ -100,18 +117,88 @@ static inline OFL_ALWAYS_INLINE int weave_join(struct ofl_gro *g, struct wflow *
 
 /* Out of line: the loop keeps its registers. */
 static OFL_NOINLINE int weave_join_v4(struct ofl_gro *g, struct wflow *w, const uint8_t *d, uint32_t ports,
-                                      uint64_t *bytes, uint32_t *held)
+                                      uint64_t *bytes, uint32_t *held, int udp)
 {
-	return weave_join(g, w, d, ports, bytes, held, 1);
+	return udp ? weave_join(g, w, d, ports, bytes, held, 1, 1) : weave_join(g, w, d, ports, bytes, held, 1, 0);
 }
 static OFL_NOINLINE int weave_join_v6(struct ofl_gro *g, struct wflow *w, const uint8_t *d, uint32_t ports,
-                                      uint64_t *bytes, uint32_t *held)
+                                      uint64_t *bytes, uint32_t *held, int udp)
 {
-	return weave_join(g, w, d, ports, bytes, held, 0);
+	return udp ? weave_join(g, w, d, ports, bytes, held, 0, 1) : weave_join(g, w, d, ports, bytes, held, 0, 0);
 }
 
+/* The end of a weave that took k frames (nh of them held as new flows):
+ * every slot's flow leaves, the context's counters and last entry. */
+static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t bytes, uint32_t held,
+                                  const struct gro_item *lastit, unsigned k, unsigned nh)
+{
+	unsigned j;
+	for (j = 0; j < WEAVE_SLOTS; j++)
+		if (wf[j].full)
+			weave_leave(&wf[j], &bytes, &held);
+	g->held_bytes += held;
+	if (lastit)
+		g->last = (uint32_t)(lastit - g->items);
+	g->st.rx_pkts += k - nh; /* (a hold counted its own) */
+	g->st.rx_bytes += bytes;
+	g->st.merged += k - nh;
+	g->st.merged_fast += k - nh;
+	return k;
+}
+
+/* Frame q's payload, after hl header bytes in its first buffer of b0 (at
+ * least hl), as slices from s of the pkt/buf word pb (the frame's segment,
+ * buffer 0): the rest of the first buffer when there is any, then one a
+ * later buffer (as hold.c gro_add_slices() cuts a frame whose buffers are
+ * none empty).  Returns the frame's length (the buffers' sum), with a bit
+ * above 15 set when a later buffer is empty, longer than 0xffff or its data
+ * NULL (never a full segment's length then: no such frame taken, what was
+ * written is past the entry's slices).  The caller checked the room. */
+static inline OFL_ALWAYS_INLINE uint64_t weave_cut_n(struct ofl_slice *s, const struct ofl_buf *qb, uint32_t nb,
+                                                     uint32_t hl, uint32_t b0, uint32_t pb)
+{
+	const uint32_t bstep = pb_word(0, 1);
+	uint64_t tot = b0;
+	uint32_t k, acc = 0, len = b0 - hl;
+	uintptr_t pmin = UINTPTR_MAX; /* (a NULL: 0) */
+	s->data = qb->data + hl;
+	s->len = len;
+	memcpy((uint8_t *)s + SL_PB, &pb, 4);
+	s += len != 0;
+#if defined(__GNUC__)
+#pragma GCC unroll 4
+#endif
+	for (k = 1; k < nb; k++, s++) {
+		const uint8_t *bd = qb[k].data;
+		len = qb[k].len;
+		pb += bstep;
+		s->data = bd;
+		s->len = len;
+		memcpy((uint8_t *)s + SL_PB, &pb, 4);
+		tot += len;
+		acc |= len - 1u; /* (empty: all ones) */
+		pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
+	}
+	return tot | (acc & ~0xffffu) | (uint64_t)(pmin == 0) << 32;
+}
+/* (the header split's four buffers: the loop unrolled) */
+static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const struct ofl_pkt *q, uint32_t hl,
+                                                   uint32_t b0, uint32_t pb)
+{
+	return q->nbufs == 4 ? weave_cut_n(s, q->bufs, 4, hl, b0, pb) : weave_cut_n(s, q->bufs, q->nbufs, hl, b0, pb);
+}
+
+/* udp: the datagrams of UDP flows (one buffer), the held header's UDP
+ * length compared (a full datagram's), the checksum not 0 instead of the
+ * sequence number; never fresh.
+ * mb: frames in several buffers (header split, page fragments), their
+ * headers in the first: the frame's length the buffers' sum
+ * its slices weave_cut()'s, bounded by the entry's
+ * slice room (a frame's count of slices), the packet word's nbufs any from
+ * 2 to the context's max_bufs; never fresh. */
 static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
-                                                  unsigned n, int fresh, uint64_t now, const int v4, const int avx2)
+                                                  unsigned n, int fresh, uint64_t now, const int v4, const int avx2,
+                                                  const int mb, const int udp)
 {
 	_Alignas(32) struct wflow wf[WEAVE_SLOTS];
 	_Alignas(32) uint8_t rm[GRO_PRED_MAX]; /* the run's mask (struct run) */
@@ -121,16 +208,25 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
 	const uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
 	uint32_t held = 0, maxmss = 0, nh = 0, k;
+	const uint32_t mbmask = gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN), mbwant = gro_pkt_word_of(0, OFL_CSUM_UNNECESSARY, 0);
+	const uint32_t nbmax = g->cfg.max_bufs;
 	uint64_t bytes = 0, lstep;
 	const struct gro_item *lastit = NULL;
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
-	memcpy(rm, g->pmask[!v4], GRO_PRED_MAX);
+	memcpy(rm, g->pmask[udp ? (v4 ? GRO_STACK_UDP4 : GRO_STACK_UDP6) : !v4], GRO_PRED_MAX);
 	memset(rm + (v4 ? 16 : 18), 0xff, 2);
-	rm[l4c + 13] = 0xff;
+	if (udp)
+		memset(rm + l4c + 4, 0xff, 2);
+	else
+		rm[l4c + 13] = 0xff;
 	for (k = 0; k < WEAVE_SLOTS; k++)
 		wf[k].full = wf[k].ports = 0;
 #define WEAVE_OK(a) \
-	(gro_pkt_plain_meta(a) && (a)->bufs && (a)->bufs->data && (a)->bufs->len >= l4c + 20u)
+	((mb ? (gro_pkt_word(a) & mbmask) == mbwant && (a)->nbufs >= 2u && (a)->nbufs <= nbmax \
+	     : gro_pkt_plain_meta(a)) && \
+	 (a)->bufs && (a)->bufs->data && (a)->bufs->len >= l4c + 20u)
+	if (mb || udp)
+		fresh = 0;
 	{
 		/* the first GRO_AHEAD frames checked here, the first that
 		 * fails ending the weave there */
@@ -156,10 +252,10 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			}
 		}
 		d = q->bufs->data;
-		tot = q->bufs->len;
+		tot = q->bufs->len; /* mb: the first buffer's */
 		ports = ld32(d + l4c);
 		w = (struct wflow *)(void *)((char *)wf + ((size_t)((ports * 0x9e3779b1u) >> (32 - WEAVE_BITS)) << 7));
-		if (w->ports != ports || w->full != tot) {
+		if (w->ports != ports || (mb ? !w->full : w->full != tot)) {
 			if (fresh && !w->full) {
 				/* no held flow has its ports: a new flow, held
 				 * (the bytes bound first: with its payload as the
@@ -181,9 +277,12 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			/* a flow joins, unless it is the slot's (another length);
 			 * another flow's slot taken: not every held flow in a slot */
 			fresh = 0;
-			if ((w->full && w->ports == ports) ||
-			    !(v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports, &bytes, &held) || w->full != tot)
+			if ((!mb && w->full && w->ports == ports) ||
+			    !(v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports, &bytes, &held, udp) ||
+			    (!mb && w->full != tot))
 				break;
+			if (mb) /* (a frame's slices and one more: predict_bufs()) */
+				w->sroom = sat_sub(g->max_slices - 1u, w->it->nslices);
 			/* the held bytes: at most the room over the largest
 			 * segment size, frames from the first */
 			if (w->mss > maxmss) {
@@ -196,56 +295,77 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			}
 		}
 		nn = w->n;
-		if (nn == w->left || train_cmp(d, w->it->hdr, rm, 0, w->hl, avx2) ||
-		    ofl_get32(d + l4c + 4) != w->seq || (v4 && get64(d + 18) != w->e))
+		if (mb) {
+			/* the headers in the first buffer, the slices' room,
+			 * cut, the frame's length a full segment's */
+			if (tot < w->hl || nn + w->xs + q->nbufs > w->sroom || /* (nbufs: at most one more) */
+			    weave_cut(w->s + nn + w->xs, q, w->hl, tot, pb_word((uint16_t)(w->it->nsegs + nn), 0)) != w->full)
+				break;
+		}
+		if (nn == w->left || train_cmp(d, w->it->hdr, rm, 0, udp ? pred_cmp_len(w->hl) : w->hl, avx2) ||
+		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != w->seq) || (v4 && get64(d + 18) != w->e))
 			break;
-		s = w->s + nn;
-		s->data = d + w->hl;
-		{
+		if (mb) {
+			w->xs += q->nbufs - 1u - (tot == w->hl);
+		} else {
 			uint64_t lw = w->lw + nn * lstep;
+			s = w->s + nn;
+			s->data = d + w->hl;
 			memcpy((uint8_t *)s + SL_LEN, &lw, 8);
 		}
 		w->c[nn] = q->cookie;
 		w->n = nn + 1;
-		w->seq += w->mss;
+		if (!udp)
+			w->seq += w->mss;
 		if (v4)
 			w->e += w->estep;
 		lastit = w->it;
 	}
 #undef WEAVE_OK
-	for (k = 0; k < WEAVE_SLOTS; k++)
-		if (wf[k].full)
-			weave_leave(&wf[k], &bytes, &held);
-	g->held_bytes += held;
-	if (lastit)
-		g->last = (uint32_t)(lastit - g->items);
-	k = (unsigned)(q - q0);
-	g->st.rx_pkts += k - nh; /* (a hold counted its own) */
-	g->st.rx_bytes += bytes;
-	g->st.merged += k - nh;
-	g->st.merged_fast += k - nh;
-	return k;
+	return weave_done(g, wf, bytes, held, lastit, (unsigned)(q - q0), nh);
 }
 
 #if defined(TRAIN_AVX2)
 static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v4_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                            unsigned n, int fresh, uint64_t now)
 {
-	return weave_l3(g, pkts, i, n, fresh, now, 1, 1);
+	return weave_l3(g, pkts, i, n, fresh, now, 1, 1, 0, 0);
 }
 static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v6_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                            unsigned n, int fresh, uint64_t now)
 {
-	return weave_l3(g, pkts, i, n, fresh, now, 0, 1);
+	return weave_l3(g, pkts, i, n, fresh, now, 0, 1, 0, 0);
+}
+/* udp: UDP flows' datagrams; else frames in several buffers (weave_l3()) */
+static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_more_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
+                                                             unsigned n, unsigned l3, int udp)
+{
+	if (udp)
+		return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 0, 1);
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 1, 0) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 1, 0);
 }
 #endif
+
+/* The copies of the weave for UDP flows' datagrams (udp) and for frames in
+ * several buffers (else). */
+static OFL_NOINLINE unsigned weave_more(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                                        unsigned l3, int udp)
+{
+#if defined(TRAIN_AVX2)
+	if (gro_cpu_avx2())
+		return weave_more_avx2(g, pkts, i, n, l3, udp);
+#endif
+	if (udp)
+		return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 0, 1);
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 1, 0) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 1, 0);
+}
 
 /* A copy per L3 in one function (each L3's register-allocated on its
  * own path), and with AVX2 one compiled for it. */
 static OFL_NOINLINE unsigned weave_sse(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                                        unsigned l3, int fresh, uint64_t now)
 {
-	return l3 == 4 ? weave_l3(g, pkts, i, n, fresh, now, 1, 0) : weave_l3(g, pkts, i, n, fresh, now, 0, 0);
+	return l3 == 4 ? weave_l3(g, pkts, i, n, fresh, now, 1, 0, 0, 0) : weave_l3(g, pkts, i, n, fresh, now, 0, 0, 0, 0);
 }
 
 static inline unsigned weave_any(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
@@ -260,6 +380,10 @@ static inline unsigned weave_any(struct ofl_gro *g, const struct ofl_pkt *pkts, 
 
 unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3)
 {
+	if (g->last != GRO_NONE && g->items[g->last].fast == GRO_FAST_UDP) /* (the entry just predicted) */
+		return pkts[i].nbufs == 1 ? weave_more(g, pkts, i, n, l3, 1) : 0;
+	if (pkts[i].nbufs != 1)
+		return weave_more(g, pkts, i, n, l3, 0);
 	return weave_any(g, pkts, i, n, l3, 0, 0);
 }
 

@@ -26,7 +26,9 @@ struct wflow {
 	uint32_t full;       /* and their length (a full segment's); 0: a free slot */
 	uint32_t hl, n;      /* header length; frames taken */
 	uint32_t left;       /* how many it may take */
-	uint8_t pad[128 - 76]; /* a slot a power of two: its address one shift */
+	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers) */
+	uint32_t sroom;      /* and the slices it may write (weave.c, frames in several buffers) */
+	uint8_t pad[128 - 84]; /* a slot a power of two: its address one shift */
 };
 _Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
 
@@ -75,7 +77,7 @@ static inline OFL_ALWAYS_INLINE void weave_slot_set(struct ofl_gro *g, struct wf
 	w->ports = ports;
 	w->full = hl + mss;
 	w->hl = hl;
-	w->n = 0;
+	w->n = w->xs = 0;
 }
 
 /* newflows.c: frame pkt (the weave's frame checks made: one buffer, its

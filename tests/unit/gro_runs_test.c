@@ -13,7 +13,14 @@
  * configuration's limits: fewer flows than the poll has, held bytes for a
  * third of it or, segment sizes growing from flow to flow, for less than
  * the first two flows' first frames, two segments a packet, and every
- * flow with TCP options.
+ * flow with TCP options; and a frame with an empty buffer.
+ * runs_bufs_equal runs the same with every frame in several buffers (the
+ * weave's frames in several buffers, weave.c): the header split in two or
+ * four buffers, and buffer counts from 2 to 4 with the boundaries at other
+ * places from frame to frame, some with payload in the first buffer.
+ * runs_udp_equal runs it with UDP flows (UDP GRO on; the weave's UDP
+ * datagrams): PSH is a zero checksum there, SYN a UDP length one short,
+ * the TCP-only changes none.
  * Each sequence runs on one context as one burst a poll and on another as
  * one ofl_gro_receive() a frame: what they deliver (every field, header,
  * payload and cookie, folded into a digest list by list) and their
@@ -22,6 +29,7 @@
  * size (support/burstdiff.h).
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,14 +40,25 @@
 
 #define SEGS 4u                    /* segments of each flow a poll */
 #define FMAX 17u                   /* flows at most */
-#define PMAX (FMAX * SEGS)         /* frames a poll at most */
+#define LONG 80u                   /* segments of each flow a poll: runs_udp_long */
+#define PMAX (2u * LONG)           /* frames a poll at most */
+_Static_assert(PMAX >= FMAX * SEGS, "room for every poll");
+static unsigned segs = SEGS;
 #define MSS 200u
 #define FRAME 512u
 
 enum change {
 	C_NONE, C_PSH, C_SHORT, C_SEQ, C_IPSUM, C_NOPAY, C_SYN, C_ADDR, C_L3, C_ID, C_BUFS, C_CSUM, C_TS,
-	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, NCHANGE
+	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, NCHANGE
 };
+
+/* How the frames are cut into buffers: all in one; the header split in
+ * two or four (headers, then the payload in equal parts); 2 to 4 buffers
+ * by frame, the boundaries moved from frame to frame, every fourth frame
+ * with payload bytes in its first buffer. */
+enum split { S_ONE, S_SPLIT2, S_SPLIT4, S_MIXED, NSPLIT };
+static enum split split;
+static int udp; /* UDP flows (runs_udp_equal) */
 
 /* What one context delivered: a digest of every field and byte, list by
  * list, and the counts. */
@@ -49,7 +68,7 @@ struct seen {
 };
 
 static uint8_t frames[PMAX][FRAME];
-static struct ofl_buf bufs[PMAX][2];
+static struct ofl_buf bufs[PMAX][4];
 static struct ofl_pkt pkts[PMAX];
 
 static void mix(struct seen *s, const void *p, size_t n)
@@ -103,8 +122,27 @@ static void flows_init(struct gen_tcp *g, unsigned nf, int l3, enum change c)
 		g[f].ip_id = (uint16_t)(0xffd0u + 3u * f); /* (some first frames at 0xffff) */
 		g[f].payload_len = c == C_HELD1 ? MSS + 8 * f : MSS; /* (segment sizes that grow) */
 		g[f].flow_salt = f + 1;
-		if (c == C_OPTS || c == C_TS)
+		g[f].udp = udp != 0;
+		if (!udp && (c == C_OPTS || c == C_TS))
 			gen_opt_ts(&g[f], 900u + f, 40u);
+	}
+}
+
+/* Frame k, len bytes of which hl of headers, cut into buffers as split
+ * says (one when its payload is too short for them). */
+static void cut_frame(unsigned k, uint32_t len, uint32_t hl)
+{
+	uint8_t *f = frames[k];
+	uint32_t nb = split == S_SPLIT2 ? 2 : split == S_SPLIT4 ? 4 : 2 + k % 3;
+	uint32_t b0 = hl + (split == S_MIXED && k % 4 == 1 ? 7 + k % 5 : 0), off, j;
+	if (split == S_ONE || len < b0 + 4 * nb)
+		return;
+	pkts[k].nbufs = (uint16_t)nb;
+	bufs[k][0] = (struct ofl_buf){f, b0};
+	for (j = 1, off = b0; j < nb; j++) {
+		uint32_t l = j + 1 == nb ? len - off : (len - b0) / (nb - 1) + (split == S_MIXED ? k % 3 : 0);
+		bufs[k][j] = (struct ofl_buf){f + off, l};
+		off += l;
 	}
 }
 
@@ -113,21 +151,32 @@ static void flows_init(struct gen_tcp *g, unsigned nf, int l3, enum change c)
  * count. */
 static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum change c, unsigned poll)
 {
-	unsigned k, n = nf * SEGS;
+	unsigned k, n = nf * segs;
 	for (k = 0; k < n; k++) {
 		struct gen_tcp *t = &g[k % nf], m = *t;
 		size_t len;
 		if (k == at) {
 			switch (c) {
-			case C_PSH: m.flags |= GEN_PSH; break;
+			case C_PSH:
+				if (udp)
+					m.udp_zero_csum = true;
+				else
+					m.flags |= GEN_PSH;
+				break;
 			case C_SHORT: m.payload_len = MSS - 1; break;
 			case C_SEQ: m.seq += 3; break;
 			case C_IPSUM: m.bad_ip_csum = true; break;
 			case C_NOPAY: m.payload_len = 0; break;
-			case C_SYN: m.flags |= GEN_SYN; break;
+			case C_SYN:
+				if (udp)
+					m.udp_len_delta = -1;
+				else
+					m.flags |= GEN_SYN;
+				break;
 			case C_ADDR: m.saddr[m.l3 == 4 ? 2 : 14] ^= 0x10; break;
 			case C_L3:
 				gen_tcp_init(&m, 10 - t->l3);
+				m.udp = t->udp;
 				m.sport = t->sport;
 				m.payload_len = MSS;
 				break;
@@ -148,6 +197,15 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 		pkts[k].csum_status = k == at && c == C_CSUM ? OFL_CSUM_NONE : OFL_CSUM_UNNECESSARY;
 		pkts[k].cookie = (void *)(uintptr_t)(poll << 8 | k);
 		bufs[k][0] = (struct ofl_buf){frames[k], (uint32_t)len};
+		cut_frame(k, (uint32_t)len, (uint32_t)len - m.payload_len);
+		if (k == at && c == C_EMPTY) {
+			/* the headers, an empty buffer, the payload */
+			uint32_t hl = (uint32_t)len - m.payload_len;
+			bufs[k][0].len = hl;
+			bufs[k][1] = (struct ofl_buf){frames[k] + hl, 0};
+			bufs[k][2] = (struct ofl_buf){frames[k] + hl, m.payload_len};
+			pkts[k].nbufs = 3;
+		}
 		if (k == at && c == C_BUFS) {
 			bufs[k][0].len = (uint32_t)len - 50u;
 			bufs[k][1] = (struct ofl_buf){frames[k] + len - 50u, 50u};
@@ -190,17 +248,20 @@ static void sequence(unsigned nf, int l3, enum change c, int burst, struct seen 
 	struct ofl_gro *gro;
 	unsigned at, n;
 	seen_config(&cfg, s);
+	cfg.udp = udp != 0;
 	if (c == C_FLOWS)
 		cfg.max_flows = nf / 2 + 1;
 	if (c == C_HELD)
-		cfg.max_held_bytes = nf * SEGS * MSS / 3;
+		cfg.max_held_bytes = nf * segs * MSS / 3;
 	if (c == C_HELD1)
 		cfg.max_held_bytes = 2 * MSS + 4; /* (the second flow's first frame, 8 bytes more, over it) */
+	if (segs > SEGS)
+		cfg.max_segs = 128; /* (above the UDP count bound, 64) */
 	if (c == C_SEGS)
 		cfg.max_segs = 2;
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
 	flows_init(g, nf, l3, c);
-	for (at = 0; at < nf * SEGS; at++) {
+	for (at = 0; at < nf * segs; at++) {
 		n = poll_make(g, nf, at, c, at);
 		feed(gro, pkts, n, at, burst);
 		ck_assert_int_eq(ofl_gro_poll_end(gro, n, at, NULL), 0);
@@ -377,4 +438,67 @@ START_TEST(runs_settle_calls)
 }
 END_TEST
 
-H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE}, {runs_settle_calls, NSETTLE})
+/* Change c over a few flow counts, both IP versions, the frames cut as
+ * split says, UDP flows when udp: bursts and single frames the same. */
+static void few_equal(enum change c)
+{
+	static const unsigned few[] = {2, 3, 8, 16, 17};
+	char what[40];
+	unsigned j;
+	int l3;
+	snprintf(what, sizeof what, "split %d, UDP %d, change", (int)split, udp);
+	for (l3 = 4; l3 <= 6; l3 += 2) {
+		for (j = 0; j < sizeof few / sizeof few[0]; j++) {
+			struct seen a, b;
+			struct ofl_gro_stats sa, sb;
+			sequence(few[j], l3, c, 1, &a, &sa);
+			sequence(few[j], l3, c, 0, &b, &sb);
+			same_seen(&a, &b, &sa, &sb, l3, few[j], what, (int)c);
+			if (c == C_NONE && segs == SEGS)
+				ck_assert_uint_eq(a.pkts, few[j] * few[j] * SEGS);
+		}
+	}
+}
+
+/* Change _i % NCHANGE, frames cut as split 1 + _i / NCHANGE says. */
+START_TEST(runs_bufs_equal)
+{
+	split = (enum split)(1 + _i / NCHANGE);
+	few_equal((enum change)(_i % NCHANGE));
+	split = S_ONE;
+}
+END_TEST
+
+/* Change _i with UDP flows. */
+START_TEST(runs_udp_equal)
+{
+	udp = 1;
+	few_equal((enum change)_i);
+	udp = 0;
+}
+END_TEST
+
+/* Two UDP flows of LONG datagrams a poll: each flow's entry reaches the
+ * UDP count bound (64 segments) within the poll, in the weave's frames;
+ * change _i (none, a zero checksum, a short datagram), both IP versions. */
+START_TEST(runs_udp_long)
+{
+	int l3;
+	udp = 1;
+	segs = LONG;
+	for (l3 = 4; l3 <= 6; l3 += 2) {
+		struct seen a, b;
+		struct ofl_gro_stats sa, sb;
+		sequence(2, l3, (enum change)_i, 1, &a, &sa);
+		sequence(2, l3, (enum change)_i, 0, &b, &sb);
+		same_seen(&a, &b, &sa, &sb, l3, 2, "UDP, long datagrams, change", _i);
+		if (_i == C_NONE)
+			ck_assert_uint_eq(a.pkts, 2u * LONG * 2u * 2u); /* (64 and 16 segments a flow and poll) */
+	}
+	segs = SEGS;
+	udp = 0;
+}
+END_TEST
+
+H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE}, {runs_settle_calls, NSETTLE},
+       {runs_bufs_equal, NCHANGE * (NSPLIT - 1)}, {runs_udp_equal, NCHANGE}, {runs_udp_long, 3})
