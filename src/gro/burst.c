@@ -284,19 +284,21 @@ static inline unsigned train_after_hold(struct ofl_gro *g, const struct ofl_pkt 
 	return i;
 }
 
-/* After the burst's first frame (b0 bytes at p, its L4 header at l4) was
- * held as a new entry (g->last): the frames after it go straight into
- * the train against it (gro_train_held(), the entry's state known) when
- * header prediction covers it and the next frame carries its ports, as
- * train_after_hold() would take them.  Returns the last frame taken. */
-static inline unsigned train_after_first(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now,
-                                         const uint8_t *p, uint32_t l4)
+/* After the burst's first frame (its first buffer at p, its L4 header at
+ * l4) was held as a new entry (g->last): the frames after it go straight
+ * into the train against it when header prediction covers it and the next
+ * frame carries its ports, as train_after_hold() would take them (bufs 0:
+ * a frame of one buffer, gro_train_held(), the entry's state known; 1:
+ * of several, gro_train()).  Returns the last frame taken. */
+static inline OFL_ALWAYS_INLINE unsigned train_after_first(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
+                                                           uint64_t now, const uint8_t *p, uint32_t l4,
+                                                           const int bufs)
 {
 	const struct ofl_pkt *q = pkts + 1;
 	const uint32_t idx = g->last;
 	if (n > 1 && g->items[idx].fast && q->nbufs && q->bufs && q->bufs->data && q->bufs->len >= l4 + 4u &&
 	    ld32(q->bufs->data + l4) == ld32(p + l4))
-		return gro_train_held(g, idx, pkts, 1, n, now);
+		return bufs ? gro_train(g, idx, pkts, 1, n, now) : gro_train_held(g, idx, pkts, 1, n, now);
 	return 0;
 }
 
@@ -334,7 +336,7 @@ static OFL_NOINLINE unsigned first_hold_udp(struct ofl_gro *g, const struct ofl_
 	g->st.rx_pkts++;
 	g->st.rx_bytes += b0;
 	gro_udp_hold_plain(g, pkts, p, &h, NULL, 0, now);
-	return train_after_first(g, pkts, n, now, p, h.l4_off) + 1;
+	return train_after_first(g, pkts, n, now, p, h.l4_off, 0) + 1;
 }
 
 /* A burst not grouped whose first frame, nothing held, is plain with len
@@ -348,7 +350,54 @@ static OFL_NOINLINE unsigned first_hold(struct ofl_gro *g, const struct ofl_pkt 
 		return 0;
 	first_prefetch(pkts, n);
 	hold_first(g, pkts, now); /* (held: gro_hold_plain_new() returns OFL_GRO_HELD) */
-	return train_after_first(g, pkts, n, now, pkts->bufs->data, plain_l4_off(pkts->bufs->data)) + 1;
+	return train_after_first(g, pkts, n, now, pkts->bufs->data, plain_l4_off(pkts->bufs->data), 0) + 1;
+}
+
+/* The length of a frame in several buffers (pkt->nbufs > 1) whose
+ * arguments check_args() takes and whose headers receive.c's fast path
+ * would look at: checksum verified, no hardware VLAN, at most max_bufs
+ * buffers, the first with its data and 54 bytes or more, every later one
+ * with its data or empty, the whole at most 0xffff bytes; else 0. */
+static inline uint32_t bufs_total(const struct ofl_gro *g, const struct ofl_pkt *pkt)
+{
+	const struct ofl_buf *b = pkt->bufs;
+	uint32_t k, nb = pkt->nbufs;
+	uint64_t t;
+	if ((gro_pkt_word(pkt) & gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN)) != gro_pkt_word_of(0, OFL_CSUM_UNNECESSARY, 0) ||
+	    nb > g->cfg.max_bufs || !b || !b->data || b->len < 54)
+		return 0;
+	t = b->len;
+	for (k = 1; k < nb; k++) {
+		if (b[k].len && !b[k].data)
+			return 0;
+		t += b[k].len;
+	}
+	return t <= 0xffffu ? (uint32_t)t : 0;
+}
+
+/* first_hold() for a first frame in several buffers (header split, page
+ * fragments; pkts->nbufs > 1), nothing held, the burst not grouped and
+ * its flow next: held when receive.c's fast path would hold it (plain
+ * TCP with its headers in the first buffer, a payload, no flag that
+ * passes it on, within the byte bound), its next frames trained.  Returns
+ * the frame the burst loop goes on from (0: not held, the loop decides). */
+static OFL_NOINLINE unsigned first_hold_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
+                                             uint64_t now)
+{
+	const uint32_t total = bufs_total(g, pkts);
+	const uint8_t *p;
+	uint32_t l4, thl;
+	if (!total)
+		return 0;
+	p = pkts->bufs->data;
+	thl = ofl_plain_tcp(p, pkts->bufs->len, total, &l4);
+	if (!thl || !first_holds(g, p, (int32_t)(total - l4 - thl)))
+		return 0;
+	first_prefetch(pkts, n);
+	g->st.rx_pkts++;
+	g->st.rx_bytes += total;
+	gro_hold_plain_new(g, pkts, p, l4, thl, total, now); /* (OFL_GRO_HELD) */
+	return train_after_first(g, pkts, n, now, p, l4, 1) + 1;
 }
 
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
@@ -404,6 +453,17 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 			}
 			goto loop;
 		}
+	} else if (n && !g->tab.count && !g->full_only && pkts->nbufs > 1) {
+		/* a first frame in several buffers: grouped with the burst,
+		 * or held (first_hold_bufs()) when its flow comes next */
+		int inter = 0;
+		if (burst_groups(g, pkts, n, &inter))
+			grouped = gro_group(g, pkts, n, now);
+		else if (!inter)
+			i = first_hold_bufs(g, pkts, n, now);
+		if (grouped == 2)
+			i = n;
+		goto loop;
 	}
 	/* stage 2, when nothing is held (timeout 0): the burst grouped by
 	 * flow, unless the first frame's flow comes again at once; every

@@ -227,16 +227,18 @@ entry:
 				e = run_word(rp->tp, rp->ipsum, id, it->fixedid, &estep, &steps);
 			}
 			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl) / nbr));
-			/* ext (UDP: for TCP, 1 flow +0.36 a packet, the run's
-			 * frames odd then): the entry's room bounds a run of one
-			 * buffer, and the frame after it is in the burst, within
-			 * every other bound (the held bytes with it taken, a
-			 * segment, a slice, the stepped word) and would not fit:
-			 * the run checks it too, and when it is the next full
-			 * segment the entry is completed for the size and the
-			 * frame held as the flow's next (below: renew), as the
-			 * check after the run would */
-			ext = udp && nbr == 1 && room / mss < min32(k, hroom / mss);
+			/* ext (UDP of one buffer, TCP of several but not in the
+			 * fresh copies: for TCP of one, 1 flow +0.36 a packet,
+			 * the run's frames odd then): the entry's room bounds
+			 * the run, and the frame after it is in the burst,
+			 * within every other bound (the held bytes with it
+			 * taken, a segment, its slices, the stepped word) and
+			 * would not fit: the run checks it too, and when it is
+			 * the next full segment the entry is completed for the
+			 * size and the frame held as the flow's next (below:
+			 * renew), as the check after the run (one buffer) or
+			 * the general body (several) would */
+			ext = (nbr == 1 ? udp : !udp && !fresh) && room / mss < min32(k, hroom / mss);
 			k = min32(k, min32(room / mss, hroom / mss));
 			iend = i + k + ext;
 			if (nbr == 1)
@@ -251,8 +253,10 @@ entry:
 				nadd = run_take(pkts, i, iend, n, rp, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
 				                pw & pw_mask, pw_mask, &nsl_run, v4, 1, avx2, udp);
 			if (ext && nadd > k) {
-				/* (one slice a frame: nbr is 1) */
-				nadd = nsl_run = k;
+				/* its slices taken off: one (one buffer), else
+				 * each later buffer's and the first one's rest */
+				nsl_run = nbr == 1 ? k : nsl_run - (nbr - 1u + (pkts[i + k].bufs->len != hl));
+				nadd = k;
 				renew = 1;
 			}
 			i += nadd;

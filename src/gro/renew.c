@@ -35,8 +35,11 @@ uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *
 {
 	const struct gro_item *old = &g->items[idx];
 	const uint8_t *p = pkt->bufs[0].data;
-	uint32_t b0 = pkt->bufs[0].len, tot = pkt->nbufs == 1 ? b0 : ofl_pkt_len(pkt->bufs, pkt->nbufs);
 	uint32_t l4 = old->l4_off, hl = udp ? l4 + 8u : old->hdr_len, l3 = old->l3;
+	/* (several buffers: the IP length, which the train checked against
+	 * the frame's) */
+	uint32_t tot = pkt->nbufs == 1 ? pkt->bufs[0].len
+	                               : (l3 == 4 ? ofl_get16(p + 16) + 14u : ofl_get16(p + 18) + 54u);
 	struct ofl_hdrs h = {
 		.status = udp ? OFL_PARSE_NOT_TCP : OFL_PARSE_OK,
 		.l3 = (uint8_t)l3,
