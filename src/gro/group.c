@@ -422,8 +422,7 @@ void gro_lone_settle(struct ofl_gro *g)
 			 * buffers rebuilt when several: lone_bufs.h) */
 			uint32_t b0 = o->slices == &bs->sl[k] ? o->len : gro_lone_bufs_of(o, &pkt, bufs);
 			ofl_parse_plain(o->hdr, b0, o->len, &h);
-			hash = plain_key(o->hdr, b0, &key) == 4 ? ofl_flow_hash_v4(&g->tab, &key)
-			                                       : ofl_flow_hash(&g->tab, &key);
+			hash = plain_key_hash(g, o->hdr, b0, &key);
 			idx = item_alloc(g);
 			hold_fill_plain(g, idx, &pkt, o->hdr, &h, &key, hash);
 		}

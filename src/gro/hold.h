@@ -190,6 +190,13 @@ static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *
 	return 0;
 }
 
+/* plain_key() of a frame its caller knows plain (over IPv4, else IPv6),
+ * and the key's flow hash. */
+static inline uint32_t plain_key_hash(const struct ofl_gro *g, const uint8_t *p, uint32_t b0, struct ofl_flow_key *k)
+{
+	return plain_key(p, b0, k) == 4 ? ofl_flow_hash_v4(&g->tab, k) : ofl_flow_hash(&g->tab, k);
+}
+
 /* Copy a plain header (n >= 54 bytes; 42 or 62 for UDP: udp) in 16-byte
  * pieces, the last one overlapping: a variable-length memcpy() of 42-128
  * bytes becomes "rep movs" here, whose start-up costs more than the copy. */

@@ -91,8 +91,7 @@ void gro_unidx_settle(struct ofl_gro *g)
 		const uint8_t *h = it->hdr;
 		/* (the header copy has the frame's first hdr_len bytes: its
 		 * key, and its slot in the cache) */
-		uint32_t hash = plain_key(h, it->hdr_len, &it->key) == 4 ? ofl_flow_hash_v4(&g->tab, &it->key)
-		                                                         : ofl_flow_hash(&g->tab, &it->key);
+		uint32_t hash = plain_key_hash(g, h, it->hdr_len, &it->key);
 		it->hash = hash;
 		ofl_flowtab_insert(&g->tab, hash, idx);
 		g->rcache[rcache_slot(h)] = rcache_val(h, idx);

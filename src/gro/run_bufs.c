@@ -16,14 +16,6 @@
 #define GRO_RUN_BUFS_LANES
 #include "gro/run_bufs.h"
 
-/* A slice: its address, length and pkt/buf word (pb_word()). */
-static inline void put_slice(struct ofl_slice *t, const uint8_t *data, uint32_t len, uint32_t pb)
-{
-	t->data = data;
-	t->len = len;
-	memcpy((uint8_t *)t + SL_PB, &pb, 4);
-}
-
 #if defined(TRAIN_AVX2)
 _Static_assert(sizeof(struct ofl_buf) == 16 && sizeof(struct ofl_slice) == 16 &&
                    offsetof(struct ofl_slice, pkt) == 12,

@@ -100,6 +100,13 @@ gro_split_fn gro_split4_v4_p, gro_split4_v6_p, gro_split2_v4_p, gro_split2_v6_p;
 /* A slice's pkt and buf fields as one 32-bit word, in memory order. */
 #define SL_PB offsetof(struct ofl_slice, pkt)
 _Static_assert(offsetof(struct ofl_slice, buf) == SL_PB + 2, "pkt, buf: one word");
+/* A slice: its address, length and pkt/buf word (pb_word()). */
+static inline void put_slice(struct ofl_slice *t, const uint8_t *data, uint32_t len, uint32_t pb)
+{
+	t->data = data;
+	t->len = len;
+	memcpy((uint8_t *)t + SL_PB, &pb, 4);
+}
 static inline uint32_t pb_word(uint16_t pkt, uint16_t buf)
 {
 	uint16_t f[2] = {pkt, buf};

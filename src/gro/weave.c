@@ -161,9 +161,7 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut_n(struct ofl_slice *s, const 
 	uint64_t tot = b0;
 	uint32_t k, acc = 0, len = b0 - hl;
 	uintptr_t pmin = UINTPTR_MAX; /* (a NULL: 0) */
-	s->data = qb->data + hl;
-	s->len = len;
-	memcpy((uint8_t *)s + SL_PB, &pb, 4);
+	put_slice(s, qb->data + hl, len, pb);
 	s += len != 0;
 #if defined(__GNUC__)
 #pragma GCC unroll 4
@@ -172,9 +170,7 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut_n(struct ofl_slice *s, const 
 		const uint8_t *bd = qb[k].data;
 		len = qb[k].len;
 		pb += bstep;
-		s->data = bd;
-		s->len = len;
-		memcpy((uint8_t *)s + SL_PB, &pb, 4);
+		put_slice(s, bd, len, pb);
 		tot += len;
 		acc |= len - 1u; /* (empty: all ones) */
 		pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
