@@ -282,7 +282,7 @@ static OFL_NOINLINE int group_all(struct ofl_gro *g, const struct ofl_pkt *pkts,
 	uint64_t rx = 0, genhi;
 	unsigned i, ahead = n > GRO_AHEAD ? n - GRO_AHEAD : 0; /* frames with one GRO_AHEAD after */
 	bs = g->bs;
-	genhi = gro_group_gen(bs);
+	genhi = gro_group_gen(bs, 1);
 
 	for (i = 0; i < n; i++) {
 		uint32_t h;

@@ -100,14 +100,15 @@ fresh:
 #define GRO_GROUP_GIVES_UP(dup, i) ((dup) >= 8 && (i) < 16)
 
 /* A burst's grouping begun (gro_group(), group_bufs.c): a new generation
- * of the group table, the slots of an earlier burst's header-split records
- * given back their own slices (lone_bufs.h); returns the generation << 32.
- * A slot of an earlier burst holds a smaller generation: its key is below
- * that (generations only grow until they wrap). */
-static inline uint64_t gro_group_gen(struct gro_burst *bs)
+ * of the group table, with reset (a constant) the slots of an earlier
+ * burst's header-split records given back their own slices (lone_bufs.h;
+ * group_bufs.c writes each frame's own instead); returns the generation
+ * << 32.  A slot of an earlier burst holds a smaller generation: its key
+ * is below that (generations only grow until they wrap). */
+static inline OFL_ALWAYS_INLINE uint64_t gro_group_gen(struct gro_burst *bs, int reset)
 {
 	uint32_t gen = ++bs->gen;
-	if (bs->nmsl)
+	if (reset && bs->nmsl)
 		gro_lone_bufs_reset(bs);
 	if (gen == 0) {
 		/* the generation wrapped: forget every slot */

@@ -19,7 +19,7 @@
 static inline OFL_ALWAYS_INLINE unsigned bufs_frame(struct gro_burst *bs, unsigned i, const struct ofl_pkt *pkt,
                                                     const uint8_t *p, uint32_t b0, uint32_t tot,
                                                     struct ofl_slice *s, uint32_t nb, uint32_t o, uint64_t now,
-                                                    uint64_t genhi, uint32_t *bytes, uint64_t *rx)
+                                                    uint64_t genhi, uint32_t *bytes, uint32_t *rx)
 {
 	uint32_t hl = gro_lone_bufs_l4(p, b0, tot, o);
 	if (!hl)
@@ -33,27 +33,45 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_frame(struct gro_burst *bs, unsign
 	                            genhi);
 }
 
+/* The end of group_bufs_nb()'s loop, which gave the first i records nb
+ * slices each from bs->msl[0] on, the slots' own no longer: bs->nmsl and
+ * bs->mtop say so (not 0 and past them), and past the slots an earlier
+ * burst's records gave slices when those were not given back (the loop
+ * does not reset them: each of its records writes its own; the next
+ * gro_group_gen() does).  Returns the new bs->mtop. */
+static inline uint32_t bufs_top(struct gro_burst *bs, uint32_t nb, uint32_t i)
+{
+	uint32_t top = bs->nmsl && bs->mtop > i ? bs->mtop : i;
+	bs->nmsl = nb * i | (top != 0);
+	bs->mtop = top;
+	return top;
+}
+
 /* gro_group_bufs() for frames of nb buffers (a constant): record i's
  * slices start at bs->msl[nb * i] (every frame before it took nb). */
 static inline OFL_ALWAYS_INLINE int group_bufs_nb(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
                                                   uint64_t now, uint32_t nb)
 {
-	struct gro_burst *bs = g->bs;
+	struct gro_burst *bs;
 	const uint32_t want = gro_pkt_word_of((uint16_t)nb, OFL_CSUM_UNNECESSARY, 0);
 	uint32_t bytes = 0, dup = 0;
-	uint64_t rx = 0, genhi = gro_group_gen(bs);
-	/* the frames whose slices fit as gro_lone_bufs_parse() sees it
-	 * (bs->nmsl at most GRO_LONE_NSL - GRO_LONE_NB; with more, the burst
-	 * goes to gro_group()'s loop) */
-	size_t i, m = (GRO_LONE_NSL - GRO_LONE_NB) / nb + 1u;
-	size_t ahead = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
-	m = m < n ? m : n;
-	for (i = 0; i < m; i++) {
+	uint32_t rx = 0; /* (at most 256 frames of 0xffff bytes) */
+	uint64_t genhi;
+	/* more frames than have room for their slices as gro_lone_bufs_parse()
+	 * sees it (bs->nmsl at most GRO_LONE_NSL - GRO_LONE_NB: 256 frames of
+	 * 4 buffers): the burst goes to gro_group()'s loop */
+	if (n > (GRO_LONE_NSL - GRO_LONE_NB) / nb + 1u)
+		return -1;
+	bs = g->bs;
+	genhi = gro_group_gen(bs, 0);
+	size_t i, ahead = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
+	for (i = 0; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		const struct ofl_buf *b = pkt->bufs;
 		struct ofl_slice *s = &bs->msl[nb * i];
 		const uint8_t *p;
 		uint32_t b0, tot;
+		uint64_t cut;
 		unsigned r;
 #if defined(__GNUC__)
 		/* (as gro_group()'s loop) */
@@ -67,10 +85,10 @@ static inline OFL_ALWAYS_INLINE int group_bufs_nb(struct ofl_gro *g, const struc
 		b0 = b[0].len;
 		if (!p || b0 < 54u)
 			break;
-		tot = gro_lone_cut(b, s, nb);
-		if ((uint64_t)tot + b0 > 0xffffu) /* (UINT32_MAX too) */
+		cut = gro_lone_cut(b, s, nb) + b0;
+		if (cut > 0xffffu) /* (UINT32_MAX too) */
 			break;
-		tot += b0;
+		tot = (uint32_t)cut;
 		/* the rest by IP version, the TCP header's offset a constant */
 		if (ofl_plain_is_ip4(p))
 			r = bufs_frame(bs, (unsigned)i, pkt, p, b0, tot, s, nb, 34, now, genhi, &bytes, &rx);
@@ -80,16 +98,19 @@ static inline OFL_ALWAYS_INLINE int group_bufs_nb(struct ofl_gro *g, const struc
 			break;
 		/* a few interleaved flows: give up early (as gro_group()) */
 		if (r == 2 && GRO_GROUP_GIVES_UP(++dup, i)) {
-			bs->mtop = (uint32_t)i + 1;
-			bs->nmsl = nb * ((uint32_t)i + 1);
+			bufs_top(bs, nb, (uint32_t)i + 1);
 			return 0;
 		}
 	}
-	bs->nmsl = nb * (uint32_t)i;
-	if (i == n)
-		return gro_group_end(g, n, dup, bytes, rx);
-	/* a frame of another shape: gro_group()'s loop takes the burst */
-	bs->mtop = (uint32_t)i;
+	if (i == n) {
+		uint32_t top = bufs_top(bs, nb, n);
+		int ret = gro_group_end(g, n, dup, bytes, rx);
+		bs->mtop = top; /* (gro_group_end() sets n) */
+		return ret;
+	}
+	/* a frame of another shape: gro_group()'s loop takes the burst (and
+	 * gives the slots back their own slices first) */
+	bufs_top(bs, nb, (uint32_t)i);
 	return -1;
 }
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/parse.h"
+#include "gro/cmp.h"
 #include "gro/gro_int.h"
 #include "gro/stage.h"
 #include "gro/tcp.h"
@@ -38,12 +39,47 @@ static inline uint32_t gro_lone_pb(uint16_t pkt, uint16_t buf)
 	return w;
 }
 
+#if defined(GRO_CMP_HAVE_SSE2) && !defined(OFL_SIMD_OFF) && UINTPTR_MAX == UINT64_MAX
+#define GRO_LONE_CUT_SSE2 1
+#endif
+
 /* Buffers 1 to nb - 1 of a frame (b) as slices s[1] to s[nb - 1] (pkt 0,
- * buf its index); returns their length, or UINT32_MAX when one is empty,
- * longer than 0xffff or NULL.  nb a constant for the common counts (the
- * loop unrolled). */
-static inline OFL_ALWAYS_INLINE uint32_t gro_lone_cut(const struct ofl_buf *b, struct ofl_slice *s, uint32_t nb)
+ * buf its index); returns their length (64 bits: no sum wraps), or
+ * UINT32_MAX or more when one is empty or NULL (or, in the scalar code,
+ * longer than 0x10000: the caller bounds the sum with the first buffer at
+ * 0xffff, which bounds each).  nb a constant for the common counts (the
+ * loop unrolled).  With SSE2 each buffer is its slice in one 16-byte
+ * copy, its padding replaced by the pkt/buf word; the copy minus (1, 1
+ * and that word) has the top bit of its data qword set when the data is
+ * NULL (or at 2^63 and above: no user address, the frame then goes the
+ * full path) and of its length qword when the length is 0, and adds up
+ * to the lengths less one each. */
+static inline OFL_ALWAYS_INLINE uint64_t gro_lone_cut(const struct ofl_buf *b, struct ofl_slice *s, uint32_t nb)
 {
+#if defined(GRO_LONE_CUT_SSE2)
+	const __m128i keep = _mm_set_epi32(0, -1, -1, -1);
+	__m128i bad = _mm_setzero_si128(), sum = bad;
+	uint32_t k;
+	_Static_assert(sizeof(struct ofl_buf) == 16 && sizeof(struct ofl_slice) == 16 &&
+	                   offsetof(struct ofl_buf, len) == 8 && offsetof(struct ofl_slice, len) == 8 &&
+	                   offsetof(struct ofl_slice, pkt) == 12,
+	               "a buffer and its slice: one 16-byte layout");
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 4
+#endif
+	for (k = 1; k < nb; k++) {
+		int pb = (int)gro_lone_pb(0, (uint16_t)k);
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)&b[k]), d;
+		v = _mm_or_si128(_mm_and_si128(v, keep), _mm_set_epi32(pb, 0, 0, 0));
+		_mm_storeu_si128((__m128i *)(void *)&s[k], v);
+		d = _mm_sub_epi64(v, _mm_set_epi32(pb, 1, 0, 1));
+		bad = _mm_or_si128(bad, d);
+		sum = _mm_add_epi64(sum, d);
+	}
+	if (_mm_movemask_pd(_mm_castsi128_pd(bad)))
+		return UINT32_MAX;
+	return (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum)) + (nb - 1u);
+#else
 	uint32_t tot = 0, acc = 0, k;
 	uintptr_t pmin = UINTPTR_MAX;
 #if defined(__GNUC__) && !defined(__clang__)
@@ -56,10 +92,11 @@ static inline OFL_ALWAYS_INLINE uint32_t gro_lone_cut(const struct ofl_buf *b, s
 		s[k].len = bl;
 		memcpy((uint8_t *)&s[k] + offsetof(struct ofl_slice, pkt), &pb, 4);
 		tot += bl;
-		acc |= bl - 1u; /* none empty, each at most 0xffff */
+		acc |= bl - 1u; /* none empty, each at most 0x10000 */
 		pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
 	}
 	return acc > 0xffffu || pmin == 0 ? UINT32_MAX : tot;
+#endif
 }
 
 /* The TCP header of a plain frame (tot bytes, the first b0 at p) at o (34
@@ -102,17 +139,16 @@ static inline OFL_ALWAYS_INLINE uint32_t gro_lone_bufs_l4(const uint8_t *p, uint
 static inline OFL_ALWAYS_INLINE void gro_lone_bufs_slices(struct ofl_gro_out *out, struct ofl_slice *s, uint32_t nb,
                                                           const uint8_t *p, uint32_t b0, uint32_t hl)
 {
+	out->slices = s + 1;
+	out->nslices = nb - 1;
 	if (b0 != hl) {
 		s[0].data = p + hl;
 		s[0].len = b0 - hl;
 		s[0].pkt = 0;
 		s[0].buf = 0;
-	} else {
-		s++;
-		nb--;
+		out->slices = s;
+		out->nslices = nb;
 	}
-	out->slices = s;
-	out->nslices = nb;
 }
 
 /*
@@ -138,6 +174,7 @@ static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_b
 	const struct ofl_buf *b = pkt->bufs;
 	const uint8_t *p;
 	uint32_t nb = pkt->nbufs, b0, tot, o, hl, at = bs->nmsl;
+	uint64_t cut;
 	struct ofl_slice *s;
 	if ((gro_pkt_word(pkt) & GRO_PKT_BUFS_MASK) != GRO_PKT_BUFS_WANT || nb > GRO_LONE_NB ||
 	    nb > g->cfg.max_bufs || at > GRO_LONE_NSL - GRO_LONE_NB || !b)
@@ -150,14 +187,14 @@ static inline uint32_t gro_lone_bufs_parse(const struct ofl_gro *g, struct gro_b
 	 * there is any) */
 	s = &bs->msl[at];
 	if (nb == 2)
-		tot = gro_lone_cut(b, s, 2);
+		cut = gro_lone_cut(b, s, 2);
 	else if (nb == 4)
-		tot = gro_lone_cut(b, s, 4);
+		cut = gro_lone_cut(b, s, 4);
 	else
-		tot = gro_lone_cut(b, s, nb);
-	if ((uint64_t)tot + b0 > 0xffffu) /* (UINT32_MAX too) */
+		cut = gro_lone_cut(b, s, nb);
+	if (cut + b0 > 0xffffu) /* (UINT32_MAX too) */
 		return 0;
-	tot += b0;
+	tot = (uint32_t)cut + b0;
 	if (ofl_plain_is_ip4(p)) {
 		o = 34;
 		*addr = gro_addr_v4(p);

@@ -35,6 +35,7 @@ struct ctx {
 	uint64_t sent_bytes, sent_segs; /* offered */
 	uint64_t bytes, segs, pkts;     /* delivered */
 	unsigned mangle;                /* other(): how frames are spoilt, 0 none */
+	int no_empty;                   /* shrink(): no frame passed on with an empty buffer */
 };
 
 static void deliver(void *user, const struct ofl_gro_out *o, unsigned n)
@@ -43,8 +44,12 @@ static void deliver(void *user, const struct ofl_gro_out *o, unsigned n)
 	unsigned i, k;
 	for (i = 0; i < n; i++) {
 		uint32_t len = o[i].hdr_len;
-		for (k = 0; k < o[i].nslices; k++)
+		for (k = 0; k < o[i].nslices; k++) {
+			/* held, a slice a buffer with payload: none empty
+			 * (a frame passed on keeps its empty buffers) */
+			ck_assert(!c->no_empty || o[i].slices[k].len > 0);
 			len += o[i].slices[k].len;
+		}
 		ck_assert_uint_eq(o[i].len, len);
 		c->pkts++;
 		c->segs += o[i].seg_count ? o[i].seg_count : 1u;
@@ -387,19 +392,24 @@ START_TEST(mixed_limits)
 }
 END_TEST
 
-/* Flow g's next segment as frame k of a burst (pkts, bufs): its headers in
- * the first buffer and its payload cut in nb - 1 more (nb 1 to 4). */
-static void burst_frame(struct ctx *c, struct gen_tcp *g, unsigned nb, struct ofl_pkt *pkt, struct ofl_buf *b)
+/* Flow g's next segment as frame pkt of a burst in nb buffers (1 to 4):
+ * its headers and first bytes of payload in the first buffer, buffer e
+ * (1 to nb - 1; 0 for none) empty (its data NULL when nul), the rest of
+ * the payload cut in the others. */
+static void shaped_frame(struct ctx *c, struct gen_tcp *g, unsigned nb, uint32_t first, unsigned e, int nul,
+                         struct ofl_pkt *pkt, struct ofl_buf *b)
 {
 	uint8_t *fr = c->arena + (size_t)c->used++ * FRAME_CAP;
 	uint32_t len = (uint32_t)gen_tcp_frame(g, fr, FRAME_CAP);
-	uint32_t hl = (g->l3 == 4 ? 34u : 54u) + 20u + g->optlen, at = hl, k;
+	uint32_t hl = (g->l3 == 4 ? 34u : 54u) + 20u + g->optlen, at = hl + first, k, last = nb - 1;
 	ck_assert_uint_lt(c->used, NFRAMES);
-	ck_assert_uint_gt(len, hl + 300u);
-	b[0] = (struct ofl_buf){fr, nb == 1 ? len : hl};
+	ck_assert_uint_gt(len, hl + first + 300u);
+	if (last == e)
+		last--;
+	b[0] = (struct ofl_buf){fr, last ? at : len};
 	for (k = 1; k < nb; k++) {
-		uint32_t l = k + 1 < nb ? 100u : len - at;
-		b[k] = (struct ofl_buf){fr + at, l};
+		uint32_t l = k == e ? 0 : k < last ? 100u : len - at;
+		b[k] = (struct ofl_buf){k == e && nul ? NULL : fr + at, l};
 		at += l;
 	}
 	memset(pkt, 0, sizeof(*pkt));
@@ -411,6 +421,23 @@ static void burst_frame(struct ctx *c, struct gen_tcp *g, unsigned nb, struct of
 	c->sent_segs++;
 	g->seq += g->payload_len;
 	g->ip_id++;
+}
+
+/* Flow g's next segment as frame k of a burst (pkts, bufs): its headers in
+ * the first buffer and its payload cut in nb - 1 more (nb 1 to 4). */
+static void burst_frame(struct ctx *c, struct gen_tcp *g, unsigned nb, struct ofl_pkt *pkt, struct ofl_buf *b)
+{
+	shaped_frame(c, g, nb, 0, 0, 0, pkt, b);
+}
+
+/* A burst of n frames offered whole (every frame taken, no error), then
+ * the poll's end. */
+static void offer(struct ctx *c, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+{
+	int err = 0;
+	ck_assert_uint_eq(ofl_gro_receive_burst(c->g, pkts, n, now, &err), n);
+	ck_assert_int_eq(err, 0);
+	poll_end(c, now);
 }
 
 /* A burst whose first frames are lone records in several buffers and
@@ -454,7 +481,6 @@ START_TEST(one_count)
 	static struct ofl_buf b[256][4];
 	struct ctx c;
 	unsigned k, nb = 2 + (unsigned)_i % 3, v = (unsigned)_i / 3, n = v ? 120 : 256;
-	int err = 0;
 	ctx_init(&c, 300, 0);
 	for (k = 0; k < 256; k++)
 		flow(&fl[k], k);
@@ -465,8 +491,7 @@ START_TEST(one_count)
 		burst_frame(&c, &fl[k], 1, &pkts[k], b[k]);
 		fl[k].flags = 0;
 	}
-	ck_assert_uint_eq(ofl_gro_receive_burst(c.g, pkts, 40, 4, &err), 40);
-	poll_end(&c, 4);
+	offer(&c, pkts, 40, 4);
 	for (k = 0; k < n; k++) {
 		unsigned f = v == 2 && k >= 3 && k < 13 ? 3 : v == 3 ? k % 60 : v == 1 && k == 30 ? 29 : k, m = nb;
 		if ((v == 1 && k == 60) || (v == 3 && k >= 60))
@@ -475,13 +500,49 @@ START_TEST(one_count)
 			m = nb == 4 ? 2 : nb + 1;
 		burst_frame(&c, &fl[f], m, &pkts[k], b[k]);
 	}
-	ck_assert_uint_eq(ofl_gro_receive_burst(c.g, pkts, n, 5, &err), n);
-	ck_assert_int_eq(err, 0);
-	poll_end(&c, 5);
+	offer(&c, pkts, n, 5);
 	for (k = 0; k < 40; k++)
 		burst_frame(&c, &fl[k], 1, &pkts[k], b[k]);
-	ck_assert_uint_eq(ofl_gro_receive_burst(c.g, pkts, 40, 6, &err), 40);
-	poll_end(&c, 6);
+	offer(&c, pkts, 40, 6);
+	ctx_done(&c);
+}
+END_TEST
+
+/* Bursts that shrink, of header-split frames of one count (2, 3 or 4).
+ * First 64 lone records; then a shorter burst, in a part of their slots
+ * (group_bufs.c leaves the others' slices to the next reset), its frame 7
+ * with payload in the first buffer; its other frames all alike (v 0), or
+ * one with an empty buffer in the middle, its data NULL (v 2) or not (v
+ * 1), or the first with PSH (v 3), or one flow ten times from the fourth
+ * frame (v 4, a give-up).  Then 64 one-buffer records in those slots, and
+ * 64 header-split ones. */
+START_TEST(shrink)
+{
+	struct ctx c;
+	unsigned k, nb = 2 + (unsigned)_i % 3, v = (unsigned)_i / 3, n = 20 + 3 * (unsigned)_i;
+	static struct ofl_buf b[64][4];
+	static struct ofl_pkt pkts[64];
+	static struct gen_tcp fl[128];
+	ctx_init(&c, 300, 0);
+	c.no_empty = 1;
+	for (k = 0; k < 128; k++)
+		flow(&fl[k], k);
+	for (k = 0; k < 64; k++)
+		shaped_frame(&c, &fl[k], nb, 0, 0, 0, &pkts[k], b[k]);
+	offer(&c, pkts, 64, 4);
+	for (k = 0; k < n; k++) {
+		unsigned f = v == 4 && k >= 3 && k < 13 ? 64 : 64 + k, e = (v == 1 || v == 2) && k == 11 ? 1 : 0;
+		fl[f].flags = (uint8_t)(v == 3 && k == 0 ? GEN_PSH : 0);
+		shaped_frame(&c, &fl[f], nb, k == 7 ? 30u : 0u, e, v == 2, &pkts[k], b[k]);
+		fl[f].flags = 0;
+	}
+	offer(&c, pkts, n, 5);
+	for (k = 0; k < 64; k++)
+		burst_frame(&c, &fl[k], 1, &pkts[k], b[k]);
+	offer(&c, pkts, 64, 6);
+	for (k = 0; k < 64; k++)
+		shaped_frame(&c, &fl[k], nb, 0, 0, 0, &pkts[k], b[k]);
+	offer(&c, pkts, 64, 7);
 	ctx_done(&c);
 }
 END_TEST
@@ -497,6 +558,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, other, 0, 4);
 	tcase_add_loop_test(tc, give_up_then_one, 0, 4);
 	tcase_add_loop_test(tc, one_count, 0, 12);
+	tcase_add_loop_test(tc, shrink, 0, 15);
 	suite_add_tcase(s, tc);
 	return s;
 }
