@@ -6,9 +6,10 @@
  * slices: out[i].slices points into bs->msl instead of at bs->sl[i], and
  * out[i].nslices is their count.  Those two fields are constant for the
  * one-buffer records (gro_burst_init()), so the slots such a record
- * touched get them back before the next burst is grouped
- * (gro_lone_bufs_reset(); the records are gone by then: settled or
- * delivered).  A lone record is settled into the entry the fast path
+ * touched get them back before the next burst is grouped by group.c's
+ * general loop (gro_lone_bufs_reset(); the records are gone by then:
+ * settled or delivered; group_bufs.c's loop writes each record's own and
+ * leaves the reset of the slots past them to that loop).  A lone record is settled into the entry the fast path
  * would have held (group.c gro_lone_settle(), the buffers rebuilt from
  * the slices: gro_lone_bufs_of()).
  */
