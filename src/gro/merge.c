@@ -10,6 +10,7 @@
 #include "gro/list.h"
 #include "gro/run.h"
 #include "gro/run_bufs.h"
+#include "gro/train_run.h"
 
 /* Header prediction's end for a frame in several buffers (header split):
  * room for its slices, the IP ID rule, then the merge (a UDP flow's: udp.h). */
@@ -52,109 +53,6 @@ int gro_predict_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, 
  * at a segment that ends the train (merged, then the entry completed).
  * Same checks as predict(); returns how many packets it took.
  */
-
-/*
- * The run's loop (train_once()): frames [i, iend) of the burst while each is
- * the expected full segment, r the expected header, seq and e (IPv4) the
- * first one's sequence number and ID-to-checksum word, seg its segment
- * index; slices from s, cookies from c (room for iend - i frames checked
- * by the caller).  multi 0: frames of one buffer; 1: frames of the same
- * number of buffers as the first (want: its packet word), the headers in
- * the first, the payload its rest and every later buffer.  Returns how
- * many frames it took, *nslices how many slices it wrote.
- */
-static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
-                                                  const struct run *r, uint32_t hl, uint32_t seq, uint64_t e,
-                                                  uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c,
-                                                  uint32_t want, uint32_t mask, uint32_t *nslices, const int v4,
-                                                  const int multi, const int avx2, const int udp)
-{
-	/* the slice's len, pkt and buf fields as one word, and the step of
-	 * pkt in it (either byte order: pkt stays below 0xffff, no carry) */
-	struct ofl_slice ls = {NULL, r->mss, (uint16_t)seg, 0}, st1 = {NULL, 0, 1, 0};
-	struct ofl_slice *s0 = s;
-	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's L4 offset */
-	const uint32_t cl = udp ? pred_cmp_len(hl) : hl; /* bytes compared */
-	const uint32_t mss = r->mss;
-	const unsigned start = i, pfend = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
-	uint64_t lw, lstep;
-	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
-	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
-	for (; i < iend; i++, c++) {
-		const struct ofl_pkt *q = &pkts[i];
-		const struct ofl_buf *qb = q->bufs;
-		const uint8_t *d;
-		uint32_t pw;
-		memcpy(&pw, &q->nbufs, 4);
-		if ((pw & mask) != want || !qb)
-			break;
-		d = qb->data;
-		if ((multi ? qb->len < cl : qb->len != r->full) || !d)
-			break;
-		run_prefetch(q, i, pfend);
-		if (train_cmp(d, r->tp, r->mk, 0, cl, avx2) ||
-		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != seq) || (v4 && get64(d + 18) != e))
-			break;
-		if (multi) {
-			/* the slices written first, counted when the buffers add
-			 * up to a full segment; a later buffer empty or NULL is
-			 * left to the general body (room for all: checked) */
-			struct ofl_slice *t = s;
-			uintptr_t pmin = UINTPTR_MAX;
-			uint64_t tot = qb->len; /* no wrap, whatever the lengths */
-			uint32_t k, nb = q->nbufs, lmin = UINT32_MAX, pl = qb->len - hl;
-			uint16_t sg = (uint16_t)(seg + (i - start));
-			t->data = d + hl;
-			t->len = pl;
-			t->pkt = sg;
-			t->buf = 0;
-			t += pl != 0;
-			for (k = 1; k < nb; k++, t++) {
-				const uint8_t *bd = qb[k].data;
-				uint32_t bl = qb[k].len;
-				t->data = bd;
-				t->len = bl;
-				t->pkt = sg;
-				t->buf = (uint16_t)k;
-				tot += bl;
-				lmin = bl < lmin ? bl : lmin;
-				pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
-			}
-			if (tot != r->full || lmin == 0 || pmin == 0)
-				break;
-			s = t;
-		} else {
-			s->data = d + hl;
-			memcpy((uint8_t *)s + SL_LEN, &lw, 8);
-			lw += lstep;
-			s++;
-		}
-		*c = q->cookie;
-		seq += mss;
-		e += estep;
-	}
-	*nslices = (uint32_t)(s - s0);
-	return i - start;
-}
-
-
-/* The run of frames of one buffer: run1.c's in the AVX2 copies, else
- * run_take(); *nsl: the slices written (one a frame). */
-static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts, unsigned i, unsigned iend,
-                                                     unsigned n, struct run *r, uint32_t hl, uint32_t seq,
-                                                     uint64_t e, uint64_t estep, uint32_t seg, struct ofl_slice *s,
-                                                     void **c, uint32_t *nsl, const int v4, const int avx2,
-                                                     const int udp)
-{
-#if defined(TRAIN_AVX2)
-	if (avx2) {
-		/* run1.c's run, its copy picked once a train (r->run1) */
-		return *nsl = r->run1(pkts + i, iend - i, r, hl, seq, e, estep, seg, s, c);
-	}
-#endif
-	return run_take(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK,
-	                nsl, v4, 0, avx2, udp);
-}
 
 /* gro_train() for one L3 (v4 is a constant in each copy).  udp: a
  * GRO_FAST_UDP flow (udp.h), its run of full datagrams only: every other
@@ -203,9 +101,14 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 	 * frames may follow it stepped (ecn 0: none kept; run_word()) */
 	uint64_t ec = 0;
 	uint32_t ecn = 0;
-	uint8_t end, fl, renew;
+	/* renew: the frame at i to be held as the flow's next entry, 1 +
+	 * the frames after it the run took (span: their slices and cookies
+	 * after the entry's) */
+	uint32_t renew;
+	uint8_t end, fl;
 entry:
-	end = fl = renew = 0;
+	end = fl = 0;
+	renew = 0;
 	for (; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];
 		const struct ofl_buf *b = pkt->bufs;
@@ -218,11 +121,20 @@ entry:
 			/* a run of full segments (struct run), of one buffer or
 			 * of as many as this frame has */
 			uint64_t e = 0, estep = 0;
-			uint32_t steps = UINT32_MAX, k, iend, nbr = pkt->nbufs, nsl_run, nadd, ext;
+			uint32_t steps = UINT32_MAX, k, iend, nbr = pkt->nbufs, nsl_run, nadd, ext, span;
 			if (fresh && v4 && ecn) {
 				e = ec;
 				estep = (1ull << 48) - 1u;
 				steps = ecn;
+			} else if (fresh && v4 && !udp && i == first && (e = get64(h0 + 18)) >> 48 != 0xffffu &&
+			           (uint16_t)e) {
+				/* the held frame's own word stepped once (burst.c
+				 * first_hold(): its header sum verified, its length
+				 * a full segment's, the entry's mss its payload),
+				 * while neither its ID nor its checksum wraps */
+				estep = (1ull << 48) - 1u;
+				steps = min32(0xffffu - (uint32_t)(e >> 48), (uint16_t)e) - 1u;
+				e += estep;
 			} else if (v4) {
 				e = run_word(rp->tp, rp->ipsum, id, it->fixedid, &estep, &steps);
 			}
@@ -239,8 +151,19 @@ entry:
 			 * renew), as the check after the run (one buffer) or
 			 * the general body (several) would */
 			ext = (nbr == 1 ? udp : !udp && !fresh) && room / mss < min32(k, hroom / mss);
+			/* span (TCP of one buffer, the fresh copies): as ext, and
+			 * the frames after it too, up to as many as the entry
+			 * took (within the new entry's room: its length is at
+			 * most the old one's) and every other bound for all:
+			 * the run writes their slices and cookies after the
+			 * entry's, and when the frame after the room's is the
+			 * next full segment they go to the entry held from it
+			 * (below: carry) */
+			span = fresh && !udp && nbr == 1 && room / mss < min32(k, hroom / mss)
+			           ? min32(min32(k, hroom / mss) - room / mss, room / mss + 1u)
+			           : 0;
 			k = min32(k, min32(room / mss, hroom / mss));
-			iend = i + k + ext;
+			iend = i + k + ext + span;
 			if (nbr == 1)
 				nadd = run_one_buf(pkts, i, iend, n, rp, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
 				                   &nsl_run, v4, avx2, udp);
@@ -252,7 +175,13 @@ entry:
 			} else
 				nadd = run_take(pkts, i, iend, n, rp, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
 				                pw & pw_mask, pw_mask, &nsl_run, v4, 1, avx2, udp);
-			if (ext && nadd > k) {
+			if (span && nadd > k) {
+				/* the run's frame k is the next entry's first, the
+				 * frames after it its next (carry) */
+				renew = nadd - k;
+				nsl_run = k;
+				nadd = k;
+			} else if (ext && nadd > k) {
 				/* its slices taken off: one (one buffer), else
 				 * each later buffer's and the first one's rest */
 				nsl_run = nbr == 1 ? k : nsl_run - (nbr - 1u + (pkts[i + k].bufs->len != hl));
@@ -276,7 +205,7 @@ entry:
 				end = 2;
 				goto full;
 			}
-			if (OFL_UNLIKELY(!ext && i < n && mss > room && (udp || nbr == 1) && mss <= hroom &&
+			if (OFL_UNLIKELY(!ext && !span && i < n && mss > room && (udp || nbr == 1) && mss <= hroom &&
 			                 nsegs < seg_end && nsl < sl_end)) {
 				/* the next frame does not fit: when it is the run's
 				 * next full one, the general body below (TCP after
@@ -431,10 +360,14 @@ full:
 	 * before it (the same header where the copy reads it). */
 	{
 		const uint8_t stack = it->stack;
+		/* (carry: the run's frames after the held one, after the
+		 * entry's slices and cookies and the held one's) */
+		const struct ofl_slice *const csl = sl + nsl + 1u;
+		void *const *const cck = ck + nsegs + 1u;
 		if ((idx = gro_train_renew(g, idx, &pkts[i], now, udp)) == GRO_NONE)
 			return i - first;
 		it = &g->items[idx];
-		if (++i >= n || !same_ports(it, &pkts[i]))
+		if (++i >= n || (renew == 1 && !same_ports(it, &pkts[i])))
 			return i - first;
 		h0 = it->hdr;
 		sl = gro_slices(g, idx);
@@ -458,6 +391,26 @@ full:
 			m = udp ? g->pmask[it->stack] : g->pmask[!v4];
 			run_init(rp, it, m, v4 ? ip4_rest_sum(h0) : 0, v4, udp);
 			ipsum = rp->ipsum;
+		}
+		if (renew > 1) {
+			const uint32_t carry = renew - 1u;
+			/* the run's frames after the held one: the new entry's
+			 * next segments (its header the held frame's, their
+			 * length a full segment's, mss the same: a fresh
+			 * entry's is its first frame's payload) */
+			carry_slices(sl + nsl, ck + nsegs, csl, cck, carry, nsegs);
+			nsegs += carry;
+			nsl += carry;
+			seq += mss * carry;
+			if (v4) {
+				id = (uint16_t)(id + carry);
+				ec += ((1ull << 48) - 1u) * carry;
+				ecn = ecn > carry ? ecn - carry : 0;
+			}
+			room -= mss * carry;
+			hroom -= mss * carry;
+			added += mss * carry;
+			i += carry;
 		}
 		goto entry;
 	}

@@ -196,11 +196,12 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 	(!_mm256_testz_si256(_mm256_or_si256(RUN1_X(dd, 0, e0), RUN1_CS(x1)), m0) ||                           \
 	 !_mm256_testz_si256(x1, m1) || (nblk > 2 && !_mm256_testz_si256(RUN1_X(dd, 32, t2), m2)) ||           \
 	 (nblk > 3 && !_mm256_testz_si256(RUN1_X(dd, 64, t3), m3)) || RUN1_SCALAR(dd, sq, ee))
-	/* frames sk[0] and sk[1] (checked) compared; taken when both match,
-	 * else the first when it does alone, and the run ends */
-#define RUN1_CMP2()                                                                                         \
+	/* frames sa[0] and sa[1] (checked) compared; when both match, the
+	 * expected blocks stepped past them, else the run ends (at out, sk
+	 * after the first when it matches alone) */
+#define RUN1_CMP2(sa)                                                                                       \
 	do {                                                                                                \
-		const uint8_t *da = sk[0].data, *db = sk[1].data;                                           \
+		const uint8_t *da = (sa)[0].data, *db = (sa)[1].data;                                       \
 		const __m256i ta = t0, ua = t1;                                                             \
 		const __m256i tb = sw0 ? _mm256_add_epi32(ta, d0) : ta, ub = swl ? _mm256_add_epi32(ua, d1) : ua; \
 		const __m256i ea = sw0 ? _mm256_shuffle_epi8(ta, h0) : ta;                                  \
@@ -215,10 +216,9 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 		    (nblk > 2 && RUN1_DIFF(RUN1_X(da, 32, t2), RUN1_X(db, 32, t2), m2)) ||                  \
 		    (nblk > 3 && RUN1_DIFF(RUN1_X(da, 64, t3), RUN1_X(db, 64, t3), m3)) ||                  \
 		    RUN1_SCALAR(da, seq, e) || RUN1_SCALAR(db, seq + mss, e + estep)) {                     \
-			sk += !RUN1_DIFF1X(da, ea, xa, seq, e);                                             \
+			sk = (sa) + !RUN1_DIFF1X(da, ea, xa, seq, e);                                       \
 			goto out;                                                                           \
 		}                                                                                           \
-		sk += 2;                                                                                    \
 		if (sw0)                                                                                    \
 			t0 = _mm256_add_epi32(tb, d0);                                                      \
 		else if (v4)                                                                                \
@@ -246,11 +246,25 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 	/* two frames compared an iteration while the two GRO_AHEAD on are
 	 * in the run, which are checked first */
 	if (kend > GRO_AHEAD + 1) {
-		const struct ofl_pkt *const pend = p + (kend - 1);
-		void **ca = c + GRO_AHEAD;
-		for (; pa < pend; pa += 2, ca += 2) {
-			RUN1_TWO(pa, sk + GRO_AHEAD, ca, goto bad);
-			RUN1_CMP2();
+		/* one index x for the three arrays: 8 bytes a frame (a
+		 * cookie), the slices at 2x and the frames at 4x */
+		const uint8_t *const pb = (const uint8_t *)(const void *)(p + GRO_AHEAD);
+		uint8_t *const sb = (uint8_t *)(void *)s, *const cb = (uint8_t *)(void *)(c + GRO_AHEAD);
+		const size_t xend = (size_t)(kend - 1u - GRO_AHEAD) * 8u;
+		size_t x = 0;
+		for (; x < xend; x += 16) {
+			RUN1_TWO((const struct ofl_pkt *)(const void *)(pb + 4 * x),
+			         (struct ofl_slice *)(void *)(sb + 2 * x + GRO_AHEAD * sizeof(struct ofl_slice)), cb + x,
+			         goto badx);
+			RUN1_CMP2((struct ofl_slice *)(void *)(sb + 2 * x));
+		}
+		pa = p + GRO_AHEAD + x / 8u;
+		sk = s + x / 8u;
+		if (0) {
+badx:
+			pa = p + GRO_AHEAD + x / 8u;
+			sk = s + x / 8u;
+			goto bad;
 		}
 	}
 	if (pa < p + kend)
@@ -261,8 +275,8 @@ bad:
 	RUN1_ONE((unsigned)(pa - p));
 	kend = (unsigned)(pa - p) + 1;
 cmp:
-	while (sk + 1 < s + kend)
-		RUN1_CMP2();
+	for (; sk + 1 < s + kend; sk += 2)
+		RUN1_CMP2(sk);
 	if (sk < s + kend && !RUN1_DIFF1(sk->data, sw0 ? _mm256_shuffle_epi8(t0, h0) : t0,
 	                                 swl ? _mm256_shuffle_epi8(t1, h1) : t1, seq, e))
 		sk++;
@@ -284,16 +298,20 @@ out:
 }
 
 /* A UDP header's length: the plain shape's, as merge.c holds it (a
- * constant in the UDP copies). */
+ * constant in the UDP copies); a TCP header's without options (plain: a
+ * constant in those copies). */
 #define RUN1_UDP_HL(v4) ((v4) ? 34u + 8u : 54u + 8u)
-#define RUN1_COPY(name, v4, udp, nblk, fold)                                                                  \
+#define RUN1_TCP_HL(v4) ((v4) ? 34u + 20u : 54u + 20u)
+#define RUN1_COPYP(name, v4, udp, nblk, fold, plain)                                                           \
 	static OFL_NOINLINE GRO_TARGET_AVX2 unsigned name(const struct ofl_pkt *p, unsigned kend, struct run *r,       \
 	                                                  uint32_t hl, uint32_t seq, uint64_t e, uint64_t estep,      \
 	                                                  uint32_t seg, struct ofl_slice *s, void **c)                \
 	{                                                                                                       \
-		return run1_avx2(p, 0, kend, kend, r, udp ? RUN1_UDP_HL(v4) : hl, seq, e, estep, seg, s, c, v4, \
+		return run1_avx2(p, 0, kend, kend, r,                                                           \
+		                 udp ? RUN1_UDP_HL(v4) : plain ? RUN1_TCP_HL(v4) : hl, seq, e, estep, seg, s, c, v4, \
 		                 udp, nblk, fold);                                                              \
 	}
+#define RUN1_COPY(name, v4, udp, nblk, fold) RUN1_COPYP(name, v4, udp, nblk, fold, 0)
 /* the three block counts of a shape */
 #define RUN1_COPIES(pre, v4, udp, fold) \
 	RUN1_COPY(pre##_2, v4, udp, 2, fold) RUN1_COPY(pre##_3, v4, udp, 3, fold) RUN1_COPY(pre##_4, v4, udp, 4, fold)
@@ -302,6 +320,9 @@ out:
 RUN1_COPY(run1_v4f_2, 1, 0, 2, 1)
 RUN1_COPY(run1_v4f_3, 1, 0, 3, 1)
 RUN1_COPY(run1_v6f_3, 0, 0, 3, 1)
+/* and without TCP options (hl a constant) */
+RUN1_COPYP(run1_v4p, 1, 0, 2, 1, 1)
+RUN1_COPYP(run1_v6p, 0, 0, 3, 1, 1)
 RUN1_COPIES(run1_v4, 1, 0, 0)
 RUN1_COPIES(run1_v6, 0, 0, 0)
 /* UDP: the plain shape only (merge.c: hl is l4c + 8), two blocks */
@@ -309,6 +330,8 @@ RUN1_COPY(run1_udp4_2, 1, 1, 2, 1)
 RUN1_COPY(run1_udp6_2, 0, 1, 2, 0)
 #undef RUN1_COPIES
 #undef RUN1_COPY
+#undef RUN1_COPYP
+#undef RUN1_TCP_HL
 #undef RUN1_UDP_HL
 
 #define RUN1_PICK(pre, cl) ((cl) > 96 ? pre##_4 : (cl) > 64 ? pre##_3 : pre##_2)
@@ -317,6 +340,8 @@ run1_fn *gro_run1_pick(uint32_t hl, int v4, int udp)
 	const uint32_t cl = udp ? pred_cmp_len(hl) : hl, l4c = v4 ? 34u : 54u;
 	if (udp)
 		return v4 ? run1_udp4_2 : run1_udp6_2;
+	if (hl == l4c + 20u)
+		return v4 ? run1_v4p : run1_v6p; /* no TCP options */
 	if (hl >= l4c + 20u && hl <= l4c + 36u && !((hl - l4c) & 3u))
 		return v4 ? (cl > 64 ? run1_v4f_3 : run1_v4f_2) : run1_v6f_3; /* the sequence number in the last block */
 	return v4 ? RUN1_PICK(run1_v4, cl) : RUN1_PICK(run1_v6, cl);

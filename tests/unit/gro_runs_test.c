@@ -37,6 +37,7 @@
 
 #include "gen.h"
 #include "harness.h"
+#include "outdigest.h"
 
 #define SEGS 4u                    /* segments of each flow a poll */
 #define FMAX 17u                   /* flows at most */
@@ -60,55 +61,10 @@ enum split { S_ONE, S_SPLIT2, S_SPLIT4, S_MIXED, NSPLIT };
 static enum split split;
 static int udp; /* UDP flows (runs_udp_equal) */
 
-/* What one context delivered: a digest of every field and byte, list by
- * list, and the counts. */
-struct seen {
-	uint64_t h;
-	unsigned lists, pkts, segs;
-};
 
 static uint8_t frames[PMAX][FRAME];
 static struct ofl_buf bufs[PMAX][4];
 static struct ofl_pkt pkts[PMAX];
-
-static void mix(struct seen *s, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	size_t k;
-	for (k = 0; k < n; k++)
-		s->h = (s->h ^ b[k]) * 0x100000001b3ull;
-}
-
-/* One delivered packet into the digest: its fields, header bytes,
- * payload slices (bytes and packet index) and cookies. */
-static void digest_one(struct seen *s, const struct ofl_gro_out *o)
-{
-	uint64_t f[] = {o->len,     o->seg_count, o->seg_size,   o->flags,     o->hdr_len,     o->ncookies,
-	                o->nslices, o->l3_off,    o->l4_off,     o->csum_start, o->csum_offset, o->gso_type,
-	                o->vlan_tci, o->rx_hash,  o->first_ns};
-	const struct ofl_slice *sl = o->slices, *end = o->slices + o->nslices;
-	mix(s, f, sizeof f);
-	if (o->hdr_len)
-		mix(s, o->hdr, o->hdr_len);
-	for (; sl < end; sl++) {
-		mix(s, sl->data, sl->len);
-		mix(s, &sl->pkt, sizeof sl->pkt);
-	}
-	mix(s, o->cookies, o->ncookies * sizeof o->cookies[0]);
-	s->segs += o->seg_count;
-}
-
-/* The deliver callback: a list of n into the digest (user). */
-static void digest(void *user, const struct ofl_gro_out *p, unsigned n)
-{
-	struct seen *s = user;
-	const struct ofl_gro_out *o;
-	s->lists++;
-	s->pkts += n;
-	mix(s, &n, sizeof n);
-	for (o = p; o < p + n; o++)
-		digest_one(s, o);
-}
 
 /* The flows of one sequence: flow f of IPv(l3), every flow with the
  * timestamps option for C_OPTS and C_TS. */
@@ -234,7 +190,7 @@ static void seen_config(struct ofl_gro_config *cfg, struct seen *s)
 {
 	memset(s, 0, sizeof *s);
 	ofl_gro_config_default(cfg);
-	cfg->deliver = digest;
+	cfg->deliver = seen_deliver;
 	cfg->user = s;
 }
 

@@ -1,0 +1,158 @@
+/*
+ * train_run.h - merge.c's run of one train (train_once()): the run of full
+ * segments with the checks one frame at a time (run_take(): the scalar,
+ * SSE2 and NEON builds' run, and every build's for one frame or several
+ * buffers), the run of one buffer (run1.c's in the AVX2 copies), and the
+ * frames a span carries into the flow's next entry.
+ */
+#ifndef OFL_GRO_TRAIN_RUN_H
+#define OFL_GRO_TRAIN_RUN_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include "gro/run.h"
+
+/*
+ * The run's loop (train_once()): frames [i, iend) of the burst while each is
+ * the expected full segment, r the expected header, seq and e (IPv4) the
+ * first one's sequence number and ID-to-checksum word, seg its segment
+ * index; slices from s, cookies from c (room for iend - i frames checked
+ * by the caller).  multi 0: frames of one buffer; 1: frames of the same
+ * number of buffers as the first (want: its packet word), the headers in
+ * the first, the payload its rest and every later buffer.  Returns how
+ * many frames it took, *nslices how many slices it wrote.
+ */
+static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                                                  const struct run *r, uint32_t hl, uint32_t seq, uint64_t e,
+                                                  uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c,
+                                                  uint32_t want, uint32_t mask, uint32_t *nslices, const int v4,
+                                                  const int multi, const int avx2, const int udp)
+{
+	/* the slice's len, pkt and buf fields as one word, and the step of
+	 * pkt in it (either byte order: pkt stays below 0xffff, no carry) */
+	struct ofl_slice ls = {NULL, r->mss, (uint16_t)seg, 0}, st1 = {NULL, 0, 1, 0};
+	struct ofl_slice *s0 = s;
+	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's L4 offset */
+	const uint32_t cl = udp ? pred_cmp_len(hl) : hl; /* bytes compared */
+	const uint32_t mss = r->mss;
+	const unsigned start = i, pfend = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
+	uint64_t lw, lstep;
+	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
+	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
+	for (; i < iend; i++, c++) {
+		const struct ofl_pkt *q = &pkts[i];
+		const struct ofl_buf *qb = q->bufs;
+		const uint8_t *d;
+		uint32_t pw;
+		memcpy(&pw, &q->nbufs, 4);
+		if ((pw & mask) != want || !qb)
+			break;
+		d = qb->data;
+		if ((multi ? qb->len < cl : qb->len != r->full) || !d)
+			break;
+		run_prefetch(q, i, pfend);
+		if (train_cmp(d, r->tp, r->mk, 0, cl, avx2) ||
+		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != seq) || (v4 && get64(d + 18) != e))
+			break;
+		if (multi) {
+			/* the slices written first, counted when the buffers add
+			 * up to a full segment; a later buffer empty or NULL is
+			 * left to the general body (room for all: checked) */
+			struct ofl_slice *t = s;
+			uintptr_t pmin = UINTPTR_MAX;
+			uint64_t tot = qb->len; /* no wrap, whatever the lengths */
+			uint32_t k, nb = q->nbufs, lmin = UINT32_MAX, pl = qb->len - hl;
+			uint16_t sg = (uint16_t)(seg + (i - start));
+			t->data = d + hl;
+			t->len = pl;
+			t->pkt = sg;
+			t->buf = 0;
+			t += pl != 0;
+			for (k = 1; k < nb; k++, t++) {
+				const uint8_t *bd = qb[k].data;
+				uint32_t bl = qb[k].len;
+				t->data = bd;
+				t->len = bl;
+				t->pkt = sg;
+				t->buf = (uint16_t)k;
+				tot += bl;
+				lmin = bl < lmin ? bl : lmin;
+				pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
+			}
+			if (tot != r->full || lmin == 0 || pmin == 0)
+				break;
+			s = t;
+		} else {
+			s->data = d + hl;
+			memcpy((uint8_t *)s + SL_LEN, &lw, 8);
+			lw += lstep;
+			s++;
+		}
+		*c = q->cookie;
+		seq += mss;
+		e += estep;
+	}
+	*nslices = (uint32_t)(s - s0);
+	return i - start;
+}
+
+
+/* The run of frames of one buffer: run1.c's in the AVX2 copies, else
+ * run_take(); *nsl: the slices written (one a frame). */
+static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts, unsigned i, unsigned iend,
+                                                     unsigned n, struct run *r, uint32_t hl, uint32_t seq,
+                                                     uint64_t e, uint64_t estep, uint32_t seg, struct ofl_slice *s,
+                                                     void **c, uint32_t *nsl, const int v4, const int avx2,
+                                                     const int udp)
+{
+#if defined(TRAIN_AVX2)
+	if (avx2) {
+		/* run1.c's run, its copy picked once a train (r->run1) */
+		return *nsl = r->run1(pkts + i, iend - i, r, hl, seq, e, estep, seg, s, c);
+	}
+#endif
+	return run_take(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK,
+	                nsl, v4, 0, avx2, udp);
+}
+
+/* A span's carried frames (train_once()): n slices and cookies from ss
+ * and sc to ds and dc, the slices' segment index from seg on (the same
+ * length and buffer, each one more than the last as at ss).  Two frames a
+ * step with GCC's vectors (32 bytes of slices, 16 of cookies). */
+static inline OFL_ALWAYS_INLINE void carry_slices(struct ofl_slice *ds, void **dc, const struct ofl_slice *ss,
+                                                  void *const *sc, uint32_t n, uint32_t seg)
+{
+	uint64_t w0, w1;
+	uint32_t t = 0;
+	memcpy(&w0, (const uint8_t *)ss + SL_LEN, 8);
+	w1 = w0;
+	memcpy((uint8_t *)&w1 + (offsetof(struct ofl_slice, pkt) - SL_LEN), &(uint16_t){(uint16_t)seg}, 2);
+	w0 -= w1; /* (the pkt field's difference, no borrow: seg is the lower) */
+#if defined(__GNUC__)
+	{
+		typedef uint64_t v4q __attribute__((vector_size(32)));
+		typedef uint64_t v2q __attribute__((vector_size(16)));
+		const v4q d = {0, w0, 0, w0};
+		for (; t + 1 < n; t += 2) {
+			v4q x;
+			v2q y;
+			memcpy(&x, ss + t, sizeof(x));
+			memcpy(&y, sc + t, sizeof(y));
+			x -= d;
+			memcpy(ds + t, &x, sizeof(x));
+			memcpy(dc + t, &y, sizeof(y));
+		}
+	}
+#endif
+	for (; t < n; t++) {
+		uint64_t w;
+		memcpy(&w, (const uint8_t *)(ss + t) + SL_LEN, 8);
+		w -= w0;
+		ds[t].data = ss[t].data;
+		memcpy((uint8_t *)(ds + t) + SL_LEN, &w, 8);
+		dc[t] = sc[t];
+	}
+}
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * gro_span_test.c - one TCP flow whose entry fills up inside a poll
+ * (src/gro/merge.c: the span, a run of one buffer that goes on past the
+ * entry's room into the entry held from the frame that did not fit; the
+ * first run word of an entry held from a burst's first frame): polls of 64
+ * full segments of one flow that arrive with nothing held, so that the
+ * first frame is held from the burst loop (burst.c first_hold()), the entry
+ * fills at max_size and the flow's next entry is held from the frame
+ * after.  Each poll has one frame changed, at one position of twelve in turn
+ * (the first frames, those around the fill, the last): PSH,
+ * CWR, a short segment, a sequence gap, an IPv4 ID step, another TOS,
+ * another TTL, a bad IPv4 header checksum, the checksum not verified, an
+ * IP length one more than the frame's, no payload, two buffers.  The flow over IPv4 and IPv6, with TCP options or without
+ * (run1.c's copies for both), its IP ID wrapping in the poll or at its
+ * first frame, and with the held bytes bounding the second entry.
+ * Each sequence runs on one context as one burst a poll and on another as
+ * one ofl_gro_receive() a frame: what they deliver (every field, header,
+ * payload and cookie, folded into a digest) and their counters (but
+ * lookups and merged_fast) must be the same; unchanged polls deliver two
+ * packets of every segment.  As gro_burst_diff_span_test the same calls run
+ * again as bursts of every size (support/burstdiff.h).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ofl/gro.h>
+
+#include "gen.h"
+#include "harness.h"
+#include "outdigest.h"
+
+#define POLL 64u
+#define MSS 1400u /* 46 segments an entry under the default max_size */
+#define FRAME 1536u
+
+enum change {
+	C_NONE, C_PSH, C_CWR, C_SHORT, C_SEQ, C_ID, C_TOS, C_TTL, C_IPSUM, C_CSUM, C_LEN, C_NOPAY, C_BUFS, NCHANGE
+};
+
+/* The flow's variants: TCP options (timestamps), the IP ID near its wrap
+ * (in the poll's second entry, or at its first frame), the held bytes
+ * bounding the second entry. */
+enum variant { V_PLAIN, V_OPTS, V_WRAP, V_WRAP0, V_HELD, NVARIANT };
+
+static uint8_t frames[POLL][FRAME];
+static struct ofl_buf bufs[POLL][2];
+static struct ofl_pkt pkts[POLL];
+
+/* Poll number poll of the flow g (stepped on), frame at changed by c. */
+static void poll_make(struct gen_tcp *g, unsigned at, enum change c, unsigned poll)
+{
+	unsigned k;
+	for (k = 0; k < POLL; k++) {
+		struct gen_tcp m = *g;
+		size_t len;
+		uint32_t hl;
+		if (k == at) {
+			switch (c) {
+			case C_PSH: m.flags |= GEN_PSH; break;
+			case C_CWR: m.flags |= GEN_CWR; break;
+			case C_SHORT: m.payload_len = MSS - 1; break;
+			case C_SEQ: m.seq += 3; break;
+			case C_ID: m.ip_id = (uint16_t)(m.ip_id + 5u); break;
+			case C_TOS: m.tos ^= 4; break;
+			case C_TTL: m.ttl--; break;
+			case C_IPSUM: m.bad_ip_csum = true; break;
+			case C_LEN: m.ip_len_delta = 1; break;
+			case C_NOPAY: m.payload_len = 0; break;
+			default: break;
+			}
+		}
+		len = gen_tcp_frame(&m, frames[k], FRAME);
+		ck_assert_uint_gt(len, 0);
+		hl = (uint32_t)len - m.payload_len;
+		g->seq += m.payload_len;
+		g->ip_id++;
+		/* one buffer, or the headers and the payload (C_BUFS) */
+		bufs[k][0] = (struct ofl_buf){frames[k], k == at && c == C_BUFS ? hl : (uint32_t)len};
+		bufs[k][1] = (struct ofl_buf){frames[k] + hl, (uint32_t)len - hl};
+		pkts[k] = (struct ofl_pkt){.bufs = bufs[k],
+		                           .nbufs = (uint16_t)(k == at && c == C_BUFS ? 2 : 1),
+		                           .csum_status = k == at && c == C_CSUM ? OFL_CSUM_NONE : OFL_CSUM_UNNECESSARY,
+		                           .cookie = (void *)(uintptr_t)(poll << 8 | k)};
+	}
+}
+
+/* The sequence over IPv(l3) in variant v, change c at every position in
+ * turn (one poll each), into s: one burst a poll (burst) or one call a
+ * frame; its counters in *st. */
+static void sequence(int l3, enum variant v, enum change c, int burst, struct seen *s, struct ofl_gro_stats *st)
+{
+	struct gen_tcp g;
+	struct ofl_gro_config cfg;
+	struct ofl_gro *gro;
+	/* the positions changed: the first frames, around where the first
+	 * entry fills (46 segments: frames 0 to 45, the next entry held from
+	 * frame 46), the last frames */
+	static const unsigned ats[] = {0, 1, 2, 9, 44, 45, 46, 47, 48, 49, 55, 63};
+	unsigned a, at;
+	memset(s, 0, sizeof *s);
+	ofl_gro_config_default(&cfg);
+	cfg.deliver = seen_deliver;
+	cfg.user = s;
+	if (v == V_HELD)
+		cfg.max_held_bytes = 50u * MSS + 10u; /* (the poll's 50th frame over it) */
+	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
+	gen_tcp_init(&g, l3);
+	g.seq = 0xfffff000u;
+	g.payload_len = MSS;
+	g.df = true;
+	if (v == V_OPTS)
+		gen_opt_ts(&g, 900u, 40u);
+	for (a = 0; a < sizeof ats / sizeof ats[0]; a++) {
+		at = ats[a];
+		if (v == V_WRAP)
+			g.ip_id = (uint16_t)(0xffffu - 50u); /* (at the poll's frame 51) */
+		if (v == V_WRAP0)
+			g.ip_id = (uint16_t)(0xffffu - at % 3u); /* (at its first frames) */
+		poll_make(&g, at, c, a);
+		if (burst) {
+			int err = 1;
+			ck_assert_uint_eq(ofl_gro_receive_burst(gro, pkts, POLL, a, &err), POLL);
+			ck_assert_int_eq(err, 0);
+		} else {
+			unsigned k;
+			for (k = 0; k < POLL; k++)
+				ck_assert_int_ge(ofl_gro_receive(gro, &pkts[k], a), 0);
+		}
+		ck_assert_int_eq(ofl_gro_poll_end(gro, POLL, a, NULL), 0);
+	}
+	ck_assert_int_eq(ofl_gro_get_stats(gro, st, sizeof *st), 0);
+	ofl_gro_destroy(gro);
+	st->lookups = st->lookup_probes = st->merged_fast = 0; /* (gro.h) */
+}
+
+/* Change _i: both IP versions, every variant. */
+START_TEST(span_equal_single_frames)
+{
+	const enum change c = (enum change)_i;
+	int l3;
+	unsigned v;
+	for (l3 = 4; l3 <= 6; l3 += 2) {
+		for (v = 0; v < NVARIANT; v++) {
+			struct seen a, b;
+			struct ofl_gro_stats sa, sb;
+			sequence(l3, (enum variant)v, c, 1, &a, &sa);
+			sequence(l3, (enum variant)v, c, 0, &b, &sb);
+			ck_assert_msg(a.h == b.h && a.lists == b.lists && a.pkts == b.pkts && a.segs == b.segs,
+			              "IPv%d, variant %u, change %d: bursts and single frames deliver differently "
+			              "(%u/%u packets, %u/%u segments)",
+			              l3, v, (int)c, a.pkts, b.pkts, a.segs, b.segs);
+			ck_assert_msg(memcmp(&sa, &sb, sizeof sa) == 0, "IPv%d, variant %u, change %d: counters differ",
+			              l3, v, (int)c);
+			if (c != C_PSH && c != C_IPSUM && c != C_LEN && c != C_NOPAY)
+				ck_assert_uint_eq(a.segs, 12u * POLL); /* every frame a segment, delivered once */
+			if (c == C_NONE && v != V_HELD && v != V_WRAP0)
+				ck_assert_uint_eq(a.pkts, 2u * 12u); /* two entries a poll: 46 and 18 segments */
+		}
+	}
+}
+END_TEST
+
+H_MAIN("gro_span", 0, 0, {span_equal_single_frames, NCHANGE})
