@@ -188,10 +188,11 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
  * length compared (a full datagram's), the checksum not 0 instead of the
  * sequence number; never fresh.
  * mb: frames in several buffers (header split, page fragments), their
- * headers in the first: the frame's length the buffers' sum
- * its slices weave_cut()'s, bounded by the entry's
- * slice room (a frame's count of slices), the packet word's nbufs any from
- * 2 to the context's max_bufs; never fresh. */
+ * headers in the first: the frame's length the buffers' sum, its slices
+ * weave_cut()'s, bounded by the entry's slice room (a frame's count of
+ * slices), the packet word's nbufs any from 2 to the context's max_bufs;
+ * fresh: a new flow's first frame held as the fast path's hold cuts it
+ * (newflows.c gro_weave_hold_bufs()). */
 static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                   unsigned n, int fresh, uint64_t now, const int v4, const int avx2,
                                                   const int mb, const int udp)
@@ -221,7 +222,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	((mb ? (gro_pkt_word(a) & mbmask) == mbwant && (a)->nbufs >= 2u && (a)->nbufs <= nbmax \
 	     : gro_pkt_plain_meta(a)) && \
 	 (a)->bufs && (a)->bufs->data && (a)->bufs->len >= l4c + 20u)
-	if (mb || udp)
+	if (udp)
 		fresh = 0;
 	{
 		/* the first GRO_AHEAD frames checked here, the first that
@@ -255,10 +256,13 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			if (fresh && !w->full) {
 				/* no held flow has its ports: a new flow, held
 				 * (the bytes bound first: with its payload as the
-				 * largest segment size, frames from the first) */
-				uint32_t len = tot - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
-				if ((uint64_t)(q - q0 + 1) * (len > maxmss ? len : maxmss) > hroom ||
-				    !(v4 ? gro_weave_hold_v4 : gro_weave_hold_v6)(g, w, q, ports, now))
+				 * largest segment size, frames from the first;
+				 * mb: the frame's length its buffers' sum) */
+				const uint32_t fl = mb ? bufs_total(g, q) : tot;
+				uint32_t len = fl - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
+				if ((mb && !fl) || (uint64_t)(q - q0 + 1) * (len > maxmss ? len : maxmss) > hroom ||
+				    !(mb ? gro_weave_hold_bufs(g, w, q, ports, fl, now, v4 ? 4u : 6u)
+				         : (v4 ? gro_weave_hold_v4 : gro_weave_hold_v6)(g, w, q, ports, now)))
 					break;
 				nh++;
 				lastit = w->it;
@@ -277,8 +281,8 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			    !(v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports, &bytes, &held, udp) ||
 			    (!mb && w->full != tot))
 				break;
-			if (mb) /* (a frame's slices and one more: predict_bufs()) */
-				w->sroom = sat_sub(g->max_slices - 1u, w->it->nslices);
+			if (mb)
+				weave_sroom(g, w);
 			/* the held bytes: at most the room over the largest
 			 * segment size, frames from the first */
 			if (w->mss > maxmss) {
@@ -332,28 +336,38 @@ static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v6_avx2(struct ofl_gro *g, co
 {
 	return weave_l3(g, pkts, i, n, fresh, now, 0, 1, 0, 0);
 }
-/* udp: UDP flows' datagrams; else frames in several buffers (weave_l3()) */
-static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_more_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
-                                                             unsigned n, unsigned l3, int udp)
+/* UDP flows' datagrams; frames in several buffers (weave_l3()) */
+static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_udp_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
+                                                            unsigned n, unsigned l3)
 {
-	if (udp)
-		return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 0, 1);
-	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 1, 0) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 1, 0);
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 0, 1);
+}
+static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_bufs_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
+                                                             unsigned n, unsigned l3, int fresh, uint64_t now)
+{
+	return l3 == 4 ? weave_l3(g, pkts, i, n, fresh, now, 1, 1, 1, 0) : weave_l3(g, pkts, i, n, fresh, now, 0, 1, 1, 0);
 }
 #endif
 
-/* The copies of the weave for UDP flows' datagrams (udp) and for frames in
- * several buffers (else). */
-static OFL_NOINLINE unsigned weave_more(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
-                                        unsigned l3, int udp)
+/* The copies of the weave for UDP flows' datagrams (never fresh) and for
+ * frames in several buffers. */
+static OFL_NOINLINE unsigned weave_udp(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                                       unsigned l3)
 {
 #if defined(TRAIN_AVX2)
 	if (gro_cpu_avx2())
-		return weave_more_avx2(g, pkts, i, n, l3, udp);
+		return weave_udp_avx2(g, pkts, i, n, l3);
 #endif
-	if (udp)
-		return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 0, 1);
-	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 1, 0) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 1, 0);
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 0, 1);
+}
+static OFL_NOINLINE unsigned weave_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                                        unsigned l3, int fresh, uint64_t now)
+{
+#if defined(TRAIN_AVX2)
+	if (gro_cpu_avx2())
+		return weave_bufs_avx2(g, pkts, i, n, l3, fresh, now);
+#endif
+	return l3 == 4 ? weave_l3(g, pkts, i, n, fresh, now, 1, 0, 1, 0) : weave_l3(g, pkts, i, n, fresh, now, 0, 0, 1, 0);
 }
 
 /* A copy per L3 in one function (each L3's register-allocated on its
@@ -377,13 +391,18 @@ static inline unsigned weave_any(struct ofl_gro *g, const struct ofl_pkt *pkts, 
 unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3)
 {
 	if (g->last != GRO_NONE && g->items[g->last].fast == GRO_FAST_UDP) /* (the entry just predicted) */
-		return pkts[i].nbufs == 1 ? weave_more(g, pkts, i, n, l3, 1) : 0;
+		return pkts[i].nbufs == 1 ? weave_udp(g, pkts, i, n, l3) : 0;
 	if (pkts[i].nbufs != 1)
-		return weave_more(g, pkts, i, n, l3, 0);
+		return weave_bufs(g, pkts, i, n, l3, 0, 0);
 	return weave_any(g, pkts, i, n, l3, 0, 0);
 }
 
 unsigned gro_weave_new(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, unsigned l3)
 {
 	return weave_any(g, pkts, 0, n, l3, 1, now);
+}
+
+unsigned gro_weave_new_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, unsigned l3)
+{
+	return weave_bufs(g, pkts, 0, n, l3, 1, now);
 }
