@@ -206,7 +206,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	const uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
 	uint32_t held = 0, maxmss = 0, nh = 0, k;
 	const uint32_t mbmask = gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN), mbwant = gro_pkt_word_of(0, OFL_CSUM_UNNECESSARY, 0);
-	const uint32_t nbmax = g->cfg.max_bufs;
+	const uint32_t nbm1 = g->cfg.max_bufs - 1u; /* (max_bufs is not 0) */
 	uint64_t bytes = 0, lstep;
 	const struct gro_item *lastit = NULL;
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
@@ -219,7 +219,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	for (k = 0; k < WEAVE_SLOTS; k++)
 		wf[k].full = wf[k].ports = 0;
 #define WEAVE_OK(a) \
-	((mb ? (gro_pkt_word(a) & mbmask) == mbwant && (a)->nbufs >= 2u && (a)->nbufs <= nbmax \
+	((mb ? (gro_pkt_word(a) & mbmask) == mbwant && (uint32_t)((a)->nbufs - 2u) < nbm1 \
 	     : gro_pkt_plain_meta(a)) && \
 	 (a)->bufs && (a)->bufs->data && (a)->bufs->len >= l4c + 20u)
 	if (udp)

@@ -18,6 +18,9 @@
  * weave's frames in several buffers, weave.c): the header split in two or
  * four buffers, and buffer counts from 2 to 4 with the boundaries at other
  * places from frame to frame, some with payload in the first buffer.
+ * runs_settle_calls (the new flows held out of the flow table, settled
+ * by the calls that may look one up) runs with the frames in one buffer,
+ * in four (the header split) and cut as runs_bufs_equal's mixed layout.
  * runs_udp_equal runs it with UDP flows (UDP GRO on; the weave's UDP
  * datagrams): PSH is a zero checksum there, SYN a UDP length one short,
  * the TCP-only changes none.
@@ -356,10 +359,11 @@ static void settle_seq(unsigned nf, int l3, enum settle_op op, int burst, struct
 		if (op == S_TIMEOUT) {
 			/* (held across polls: each poll's frames in buffers of their own) */
 			static uint8_t kept[6][PMAX][FRAME];
-			unsigned k;
+			unsigned k, j;
 			memcpy(kept[poll], frames, sizeof frames);
 			for (k = 0; k < n; k++)
-				bufs[k][0].data = kept[poll][k];
+				for (j = 0; j < pkts[k].nbufs; j++)
+					bufs[k][j].data = kept[poll][k] + (bufs[k][j].data - frames[k]);
 		}
 		feed(gro, pkts, m, now, burst);
 		switch (op) {
@@ -411,13 +415,18 @@ static void settle_seq(unsigned nf, int l3, enum settle_op op, int burst, struct
 	st->lookups = st->lookup_probes = st->merged_fast = 0; /* (gro.h) */
 }
 
-/* Op _i: a few flow counts, both IP versions. */
+/* Op _i % NSETTLE: a few flow counts, both IP versions; the frames in
+ * one buffer, or (_i / NSETTLE 1, 2) in four (the header split) or in 2
+ * to 4 with payload in some first buffers (the weave's new flows in
+ * several buffers, newflows.c). */
 START_TEST(runs_settle_calls)
 {
 	static const unsigned few[] = {2, 5, 8, 15}; /* (16: the first flow again past repeat_at()'s look) */
-	const enum settle_op op = (enum settle_op)_i;
+	static const enum split sp[] = {S_ONE, S_SPLIT4, S_MIXED};
+	const enum settle_op op = (enum settle_op)(_i % NSETTLE);
 	unsigned j;
 	int l3;
+	split = sp[_i / NSETTLE];
 	for (l3 = 4; l3 <= 6; l3 += 2) {
 		for (j = 0; j < sizeof few / sizeof few[0]; j++) {
 			const unsigned nf = few[j];
@@ -435,6 +444,7 @@ START_TEST(runs_settle_calls)
 				ck_assert_uint_lt(a.pkts, 6u * nf);
 		}
 	}
+	split = S_ONE;
 }
 END_TEST
 
@@ -500,5 +510,5 @@ START_TEST(runs_udp_long)
 }
 END_TEST
 
-H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE}, {runs_settle_calls, NSETTLE},
+H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE}, {runs_settle_calls, 3 * NSETTLE},
        {runs_bufs_equal, NCHANGE * (NSPLIT - 1)}, {runs_udp_equal, NCHANGE}, {runs_udp_long, 3})
