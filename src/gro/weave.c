@@ -127,15 +127,25 @@ static OFL_NOINLINE int weave_join_v6(struct ofl_gro *g, struct wflow *w, const 
 	return udp ? weave_join(g, w, d, ports, bytes, held, 0, 1) : weave_join(g, w, d, ports, bytes, held, 0, 0);
 }
 
+/* Frames in several buffers: the slices flow w wrote beyond one a frame
+ * (its slot's slice pointer), for weave_leave(). */
+static inline void weave_xs(struct wflow *w)
+{
+	w->xs = (uint32_t)(w->sp - w->s) - w->n;
+}
+
 /* The end of a weave that took k frames (nh of them held as new flows):
  * every slot's flow leaves, the context's counters and last entry. */
 static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t bytes, uint32_t held,
-                                  const struct gro_item *lastit, unsigned k, unsigned nh)
+                                  const struct gro_item *lastit, unsigned k, unsigned nh, const int mb)
 {
 	unsigned j;
 	for (j = 0; j < WEAVE_SLOTS; j++)
-		if (wf[j].full)
+		if (wf[j].full) {
+			if (mb)
+				weave_xs(&wf[j]);
 			weave_leave(&wf[j], &bytes, &held);
+		}
 	g->held_bytes += held;
 	if (lastit)
 		g->last = (uint32_t)(lastit - g->items);
@@ -146,20 +156,21 @@ static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t 
 	return k;
 }
 
-/* Frame q's payload, after hl header bytes in its first buffer of b0 (at
- * least hl), as slices from s of the pkt/buf word pb (the frame's segment,
- * buffer 0): the rest of the first buffer when there is any, then one a
- * later buffer (as hold.c gro_add_slices() cuts a frame whose buffers are
- * none empty).  Returns the frame's length (the buffers' sum), with a bit
- * above 15 set when a later buffer is empty, longer than 0xffff or its data
- * NULL (never a full segment's length then: no such frame taken, what was
- * written is past the entry's slices).  The caller checked the room. */
+/* Frame q's payload, after hl header bytes in its first buffer of b0, as
+ * slices from s of the pkt/buf word pb (the frame's segment, buffer 0):
+ * the rest of the first buffer when there is any, then one a later buffer
+ * (as hold.c gro_add_slices() cuts a frame whose buffers are none empty).
+ * Returns the frame's length (the buffers' sum), with a bit above 15 set
+ * when b0 is below hl (the headers not all in the first buffer), a later
+ * buffer is empty, longer than 0xffff or its data NULL (never a full
+ * segment's length then: no such frame taken, what was written is past
+ * the entry's slices).  The caller checked the room (nb slices). */
 static inline OFL_ALWAYS_INLINE uint64_t weave_cut_n(struct ofl_slice *s, const struct ofl_buf *qb, uint32_t nb,
                                                      uint32_t hl, uint32_t b0, uint32_t pb)
 {
 	const uint32_t bstep = pb_word(0, 1);
 	uint64_t tot = b0;
-	uint32_t k, acc = 0, len = b0 - hl;
+	uint32_t k, len = b0 - hl, acc = len; /* (b0 below hl: wraps, a bit above 15) */
 	uintptr_t pmin = UINTPTR_MAX; /* (a NULL: 0) */
 	put_slice(s, qb->data + hl, len, pb);
 	s += len != 0;
@@ -277,6 +288,8 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			/* a flow joins, unless it is the slot's (another length);
 			 * another flow's slot taken: not every held flow in a slot */
 			fresh = 0;
+			if (mb && w->full)
+				weave_xs(w);
 			if ((!mb && w->full && w->ports == ports) ||
 			    !(v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports, &bytes, &held, udp) ||
 			    (!mb && w->full != tot))
@@ -296,17 +309,19 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		}
 		nn = w->n;
 		if (mb) {
-			/* the headers in the first buffer, the slices' room,
-			 * cut, the frame's length a full segment's */
-			if (tot < w->hl || nn + w->xs + q->nbufs > w->sroom || /* (nbufs: at most one more) */
-			    weave_cut(w->s + nn + w->xs, q, w->hl, tot, pb_word((uint16_t)(w->it->nsegs + nn), 0)) != w->full)
+			/* the slices' room, cut (the headers in the first
+			 * buffer), the frame's length a full segment's */
+			s = w->sp;
+			if (q->nbufs > (size_t)(w->send - s) || /* (nbufs: at most one more) */
+			    weave_cut(s, q, w->hl, tot, w->pb) != w->full)
 				break;
 		}
 		if (nn == w->left || train_cmp(d, w->it->hdr, rm, 0, udp ? pred_cmp_len(w->hl) : w->hl, avx2) ||
 		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != w->seq) || (v4 && get64(d + 18) != w->e))
 			break;
 		if (mb) {
-			w->xs += q->nbufs - 1u - (tot == w->hl);
+			w->sp = s + q->nbufs - (tot == w->hl);
+			w->pb += pb_word(1, 0);
 		} else {
 			uint64_t lw = w->lw + nn * lstep;
 			s = w->s + nn;
@@ -322,7 +337,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		lastit = w->it;
 	}
 #undef WEAVE_OK
-	return weave_done(g, wf, bytes, held, lastit, (unsigned)(q - q0), nh);
+	return weave_done(g, wf, bytes, held, lastit, (unsigned)(q - q0), nh, mb);
 }
 
 #if defined(TRAIN_AVX2)

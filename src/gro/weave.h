@@ -26,9 +26,12 @@ struct wflow {
 	uint32_t full;       /* and their length (a full segment's); 0: a free slot */
 	uint32_t hl, n;      /* header length; frames taken */
 	uint32_t left;       /* how many it may take */
-	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers) */
-	uint32_t sroom;      /* and the slices it may write (weave.c, frames in several buffers) */
-	uint8_t pad[128 - 84]; /* a slot a power of two: its address one shift */
+	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers: at the leave) */
+	/* frames in several buffers (weave.c): the next frame's pkt/buf word,
+	 * its first slice and the end of the slices the flow may write */
+	uint32_t pb;
+	struct ofl_slice *sp, *send;
+	uint8_t pad[128 - 104]; /* a slot a power of two: its address one shift */
 };
 _Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
 
@@ -80,12 +83,16 @@ static inline OFL_ALWAYS_INLINE void weave_slot_set(struct ofl_gro *g, struct wf
 	w->n = w->xs = 0;
 }
 
-/* The slices slot w's flow may write (frames in several buffers): the
- * entry's room less one (a frame's count of slices and one more, as
- * predict_bufs() bounds it). */
+/* Frames in several buffers: slot w's next slice (the entry's next), the
+ * end of the slices its flow may write (the entry's room less one: a
+ * frame's count of slices and one more, as predict_bufs() bounds it) and
+ * its next frame's pkt/buf word (segment nsegs, buffer 0). */
 static inline void weave_sroom(const struct ofl_gro *g, struct wflow *w)
 {
-	w->sroom = sat_sub(g->max_slices - 1u, w->it->nslices);
+	const uint16_t pb[2] = {w->it->nsegs, 0};
+	memcpy(&w->pb, pb, 4);
+	w->sp = w->s;
+	w->send = w->s + sat_sub(g->max_slices - 1u, w->it->nslices);
 }
 
 /* The length of a frame in several buffers (pkt->nbufs > 1) whose

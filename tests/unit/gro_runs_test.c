@@ -13,7 +13,8 @@
  * configuration's limits: fewer flows than the poll has, held bytes for a
  * third of it or, segment sizes growing from flow to flow, for less than
  * the first two flows' first frames, two segments a packet, and every
- * flow with TCP options; and a frame with an empty buffer.
+ * flow with TCP options; a frame with an empty buffer, and one whose
+ * headers (with TCP options) end in its second buffer.
  * runs_bufs_equal runs the same with every frame in several buffers (the
  * weave's frames in several buffers, weave.c): the header split in two or
  * four buffers, and buffer counts from 2 to 4 with the boundaries at other
@@ -52,7 +53,7 @@ static unsigned segs = SEGS;
 
 enum change {
 	C_NONE, C_PSH, C_SHORT, C_SEQ, C_IPSUM, C_NOPAY, C_SYN, C_ADDR, C_L3, C_ID, C_BUFS, C_CSUM, C_TS,
-	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, NCHANGE
+	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, C_HSPLIT, NCHANGE
 };
 
 /* How the frames are cut into buffers: all in one; the header split in
@@ -126,7 +127,7 @@ static void flows_init(struct gen_tcp *g, unsigned nf, int l3, enum change c)
 		g[f].payload_len = c == C_HELD1 ? MSS + 8 * f : MSS; /* (segment sizes that grow) */
 		g[f].flow_salt = f + 1;
 		g[f].udp = udp != 0;
-		if (!udp && (c == C_OPTS || c == C_TS))
+		if (!udp && (c == C_OPTS || c == C_TS || c == C_HSPLIT)) /* (C_HSPLIT: the TCP header past 20 bytes) */
 			gen_opt_ts(&g[f], 900u + f, 40u);
 	}
 }
@@ -208,6 +209,13 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 			bufs[k][1] = (struct ofl_buf){frames[k] + hl, 0};
 			bufs[k][2] = (struct ofl_buf){frames[k] + hl, m.payload_len};
 			pkts[k].nbufs = 3;
+		}
+		if (k == at && c == C_HSPLIT) {
+			/* the headers split: their last 4 bytes in a second buffer */
+			uint32_t b0 = (uint32_t)len - m.payload_len - 4u;
+			bufs[k][0].len = b0;
+			bufs[k][1] = (struct ofl_buf){frames[k] + b0, (uint32_t)len - b0};
+			pkts[k].nbufs = 2;
 		}
 		if (k == at && c == C_BUFS) {
 			bufs[k][0].len = (uint32_t)len - 50u;
