@@ -353,28 +353,6 @@ static OFL_NOINLINE unsigned first_hold(struct ofl_gro *g, const struct ofl_pkt 
 	return train_after_first(g, pkts, n, now, pkts->bufs->data, plain_l4_off(pkts->bufs->data), 0) + 1;
 }
 
-/* The length of a frame in several buffers (pkt->nbufs > 1) whose
- * arguments check_args() takes and whose headers receive.c's fast path
- * would look at: checksum verified, no hardware VLAN, at most max_bufs
- * buffers, the first with its data and 54 bytes or more, every later one
- * with its data or empty, the whole at most 0xffff bytes; else 0. */
-static inline uint32_t bufs_total(const struct ofl_gro *g, const struct ofl_pkt *pkt)
-{
-	const struct ofl_buf *b = pkt->bufs;
-	uint32_t k, nb = pkt->nbufs;
-	uint64_t t;
-	if ((gro_pkt_word(pkt) & gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN)) != gro_pkt_word_of(0, OFL_CSUM_UNNECESSARY, 0) ||
-	    nb > g->cfg.max_bufs || !b || !b->data || b->len < 54)
-		return 0;
-	t = b->len;
-	for (k = 1; k < nb; k++) {
-		if (b[k].len && !b[k].data)
-			return 0;
-		t += b[k].len;
-	}
-	return t <= 0xffffu ? (uint32_t)t : 0;
-}
-
 /* first_hold() for a first frame in several buffers (header split, page
  * fragments; pkts->nbufs > 1), nothing held, the burst not grouped and
  * its flow next: held when receive.c's fast path would hold it (plain
@@ -398,6 +376,14 @@ static OFL_NOINLINE unsigned first_hold_bufs(struct ofl_gro *g, const struct ofl
 	g->st.rx_bytes += total;
 	gro_hold_plain_new(g, pkts, p, l4, thl, total, now); /* (OFL_GRO_HELD) */
 	return train_after_first(g, pkts, n, now, p, l4, 1) + 1;
+}
+
+/* ... its flow again later but not next (interleaved flows): the new
+ * flows held where the weave meets them (newflows.c); returns the frame
+ * the burst loop goes on from (0: none taken, the loop decides). */
+static OFL_NOINLINE unsigned new_flows_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+{
+	return bufs_total(g, pkts) ? gro_new_flows_bufs(g, pkts, n, now) : 0;
 }
 
 int ofl_gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
@@ -455,12 +441,15 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 		}
 	} else if (n && !g->tab.count && !g->full_only && pkts->nbufs > 1) {
 		/* a first frame in several buffers: grouped with the burst,
-		 * or held (first_hold_bufs()) when its flow comes next */
+		 * or held (first_hold_bufs()) when its flow comes next, or
+		 * the new flows woven (new_flows_bufs()) */
 		int inter = 0;
 		if (burst_groups(g, pkts, n, &inter))
 			grouped = gro_group(g, pkts, n, now);
 		else if (!inter)
 			i = first_hold_bufs(g, pkts, n, now);
+		else
+			i = new_flows_bufs(g, pkts, n, now);
 		if (grouped == 2)
 			i = n;
 		goto loop;

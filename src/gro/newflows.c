@@ -13,33 +13,38 @@
 #include "gro/hold.h"
 #include "gro/weave.h"
 
-/* Frame pkt held as a new flow and slot w set for it (gro_weave_hold_v4()
- * and _v6(), weave.h): held when receive.c's fast path would hold it
- * (the plain TCP shape of this L3, a payload, no flag that passes it on,
- * the flow limit not reached; the byte bound checked by the caller), and
- * when the weave can take its next frames (a header prediction covers). */
+/* Frame pkt (total bytes; mb: in several buffers, its headers in the
+ * first) held as a new flow and slot w set for it (gro_weave_hold_v4() and
+ * _v6(), weave.h): held when receive.c's fast path would hold it (the
+ * plain TCP shape of this L3, a payload, no flag that passes it on, the
+ * flow limit not reached; the byte bound checked by the caller), and when
+ * the weave can take its next frames (a header prediction covers).  Its
+ * payload cut as the fast path's hold cuts it (hold.c gro_add_slices()
+ * for several buffers); mb: the slot's slice room set (weave_sroom()). */
 static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt,
-                                               uint32_t ports, uint64_t now, const int v4)
+                                               uint32_t ports, uint32_t total, uint64_t now, const int v4,
+                                               const int mb)
 {
 	const uint8_t *d = pkt->bufs->data;
 	const uint32_t l4c = v4 ? 34u : 54u;
-	uint32_t b0 = pkt->bufs->len, thl, left, idx, hl, len;
+	uint32_t b0 = pkt->bufs->len, thl, left, idx, hl, len, ns;
 	uint64_t e;
-	if (v4 ? !ofl_plain_is_ip4(d) || d[23] != 6 || !ofl_plain_ip4_rest(d + 14, b0)
-	       : !ofl_plain_is_ip6(d, b0) || d[20] != 6)
+	if (v4 ? !ofl_plain_is_ip4(d) || d[23] != 6 || !ofl_plain_ip4_rest(d + 14, total)
+	       : !ofl_plain_is_ip6(d, total) || d[20] != 6)
 		return 0;
-	thl = ofl_plain_tcp_at(d, b0, b0, l4c);
-	/* (thl 0: not plain; b0 - l4c - thl 0: no payload) */
-	if (!thl || b0 - l4c - thl - 1u >= 0xffffu - l4c - thl || (d[l4c + 13] & TCP_NO_RUN) ||
+	thl = ofl_plain_tcp_at(d, b0, total, l4c);
+	/* (thl 0: not plain; total - l4c - thl 0: no payload) */
+	if (!thl || total - l4c - thl - 1u >= 0xffffu - l4c - thl || (d[l4c + 13] & TCP_NO_RUN) ||
 	    l4c + thl > GRO_PRED_MAX || gro_nflows(g) >= g->cfg.max_flows)
 		return 0;
 	g->st.rx_pkts++;
-	g->st.rx_bytes += b0;
-	gro_hold_plain_unidx(g, pkt, d, l4c, thl, b0, now); /* (out of the table: gro_new_flows()) */
+	g->st.rx_bytes += total;
+	gro_hold_plain_unidx(g, pkt, d, l4c, thl, total, now); /* (out of the table: gro_new_flows()) */
 	idx = g->last;
 	hl = l4c + thl;
-	len = b0 - hl;
-	left = weave_limit(g, 1, 1, b0 - 14u, len);
+	len = total - hl;
+	ns = mb ? g->items[idx].nslices : 1u;
+	left = weave_limit(g, 1, ns, total - 14u, len);
 	if (!v4) {
 		w->e = w->estep = 0;
 	} else if ((e = get64(d + 18)) >> 48 != 0xffffu && (e & 0xffffu) != 0) {
@@ -52,35 +57,55 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 	} else {
 		left = weave_left(g, &g->items[idx], &w->e, &w->estep, v4); /* (an ID or checksum at its end) */
 	}
-	weave_slot_set(g, w, idx, ports, 1, 1, len, hl, ofl_get32(d + l4c + 4) + len);
+	weave_slot_set(g, w, idx, ports, 1, ns, len, hl, ofl_get32(d + l4c + 4) + len);
 	w->left = left;
+	if (mb)
+		weave_sroom(g, w);
 	return 1;
 }
 
 int gro_weave_hold_v4(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports, uint64_t now)
 {
-	return weave_hold(g, w, pkt, ports, now, 1);
+	return weave_hold(g, w, pkt, ports, pkt->bufs->len, now, 1, 0);
 }
 
 int gro_weave_hold_v6(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports, uint64_t now)
 {
-	return weave_hold(g, w, pkt, ports, now, 0);
+	return weave_hold(g, w, pkt, ports, pkt->bufs->len, now, 0, 0);
+}
+
+int gro_weave_hold_bufs(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports,
+                        uint32_t total, uint64_t now, unsigned l3)
+{
+	return l3 == 4 ? weave_hold(g, w, pkt, ports, total, now, 1, 1) : weave_hold(g, w, pkt, ports, total, now, 0, 1);
 }
 
 /* The flows the weave held are out of the flow table (hold.h
  * gro_hold_plain_unidx()): when the burst goes on past the weave, put in
  * it at once (the burst loop looks flows up); else at the next call that
  * may look one up (gro_lone_settle()), or never (a full flush: timeout 0,
- * every poll). */
-unsigned gro_new_flows(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+ * every poll).  mb: frame 0 in several buffers (the weave's copy for
+ * them). */
+static inline OFL_ALWAYS_INLINE unsigned new_flows(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
+                                                   uint64_t now, const int mb)
 {
 	const uint8_t *p = pkts[0].bufs->data;
 	const unsigned l3 = ld16(p + 12) == ld16((const uint8_t *)"\x86\xdd") ? 6u : 4u;
-	unsigned k = gro_weave_new(g, pkts, n, now, l3);
+	unsigned k = (mb ? gro_weave_new_bufs : gro_weave_new)(g, pkts, n, now, l3);
 	g->unidx = (uint8_t)l3; /* (TCP over this L3 only: the weave's) */
 	if (k < n)
 		gro_unidx_settle(g);
 	return k;
+}
+
+unsigned gro_new_flows(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+{
+	return new_flows(g, pkts, n, now, 0);
+}
+
+unsigned gro_new_flows_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+{
+	return new_flows(g, pkts, n, now, 1);
 }
 
 void gro_unidx_settle(struct ofl_gro *g)

@@ -127,15 +127,25 @@ static OFL_NOINLINE int weave_join_v6(struct ofl_gro *g, struct wflow *w, const 
 	return udp ? weave_join(g, w, d, ports, bytes, held, 0, 1) : weave_join(g, w, d, ports, bytes, held, 0, 0);
 }
 
+/* Frames in several buffers: the slices flow w wrote beyond one a frame
+ * (its slot's slice pointer), for weave_leave(). */
+static inline void weave_xs(struct wflow *w)
+{
+	w->xs = (uint32_t)(w->sp - w->s) - w->n;
+}
+
 /* The end of a weave that took k frames (nh of them held as new flows):
  * every slot's flow leaves, the context's counters and last entry. */
 static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t bytes, uint32_t held,
-                                  const struct gro_item *lastit, unsigned k, unsigned nh)
+                                  const struct gro_item *lastit, unsigned k, unsigned nh, const int mb)
 {
 	unsigned j;
 	for (j = 0; j < WEAVE_SLOTS; j++)
-		if (wf[j].full)
+		if (wf[j].full) {
+			if (mb)
+				weave_xs(&wf[j]);
 			weave_leave(&wf[j], &bytes, &held);
+		}
 	g->held_bytes += held;
 	if (lastit)
 		g->last = (uint32_t)(lastit - g->items);
@@ -146,20 +156,21 @@ static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t 
 	return k;
 }
 
-/* Frame q's payload, after hl header bytes in its first buffer of b0 (at
- * least hl), as slices from s of the pkt/buf word pb (the frame's segment,
- * buffer 0): the rest of the first buffer when there is any, then one a
- * later buffer (as hold.c gro_add_slices() cuts a frame whose buffers are
- * none empty).  Returns the frame's length (the buffers' sum), with a bit
- * above 15 set when a later buffer is empty, longer than 0xffff or its data
- * NULL (never a full segment's length then: no such frame taken, what was
- * written is past the entry's slices).  The caller checked the room. */
+/* Frame q's payload, after hl header bytes in its first buffer of b0, as
+ * slices from s of the pkt/buf word pb (the frame's segment, buffer 0):
+ * the rest of the first buffer when there is any, then one a later buffer
+ * (as hold.c gro_add_slices() cuts a frame whose buffers are none empty).
+ * Returns the frame's length (the buffers' sum), with a bit above 15 set
+ * when b0 is below hl (the headers not all in the first buffer), a later
+ * buffer is empty, longer than 0xffff or its data NULL (never a full
+ * segment's length then: no such frame taken, what was written is past
+ * the entry's slices).  The caller checked the room (nb slices). */
 static inline OFL_ALWAYS_INLINE uint64_t weave_cut_n(struct ofl_slice *s, const struct ofl_buf *qb, uint32_t nb,
                                                      uint32_t hl, uint32_t b0, uint32_t pb)
 {
 	const uint32_t bstep = pb_word(0, 1);
 	uint64_t tot = b0;
-	uint32_t k, acc = 0, len = b0 - hl;
+	uint32_t k, len = b0 - hl, acc = len; /* (b0 below hl: wraps, a bit above 15) */
 	uintptr_t pmin = UINTPTR_MAX; /* (a NULL: 0) */
 	put_slice(s, qb->data + hl, len, pb);
 	s += len != 0;
@@ -188,10 +199,11 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
  * length compared (a full datagram's), the checksum not 0 instead of the
  * sequence number; never fresh.
  * mb: frames in several buffers (header split, page fragments), their
- * headers in the first: the frame's length the buffers' sum
- * its slices weave_cut()'s, bounded by the entry's
- * slice room (a frame's count of slices), the packet word's nbufs any from
- * 2 to the context's max_bufs; never fresh. */
+ * headers in the first: the frame's length the buffers' sum, its slices
+ * weave_cut()'s, bounded by the entry's slice room (a frame's count of
+ * slices), the packet word's nbufs any from 2 to the context's max_bufs;
+ * fresh: a new flow's first frame held as the fast path's hold cuts it
+ * (newflows.c gro_weave_hold_bufs()). */
 static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                   unsigned n, int fresh, uint64_t now, const int v4, const int avx2,
                                                   const int mb, const int udp)
@@ -205,7 +217,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	const uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
 	uint32_t held = 0, maxmss = 0, nh = 0, k;
 	const uint32_t mbmask = gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN), mbwant = gro_pkt_word_of(0, OFL_CSUM_UNNECESSARY, 0);
-	const uint32_t nbmax = g->cfg.max_bufs;
+	const uint32_t nbm1 = g->cfg.max_bufs - 1u; /* (max_bufs is not 0) */
 	uint64_t bytes = 0, lstep;
 	const struct gro_item *lastit = NULL;
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
@@ -218,10 +230,10 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	for (k = 0; k < WEAVE_SLOTS; k++)
 		wf[k].full = wf[k].ports = 0;
 #define WEAVE_OK(a) \
-	((mb ? (gro_pkt_word(a) & mbmask) == mbwant && (a)->nbufs >= 2u && (a)->nbufs <= nbmax \
+	((mb ? (gro_pkt_word(a) & mbmask) == mbwant && (uint32_t)((a)->nbufs - 2u) < nbm1 \
 	     : gro_pkt_plain_meta(a)) && \
 	 (a)->bufs && (a)->bufs->data && (a)->bufs->len >= l4c + 20u)
-	if (mb || udp)
+	if (udp)
 		fresh = 0;
 	{
 		/* the first GRO_AHEAD frames checked here, the first that
@@ -255,10 +267,13 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			if (fresh && !w->full) {
 				/* no held flow has its ports: a new flow, held
 				 * (the bytes bound first: with its payload as the
-				 * largest segment size, frames from the first) */
-				uint32_t len = tot - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
-				if ((uint64_t)(q - q0 + 1) * (len > maxmss ? len : maxmss) > hroom ||
-				    !(v4 ? gro_weave_hold_v4 : gro_weave_hold_v6)(g, w, q, ports, now))
+				 * largest segment size, frames from the first;
+				 * mb: the frame's length its buffers' sum) */
+				const uint32_t fl = mb ? bufs_total(g, q) : tot;
+				uint32_t len = fl - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
+				if ((mb && !fl) || (uint64_t)(q - q0 + 1) * (len > maxmss ? len : maxmss) > hroom ||
+				    !(mb ? gro_weave_hold_bufs(g, w, q, ports, fl, now, v4 ? 4u : 6u)
+				         : (v4 ? gro_weave_hold_v4 : gro_weave_hold_v6)(g, w, q, ports, now)))
 					break;
 				nh++;
 				lastit = w->it;
@@ -273,12 +288,14 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			/* a flow joins, unless it is the slot's (another length);
 			 * another flow's slot taken: not every held flow in a slot */
 			fresh = 0;
+			if (mb && w->full)
+				weave_xs(w);
 			if ((!mb && w->full && w->ports == ports) ||
 			    !(v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports, &bytes, &held, udp) ||
 			    (!mb && w->full != tot))
 				break;
-			if (mb) /* (a frame's slices and one more: predict_bufs()) */
-				w->sroom = sat_sub(g->max_slices - 1u, w->it->nslices);
+			if (mb)
+				weave_sroom(g, w);
 			/* the held bytes: at most the room over the largest
 			 * segment size, frames from the first */
 			if (w->mss > maxmss) {
@@ -292,17 +309,19 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		}
 		nn = w->n;
 		if (mb) {
-			/* the headers in the first buffer, the slices' room,
-			 * cut, the frame's length a full segment's */
-			if (tot < w->hl || nn + w->xs + q->nbufs > w->sroom || /* (nbufs: at most one more) */
-			    weave_cut(w->s + nn + w->xs, q, w->hl, tot, pb_word((uint16_t)(w->it->nsegs + nn), 0)) != w->full)
+			/* the slices' room, cut (the headers in the first
+			 * buffer), the frame's length a full segment's */
+			s = w->sp;
+			if (q->nbufs > (size_t)(w->send - s) || /* (nbufs: at most one more) */
+			    weave_cut(s, q, w->hl, tot, w->pb) != w->full)
 				break;
 		}
 		if (nn == w->left || train_cmp(d, w->it->hdr, rm, 0, udp ? pred_cmp_len(w->hl) : w->hl, avx2) ||
 		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != w->seq) || (v4 && get64(d + 18) != w->e))
 			break;
 		if (mb) {
-			w->xs += q->nbufs - 1u - (tot == w->hl);
+			w->sp = s + q->nbufs - (tot == w->hl);
+			w->pb += pb_word(1, 0);
 		} else {
 			uint64_t lw = w->lw + nn * lstep;
 			s = w->s + nn;
@@ -318,7 +337,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		lastit = w->it;
 	}
 #undef WEAVE_OK
-	return weave_done(g, wf, bytes, held, lastit, (unsigned)(q - q0), nh);
+	return weave_done(g, wf, bytes, held, lastit, (unsigned)(q - q0), nh, mb);
 }
 
 #if defined(TRAIN_AVX2)
@@ -332,28 +351,38 @@ static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_v6_avx2(struct ofl_gro *g, co
 {
 	return weave_l3(g, pkts, i, n, fresh, now, 0, 1, 0, 0);
 }
-/* udp: UDP flows' datagrams; else frames in several buffers (weave_l3()) */
-static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_more_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
-                                                             unsigned n, unsigned l3, int udp)
+/* UDP flows' datagrams; frames in several buffers (weave_l3()) */
+static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_udp_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
+                                                            unsigned n, unsigned l3)
 {
-	if (udp)
-		return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 0, 1);
-	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 1, 0) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 1, 0);
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 1, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 1, 0, 1);
+}
+static OFL_NOINLINE GRO_TARGET_AVX2 unsigned weave_bufs_avx2(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
+                                                             unsigned n, unsigned l3, int fresh, uint64_t now)
+{
+	return l3 == 4 ? weave_l3(g, pkts, i, n, fresh, now, 1, 1, 1, 0) : weave_l3(g, pkts, i, n, fresh, now, 0, 1, 1, 0);
 }
 #endif
 
-/* The copies of the weave for UDP flows' datagrams (udp) and for frames in
- * several buffers (else). */
-static OFL_NOINLINE unsigned weave_more(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
-                                        unsigned l3, int udp)
+/* The copies of the weave for UDP flows' datagrams (never fresh) and for
+ * frames in several buffers. */
+static OFL_NOINLINE unsigned weave_udp(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                                       unsigned l3)
 {
 #if defined(TRAIN_AVX2)
 	if (gro_cpu_avx2())
-		return weave_more_avx2(g, pkts, i, n, l3, udp);
+		return weave_udp_avx2(g, pkts, i, n, l3);
 #endif
-	if (udp)
-		return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 0, 1);
-	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 1, 0) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 1, 0);
+	return l3 == 4 ? weave_l3(g, pkts, i, n, 0, 0, 1, 0, 0, 1) : weave_l3(g, pkts, i, n, 0, 0, 0, 0, 0, 1);
+}
+static OFL_NOINLINE unsigned weave_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                                        unsigned l3, int fresh, uint64_t now)
+{
+#if defined(TRAIN_AVX2)
+	if (gro_cpu_avx2())
+		return weave_bufs_avx2(g, pkts, i, n, l3, fresh, now);
+#endif
+	return l3 == 4 ? weave_l3(g, pkts, i, n, fresh, now, 1, 0, 1, 0) : weave_l3(g, pkts, i, n, fresh, now, 0, 0, 1, 0);
 }
 
 /* A copy per L3 in one function (each L3's register-allocated on its
@@ -377,13 +406,18 @@ static inline unsigned weave_any(struct ofl_gro *g, const struct ofl_pkt *pkts, 
 unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3)
 {
 	if (g->last != GRO_NONE && g->items[g->last].fast == GRO_FAST_UDP) /* (the entry just predicted) */
-		return pkts[i].nbufs == 1 ? weave_more(g, pkts, i, n, l3, 1) : 0;
+		return pkts[i].nbufs == 1 ? weave_udp(g, pkts, i, n, l3) : 0;
 	if (pkts[i].nbufs != 1)
-		return weave_more(g, pkts, i, n, l3, 0);
+		return weave_bufs(g, pkts, i, n, l3, 0, 0);
 	return weave_any(g, pkts, i, n, l3, 0, 0);
 }
 
 unsigned gro_weave_new(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, unsigned l3)
 {
 	return weave_any(g, pkts, 0, n, l3, 1, now);
+}
+
+unsigned gro_weave_new_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, unsigned l3)
+{
+	return weave_bufs(g, pkts, 0, n, l3, 1, now);
 }

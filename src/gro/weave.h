@@ -26,9 +26,12 @@ struct wflow {
 	uint32_t full;       /* and their length (a full segment's); 0: a free slot */
 	uint32_t hl, n;      /* header length; frames taken */
 	uint32_t left;       /* how many it may take */
-	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers) */
-	uint32_t sroom;      /* and the slices it may write (weave.c, frames in several buffers) */
-	uint8_t pad[128 - 84]; /* a slot a power of two: its address one shift */
+	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers: at the leave) */
+	/* frames in several buffers (weave.c): the next frame's pkt/buf word,
+	 * its first slice and the end of the slices the flow may write */
+	uint32_t pb;
+	struct ofl_slice *sp, *send;
+	uint8_t pad[128 - 104]; /* a slot a power of two: its address one shift */
 };
 _Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
 
@@ -80,6 +83,40 @@ static inline OFL_ALWAYS_INLINE void weave_slot_set(struct ofl_gro *g, struct wf
 	w->n = w->xs = 0;
 }
 
+/* Frames in several buffers: slot w's next slice (the entry's next), the
+ * end of the slices its flow may write (the entry's room less one: a
+ * frame's count of slices and one more, as predict_bufs() bounds it) and
+ * its next frame's pkt/buf word (segment nsegs, buffer 0). */
+static inline void weave_sroom(const struct ofl_gro *g, struct wflow *w)
+{
+	const uint16_t pb[2] = {w->it->nsegs, 0};
+	memcpy(&w->pb, pb, 4);
+	w->sp = w->s;
+	w->send = w->s + sat_sub(g->max_slices - 1u, w->it->nslices);
+}
+
+/* The length of a frame in several buffers (pkt->nbufs > 1) whose
+ * arguments check_args() takes and whose headers receive.c's fast path
+ * would look at: checksum verified, no hardware VLAN, at most max_bufs
+ * buffers, the first with its data and 54 bytes or more, every later one
+ * with its data or empty, the whole at most 0xffff bytes; else 0. */
+static inline uint32_t bufs_total(const struct ofl_gro *g, const struct ofl_pkt *pkt)
+{
+	const struct ofl_buf *b = pkt->bufs;
+	uint32_t k, nb = pkt->nbufs;
+	uint64_t t;
+	if ((gro_pkt_word(pkt) & gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN)) != gro_pkt_word_of(0, OFL_CSUM_UNNECESSARY, 0) ||
+	    nb > g->cfg.max_bufs || !b || !b->data || b->len < 54)
+		return 0;
+	t = b->len;
+	for (k = 1; k < nb; k++) {
+		if (b[k].len && !b[k].data)
+			return 0;
+		t += b[k].len;
+	}
+	return t <= 0xffffu ? (uint32_t)t : 0;
+}
+
 /* newflows.c: frame pkt (the weave's frame checks made: one buffer, its
  * data, room for a TCP header at 34 or 54), whose TCP ports (ports) no
  * held flow has while nothing but the weave's slots is held (weave.c
@@ -87,6 +124,12 @@ static inline OFL_ALWAYS_INLINE void weave_slot_set(struct ofl_gro *g, struct wf
  * it, and slot w (free) set for its flow: 1; else 0, nothing changed. */
 int gro_weave_hold_v4(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports, uint64_t now);
 int gro_weave_hold_v6(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports, uint64_t now);
+/* ... a frame in several buffers (bufs_total(): total bytes; the
+ * weave's checks of its first buffer made) over IP version l3 (4 or 6),
+ * its payload's slices written as the fast path's hold writes them, and
+ * the slot's slice room set. */
+int gro_weave_hold_bufs(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports,
+                        uint32_t total, uint64_t now, unsigned l3);
 
 /* weave.c: the weave from frame 0 of a burst that arrived with nothing
  * held (no entry, no lone record): a frame of a flow no slot has is a new
@@ -94,6 +137,8 @@ int gro_weave_hold_v6(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *
  * so are taken as gro_weave() takes them.  Returns how many frames it
  * took. */
 unsigned gro_weave_new(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, unsigned l3);
+/* ... frame 0 in several buffers (the weave's copy for them). */
+unsigned gro_weave_new_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, unsigned l3);
 
 /* newflows.c, for the burst loop (burst.c): a burst whose first frame is
  * plain TCP with payload, nothing held, not grouped, and whose second
@@ -101,5 +146,9 @@ unsigned gro_weave_new(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n
  * held and their frames taken by gro_weave_new(); returns the frame the
  * burst loop goes on from (0: none taken, the loop decides). */
 unsigned gro_new_flows(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now);
+/* ... a first frame in several buffers (bufs_total() not 0; the weave's
+ * copy for them, gro_weave_new_bufs(), new flows held by
+ * gro_weave_hold_bufs()). */
+unsigned gro_new_flows_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now);
 
 #endif

@@ -13,11 +13,15 @@
  * configuration's limits: fewer flows than the poll has, held bytes for a
  * third of it or, segment sizes growing from flow to flow, for less than
  * the first two flows' first frames, two segments a packet, and every
- * flow with TCP options; and a frame with an empty buffer.
+ * flow with TCP options; a frame with an empty buffer, and one whose
+ * headers (with TCP options) end in its second buffer.
  * runs_bufs_equal runs the same with every frame in several buffers (the
  * weave's frames in several buffers, weave.c): the header split in two or
  * four buffers, and buffer counts from 2 to 4 with the boundaries at other
  * places from frame to frame, some with payload in the first buffer.
+ * runs_settle_calls (the new flows held out of the flow table, settled
+ * by the calls that may look one up) runs with the frames in one buffer,
+ * in four (the header split) and cut as runs_bufs_equal's mixed layout.
  * runs_udp_equal runs it with UDP flows (UDP GRO on; the weave's UDP
  * datagrams): PSH is a zero checksum there, SYN a UDP length one short,
  * the TCP-only changes none.
@@ -50,7 +54,7 @@ static unsigned segs = SEGS;
 
 enum change {
 	C_NONE, C_PSH, C_SHORT, C_SEQ, C_IPSUM, C_NOPAY, C_SYN, C_ADDR, C_L3, C_ID, C_BUFS, C_CSUM, C_TS,
-	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, NCHANGE
+	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, C_HSPLIT, NCHANGE
 };
 
 /* How the frames are cut into buffers: all in one; the header split in
@@ -79,7 +83,7 @@ static void flows_init(struct gen_tcp *g, unsigned nf, int l3, enum change c)
 		g[f].payload_len = c == C_HELD1 ? MSS + 8 * f : MSS; /* (segment sizes that grow) */
 		g[f].flow_salt = f + 1;
 		g[f].udp = udp != 0;
-		if (!udp && (c == C_OPTS || c == C_TS))
+		if (!udp && (c == C_OPTS || c == C_TS || c == C_HSPLIT)) /* (C_HSPLIT: the TCP header past 20 bytes) */
 			gen_opt_ts(&g[f], 900u + f, 40u);
 	}
 }
@@ -161,6 +165,13 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 			bufs[k][1] = (struct ofl_buf){frames[k] + hl, 0};
 			bufs[k][2] = (struct ofl_buf){frames[k] + hl, m.payload_len};
 			pkts[k].nbufs = 3;
+		}
+		if (k == at && c == C_HSPLIT) {
+			/* the headers split: their last 4 bytes in a second buffer */
+			uint32_t b0 = (uint32_t)len - m.payload_len - 4u;
+			bufs[k][0].len = b0;
+			bufs[k][1] = (struct ofl_buf){frames[k] + b0, (uint32_t)len - b0};
+			pkts[k].nbufs = 2;
 		}
 		if (k == at && c == C_BUFS) {
 			bufs[k][0].len = (uint32_t)len - 50u;
@@ -312,10 +323,11 @@ static void settle_seq(unsigned nf, int l3, enum settle_op op, int burst, struct
 		if (op == S_TIMEOUT) {
 			/* (held across polls: each poll's frames in buffers of their own) */
 			static uint8_t kept[6][PMAX][FRAME];
-			unsigned k;
+			unsigned k, j;
 			memcpy(kept[poll], frames, sizeof frames);
 			for (k = 0; k < n; k++)
-				bufs[k][0].data = kept[poll][k];
+				for (j = 0; j < pkts[k].nbufs; j++)
+					bufs[k][j].data = kept[poll][k] + (bufs[k][j].data - frames[k]);
 		}
 		feed(gro, pkts, m, now, burst);
 		switch (op) {
@@ -367,13 +379,18 @@ static void settle_seq(unsigned nf, int l3, enum settle_op op, int burst, struct
 	st->lookups = st->lookup_probes = st->merged_fast = 0; /* (gro.h) */
 }
 
-/* Op _i: a few flow counts, both IP versions. */
+/* Op _i % NSETTLE: a few flow counts, both IP versions; the frames in
+ * one buffer, or (_i / NSETTLE 1, 2) in four (the header split) or in 2
+ * to 4 with payload in some first buffers (the weave's new flows in
+ * several buffers, newflows.c). */
 START_TEST(runs_settle_calls)
 {
 	static const unsigned few[] = {2, 5, 8, 15}; /* (16: the first flow again past repeat_at()'s look) */
-	const enum settle_op op = (enum settle_op)_i;
+	static const enum split sp[] = {S_ONE, S_SPLIT4, S_MIXED};
+	const enum settle_op op = (enum settle_op)(_i % NSETTLE);
 	unsigned j;
 	int l3;
+	split = sp[_i / NSETTLE];
 	for (l3 = 4; l3 <= 6; l3 += 2) {
 		for (j = 0; j < sizeof few / sizeof few[0]; j++) {
 			const unsigned nf = few[j];
@@ -391,6 +408,7 @@ START_TEST(runs_settle_calls)
 				ck_assert_uint_lt(a.pkts, 6u * nf);
 		}
 	}
+	split = S_ONE;
 }
 END_TEST
 
@@ -456,5 +474,5 @@ START_TEST(runs_udp_long)
 }
 END_TEST
 
-H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE}, {runs_settle_calls, NSETTLE},
+H_MAIN("gro_runs", 0, 0, {runs_equal_single_frames, NCHANGE}, {runs_settle_calls, 3 * NSETTLE},
        {runs_bufs_equal, NCHANGE * (NSPLIT - 1)}, {runs_udp_equal, NCHANGE}, {runs_udp_long, 3})
