@@ -50,28 +50,44 @@ static inline void gro_hold_rec(struct gro_item *it, uint32_t l4_off, unsigned s
 	it->out_dsa = dsa;
 }
 
-/* What a new entry takes from its first frame's struct ofl_pkt. */
-static inline void hold_pkt(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now)
+/* What a new entry takes from its first frame's struct ofl_pkt.  un: an
+ * entry held out of the table (gro_hold_plain_unidx()): pkt of the plain
+ * shape's fields (stage.h gro_pkt_plain_meta()), and no place in the age
+ * order yet (gro_unidx_enter()). */
+static inline OFL_ALWAYS_INLINE void hold_pkt_as(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                                 uint64_t now, const int un)
 {
 	struct gro_item *it = &g->items[idx];
 	/* a PARTIAL first segment: its seed stays in hdr, delivered partial even alone */
-	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | pkt_out_flags(pkt) |
-	                          (pkt->csum_status == OFL_CSUM_PARTIAL ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
+	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED |
+	                          (un ? (pkt->flags & OFL_PKT_F_HASH ? OFL_GRO_OUT_F_HASH : 0)
+	                              : pkt_out_flags(pkt) |
+	                                    (pkt->csum_status == OFL_CSUM_PARTIAL ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0)));
 	it->vlan_tci = pkt->vlan_tci;
 	it->rx_hash = pkt->rx_hash;
 	it->first_ns = now;
 	it->state = GRO_HELD;
-	it->age_seq = g->hold_seq++;
+	if (!un)
+		it->age_seq = g->hold_seq++;
 	gro_cookies(g, idx)[0] = pkt->cookie;
 }
 
+static inline void hold_pkt(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now)
+{
+	hold_pkt_as(g, idx, pkt, now, 0);
+}
+
 /* The end of holding a new entry but the table: what comes from the
- * packet, the age list (newest at the tail), the counters. */
+ * packet, the age list (newest at the tail), the counters (un:
+ * hold_pkt_as()). */
 static inline OFL_ALWAYS_INLINE void hold_age(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
-                                              uint32_t len, uint64_t now)
+                                              uint32_t len, uint64_t now, const int un)
 {
 	struct gro_item *it = &g->items[idx];
-	hold_pkt(g, idx, pkt, now);
+	if (un)
+		hold_pkt_as(g, idx, pkt, now, 1);
+	else
+		hold_pkt(g, idx, pkt, now); /* (left to the compiler to inline, as before) */
 	it->next = GRO_NONE;
 	it->prev = g->age_tail;
 	if (g->age_tail == GRO_NONE)
@@ -88,7 +104,7 @@ static inline OFL_ALWAYS_INLINE void hold_age(struct ofl_gro *g, uint32_t idx, c
 static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t hash,
                             uint32_t len, uint64_t now)
 {
-	hold_age(g, idx, pkt, len, now);
+	hold_age(g, idx, pkt, len, now, 0);
 	ofl_flowtab_insert(&g->tab, hash, idx);
 	return OFL_GRO_HELD;
 }
@@ -401,8 +417,21 @@ static inline OFL_ALWAYS_INLINE void gro_hold_plain_unidx(struct ofl_gro *g, con
 	uint32_t idx = item_take(g);
 	plain_tcp_hdrs(&h, l4, thl, total);
 	hold_fill_plain_l4(g, idx, pkt, p, &h, NULL, 0, 0); /* (hash: gro_unidx_settle()) */
-	hold_age(g, idx, pkt, h.payload_len, now);
+	hold_age(g, idx, pkt, h.payload_len, now, 1);
+	/* the merged packet's gso_type as deliver.c completes such an entry
+	 * (merged here only by the weave: full segments with the first's
+	 * flags, the ID never fixed, never a list) */
+	g->items[idx].out_gso = (uint8_t)((l4 == 34 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
+	                                  (p[l4 + 13] & TCP_CWR ? OFL_GSO_TCP_ECN : 0));
 	g->nlone++;
+}
+
+/* Entry it, held by gro_hold_plain_unidx(), put in the age order (the
+ * next hold after those before it: gro_unidx_settle() takes them in the
+ * order they were held, none held since). */
+static inline void gro_unidx_enter(struct ofl_gro *g, struct gro_item *it)
+{
+	it->age_seq = g->hold_seq++;
 }
 
 /* newflows.c: the entries held by gro_hold_plain_unidx() keyed, hashed,

@@ -93,6 +93,7 @@ void gro_unidx_settle(struct ofl_gro *g)
 		 * key, and its slot in the cache) */
 		uint32_t hash = plain_key_hash(g, h, it->hdr_len, &it->key);
 		it->hash = hash;
+		gro_unidx_enter(g, it);
 		ofl_flowtab_insert(&g->tab, hash, idx);
 		g->rcache[rcache_slot(h)] = rcache_val(h, idx);
 	}

@@ -13,7 +13,9 @@
  * configuration's limits: fewer flows than the poll has, held bytes for a
  * third of it or, segment sizes growing from flow to flow, for less than
  * the first two flows' first frames, two segments a packet, and every
- * flow with TCP options; and a frame with an empty buffer.
+ * flow with TCP options; and a frame with an empty buffer; and CWR on a
+ * flow's frames from the changed one on (from its first: a flow held and
+ * merged with CWR, delivered with OFL_GSO_TCP_ECN).
  * runs_bufs_equal runs the same with every frame in several buffers (the
  * weave's frames in several buffers, weave.c): the header split in two or
  * four buffers, and buffer counts from 2 to 4 with the boundaries at other
@@ -49,7 +51,7 @@ static unsigned segs = SEGS;
 
 enum change {
 	C_NONE, C_PSH, C_SHORT, C_SEQ, C_IPSUM, C_NOPAY, C_SYN, C_ADDR, C_L3, C_ID, C_BUFS, C_CSUM, C_TS,
-	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, NCHANGE
+	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, C_CWR, NCHANGE
 };
 
 /* How the frames are cut into buffers: all in one; the header split in
@@ -64,7 +66,7 @@ static int udp; /* UDP flows (runs_udp_equal) */
  * list, and the counts. */
 struct seen {
 	uint64_t h;
-	unsigned lists, pkts, segs;
+	unsigned lists, pkts, segs, ecn; /* ecn: merged packets with OFL_GSO_TCP_ECN */
 };
 
 static uint8_t frames[PMAX][FRAME];
@@ -96,6 +98,7 @@ static void digest_one(struct seen *s, const struct ofl_gro_out *o)
 	}
 	mix(s, o->cookies, o->ncookies * sizeof o->cookies[0]);
 	s->segs += o->seg_count;
+	s->ecn += (o->gso_type & OFL_GSO_TCP_ECN) != 0;
 }
 
 /* The deliver callback: a list of n into the digest (user). */
@@ -155,6 +158,8 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 	for (k = 0; k < n; k++) {
 		struct gen_tcp *t = &g[k % nf], m = *t;
 		size_t len;
+		if (c == C_CWR && k >= at && k % nf == at % nf)
+			m.flags |= GEN_CWR; /* (no change for UDP flows) */
 		if (k == at) {
 			switch (c) {
 			case C_PSH:
@@ -305,6 +310,10 @@ START_TEST(runs_equal_single_frames)
 				ck_assert_uint_eq(a.pkts, nf * nf * SEGS);
 				ck_assert_uint_eq(sa.merged, (uint64_t)nf * SEGS * nf * (SEGS - 1u));
 			}
+			/* CWR from a flow's frame j of SEGS on: its frames from
+			 * there merged with it when j < SEGS - 1 (from its first:
+			 * held with it, and woven) */
+			ck_assert_uint_eq(a.ecn, c == C_CWR ? nf * (SEGS - 1u) : 0u);
 		}
 	}
 }
