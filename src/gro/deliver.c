@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/csum_int.h"
+#include "gro/hold.h"
 #include "gro/ipv4.h"
 #include "gro/ipv6.h"
 #include "gro/layer.h"
@@ -72,8 +73,9 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 		o->vlan_tci = it->vlan_tci;
 		o->rx_hash = it->rx_hash;
 		o->first_ns = it->first_ns;
-		o->dsa = gro_out_dsa(g, idx);
-		o->csum_start = partial ? it->l4_off : 0;
+		/* (a plain entry's: the hold's, as above) */
+		o->dsa = plain ? it->out_dsa : gro_out_dsa(g, idx);
+		o->csum_start = plain ? it->out_cstart : partial ? it->l4_off : 0;
 		o->csum_offset = partial ? (uint16_t)gro_stack_csum_off(stack) : 0;
 	}
 	o->hdr = plain || it->hdr_len ? it->hdr : NULL;
@@ -216,7 +218,7 @@ static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32
 	if (l3 == 4)
 		gro_ipv4_complete_len(ip, l3_len);
 	else
-		gro_ipv6_complete_hdr(it);
+		gro_ipv6_complete_len(ip, l3_len);
 	pend_push(g, idx, 1, l3, udp, chained, un);
 }
 
@@ -309,8 +311,10 @@ static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigne
 			complete_entry(g, idx, 1);
 		else if (OFL_LIKELY(it->nsegs > 1))
 			complete_plain_as(g, idx, tcp_l3, 0, 1, 1); /* (plain_done(): an entry out of the table) */
-		else
+		else {
+			gro_unidx_kind(&g->items[idx], tcp_l3); /* (what the hold left out) */
 			complete_general(g, idx, 1);
+		}
 		n++;
 		idx = nx;
 	} while (idx != GRO_NONE);

@@ -15,7 +15,9 @@
  * the first two flows' first frames, two segments a packet, and every
  * flow with TCP options; and a frame with an empty buffer; and CWR on a
  * flow's frames from the changed one on (from its first: a flow held and
- * merged with CWR, delivered with OFL_GSO_TCP_ECN).
+ * merged with CWR, delivered with OFL_GSO_TCP_ECN); and a frame of another
+ * flow (other ports) in place of one (in the last round: a new flow of one
+ * frame the weave holds and the poll's end completes as it is).
  * runs_bufs_equal runs the same with every frame in several buffers (the
  * weave's frames in several buffers, weave.c): the header split in two or
  * four buffers, and buffer counts from 2 to 4 with the boundaries at other
@@ -51,7 +53,7 @@ static unsigned segs = SEGS;
 
 enum change {
 	C_NONE, C_PSH, C_SHORT, C_SEQ, C_IPSUM, C_NOPAY, C_SYN, C_ADDR, C_L3, C_ID, C_BUFS, C_CSUM, C_TS,
-	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, C_CWR, NCHANGE
+	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, C_CWR, C_PORT, NCHANGE
 };
 
 /* How the frames are cut into buffers: all in one; the header split in
@@ -179,6 +181,7 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 					m.flags |= GEN_SYN;
 				break;
 			case C_ADDR: m.saddr[m.l3 == 4 ? 2 : 14] ^= 0x10; break;
+			case C_PORT: m.sport ^= 0x4000; break;
 			case C_L3:
 				gen_tcp_init(&m, 10 - t->l3);
 				m.udp = t->udp;
@@ -192,7 +195,7 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 		}
 		len = gen_tcp_frame(&m, frames[k], FRAME);
 		ck_assert_uint_gt(len, 0);
-		if (k != at || (c != C_ADDR && c != C_L3)) {
+		if (k != at || (c != C_ADDR && c != C_L3 && c != C_PORT)) {
 			t->seq += m.payload_len;
 			t->ip_id++;
 		}
