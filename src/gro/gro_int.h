@@ -273,6 +273,9 @@ struct ofl_gro {
 	uint32_t *lidx;            /* ... and per entry where each segment's
 	                              header and payload slices start */
 	uint8_t scratch[OFL_GRO_SCRATCH];
+	uint32_t wl_key, wl_left; /* newflows.c: the weave's limit for a new
+	                              flow, the last computed: l3_len << 16 |
+	                              mss (0: none), its frames */
 };
 
 /* Where an entry held out of the table (unidx) has its TCP header: after

@@ -17,7 +17,9 @@
  * flow's frames from the changed one on (from its first: a flow held and
  * merged with CWR, delivered with OFL_GSO_TCP_ECN); and a frame of another
  * flow (other ports) in place of one (in the last round: a new flow of one
- * frame the weave holds and the poll's end completes as it is).
+ * frame the weave holds and the poll's end completes as it is); and the
+ * merged size bound (max_size 1280) with segment sizes growing from flow to
+ * flow (fewer segments fit in the later flows' packets).
  * runs_bufs_equal runs the same with every frame in several buffers (the
  * weave's frames in several buffers, weave.c): the header split in two or
  * four buffers, and buffer counts from 2 to 4 with the boundaries at other
@@ -53,7 +55,7 @@ static unsigned segs = SEGS;
 
 enum change {
 	C_NONE, C_PSH, C_SHORT, C_SEQ, C_IPSUM, C_NOPAY, C_SYN, C_ADDR, C_L3, C_ID, C_BUFS, C_CSUM, C_TS,
-	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, C_CWR, C_PORT, NCHANGE
+	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, C_CWR, C_PORT, C_SIZE, NCHANGE
 };
 
 /* How the frames are cut into buffers: all in one; the header split in
@@ -125,7 +127,8 @@ static void flows_init(struct gen_tcp *g, unsigned nf, int l3, enum change c)
 		g[f].sport = (uint16_t)(3000 + 7 * f);
 		g[f].seq = 5000u * f + 1u;
 		g[f].ip_id = (uint16_t)(0xffd0u + 3u * f); /* (some first frames at 0xffff) */
-		g[f].payload_len = c == C_HELD1 ? MSS + 8 * f : MSS; /* (segment sizes that grow) */
+		/* (segment sizes that grow) */
+		g[f].payload_len = c == C_HELD1 ? MSS + 8 * f : c == C_SIZE ? 300 + 6 * f : MSS;
 		g[f].flow_salt = f + 1;
 		g[f].udp = udp != 0;
 		if (!udp && (c == C_OPTS || c == C_TS))
@@ -267,6 +270,8 @@ static void sequence(unsigned nf, int l3, enum change c, int burst, struct seen 
 		cfg.max_segs = 128; /* (above the UDP count bound, 64) */
 	if (c == C_SEGS)
 		cfg.max_segs = 2;
+	if (c == C_SIZE)
+		cfg.max_size = 1280; /* (4 segments of 300 fit, of 396 3) */
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
 	flows_init(g, nf, l3, c);
 	for (at = 0; at < nf * segs; at++) {
