@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/csum_int.h"
+#include "gro/hold.h"
 #include "gro/ipv4.h"
 #include "gro/ipv6.h"
 #include "gro/layer.h"
@@ -43,9 +44,12 @@ static uint8_t tun_gso_type(const struct gro_tun *t)
 /* The output record of entry idx.  plain: the entry is known to be one that
  * complete_plain_as() completed (merged, not through a tunnel, no tail tag)
  * over IP version l3 and UDP (udp) or TCP, which the compiler folds into
- * the tests below (l3 and udp are only read when plain). */
+ * the tests below (l3 and udp are only read when plain).  un (with plain,
+ * TCP): an entry held out of the table (hold.h gro_hold_plain_unidx()):
+ * its gso_type written by the hold (out_gso), its headers at 14 and 34 or
+ * 54. */
 static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o, int plain,
-                                              unsigned l3, int udp)
+                                              unsigned l3, int udp, const int un)
 {
 	/* every field assigned: no memset of the whole struct per packet */
 	struct gro_item *it = &g->items[idx];
@@ -69,8 +73,9 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 		o->vlan_tci = it->vlan_tci;
 		o->rx_hash = it->rx_hash;
 		o->first_ns = it->first_ns;
-		o->dsa = gro_out_dsa(g, idx);
-		o->csum_start = partial ? it->l4_off : 0;
+		/* (a plain entry's: the hold's, as above) */
+		o->dsa = plain ? it->out_dsa : gro_out_dsa(g, idx);
+		o->csum_start = plain ? it->out_cstart : partial ? it->l4_off : 0;
 		o->csum_offset = partial ? (uint16_t)gro_stack_csum_off(stack) : 0;
 	}
 	o->hdr = plain || it->hdr_len ? it->hdr : NULL;
@@ -78,8 +83,8 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 	o->seg_count = it->nsegs;
 	o->seg_size = gro ? it->seg_size : 0;
 	o->len = gro ? it->hdr_len + it->payload + (plain ? 0u : it->tail_len) : it->frame_len;
-	o->l3_off = gro ? it->l3_off : 0;
-	o->l4_off = gro ? it->l4_off : 0;
+	o->l3_off = un ? 14u : gro ? it->l3_off : 0;
+	o->l4_off = un ? gro_unidx_l4(l3) : gro ? it->l4_off : 0;
 	if (plain && GRO_REC_SAME)
 		o->flags |= OFL_GRO_OUT_F_CSUM_PARTIAL; /* (out_flags copied above; partial) */
 	else
@@ -87,6 +92,12 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 		                     (partial ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
 	if (merged && gro_stack_udp(stack)) {
 		o->gso_type = (uint8_t)(OFL_GSO_UDP_L4 | (it->lcsum ? OFL_GSO_FRAGLIST : 0));
+		return;
+	}
+	if (un && GRO_REC_SAME)
+		return; /* (gso_type copied above) */
+	if (un) {
+		o->gso_type = it->out_gso;
 		return;
 	}
 	l3 = plain ? l3 : it->l3;
@@ -132,7 +143,7 @@ void gro_deliver_pending(struct ofl_gro *g)
  * chained: the entry is the one pend_tail's next names already (a full
  * flush: flush_entries()), or the list is empty. */
 static inline OFL_ALWAYS_INLINE void pend_push(struct ofl_gro *g, uint32_t idx, int plain, unsigned l3, int udp,
-                                               int chained)
+                                               int chained, const int un)
 {
 	struct gro_item *it = &g->items[idx];
 	it->state = GRO_PENDING;
@@ -141,13 +152,13 @@ static inline OFL_ALWAYS_INLINE void pend_push(struct ofl_gro *g, uint32_t idx, 
 	else if (!chained)
 		g->items[g->pend_tail].next = idx;
 	g->pend_tail = idx;
-	fill_out(g, idx, &g->outs[g->pend_n], plain, l3, udp);
+	fill_out(g, idx, &g->outs[g->pend_n], plain, l3, udp, un);
 	gro_pend_commit(g, plain || it->nsegs ? it->nsegs : 1u, plain || it->nsegs != 0);
 }
 
 void gro_pend_push(struct ofl_gro *g, uint32_t idx)
 {
-	pend_push(g, idx, 0, 0, 0, 0);
+	pend_push(g, idx, 0, 0, 0, 0, 0);
 }
 
 /* Keep-tag mode with a tail tag: the tag follows the payload, so a checksum
@@ -190,23 +201,25 @@ static inline int plain_done(const struct gro_item *it)
 }
 
 /* A plain entry over IP version l3 and UDP (udp) or TCP completed and
- * queued (chained: pend_push()). */
+ * queued (chained, un: pend_push(); un: no FIN or PSH merged either). */
 static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32_t idx, unsigned l3, int udp,
-                                                       int chained)
+                                                       int chained, const int un)
 {
 	struct gro_item *it = &g->items[idx];
-	uint8_t *ip = it->hdr + it->l3_off;
+	uint8_t *ip = it->hdr + (un ? 14u : it->l3_off);
 	const uint32_t l3_len = it->l3_len;
 	/* L4 first: it reads the entry's fields before its header stores */
 	if (udp)
 		gro_udp_complete_l3(it, l3);
+	else if (un)
+		gro_tcp_complete_at(it, l3, 14, gro_unidx_l4(l3), 0);
 	else
 		gro_tcp_complete_l3(it, l3);
 	if (l3 == 4)
 		gro_ipv4_complete_len(ip, l3_len);
 	else
-		gro_ipv6_complete_hdr(it);
-	pend_push(g, idx, 1, l3, udp, chained);
+		gro_ipv6_complete_len(ip, l3_len);
+	pend_push(g, idx, 1, l3, udp, chained, un);
 }
 
 /* Every other entry (a single segment or a NORMAL packet, a tunnel, IPv4
@@ -229,7 +242,7 @@ static inline void complete_general(struct ofl_gro *g, uint32_t idx, int chained
 		sl->pkt = 0;
 		sl->buf = 0xffff;
 	}
-	pend_push(g, idx, 0, 0, 0, chained);
+	pend_push(g, idx, 0, 0, 0, chained, 0);
 }
 
 /* Rewrite the header of an entry out of the table and the age list and
@@ -243,13 +256,13 @@ static inline OFL_ALWAYS_INLINE void complete_entry(struct ofl_gro *g, uint32_t 
 	}
 	/* TCP/IPv4 tested first: the most common */
 	if (OFL_LIKELY((it->stack & 5u) == 0))
-		complete_plain_as(g, idx, 4, 0, chained);
+		complete_plain_as(g, idx, 4, 0, chained, 0);
 	else if ((it->stack & 5u) == 1)
-		complete_plain_as(g, idx, 6, 0, chained);
+		complete_plain_as(g, idx, 6, 0, chained, 0);
 	else if ((it->stack & 5u) == 4)
-		complete_plain_as(g, idx, 4, 1, chained);
+		complete_plain_as(g, idx, 4, 1, chained, 0);
 	else
-		complete_plain_as(g, idx, 6, 1, chained);
+		complete_plain_as(g, idx, 6, 1, chained, 0);
 }
 
 /* Complete a held entry: rewrite its header and queue it for delivery.
@@ -297,9 +310,11 @@ static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigne
 		if (!tcp_l3)
 			complete_entry(g, idx, 1);
 		else if (OFL_LIKELY(it->nsegs > 1))
-			complete_plain_as(g, idx, tcp_l3, 0, 1); /* (plain_done(): a plain TCP entry) */
-		else
+			complete_plain_as(g, idx, tcp_l3, 0, 1, 1); /* (plain_done(): an entry out of the table) */
+		else {
+			gro_unidx_kind(&g->items[idx], tcp_l3); /* (what the hold left out) */
 			complete_general(g, idx, 1);
+		}
 		n++;
 		idx = nx;
 	} while (idx != GRO_NONE);

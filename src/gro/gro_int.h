@@ -119,7 +119,9 @@ struct gro_item {
 		uint16_t out_cstart;  /* held: l4_off */
 		uint16_t out_coff;    /* held: the stack's checksum field offset */
 		uint8_t out_flags;    /* OFL_GRO_OUT_F_* */
-		uint8_t out_gso;      /* (written at completion) */
+		uint8_t out_gso;      /* held out of the table (hold.h gro_hold_plain_unidx()):
+		                         its merged gso_type; else unused (the
+		                         record's written at completion) */
 		uint16_t vlan_tci;
 		uint32_t rx_hash;
 		uint32_t frame_len;   /* NORMAL: the frame's length */
@@ -271,7 +273,17 @@ struct ofl_gro {
 	uint32_t *lidx;            /* ... and per entry where each segment's
 	                              header and payload slices start */
 	uint8_t scratch[OFL_GRO_SCRATCH];
+	uint32_t wl_key, wl_left; /* newflows.c: the weave's limit for a new
+	                              flow, the last computed: l3_len << 16 |
+	                              mss (0: none), its frames */
 };
+
+/* Where an entry held out of the table (unidx) has its TCP header: after
+ * Ethernet and an IPv4 (l3 4) or IPv6 header with no options. */
+static inline uint32_t gro_unidx_l4(unsigned l3)
+{
+	return l3 == 4 ? 34u : 54u;
+}
 
 static inline struct ofl_slice *gro_slices(struct ofl_gro *g, uint32_t i)
 {

@@ -50,28 +50,44 @@ static inline void gro_hold_rec(struct gro_item *it, uint32_t l4_off, unsigned s
 	it->out_dsa = dsa;
 }
 
-/* What a new entry takes from its first frame's struct ofl_pkt. */
-static inline void hold_pkt(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now)
+/* What a new entry takes from its first frame's struct ofl_pkt.  un: an
+ * entry held out of the table (gro_hold_plain_unidx()): pkt of the plain
+ * shape's fields (stage.h gro_pkt_plain_meta()), and no place in the age
+ * order yet (gro_unidx_enter()). */
+static inline OFL_ALWAYS_INLINE void hold_pkt_as(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                                 uint64_t now, const int un)
 {
 	struct gro_item *it = &g->items[idx];
 	/* a PARTIAL first segment: its seed stays in hdr, delivered partial even alone */
-	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | pkt_out_flags(pkt) |
-	                          (pkt->csum_status == OFL_CSUM_PARTIAL ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
+	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED |
+	                          (un ? (pkt->flags & OFL_PKT_F_HASH ? OFL_GRO_OUT_F_HASH : 0)
+	                              : pkt_out_flags(pkt) |
+	                                    (pkt->csum_status == OFL_CSUM_PARTIAL ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0)));
 	it->vlan_tci = pkt->vlan_tci;
 	it->rx_hash = pkt->rx_hash;
 	it->first_ns = now;
 	it->state = GRO_HELD;
-	it->age_seq = g->hold_seq++;
+	if (!un)
+		it->age_seq = g->hold_seq++;
 	gro_cookies(g, idx)[0] = pkt->cookie;
 }
 
+static inline void hold_pkt(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now)
+{
+	hold_pkt_as(g, idx, pkt, now, 0);
+}
+
 /* The end of holding a new entry but the table: what comes from the
- * packet, the age list (newest at the tail), the counters. */
+ * packet, the age list (newest at the tail), the counters (un:
+ * hold_pkt_as()). */
 static inline OFL_ALWAYS_INLINE void hold_age(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
-                                              uint32_t len, uint64_t now)
+                                              uint32_t len, uint64_t now, const int un)
 {
 	struct gro_item *it = &g->items[idx];
-	hold_pkt(g, idx, pkt, now);
+	if (un)
+		hold_pkt_as(g, idx, pkt, now, 1);
+	else
+		hold_pkt(g, idx, pkt, now); /* (left to the compiler to inline, as before) */
 	it->next = GRO_NONE;
 	it->prev = g->age_tail;
 	if (g->age_tail == GRO_NONE)
@@ -88,7 +104,7 @@ static inline OFL_ALWAYS_INLINE void hold_age(struct ofl_gro *g, uint32_t idx, c
 static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t hash,
                             uint32_t len, uint64_t now)
 {
-	hold_age(g, idx, pkt, len, now);
+	hold_age(g, idx, pkt, len, now, 0);
 	ofl_flowtab_insert(&g->tab, hash, idx);
 	return OFL_GRO_HELD;
 }
@@ -218,15 +234,38 @@ static inline OFL_ALWAYS_INLINE void copy_hdr(uint8_t *dst, const uint8_t *src, 
 	memcpy(dst + n - 16, src + n - 16, 16);
 }
 
+/* The fields that say what a plain entry is (its stack, where its
+ * headers are, no tag, no list, the prediction that covers it, CWR of its
+ * first segment from its TCP header th): over IP version l3, its L4 header
+ * at l4_off, hl bytes of headers; udp as below. */
+static inline OFL_ALWAYS_INLINE void hold_plain_kind(struct gro_item *it, unsigned l3, uint32_t l4_off, uint32_t hl,
+                                                     const uint8_t *th, const int udp)
+{
+	it->l3 = (uint8_t)l3;
+	it->stack = (uint8_t)(gro_stack_of_l3(l3, 0) + (udp ? GRO_STACK_UDP4 : 0)); /* never raw-IP input */
+	it->l3_off = 14;
+	it->l4_off = (uint16_t)l4_off;
+	it->tail_len = 0;
+	it->csum_done = 0;
+	it->has_meta = 0;
+	it->lcsum = 0; /* (item_take()) */
+	it->fast = (uint8_t)(hl <= GRO_PRED_MAX ? (udp ? GRO_FAST_UDP : GRO_FAST_PLAIN) : 0);
+	it->rawpre_len = it->rawtail_len = 0;
+	it->cwr = !udp && (th[13] & TCP_CWR) != 0;
+}
+
 /* Fill entry idx from a frame of the plain shape (ofl_parse_plain() filled
  * h; the headers are in the first buffer): header, key, per-flow state, the
  * first segment's slices.  The entry is not linked anywhere yet.  udp: a
  * UDP datagram of the plain shape (gro_udp_hold_plain()), filled as
  * hold.c's gro_hold_fill() fills it (no tag, no hardware VLAN).  k NULL:
- * the entry's key was built there already. */
+ * the entry's key was built there already.  un: an entry held out of the
+ * table (gro_hold_plain_unidx()): no hash, and hold_plain_kind() left to
+ * gro_unidx_kind(). */
 static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
                                                         const uint8_t *p, const struct ofl_hdrs *h,
-                                                        const struct ofl_flow_key *k, uint32_t hash, const int udp)
+                                                        const struct ofl_flow_key *k, uint32_t hash, const int udp,
+                                                        const int un)
 {
 	const uint8_t *th = p + h->l4_off;
 	uint32_t len = h->payload_len, hl = h->hdr_len;
@@ -235,19 +274,12 @@ static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint3
 	copy_hdr(it->hdr, p, hl, udp);
 	if (k)
 		ofl_flow_key_copy(&it->key, k);
-	it->hash = hash;
-	it->l3 = h->l3;
-	it->stack = (uint8_t)(gro_stack_of_l3(h->l3, 0) + (udp ? GRO_STACK_UDP4 : 0)); /* never raw-IP input */
 	it->hdr_len = (uint16_t)hl;
-	it->l3_off = 14;
-	it->l4_off = h->l4_off;
-	it->tail_len = 0;
-	it->csum_done = 0;
-	it->has_meta = 0;
-	it->lcsum = 0; /* (item_take()) */
+	if (!un) {
+		it->hash = hash;
+		hold_plain_kind(it, h->l3, h->l4_off, hl, th, udp);
+	}
 	gro_hold_rec(it, h->l4_off, udp ? GRO_STACK_UDP4 : GRO_STACK_TCP4, NULL);
-	it->fast = (uint8_t)(hl <= GRO_PRED_MAX ? (udp ? GRO_FAST_UDP : GRO_FAST_PLAIN) : 0);
-	it->rawpre_len = it->rawtail_len = 0;
 	it->seg_size = (uint16_t)len; /* the frame is at most 0xffff bytes */
 	it->nsegs = 1;
 	it->payload = len;
@@ -256,7 +288,6 @@ static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint3
 	it->id0 = h->l3 == 4 ? ofl_get16(p + 18) : 0;
 	it->fixedid = 0;
 	it->fin_psh = 0;
-	it->cwr = !udp && (th[13] & TCP_CWR) != 0;
 	if (pkt->nbufs == 1) {
 		sl = gro_slices(g, idx);
 		sl->data = p + hl;
@@ -273,7 +304,7 @@ static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint3
 static inline void hold_fill_plain(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *p,
                                    const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash)
 {
-	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, 0);
+	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, 0, 0);
 }
 
 /* Hold a new flow of the plain shape: gro_hold_new() without the tag cases
@@ -295,7 +326,7 @@ static inline OFL_ALWAYS_INLINE int hold_plain_l4(struct ofl_gro *g, const struc
 			kh->w[1] |= GRO_KEY_UDP; /* (over IPv6 set already) */
 		hash = h->l3 == 4 ? ofl_flow_hash_v4(&g->tab, kh) : ofl_flow_hash(&g->tab, kh);
 	}
-	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, udp);
+	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, udp, 0);
 	g->rcache[rcache_slot(p)] = rcache_val(p, idx);
 	return hold_link(g, idx, pkt, hash, h->payload_len, now);
 }
@@ -400,9 +431,39 @@ static inline OFL_ALWAYS_INLINE void gro_hold_plain_unidx(struct ofl_gro *g, con
 	struct ofl_hdrs h;
 	uint32_t idx = item_take(g);
 	plain_tcp_hdrs(&h, l4, thl, total);
-	hold_fill_plain_l4(g, idx, pkt, p, &h, NULL, 0, 0); /* (hash: gro_unidx_settle()) */
-	hold_age(g, idx, pkt, h.payload_len, now);
+	hold_fill_plain_l4(g, idx, pkt, p, &h, NULL, 0, 0, 1); /* (hash: gro_unidx_settle()) */
+	hold_age(g, idx, pkt, h.payload_len, now, 1);
+	/* the merged packet's gso_type as deliver.c completes such an entry
+	 * (merged here only by the weave: full segments with the first's
+	 * flags, the ID never fixed, never a list) */
+	g->items[idx].out_gso = (uint8_t)((l4 == 34 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
+	                                  (p[l4 + 13] & TCP_CWR ? OFL_GSO_TCP_ECN : 0));
 	g->nlone++;
+}
+
+/* The fields gro_hold_plain_unidx() left out of entry it (hold_plain_kind(),
+ * from its header copy; l3 g->unidx), which the weave and a full flush's
+ * completion of a merged entry do not read: written before anything else
+ * reads the entry (deliver.c flush_unidx() for a single segment,
+ * gro_unidx_enter()).  (The weave's join of a flow through the
+ * recent-flows cache may meet the entry before: it then reads the fields
+ * an earlier use of the entry left, and takes its frames only where each
+ * says what every such entry is, or stops.) */
+static inline OFL_ALWAYS_INLINE void gro_unidx_kind(struct gro_item *it, unsigned l3)
+{
+	const uint32_t l4 = gro_unidx_l4(l3);
+	hold_plain_kind(it, l3, l4, it->hdr_len, it->hdr + l4, 0);
+}
+
+/* Entry it, held by gro_hold_plain_unidx(), made what gro_hold_plain_new()
+ * holds (but the key, its hash, the table and the cache: newflows.c
+ * gro_unidx_settle()): its fields (gro_unidx_kind()), and its place in the
+ * age order (the next hold after those before it: gro_unidx_settle() takes
+ * them in the order they were held, none held since). */
+static inline void gro_unidx_enter(struct ofl_gro *g, struct gro_item *it)
+{
+	gro_unidx_kind(it, g->unidx);
+	it->age_seq = g->hold_seq++;
 }
 
 /* newflows.c: the entries held by gro_hold_plain_unidx() keyed, hashed,

@@ -25,12 +25,18 @@ static inline uint32_t gro_ipv6_nomerge(const uint8_t *ip, const struct gro_item
 }
 
 /* ipv6_gro_complete (the layer's completion, ipv6.c): the merged packet's
- * payload length, 0 above 65535 as Linux BIG TCP writes it. */
+ * payload length, 0 above 65535 as Linux BIG TCP writes it, in the IPv6
+ * header at ip of a packet of l3_len bytes. */
+static inline OFL_ALWAYS_INLINE void gro_ipv6_complete_len(uint8_t *ip, uint32_t l3_len)
+{
+	uint32_t pl = l3_len - 40u;
+	/* (as a mask, not a choice: GCC wrote a choice's bytes one by one) */
+	ofl_put16(ip + 4, (uint16_t)(pl & (0u - (uint32_t)(pl <= 0xffffu))));
+}
+
 static inline OFL_ALWAYS_INLINE void gro_ipv6_complete_hdr(struct gro_item *it)
 {
-	uint32_t pl = it->l3_len - 40u;
-	/* (as a mask, not a choice: GCC wrote a choice's bytes one by one) */
-	ofl_put16(it->hdr + it->l3_off + 4, (uint16_t)(pl & (0u - (uint32_t)(pl <= 0xffffu))));
+	gro_ipv6_complete_len(it->hdr + it->l3_off, it->l3_len);
 }
 
 #endif

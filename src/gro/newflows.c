@@ -13,6 +13,19 @@
 #include "gro/hold.h"
 #include "gro/weave.h"
 
+/* weave_limit() for a new flow (one segment, one slice) of l3_len IP
+ * bytes (below 0xffff) and segment size mss (not 0), kept for the next of
+ * the same (the limits are the configuration's, which does not change). */
+static inline OFL_ALWAYS_INLINE uint32_t new_limit(struct ofl_gro *g, uint32_t l3_len, uint32_t mss)
+{
+	uint32_t key = l3_len << 16 | mss;
+	if (key != g->wl_key) {
+		g->wl_key = key;
+		g->wl_left = weave_limit(g, 1, 1, l3_len, mss);
+	}
+	return g->wl_left;
+}
+
 /* Frame pkt (total bytes; mb: in several buffers, its headers in the
  * first) held as a new flow and slot w set for it (gro_weave_hold_v4() and
  * _v6(), weave.h): held when receive.c's fast path would hold it (the
@@ -44,7 +57,7 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 	hl = l4c + thl;
 	len = total - hl;
 	ns = mb ? g->items[idx].nslices : 1u;
-	left = weave_limit(g, 1, ns, total - 14u, len);
+	left = mb ? weave_limit(g, 1, ns, total - 14u, len) : new_limit(g, total - 14u, len);
 	if (!v4) {
 		w->e = w->estep = 0;
 	} else if ((e = get64(d + 18)) >> 48 != 0xffffu && (e & 0xffffu) != 0) {
@@ -118,6 +131,7 @@ void gro_unidx_settle(struct ofl_gro *g)
 		 * key, and its slot in the cache) */
 		uint32_t hash = plain_key_hash(g, h, it->hdr_len, &it->key);
 		it->hash = hash;
+		gro_unidx_enter(g, it);
 		ofl_flowtab_insert(&g->tab, hash, idx);
 		g->rcache[rcache_slot(h)] = rcache_val(h, idx);
 	}

@@ -68,18 +68,25 @@ static inline uint32_t gro_tcp_nomerge(const uint8_t *th, const struct gro_item 
 }
 
 /* tcp_gro_complete (the layer's completion, tcp.c), for a flow over IP
- * version l3: FIN and PSH of the merged segments, and in the checksum field
+ * version l3 whose IP and TCP headers are at l3_off and l4_off in its
+ * header, fp its FIN and PSH (the entry's own, or what its caller knows
+ * of them): FIN and PSH of the merged segments, and in the checksum field
  * the folded pseudo-header sum (CHECKSUM_PARTIAL). */
-static inline OFL_ALWAYS_INLINE void gro_tcp_complete_l3(struct gro_item *it, unsigned l3)
+static inline OFL_ALWAYS_INLINE void gro_tcp_complete_at(struct gro_item *it, unsigned l3, uint32_t l3_off,
+                                                         uint32_t l4_off, uint8_t fp)
 {
-	uint8_t *th = it->hdr + it->l4_off;
-	uint8_t fp = it->fin_psh;
+	uint8_t *th = it->hdr + l4_off;
 	/* every field read before the header is written (a byte store may
 	 * alias them) */
 	uint16_t c = (uint16_t)~ofl_csum_fold_inl(
-	    gro_pseudo_sum_at(it->hdr, l3, it->l3_off, it->l3_len - (uint32_t)(it->l4_off - it->l3_off), 6));
+	    gro_pseudo_sum_at(it->hdr, l3, l3_off, it->l3_len - (l4_off - l3_off), 6));
 	th[13] |= fp;
 	memcpy(th + 16, &c, 2);
+}
+
+static inline OFL_ALWAYS_INLINE void gro_tcp_complete_l3(struct gro_item *it, unsigned l3)
+{
+	gro_tcp_complete_at(it, l3, it->l3_off, it->l4_off, it->fin_psh);
 }
 
 #endif

@@ -15,7 +15,7 @@
 
 struct seen {
 	uint64_t h;
-	unsigned lists, pkts, segs;
+	unsigned lists, pkts, segs, ecn; /* ecn: merged packets with OFL_GSO_TCP_ECN */
 };
 
 static inline void seen_mix(struct seen *s, const void *p, size_t n)
@@ -43,6 +43,7 @@ static inline void seen_one(struct seen *s, const struct ofl_gro_out *o)
 	}
 	seen_mix(s, o->cookies, o->ncookies * sizeof o->cookies[0]);
 	s->segs += o->seg_count;
+	s->ecn += (o->gso_type & OFL_GSO_TCP_ECN) != 0;
 }
 
 /* A deliver callback (ofl_gro_deliver_fn): a list of n into the digest

@@ -14,7 +14,13 @@
  * third of it or, segment sizes growing from flow to flow, for less than
  * the first two flows' first frames, two segments a packet, and every
  * flow with TCP options; a frame with an empty buffer, and one whose
- * headers (with TCP options) end in its second buffer.
+ * headers (with TCP options) end in its second buffer; and CWR on a
+ * flow's frames from the changed one on (from its first: a flow held and
+ * merged with CWR, delivered with OFL_GSO_TCP_ECN); and a frame of another
+ * flow (other ports) in place of one (in the last round: a new flow of one
+ * frame the weave holds and the poll's end completes as it is); and the
+ * merged size bound (max_size 1280) with segment sizes growing from flow to
+ * flow (fewer segments fit in the later flows' packets).
  * runs_bufs_equal runs the same with every frame in several buffers (the
  * weave's frames in several buffers, weave.c): the header split in two or
  * four buffers, and buffer counts from 2 to 4 with the boundaries at other
@@ -54,7 +60,7 @@ static unsigned segs = SEGS;
 
 enum change {
 	C_NONE, C_PSH, C_SHORT, C_SEQ, C_IPSUM, C_NOPAY, C_SYN, C_ADDR, C_L3, C_ID, C_BUFS, C_CSUM, C_TS,
-	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, C_HSPLIT, NCHANGE
+	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, C_HSPLIT, C_CWR, C_PORT, C_SIZE, NCHANGE
 };
 
 /* How the frames are cut into buffers: all in one; the header split in
@@ -64,7 +70,6 @@ enum change {
 enum split { S_ONE, S_SPLIT2, S_SPLIT4, S_MIXED, NSPLIT };
 static enum split split;
 static int udp; /* UDP flows (runs_udp_equal) */
-
 
 static uint8_t frames[PMAX][FRAME];
 static struct ofl_buf bufs[PMAX][4];
@@ -80,7 +85,8 @@ static void flows_init(struct gen_tcp *g, unsigned nf, int l3, enum change c)
 		g[f].sport = (uint16_t)(3000 + 7 * f);
 		g[f].seq = 5000u * f + 1u;
 		g[f].ip_id = (uint16_t)(0xffd0u + 3u * f); /* (some first frames at 0xffff) */
-		g[f].payload_len = c == C_HELD1 ? MSS + 8 * f : MSS; /* (segment sizes that grow) */
+		/* (segment sizes that grow) */
+		g[f].payload_len = c == C_HELD1 ? MSS + 8 * f : c == C_SIZE ? 300 + 6 * f : MSS;
 		g[f].flow_salt = f + 1;
 		g[f].udp = udp != 0;
 		if (!udp && (c == C_OPTS || c == C_TS || c == C_HSPLIT)) /* (C_HSPLIT: the TCP header past 20 bytes) */
@@ -115,6 +121,8 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 	for (k = 0; k < n; k++) {
 		struct gen_tcp *t = &g[k % nf], m = *t;
 		size_t len;
+		if (c == C_CWR && k >= at && k % nf == at % nf)
+			m.flags |= GEN_CWR; /* (no change for UDP flows) */
 		if (k == at) {
 			switch (c) {
 			case C_PSH:
@@ -134,6 +142,7 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 					m.flags |= GEN_SYN;
 				break;
 			case C_ADDR: m.saddr[m.l3 == 4 ? 2 : 14] ^= 0x10; break;
+			case C_PORT: m.sport ^= 0x4000; break;
 			case C_L3:
 				gen_tcp_init(&m, 10 - t->l3);
 				m.udp = t->udp;
@@ -147,7 +156,7 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 		}
 		len = gen_tcp_frame(&m, frames[k], FRAME);
 		ck_assert_uint_gt(len, 0);
-		if (k != at || (c != C_ADDR && c != C_L3)) {
+		if (k != at || (c != C_ADDR && c != C_L3 && c != C_PORT)) {
 			t->seq += m.payload_len;
 			t->ip_id++;
 		}
@@ -226,6 +235,8 @@ static void sequence(unsigned nf, int l3, enum change c, int burst, struct seen 
 		cfg.max_segs = 128; /* (above the UDP count bound, 64) */
 	if (c == C_SEGS)
 		cfg.max_segs = 2;
+	if (c == C_SIZE)
+		cfg.max_size = 1280; /* (4 segments of 300 fit, of 396 3) */
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
 	flows_init(g, nf, l3, c);
 	for (at = 0; at < nf * segs; at++) {
@@ -272,6 +283,10 @@ START_TEST(runs_equal_single_frames)
 				ck_assert_uint_eq(a.pkts, nf * nf * SEGS);
 				ck_assert_uint_eq(sa.merged, (uint64_t)nf * SEGS * nf * (SEGS - 1u));
 			}
+			/* CWR from a flow's frame j of SEGS on: its frames from
+			 * there merged with it when j < SEGS - 1 (from its first:
+			 * held with it, and woven) */
+			ck_assert_uint_eq(a.ecn, c == C_CWR ? nf * (SEGS - 1u) : 0u);
 		}
 	}
 }
