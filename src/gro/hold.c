@@ -132,6 +132,26 @@ void gro_make_room(struct ofl_gro *g, uint32_t payload)
 		gro_complete(g, g->age_head, OFL_GRO_FLUSH_TABLE_FULL);
 }
 
+/* Write the untagged headers of a frame behind a tag (its 12-16 MAC/VLAN
+ * bytes, then the headers from the EtherType on) to hdr in fixed-size
+ * copies (a variable one is a call): the rebuilt bytes of a view with more
+ * than 12 are in its 16-byte buf[]; 64 bytes from the EtherType when the
+ * headers end within them and the view holds them.  Bytes past the
+ * headers' end are left in hdr (unread). */
+static inline OFL_ALWAYS_INLINE void hdr_untagged(uint8_t *hdr, const struct ofl_view *v, const struct ofl_hdrs *h,
+                                                  const struct ofl_dsa_view *dv)
+{
+	uint32_t mh = dv->hdr_len, n = h->hdr_len - h->et_off;
+	_Static_assert(OFL_GRO_MAX_HDR >= 16 + 64, "room for the fixed copies");
+	memcpy(hdr, dv->hdr, 12);
+	if (mh > 12)
+		memcpy(hdr + 12, dv->hdr + 12, 4); /* (hdr is buf then) */
+	if (n <= 64 && v->len >= h->et_off + 64u)
+		memcpy(hdr + mh, v->p + h->et_off, 64);
+	else
+		memcpy(hdr + mh, v->p + h->et_off, n);
+}
+
 /* gro_hold_fill(), inlined in gro_hold_new(). */
 static inline OFL_ALWAYS_INLINE void hold_fill(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
                                                const struct ofl_view *v, const struct ofl_hdrs *h,
@@ -149,11 +169,9 @@ static inline OFL_ALWAYS_INLINE void hold_fill(struct ofl_gro *g, uint32_t idx, 
 	it->l3_off = (uint16_t)(h->l3_off - sh);
 	it->l4_off = (uint16_t)(h->l4_off - sh);
 	gro_hold_rec(it, it->l4_off, it->stack, tag->has ? &g->cold[idx].meta : NULL); /* (has_meta below) */
-	if (sh || (tag->has && !g->cfg.dsa_keep_tag)) {
-		uint32_t mh = tag->view.hdr_len;
-		memcpy(it->hdr, tag->view.hdr, mh);
-		memcpy(it->hdr + mh, v->p + h->et_off, h->hdr_len - h->et_off);
-	} else {
+	if (sh || (tag->has && !g->cfg.dsa_keep_tag))
+		hdr_untagged(it->hdr, v, h, &tag->view);
+	else {
 		memcpy(it->hdr, v->p, h->hdr_len);
 	}
 	it->tail_len = 0;
