@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/csum_int.h"
+#include "gro/dsa_hold.h"
 #include "gro/ipv4.h"
 #include "gro/hold.h"
 #include "gro/ipv6.h"
@@ -426,6 +427,8 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, &tag);
 	if (!fk.hashed)
 		hash = ofl_flow_hash(&g->tab, &k);
+	if (plain_tag && !g->cfg.dsa_keep_tag && pkt->nbufs == 1 && total <= 0xffffu)
+		return gro_hold_tagged_plain(g, pkt, &v, &h, &tag, &k, hash, now);
 	return gro_hold_new_list(g, pkt, &v, &h, &tag, &k, hash, now, csum_status);
 }
 
