@@ -22,8 +22,8 @@
  *          outer UDP checksum 0, both IPv4 IDs advancing;
  *          dsa:FMT: the TCP frames tagged switch -> host with the DSA format
  *          FMT (ofl_dsa_find(), e.g. dsa:edsa, dsa:brcm-prepend,
- *          dsa:ksz9477, dsa:8021q; port 1 when the format has ports), as
- *          bench/harness.c tags the timed dsa/gro rows, and
+ *          dsa:ksz9477, dsa:8021q; port 1 when the format has ports) by
+ *          bench/harness.c bh_tag_dsa(), as the timed dsa/gro rows, and
  *          ofl_gro_config.dsa set (GRO through the tag, untagged output)
  *   list   fraglist mode (ofl_gro_config.fraglist, Linux's rx-gro-list):
  *          every segment keeps its own headers (TCP or UDP)
@@ -41,6 +41,7 @@
 
 #include "gen.h"
 #include "gen_tun.h"
+#include "harness.h"
 
 #define TOTAL 8192u
 #define STRIDE 1600u
@@ -89,38 +90,6 @@ static int wrap_vxlan(unsigned l3, unsigned flows, uint8_t *frames, uint32_t *le
 	}
 	return 0;
 }
-
-#ifdef OFL_BENCH_HAVE_DSA
-/* Tag the n frames in place switch -> host with ops (as bench/harness.c
- * tag_frame() does); *shift: how much later the untagged frame's IP header
- * begins (the same for every frame of a format). */
-static int tag_dsa(const struct ofl_dsa_ops *ops, uint8_t *frames, uint32_t *lens, size_t n, uint32_t *shift)
-{
-	static uint8_t tmp[STRIDE + 64];
-	size_t i;
-	for (i = 0; i < n; i++) {
-		uint8_t *f = frames + i * STRIDE;
-		struct ofl_dsa_meta m;
-		struct ofl_dsa_view v;
-		uint32_t off = 32, l = lens[i];
-		memset(&m, 0, sizeof(m));
-		if (ops->rx_ports) {
-			m.valid = OFL_DSA_M_PORT;
-			m.port = 1;
-		}
-		memset(tmp, 0, sizeof(tmp));
-		memcpy(tmp + off, f, l);
-		if (ofl_dsa_encode(ops, NULL, OFL_DSA_RX, &m, tmp, sizeof(tmp), &off, &l) != 0 || l > STRIDE ||
-		    ofl_dsa_decode(ops, NULL, OFL_DSA_RX, tmp + off, l, &m, &v) != 0 || v.ins_len ||
-		    v.rest_off < v.hdr_len)
-			return -1;
-		*shift = v.rest_off - v.hdr_len;
-		memcpy(f, tmp + off, l);
-		lens[i] = l;
-	}
-	return 0;
-}
-#endif
 
 int main(int argc, char **argv)
 {
@@ -172,10 +141,9 @@ int main(int argc, char **argv)
 	n = gen_bulk_proto(l3, udp != 0, flows, nseg, 1448, frames, STRIDE, lens);
 	if (vxlan && wrap_vxlan(l3, flows, frames, lens, n) != 0)
 		return 1;
-#ifdef OFL_BENCH_HAVE_DSA
-	if (dops && tag_dsa(dops, frames, lens, n, &shift) != 0)
-		return 1;
-#endif
+	for (i = 0; dops && i < n; i++)
+		if (bh_tag_dsa(dops, frames + i * STRIDE, &lens[i], &shift) != 0)
+			return 1;
 	for (i = 0; i < n; i++) {
 		uint8_t *f = frames + i * STRIDE;
 		uint32_t l4 = outer + shift + (l3 == 4 ? 34u : 54u);

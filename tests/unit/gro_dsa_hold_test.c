@@ -61,20 +61,6 @@ static void deliver(void *user, const struct ofl_gro_out *p, unsigned n)
 	}
 }
 
-static struct ofl_gro *mk(struct col *c, const struct ofl_dsa_ops *ops, int keep)
-{
-	struct ofl_gro_config cfg;
-	struct ofl_gro *g;
-	c->n = 0;
-	ofl_gro_config_default(&cfg);
-	cfg.deliver = deliver;
-	cfg.user = c;
-	cfg.dsa = ops;
-	cfg.dsa_keep_tag = (uint8_t)keep;
-	ck_assert_int_eq(ofl_gro_create(&cfg, &g), 0);
-	return g;
-}
-
 static uint8_t frames[NFR][FLEN + 128];
 static uint32_t lens[NFR];
 
@@ -198,6 +184,7 @@ START_TEST(plain_hold_as_general)
 {
 	const struct ofl_dsa_ops *ops = ofl_dsa_at((size_t)_i / 4);
 	int keep = _i & 1, burst = (_i >> 1) & 1;
+	struct ofl_gro_config cfg;
 	struct ofl_gro *gw, *gs;
 	unsigned n, k, merged = 0;
 	if (!ops || ops->rx_ports < 3 || (ops->flags & OFL_DSA_F_NO_PORTS))
@@ -205,8 +192,16 @@ START_TEST(plain_hold_as_general)
 	n = make_frames(ops);
 	if (!n)
 		return;
-	gw = mk(&whole, ops, keep);
-	gs = mk(&split, ops, keep);
+	/* the two contexts: one configuration, each its own collector */
+	ofl_gro_config_default(&cfg);
+	cfg.dsa = ops;
+	cfg.dsa_keep_tag = (uint8_t)keep;
+	cfg.deliver = deliver;
+	whole.n = split.n = 0;
+	cfg.user = &whole;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &gw), 0);
+	cfg.user = &split;
+	ck_assert_int_eq(ofl_gro_create(&cfg, &gs), 0);
 	offer(gw, n, 0, burst);
 	offer(gs, n, 1, burst);
 	ofl_gro_destroy(gw);
