@@ -128,6 +128,50 @@ static int decode_tag(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t tot
 	return 0;
 }
 
+/* A new flow behind the decoded tag, untagged mode, in one buffer of at
+ * most 0xffff bytes with a checksum the NIC verified (the caller's tests):
+ * when the untagged frame is plain TCP with payload and no flag that
+ * passes it on, within the byte bound, and its flow holds nothing, held as
+ * the full path holds it (gro_hold_tagged_plain()) without its parse;
+ * else -1 with nothing changed, and the full path decides. */
+static OFL_NOINLINE int tagged_new_flow(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct rx_tag *tag,
+                                        uint64_t now)
+{
+	const struct ofl_dsa_view *dv = &tag->view;
+	const uint8_t *f = pkt->bufs[0].data;
+	const uint32_t b0 = pkt->bufs[0].len, base = dv->rest_off - 12u, end = dv->rest_off + dv->rest_len;
+	uint32_t l4, thl, len, hash, idx;
+	uint64_t probes = 0;
+	struct ofl_flow_key k;
+	struct ofl_view v;
+	struct ofl_hdrs h;
+	if (dv->hdr_len != 12 || dv->rest_off < 12 || b0 < dv->rest_off)
+		return -1;
+	thl = ofl_plain_tcp(f + base, b0 - base, end - base, &l4);
+	if (!thl)
+		return -1;
+	len = end - base - l4 - thl;
+	if (!len || (f[base + l4 + 13] & TCP_NO_RUN) || g->held_bytes + len > g->cfg.max_held_bytes)
+		return -1;
+	key_of_fields(pkt, dv->hdr, f, 0, 0, l4 == 34 ? 4 : 6, base + 14, base + l4, 0, tag, &k);
+	hash = l4 == 34 ? ofl_flow_hash_v4(&g->tab, &k) : ofl_flow_hash(&g->tab, &k);
+	if (g->last != GRO_NONE && g->items[g->last].hash == hash && ofl_flow_key_eq(&g->items[g->last].key, &k))
+		return -1;
+	idx = ofl_flowtab_find(&g->tab, hash, &k, key_of, g, &probes);
+	if (idx != GRO_NONE)
+		return -1; /* (the full path looks it up again, and counts that) */
+	g->st.lookups++;
+	g->st.lookup_probes += probes;
+	h.l3 = (uint8_t)(l4 == 34 ? 4 : 6);
+	h.l4_off = (uint16_t)(base + l4);
+	h.hdr_len = (uint16_t)(base + l4 + thl);
+	h.l3_end = end;
+	h.payload_len = len;
+	v.p = f;
+	v.len = b0;
+	return gro_hold_tagged_plain(g, pkt, &v, &h, tag, &k, hash, now);
+}
+
 /* A UDP datagram of a new flow that fast_path() looked up and did not
  * take (fk->looked: checksum verified, no hardware VLAN, a first buffer of
  * 54 bytes or more, a frame of at most 0xffff; no entry of its flow): held as gro_udp_receive() holds it when it is of the
@@ -282,6 +326,12 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	if (g->cfg.dsa) {
 		if (decode_tag(g, pkt, total, &tag, now) < 0)
 			return OFL_GRO_NORMAL;
+		if (!g->cfg.dsa_keep_tag && pkt->nbufs == 1 && total <= 0xffffu &&
+		    csum_status == OFL_CSUM_UNNECESSARY) {
+			int r = tagged_new_flow(g, pkt, &tag, now);
+			if (r >= 0)
+				return r;
+		}
 		et_off = tag.view.rest_off;
 		end = tag.view.rest_off + tag.view.rest_len;
 		if (csum_status == OFL_CSUM_COMPLETE)
