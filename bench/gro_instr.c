@@ -19,7 +19,12 @@
  *          (ofl_gro_config.udp); vxlan: the TCP frames wrapped in VXLAN
  *          (gen_tun.h) over the same L3 as the inner one, UDP port 4789
  *          (ofl_gro_config.vxlan_ports), an outer source port per flow,
- *          outer UDP checksum 0, both IPv4 IDs advancing
+ *          outer UDP checksum 0, both IPv4 IDs advancing;
+ *          dsa:FMT: the TCP frames tagged switch -> host with the DSA format
+ *          FMT (ofl_dsa_find(), e.g. dsa:edsa, dsa:brcm-prepend,
+ *          dsa:ksz9477, dsa:8021q; port 1 when the format has ports) by
+ *          bench/harness.c bh_tag_dsa(), as the timed dsa/gro rows, and
+ *          ofl_gro_config.dsa set (GRO through the tag, untagged output)
  *   list   fraglist mode (ofl_gro_config.fraglist, Linux's rx-gro-list):
  *          every segment keeps its own headers (TCP or UDP)
  * Checksums are marked verified by the NIC, the flush timeout is 0.  The
@@ -27,12 +32,16 @@
  * rows of bench/instr.sh use the default, 64).
  */
 #include <ofl/gro.h>
+#ifdef OFL_BENCH_HAVE_DSA
+#include <ofl/dsa.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen.h"
 #include "gen_tun.h"
+#include "harness.h"
 
 #define TOTAL 8192u
 #define STRIDE 1600u
@@ -91,6 +100,9 @@ int main(int argc, char **argv)
 	int udp = argc > 5 && strcmp(argv[5], "udp") == 0;
 	int vxlan = argc > 5 && strcmp(argv[5], "vxlan") == 0;
 	int list = argc > 6 && strcmp(argv[6], "list") == 0;
+	const char *dsa = argc > 5 && strncmp(argv[5], "dsa:", 4) == 0 ? argv[5] + 4 : NULL;
+	const void *dops = NULL;
+	uint32_t shift = 0; /* the tag's bytes before the IP header */
 	uint32_t outer = vxlan ? (l3 == 4 ? 50u : 70u) : 0u; /* outer headers + VXLAN */
 	const char *pe = getenv("OFL_INSTR_POLL");
 	unsigned poll = pe ? (unsigned)atoi(pe) : POLL;
@@ -104,10 +116,20 @@ int main(int argc, char **argv)
 	struct ofl_gro_config cfg;
 	struct ofl_gro *g;
 	if (flows == 0 || flows > TOTAL || (l3 != 4 && l3 != 6) || (nb != 1 && nb != 2 && nb != 4) ||
-	    (udp && psh) || (list && vxlan) || poll == 0 || poll > 256) {
-		fprintf(stderr, "usage: [OFL_INSTR_POLL=1..256] %s FLOWS [4|6] [1|2|4] [0|1] [tcp|udp|vxlan] [list]\n",
+	    (udp && psh) || (list && vxlan) || (list && dsa) || poll == 0 || poll > 256) {
+		fprintf(stderr,
+		        "usage: [OFL_INSTR_POLL=1..256] %s FLOWS [4|6] [1|2|4] [0|1] [tcp|udp|vxlan|dsa:FMT] [list]\n",
 		        argv[0]);
 		return 2;
+	}
+	if (dsa) {
+#ifdef OFL_BENCH_HAVE_DSA
+		dops = ofl_dsa_find(dsa);
+#endif
+		if (!dops) {
+			fprintf(stderr, "%s: no DSA format %s\n", argv[0], dsa);
+			return 2;
+		}
 	}
 	nseg = TOTAL / flows < 2 ? 2 : TOTAL / flows;
 	frames = malloc((size_t)STRIDE * flows * nseg);
@@ -119,9 +141,12 @@ int main(int argc, char **argv)
 	n = gen_bulk_proto(l3, udp != 0, flows, nseg, 1448, frames, STRIDE, lens);
 	if (vxlan && wrap_vxlan(l3, flows, frames, lens, n) != 0)
 		return 1;
+	for (i = 0; dops && i < n; i++)
+		if (bh_tag_dsa(dops, frames + i * STRIDE, &lens[i], &shift) != 0)
+			return 1;
 	for (i = 0; i < n; i++) {
 		uint8_t *f = frames + i * STRIDE;
-		uint32_t l4 = outer + (l3 == 4 ? 34u : 54u);
+		uint32_t l4 = outer + shift + (l3 == 4 ? 34u : 54u);
 		uint32_t hl = l4 + (udp ? 8u : (uint32_t)(f[l4 + 12] >> 4) * 4u);
 		struct ofl_buf *b = &bufs[4 * i];
 		if (psh)
@@ -152,6 +177,9 @@ int main(int argc, char **argv)
 	cfg.fraglist = (uint8_t)list;
 	if (vxlan)
 		cfg.vxlan_ports[cfg.vxlan_nports++] = 4789;
+#ifdef OFL_BENCH_HAVE_DSA
+	cfg.dsa = dops;
+#endif
 	cfg.max_flows = flows < 64 ? 64 : flows;
 	/* a fixed flow-hash key: the table's probes, and so the counts, are
 	 * the same in every run */

@@ -79,9 +79,7 @@ static void set_bufs(struct bh_ring *r, unsigned i)
 	r->pkts[i].cookie = (void *)(uintptr_t)(i + 1);
 }
 
-/* Tag frame fr (in a BH_STRIDE buffer) in place with a DSA format, switch ->
- * host layout; the first call sets the ring's offsets from the decode. */
-static int tag_frame(struct bh_ring *r, const void *dsa, uint8_t *fr, uint32_t *len, int first)
+int bh_tag_dsa(const void *dsa, uint8_t *fr, uint32_t *len, uint32_t *shift)
 {
 #ifdef OFL_BENCH_HAVE_DSA
 	const struct ofl_dsa_ops *ops = dsa;
@@ -100,25 +98,34 @@ static int tag_frame(struct bh_ring *r, const void *dsa, uint8_t *fr, uint32_t *
 	    l > BH_STRIDE || ofl_dsa_decode(ops, NULL, OFL_DSA_RX, tmp + off, l, &m, &v) != 0 ||
 	    v.ins_len || v.rest_off < v.hdr_len)
 		return -1;
+	*shift = v.rest_off - v.hdr_len;
+	memcpy(fr, tmp + off, l);
+	*len = l;
+	return 0;
+#else
+	(void)dsa;
+	(void)fr;
+	(void)len;
+	(void)shift;
+	return -1;
+#endif
+}
+
+/* Tag frame fr (in a BH_STRIDE buffer) in place with a DSA format, switch ->
+ * host layout; the first call sets the ring's offsets from the decode. */
+static int tag_frame(struct bh_ring *r, const void *dsa, uint8_t *fr, uint32_t *len, int first)
+{
+	uint32_t shift;
+	if (bh_tag_dsa(dsa, fr, len, &shift) != 0)
+		return -1;
 	if (first) {
 		/* untagged offset k >= hdr_len is tagged rest_off + k - hdr_len */
-		unsigned shift = v.rest_off - v.hdr_len;
 		r->data_off = 0;
 		r->l3_off = 14 + shift;
 		r->l4_off = (r->t.l3 == 4 ? 34 : 54) + shift;
 		r->hdr_len = r->l4_off + 20;
 	}
-	memcpy(fr, tmp + off, l);
-	*len = l;
 	return 0;
-#else
-	(void)r;
-	(void)dsa;
-	(void)fr;
-	(void)len;
-	(void)first;
-	return -1;
-#endif
 }
 
 /* Wrap the n frames (flow i % flows) in VXLAN over IPv(l3), in place. */

@@ -70,6 +70,13 @@ struct bh_ring {
 	unsigned dirty;      /* slots received but not yet refilled */
 };
 
+/* Tag the untagged frame fr (*len bytes, in a BH_STRIDE buffer) in place
+ * switch -> host with dsa (const struct ofl_dsa_ops *; port 1 when the
+ * format has ports), as the tagged rings are; *shift: how much later its IP
+ * header now begins.  Returns 0, or -1 (no DSA in this build, a format
+ * that cannot tag it so, or more than BH_STRIDE bytes). */
+int bh_tag_dsa(const void *dsa, uint8_t *fr, uint32_t *len, uint32_t *shift);
+
 /* Build the ring.  slot_mem: nslots frame buffers of at least BH_STRIDE bytes
  * (the DPDK runner passes mbuf data), or NULL to allocate.  Use
  * bh_ring_slots() to learn nslots first.  Returns 0 or -1. */

@@ -80,6 +80,14 @@ vx64=$(per_packet 64 4 1 0 vxlan)
 printf '%-52s %6d instructions/packet\n' "VXLAN TCP/IPv4 in IPv4, 64 flows (one per poll)" "$vx64"
 p64=$(per_packet 64 4 1 0)
 awk -v a="$vx64" -v b="$p64" 'BEGIN { printf "%-52s %6.2fx\n", "VXLAN / plain TCP (64 flows)", a / b }'
+
+echo
+echo "GRO through a DSA tag (ofl_gro_config.dsa, untagged output), TCP/IPv4 bulk, frames tagged as the"
+echo "timed dsa/gro rows tag them (port 1), polls of 64 (issue 12):"
+for fmt in edsa brcm-prepend ksz9477 8021q; do
+  row "TCP/IPv4 through $fmt, 1 flow" 1 4 1 0 dsa:$fmt
+  row "TCP/IPv4 through $fmt, 64 flows (one per poll)" 64 4 1 0 dsa:$fmt
+done
 [ "${2:-}" = gro ] && exit 0
 
 # ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 
 #include "core/cursor.h"
 #include "core/mem.h"
+#include "gro/dsa_hold.h"
 #include "gro/hold.h"
 #include "gro/layer.h"
 #include "gro/udp.h"
@@ -132,6 +133,57 @@ void gro_make_room(struct ofl_gro *g, uint32_t payload)
 		gro_complete(g, g->age_head, OFL_GRO_FLUSH_TABLE_FULL);
 }
 
+/* Write the untagged headers of a frame behind a tag (its 12-16 MAC/VLAN
+ * bytes, then the headers from the EtherType on) to hdr in fixed-size
+ * copies (a variable one is a call): the rebuilt bytes of a view with more
+ * than 12 are in its 16-byte buf[]; 64 bytes from the EtherType when the
+ * headers end within them and the view holds them.  Bytes past the
+ * headers' end are left in hdr (unread). */
+static inline OFL_ALWAYS_INLINE void hdr_untagged(uint8_t *hdr, const struct ofl_view *v, const struct ofl_hdrs *h,
+                                                  const struct ofl_dsa_view *dv)
+{
+	uint32_t mh = dv->hdr_len, n = h->hdr_len - h->et_off;
+	_Static_assert(OFL_GRO_MAX_HDR >= 16 + 64, "room for the fixed copies");
+	memcpy(hdr, dv->hdr, 12);
+	if (mh > 12)
+		memcpy(hdr + 12, dv->hdr + 12, 4); /* (hdr is buf then) */
+	if (n <= 64 && v->len >= h->et_off + 64u)
+		memcpy(hdr + mh, v->p + h->et_off, 64);
+	else
+		memcpy(hdr + mh, v->p + h->et_off, n);
+}
+
+/* Behind a tag: entry idx (fast set as for an untagged frame) is
+ * predicted when the next frame repeats the first one's bytes up to the
+ * EtherType and its tail tag (one buffer, untagged mode, MACs as in the
+ * frame p), else not at all (fast 0). */
+static inline OFL_ALWAYS_INLINE void hold_tag_pred(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                                   const uint8_t *p, const struct ofl_dsa_view *dv)
+{
+	struct gro_item *it = &g->items[idx];
+	/* only for a flow that may be predicted (TCP: a UDP frame behind a
+	 * tag may be shorter than the 48 bytes copied) */
+	if (it->fast && !g->cfg.dsa_keep_tag && pkt->nbufs == 1 && dv->ins_len == 0 && !dv->mac_patched &&
+	    dv->rest_off >= 12 && dv->rest_off <= GRO_RAWPRE_MAX && dv->tail_len <= GRO_RAWTAIL_MAX &&
+	    dv->hdr_len == 12) {
+		const uint8_t *tail = p + (pkt->bufs[0].len - dv->tail_len);
+		unsigned t;
+		it->rawpre_len = (uint8_t)dv->rest_off;
+		/* a fixed-size copy (the headers after rawpre_len make the
+		 * frame longer than GRO_RAWPRE_MAX): a variable one compiles
+		 * to "rep movsb" */
+		_Static_assert(GRO_RAWPRE_MAX == 48, "the frame holds a plain header: 54 bytes");
+		memcpy(g->cold[idx].rawpre, p, 16);
+		memcpy(g->cold[idx].rawpre + 16, p + 16, 16);
+		memcpy(g->cold[idx].rawpre + 32, p + 32, 16);
+		it->rawtail_len = (uint8_t)dv->tail_len;
+		for (t = 0; t < dv->tail_len; t++)
+			g->cold[idx].rawtail[t] = tail[t];
+	} else {
+		it->fast = 0;
+	}
+}
+
 /* gro_hold_fill(), inlined in gro_hold_new(). */
 static inline OFL_ALWAYS_INLINE void hold_fill(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
                                                const struct ofl_view *v, const struct ofl_hdrs *h,
@@ -149,13 +201,10 @@ static inline OFL_ALWAYS_INLINE void hold_fill(struct ofl_gro *g, uint32_t idx, 
 	it->l3_off = (uint16_t)(h->l3_off - sh);
 	it->l4_off = (uint16_t)(h->l4_off - sh);
 	gro_hold_rec(it, it->l4_off, it->stack, tag->has ? &g->cold[idx].meta : NULL); /* (has_meta below) */
-	if (sh || (tag->has && !g->cfg.dsa_keep_tag)) {
-		uint32_t mh = tag->view.hdr_len;
-		memcpy(it->hdr, tag->view.hdr, mh);
-		memcpy(it->hdr + mh, v->p + h->et_off, h->hdr_len - h->et_off);
-	} else {
+	if (sh || (tag->has && !g->cfg.dsa_keep_tag))
+		hdr_untagged(it->hdr, v, h, &tag->view);
+	else
 		memcpy(it->hdr, v->p, h->hdr_len);
-	}
 	it->tail_len = 0;
 	it->csum_done = 0;
 	if (tag->has && g->cfg.dsa_keep_tag && tag->view.tail_len) {
@@ -172,33 +221,8 @@ static inline OFL_ALWAYS_INLINE void hold_fill(struct ofl_gro *g, uint32_t idx, 
 	if (gro_udp_plain(it, pkt, h, tag))
 		it->fast = GRO_FAST_UDP;
 	it->rawpre_len = it->rawtail_len = 0;
-	if (tag->has) {
-		/* behind a tag: predicted when the next frame repeats the
-		 * first one's bytes up to the EtherType and its tail tag
-		 * (one buffer, untagged mode, MACs as in the frame) */
-		const struct ofl_dsa_view *dv = &tag->view;
-		/* only for a flow that may be predicted (TCP: a UDP frame
-		 * behind a tag may be shorter than the 48 bytes copied) */
-		if (it->fast && !g->cfg.dsa_keep_tag && pkt->nbufs == 1 && dv->ins_len == 0 && !dv->mac_patched &&
-		    dv->rest_off >= 12 && dv->rest_off <= GRO_RAWPRE_MAX && dv->tail_len <= GRO_RAWTAIL_MAX &&
-		    dv->hdr_len == 12) {
-			const uint8_t *tail = v->p + (pkt->bufs[0].len - dv->tail_len);
-			unsigned t;
-			it->rawpre_len = (uint8_t)dv->rest_off;
-			/* a fixed-size copy (the headers after rawpre_len make the
-			 * frame longer than GRO_RAWPRE_MAX): a variable one
-			 * compiles to "rep movsb" */
-			_Static_assert(GRO_RAWPRE_MAX == 48, "the frame holds a plain header: 54 bytes");
-			memcpy(g->cold[idx].rawpre, v->p, 16);
-			memcpy(g->cold[idx].rawpre + 16, v->p + 16, 16);
-			memcpy(g->cold[idx].rawpre + 32, v->p + 32, 16);
-			it->rawtail_len = (uint8_t)dv->tail_len;
-			for (t = 0; t < dv->tail_len; t++)
-				g->cold[idx].rawtail[t] = tail[t];
-		} else {
-			it->fast = 0;
-		}
-	}
+	if (tag->has)
+		hold_tag_pred(g, idx, pkt, v->p, &tag->view);
 	it->seg_size = (uint16_t)(h->payload_len > 0xffffu ? 0xffffu : h->payload_len);
 	it->nsegs = 1;
 	it->nslices = 0;
@@ -237,3 +261,40 @@ int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_
 	return hold_link(g, idx, pkt, hash, h->payload_len, now);
 }
 
+
+/* A new flow behind a tag in untagged mode whose untagged frame is plain
+ * TCP (receive.c: ofl_parse_plain_at() filled h, its offsets from the
+ * tagged frame's start, the untagged EtherType at rest_off), in one buffer
+ * of at most 0xffff bytes: held as gro_hold_new() holds it, by the plain
+ * shape's fill (hold.h) over the frame seen from rest_off - 12 (the
+ * headers and payload where they are), its first 12 bytes then the MACs,
+ * and the tag's part after (metadata, prediction). */
+int gro_hold_tagged_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_view *v,
+                          const struct ofl_hdrs *h, const struct rx_tag *tag, const struct ofl_flow_key *k,
+                          uint32_t hash, uint64_t now)
+{
+	const struct ofl_dsa_view *dv = &tag->view;
+	const uint32_t base = dv->rest_off - 12u;
+	const struct ofl_hdrs u = {.l3 = h->l3,
+	                           .l4_off = (uint16_t)(h->l4_off - base),
+	                           .hdr_len = (uint16_t)(h->hdr_len - base),
+	                           .l3_end = h->l3_end - base,
+	                           .payload_len = h->payload_len};
+	struct gro_item *it;
+	uint32_t idx;
+	if (gro_nflows(g) >= g->cfg.max_flows)
+		gro_make_room(g, h->payload_len); /* (the bytes' bound: the caller) */
+	idx = item_take(g);
+	it = &g->items[idx];
+	hold_fill_plain_l4(g, idx, pkt, v->p + base, &u, k, hash, 0);
+	memcpy(it->hdr, dv->hdr, 12);
+	it->has_meta = 1;
+	g->cold[idx].meta = tag->meta;
+	it->out_dsa = &g->cold[idx].meta;
+	if (pkt->flags & OFL_PKT_F_VLAN)
+		it->fast = 0;
+	hold_tag_pred(g, idx, pkt, v->p, dv);
+	if (rcache_room(v->p, v->len))
+		g->rcache[rcache_slot(v->p)] = rcache_val(v->p, idx);
+	return hold_link(g, idx, pkt, hash, h->payload_len, now);
+}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/csum_int.h"
+#include "gro/dsa_hold.h"
 #include "gro/ipv4.h"
 #include "gro/hold.h"
 #include "gro/ipv6.h"
@@ -25,22 +26,23 @@ static const struct ofl_flow_key *key_of(void *ctx, uint32_t v)
 	return &((struct ofl_gro *)ctx)->items[v].key;
 }
 
-/* Build the flow key in registers (see flowtab.h for the packing). */
-static void build_key(const struct ofl_pkt *pkt, const uint8_t *mac, const uint8_t *p,
-                      const struct ofl_hdrs *h, const struct rx_tag *tag, struct ofl_flow_key *k)
+/* Build the flow key in registers (see flowtab.h for the packing), from
+ * the parse's fields: l2vl, the L2 bits of word 1 (VLAN tags, 802.1ad);
+ * vtci, the VLAN TCIs of word 2; inlined where a plain parse makes them 0. */
+static inline OFL_ALWAYS_INLINE void key_of_fields(const struct ofl_pkt *pkt, const uint8_t *mac, const uint8_t *p,
+                                                   uint64_t l2vl, uint64_t vtci, unsigned l3, uint32_t l3_off,
+                                                   uint32_t l4_off, uint32_t ip6_ext_len, const struct rx_tag *tag,
+                                                   struct ofl_flow_key *k)
 {
-	const uint8_t *ip = p + h->l3_off;
-	uint64_t l2 = (uint64_t)h->nvlan << 1 | (uint64_t)(h->vlan_tpid[0] == 0x88a8) << 3 |
-	              (uint64_t)(h->vlan_tpid[1] == 0x88a8) << 4;
-	uint64_t hwv = 0;
+	const uint8_t *ip = p + l3_off;
+	uint64_t l2 = l2vl, hwv = 0;
 	if (pkt->flags & OFL_PKT_F_VLAN) {
 		hwv = pkt->vlan_tci;
 		l2 |= 1;
 	}
 	k->w[0] = ld64(mac);
-	k->w[1] = ld32(mac + 8) | hwv << 32 | l2 << 48 | (uint64_t)h->l3 << 56;
-	k->w[2] = (uint64_t)h->vlan_tci[0] | (uint64_t)h->vlan_tci[1] << 16 |
-	          (uint64_t)ld32(p + h->l4_off) << 32;
+	k->w[1] = ld32(mac + 8) | hwv << 32 | l2 << 48 | (uint64_t)l3 << 56;
+	k->w[2] = vtci | (uint64_t)ld32(p + l4_off) << 32;
 	k->w[8] = 0;
 	if (tag && tag->has) {
 		/* switch and port are part of the flow: two ports never merge */
@@ -51,7 +53,7 @@ static void build_key(const struct ofl_pkt *pkt, const uint8_t *mac, const uint8
 		          (uint64_t)(valid & OFL_DSA_M_SWITCH ? m->switch_id : 0) << 8 |
 		          (valid & OFL_DSA_M_PORT ? m->port : 0);
 	}
-	if (h->l3 == 4) {
+	if (l3 == 4) {
 		k->w[3] = ld64(ip + 12);
 		k->w[4] = k->w[5] = k->w[6] = k->w[7] = 0;
 	} else {
@@ -60,10 +62,19 @@ static void build_key(const struct ofl_pkt *pkt, const uint8_t *mac, const uint8
 		k->w[4] = ld64(ip + 16);
 		k->w[5] = ld64(ip + 24);
 		k->w[6] = ld64(ip + 32);
-		if (h->ip6_ext_len)
-			ext = (uint32_t)h->ip6_ext_len << 16 ^ ofl_csum_partial(ip + 40, h->ip6_ext_len, 0);
+		if (ip6_ext_len)
+			ext = (uint32_t)ip6_ext_len << 16 ^ ofl_csum_partial(ip + 40, ip6_ext_len, 0);
 		k->w[7] = (ofl_get32(ip) & 0xf00fffffu) | ext << 32;
 	}
+}
+
+static void build_key(const struct ofl_pkt *pkt, const uint8_t *mac, const uint8_t *p,
+                      const struct ofl_hdrs *h, const struct rx_tag *tag, struct ofl_flow_key *k)
+{
+	uint64_t l2 = (uint64_t)h->nvlan << 1 | (uint64_t)(h->vlan_tpid[0] == 0x88a8) << 3 |
+	              (uint64_t)(h->vlan_tpid[1] == 0x88a8) << 4;
+	key_of_fields(pkt, mac, p, l2, (uint64_t)h->vlan_tci[0] | (uint64_t)h->vlan_tci[1] << 16, h->l3, h->l3_off,
+	              h->l4_off, h->ip6_ext_len, tag, k);
 }
 
 /* Lookup when the key's hash is known already. */
@@ -115,6 +126,50 @@ static int decode_tag(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t tot
 		return -1;
 	}
 	return 0;
+}
+
+/* A new flow behind the decoded tag, untagged mode, in one buffer of at
+ * most 0xffff bytes with a checksum the NIC verified (the caller's tests):
+ * when the untagged frame is plain TCP with payload and no flag that
+ * passes it on, within the byte bound, and its flow holds nothing, held as
+ * the full path holds it (gro_hold_tagged_plain()) without its parse;
+ * else -1 with nothing changed, and the full path decides. */
+static OFL_NOINLINE int tagged_new_flow(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct rx_tag *tag,
+                                        uint64_t now)
+{
+	const struct ofl_dsa_view *dv = &tag->view;
+	const uint8_t *f = pkt->bufs[0].data;
+	const uint32_t b0 = pkt->bufs[0].len, base = dv->rest_off - 12u, end = dv->rest_off + dv->rest_len;
+	uint32_t l4, thl, len, hash, idx;
+	uint64_t probes = 0;
+	struct ofl_flow_key k;
+	struct ofl_view v;
+	struct ofl_hdrs h;
+	if (dv->hdr_len != 12 || dv->rest_off < 12 || b0 < dv->rest_off)
+		return -1;
+	thl = ofl_plain_tcp(f + base, b0 - base, end - base, &l4);
+	if (!thl)
+		return -1;
+	len = end - base - l4 - thl;
+	if (!len || (f[base + l4 + 13] & TCP_NO_RUN) || g->held_bytes + len > g->cfg.max_held_bytes)
+		return -1;
+	key_of_fields(pkt, dv->hdr, f, 0, 0, l4 == 34 ? 4 : 6, base + 14, base + l4, 0, tag, &k);
+	hash = l4 == 34 ? ofl_flow_hash_v4(&g->tab, &k) : ofl_flow_hash(&g->tab, &k);
+	if (g->last != GRO_NONE && g->items[g->last].hash == hash && ofl_flow_key_eq(&g->items[g->last].key, &k))
+		return -1;
+	idx = ofl_flowtab_find(&g->tab, hash, &k, key_of, g, &probes);
+	if (idx != GRO_NONE)
+		return -1; /* (the full path looks it up again, and counts that) */
+	g->st.lookups++;
+	g->st.lookup_probes += probes;
+	h.l3 = (uint8_t)(l4 == 34 ? 4 : 6);
+	h.l4_off = (uint16_t)(base + l4);
+	h.hdr_len = (uint16_t)(base + l4 + thl);
+	h.l3_end = end;
+	h.payload_len = len;
+	v.p = f;
+	v.len = b0;
+	return gro_hold_tagged_plain(g, pkt, &v, &h, tag, &k, hash, now);
 }
 
 /* A UDP datagram of a new flow that fast_path() looked up and did not
@@ -241,7 +296,7 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	struct fast_key fk;
 	uint32_t total, idx, hash = 0, nm = 0, len, et_off = 12, end;
 	const uint8_t *th, *mac;
-	int csum_status;
+	int csum_status, plain_tag = 0;
 	uint8_t flags;
 	total = pkt->nbufs == 1 ? pkt->bufs[0].len : ofl_pkt_len(pkt->bufs, pkt->nbufs);
 	fk.valid = fk.hashed = fk.looked = fk.plain = 0;
@@ -271,6 +326,12 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	if (g->cfg.dsa) {
 		if (decode_tag(g, pkt, total, &tag, now) < 0)
 			return OFL_GRO_NORMAL;
+		if (!g->cfg.dsa_keep_tag && pkt->nbufs == 1 && total <= 0xffffu &&
+		    csum_status == OFL_CSUM_UNNECESSARY) {
+			int r = tagged_new_flow(g, pkt, &tag, now);
+			if (r >= 0)
+				return r;
+		}
 		et_off = tag.view.rest_off;
 		end = tag.view.rest_off + tag.view.rest_len;
 		if (csum_status == OFL_CSUM_COMPLETE)
@@ -287,6 +348,7 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 	                              end - (tag.view.rest_off - 12), tag.view.rest_off - 12, &h)) {
 		/* behind a tag, a plain untagged frame: the one-pass parse,
 		 * offsets from the tagged frame's start */
+		plain_tag = 1;
 	} else if (g->raw) {
 		ofl_parse_raw(&v, end, &h);
 		if (h.short_view && pkt->nbufs > 1) {
@@ -338,8 +400,17 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 		k = fk.k; /* the same words build_key() would write */
 		hash = fk.hash;
 	} else {
-		build_key(pkt, mac, v.p, &h, &tag, &k);
+		if (plain_tag) /* (no VLAN tag, no extension header) */
+			key_of_fields(pkt, mac, v.p, 0, 0, h.l3, h.l3_off, h.l4_off, 0, &tag, &k);
+		else
+			build_key(pkt, mac, v.p, &h, &tag, &k);
 		fk.valid = fk.hashed = fk.looked = 0;
+		if (tag.has && h.l3 == 4) {
+			/* behind a tag (no fast path): an IPv4 key has words
+			 * 4-7 zero, the cheaper hash of the same value */
+			hash = ofl_flow_hash_v4(&g->tab, &k);
+			fk.hashed = 1;
+		}
 	}
 	if (h.trimmed)
 		g->st.padding_trimmed++;
@@ -406,6 +477,8 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 		return gro_pass_normal(g, pkt, total, OFL_GRO_NORMAL_OVER_LIMIT, now, &tag);
 	if (!fk.hashed)
 		hash = ofl_flow_hash(&g->tab, &k);
+	if (plain_tag && !g->cfg.dsa_keep_tag && pkt->nbufs == 1 && total <= 0xffffu)
+		return gro_hold_tagged_plain(g, pkt, &v, &h, &tag, &k, hash, now);
 	return gro_hold_new_list(g, pkt, &v, &h, &tag, &k, hash, now, csum_status);
 }
 
