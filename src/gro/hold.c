@@ -286,7 +286,7 @@ int gro_hold_tagged_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const st
 		gro_make_room(g, h->payload_len); /* (the bytes' bound: the caller) */
 	idx = item_take(g);
 	it = &g->items[idx];
-	hold_fill_plain_l4(g, idx, pkt, v->p + base, &u, k, hash, 0);
+	hold_fill_plain_l4(g, idx, pkt, v->p + base, &u, k, hash, 0, 0);
 	memcpy(it->hdr, dv->hdr, 12);
 	it->has_meta = 1;
 	g->cold[idx].meta = tag->meta;
