@@ -72,6 +72,13 @@ static inline uint32_t ofl_flow_hash_v4(const struct ofl_flowtab *t, const struc
 	return (uint32_t)(acc >> 32);
 }
 
+/* The key's hash: ofl_flow_hash_v4() when v4 is not 0 (an IPv4 key),
+ * else ofl_flow_hash(); the same value either way. */
+static inline uint32_t ofl_flow_hash_ip(const struct ofl_flowtab *t, const struct ofl_flow_key *key, int v4)
+{
+	return v4 ? ofl_flow_hash_v4(t, key) : ofl_flow_hash(t, key);
+}
+
 static inline int ofl_flow_key_eq(const struct ofl_flow_key *a, const struct ofl_flow_key *b)
 {
 	/* 64-bit loads on purpose: the new packet's key was just written

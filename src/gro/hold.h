@@ -210,7 +210,7 @@ static inline int plain_key(const uint8_t *p, uint32_t b0, struct ofl_flow_key *
  * and the key's flow hash. */
 static inline uint32_t plain_key_hash(const struct ofl_gro *g, const uint8_t *p, uint32_t b0, struct ofl_flow_key *k)
 {
-	return plain_key(p, b0, k) == 4 ? ofl_flow_hash_v4(&g->tab, k) : ofl_flow_hash(&g->tab, k);
+	return ofl_flow_hash_ip(&g->tab, k, plain_key(p, b0, k) == 4);
 }
 
 /* Copy a plain header (n >= 54 bytes; 42 or 62 for UDP: udp) in 16-byte
@@ -324,7 +324,7 @@ static inline OFL_ALWAYS_INLINE int hold_plain_l4(struct ofl_gro *g, const struc
 		plain_key(p, pkt->bufs[0].len, kh); /* (a plain frame has one) */
 		if (udp)
 			kh->w[1] |= GRO_KEY_UDP; /* (over IPv6 set already) */
-		hash = h->l3 == 4 ? ofl_flow_hash_v4(&g->tab, kh) : ofl_flow_hash(&g->tab, kh);
+		hash = ofl_flow_hash_ip(&g->tab, kh, h->l3 == 4);
 	}
 	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, udp, 0);
 	g->rcache[rcache_slot(p)] = rcache_val(p, idx);

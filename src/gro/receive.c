@@ -154,7 +154,7 @@ static OFL_NOINLINE int tagged_new_flow(struct ofl_gro *g, const struct ofl_pkt 
 	if (!len || (f[base + l4 + 13] & TCP_NO_RUN) || g->held_bytes + len > g->cfg.max_held_bytes)
 		return -1;
 	key_of_fields(pkt, dv->hdr, f, 0, 0, l4 == 34 ? 4 : 6, base + 14, base + l4, 0, tag, &k);
-	hash = l4 == 34 ? ofl_flow_hash_v4(&g->tab, &k) : ofl_flow_hash(&g->tab, &k);
+	hash = ofl_flow_hash_ip(&g->tab, &k, l4 == 34);
 	if (g->last != GRO_NONE && g->items[g->last].hash == hash && ofl_flow_key_eq(&g->items[g->last].key, &k))
 		return -1;
 	idx = ofl_flowtab_find(&g->tab, hash, &k, key_of, g, &probes);
@@ -194,7 +194,7 @@ static OFL_NOINLINE int udp_hold_new(struct ofl_gro *g, const struct ofl_pkt *pk
 		if (!l3)
 			return -1; /* (an IPv6 frame under 74 bytes) */
 		k.w[1] |= GRO_KEY_UDP;
-		hash = l3 == 4 ? ofl_flow_hash_v4(&g->tab, &k) : ofl_flow_hash(&g->tab, &k);
+		hash = ofl_flow_hash_ip(&g->tab, &k, l3 == 4);
 	}
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
@@ -234,7 +234,7 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
 			return -1;
 		/* no compare with the last entry's key first: the packet did
 		 * not predict against it, so it is most likely another flow */
-		fk->hash = l3 == 4 ? ofl_flow_hash_v4(&g->tab, kp) : ofl_flow_hash(&g->tab, kp);
+		fk->hash = ofl_flow_hash_ip(&g->tab, kp, l3 == 4);
 		g->st.lookups++;
 		idx = ofl_flowtab_find(&g->tab, fk->hash, kp, key_of, g, &g->st.lookup_probes);
 		fk->valid = fk->hashed = 1;
@@ -267,7 +267,7 @@ static inline int fast_path(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32
 			                   now, NULL);
 		if (!fk->hashed) {
 			plain_key(p, b0, kp); /* a plain frame has one */
-			fk->hash = l4 == 34 ? ofl_flow_hash_v4(&g->tab, kp) : ofl_flow_hash(&g->tab, kp);
+			fk->hash = ofl_flow_hash_ip(&g->tab, kp, l4 == 34);
 		}
 		return gro_hold_plain_tcp(g, pkt, p, l4, thl, total, kp, fk->hash, now);
 	}
