@@ -3,8 +3,8 @@
  * flow is made of (the kernel's chain of gro_receive/gro_complete, flattened
  * into a table at hold time).
  *
- * A layer is one file (eth.c, ipv4.c, ipv6.c, tcp.c) that defines one
- * struct gro_layer: how long its header is in the plain shape header
+ * A layer is one file (eth.c, ipv4.c, ipv6.c, tcp.c, udp.c, tunnel.c,
+ * gre.c) that defines one struct gro_layer: how long its header is in the plain shape header
  * prediction covers, which of those bytes may differ from one segment to the
  * next (its "holes": the fields its own rules check, as the length, ID and
  * checksum of IPv4 or the sequence number of TCP), and how a merged packet's
@@ -15,9 +15,12 @@
  * Raw-IP input (OFL_L2_NONE) is the stacks without the Ethernet layer: IP
  * is the first layer, parsed by ofl_parse_raw() (core/parse.c).
  *
- * Adding a layer (UDP, a tunnel header): a file with
- * its struct gro_layer, a row in gro_stacks[] for each stack it appears in;
- * its parse into the flow key is still core/parse.c's and receive.c's.
+ * Adding a layer: a file with its struct gro_layer, a value in enum
+ * gro_stack_id and a row in gro_stacks[] for each stack it appears in (the
+ * prediction masks' array is sized by hand: a static assert in create.c
+ * says when it must grow); its parse into the flow key is still
+ * core/parse.c's and receive.c's.  docs/guide.md, "Inside the engine",
+ * walks through the steps.
  */
 #ifndef OFL_GRO_LAYER_H
 #define OFL_GRO_LAYER_H
