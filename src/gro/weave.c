@@ -13,7 +13,7 @@
 #include "gro/run_bufs.h"
 #include "gro/layer.h"
 #include "gro/udp.h"
-#include "gro/weave.h"
+#include "gro/weave_hold.h"
 
 /*
  * Interleaved flows (the weave): frames [i, n) of the burst while each is
@@ -203,7 +203,7 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
  * weave_cut()'s, bounded by the entry's slice room (a frame's count of
  * slices), the packet word's nbufs any from 2 to the context's max_bufs;
  * fresh: a new flow's first frame held as the fast path's hold cuts it
- * (newflows.c gro_weave_hold_bufs()). */
+ * (weave_hold.h weave_hold(); newflows.c gro_weave_hold_bufs()). */
 static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                   unsigned n, int fresh, uint64_t now, const int v4, const int avx2,
                                                   const int mb, const int udp)
@@ -273,7 +273,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 				uint32_t len = fl - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
 				if ((mb && !fl) || (uint64_t)(q - q0 + 1) * (len > maxmss ? len : maxmss) > hroom ||
 				    !(mb ? gro_weave_hold_bufs(g, w, q, ports, fl, now, v4 ? 4u : 6u)
-				         : (v4 ? gro_weave_hold_v4 : gro_weave_hold_v6)(g, w, q, ports, now)))
+				         : weave_hold(g, w, q, ports, tot, now, v4, 0)))
 					break;
 				nh++;
 				lastit = w->it;
