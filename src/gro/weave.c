@@ -149,7 +149,8 @@ static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t 
 	g->held_bytes += held;
 	if (lastit)
 		g->last = (uint32_t)(lastit - g->items);
-	g->st.rx_pkts += k - nh; /* (a hold counted its own) */
+	g->st.rx_pkts += k; /* (a hold counted its bytes, not its frame) */
+	g->st.held += nh;
 	g->st.rx_bytes += bytes;
 	g->st.merged += k - nh;
 	g->st.merged_fast += k - nh;

@@ -48,10 +48,8 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 	if (!thl || total - l4c - thl - 1u >= 0xffffu - l4c - thl || (d[l4c + 13] & TCP_NO_RUN) ||
 	    l4c + thl > GRO_PRED_MAX || gro_nflows(g) >= g->cfg.max_flows)
 		return 0;
-	g->st.rx_pkts++;
-	g->st.rx_bytes += total;
-	gro_hold_plain_unidx(g, pkt, d, l4c, thl, total, now); /* (out of the table: gro_new_flows()) */
-	idx = g->last;
+	g->st.rx_bytes += total; /* (st.rx_pkts, st.held: weave.c weave_done()) */
+	idx = gro_hold_plain_unidx(g, pkt, d, l4c, thl, total, now); /* (out of the table: gro_new_flows()) */
 	hl = l4c + thl;
 	len = total - hl;
 	ns = mb ? g->items[idx].nslices : 1u;
