@@ -127,6 +127,17 @@ static OFL_NOINLINE int weave_join_v6(struct ofl_gro *g, struct wflow *w, const 
 	return udp ? weave_join(g, w, d, ports, bytes, held, 0, 1) : weave_join(g, w, d, ports, bytes, held, 0, 0);
 }
 
+/* Is slot w's flow that of a frame with TCP ports ports and length tot
+ * (its ports and full length, one compare of the two words)? */
+static inline OFL_ALWAYS_INLINE int weave_slot_is(const struct wflow *w, uint32_t ports, uint32_t tot)
+{
+	const uint32_t pf[2] = {ports, tot};
+	uint64_t a, b;
+	memcpy(&a, &w->ports, 8);
+	memcpy(&b, pf, 8);
+	return a == b;
+}
+
 /* Frames in several buffers: the slices flow w wrote beyond one a frame
  * (its slot's slice pointer), for weave_leave(). */
 static inline void weave_xs(struct wflow *w)
@@ -264,7 +275,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		tot = q->bufs->len; /* mb: the first buffer's */
 		ports = ld32(d + l4c);
 		w = (struct wflow *)(void *)((char *)wf + ((size_t)((ports * 0x9e3779b1u) >> (32 - WEAVE_BITS)) << 7));
-		if (w->ports != ports || (mb ? !w->full : w->full != tot)) {
+		if (mb ? w->ports != ports || !w->full : !weave_slot_is(w, ports, tot)) {
 			if (fresh && !w->full) {
 				/* no held flow has its ports: a new flow, held
 				 * (the bytes bound first: with its payload as the

@@ -34,6 +34,7 @@ struct wflow {
 	uint8_t pad[128 - 104]; /* a slot a power of two: its address one shift */
 };
 _Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
+_Static_assert(offsetof(struct wflow, full) == offsetof(struct wflow, ports) + 4, "ports and full: one word");
 
 /* The frames the weave may take for an entry of nsegs segments, nslices
  * slices, l3_len IP bytes and segment size mss (not 0): the segment,
