@@ -151,6 +151,9 @@ static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t 
                                   const struct gro_item *lastit, unsigned k, unsigned nh, const int mb)
 {
 	unsigned j;
+#if defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
 	for (j = 0; j < WEAVE_SLOTS; j++)
 		if (wf[j].full) {
 			if (mb)
