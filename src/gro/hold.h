@@ -79,7 +79,8 @@ static inline void hold_pkt(struct ofl_gro *g, uint32_t idx, const struct ofl_pk
 
 /* The end of holding a new entry but the table: what comes from the
  * packet, the age list (newest at the tail), the counters (un:
- * hold_pkt_as()). */
+ * hold_pkt_as(); the last entry and st.held left to the caller, the
+ * weave's end: weave.c weave_done()). */
 static inline OFL_ALWAYS_INLINE void hold_age(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
                                               uint32_t len, uint64_t now, const int un)
 {
@@ -96,8 +97,10 @@ static inline OFL_ALWAYS_INLINE void hold_age(struct ofl_gro *g, uint32_t idx, c
 		g->items[g->age_tail].next = idx;
 	g->age_tail = idx;
 	g->held_bytes += len;
-	g->last = idx;
-	g->st.held++;
+	if (!un) {
+		g->last = idx;
+		g->st.held++;
+	}
 }
 
 /* ... and into the table. */
@@ -422,11 +425,13 @@ static inline OFL_ALWAYS_INLINE int gro_hold_plain_new(struct ofl_gro *g, const 
  *   calls gro_unidx_settle()); a full flush (deliver.c gro_flush_all())
  *   completes them without the table.
  * The flow limit (gro_nflows() below max_flows) and the byte bound are
- * the caller's.
+ * the caller's, and so are the last entry (g->last) and st.held (the
+ * weave's end sets and counts them: weave.c weave_done()).  Returns the
+ * entry.
  */
-static inline OFL_ALWAYS_INLINE void gro_hold_plain_unidx(struct ofl_gro *g, const struct ofl_pkt *pkt,
-                                                          const uint8_t *p, uint32_t l4, uint32_t thl,
-                                                          uint32_t total, uint64_t now)
+static inline OFL_ALWAYS_INLINE uint32_t gro_hold_plain_unidx(struct ofl_gro *g, const struct ofl_pkt *pkt,
+                                                              const uint8_t *p, uint32_t l4, uint32_t thl,
+                                                              uint32_t total, uint64_t now)
 {
 	struct ofl_hdrs h;
 	uint32_t idx = item_take(g);
@@ -439,6 +444,7 @@ static inline OFL_ALWAYS_INLINE void gro_hold_plain_unidx(struct ofl_gro *g, con
 	g->items[idx].out_gso = (uint8_t)((l4 == 34 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) |
 	                                  (p[l4 + 13] & TCP_CWR ? OFL_GSO_TCP_ECN : 0));
 	g->nlone++;
+	return idx;
 }
 
 /* The fields gro_hold_plain_unidx() left out of entry it (hold_plain_kind(),

@@ -13,7 +13,7 @@
 #include "gro/run_bufs.h"
 #include "gro/layer.h"
 #include "gro/udp.h"
-#include "gro/weave.h"
+#include "gro/weave_hold.h"
 
 /*
  * Interleaved flows (the weave): frames [i, n) of the burst while each is
@@ -127,6 +127,17 @@ static OFL_NOINLINE int weave_join_v6(struct ofl_gro *g, struct wflow *w, const 
 	return udp ? weave_join(g, w, d, ports, bytes, held, 0, 1) : weave_join(g, w, d, ports, bytes, held, 0, 0);
 }
 
+/* Is slot w's flow that of a frame with TCP ports ports and length tot
+ * (its ports and full length, one compare of the two words)? */
+static inline OFL_ALWAYS_INLINE int weave_slot_is(const struct wflow *w, uint32_t ports, uint32_t tot)
+{
+	const uint32_t pf[2] = {ports, tot};
+	uint64_t a, b;
+	memcpy(&a, &w->ports, 8);
+	memcpy(&b, pf, 8);
+	return a == b;
+}
+
 /* Frames in several buffers: the slices flow w wrote beyond one a frame
  * (its slot's slice pointer), for weave_leave(). */
 static inline void weave_xs(struct wflow *w)
@@ -140,6 +151,9 @@ static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t 
                                   const struct gro_item *lastit, unsigned k, unsigned nh, const int mb)
 {
 	unsigned j;
+#if defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
 	for (j = 0; j < WEAVE_SLOTS; j++)
 		if (wf[j].full) {
 			if (mb)
@@ -149,7 +163,8 @@ static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t 
 	g->held_bytes += held;
 	if (lastit)
 		g->last = (uint32_t)(lastit - g->items);
-	g->st.rx_pkts += k - nh; /* (a hold counted its own) */
+	g->st.rx_pkts += k; /* (a hold counted its bytes, not its frame) */
+	g->st.held += nh;
 	g->st.rx_bytes += bytes;
 	g->st.merged += k - nh;
 	g->st.merged_fast += k - nh;
@@ -203,7 +218,7 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
  * weave_cut()'s, bounded by the entry's slice room (a frame's count of
  * slices), the packet word's nbufs any from 2 to the context's max_bufs;
  * fresh: a new flow's first frame held as the fast path's hold cuts it
- * (newflows.c gro_weave_hold_bufs()). */
+ * (weave_hold.h weave_hold(); newflows.c gro_weave_hold_bufs()). */
 static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                   unsigned n, int fresh, uint64_t now, const int v4, const int avx2,
                                                   const int mb, const int udp)
@@ -263,7 +278,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		tot = q->bufs->len; /* mb: the first buffer's */
 		ports = ld32(d + l4c);
 		w = (struct wflow *)(void *)((char *)wf + ((size_t)((ports * 0x9e3779b1u) >> (32 - WEAVE_BITS)) << 7));
-		if (w->ports != ports || (mb ? !w->full : w->full != tot)) {
+		if (mb ? w->ports != ports || !w->full : !weave_slot_is(w, ports, tot)) {
 			if (fresh && !w->full) {
 				/* no held flow has its ports: a new flow, held
 				 * (the bytes bound first: with its payload as the
@@ -273,7 +288,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 				uint32_t len = fl - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
 				if ((mb && !fl) || (uint64_t)(q - q0 + 1) * (len > maxmss ? len : maxmss) > hroom ||
 				    !(mb ? gro_weave_hold_bufs(g, w, q, ports, fl, now, v4 ? 4u : 6u)
-				         : (v4 ? gro_weave_hold_v4 : gro_weave_hold_v6)(g, w, q, ports, now)))
+				         : weave_hold(g, w, q, ports, tot, now, v4, 0)))
 					break;
 				nh++;
 				lastit = w->it;

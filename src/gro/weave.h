@@ -34,6 +34,7 @@ struct wflow {
 	uint8_t pad[128 - 104]; /* a slot a power of two: its address one shift */
 };
 _Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
+_Static_assert(offsetof(struct wflow, full) == offsetof(struct wflow, ports) + 4, "ports and full: one word");
 
 /* The frames the weave may take for an entry of nsegs segments, nslices
  * slices, l3_len IP bytes and segment size mss (not 0): the segment,
@@ -117,23 +118,20 @@ static inline uint32_t bufs_total(const struct ofl_gro *g, const struct ofl_pkt 
 	return t <= 0xffffu ? (uint32_t)t : 0;
 }
 
-/* newflows.c: frame pkt (the weave's frame checks made: one buffer, its
- * data, room for a TCP header at 34 or 54), whose TCP ports (ports) no
- * held flow has while nothing but the weave's slots is held (weave.c
- * gro_weave_new()), held as a new flow as receive.c's fast path would hold
- * it, and slot w (free) set for its flow: 1; else 0, nothing changed. */
-int gro_weave_hold_v4(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports, uint64_t now);
-int gro_weave_hold_v6(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports, uint64_t now);
-/* ... a frame in several buffers (bufs_total(): total bytes; the
- * weave's checks of its first buffer made) over IP version l3 (4 or 6),
- * its payload's slices written as the fast path's hold writes them, and
- * the slot's slice room set. */
+/* newflows.c: frame pkt in several buffers (total bytes: bufs_total();
+ * the weave's checks of its first buffer made) over IP version l3 (4 or
+ * 6), whose TCP ports (ports) no held flow has while nothing but the
+ * weave's slots is held (weave.c gro_weave_new_bufs()), held as a new flow
+ * as receive.c's fast path would hold it, its payload's slices written as
+ * the fast path's hold writes them, and slot w (free) set for its flow,
+ * its slice room too: 1; else 0, nothing changed (weave_hold.h
+ * weave_hold()). */
 int gro_weave_hold_bufs(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports,
                         uint32_t total, uint64_t now, unsigned l3);
 
 /* weave.c: the weave from frame 0 of a burst that arrived with nothing
  * held (no entry, no lone record): a frame of a flow no slot has is a new
- * flow, held there (gro_weave_hold_v4/v6()); the frames of the flows held
+ * flow, held there (weave_hold.h weave_hold()); the frames of the flows held
  * so are taken as gro_weave() takes them.  Returns how many frames it
  * took. */
 unsigned gro_weave_new(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, unsigned l3);

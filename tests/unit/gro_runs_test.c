@@ -60,8 +60,9 @@ static unsigned segs = SEGS;
 
 enum change {
 	C_NONE, C_PSH, C_SHORT, C_SEQ, C_IPSUM, C_NOPAY, C_SYN, C_ADDR, C_L3, C_ID, C_BUFS, C_CSUM, C_TS,
-	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, C_HSPLIT, C_CWR, C_PORT, C_SIZE, NCHANGE
+	C_FLOWS, C_HELD, C_HELD1, C_SEGS, C_OPTS, C_EMPTY, C_HSPLIT, C_CWR, C_PORT, C_SIZE, C_PAD, NCHANGE
 };
+#define PAD 6u /* C_PAD: bytes after the IP packet (Ethernet padding) */
 
 /* How the frames are cut into buffers: all in one; the header split in
  * two or four (headers, then the payload in equal parts); 2 to 4 buffers
@@ -165,8 +166,15 @@ static unsigned poll_make(struct gen_tcp *g, unsigned nf, unsigned at, enum chan
 		pkts[k].nbufs = 1;
 		pkts[k].csum_status = k == at && c == C_CSUM ? OFL_CSUM_NONE : OFL_CSUM_UNNECESSARY;
 		pkts[k].cookie = (void *)(uintptr_t)(poll << 8 | k);
+		if (k == at && c == C_PAD) {
+			/* the frame's buffers PAD bytes longer than its IP
+			 * packet: its IP length still a full segment's */
+			ck_assert_uint_le(len + PAD, FRAME);
+			memset(frames[k] + len, 0xee, PAD);
+			len += PAD;
+		}
 		bufs[k][0] = (struct ofl_buf){frames[k], (uint32_t)len};
-		cut_frame(k, (uint32_t)len, (uint32_t)len - m.payload_len);
+		cut_frame(k, (uint32_t)len, (uint32_t)len - m.payload_len - (k == at && c == C_PAD ? PAD : 0u));
 		if (k == at && c == C_EMPTY) {
 			/* the headers, an empty buffer, the payload */
 			uint32_t hl = (uint32_t)len - m.payload_len;

@@ -1,0 +1,76 @@
+/*
+ * weave_hold.h - a new flow's first frame held where the weave meets it
+ * (newflows.c for frames in several buffers, weave.c inlines the one-buffer
+ * case into its loop: no call, no frame).
+ */
+#ifndef OFL_GRO_WEAVE_HOLD_H
+#define OFL_GRO_WEAVE_HOLD_H
+
+#include "gro/hold.h"
+#include "gro/weave.h"
+
+/* weave_limit() for a new flow (one segment, one slice) of l3_len IP
+ * bytes (below 0xffff) and segment size mss (not 0), kept for the next of
+ * the same (the limits are the configuration's, which does not change). */
+static inline OFL_ALWAYS_INLINE uint32_t new_limit(struct ofl_gro *g, uint32_t l3_len, uint32_t mss)
+{
+	uint32_t key = l3_len << 16 | mss;
+	if (key != g->wl_key) {
+		g->wl_key = key;
+		g->wl_left = weave_limit(g, 1, 1, l3_len, mss);
+	}
+	return g->wl_left;
+}
+
+/* Frame pkt (total bytes; mb: in several buffers, its headers in the
+ * first; the weave's frame checks made: its data, room for a TCP header at
+ * 34 or 54), whose TCP ports (ports) no held flow has while nothing but
+ * the weave's slots is held, held as a new flow and slot w (free) set for
+ * it: 1; else 0, nothing changed.  Held when receive.c's fast path would hold it (the
+ * plain TCP shape of this L3, a payload, no flag that passes it on, the
+ * flow limit not reached; the byte bound checked by the caller), and when
+ * the weave can take its next frames (a header prediction covers).  Its
+ * payload cut as the fast path's hold cuts it (hold.c gro_add_slices()
+ * for several buffers); mb: the slot's slice room set (weave_sroom()). */
+static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt,
+                                               uint32_t ports, uint32_t total, uint64_t now, const int v4,
+                                               const int mb)
+{
+	const uint8_t *d = pkt->bufs->data;
+	const uint32_t l4c = v4 ? 34u : 54u;
+	uint32_t b0 = pkt->bufs->len, thl, left, idx, hl, len, ns;
+	uint64_t e;
+	if (v4 ? !ofl_plain_is_ip4(d) || d[23] != 6 || !ofl_plain_ip4_rest(d + 14, total)
+	       : !ofl_plain_is_ip6(d, total) || d[20] != 6)
+		return 0;
+	thl = ofl_plain_tcp_at(d, b0, total, l4c);
+	/* (thl 0: not plain; total - l4c - thl 0: no payload) */
+	if (!thl || total - l4c - thl - 1u >= 0xffffu - l4c - thl || (d[l4c + 13] & TCP_NO_RUN) ||
+	    l4c + thl > GRO_PRED_MAX || gro_nflows(g) >= g->cfg.max_flows)
+		return 0;
+	g->st.rx_bytes += total; /* (st.rx_pkts, st.held: weave.c weave_done()) */
+	idx = gro_hold_plain_unidx(g, pkt, d, l4c, thl, total, now); /* (out of the table: gro_new_flows()) */
+	hl = l4c + thl;
+	len = total - hl;
+	ns = mb ? g->items[idx].nslices : 1u;
+	left = mb ? weave_limit(g, 1, ns, total - 14u, len) : new_limit(g, total - 14u, len);
+	if (!v4) {
+		w->e = w->estep = 0;
+	} else if ((e = get64(d + 18)) >> 48 != 0xffffu && (e & 0xffffu) != 0) {
+		/* the next frame's ID-to-checksum word: this one's, the ID
+		 * one more and the checksum one less (the checksum verified:
+		 * exact while neither wraps, as run_word() computes it) */
+		w->estep = (1ull << 48) - 1u;
+		w->e = e += w->estep;
+		left = min32(left, min32(0xffffu - (uint32_t)(e >> 48), (uint32_t)(e & 0xffffu)));
+	} else {
+		left = weave_left(g, &g->items[idx], &w->e, &w->estep, v4); /* (an ID or checksum at its end) */
+	}
+	weave_slot_set(g, w, idx, ports, 1, ns, len, hl, ofl_get32(d + l4c + 4) + len);
+	w->left = left;
+	if (mb)
+		weave_sroom(g, w);
+	return 1;
+}
+
+#endif
