@@ -262,14 +262,20 @@ static inline int burst_groups(const struct ofl_gro *g, const struct ofl_pkt *pk
  * pass_run() stopped at it, nothing held, first_holds() true: one buffer,
  * plain, checksum verified, no hardware VLAN), its plain shape not
  * checked again (its TCP header offset found again, not kept live across
- * first_holds(): cheaper). */
-static inline int hold_first(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
+ * first_holds(): cheaper); out of the table (hold.h gro_hold_plain_out():
+ * no key, hash, table or cache while its train runs; first_hold() settles
+ * it when the burst goes on past the train). */
+static inline void hold_first(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
 {
 	const uint8_t *p = pkt->bufs->data;
 	uint32_t b0 = pkt->bufs->len, l4 = plain_l4_off(p);
 	g->st.rx_pkts++;
 	g->st.rx_bytes += b0;
-	return gro_hold_plain_new(g, pkt, p, l4, (p[l4 + 12] >> 2) & 0x3cu, b0, now);
+	/* (a copy for each IP version: its offsets constants) */
+	if (l4 == 34)
+		gro_hold_plain_out(g, pkt, p, 4, (p[34 + 12] >> 2) & 0x3cu, b0, now);
+	else
+		gro_hold_plain_out(g, pkt, p, 6, (p[54 + 12] >> 2) & 0x3cu, b0, now);
 }
 
 /* After frame i was held as a new entry that header prediction covers:
@@ -348,9 +354,16 @@ static OFL_NOINLINE unsigned first_hold(struct ofl_gro *g, const struct ofl_pkt 
 {
 	if (!first_holds(g, pkts->bufs->data, len))
 		return 0;
+	unsigned k;
 	first_prefetch(pkts, n);
-	hold_first(g, pkts, now); /* (held: gro_hold_plain_new() returns OFL_GRO_HELD) */
-	return train_after_first(g, pkts, n, now, pkts->bufs->data, plain_l4_off(pkts->bufs->data), 0) + 1;
+	hold_first(g, pkts, now);
+	k = train_after_first(g, pkts, n, now, pkts->bufs->data, plain_l4_off(pkts->bufs->data), 0) + 1;
+	/* the burst goes on (the loop looks flows up), or nothing is held
+	 * (unidx only with entries out of the table): the entries put in
+	 * the table, unidx 0; else a full flush completes them (deliver.c) */
+	if (k < n || !g->nlone)
+		gro_unidx_settle(g);
+	return k;
 }
 
 /* first_hold() for a first frame in several buffers (header split, page

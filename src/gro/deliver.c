@@ -269,7 +269,7 @@ static inline OFL_ALWAYS_INLINE void complete_entry(struct ofl_gro *g, uint32_t 
  * in_table: 1, take it out of the flow table; 2, the same when every entry
  * is leaving it (gro_flush_all(): ofl_flowtab_drop()); 0, the table was
  * cleared. */
-static inline void complete_x(struct ofl_gro *g, uint32_t idx, unsigned reason, int in_table)
+static inline OFL_ALWAYS_INLINE void complete_unlink(struct ofl_gro *g, uint32_t idx, unsigned reason, int in_table)
 {
 	struct gro_item *it = &g->items[idx];
 	if (in_table == 2)
@@ -281,12 +281,40 @@ static inline void complete_x(struct ofl_gro *g, uint32_t idx, unsigned reason, 
 	g->st.flush[reason]++;
 	if (g->last == idx)
 		g->last = GRO_NONE;
+}
+
+static inline void complete_x(struct ofl_gro *g, uint32_t idx, unsigned reason, int in_table)
+{
+	complete_unlink(g, idx, reason, in_table);
 	complete_entry(g, idx, 0);
 }
 
 void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
 {
 	complete_x(g, idx, reason, 1);
+}
+
+/* ... of an entry held out of the table (hold.h gro_hold_plain_out(): the
+ * train after burst.c first_hold() completes it), plain TCP over IP
+ * version l3: no table, one flow less in nlone; merged without FIN or PSH,
+ * completed as a full flush completes such an entry (flush_unidx()). */
+static inline OFL_ALWAYS_INLINE void complete_out(struct ofl_gro *g, uint32_t idx, unsigned reason, const unsigned l3)
+{
+	const struct gro_item *it = &g->items[idx];
+	g->nlone--;
+	complete_unlink(g, idx, reason, 0);
+	if (OFL_LIKELY(it->nsegs > 1 && !it->fin_psh))
+		complete_plain_as(g, idx, l3, 0, 0, 1);
+	else
+		complete_entry(g, idx, 0);
+}
+
+void gro_complete_out(struct ofl_gro *g, uint32_t idx, unsigned reason, unsigned l3)
+{
+	if (l3 == 4)
+		complete_out(g, idx, reason, 4);
+	else
+		complete_out(g, idx, reason, 6);
 }
 
 /* Every entry of the age list completed, oldest first, as complete_x()
@@ -391,15 +419,26 @@ void gro_flush_all(struct ofl_gro *g, unsigned reason)
 	gro_deliver_pending(g);
 }
 
+/* Why the segment just merged (its TCP flags) ends its train. */
+static inline unsigned end_reason(uint8_t flags)
+{
+	if (flags & TCP_PSH)
+		return OFL_GRO_FLUSH_PSH;
+	if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN))
+		return OFL_GRO_FLUSH_FIN_URG_RST_SYN;
+	return OFL_GRO_FLUSH_SHORT;
+}
+
 /* The segment just merged ends its train: complete the entry. */
 void gro_end_train(struct ofl_gro *g, uint32_t idx, uint8_t flags)
 {
-	if (flags & TCP_PSH)
-		gro_complete(g, idx, OFL_GRO_FLUSH_PSH);
-	else if (flags & (TCP_FIN | TCP_URG | TCP_RST | TCP_SYN))
-		gro_complete(g, idx, OFL_GRO_FLUSH_FIN_URG_RST_SYN);
-	else
-		gro_complete(g, idx, OFL_GRO_FLUSH_SHORT);
+	gro_complete(g, idx, end_reason(flags));
+}
+
+/* ... an entry held out of the table (gro_complete_out()). */
+void gro_end_train_out(struct ofl_gro *g, uint32_t idx, uint8_t flags, unsigned l3)
+{
+	gro_complete_out(g, idx, end_reason(flags), l3);
 }
 
 /* ---- flushes and the timer ---------------------------------------------- */

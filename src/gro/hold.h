@@ -472,6 +472,24 @@ static inline void gro_unidx_enter(struct ofl_gro *g, struct gro_item *it)
 	it->age_seq = g->hold_seq++;
 }
 
+/* A frame of the plain TCP shape over IP version l3 (its TCP header thl
+ * bytes, total the frame's length) held out of the table as a new flow
+ * that a train goes on with (burst.c first_hold(), renew.c), as
+ * gro_hold_plain_unidx() holds it (the flow limit and byte bound the
+ * caller's) with the fields a train and a completion read written too
+ * (gro_unidx_kind()), and unidx set: until the entries are settled, a
+ * completion takes them out of no table (deliver.c gro_complete()).
+ * Returns the entry. */
+static inline OFL_ALWAYS_INLINE uint32_t gro_hold_plain_out(struct ofl_gro *g, const struct ofl_pkt *pkt,
+                                                            const uint8_t *p, unsigned l3, uint32_t thl,
+                                                            uint32_t total, uint64_t now)
+{
+	gro_hold_plain_unidx(g, pkt, p, gro_unidx_l4(l3), thl, total, now);
+	gro_unidx_kind(&g->items[g->last], l3);
+	g->unidx = (uint8_t)l3;
+	return g->last;
+}
+
 /* newflows.c: the entries held by gro_hold_plain_unidx() keyed, hashed,
  * put in the table and the recent-flows cache (as gro_hold_plain_new()
  * would have), in the order they were held; nlone and unidx 0. */

@@ -76,7 +76,10 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 	struct ofl_slice *sl = gro_slices(g, idx);
 	void **ck = gro_cookies(g, idx);
 	/* fresh: entry idx just held from one frame of one buffer (hold.h
-	 * hold_fill_plain_l4(): one segment, one slice, the ID not fixed) */
+	 * hold_fill_plain_l4(): one segment, one slice, the ID not fixed);
+	 * out (TCP, fresh: only after burst.c first_hold()): held out of the
+	 * table (hold.h gro_hold_plain_out()), and so its next entries */
+	const int out = fresh && !udp;
 	uint32_t seq = it->next_seq, nsegs = fresh ? 1u : it->nsegs, nsl = fresh ? 1u : it->nslices, added = 0;
 	uint32_t room = sat_sub(udp ? gro_udp_max_l3(g) : g->cfg.max_size, it->l3_len);
 	uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
@@ -345,8 +348,12 @@ full:
 	g->st.merged += i - start;
 	g->st.merged_fast += i - start;
 	it->nsegs = (uint16_t)nsegs;
-	if (end == 1)
+	if (end == 1 && out)
+		gro_end_train_out(g, idx, fl, v4 ? 4u : 6u);
+	else if (end == 1)
 		gro_end_train(g, idx, fl);
+	else if (end == 2 && out)
+		gro_complete_out(g, idx, OFL_GRO_FLUSH_MAX_SIZE, v4 ? 4u : 6u);
 	else if (end == 2)
 		gro_complete(g, idx, OFL_GRO_FLUSH_MAX_SIZE);
 	else if (udp && nsegs >= GRO_UDP_CNT_MAX)
@@ -364,7 +371,8 @@ full:
 		 * entry's slices and cookies and the held one's) */
 		const struct ofl_slice *const csl = sl + nsl + 1u;
 		void *const *const cck = ck + nsegs + 1u;
-		if ((idx = gro_train_renew(g, idx, &pkts[i], now, udp)) == GRO_NONE)
+		if ((idx = out ? gro_train_renew_out(g, idx, &pkts[i], now, v4 ? 4u : 6u)
+		               : gro_train_renew(g, idx, &pkts[i], now, udp)) == GRO_NONE)
 			return i - first;
 		it = &g->items[idx];
 		if (++i >= n || (renew == 1 && !same_ports(it, &pkts[i])))

@@ -31,11 +31,15 @@
  * entry, or GRO_NONE with nothing done (the burst loop offers the frame
  * then).
  */
-uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int udp)
+static inline OFL_ALWAYS_INLINE uint32_t renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                               uint64_t now, int udp, const unsigned out)
 {
 	const struct gro_item *old = &g->items[idx];
 	const uint8_t *p = pkt->bufs[0].data;
-	uint32_t l4 = old->l4_off, hl = udp ? l4 + 8u : old->hdr_len, l3 = old->l3;
+	/* (out: the IP version of an entry held out of the table, its TCP
+	 * header where gro_unidx_l4() says) */
+	uint32_t l4 = out ? gro_unidx_l4(out) : old->l4_off, hl = udp ? l4 + 8u : old->hdr_len,
+	         l3 = out ? out : old->l3;
 	/* (several buffers: the IP length, which the train checked against
 	 * the frame's) */
 	uint32_t tot = pkt->nbufs == 1 ? pkt->bufs[0].len
@@ -64,9 +68,21 @@ uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *
 	}
 	g->st.rx_pkts++;
 	g->st.rx_bytes += tot;
+	if (out) /* (no key or hash: the train after burst.c first_hold()) */
+		return gro_hold_plain_out(g, pkt, p, l3, hl - l4, tot, now);
 	if (udp)
 		gro_udp_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
 	else
 		gro_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
 	return g->last;
+}
+
+uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int udp)
+{
+	return renew(g, idx, pkt, now, udp, 0);
+}
+
+uint32_t gro_train_renew_out(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, unsigned l3)
+{
+	return l3 == 4 ? renew(g, idx, pkt, now, 0, 4) : renew(g, idx, pkt, now, 0, 6);
 }

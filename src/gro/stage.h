@@ -154,6 +154,10 @@ void gro_pend_push(struct ofl_gro *g, uint32_t idx);
 void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason);
 void gro_flush_all(struct ofl_gro *g, unsigned reason);
 void gro_end_train(struct ofl_gro *g, uint32_t idx, uint8_t flags);
+/* the same two for an entry held out of the table (hold.h
+ * gro_hold_plain_out()), plain TCP over IP version l3 */
+void gro_complete_out(struct ofl_gro *g, uint32_t idx, unsigned reason, unsigned l3);
+void gro_end_train_out(struct ofl_gro *g, uint32_t idx, uint8_t flags, unsigned l3);
 /* nbufs, csum_status and flags of a struct ofl_pkt as one word (host
  * order), to test the three at once whatever the byte order. */
 _Static_assert(offsetof(struct ofl_pkt, csum_status) == offsetof(struct ofl_pkt, nbufs) + 2 &&
@@ -209,6 +213,9 @@ unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, 
 /* renew.c: the frame a train left when its entry idx filled up, held
  * as the flow's next entry (udp: a UDP flow's); GRO_NONE: not held */
 uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int udp);
+/* ... TCP over IP version l3, entry idx held out of the table, and the
+ * next one so (hold.h gro_hold_plain_out()) */
+uint32_t gro_train_renew_out(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, unsigned l3);
 /* gro_train() of an entry just held (GRO_FAST_PLAIN or GRO_FAST_UDP, no
  * tag) from one frame of one buffer, the one before pkts[i] */
 unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
