@@ -72,9 +72,12 @@ static void array_sizes(const struct ofl_gro_config *cfg, uint32_t nitems, uint3
 	sz[GA_OUTS] = ofl_mul_size(nout, sizeof(struct ofl_gro_out));
 	sz[GA_OSLICES] = ofl_mul_size(ofl_mul_size(nout, cfg->max_bufs), sizeof(struct ofl_slice));
 	sz[GA_OCOOKIES] = ofl_mul_size(nout, sizeof(void *));
-	/* lone records (group.c): with timeout 0, where the fast path runs */
-	sz[GA_BS] = cfg->flush_timeout_ns == 0 && !cfg->dsa && (cfg->version == 1 || cfg->l2 != OFL_L2_NONE) && !list
-	                ? sizeof(struct gro_burst)
+	/* lone records (group.c): with timeout 0, where the fast path runs,
+	 * or behind a DSA tag in untagged mode (dsa_group.c: a slot per frame
+	 * after the struct) */
+	sz[GA_BS] = cfg->flush_timeout_ns == 0 && (!cfg->dsa || !cfg->dsa_keep_tag) &&
+	                    (cfg->version == 1 || cfg->l2 != OFL_L2_NONE) && !list
+	                ? sizeof(struct gro_burst) + (cfg->dsa ? GRO_BURST_MAX * sizeof(struct gro_tag_slot) : 0)
 	                : 0;
 	sz[GA_TAB] = ofl_flowtab_size(cfg->max_flows, nslots);
 	/* fraglist mode (list.c): the segments' own headers */
@@ -206,8 +209,11 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	g->age_head = g->age_tail = g->pend_head = g->pend_tail = g->last = GRO_NONE;
 	ofl_flowtab_init(&g->tab, g->tab_mem, nslots, key);
 	pred_masks(g);
-	if (g->bs)
+	if (g->bs) {
 		gro_burst_init(g->bs);
+		if (g->cfg.dsa)
+			g->bs->tag = (struct gro_tag_slot *)(void *)(g->bs + 1);
+	}
 	for (i = 0; i < GRO_RCACHE; i++)
 		g->rcache[i] = GRO_NONE;
 	*out = g;

@@ -181,6 +181,21 @@ struct gro_brec {
 	                         inner ones), as ofl_gro_out has them */
 };
 
+/* A lone record behind a DSA tag (dsa_group.c, untagged mode): its
+ * untagged header when the tag sits between the MACs and the EtherType
+ * (else the record's hdr is the frame's own bytes), the tag's metadata
+ * (the record's dsa), and its tagged frame (one buffer) for
+ * gro_lone_settle().  frame and flen move with the record
+ * (gro_lone_move()); hdr and meta stay in the slot of the frame that
+ * wrote them, until the next burst is grouped. */
+#define GRO_TAG_HDR 128u /* 12 MAC bytes + EtherType, IPv6, a 60-byte TCP header, rounded to 16 */
+struct gro_tag_slot {
+	uint8_t hdr[GRO_TAG_HDR];
+	struct ofl_dsa_meta meta;
+	const uint8_t *frame;
+	uint32_t flen;
+};
+
 /* The lone records: a held frame alone in its flow is its output record,
  * written while the burst is grouped, in the frame's slot (out[i] for
  * frame i of the burst), and moved down to its place among the lone
@@ -206,6 +221,10 @@ struct gro_burst {
 	uint32_t bytes; /* payload bytes of the lone records */
 	struct ofl_slice msl[GRO_LONE_NSL]; /* lone records of frames in several buffers: their slices */
 	uint32_t nmsl, mtop; /* ... msl used; slots [0, mtop) with such fields (lone_bufs.h) */
+	struct gro_tag_slot *tag; /* with a DSA format: GRO_BURST_MAX slots after
+	                             this struct (create.c); else NULL */
+	uint32_t tag_po; /* ... where the first frame of the last burst not
+	                    grouped had its TCP ports (a hint; 0: none) */
 };
 
 /* The context's arrays, one allocation each (create.c). */

@@ -31,6 +31,7 @@
  */
 #include <stddef.h>
 
+#include "gro/dsa_hold.h"
 #include "gro/group.h"
 #include "gro/hold.h"
 #include "gro/lone_bufs.h"
@@ -51,7 +52,7 @@ static uint32_t udp_group(const struct ofl_gro *g, const uint8_t *p, uint32_t b0
 /* The group of a frame that did not parse plain: a gro_group_hash(), 0 for
  * none, UINT32_MAX when the burst cannot be grouped.  A UDP or tunnel
  * layer whose flows can be held adds its frames here. */
-static uint32_t group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
+uint32_t gro_group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt)
 {
 	const uint8_t *p;
 	uint32_t b0, o, unknown;
@@ -119,7 +120,7 @@ static inline uint32_t tun_group(const struct ofl_gro *g, struct gro_burst *bs, 
 	}
 	bs->hl[i] = 0;
 	*bad += 1;
-	return group_of(g, pkt);
+	return gro_group_of(g, pkt);
 }
 
 /* A UDP datagram of the plain shape (its UDP header at uh, l4_len bytes
@@ -219,7 +220,7 @@ other:
 	}
 	bs->hl[i] = 0;
 	*bad += 1;
-	return group_of(g, pkt);
+	return gro_group_of(g, pkt);
 }
 
 /* Every frame of a burst of n (nothing held) alone in its flow and held
@@ -409,7 +410,11 @@ void gro_lone_settle(struct ofl_gro *g)
 		pkt.vlan_tci = o->vlan_tci;
 		pkt.rx_hash = o->rx_hash;
 		pkt.cookie = bs->ck[k];
-		if (OFL_GRO_OUT_TUN_TYPE(o->flags)) {
+		if (o->dsa) {
+			/* behind a DSA tag (dsa_group.c): from its tagged frame */
+			idx = gro_tag_lone_fill(g, k, &pkt, &b);
+			hash = g->items[idx].hash;
+		} else if (OFL_GRO_OUT_TUN_TYPE(o->flags)) {
 			/* through a tunnel (tunfast.c) */
 			idx = gro_tunnel_fill_lone(g, &pkt, OFL_GRO_OUT_TUN_TYPE(o->flags));
 			hash = g->items[idx].hash;

@@ -133,6 +133,16 @@ int gro_group_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, ui
  * lone_take_all()); gro_group()'s return. */
 int gro_group_end(struct ofl_gro *g, unsigned n, uint32_t dup, uint32_t bytes, uint64_t rx);
 
+/* group.c: the group of a frame that is no lone record (the full
+ * parser's addresses and ports, hashed: gro_group_hash()), 0 for none,
+ * UINT32_MAX when the burst cannot be grouped. */
+uint32_t gro_group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt);
+
+/* dsa_group.c: gro_group() for a burst behind a DSA tag (untagged mode:
+ * g->bs->tag; else 0): the same results, the records those of tagged
+ * frames. */
+int gro_tag_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now);
+
 /* Lone record j, written in frame j's slot, moved to slot k (k < j): its
  * output record with the slot's own slices and cookies, its slice, its
  * cookie. */
@@ -144,6 +154,11 @@ static inline void gro_lone_move(struct gro_burst *bs, uint32_t j, uint32_t k)
 	bs->out[k] = o;
 	bs->sl[k] = bs->sl[j];
 	bs->ck[k] = bs->ck[j];
+	if (bs->tag) {
+		/* behind a tag: its frame (gro_int.h gro_tag_slot) */
+		bs->tag[k].frame = bs->tag[j].frame;
+		bs->tag[k].flen = bs->tag[j].flen;
+	}
 }
 
 /*
@@ -188,6 +203,12 @@ static inline unsigned gro_lone_run(struct ofl_gro *g, const struct ofl_pkt *pkt
 		bs->seq[k] = seq0 + k;
 		k++;
 		held += len;
+	}
+	if (bs->tag) {
+		/* behind a tag (dsa_group.c): the tagged frames' bytes */
+		uint32_t t;
+		for (t = k0; t < k; t++)
+			rx += bs->tag[t].flen - bs->out[t].len;
 	}
 	g->st.rx_pkts += k - k0;
 	g->st.rx_bytes += rx;

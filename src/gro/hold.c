@@ -263,15 +263,16 @@ int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_
 
 
 /* A new flow behind a tag in untagged mode whose untagged frame is plain
- * TCP (receive.c: ofl_parse_plain_at() filled h, its offsets from the
+ * TCP, entry idx filled (receive.c: ofl_parse_plain_at() filled h, its offsets from the
  * tagged frame's start, the untagged EtherType at rest_off), in one buffer
  * of at most 0xffff bytes: held as gro_hold_new() holds it, by the plain
  * shape's fill (hold.h) over the frame seen from rest_off - 12 (the
  * headers and payload where they are), its first 12 bytes then the MACs,
  * and the tag's part after (metadata, prediction). */
-int gro_hold_tagged_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_view *v,
-                          const struct ofl_hdrs *h, const struct rx_tag *tag, const struct ofl_flow_key *k,
-                          uint32_t hash, uint64_t now)
+static inline OFL_ALWAYS_INLINE void tagged_plain_fill(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
+                                                       const struct ofl_view *v, const struct ofl_hdrs *h,
+                                                       const struct rx_tag *tag, const struct ofl_flow_key *k,
+                                                       uint32_t hash)
 {
 	const struct ofl_dsa_view *dv = &tag->view;
 	const uint32_t base = dv->rest_off - 12u;
@@ -280,12 +281,7 @@ int gro_hold_tagged_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const st
 	                           .hdr_len = (uint16_t)(h->hdr_len - base),
 	                           .l3_end = h->l3_end - base,
 	                           .payload_len = h->payload_len};
-	struct gro_item *it;
-	uint32_t idx;
-	if (gro_nflows(g) >= g->cfg.max_flows)
-		gro_make_room(g, h->payload_len); /* (the bytes' bound: the caller) */
-	idx = item_take(g);
-	it = &g->items[idx];
+	struct gro_item *it = &g->items[idx];
 	hold_fill_plain_l4(g, idx, pkt, v->p + base, &u, k, hash, 0, 0);
 	memcpy(it->hdr, dv->hdr, 12);
 	it->has_meta = 1;
@@ -296,5 +292,24 @@ int gro_hold_tagged_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const st
 	hold_tag_pred(g, idx, pkt, v->p, dv);
 	if (rcache_room(v->p, v->len))
 		g->rcache[rcache_slot(v->p)] = rcache_val(v->p, idx);
+}
+
+void gro_tagged_plain_fill(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const struct ofl_view *v,
+                           const struct ofl_hdrs *h, const struct rx_tag *tag, const struct ofl_flow_key *k,
+                           uint32_t hash)
+{
+	tagged_plain_fill(g, idx, pkt, v, h, tag, k, hash);
+}
+
+/* ... held: filled, linked. */
+int gro_hold_tagged_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_view *v,
+                          const struct ofl_hdrs *h, const struct rx_tag *tag, const struct ofl_flow_key *k,
+                          uint32_t hash, uint64_t now)
+{
+	uint32_t idx;
+	if (gro_nflows(g) >= g->cfg.max_flows)
+		gro_make_room(g, h->payload_len); /* (the bytes' bound: the caller) */
+	idx = item_take(g);
+	tagged_plain_fill(g, idx, pkt, v, h, tag, k, hash);
 	return hold_link(g, idx, pkt, hash, h->payload_len, now);
 }

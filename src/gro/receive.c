@@ -128,12 +128,35 @@ static int decode_tag(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t tot
 	return 0;
 }
 
+/* The key of the untagged frame behind the decoded tag (plain TCP, its
+ * TCP header at l4 from rest_off - 12) in *k, returned hashed. */
+static inline OFL_ALWAYS_INLINE uint32_t tagged_key(struct ofl_gro *g, const struct ofl_pkt *pkt,
+                                                    const struct rx_tag *tag, uint32_t l4, struct ofl_flow_key *k)
+{
+	const uint32_t base = tag->view.rest_off - 12u;
+	key_of_fields(pkt, tag->view.hdr, pkt->bufs[0].data, 0, 0, l4 == 34 ? 4 : 6, base + 14, base + l4, 0, tag, k);
+	return ofl_flow_hash_ip(&g->tab, k, l4 == 34);
+}
+
+/* ... its parse for gro_hold_tagged_plain() (thl TCP header bytes, len
+ * payload bytes), offsets from the tagged frame's start. */
+static inline OFL_ALWAYS_INLINE void tagged_hdrs(struct ofl_hdrs *h, const struct ofl_dsa_view *dv, uint32_t l4,
+                                                 uint32_t thl, uint32_t len)
+{
+	h->l3 = (uint8_t)(l4 == 34 ? 4 : 6);
+	h->l4_off = (uint16_t)(dv->rest_off - 12u + l4);
+	h->hdr_len = (uint16_t)(h->l4_off + thl);
+	h->l3_end = dv->rest_off + dv->rest_len;
+	h->payload_len = len;
+}
+
 /* A new flow behind the decoded tag, untagged mode, in one buffer of at
  * most 0xffff bytes with a checksum the NIC verified (the caller's tests):
  * when the untagged frame is plain TCP with payload and no flag that
  * passes it on, within the byte bound, and its flow holds nothing, held as
- * the full path holds it (gro_hold_tagged_plain()) without its parse;
- * else -1 with nothing changed, and the full path decides. */
+ * the full path holds it (gro_hold_tagged_plain()) without its parse; else
+ * -1 with nothing changed, and the full path decides.  (dsa_group.c holds
+ * the same frames as lone records.) */
 static OFL_NOINLINE int tagged_new_flow(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct rx_tag *tag,
                                         uint64_t now)
 {
@@ -153,8 +176,7 @@ static OFL_NOINLINE int tagged_new_flow(struct ofl_gro *g, const struct ofl_pkt 
 	len = end - base - l4 - thl;
 	if (!len || (f[base + l4 + 13] & TCP_NO_RUN) || g->held_bytes + len > g->cfg.max_held_bytes)
 		return -1;
-	key_of_fields(pkt, dv->hdr, f, 0, 0, l4 == 34 ? 4 : 6, base + 14, base + l4, 0, tag, &k);
-	hash = ofl_flow_hash_ip(&g->tab, &k, l4 == 34);
+	hash = tagged_key(g, pkt, tag, l4, &k);
 	if (g->last != GRO_NONE && g->items[g->last].hash == hash && ofl_flow_key_eq(&g->items[g->last].key, &k))
 		return -1;
 	idx = ofl_flowtab_find(&g->tab, hash, &k, key_of, g, &probes);
@@ -162,14 +184,33 @@ static OFL_NOINLINE int tagged_new_flow(struct ofl_gro *g, const struct ofl_pkt 
 		return -1; /* (the full path looks it up again, and counts that) */
 	g->st.lookups++;
 	g->st.lookup_probes += probes;
-	h.l3 = (uint8_t)(l4 == 34 ? 4 : 6);
-	h.l4_off = (uint16_t)(base + l4);
-	h.hdr_len = (uint16_t)(base + l4 + thl);
-	h.l3_end = end;
-	h.payload_len = len;
+	tagged_hdrs(&h, dv, l4, thl, len);
 	v.p = f;
 	v.len = b0;
 	return gro_hold_tagged_plain(g, pkt, &v, &h, tag, &k, hash, now);
+}
+
+uint32_t gro_tag_lone_fill(struct ofl_gro *g, uint32_t k, struct ofl_pkt *pkt, struct ofl_buf *b)
+{
+	const struct gro_tag_slot *ts = &g->bs->tag[k];
+	const struct ofl_gro_out *o = &g->bs->out[k];
+	struct ofl_flow_key key;
+	struct ofl_hdrs h;
+	struct ofl_view v = {ts->frame, ts->flen};
+	struct rx_tag tag;
+	uint32_t hash, idx;
+	b->data = ts->frame;
+	b->len = ts->flen;
+	pkt->bufs = b;
+	/* its tag decoded when it was grouped (dsa_group.c): it does now; its
+	 * record says where its headers are */
+	tag.has = 1;
+	ofl_dsa_decode(g->cfg.dsa, &g->cfg.dsa_params, OFL_DSA_RX, ts->frame, ts->flen, &tag.meta, &tag.view);
+	hash = tagged_key(g, pkt, &tag, o->l4_off, &key);
+	tagged_hdrs(&h, &tag.view, o->l4_off, o->hdr_len - o->l4_off, o->seg_size);
+	idx = item_take(g);
+	gro_tagged_plain_fill(g, idx, pkt, &v, &h, &tag, &key, hash);
+	return idx;
 }
 
 /* A UDP datagram of a new flow that fast_path() looked up and did not

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dsa_rx.h"
 #include "gen.h"
 #include "harness.h"
 
@@ -68,23 +69,7 @@ static uint32_t lens[NFR];
  * returns 0 when the format cannot tag it so. */
 static int tag(const struct ofl_dsa_ops *ops, unsigned i, const uint8_t *f, uint32_t n, unsigned port)
 {
-	uint8_t tmp[FLEN + 128];
-	struct ofl_dsa_meta m;
-	uint32_t off = 64, len = n;
-	memset(&m, 0, sizeof(m));
-	m.valid = OFL_DSA_M_PORT;
-	m.port = (uint8_t)port;
-	memset(tmp, 0, sizeof(tmp));
-	memcpy(tmp + off, f, n);
-	if (ofl_dsa_encode(ops, NULL, OFL_DSA_RX, &m, tmp, sizeof(tmp), &off, &len) == OFL_ENOTSUP) {
-		m.valid |= OFL_DSA_M_SWITCH;
-		m.switch_id = 1;
-		if (ofl_dsa_encode(ops, NULL, OFL_DSA_RX, &m, tmp, sizeof(tmp), &off, &len) != 0)
-			return 0;
-	}
-	memcpy(frames[i], tmp + off, len);
-	lens[i] = len;
-	return 1;
+	return dsa_rx_tag(ops, frames[i], f, n, port, &lens[i]);
 }
 
 /* The frames for ops (how many). */
@@ -123,11 +108,8 @@ static unsigned make_frames(const struct ofl_dsa_ops *ops)
 	if (strcmp(ops->name, "qca") == 0) {
 		/* a qca MIB frame (type 1): a switch control frame */
 		uint32_t len = (uint32_t)gen_tcp_frame(&fl[1], f, sizeof(f));
-		memcpy(frames[n], f, 12);
-		frames[n][12] = 0x80;
-		frames[n][13] = 0x42;
-		memcpy(frames[n] + 14, f + 12, len - 12);
-		lens[n++] = len + 2;
+		lens[n] = dsa_rx_qca_mib(frames[n], f, len);
+		n++;
 	}
 	return n;
 }
@@ -167,12 +149,7 @@ static void same_out(const struct out *a, const struct out *b, const char *name,
 	const struct ofl_gro_out *x = &a->o, *y = &b->o;
 	unsigned c;
 	ck_assert_msg(x->len == y->len && memcmp(a->bytes, b->bytes, x->len) == 0, "%s: output %u's bytes", name, k);
-	ck_assert_msg(x->hdr_len == y->hdr_len && x->seg_count == y->seg_count && x->seg_size == y->seg_size &&
-	                  x->ncookies == y->ncookies && x->l3_off == y->l3_off && x->l4_off == y->l4_off &&
-	                  x->csum_start == y->csum_start && x->csum_offset == y->csum_offset &&
-	                  x->flags == y->flags && x->gso_type == y->gso_type && x->vlan_tci == y->vlan_tci &&
-	                  x->rx_hash == y->rx_hash && x->first_ns == y->first_ns,
-	              "%s: output %u's fields", name, k);
+	ck_assert_msg(dsa_rx_same_fields(x, y), "%s: output %u's fields", name, k);
 	ck_assert_msg((x->dsa != NULL) == (y->dsa != NULL) && memcmp(&a->meta, &b->meta, sizeof(a->meta)) == 0,
 	              "%s: output %u's metadata", name, k);
 	for (c = 0; c < x->ncookies; c++)
