@@ -139,27 +139,25 @@ entry:
 				e = run_word(rp->tp, rp->ipsum, id, it->fixedid, &estep, &steps);
 			}
 			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl) / nbr));
-			/* ext (UDP of one buffer, TCP of several but not in the
-			 * fresh copies: for TCP of one, 1 flow +0.36 a packet,
-			 * the run's frames odd then): the entry's room bounds
-			 * the run, and the frame after it is in the burst,
-			 * within every other bound (the held bytes with it
-			 * taken, a segment, its slices, the stepped word) and
-			 * would not fit: the run checks it too, and when it is
-			 * the next full segment the entry is completed for the
-			 * size and the frame held as the flow's next (below:
-			 * renew), as the check after the run (one buffer) or
-			 * the general body (several) would */
-			ext = (nbr == 1 ? udp : !udp && !fresh) && room / mss < min32(k, hroom / mss);
-			/* span (TCP of one buffer, the fresh copies): as ext, and
-			 * the frames after it too, up to as many as the entry
-			 * took (within the new entry's room: its length is at
-			 * most the old one's) and every other bound for all:
-			 * the run writes their slices and cookies after the
-			 * entry's, and when the frame after the room's is the
-			 * next full segment they go to the entry held from it
-			 * (below: carry) */
-			span = fresh && !udp && nbr == 1 && room / mss < min32(k, hroom / mss)
+			/* ext (UDP of one buffer): the entry's room bounds the
+			 * run, and the frame after it is in the burst, within
+			 * every other bound (the held bytes with it taken, a
+			 * segment, its slices, the stepped word) and would not
+			 * fit: the run checks it too, and when it is the next
+			 * full segment the entry is completed for the size and
+			 * the frame held as the flow's next (below: renew), as
+			 * udp.c would */
+			ext = nbr == 1 && udp && room / mss < min32(k, hroom / mss);
+			/* span (TCP of one buffer in the fresh copies, of several
+			 * in the others): as ext, and the frames after it too,
+			 * up to as many as the entry took (within the new
+			 * entry's room: its length is at most the old one's;
+			 * its slices: at most nbr a frame for all of them, k's
+			 * bound) and every other bound for all: the run writes
+			 * their slices and cookies after the entry's, and when
+			 * the frame after the room's is the next full segment
+			 * they go to the entry held from it (below: carry) */
+			span = !udp && (fresh ? nbr == 1 : nbr > 1) && room / mss < min32(k, hroom / mss)
 			           ? min32(min32(k, hroom / mss) - room / mss, room / mss + 1u)
 			           : 0;
 			k = min32(k, min32(room / mss, hroom / mss));
@@ -177,14 +175,19 @@ entry:
 				                pw & pw_mask, pw_mask, &nsl_run, v4, 1, avx2, udp);
 			if (span && nadd > k) {
 				/* the run's frame k is the next entry's first, the
-				 * frames after it its next (carry) */
+				 * frames after it its next (carry); several
+				 * buffers: when each frame of the run has as many
+				 * slices as its first (nbr - 1 or nbr: the sum
+				 * says), else none carried (each frame after k's
+				 * slices taken off) */
 				renew = nadd - k;
-				nsl_run = k;
+				if (fresh)
+					nsl_run = k;
+				else
+					nsl_run = span_slices(pkts + i, k, nadd, nsl_run, hl, &renew);
 				nadd = k;
 			} else if (ext && nadd > k) {
-				/* its slices taken off: one (one buffer), else
-				 * each later buffer's and the first one's rest */
-				nsl_run = nbr == 1 ? k : nsl_run - (nbr - 1u + (pkts[i + k].bufs->len != hl));
+				nsl_run = k; /* (its one slice taken off) */
 				nadd = k;
 				renew = 1;
 			}
@@ -362,9 +365,12 @@ full:
 		const uint8_t stack = it->stack;
 		/* (carry: the run's frames after the held one, after the
 		 * entry's slices and cookies and the held one's) */
-		const struct ofl_slice *const csl = sl + nsl + 1u;
+		/* (the slices of a frame of the run: span_slices(); several
+		 * buffers: the held one's too, the entry held without them) */
+		const uint32_t fsl = fresh || renew == 1 ? 1u : frame_slices(&pkts[i], hl);
+		const struct ofl_slice *const csl = sl + nsl + (fresh ? 1u : 0u);
 		void *const *const cck = ck + nsegs + 1u;
-		if ((idx = gro_train_renew(g, idx, &pkts[i], now, udp)) == GRO_NONE)
+		if ((idx = gro_train_renew(g, idx, &pkts[i], now, udp, !fresh && renew > 1)) == GRO_NONE)
 			return i - first;
 		it = &g->items[idx];
 		if (++i >= n || (renew == 1 && !same_ports(it, &pkts[i])))
@@ -398,9 +404,14 @@ full:
 			 * next segments (its header the held frame's, their
 			 * length a full segment's, mss the same: a fresh
 			 * entry's is its first frame's payload) */
-			carry_slices(sl + nsl, ck + nsegs, csl, cck, carry, nsegs);
+			if (fresh) {
+				carry_slices(sl + nsl, ck + nsegs, csl, cck, carry, carry, nsegs, 1);
+				nsl += carry;
+			} else {
+				nsl = fsl * renew; /* (over the one the hold wrote) */
+				carry_slices(sl, ck + nsegs, csl, cck, nsl, carry, 0, 0);
+			}
 			nsegs += carry;
-			nsl += carry;
 			seq += mss * carry;
 			if (v4) {
 				id = (uint16_t)(id + carry);
