@@ -374,7 +374,29 @@ static OFL_NOINLINE unsigned first_hold_bufs(struct ofl_gro *g, const struct ofl
 	first_prefetch(pkts, n);
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
-	gro_hold_plain_new(g, pkts, p, l4, thl, total, now); /* (OFL_GRO_HELD) */
+	{
+		/* held as a frame of one buffer (the same fields), its
+		 * slices then written over the one that holds: in the header
+		 * split (the headers the whole first buffer, no later one
+		 * empty) each later buffer's, else hold.c's cut */
+		const struct ofl_buf *b = pkts->bufs;
+		const uint32_t nb = pkts->nbufs, hl = l4 + thl;
+		struct ofl_pkt one = *pkts;
+		struct ofl_slice *s;
+		uint32_t k, empty = b->len != hl;
+		one.nbufs = 1;
+		gro_hold_plain_new(g, &one, p, l4, thl, total, now); /* (OFL_GRO_HELD) */
+		s = gro_slices(g, g->last);
+		for (k = 1; k < nb; k++) {
+			s[k - 1] = (struct ofl_slice){b[k].data, b[k].len, 0, (uint16_t)k};
+			empty |= b[k].len == 0;
+		}
+		g->items[g->last].nslices = (uint16_t)(nb - 1u);
+		if (empty) {
+			g->items[g->last].nslices = 0;
+			gro_add_slices(g, g->last, pkts, hl, total - hl, 0);
+		}
+	}
 	return train_after_first(g, pkts, n, now, p, l4, 1) + 1;
 }
 
