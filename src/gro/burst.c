@@ -289,7 +289,7 @@ static inline unsigned train_after_hold(struct ofl_gro *g, const struct ofl_pkt 
  * into the train against it when header prediction covers it and the next
  * frame carries its ports, as train_after_hold() would take them (bufs 0:
  * a frame of one buffer, gro_train_held(), the entry's state known; 1:
- * of several, gro_train()).  Returns the last frame taken. */
+ * of several, gro_train_held_bufs()).  Returns the last frame taken. */
 static inline OFL_ALWAYS_INLINE unsigned train_after_first(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
                                                            uint64_t now, const uint8_t *p, uint32_t l4,
                                                            const int bufs)
@@ -298,7 +298,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_after_first(struct ofl_gro *g, co
 	const uint32_t idx = g->last;
 	if (n > 1 && g->items[idx].fast && q->nbufs && q->bufs && q->bufs->data && q->bufs->len >= l4 + 4u &&
 	    ld32(q->bufs->data + l4) == ld32(p + l4))
-		return bufs ? gro_train(g, idx, pkts, 1, n, now) : gro_train_held(g, idx, pkts, 1, n, now);
+		return bufs ? gro_train_held_bufs(g, idx, pkts, 1, n, now) : gro_train_held(g, idx, pkts, 1, n, now);
 	return 0;
 }
 

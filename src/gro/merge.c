@@ -75,9 +75,11 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 	const uint32_t pre = tagged ? tag_pre(it) : 0, tl = tagged ? it->rawtail_len : 0;
 	struct ofl_slice *sl = gro_slices(g, idx);
 	void **ck = gro_cookies(g, idx);
-	/* fresh: entry idx just held from one frame of one buffer (hold.h
-	 * hold_fill_plain_l4(): one segment, one slice, the ID not fixed) */
-	uint32_t seq = it->next_seq, nsegs = fresh ? 1u : it->nsegs, nsl = fresh ? 1u : it->nslices, added = 0;
+	/* fresh: entry idx just held from one frame (hold.h
+	 * hold_fill_plain_l4(): one segment, the ID not fixed), 1 of one
+	 * buffer (one slice), 2 of several (burst.c first_hold_bufs()) */
+	const int one = fresh == 1;
+	uint32_t seq = it->next_seq, nsegs = fresh ? 1u : it->nsegs, nsl = one ? 1u : it->nslices, added = 0;
 	uint32_t room = sat_sub(udp ? gro_udp_max_l3(g) : g->cfg.max_size, it->l3_len);
 	uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
 	/* segments and slices the entry may still take */
@@ -129,7 +131,8 @@ entry:
 			} else if (fresh && v4 && !udp && i == first && (e = get64(h0 + 18)) >> 48 != 0xffffu &&
 			           (uint16_t)e) {
 				/* the held frame's own word stepped once (burst.c
-				 * first_hold(): its header sum verified, its length
+				 * first_hold(), first_hold_bufs(): its header sum
+				 * verified by pass_len(), ofl_plain_tcp(); its length
 				 * a full segment's, the entry's mss its payload),
 				 * while neither its ID nor its checksum wraps */
 				estep = (1ull << 48) - 1u;
@@ -157,7 +160,7 @@ entry:
 			 * their slices and cookies after the entry's, and when
 			 * the frame after the room's is the next full segment
 			 * they go to the entry held from it (below: carry) */
-			span = !udp && (fresh ? nbr == 1 : nbr > 1) && room / mss < min32(k, hroom / mss)
+			span = !udp && (one ? nbr == 1 : nbr > 1) && room / mss < min32(k, hroom / mss)
 			           ? min32(min32(k, hroom / mss) - room / mss, room / mss + 1u)
 			           : 0;
 			k = min32(k, min32(room / mss, hroom / mss));
@@ -181,7 +184,7 @@ entry:
 				 * says), else none carried (each frame after k's
 				 * slices taken off) */
 				renew = nadd - k;
-				if (fresh)
+				if (one)
 					nsl_run = k;
 				else
 					nsl_run = span_slices(pkts + i, k, nadd, nsl_run, hl, &renew);
@@ -367,10 +370,10 @@ full:
 		 * entry's slices and cookies and the held one's) */
 		/* (the slices of a frame of the run: span_slices(); several
 		 * buffers: the held one's too, the entry held without them) */
-		const uint32_t fsl = fresh || renew == 1 ? 1u : frame_slices(&pkts[i], hl);
-		const struct ofl_slice *const csl = sl + nsl + (fresh ? 1u : 0u);
+		const uint32_t fsl = one || renew == 1 ? 1u : frame_slices(&pkts[i], hl);
+		const struct ofl_slice *const csl = sl + nsl + (one ? 1u : 0u);
 		void *const *const cck = ck + nsegs + 1u;
-		if ((idx = gro_train_renew(g, idx, &pkts[i], now, udp, !fresh && renew > 1)) == GRO_NONE)
+		if ((idx = gro_train_renew(g, idx, &pkts[i], now, udp, !one && renew > 1)) == GRO_NONE)
 			return i - first;
 		it = &g->items[idx];
 		if (++i >= n || (renew == 1 && !same_ports(it, &pkts[i])))
@@ -404,7 +407,7 @@ full:
 			 * next segments (its header the held frame's, their
 			 * length a full segment's, mss the same: a fresh
 			 * entry's is its first frame's payload) */
-			if (fresh) {
+			if (one) {
 				carry_slices(sl + nsl, ck + nsegs, csl, cck, carry, carry, nsegs, 1);
 				nsl += carry;
 			} else {
@@ -465,6 +468,9 @@ TRAIN_COPIES(train_v4_avx2, 1, 1, 0, GRO_TARGET_AVX2)
 TRAIN_COPIES(train_v6_avx2, 0, 1, 0, GRO_TARGET_AVX2)
 TRAIN_COPIES(train_udp4_avx2, 1, 1, 1, GRO_TARGET_AVX2)
 TRAIN_COPIES(train_udp6_avx2, 0, 1, 1, GRO_TARGET_AVX2)
+/* (after a first frame of several buffers held: gro_train_held_bufs()) */
+TRAIN_COPY(train_v4_avx2_bufs, 1, 0, 1, 0, 2, GRO_TARGET_AVX2)
+TRAIN_COPY(train_v6_avx2_bufs, 0, 0, 1, 0, 2, GRO_TARGET_AVX2)
 #endif
 #undef TRAIN_COPIES
 #undef TRAIN_COPY
@@ -490,6 +496,21 @@ unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *p
 	return v4 ? train_v4_new(g, idx, pkts, i, n, now) : train_v6_new(g, idx, pkts, i, n, now);
 }
 
+/* gro_train() of an entry just held from the frame before pkts[i], in
+ * several buffers (burst.c first_hold_bufs(): plain TCP, its IPv4 header
+ * sum verified): with AVX2, the copies that know its counts and take its
+ * first run word from its header. */
+unsigned gro_train_held_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                             uint64_t now)
+{
+#if defined(TRAIN_AVX2)
+	const struct gro_item *it = &g->items[idx];
+	if (gro_cpu_avx2() && it->fast == GRO_FAST_PLAIN && !it->rawpre_len)
+		return it->l3 == 4 ? train_v4_avx2_bufs(g, idx, pkts, i, n, now)
+		                   : train_v6_avx2_bufs(g, idx, pkts, i, n, now);
+#endif
+	return gro_train(g, idx, pkts, i, n, now);
+}
 
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                    uint64_t now)

@@ -216,6 +216,9 @@ uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *
  * tag) from one frame of one buffer, the one before pkts[i] */
 unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                         uint64_t now);
+/* ... from one frame of several buffers (burst.c first_hold_bufs()) */
+unsigned gro_train_held_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                             uint64_t now);
 /* interleaved flows: the frames from i on that predict into the held
  * entries the recent-flows cache names, without a train (l3: 4 or 6) */
 unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3);
