@@ -295,7 +295,7 @@ static inline unsigned train_after_hold(struct ofl_gro *g, const struct ofl_pkt 
  * into the train against it when header prediction covers it and the next
  * frame carries its ports, as train_after_hold() would take them (bufs 0:
  * a frame of one buffer, gro_train_held(), the entry's state known; 1:
- * of several, gro_train()).  Returns the last frame taken. */
+ * of several, gro_train_held_bufs()).  Returns the last frame taken. */
 static inline OFL_ALWAYS_INLINE unsigned train_after_first(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
                                                            uint64_t now, const uint8_t *p, uint32_t l4,
                                                            const int bufs)
@@ -304,7 +304,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_after_first(struct ofl_gro *g, co
 	const uint32_t idx = g->last;
 	if (n > 1 && g->items[idx].fast && q->nbufs && q->bufs && q->bufs->data && q->bufs->len >= l4 + 4u &&
 	    ld32(q->bufs->data + l4) == ld32(p + l4))
-		return bufs ? gro_train(g, idx, pkts, 1, n, now) : gro_train_held(g, idx, pkts, 1, n, now);
+		return bufs ? gro_train_held_bufs(g, idx, pkts, 1, n, now) : gro_train_held(g, idx, pkts, 1, n, now);
 	return 0;
 }
 
@@ -387,7 +387,29 @@ static OFL_NOINLINE unsigned first_hold_bufs(struct ofl_gro *g, const struct ofl
 	first_prefetch(pkts, n);
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
-	gro_hold_plain_new(g, pkts, p, l4, thl, total, now); /* (OFL_GRO_HELD) */
+	{
+		/* held as a frame of one buffer (the same fields), its
+		 * slices then written over the one that holds: in the header
+		 * split (the headers the whole first buffer, no later one
+		 * empty) each later buffer's, else hold.c's cut */
+		const struct ofl_buf *b = pkts->bufs;
+		const uint32_t nb = pkts->nbufs, hl = l4 + thl;
+		struct ofl_pkt one = *pkts;
+		struct ofl_slice *s;
+		uint32_t k, empty = b->len != hl;
+		one.nbufs = 1;
+		gro_hold_plain_new(g, &one, p, l4, thl, total, now); /* (OFL_GRO_HELD) */
+		s = gro_slices(g, g->last);
+		for (k = 1; k < nb; k++) {
+			s[k - 1] = (struct ofl_slice){b[k].data, b[k].len, 0, (uint16_t)k};
+			empty |= b[k].len == 0;
+		}
+		g->items[g->last].nslices = (uint16_t)(nb - 1u);
+		if (empty) {
+			g->items[g->last].nslices = 0;
+			gro_add_slices(g, g->last, pkts, hl, total - hl, 0);
+		}
+	}
 	return train_after_first(g, pkts, n, now, p, l4, 1) + 1;
 }
 

@@ -484,10 +484,14 @@ static inline OFL_ALWAYS_INLINE uint32_t gro_hold_plain_out(struct ofl_gro *g, c
                                                             const uint8_t *p, unsigned l3, uint32_t thl,
                                                             uint32_t total, uint64_t now)
 {
-	gro_hold_plain_unidx(g, pkt, p, gro_unidx_l4(l3), thl, total, now);
-	gro_unidx_kind(&g->items[g->last], l3);
+	const uint32_t idx = gro_hold_plain_unidx(g, pkt, p, gro_unidx_l4(l3), thl, total, now);
+	/* (the last entry and st.held: the unidx hold leaves them to its
+	 * caller) */
+	g->last = idx;
+	g->st.held++;
+	gro_unidx_kind(&g->items[idx], l3);
 	g->unidx = (uint8_t)l3;
-	return g->last;
+	return idx;
 }
 
 /* newflows.c: the entries held by gro_hold_plain_unidx() keyed, hashed,

@@ -75,12 +75,14 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 	const uint32_t pre = tagged ? tag_pre(it) : 0, tl = tagged ? it->rawtail_len : 0;
 	struct ofl_slice *sl = gro_slices(g, idx);
 	void **ck = gro_cookies(g, idx);
-	/* fresh: entry idx just held from one frame of one buffer (hold.h
-	 * hold_fill_plain_l4(): one segment, one slice, the ID not fixed);
-	 * out (TCP, fresh: only after burst.c first_hold()): held out of the
-	 * table (hold.h gro_hold_plain_out()), and so its next entries */
-	const int out = fresh && !udp;
-	uint32_t seq = it->next_seq, nsegs = fresh ? 1u : it->nsegs, nsl = fresh ? 1u : it->nslices, added = 0;
+	/* fresh: entry idx just held from one frame (hold.h
+	 * hold_fill_plain_l4(): one segment, the ID not fixed), 1 of one
+	 * buffer (one slice), 2 of several (burst.c first_hold_bufs());
+	 * out (TCP of one buffer: only after burst.c first_hold()): held out
+	 * of the table (hold.h gro_hold_plain_out()), and so its next entries */
+	const int one = fresh == 1;
+	const int out = one && !udp;
+	uint32_t seq = it->next_seq, nsegs = fresh ? 1u : it->nsegs, nsl = one ? 1u : it->nslices, added = 0;
 	uint32_t room = sat_sub(udp ? gro_udp_max_l3(g) : g->cfg.max_size, it->l3_len);
 	uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
 	/* segments and slices the entry may still take */
@@ -132,7 +134,8 @@ entry:
 			} else if (fresh && v4 && !udp && i == first && (e = get64(h0 + 18)) >> 48 != 0xffffu &&
 			           (uint16_t)e) {
 				/* the held frame's own word stepped once (burst.c
-				 * first_hold(): its header sum verified, its length
+				 * first_hold(), first_hold_bufs(): its header sum
+				 * verified by pass_len(), ofl_plain_tcp(); its length
 				 * a full segment's, the entry's mss its payload),
 				 * while neither its ID nor its checksum wraps */
 				estep = (1ull << 48) - 1u;
@@ -142,27 +145,25 @@ entry:
 				e = run_word(rp->tp, rp->ipsum, id, it->fixedid, &estep, &steps);
 			}
 			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl) / nbr));
-			/* ext (UDP of one buffer, TCP of several but not in the
-			 * fresh copies: for TCP of one, 1 flow +0.36 a packet,
-			 * the run's frames odd then): the entry's room bounds
-			 * the run, and the frame after it is in the burst,
-			 * within every other bound (the held bytes with it
-			 * taken, a segment, its slices, the stepped word) and
-			 * would not fit: the run checks it too, and when it is
-			 * the next full segment the entry is completed for the
-			 * size and the frame held as the flow's next (below:
-			 * renew), as the check after the run (one buffer) or
-			 * the general body (several) would */
-			ext = (nbr == 1 ? udp : !udp && !fresh) && room / mss < min32(k, hroom / mss);
-			/* span (TCP of one buffer, the fresh copies): as ext, and
-			 * the frames after it too, up to as many as the entry
-			 * took (within the new entry's room: its length is at
-			 * most the old one's) and every other bound for all:
-			 * the run writes their slices and cookies after the
-			 * entry's, and when the frame after the room's is the
-			 * next full segment they go to the entry held from it
-			 * (below: carry) */
-			span = fresh && !udp && nbr == 1 && room / mss < min32(k, hroom / mss)
+			/* ext (UDP of one buffer): the entry's room bounds the
+			 * run, and the frame after it is in the burst, within
+			 * every other bound (the held bytes with it taken, a
+			 * segment, its slices, the stepped word) and would not
+			 * fit: the run checks it too, and when it is the next
+			 * full segment the entry is completed for the size and
+			 * the frame held as the flow's next (below: renew), as
+			 * udp.c would */
+			ext = nbr == 1 && udp && room / mss < min32(k, hroom / mss);
+			/* span (TCP of one buffer in the fresh copies, of several
+			 * in the others): as ext, and the frames after it too,
+			 * up to as many as the entry took (within the new
+			 * entry's room: its length is at most the old one's;
+			 * its slices: at most nbr a frame for all of them, k's
+			 * bound) and every other bound for all: the run writes
+			 * their slices and cookies after the entry's, and when
+			 * the frame after the room's is the next full segment
+			 * they go to the entry held from it (below: carry) */
+			span = !udp && (one ? nbr == 1 : nbr > 1) && room / mss < min32(k, hroom / mss)
 			           ? min32(min32(k, hroom / mss) - room / mss, room / mss + 1u)
 			           : 0;
 			k = min32(k, min32(room / mss, hroom / mss));
@@ -180,14 +181,19 @@ entry:
 				                pw & pw_mask, pw_mask, &nsl_run, v4, 1, avx2, udp);
 			if (span && nadd > k) {
 				/* the run's frame k is the next entry's first, the
-				 * frames after it its next (carry) */
+				 * frames after it its next (carry); several
+				 * buffers: when each frame of the run has as many
+				 * slices as its first (nbr - 1 or nbr: the sum
+				 * says), else none carried (each frame after k's
+				 * slices taken off) */
 				renew = nadd - k;
-				nsl_run = k;
+				if (one)
+					nsl_run = k;
+				else
+					nsl_run = span_slices(pkts + i, k, nadd, nsl_run, hl, &renew);
 				nadd = k;
 			} else if (ext && nadd > k) {
-				/* its slices taken off: one (one buffer), else
-				 * each later buffer's and the first one's rest */
-				nsl_run = nbr == 1 ? k : nsl_run - (nbr - 1u + (pkts[i + k].bufs->len != hl));
+				nsl_run = k; /* (its one slice taken off) */
 				nadd = k;
 				renew = 1;
 			}
@@ -369,10 +375,13 @@ full:
 		const uint8_t stack = it->stack;
 		/* (carry: the run's frames after the held one, after the
 		 * entry's slices and cookies and the held one's) */
-		const struct ofl_slice *const csl = sl + nsl + 1u;
+		/* (the slices of a frame of the run: span_slices(); several
+		 * buffers: the held one's too, the entry held without them) */
+		const uint32_t fsl = one || renew == 1 ? 1u : frame_slices(&pkts[i], hl);
+		const struct ofl_slice *const csl = sl + nsl + (one ? 1u : 0u);
 		void *const *const cck = ck + nsegs + 1u;
 		if ((idx = out ? gro_train_renew_out(g, idx, &pkts[i], now, v4 ? 4u : 6u)
-		               : gro_train_renew(g, idx, &pkts[i], now, udp)) == GRO_NONE)
+		               : gro_train_renew(g, idx, &pkts[i], now, udp, !one && renew > 1)) == GRO_NONE)
 			return i - first;
 		it = &g->items[idx];
 		if (++i >= n || (renew == 1 && !same_ports(it, &pkts[i])))
@@ -406,9 +415,14 @@ full:
 			 * next segments (its header the held frame's, their
 			 * length a full segment's, mss the same: a fresh
 			 * entry's is its first frame's payload) */
-			carry_slices(sl + nsl, ck + nsegs, csl, cck, carry, nsegs);
+			if (one) {
+				carry_slices(sl + nsl, ck + nsegs, csl, cck, carry, carry, nsegs, 1);
+				nsl += carry;
+			} else {
+				nsl = fsl * renew; /* (over the one the hold wrote) */
+				carry_slices(sl, ck + nsegs, csl, cck, nsl, carry, 0, 0);
+			}
 			nsegs += carry;
-			nsl += carry;
 			seq += mss * carry;
 			if (v4) {
 				id = (uint16_t)(id + carry);
@@ -462,6 +476,9 @@ TRAIN_COPIES(train_v4_avx2, 1, 1, 0, GRO_TARGET_AVX2)
 TRAIN_COPIES(train_v6_avx2, 0, 1, 0, GRO_TARGET_AVX2)
 TRAIN_COPIES(train_udp4_avx2, 1, 1, 1, GRO_TARGET_AVX2)
 TRAIN_COPIES(train_udp6_avx2, 0, 1, 1, GRO_TARGET_AVX2)
+/* (after a first frame of several buffers held: gro_train_held_bufs()) */
+TRAIN_COPY(train_v4_avx2_bufs, 1, 0, 1, 0, 2, GRO_TARGET_AVX2)
+TRAIN_COPY(train_v6_avx2_bufs, 0, 0, 1, 0, 2, GRO_TARGET_AVX2)
 #endif
 #undef TRAIN_COPIES
 #undef TRAIN_COPY
@@ -487,6 +504,21 @@ unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *p
 	return v4 ? train_v4_new(g, idx, pkts, i, n, now) : train_v6_new(g, idx, pkts, i, n, now);
 }
 
+/* gro_train() of an entry just held from the frame before pkts[i], in
+ * several buffers (burst.c first_hold_bufs(): plain TCP, its IPv4 header
+ * sum verified): with AVX2, the copies that know its counts and take its
+ * first run word from its header. */
+unsigned gro_train_held_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                             uint64_t now)
+{
+#if defined(TRAIN_AVX2)
+	const struct gro_item *it = &g->items[idx];
+	if (gro_cpu_avx2() && it->fast == GRO_FAST_PLAIN && !it->rawpre_len)
+		return it->l3 == 4 ? train_v4_avx2_bufs(g, idx, pkts, i, n, now)
+		                   : train_v6_avx2_bufs(g, idx, pkts, i, n, now);
+#endif
+	return gro_train(g, idx, pkts, i, n, now);
+}
 
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                    uint64_t now)

@@ -29,10 +29,14 @@
  * least the headers; a UDP datagram under 12 bytes fills 64 of them,
  * GRO_UDP_CNT_MAX, before the smallest max_size, 1280).  Returns the new
  * entry, or GRO_NONE with nothing done (the burst loop offers the frame
- * then).
+ * then).  nosl (a frame of several buffers a span's run took, merge.c):
+ * held as a frame of one buffer with the same fields, its one slice and
+ * slice count then the caller's to write (the run's slices of the frame,
+ * as the hold would cut them).
  */
 static inline OFL_ALWAYS_INLINE uint32_t renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
-                                               uint64_t now, int udp, const unsigned out)
+                                               uint64_t now, int udp, const unsigned out,
+                                               int nosl)
 {
 	const struct gro_item *old = &g->items[idx];
 	const uint8_t *p = pkt->bufs[0].data;
@@ -70,19 +74,29 @@ static inline OFL_ALWAYS_INLINE uint32_t renew(struct ofl_gro *g, uint32_t idx, 
 	g->st.rx_bytes += tot;
 	if (out) /* (no key or hash: the train after burst.c first_hold()) */
 		return gro_hold_plain_out(g, pkt, p, l3, hl - l4, tot, now);
-	if (udp)
+	if (udp) {
 		gro_udp_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
-	else
+	} else {
+		/* (nosl: its slices the run's, which the train carries over
+		 * the one slice a frame of one buffer is held with) */
+		struct ofl_pkt one;
+		if (nosl) {
+			one = *pkt;
+			one.nbufs = 1;
+			pkt = &one;
+		}
 		gro_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
+	}
 	return g->last;
 }
 
-uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int udp)
+uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int udp,
+                         int nosl)
 {
-	return renew(g, idx, pkt, now, udp, 0);
+	return renew(g, idx, pkt, now, udp, 0, nosl);
 }
 
 uint32_t gro_train_renew_out(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, unsigned l3)
 {
-	return l3 == 4 ? renew(g, idx, pkt, now, 0, 4) : renew(g, idx, pkt, now, 0, 6);
+	return l3 == 4 ? renew(g, idx, pkt, now, 0, 4, 0) : renew(g, idx, pkt, now, 0, 6, 0);
 }

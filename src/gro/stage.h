@@ -211,15 +211,21 @@ int gro_predict_bufs_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                    uint64_t now);
 /* renew.c: the frame a train left when its entry idx filled up, held
- * as the flow's next entry (udp: a UDP flow's); GRO_NONE: not held */
-uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int udp);
+ * as the flow's next entry (udp: a UDP flow's); GRO_NONE: not held.
+ * nosl: a frame of several buffers whose slices the caller writes (one
+ * slice held in their place) */
+uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int udp,
+                         int nosl);
 /* ... TCP over IP version l3, entry idx held out of the table, and the
- * next one so (hold.h gro_hold_plain_out()) */
+ * next one so (hold.h gro_hold_plain_out()); a frame of one buffer */
 uint32_t gro_train_renew_out(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, unsigned l3);
 /* gro_train() of an entry just held (GRO_FAST_PLAIN or GRO_FAST_UDP, no
  * tag) from one frame of one buffer, the one before pkts[i] */
 unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                         uint64_t now);
+/* ... from one frame of several buffers (burst.c first_hold_bufs()) */
+unsigned gro_train_held_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                             uint64_t now);
 /* interleaved flows: the frames from i on that predict into the held
  * entries the recent-flows cache names, without a train (l3: 4 or 6) */
 unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, unsigned n, unsigned l3);

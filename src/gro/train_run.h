@@ -116,15 +116,44 @@ static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts,
 	                nsl, v4, 0, avx2, udp);
 }
 
-/* A span's carried frames (train_once()): n slices and cookies from ss
- * and sc to ds and dc, the slices' segment index from seg on (the same
- * length and buffer, each one more than the last as at ss).  Two frames a
- * step with GCC's vectors (32 bytes of slices, 16 of cookies). */
+/* The slices a run of several buffers writes for frame q (its first
+ * buffer's rest when there is any, and every later buffer). */
+static inline uint32_t frame_slices(const struct ofl_pkt *q, uint32_t hl)
+{
+	return q->nbufs - 1u + (q->bufs->len != hl);
+}
+
+/* A span of several buffers (train_once()): of the nadd frames from q the
+ * run took, writing nsl slices, frame k is the next entry's first.  When
+ * every frame has as many slices as the first (each has nbufs - 1 or
+ * nbufs: the sum says), the frames after it are carried (*renew kept);
+ * else none (*renew 1: the burst goes on from frame k + 1).  Returns the
+ * slices of the frames before k. */
+static inline uint32_t span_slices(const struct ofl_pkt *q, uint32_t k, uint32_t nadd, uint32_t nsl,
+                                   uint32_t hl, uint32_t *renew)
+{
+	const uint32_t f = frame_slices(q, hl);
+	uint32_t j;
+	if (nsl == nadd * f)
+		return k * f;
+	for (j = k; j < nadd; j++)
+		nsl -= frame_slices(q + j, hl);
+	*renew = 1;
+	return nsl;
+}
+
+/* A span's carried frames (train_once()): ns slices and n cookies from
+ * ss and sc to ds and dc, the slices' segment index from seg on (the
+ * same length and buffer; each frame's as many slices, its index one
+ * more than the last's as at ss).  one: frames of one buffer (ns is n).
+ * Two slices a step with GCC's vectors (32 bytes; one buffer: with 16 of
+ * cookies), cookies two a step. */
 static inline OFL_ALWAYS_INLINE void carry_slices(struct ofl_slice *ds, void **dc, const struct ofl_slice *ss,
-                                                  void *const *sc, uint32_t n, uint32_t seg)
+                                                  void *const *sc, uint32_t ns, uint32_t n, uint32_t seg,
+                                                  const int one)
 {
 	uint64_t w0, w1;
-	uint32_t t = 0;
+	uint32_t t = 0, u = 0;
 	memcpy(&w0, (const uint8_t *)ss + SL_LEN, 8);
 	w1 = w0;
 	memcpy((uint8_t *)&w1 + (offsetof(struct ofl_slice, pkt) - SL_LEN), &(uint16_t){(uint16_t)seg}, 2);
@@ -134,25 +163,51 @@ static inline OFL_ALWAYS_INLINE void carry_slices(struct ofl_slice *ds, void **d
 		typedef uint64_t v4q __attribute__((vector_size(32)));
 		typedef uint64_t v2q __attribute__((vector_size(16)));
 		const v4q d = {0, w0, 0, w0};
-		for (; t + 1 < n; t += 2) {
-			v4q x;
-			v2q y;
+		for (; !one && t + 3 < ns; t += 4) {
+			v4q x, x1;
 			memcpy(&x, ss + t, sizeof(x));
-			memcpy(&y, sc + t, sizeof(y));
+			memcpy(&x1, ss + t + 2, sizeof(x1));
+			x -= d;
+			x1 -= d;
+			memcpy(ds + t, &x, sizeof(x));
+			memcpy(ds + t + 2, &x1, sizeof(x1));
+		}
+		for (; t + 1 < ns; t += 2) {
+			v4q x;
+			memcpy(&x, ss + t, sizeof(x));
+			if (one) {
+				v2q y;
+				memcpy(&y, sc + t, sizeof(y));
+				memcpy(dc + t, &y, sizeof(y));
+			}
 			x -= d;
 			memcpy(ds + t, &x, sizeof(x));
-			memcpy(dc + t, &y, sizeof(y));
+		}
+		for (; !one && u + 3 < n; u += 4) {
+			v2q y, y1;
+			memcpy(&y, sc + u, sizeof(y));
+			memcpy(&y1, sc + u + 2, sizeof(y1));
+			memcpy(dc + u, &y, sizeof(y));
+			memcpy(dc + u + 2, &y1, sizeof(y1));
+		}
+		for (; !one && u + 1 < n; u += 2) {
+			v2q y;
+			memcpy(&y, sc + u, sizeof(y));
+			memcpy(dc + u, &y, sizeof(y));
 		}
 	}
 #endif
-	for (; t < n; t++) {
+	for (; t < ns; t++) {
 		uint64_t w;
 		memcpy(&w, (const uint8_t *)(ss + t) + SL_LEN, 8);
 		w -= w0;
 		ds[t].data = ss[t].data;
 		memcpy((uint8_t *)(ds + t) + SL_LEN, &w, 8);
-		dc[t] = sc[t];
+		if (one)
+			dc[t] = sc[t];
 	}
+	for (; !one && u < n; u++)
+		dc[u] = sc[u];
 }
 
 #endif

@@ -19,6 +19,12 @@
  * lookups and merged_fast) must be the same; unchanged polls deliver two
  * packets of every segment.  As gro_burst_diff_span_test the same calls run
  * again as bursts of every size (support/burstdiff.h).
+ * The same in several buffers (merge.c's span for runs of several buffers,
+ * run_split.c, run_bufs.c; renew.c holding the frame with the run's
+ * slices): every frame in two or four buffers, its headers the whole first
+ * (header split) or with payload bytes after them, the payload's buffers
+ * of unequal lengths; the changed frame then also in one buffer (C_BUFS)
+ * or cut at another place (C_CUT: the run's frames' slices unequal).
  */
 #include <check.h>
 #include <stdio.h>
@@ -36,8 +42,14 @@
 #define FRAME 1536u
 
 enum change {
-	C_NONE, C_PSH, C_CWR, C_SHORT, C_SEQ, C_ID, C_TOS, C_TTL, C_IPSUM, C_CSUM, C_LEN, C_NOPAY, C_BUFS, NCHANGE
+	C_NONE, C_PSH, C_CWR, C_SHORT, C_SEQ, C_ID, C_TOS, C_TTL, C_IPSUM, C_CSUM, C_LEN, C_NOPAY, C_BUFS, C_CUT, NCHANGE
 };
+
+/* How a frame is cut into buffers: one; the headers alone then one
+ * (header split) or three; the headers and 120 payload bytes then one or
+ * three.  Several buffers: the payload's later ones of 500, 300 and the
+ * rest bytes. */
+enum layout { L_ONE, L_HS2, L_HS4, L_OFF2, L_OFF4, NLAYOUT };
 
 /* The flow's variants: TCP options (timestamps), the IP ID near its wrap
  * (in the poll's second entry, or at its first frame), the held bytes
@@ -45,12 +57,35 @@ enum change {
 enum variant { V_PLAIN, V_OPTS, V_WRAP, V_WRAP0, V_HELD, NVARIANT };
 
 static uint8_t frames[POLL][FRAME];
-static struct ofl_buf bufs[POLL][2];
+static struct ofl_buf bufs[POLL][4];
 static struct ofl_pkt pkts[POLL];
 
-/* Poll number poll of the flow g (stepped on), frame at changed by c. */
-static void poll_make(struct gen_tcp *g, unsigned at, enum change c, unsigned poll)
+/* Frame k (len bytes, hl of headers) cut into nb buffers (1, 2 or 4), the
+ * first of hl + off bytes (or the whole frame when it has no more). */
+static uint16_t frame_cut(unsigned k, uint32_t len, uint32_t hl, unsigned nb, uint32_t off)
 {
+	uint8_t *f = frames[k];
+	const uint32_t b0 = nb == 1 ? len : hl + off, rest = len - b0; /* (rest: when len > b0) */
+	if (nb == 1 || len <= b0) {
+		bufs[k][0] = (struct ofl_buf){f, len};
+		return 1;
+	}
+	bufs[k][0] = (struct ofl_buf){f, b0};
+	if (nb == 2 || rest <= 800u) {
+		bufs[k][1] = (struct ofl_buf){f + b0, rest};
+		return 2;
+	}
+	bufs[k][1] = (struct ofl_buf){f + b0, 500};
+	bufs[k][2] = (struct ofl_buf){f + b0 + 500, 300};
+	bufs[k][3] = (struct ofl_buf){f + b0 + 800, rest - 800u};
+	return 4;
+}
+
+/* Poll number poll of the flow g (stepped on), frame at changed by c,
+ * each frame cut as lay says. */
+static void poll_make(struct gen_tcp *g, unsigned at, enum change c, unsigned poll, enum layout lay)
+{
+	static const unsigned nbs[NLAYOUT] = {1, 2, 4, 2, 4}, offs[NLAYOUT] = {0, 0, 0, 120, 120};
 	unsigned k;
 	for (k = 0; k < POLL; k++) {
 		struct gen_tcp m = *g;
@@ -76,11 +111,17 @@ static void poll_make(struct gen_tcp *g, unsigned at, enum change c, unsigned po
 		hl = (uint32_t)len - m.payload_len;
 		g->seq += m.payload_len;
 		g->ip_id++;
-		/* one buffer, or the headers and the payload (C_BUFS) */
-		bufs[k][0] = (struct ofl_buf){frames[k], k == at && c == C_BUFS ? hl : (uint32_t)len};
-		bufs[k][1] = (struct ofl_buf){frames[k] + hl, (uint32_t)len - hl};
+		/* as the layout says; the changed frame (C_BUFS): of one
+		 * buffer the headers and the payload, else in one; (C_CUT)
+		 * the first buffer 40 bytes longer */
+		uint16_t nb;
+		if (k == at && c == C_BUFS)
+			nb = frame_cut(k, (uint32_t)len, hl, nbs[lay] == 1 ? 2 : 1, 0);
+		else
+			nb = frame_cut(k, (uint32_t)len, hl, nbs[lay] == 1 && k == at && c == C_CUT ? 2 : nbs[lay],
+			               offs[lay] + (k == at && c == C_CUT ? 40u : 0u));
 		pkts[k] = (struct ofl_pkt){.bufs = bufs[k],
-		                           .nbufs = (uint16_t)(k == at && c == C_BUFS ? 2 : 1),
+		                           .nbufs = nb,
 		                           .csum_status = k == at && c == C_CSUM ? OFL_CSUM_NONE : OFL_CSUM_UNNECESSARY,
 		                           .cookie = (void *)(uintptr_t)(poll << 8 | k)};
 	}
@@ -89,7 +130,8 @@ static void poll_make(struct gen_tcp *g, unsigned at, enum change c, unsigned po
 /* The sequence over IPv(l3) in variant v, change c at every position in
  * turn (one poll each), into s: one burst a poll (burst) or one call a
  * frame; its counters in *st. */
-static void sequence(int l3, enum variant v, enum change c, int burst, struct seen *s, struct ofl_gro_stats *st)
+static void sequence(int l3, enum variant v, enum change c, enum layout lay, int burst, struct seen *s,
+                     struct ofl_gro_stats *st)
 {
 	struct gen_tcp g;
 	struct ofl_gro_config cfg;
@@ -118,7 +160,7 @@ static void sequence(int l3, enum variant v, enum change c, int burst, struct se
 			g.ip_id = (uint16_t)(0xffffu - 50u); /* (at the poll's frame 51) */
 		if (v == V_WRAP0)
 			g.ip_id = (uint16_t)(0xffffu - at % 3u); /* (at its first frames) */
-		poll_make(&g, at, c, a);
+		poll_make(&g, at, c, a, lay);
 		if (burst) {
 			int err = 1;
 			ck_assert_uint_eq(ofl_gro_receive_burst(gro, pkts, POLL, a, &err), POLL);
@@ -135,24 +177,26 @@ static void sequence(int l3, enum variant v, enum change c, int burst, struct se
 	st->lookups = st->lookup_probes = st->merged_fast = 0; /* (gro.h) */
 }
 
-/* Change _i: both IP versions, every variant. */
+/* Change _i % NCHANGE, layout _i / NCHANGE: both IP versions, every
+ * variant. */
 START_TEST(span_equal_single_frames)
 {
-	const enum change c = (enum change)_i;
+	const enum change c = (enum change)(_i % NCHANGE);
+	const enum layout lay = (enum layout)(_i / NCHANGE);
 	int l3;
 	unsigned v;
 	for (l3 = 4; l3 <= 6; l3 += 2) {
 		for (v = 0; v < NVARIANT; v++) {
 			struct seen a, b;
 			struct ofl_gro_stats sa, sb;
-			sequence(l3, (enum variant)v, c, 1, &a, &sa);
-			sequence(l3, (enum variant)v, c, 0, &b, &sb);
+			sequence(l3, (enum variant)v, c, lay, 1, &a, &sa);
+			sequence(l3, (enum variant)v, c, lay, 0, &b, &sb);
 			ck_assert_msg(a.h == b.h && a.lists == b.lists && a.pkts == b.pkts && a.segs == b.segs,
-			              "IPv%d, variant %u, change %d: bursts and single frames deliver differently "
-			              "(%u/%u packets, %u/%u segments)",
-			              l3, v, (int)c, a.pkts, b.pkts, a.segs, b.segs);
-			ck_assert_msg(memcmp(&sa, &sb, sizeof sa) == 0, "IPv%d, variant %u, change %d: counters differ",
-			              l3, v, (int)c);
+			              "IPv%d, variant %u, change %d, layout %d: bursts and single frames deliver "
+			              "differently (%u/%u packets, %u/%u segments)",
+			              l3, v, (int)c, (int)lay, a.pkts, b.pkts, a.segs, b.segs);
+			ck_assert_msg(memcmp(&sa, &sb, sizeof sa) == 0,
+			              "IPv%d, variant %u, change %d, layout %d: counters differ", l3, v, (int)c, (int)lay);
 			if (c != C_PSH && c != C_IPSUM && c != C_LEN && c != C_NOPAY)
 				ck_assert_uint_eq(a.segs, 12u * POLL); /* every frame a segment, delivered once */
 			if (c == C_NONE && v != V_HELD && v != V_WRAP0)
@@ -162,4 +206,4 @@ START_TEST(span_equal_single_frames)
 }
 END_TEST
 
-H_MAIN("gro_span", 0, 0, {span_equal_single_frames, NCHANGE})
+H_MAIN("gro_span", 0, 0, {span_equal_single_frames, NCHANGE * NLAYOUT})
