@@ -80,10 +80,17 @@ int mring_init(struct mring *mr, struct rte_mempool *pool, unsigned flows, unsig
 		free(mr->m);
 		return -1;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* the harness writes up to BH_STRIDE bytes a slot */
+		if (rte_pktmbuf_tailroom(mr->m[i]) < BH_STRIDE)
+			break;
 		mem[i] = rte_pktmbuf_mtod(mr->m[i], uint8_t *);
-	if (bh_ring_init(&mr->r, &t, mem) != 0) {
+	}
+	if (i < n || bh_ring_init(&mr->r, &t, mem) != 0) {
+		fprintf(stderr, "ofl_dpdk_cmp: %s\n", i < n ? "mbufs too small for the ring" : "no ring");
+		rte_pktmbuf_free_bulk(mr->m, n);
 		free(mem);
+		free(mr->m);
 		return -1;
 	}
 	free(mem);
