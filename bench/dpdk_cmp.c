@@ -45,6 +45,7 @@
 
 #include "gen.h"
 #include "harness.h"
+#include "dpdk_ring.h"
 #ifdef OFL_BENCH_HAVE_GSO
 #include "gso_harness.h"
 #endif
@@ -59,76 +60,7 @@ static struct rte_mempool *g_pool;
 static unsigned g_reps = 5;
 static double g_min_s = 0.08; /* timed seconds per repetition and side */
 static FILE *g_json;
-
-/* ---- the mbuf-backed ring ------------------------------------------------ */
-
-struct mring {
-	struct bh_ring r;
-	struct rte_mbuf **m; /* one per slot */
-};
-
-static void mbuf_reset(struct mring *mr, unsigned i)
-{
-	struct rte_mbuf *m = mr->m[i];
-	m->data_off = RTE_PKTMBUF_HEADROOM;
-	m->data_len = (uint16_t)mr->r.len[i];
-	m->pkt_len = mr->r.len[i];
-	m->nb_segs = 1;
-	m->next = NULL;
-	m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_TCP;
-	m->l2_len = 14;
-	m->l3_len = 20;
-	m->l4_len = 20;
-	m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-}
-
-static int mring_init(struct mring *mr, unsigned flows, unsigned min_slots)
-{
-	struct bh_traffic t;
-	unsigned n, i;
-	memset(&t, 0, sizeof t);
-	t.l3 = 4;
-	t.nflows = flows;
-	t.nbufs = 1;
-	t.min_slots = min_slots;
-	n = bh_ring_slots(&t);
-	uint8_t **mem = calloc(n, sizeof(*mem));
-	mr->m = calloc(n, sizeof(*mr->m));
-	if (!mem || !mr->m || rte_pktmbuf_alloc_bulk(g_pool, mr->m, n) != 0) {
-		fprintf(stderr, "ofl_dpdk_cmp: cannot get %u mbufs\n", n);
-		free(mem);
-		free(mr->m);
-		return -1;
-	}
-	for (i = 0; i < n; i++)
-		mem[i] = rte_pktmbuf_mtod(mr->m[i], uint8_t *);
-	if (bh_ring_init(&mr->r, &t, mem) != 0) {
-		free(mem);
-		return -1;
-	}
-	free(mem);
-	for (i = 0; i < n; i++)
-		mbuf_reset(mr, i);
-	return 0;
-}
-
-static void mring_free(struct mring *mr)
-{
-	unsigned i;
-	for (i = 0; i < mr->r.nslots; i++)
-		mbuf_reset(mr, i);
-	rte_pktmbuf_free_bulk(mr->m, mr->r.nslots);
-	bh_ring_free(&mr->r);
-	free(mr->m);
-}
-
-/* Refill what has been handed back, keeping the last keep slots. */
-static void mring_recycle(struct mring *mr, unsigned keep)
-{
-	unsigned from = mr->r.dirty_from, n = bh_ring_recycle(&mr->r, keep), k;
-	for (k = 0; k < n; k++)
-		mbuf_reset(mr, (from + k) % mr->r.nslots);
-}
+static int g_side; /* 0: both sides alternately; 1: libofl only; 2: DPDK only */
 
 /* ---- timing ----------------------------------------------------------------- */
 
@@ -502,13 +434,13 @@ static void row(const char *mode, unsigned flows, unsigned poll)
 	double a[16], b[16], ra[16], ours, theirs, ratio;
 	unsigned i;
 	/* ctx rows hold packets for 200 us of real time: a 65536-slot ring */
-	if (mring_init(&mr, flows, ctx_mode ? 65536 : 0) != 0) {
+	if (mring_init(&mr, g_pool, flows, ctx_mode ? 65536 : 0) != 0) {
 		fprintf(stderr, "ofl_dpdk_cmp: ring for %u flows failed\n", flows);
 		return;
 	}
 	for (i = 0; i < g_reps; i++) {
-		a[i] = run_ours(&mr, poll, ctx_mode ? TIMEOUT_NS : 0, &bad);
-		b[i] = run_theirs(&mr, poll, ctx_mode, &bad);
+		a[i] = g_side != 2 ? run_ours(&mr, poll, ctx_mode ? TIMEOUT_NS : 0, &bad) : 0;
+		b[i] = g_side != 1 ? run_theirs(&mr, poll, ctx_mode, &bad) : 0;
 		ra[i] = b[i] > 0 ? a[i] / b[i] : 0;
 	}
 	qsort(a, g_reps, sizeof(double), cmp_dbl);
@@ -537,6 +469,7 @@ int main(int argc, char **argv)
 	               "--no-telemetry", "-l", "0", "--log-level=lib.*:error", NULL};
 	int i, quick = 0;
 	const char *json = NULL, *only = NULL;
+	unsigned only_flows = 0, only_poll = 0;
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--quick") == 0)
 			quick = 1;
@@ -546,9 +479,17 @@ int main(int argc, char **argv)
 			g_reps = (unsigned)atoi(argv[++i]);
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only = argv[++i];
-		else {
+		else if (strcmp(argv[i], "--flows") == 0 && i + 1 < argc)
+			only_flows = (unsigned)atoi(argv[++i]);
+		else if (strcmp(argv[i], "--poll") == 0 && i + 1 < argc)
+			only_poll = (unsigned)atoi(argv[++i]);
+		else if (strcmp(argv[i], "--side") == 0 && i + 1 < argc) {
+			i++;
+			g_side = strcmp(argv[i], "ofl") == 0 ? 1 : strcmp(argv[i], "dpdk") == 0 ? 2 : 0;
+		} else {
 			fprintf(stderr, "usage: ofl_dpdk_cmp [--quick] [--reps N] [--json FILE] "
-			                "[--only burst|ctx|gso]\n");
+			                "[--only burst|ctx|gso] [--flows N] [--poll 32|64] "
+			                "[--side ofl|dpdk|both]\n");
 			return 2;
 		}
 	}
@@ -562,8 +503,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ofl_dpdk_cmp: rte_eal_init failed\n");
 		return 1;
 	}
-	g_pool = rte_pktmbuf_pool_create("ofl_ring", 65536 + 8192, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-	                                 SOCKET_ID_ANY);
+	g_pool = ring_pool("ofl_ring", 65536 + 8192, RTE_MBUF_DEFAULT_BUF_SIZE);
 	if (!g_pool) {
 		fprintf(stderr, "ofl_dpdk_cmp: no mbuf pool\n");
 		return 1;
@@ -584,10 +524,12 @@ int main(int argc, char **argv)
 		if (!only || strcmp(only, "burst") == 0)
 			for (p = 32; p <= 64; p += 32)
 				for (f = 0; f < 5; f++)
-					row("burst", flows[f], p);
+					if ((!only_flows || only_flows == flows[f]) && (!only_poll || only_poll == p))
+						row("burst", flows[f], p);
 		if (!only || strcmp(only, "ctx") == 0)
 			for (f = 0; f < 5; f++)
-				row("ctx", flows[f], 32);
+				if ((!only_flows || only_flows == flows[f]) && (!only_poll || only_poll == 32))
+					row("ctx", flows[f], 32);
 	}
 #ifdef OFL_BENCH_HAVE_GSO
 	if (!only || strcmp(only, "gso") == 0) {
