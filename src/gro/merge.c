@@ -171,14 +171,12 @@ entry:
 			if (nbr == 1)
 				nadd = run_one_buf(pkts, i, iend, n, rp, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
 				                   &nsl_run, v4, avx2, udp);
-			else if (!udp) {
-				/* several buffers: run_bufs.c */
+			else {
+				/* several buffers: run_bufs.c (UDP: its own copies) */
 				const struct run_at ra = {rp,  sl + nsl, ck + nsegs,   e,       estep, hl,
 				                          seq, nsegs,    pw & pw_mask, pw_mask, nbr};
-				nadd = gro_run_bufs(pkts, i, iend, n, &ra, &nsl_run, v4, avx2);
-			} else
-				nadd = run_take(pkts, i, iend, n, rp, hl, seq, e, estep, nsegs, sl + nsl, ck + nsegs,
-				                pw & pw_mask, pw_mask, &nsl_run, v4, 1, avx2, udp);
+				nadd = (udp ? gro_run_bufs_udp : gro_run_bufs)(pkts, i, iend, n, &ra, &nsl_run, v4, avx2);
+			}
 			if (span && nadd > k) {
 				/* the run's frame k is the next entry's first, the
 				 * frames after it its next (carry); several

@@ -68,6 +68,34 @@ static inline GRO_TARGET_AVX2 uint64_t cut3_avx2(const struct ofl_buf *qb, struc
 }
 #endif
 
+/* UDP: the masked compare of a GRO_FAST_UDP entry's plain header (hl =
+ * l4c + 8: 42 bytes for IPv4, under cmp.h's GRO_CMP_MIN, or 62), reading
+ * [0, hl) of d and no more: at the header split the first buffer ends
+ * there.  [0, 32) and [hl - 32, hl) cover it (32 <= hl <= 64). */
+#if defined(TRAIN_AVX2)
+static inline GRO_TARGET_AVX2 int udp_cmp_avx2(const uint8_t *d, const uint8_t *tp, const uint8_t *mk, uint32_t hl)
+{
+#define BLK(o)                                                                                                  \
+	_mm256_and_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(d + (o))),           \
+	                                  _mm256_loadu_si256((const __m256i *)(const void *)(tp + (o)))),          \
+	                 _mm256_loadu_si256((const __m256i *)(const void *)(mk + (o))))
+	const __m256i y = _mm256_or_si256(BLK(0), BLK(hl - 32));
+#undef BLK
+	return !_mm256_testz_si256(y, y);
+}
+#endif
+static inline OFL_ALWAYS_INLINE int udp_hdr_cmp(const uint8_t *d, const uint8_t *tp, const uint8_t *mk, uint32_t hl,
+                                                const int avx2)
+{
+#if defined(TRAIN_AVX2)
+	if (avx2)
+		return udp_cmp_avx2(d, tp, mk, hl);
+#else
+	(void)avx2;
+#endif
+	return gro_cmp_scalar(d, tp, mk, 0, hl);
+}
+
 #if defined(TRAIN_AVX2)
 #define TRAIN_AVX2_ON 1
 #else
@@ -79,11 +107,12 @@ static inline GRO_TARGET_AVX2 uint64_t cut3_avx2(const struct ofl_buf *qb, struc
  * its segment index) plus k (no carry: each field stays below 0xffff). */
 static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
                                                    const struct run_at *a, uint32_t *nslices, const int v4,
-                                                   const int avx2, const unsigned nbc, const int fold)
+                                                   const int avx2, const unsigned nbc, const int fold, const int udp)
 {
 	const struct run *r = a->r;
 	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's L4 offset */
-	const uint32_t hl = a->hl, mss = r->mss, want = a->want, mask = a->mask;
+	/* udp: a GRO_FAST_UDP entry's plain header, its length a constant */
+	const uint32_t hl = udp ? l4c + 8u : a->hl, mss = r->mss, want = a->want, mask = a->mask;
 	const uint32_t nb = nbc ? nbc : a->nb;
 	const uint32_t pbstep = pb_word(1, 0), bstep = pb_word(0, 1);
 	const uint64_t estep = a->estep, full = r->full;
@@ -130,7 +159,8 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_take(const struct ofl_pkt *pkts, u
 				break;
 		} else
 #endif
-		    if (train_cmp(d, r->tp, r->mk, 0, hl, avx2) || ofl_get32(d + l4c + 4) != seq ||
+		    if ((udp ? udp_hdr_cmp(d, r->tp, r->mk, hl, avx2) || !(d[l4c + 6] | d[l4c + 7])
+		             : train_cmp(d, r->tp, r->mk, 0, hl, avx2) || ofl_get32(d + l4c + 4) != seq) ||
 		        (v4 && get64(d + 18) != e))
 			break;
 		/* the slices written as the buffers are read, counted when
@@ -195,15 +225,15 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_l3(const struct ofl_pkt *pkts, uns
 	const uint32_t l4c = v4 ? 34u : 54u;
 	switch (a->nb) {
 	case 2:
-		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 2, 0);
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 2, 0, 0);
 	case 3:
-		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 3, 0);
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 3, 0, 0);
 	case 4:
 		if (TRAIN_AVX2_ON && avx2 && a->hl <= l4c + 36 && a->hl <= 96 && (a->hl - l4c) % 4 == 0)
-			return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 4, 1);
-		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 4, 0);
+			return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 4, 1, 0);
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 4, 0, 0);
 	default:
-		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 0, 0);
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 0, 0, 0);
 	}
 }
 
@@ -259,4 +289,43 @@ unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, uns
 	(void)avx2;
 #endif
 	return bufs_plain(pkts, i, iend, n, a, nslices, v4);
+}
+
+
+/* UDP: each buffer count's copy (four with AVX2: cut3_avx2()). */
+static inline OFL_ALWAYS_INLINE unsigned bufs_udp_l3(const struct ofl_pkt *pkts, unsigned i, unsigned iend,
+                                                     unsigned n, const struct run_at *a, uint32_t *nslices,
+                                                     const int v4, const int avx2)
+{
+	switch (a->nb) {
+	case 2:
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 2, 0, 1);
+	case 4:
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 4, 0, 1);
+	default:
+		return bufs_take(pkts, i, iend, n, a, nslices, v4, avx2, 0, 0, 1);
+	}
+}
+#if defined(TRAIN_AVX2)
+static OFL_NOINLINE GRO_TARGET_AVX2 NO_SLP unsigned bufs_udp_avx2(const struct ofl_pkt *pkts, unsigned i,
+                                                                unsigned iend, unsigned n, const struct run_at *a,
+                                                                uint32_t *nslices, int v4)
+{
+	return v4 ? bufs_udp_l3(pkts, i, iend, n, a, nslices, 1, 1) : bufs_udp_l3(pkts, i, iend, n, a, nslices, 0, 1);
+}
+#endif
+
+/* (without AVX2: the build's compare, here) */
+NO_SLP unsigned gro_run_bufs_udp(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                                 const struct run_at *a, uint32_t *nslices, int v4, int avx2)
+{
+#if defined(TRAIN_AVX2)
+	if (avx2)
+		return bufs_udp_avx2(pkts, i, iend, n, a, nslices, v4);
+#else
+	(void)avx2;
+#endif
+	if (v4)
+		return bufs_udp_l3(pkts, i, iend, n, a, nslices, 1, 0);
+	return bufs_udp_l3(pkts, i, iend, n, a, nslices, 0, 0);
 }

@@ -33,6 +33,13 @@ struct run_at {
  * for AVX2 (only where gro_cpu_avx2()). */
 unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
                       uint32_t *nslices, int v4, int avx2);
+/* The same for a GRO_FAST_UDP entry's datagrams (udp.h): each one's
+ * checksum not 0 in place of the sequence number (a->seq unused), its
+ * header (a->hl: Ethernet, IP and UDP, 42 or 62 bytes) compared from its
+ * first buffer alone, however short the compare of one buffer would be
+ * (predict.h pred_cmp_len()). */
+unsigned gro_run_bufs_udp(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
+                          uint32_t *nslices, int v4, int avx2);
 
 #if defined(TRAIN_AVX2)
 /* The pair checks of the AVX2 runs, made as a frame's header is

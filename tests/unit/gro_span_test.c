@@ -25,6 +25,12 @@
  * (header split) or with payload bytes after them, the payload's buffers
  * of unequal lengths; the changed frame then also in one buffer (C_BUFS)
  * or cut at another place (C_CUT: the run's frames' slices unequal).
+ * And one UDP flow (UDP GRO on: merge.c's train of a GRO_FAST_UDP entry,
+ * run_bufs.c's UDP copies for several buffers, whose IPv4 header split
+ * leaves 42 header bytes in the first buffer) in every layout, against the
+ * same frames received one by one, with the UDP changes: a zero checksum,
+ * a UDP length one off, a datagram longer than the first; a shorter one
+ * (C_SHORT) mid-run and last; and a flow whose every checksum is 0.
  */
 #include <check.h>
 #include <stdio.h>
@@ -42,8 +48,14 @@
 #define FRAME 1536u
 
 enum change {
-	C_NONE, C_PSH, C_CWR, C_SHORT, C_SEQ, C_ID, C_TOS, C_TTL, C_IPSUM, C_CSUM, C_LEN, C_NOPAY, C_BUFS, C_CUT, NCHANGE
+	C_NONE, C_PSH, C_CWR, C_SHORT, C_SEQ, C_ID, C_TOS, C_TTL, C_IPSUM, C_CSUM, C_LEN, C_NOPAY, C_BUFS, C_CUT, NCHANGE,
+	/* UDP only */
+	C_ZERO = NCHANGE, C_ULEN, C_LONG
 };
+/* The changes of the UDP sequences. */
+static const enum change udp_changes[] = {C_NONE, C_SHORT, C_ID,   C_TOS,  C_TTL,  C_IPSUM, C_CSUM,
+                                          C_LEN,  C_BUFS,  C_CUT,  C_ZERO, C_ULEN, C_LONG};
+#define NUDP (sizeof udp_changes / sizeof udp_changes[0])
 
 /* How a frame is cut into buffers: one; the headers alone then one
  * (header split) or three; the headers and 120 payload bytes then one or
@@ -103,6 +115,9 @@ static void poll_make(struct gen_tcp *g, unsigned at, enum change c, unsigned po
 			case C_IPSUM: m.bad_ip_csum = true; break;
 			case C_LEN: m.ip_len_delta = 1; break;
 			case C_NOPAY: m.payload_len = 0; break;
+			case C_ZERO: m.udp_zero_csum = true; break;
+			case C_ULEN: m.udp_len_delta = -1; break;
+			case C_LONG: m.payload_len = MSS + 1; break;
 			default: break;
 			}
 		}
@@ -131,7 +146,7 @@ static void poll_make(struct gen_tcp *g, unsigned at, enum change c, unsigned po
  * turn (one poll each), into s: one burst a poll (burst) or one call a
  * frame; its counters in *st. */
 static void sequence(int l3, enum variant v, enum change c, enum layout lay, int burst, struct seen *s,
-                     struct ofl_gro_stats *st)
+                     struct ofl_gro_stats *st, int udp)
 {
 	struct gen_tcp g;
 	struct ofl_gro_config cfg;
@@ -147,13 +162,17 @@ static void sequence(int l3, enum variant v, enum change c, enum layout lay, int
 	cfg.user = s;
 	if (v == V_HELD)
 		cfg.max_held_bytes = 50u * MSS + 10u; /* (the poll's 50th frame over it) */
+	cfg.udp = (uint8_t)(udp != 0);
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
 	gen_tcp_init(&g, l3);
 	g.seq = 0xfffff000u;
 	g.payload_len = MSS;
 	g.df = true;
-	if (v == V_OPTS)
+	if (v == V_OPTS && !udp)
 		gen_opt_ts(&g, 900u, 40u);
+	/* UDP: V_OPTS, every checksum 0 */
+	g.udp = udp != 0;
+	g.udp_zero_csum = udp && v == V_OPTS;
 	for (a = 0; a < sizeof ats / sizeof ats[0]; a++) {
 		at = ats[a];
 		if (v == V_WRAP)
@@ -177,33 +196,50 @@ static void sequence(int l3, enum variant v, enum change c, enum layout lay, int
 	st->lookups = st->lookup_probes = st->merged_fast = 0; /* (gro.h) */
 }
 
-/* Change _i % NCHANGE, layout _i / NCHANGE: both IP versions, every
- * variant. */
-START_TEST(span_equal_single_frames)
+/* The sequences of change c in layout lay (udp: a UDP flow) as bursts and
+ * as single frames, both IP versions, every variant: the same. */
+static void equal_single_frames(enum change c, enum layout lay, int udp)
 {
-	const enum change c = (enum change)(_i % NCHANGE);
-	const enum layout lay = (enum layout)(_i / NCHANGE);
+	const char *what = udp ? "UDP/" : "";
 	int l3;
 	unsigned v;
 	for (l3 = 4; l3 <= 6; l3 += 2) {
 		for (v = 0; v < NVARIANT; v++) {
 			struct seen a, b;
 			struct ofl_gro_stats sa, sb;
-			sequence(l3, (enum variant)v, c, lay, 1, &a, &sa);
-			sequence(l3, (enum variant)v, c, lay, 0, &b, &sb);
+			sequence(l3, (enum variant)v, c, lay, 1, &a, &sa, udp);
+			sequence(l3, (enum variant)v, c, lay, 0, &b, &sb, udp);
 			ck_assert_msg(a.h == b.h && a.lists == b.lists && a.pkts == b.pkts && a.segs == b.segs,
-			              "IPv%d, variant %u, change %d, layout %d: bursts and single frames deliver "
+			              "%sIPv%d, variant %u, change %d, layout %d: bursts and single frames deliver "
 			              "differently (%u/%u packets, %u/%u segments)",
-			              l3, v, (int)c, (int)lay, a.pkts, b.pkts, a.segs, b.segs);
+			              what, l3, v, (int)c, (int)lay, a.pkts, b.pkts, a.segs, b.segs);
 			ck_assert_msg(memcmp(&sa, &sb, sizeof sa) == 0,
-			              "IPv%d, variant %u, change %d, layout %d: counters differ", l3, v, (int)c, (int)lay);
-			if (c != C_PSH && c != C_IPSUM && c != C_LEN && c != C_NOPAY)
+			              "%sIPv%d, variant %u, change %d, layout %d: counters differ", what, l3, v, (int)c,
+			              (int)lay);
+			if (udp && c == C_NONE && v == V_OPTS)
+				ck_assert_uint_eq(a.pkts, 12u * POLL); /* every checksum 0: no datagram merged */
+			if (!udp && c != C_PSH && c != C_IPSUM && c != C_LEN && c != C_NOPAY)
 				ck_assert_uint_eq(a.segs, 12u * POLL); /* every frame a segment, delivered once */
-			if (c == C_NONE && v != V_HELD && v != V_WRAP0)
+			if (c == C_NONE && v != V_HELD && v != V_WRAP0 && (!udp || v != V_OPTS))
 				ck_assert_uint_eq(a.pkts, 2u * 12u); /* two entries a poll: 46 and 18 segments */
 		}
 	}
 }
+
+/* Change _i % NCHANGE, layout _i / NCHANGE. */
+START_TEST(span_equal_single_frames)
+{
+	equal_single_frames((enum change)(_i % NCHANGE), (enum layout)(_i / NCHANGE), 0);
+}
 END_TEST
 
-H_MAIN("gro_span", 0, 0, {span_equal_single_frames, NCHANGE * NLAYOUT})
+/* UDP: change udp_changes[_i % NUDP], layout _i / NUDP (V_OPTS: every
+ * checksum 0). */
+START_TEST(span_udp_equal_single_frames)
+{
+	equal_single_frames(udp_changes[_i % NUDP], (enum layout)(_i / NUDP), 1);
+}
+END_TEST
+
+H_MAIN("gro_span", 0, 0, {span_equal_single_frames, NCHANGE * NLAYOUT},
+       {span_udp_equal_single_frames, (int)(NUDP * NLAYOUT)})
