@@ -22,4 +22,22 @@ int gro_hold_tagged_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const st
  * index. */
 uint32_t gro_tag_lone_fill(struct ofl_gro *g, uint32_t k, struct ofl_pkt *pkt, struct ofl_buf *b);
 
+/* receive.c, for dsa_run.c: the frame a run behind a tag left when its
+ * entry idx filled up (a full segment of one buffer, its checksum verified
+ * by the NIC, that repeats the entry's tag bytes and passed the run's
+ * checks, so mergeable but for the size): entry idx completed for the size
+ * and the frame held as the flow's next entry, as the burst loop would
+ * (tagged_new_flow(): its flow left the table with that entry); returns
+ * it, or GRO_NONE with nothing done. */
+uint32_t gro_tag_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now);
+
+/* gro_train() of an entry predicted behind a tag (rawpre_len set):
+ * dsa_run.c's run of its full segments, then merge.c's tagged train
+ * (gro_train_tagged_rest(): the rules one frame at a time) from the frame
+ * the run stopped at. */
+unsigned gro_train_tagged(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                          uint64_t now);
+unsigned gro_train_tagged_rest(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                               uint64_t now);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "gro/dsa_hold.h"
 #include "gro/hold.h"
 #include "gro/list.h"
 #include "gro/run.h"
@@ -518,6 +519,12 @@ unsigned gro_train_held_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_p
 	return gro_train(g, idx, pkts, i, n, now);
 }
 
+unsigned gro_train_tagged_rest(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                               uint64_t now)
+{
+	return g->items[idx].l3 == 4 ? train_v4_tagged(g, idx, pkts, i, n, now) : train_v6_tagged(g, idx, pkts, i, n, now);
+}
+
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                    uint64_t now)
 {
@@ -534,7 +541,7 @@ unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, 
 		return it->l3 == 4 ? train_udp4(g, idx, pkts, i, n, now) : train_udp6(g, idx, pkts, i, n, now);
 	}
 	if (it->rawpre_len)
-		return it->l3 == 4 ? train_v4_tagged(g, idx, pkts, i, n, now) : train_v6_tagged(g, idx, pkts, i, n, now);
+		return gro_train_tagged(g, idx, pkts, i, n, now); /* dsa_run.c */
 #if defined(TRAIN_AVX2)
 	if (gro_cpu_avx2())
 		return it->l3 == 4 ? train_v4_avx2(g, idx, pkts, i, n, now) : train_v6_avx2(g, idx, pkts, i, n, now);

@@ -213,6 +213,38 @@ uint32_t gro_tag_lone_fill(struct ofl_gro *g, uint32_t k, struct ofl_pkt *pkt, s
 	return idx;
 }
 
+uint32_t gro_tag_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now)
+{
+	const struct gro_item *old = &g->items[idx];
+	const uint8_t *f = pkt->bufs[0].data;
+	const uint32_t total = pkt->bufs[0].len, l4 = old->l4_off, hl = old->hdr_len;
+	const uint32_t len = total - old->rawpre_len - old->rawtail_len - (hl - 12u);
+	struct ofl_flow_key k;
+	struct ofl_hdrs h;
+	struct ofl_view v = {f, total};
+	struct rx_tag tag;
+	uint32_t hash;
+	/* its tag decoded (as decode_tag() would: not a control frame), of
+	 * the entry's layout, its key the entry's (so no entry of its flow
+	 * once that one is completed), within the byte bound with that
+	 * entry's bytes still held */
+	tag.has = 1;
+	if (ofl_dsa_decode(g->cfg.dsa, &g->cfg.dsa_params, OFL_DSA_RX, f, total, &tag.meta, &tag.view) != 0 ||
+	    (tag.meta.flags & OFL_DSA_MF_CONTROL) || tag.view.hdr_len != 12 || tag.view.rest_off != old->rawpre_len ||
+	    tag.view.rest_off + tag.view.rest_len + old->rawtail_len != total ||
+	    g->held_bytes + len > g->cfg.max_held_bytes)
+		return GRO_NONE;
+	hash = tagged_key(g, pkt, &tag, l4, &k);
+	if (hash != old->hash || !ofl_flow_key_eq(&k, &old->key))
+		return GRO_NONE;
+	gro_complete(g, idx, OFL_GRO_FLUSH_MAX_SIZE);
+	g->st.rx_pkts++;
+	g->st.rx_bytes += total;
+	tagged_hdrs(&h, &tag.view, l4, hl - l4, len);
+	gro_hold_tagged_plain(g, pkt, &v, &h, &tag, &k, hash, now);
+	return g->last;
+}
+
 /* A UDP datagram of a new flow that fast_path() looked up and did not
  * take (fk->looked: checksum verified, no hardware VLAN, a first buffer of
  * 54 bytes or more, a frame of at most 0xffff; no entry of its flow): held as gro_udp_receive() holds it when it is of the

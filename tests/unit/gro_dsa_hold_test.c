@@ -120,28 +120,8 @@ static unsigned make_frames(const struct ofl_dsa_ops *ops)
 static void offer(struct ofl_gro *g, unsigned n, int sp, int burst)
 {
 	static struct ofl_buf b[NFR][2];
-	struct ofl_pkt p[NFR];
-	unsigned i, j;
-	memset(p, 0, sizeof(p));
-	for (i = 0; i < n; i++) {
-		uint32_t s = sp && lens[i] > SPLIT ? SPLIT : lens[i];
-		b[i][0] = (struct ofl_buf){frames[i], s};
-		b[i][1] = (struct ofl_buf){frames[i] + s, lens[i] - s};
-		p[i].bufs = b[i];
-		p[i].nbufs = s < lens[i] ? 2 : 1;
-		p[i].cookie = (void *)(uintptr_t)(i + 1);
-		p[i].csum_status = OFL_CSUM_UNNECESSARY;
-	}
-	for (i = 0; i < n; i += 4) {
-		unsigned m = n - i < 4 ? n - i : 4;
-		if (burst) {
-			ck_assert_uint_eq(ofl_gro_receive_burst(g, p + i, m, 0, NULL), m);
-		} else {
-			for (j = 0; j < m; j++)
-				ck_assert_int_ge(ofl_gro_receive(g, &p[i + j], 0), 0);
-		}
-		ck_assert_int_eq(ofl_gro_poll_end(g, m, 0, NULL), 0);
-	}
+	static struct ofl_pkt p[NFR];
+	dsa_rx_offer(g, frames[0], sizeof(frames[0]), lens, n, sp ? SPLIT : 0, 4, burst, b, p);
 }
 
 static void same_out(const struct out *a, const struct out *b, const char *name, unsigned k)

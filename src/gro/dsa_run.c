@@ -1,0 +1,179 @@
+/*
+ * dsa_run.c - the run of a train behind a DSA tag (untagged mode, an entry
+ * hold.c hold_tag_pred() predicts): the full-size segments of its flow, in
+ * one buffer, whose bytes up to the untagged EtherType (MACs and tag) and
+ * tail tag repeat the entry's first frame's, taken as merge.c's run takes
+ * plain ones (run.h struct run: the expected next header, the sequence
+ * number, the IPv4 ID-to-checksum word), the tag's length added to every
+ * offset and its bytes part of the one masked compare.  The frame it stops
+ * at and the rest go to merge.c's tagged train, which applies the rules one
+ * by one (ends the train, completes the entry for its size).
+ */
+#include <string.h>
+
+#include "gro/dsa_hold.h"
+#include "gro/run.h"
+
+/* The tagged frame's expected header: its bytes before the untagged
+ * EtherType as the entry holds them (compared whole), then the run's
+ * expected untagged header from its EtherType on, under the run's mask. */
+struct tag_hdr {
+	_Alignas(16) uint8_t tp[GRO_RAWPRE_MAX + GRO_PRED_MAX];
+	_Alignas(16) uint8_t mk[GRO_RAWPRE_MAX + GRO_PRED_MAX];
+	uint64_t tw, tm; /* the frame's last 8 bytes: a tail tag of at most 8 there, under its mask */
+};
+
+/* Do the tl tail tag bytes at t differ from the held ones at h? */
+static inline int tail_differs(const uint8_t *t, const uint8_t *h, uint32_t tl)
+{
+	uint32_t o, d = 0;
+	for (o = 0; o < tl; o++)
+		d |= (uint32_t)(t[o] ^ h[o]);
+	return d != 0;
+}
+
+/* The tagged frame q: of one buffer of full bytes, its checksum verified,
+ * its header t's under its mask, sequence number seq, IPv4 word e (v4)
+ * and tail tag the entry's?  Its data when it is, else NULL. */
+static inline OFL_ALWAYS_INLINE const uint8_t *tag_next(const struct ofl_pkt *q, const struct tag_hdr *t,
+                                                        uint32_t full, uint32_t thl, uint32_t pre, uint32_t l4,
+                                                        uint32_t seq, uint64_t e, const uint8_t *tail, uint32_t tl,
+                                                        const int v4, const int avx2)
+{
+	const struct ofl_buf *b = q->bufs;
+	const uint8_t *d;
+	if (!gro_pkt_plain_meta(q) || !b || b->len != full || !(d = b->data))
+		return NULL;
+	if (train_cmp(d, t->tp, t->mk, 0, thl, avx2) || ofl_get32(d + pre + l4 + 4) != seq ||
+	    (v4 && get64(d + pre + 18) != e) ||
+	    (tl && (((ld64(d + full - 8u) ^ t->tw) & t->tm) || (tl > 8u && tail_differs(d + full - tl, tail, tl)))))
+		return NULL;
+	return d;
+}
+
+/* The frames from pkts[i] on that are entry *pidx's next full segments
+ * behind its tag (at most n - i), merged; when the entry fills up and the
+ * next frame is its next full segment, the entry is completed for the size
+ * and that frame held as the flow's next (gro_tag_renew()), *pidx, whose
+ * run goes on.  Returns how many frames it took.  avx2: the compare
+ * run.h train_cmp() picks (a copy compiled for AVX2). */
+static inline OFL_ALWAYS_INLINE unsigned tag_run(struct ofl_gro *g, uint32_t *pidx, const struct ofl_pkt *pkts,
+                                                 unsigned i, unsigned n, uint64_t now, const int avx2)
+{
+	const unsigned first = i, pfend = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
+	for (;;) {
+		const uint32_t idx = *pidx;
+		struct gro_item *it = &g->items[idx];
+		const struct gro_cold *cold = &g->cold[idx];
+		const int v4 = it->l3 == 4;
+		const uint32_t hl = it->hdr_len, rp = it->rawpre_len, pre = rp - 12u, tl = it->rawtail_len;
+		const uint32_t mss = it->seg_size, thl = pre + hl, l4 = it->l4_off;
+		const uint32_t nsegs = it->nsegs, nsl = it->nslices;
+		struct ofl_slice *sl = gro_slices(g, idx) + nsl;
+		void **ck = gro_cookies(g, idx) + nsegs;
+		struct run r;
+		struct tag_hdr t;
+		uint64_t e = 0, estep = 0, lw, lstep;
+		uint32_t steps = UINT32_MAX, full, k, kend, kroom, kmax, seq = it->next_seq;
+		if (it->fast != GRO_FAST_PLAIN || !rp || thl > GRO_PRED_MAX || hl < 54u)
+			break;
+		run_init(&r, it, g->pmask[!v4], v4 ? ip4_rest_sum(it->hdr) : 0, v4, 0);
+		full = r.full + pre + tl;
+		if (r.full == UINT32_MAX || full > 0xffffu)
+			break;
+		if (v4)
+			e = run_word(r.tp, r.ipsum, (uint16_t)(it->id0 + (it->fixedid ? 0u : nsegs)), it->fixedid, &estep,
+			             &steps);
+		/* every bound of the entry: segments, slices (one kept free),
+		 * the held bytes, the word's steps, then its size (kroom) */
+		kend = min32(min32(n - i, steps), min32(sat_sub(g->cfg.max_segs, nsegs), sat_sub(g->max_slices - 1u, nsl)));
+		kend = min32(kend, sat_sub(g->cfg.max_held_bytes, g->held_bytes) / mss);
+		kroom = sat_sub(g->cfg.max_size, it->l3_len) / mss;
+		memcpy(t.tp, cold->rawpre, rp);
+		memset(t.mk, 0xff, rp);
+		memcpy(t.tp + rp, r.tp + 12, hl - 12u);
+		memcpy(t.mk + rp, r.mk + 12, hl - 12u);
+		{
+			uint8_t w[8] = {0}, m[8] = {0};
+			if (tl <= 8u) {
+				memcpy(w + 8u - tl, cold->rawtail, tl);
+				memset(m + 8u - tl, 0xff, tl);
+			}
+			memcpy(&t.tw, w, 8);
+			memcpy(&t.tm, m, 8);
+		}
+		/* a slice's len, pkt and buf as one word, and its step (run.h) */
+		memcpy(&lw, (const uint8_t *)&(struct ofl_slice){NULL, mss, (uint16_t)nsegs, 0} + SL_LEN, 8);
+		memcpy(&lstep, (const uint8_t *)&(struct ofl_slice){NULL, 0, 1, 0} + SL_LEN, 8);
+		kmax = min32(kend, kroom);
+		for (k = 0; k < kmax; k++) {
+			const struct ofl_pkt *q = &pkts[i + k];
+			const uint8_t *d;
+			run_prefetch(q, i + k, pfend);
+			if (!(d = tag_next(q, &t, full, thl, pre, l4, seq, e, cold->rawtail, tl, v4, avx2)))
+				break;
+			sl[k].data = d + thl;
+			memcpy((uint8_t *)&sl[k] + SL_LEN, &lw, 8);
+			lw += lstep;
+			ck[k] = q->cookie;
+			seq += mss;
+			e += estep;
+		}
+		if (k) {
+			const uint32_t added = mss * k;
+			it->next_seq = seq;
+			it->nsegs = (uint16_t)(nsegs + k);
+			it->nslices = (uint16_t)(nsl + k);
+			it->payload += added;
+			it->l3_len += added;
+			it->fin_psh |= it->hdr[l4 + 13] & (TCP_FIN | TCP_PSH);
+			g->held_bytes += added;
+			g->st.rx_pkts += k;
+			g->st.rx_bytes += (uint64_t)full * k;
+			g->st.merged += k;
+			g->st.merged_fast += k;
+		}
+		i += k;
+		/* the entry full (its size the only bound reached) and the next
+		 * frame its next full segment: the flow's next entry */
+		if (k != kroom || kroom >= kend ||
+		    !tag_next(&pkts[i], &t, full, thl, pre, l4, seq, e, cold->rawtail, tl, v4, avx2) ||
+		    (*pidx = gro_tag_renew(g, idx, &pkts[i], now)) == GRO_NONE) {
+			*pidx = idx;
+			break;
+		}
+		if (++i >= n)
+			break;
+	}
+	return i - first;
+}
+
+static OFL_NOINLINE unsigned tag_run_any(struct ofl_gro *g, uint32_t *idx, const struct ofl_pkt *pkts, unsigned i,
+                                         unsigned n, uint64_t now)
+{
+	return tag_run(g, idx, pkts, i, n, now, 0);
+}
+#if defined(TRAIN_AVX2)
+static OFL_NOINLINE GRO_TARGET_AVX2 unsigned tag_run_avx2(struct ofl_gro *g, uint32_t *idx,
+                                                          const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                                                          uint64_t now)
+{
+	return tag_run(g, idx, pkts, i, n, now, 1);
+}
+#endif
+
+unsigned gro_train_tagged(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
+                          uint64_t now)
+{
+	unsigned k;
+#if defined(TRAIN_AVX2)
+	if (gro_cpu_avx2())
+		k = tag_run_avx2(g, &idx, pkts, i, n, now);
+	else
+#endif
+		k = tag_run_any(g, &idx, pkts, i, n, now);
+	/* (after a renew: when its entry is predicted behind the tag) */
+	if (i + k < n && g->items[idx].fast == GRO_FAST_PLAIN && g->items[idx].rawpre_len)
+		k += gro_train_tagged_rest(g, idx, pkts, i + k, n, now);
+	return k;
+}
