@@ -20,6 +20,8 @@
 #ifndef OFL_GRO_INT_H
 #define OFL_GRO_INT_H
 
+#include <stddef.h>
+
 #include <ofl/gro.h>
 
 #include "core/compiler.h"
@@ -233,6 +235,33 @@ enum {
 	GA_BS, GA_TAB, GA_LHS, GA_LIDX, GRO_NARR
 };
 
+#define WEAVE_BITS 4
+#define WEAVE_SLOTS (1u << WEAVE_BITS)
+
+/* A flow's state while the weave (weave.c, weave.h) takes its frames (one
+ * slot of the table, found by a hash of the TCP ports; the table in the
+ * context: struct ofl_gro weave). */
+struct wflow {
+	uint64_t e, estep;   /* IPv4: the next ID-to-checksum word, its step */
+	struct gro_item *it;
+	struct ofl_slice *s; /* the entry's next slice and cookie when it joined */
+	void **c;
+	uint64_t lw;         /* that slice's len, pkt and buf (SL_LEN) */
+	uint32_t seq, mss;   /* the next sequence number, its step */
+	uint32_t ports;      /* the frames' TCP ports */
+	uint32_t full;       /* and their length (a full segment's); 0: a free slot */
+	uint32_t hl, n;      /* header length; frames taken */
+	uint32_t left;       /* how many it may take */
+	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers: at the leave) */
+	/* frames in several buffers (weave.c): the next frame's pkt/buf word,
+	 * its first slice and the end of the slices the flow may write */
+	uint32_t pb;
+	struct ofl_slice *sp, *send;
+	uint8_t pad[128 - 104]; /* a slot a power of two: its address one shift */
+};
+_Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
+_Static_assert(offsetof(struct wflow, full) == offsetof(struct wflow, ports) + 4, "ports and full: one word");
+
 struct ofl_gro {
 	struct ofl_gro_config cfg;
 	struct ofl_gro_stats st;
@@ -292,6 +321,9 @@ struct ofl_gro {
 	uint32_t *lidx;            /* ... and per entry where each segment's
 	                              header and payload slices start */
 	uint8_t scratch[OFL_GRO_SCRATCH];
+	/* the weave's slots (weave.c): every one free (full 0) between two
+	 * weaves */
+	_Alignas(64) struct wflow weave[WEAVE_SLOTS];
 	uint32_t wl_key, wl_left; /* newflows.c: the weave's limit for a new
 	                              flow, the last computed: l3_len << 16 |
 	                              mss (0: none), its frames */

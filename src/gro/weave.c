@@ -74,19 +74,25 @@ static inline OFL_ALWAYS_INLINE int weave_entry(const struct ofl_gro *g, const s
 
 /* Flow w's frames written into its entry (as predict_take_l4() and
  * merge_tail() count them), and counted in *bytes (frame bytes) and *held
- * (payload); its slot free. */
-static inline void weave_leave(struct wflow *w, uint64_t *bytes, uint32_t *held)
+ * (payload); its slot free.  mb: frames in several buffers (w->xs, else
+ * 0). */
+static inline OFL_ALWAYS_INLINE void weave_leave_as(struct wflow *w, uint64_t *bytes, uint32_t *held, const int mb)
 {
 	struct gro_item *it = w->it;
 	uint32_t add = w->n * w->mss;
 	it->nsegs = (uint16_t)(it->nsegs + w->n);
-	it->nslices = (uint16_t)(it->nslices + w->n + w->xs);
+	it->nslices = (uint16_t)(it->nslices + w->n + (mb ? w->xs : 0u));
 	it->payload += add;
 	it->l3_len += add;
 	it->next_seq = w->seq;
 	*bytes += (uint64_t)w->n * w->full;
 	*held += add;
 	w->full = 0;
+}
+
+static inline void weave_leave(struct wflow *w, uint64_t *bytes, uint32_t *held)
+{
+	weave_leave_as(w, bytes, held, 1);
 }
 
 /* The flow of frame d (ports its ports word, its EtherType not checked)
@@ -145,6 +151,27 @@ static inline void weave_xs(struct wflow *w)
 	w->xs = (uint32_t)(w->sp - w->s) - w->n;
 }
 
+/* Slot of the flow whose TCP ports are ports. */
+static inline OFL_ALWAYS_INLINE struct wflow *weave_slot(struct wflow *wf, uint32_t ports)
+{
+	return &wf[(ports * 0x9e3779b1u) >> (32 - WEAVE_BITS)];
+}
+
+/* The entry of the last frame the weave took (frames [q0, q), the loop
+ * stopped at q; NULL: none): its slot's, unless the frame at q joined
+ * that slot (fixq is q, fixw the slot: fixit the entry it had). */
+static inline OFL_ALWAYS_INLINE const struct gro_item *weave_last(struct wflow *wf, const struct ofl_pkt *q0,
+                                                                  const struct ofl_pkt *q, const struct ofl_pkt *fixq,
+                                                                  const struct wflow *fixw,
+                                                                  const struct gro_item *fixit, uint32_t l4c)
+{
+	const struct wflow *w;
+	if (q == q0)
+		return NULL;
+	w = weave_slot(wf, ld32(q[-1].bufs->data + l4c));
+	return fixq == q && fixw == w ? fixit : w->it;
+}
+
 /* The end of a weave that took k frames (nh of them held as new flows):
  * every slot's flow leaves, the context's counters and last entry. */
 static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t bytes, uint32_t held,
@@ -158,7 +185,7 @@ static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t 
 		if (wf[j].full) {
 			if (mb)
 				weave_xs(&wf[j]);
-			weave_leave(&wf[j], &bytes, &held);
+			weave_leave_as(&wf[j], &bytes, &held, mb);
 		}
 	g->held_bytes += held;
 	if (lastit)
@@ -223,18 +250,22 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
                                                   unsigned n, int fresh, uint64_t now, const int v4, const int avx2,
                                                   const int mb, const int udp)
 {
-	_Alignas(32) struct wflow wf[WEAVE_SLOTS];
+	struct wflow *wf = g->weave;
 	_Alignas(32) uint8_t rm[GRO_PRED_MAX]; /* the run's mask (struct run) */
 	struct ofl_slice st1 = {NULL, 0, 1, 0};
 	const uint32_t l4c = v4 ? 34u : 54u;
 	const struct ofl_pkt *q = pkts + i, *q0 = q, *qend = pkts + n;
 	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
 	const uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
-	uint32_t held = 0, maxmss = 0, nh = 0, k;
+	uint32_t held = 0, maxmss = 0, nh = 0;
 	const uint32_t mbmask = gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN), mbwant = gro_pkt_word_of(0, OFL_CSUM_UNNECESSARY, 0);
 	const uint32_t nbm1 = g->cfg.max_bufs - 1u; /* (max_bufs is not 0) */
 	uint64_t bytes = 0, lstep;
-	const struct gro_item *lastit = NULL;
+	/* the last frame's entry: its slot's at the end (weave_last()), but
+	 * when the frame the loop stopped at (fixq) joined that slot: fixit */
+	const struct ofl_pkt *fixq = NULL;
+	const struct wflow *fixw = NULL;
+	const struct gro_item *fixit = NULL;
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
 	memcpy(rm, g->pmask[udp ? (v4 ? GRO_STACK_UDP4 : GRO_STACK_UDP6) : !v4], GRO_PRED_MAX);
 	memset(rm + (v4 ? 16 : 18), 0xff, 2);
@@ -242,8 +273,6 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		memset(rm + l4c + 4, 0xff, 2);
 	else
 		rm[l4c + 13] = 0xff;
-	for (k = 0; k < WEAVE_SLOTS; k++)
-		wf[k].full = wf[k].ports = 0;
 #define WEAVE_OK(a) \
 	((mb ? (gro_pkt_word(a) & mbmask) == mbwant && (uint32_t)((a)->nbufs - 2u) < nbm1 \
 	     : gro_pkt_plain_meta(a)) && \
@@ -277,7 +306,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		d = q->bufs->data;
 		tot = q->bufs->len; /* mb: the first buffer's */
 		ports = ld32(d + l4c);
-		w = (struct wflow *)(void *)((char *)wf + ((size_t)((ports * 0x9e3779b1u) >> (32 - WEAVE_BITS)) << 7));
+		w = weave_slot(wf, ports);
 		if (mb ? w->ports != ports || !w->full : !weave_slot_is(w, ports, tot)) {
 			if (fresh && !w->full) {
 				/* no held flow has its ports: a new flow, held
@@ -291,7 +320,6 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 				         : weave_hold(g, w, q, ports, tot, now, v4, 0)))
 					break;
 				nh++;
-				lastit = w->it;
 				if (len > maxmss) {
 					const struct ofl_pkt *qlim;
 					maxmss = len;
@@ -303,6 +331,9 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			/* a flow joins, unless it is the slot's (another length);
 			 * another flow's slot taken: not every held flow in a slot */
 			fresh = 0;
+			fixq = q;
+			fixw = w;
+			fixit = w->it;
 			if (mb && w->full)
 				weave_xs(w);
 			if ((!mb && w->full && w->ports == ports) ||
@@ -349,10 +380,10 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			w->seq += w->mss;
 		if (v4)
 			w->e += w->estep;
-		lastit = w->it;
 	}
 #undef WEAVE_OK
-	return weave_done(g, wf, bytes, held, lastit, (unsigned)(q - q0), nh, mb);
+	return weave_done(g, wf, bytes, held, weave_last(wf, q0, q, fixq, fixw, fixit, l4c), (unsigned)(q - q0), nh,
+	                  mb);
 }
 
 #if defined(TRAIN_AVX2)

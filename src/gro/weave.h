@@ -10,31 +10,7 @@
 
 #include "gro/run.h"
 
-#define WEAVE_BITS 4
-#define WEAVE_SLOTS (1u << WEAVE_BITS)
-
-/* A flow's state while the weave takes its frames (one slot of the table,
- * found by a hash of the TCP ports). */
-struct wflow {
-	uint64_t e, estep;   /* IPv4: the next ID-to-checksum word, its step */
-	struct gro_item *it;
-	struct ofl_slice *s; /* the entry's next slice and cookie when it joined */
-	void **c;
-	uint64_t lw;         /* that slice's len, pkt and buf (SL_LEN) */
-	uint32_t seq, mss;   /* the next sequence number, its step */
-	uint32_t ports;      /* the frames' TCP ports */
-	uint32_t full;       /* and their length (a full segment's); 0: a free slot */
-	uint32_t hl, n;      /* header length; frames taken */
-	uint32_t left;       /* how many it may take */
-	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers: at the leave) */
-	/* frames in several buffers (weave.c): the next frame's pkt/buf word,
-	 * its first slice and the end of the slices the flow may write */
-	uint32_t pb;
-	struct ofl_slice *sp, *send;
-	uint8_t pad[128 - 104]; /* a slot a power of two: its address one shift */
-};
-_Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
-_Static_assert(offsetof(struct wflow, full) == offsetof(struct wflow, ports) + 4, "ports and full: one word");
+/* (struct wflow, a flow's slot: gro_int.h) */
 
 /* The frames the weave may take for an entry of nsegs segments, nslices
  * slices, l3_len IP bytes and segment size mss (not 0): the segment,
