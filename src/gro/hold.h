@@ -112,6 +112,17 @@ static inline int hold_link(struct ofl_gro *g, uint32_t idx, const struct ofl_pk
 	return OFL_GRO_HELD;
 }
 
+/* A frame of several buffers held as one of one buffer: *one its struct
+ * ofl_pkt with nbufs 1 (the same fields), which a hold gives the one slice
+ * the caller then writes over with the frame's (burst.c first_hold_bufs(),
+ * renew.c nosl).  Returns one. */
+static inline OFL_ALWAYS_INLINE const struct ofl_pkt *gro_pkt_one_buf(struct ofl_pkt *one, const struct ofl_pkt *pkt)
+{
+	*one = *pkt;
+	one->nbufs = 1;
+	return one;
+}
+
 /* The output record o of a frame passed on whole: nb slices at s and its
  * cookie at ck (both written by the caller), total bytes, out flags. */
 static inline void gro_pass_record(struct ofl_gro_out *o, const struct ofl_pkt *pkt, const struct ofl_slice *s,

@@ -219,6 +219,10 @@ uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *
 /* ... TCP over IP version l3, entry idx held out of the table, and the
  * next one so (hold.h gro_hold_plain_out()); a frame of one buffer */
 uint32_t gro_train_renew_out(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, unsigned l3);
+/* ... a frame of several buffers (after burst.c first_hold_bufs()); nosl
+ * as gro_train_renew()'s */
+uint32_t gro_train_renew_out_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now,
+                                  unsigned l3, int nosl);
 /* gro_train() of an entry just held (GRO_FAST_PLAIN or GRO_FAST_UDP, no
  * tag) from one frame of one buffer, the one before pkts[i] */
 unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
