@@ -146,8 +146,8 @@ static inline uint32_t span_slices(const struct ofl_pkt *q, uint32_t k, uint32_t
  * ss and sc to ds and dc, the slices' segment index from seg on (the
  * same length and buffer; each frame's as many slices, its index one
  * more than the last's as at ss).  one: frames of one buffer (ns is n).
- * Two slices a step with GCC's vectors (32 bytes; one buffer: with 16 of
- * cookies), cookies two a step. */
+ * Four slices a step with GCC's vectors (two of 32 bytes; one buffer: with
+ * 32 of cookies), then two; cookies four, then two a step. */
 static inline OFL_ALWAYS_INLINE void carry_slices(struct ofl_slice *ds, void **dc, const struct ofl_slice *ss,
                                                   void *const *sc, uint32_t ns, uint32_t n, uint32_t seg,
                                                   const int one)
@@ -163,10 +163,15 @@ static inline OFL_ALWAYS_INLINE void carry_slices(struct ofl_slice *ds, void **d
 		typedef uint64_t v4q __attribute__((vector_size(32)));
 		typedef uint64_t v2q __attribute__((vector_size(16)));
 		const v4q d = {0, w0, 0, w0};
-		for (; !one && t + 3 < ns; t += 4) {
+		for (; t + 3 < ns; t += 4) {
 			v4q x, x1;
 			memcpy(&x, ss + t, sizeof(x));
 			memcpy(&x1, ss + t + 2, sizeof(x1));
+			if (one) {
+				v4q y;
+				memcpy(&y, sc + t, sizeof(y));
+				memcpy(dc + t, &y, sizeof(y));
+			}
 			x -= d;
 			x1 -= d;
 			memcpy(ds + t, &x, sizeof(x));
