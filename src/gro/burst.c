@@ -273,9 +273,9 @@ static inline void hold_first(struct ofl_gro *g, const struct ofl_pkt *pkt, uint
 	g->st.rx_bytes += b0;
 	/* (a copy for each IP version: its offsets constants) */
 	if (l4 == 34)
-		gro_hold_plain_out(g, pkt, p, 4, (p[34 + 12] >> 2) & 0x3cu, b0, now);
+		gro_hold_plain_out(g, pkt, p, 4, (p[34 + 12] >> 2) & 0x3cu, b0, now, 0);
 	else
-		gro_hold_plain_out(g, pkt, p, 6, (p[54 + 12] >> 2) & 0x3cu, b0, now);
+		gro_hold_plain_out(g, pkt, p, 6, (p[54 + 12] >> 2) & 0x3cu, b0, now, 0);
 }
 
 /* After frame i was held as a new entry that header prediction covers:
@@ -388,20 +388,19 @@ static OFL_NOINLINE unsigned first_hold_bufs(struct ofl_gro *g, const struct ofl
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
 	{
-		/* held as a frame of one buffer (the same fields), out of
+		/* held as a frame of one buffer (hold.h sl1), out of
 		 * the table as first_hold() holds (a copy for each IP
 		 * version), its slices then written over the one that holds:
 		 * in the header split (the headers the whole first buffer, no
 		 * later one empty) each later buffer's, else hold.c's cut */
 		const struct ofl_buf *b = pkts->bufs;
 		const uint32_t nb = pkts->nbufs, hl = l4 + thl;
-		struct ofl_pkt one;
 		struct ofl_slice *s;
 		uint32_t k, empty = b->len != hl, idx;
 		if (l4 == 34)
-			idx = gro_hold_plain_out(g, gro_pkt_one_buf(&one, pkts), p, 4, thl, total, now);
+			idx = gro_hold_plain_out(g, pkts, p, 4, thl, total, now, 1);
 		else
-			idx = gro_hold_plain_out(g, gro_pkt_one_buf(&one, pkts), p, 6, thl, total, now);
+			idx = gro_hold_plain_out(g, pkts, p, 6, thl, total, now, 1);
 		s = gro_slices(g, idx);
 		for (k = 1; k < nb; k++) {
 			s[k - 1] = (struct ofl_slice){b[k].data, b[k].len, 0, (uint16_t)k};

@@ -383,7 +383,8 @@ full:
 		void *const *const cck = ck + nsegs + 1u;
 		if ((idx = out && one ? gro_train_renew_out(g, idx, &pkts[i], now, v4 ? 4u : 6u)
 		           : out      ? gro_train_renew_out_bufs(g, idx, &pkts[i], now, v4 ? 4u : 6u, renew > 1)
-		                      : gro_train_renew(g, idx, &pkts[i], now, udp, !one && renew > 1)) == GRO_NONE)
+		           : udp      ? gro_train_renew_udp(g, idx, &pkts[i], now)
+		                      : gro_train_renew(g, idx, &pkts[i], now, !one && renew > 1)) == GRO_NONE)
 			return i - first;
 		it = &g->items[idx];
 		if (++i >= n || (renew == 1 && !same_ports(it, &pkts[i])))

@@ -77,20 +77,21 @@ static inline OFL_ALWAYS_INLINE uint32_t renew(struct ofl_gro *g, uint32_t idx, 
 	} else {
 		/* (nosl: its slices the run's, which the train carries over
 		 * the one slice a frame of one buffer is held with) */
-		struct ofl_pkt one;
-		if (nosl)
-			pkt = gro_pkt_one_buf(&one, pkt);
 		if (out) /* (no key or hash: the train after burst.c first_hold*()) */
-			return gro_hold_plain_out(g, pkt, p, l3, hl - l4, tot, now);
-		gro_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
+			return gro_hold_plain_out(g, pkt, p, l3, hl - l4, tot, now, nosl);
+		gro_hold_plain(g, pkt, p, &h, &old->key, old->hash, now, nosl);
 	}
 	return g->last;
 }
 
-uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int udp,
-                         int nosl)
+uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int nosl)
 {
-	return renew(g, idx, pkt, now, udp, 0, nosl);
+	return renew(g, idx, pkt, now, 0, 0, nosl);
+}
+
+uint32_t gro_train_renew_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now)
+{
+	return renew(g, idx, pkt, now, 1, 0, 0);
 }
 
 uint32_t gro_train_renew_out(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, unsigned l3)
