@@ -273,9 +273,9 @@ static inline void hold_first(struct ofl_gro *g, const struct ofl_pkt *pkt, uint
 	g->st.rx_bytes += b0;
 	/* (a copy for each IP version: its offsets constants) */
 	if (l4 == 34)
-		gro_hold_plain_out(g, pkt, p, 4, (p[34 + 12] >> 2) & 0x3cu, b0, now);
+		gro_hold_plain_out(g, pkt, p, 4, (p[34 + 12] >> 2) & 0x3cu, b0, now, 0);
 	else
-		gro_hold_plain_out(g, pkt, p, 6, (p[54 + 12] >> 2) & 0x3cu, b0, now);
+		gro_hold_plain_out(g, pkt, p, 6, (p[54 + 12] >> 2) & 0x3cu, b0, now, 0);
 }
 
 /* After frame i was held as a new entry that header prediction covers:
@@ -388,29 +388,38 @@ static OFL_NOINLINE unsigned first_hold_bufs(struct ofl_gro *g, const struct ofl
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
 	{
-		/* held as a frame of one buffer (the same fields), its
-		 * slices then written over the one that holds: in the header
-		 * split (the headers the whole first buffer, no later one
-		 * empty) each later buffer's, else hold.c's cut */
+		/* held as a frame of one buffer (hold.h sl1), out of
+		 * the table as first_hold() holds (a copy for each IP
+		 * version), its slices then written over the one that holds:
+		 * in the header split (the headers the whole first buffer, no
+		 * later one empty) each later buffer's, else hold.c's cut */
 		const struct ofl_buf *b = pkts->bufs;
 		const uint32_t nb = pkts->nbufs, hl = l4 + thl;
-		struct ofl_pkt one = *pkts;
 		struct ofl_slice *s;
-		uint32_t k, empty = b->len != hl;
-		one.nbufs = 1;
-		gro_hold_plain_new(g, &one, p, l4, thl, total, now); /* (OFL_GRO_HELD) */
-		s = gro_slices(g, g->last);
+		uint32_t k, empty = b->len != hl, idx;
+		if (l4 == 34)
+			idx = gro_hold_plain_out(g, pkts, p, 4, thl, total, now, 1);
+		else
+			idx = gro_hold_plain_out(g, pkts, p, 6, thl, total, now, 1);
+		s = gro_slices(g, idx);
 		for (k = 1; k < nb; k++) {
 			s[k - 1] = (struct ofl_slice){b[k].data, b[k].len, 0, (uint16_t)k};
 			empty |= b[k].len == 0;
 		}
-		g->items[g->last].nslices = (uint16_t)(nb - 1u);
+		g->items[idx].nslices = (uint16_t)(nb - 1u);
 		if (empty) {
-			g->items[g->last].nslices = 0;
-			gro_add_slices(g, g->last, pkts, hl, total - hl, 0);
+			g->items[idx].nslices = 0;
+			gro_add_slices(g, idx, pkts, hl, total - hl, 0);
 		}
 	}
-	return train_after_first(g, pkts, n, now, p, l4, 1) + 1;
+	{
+		const unsigned k = train_after_first(g, pkts, n, now, p, l4, 1) + 1;
+		/* (as first_hold(): settled when the burst goes on or nothing
+		 * is held) */
+		if (k < n || !g->nlone)
+			gro_unidx_settle(g);
+		return k;
+	}
 }
 
 /* ... its flow again later but not next (interleaved flows): the new

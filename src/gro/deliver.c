@@ -201,7 +201,8 @@ static inline int plain_done(const struct gro_item *it)
 }
 
 /* A plain entry over IP version l3 and UDP (udp) or TCP completed and
- * queued (chained, un: pend_push(); un: no FIN or PSH merged either). */
+ * queued (chained, un: pend_push(); un 1: no FIN or PSH merged either, 2:
+ * its fin_psh or'ed in as gro_tcp_complete_l3() does). */
 static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32_t idx, unsigned l3, int udp,
                                                        int chained, const int un)
 {
@@ -212,7 +213,7 @@ static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32
 	if (udp)
 		gro_udp_complete_l3(it, l3);
 	else if (un)
-		gro_tcp_complete_at(it, l3, 14, gro_unidx_l4(l3), 0);
+		gro_tcp_complete_at(it, l3, 14, gro_unidx_l4(l3), un == 2 ? it->fin_psh : 0);
 	else
 		gro_tcp_complete_l3(it, l3);
 	if (l3 == 4)
@@ -243,6 +244,26 @@ static inline void complete_general(struct ofl_gro *g, uint32_t idx, int chained
 		sl->buf = 0xffff;
 	}
 	pend_push(g, idx, 0, 0, 0, chained, 0);
+}
+
+/* An entry held out of the table (hold.h gro_hold_plain_unidx(),
+ * gro_hold_plain_out()), plain TCP over IP version l3, completed and
+ * queued (chained: pend_push()): merged, with its offsets known (fp: FIN
+ * or PSH may have been merged, complete_plain_as() un 2); a single segment
+ * after gro_unidx_kind() (the fields the unidx hold leaves out; the out
+ * hold wrote them already, the same), as complete_general() completes it.
+ * The one completion of such an entry: gro_complete_out() and a full
+ * flush (flush_unidx()). */
+static inline OFL_ALWAYS_INLINE void complete_unidx(struct ofl_gro *g, uint32_t idx, const unsigned l3, int chained,
+                                                    const int fp)
+{
+	struct gro_item *it = &g->items[idx];
+	if (OFL_LIKELY(it->nsegs > 1)) {
+		complete_plain_as(g, idx, l3, 0, chained, fp ? 2 : 1); /* (plain_done()) */
+	} else {
+		gro_unidx_kind(it, l3);
+		complete_general(g, idx, chained);
+	}
 }
 
 /* Rewrite the header of an entry out of the table and the age list and
@@ -295,18 +316,13 @@ void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
 }
 
 /* ... of an entry held out of the table (hold.h gro_hold_plain_out(): the
- * train after burst.c first_hold() completes it), plain TCP over IP
- * version l3: no table, one flow less in nlone; merged without FIN or PSH,
- * completed as a full flush completes such an entry (flush_unidx()). */
+ * train after burst.c first_hold(), first_hold_bufs() completes it),
+ * plain TCP over IP version l3: no table, one flow less in nlone. */
 static inline OFL_ALWAYS_INLINE void complete_out(struct ofl_gro *g, uint32_t idx, unsigned reason, const unsigned l3)
 {
-	const struct gro_item *it = &g->items[idx];
 	g->nlone--;
 	complete_unlink(g, idx, reason, 0);
-	if (OFL_LIKELY(it->nsegs > 1 && !it->fin_psh))
-		complete_plain_as(g, idx, l3, 0, 0, 1);
-	else
-		complete_entry(g, idx, 0);
+	complete_unidx(g, idx, l3, 0, 1);
 }
 
 void gro_complete_out(struct ofl_gro *g, uint32_t idx, unsigned reason, unsigned l3)
@@ -337,12 +353,8 @@ static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigne
 			ofl_flowtab_drop(&g->tab, it->hash, idx);
 		if (!tcp_l3)
 			complete_entry(g, idx, 1);
-		else if (OFL_LIKELY(it->nsegs > 1))
-			complete_plain_as(g, idx, tcp_l3, 0, 1, 1); /* (plain_done(): an entry out of the table) */
-		else {
-			gro_unidx_kind(&g->items[idx], tcp_l3); /* (what the hold left out) */
-			complete_general(g, idx, 1);
-		}
+		else
+			complete_unidx(g, idx, tcp_l3, 1, 0); /* (no FIN or PSH: a train's end completes it) */
 		n++;
 		idx = nx;
 	} while (idx != GRO_NONE);

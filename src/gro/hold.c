@@ -282,7 +282,7 @@ static inline OFL_ALWAYS_INLINE void tagged_plain_fill(struct ofl_gro *g, uint32
 	                           .l3_end = h->l3_end - base,
 	                           .payload_len = h->payload_len};
 	struct gro_item *it = &g->items[idx];
-	hold_fill_plain_l4(g, idx, pkt, v->p + base, &u, k, hash, 0, 0);
+	hold_fill_plain_l4(g, idx, pkt, v->p + base, &u, k, hash, 0, 0, 0);
 	memcpy(it->hdr, dv->hdr, 12);
 	it->has_meta = 1;
 	g->cold[idx].meta = tag->meta;

@@ -264,11 +264,14 @@ static inline OFL_ALWAYS_INLINE void hold_plain_kind(struct gro_item *it, unsign
  * hold.c's gro_hold_fill() fills it (no tag, no hardware VLAN).  k NULL:
  * the entry's key was built there already.  un: an entry held out of the
  * table (gro_hold_plain_unidx()): no hash, and hold_plain_kind() left to
- * gro_unidx_kind(). */
+ * gro_unidx_kind().  sl1: a frame of several buffers held as one of one
+ * buffer (one slice, the first buffer's rest as far as its length goes),
+ * which the caller writes over with the frame's slices (burst.c
+ * first_hold_bufs(), renew.c nosl): the one way such a frame is held. */
 static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
                                                         const uint8_t *p, const struct ofl_hdrs *h,
                                                         const struct ofl_flow_key *k, uint32_t hash, const int udp,
-                                                        const int un)
+                                                        const int un, int sl1)
 {
 	const uint8_t *th = p + h->l4_off;
 	uint32_t len = h->payload_len, hl = h->hdr_len;
@@ -291,7 +294,7 @@ static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint3
 	it->id0 = h->l3 == 4 ? ofl_get16(p + 18) : 0;
 	it->fixedid = 0;
 	it->fin_psh = 0;
-	if (pkt->nbufs == 1) {
+	if (sl1 || pkt->nbufs == 1) {
 		sl = gro_slices(g, idx);
 		sl->data = p + hl;
 		sl->len = len;
@@ -307,7 +310,7 @@ static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint3
 static inline void hold_fill_plain(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *p,
                                    const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash)
 {
-	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, 0, 0);
+	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, 0, 0, 0);
 }
 
 /* Hold a new flow of the plain shape: gro_hold_new() without the tag cases
@@ -316,7 +319,7 @@ static inline void hold_fill_plain(struct ofl_gro *g, uint32_t idx, const struct
  * as udp.c's key has it). */
 static inline OFL_ALWAYS_INLINE int hold_plain_l4(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
                                                   const struct ofl_hdrs *h, const struct ofl_flow_key *k,
-                                                  uint32_t hash, uint64_t now, const int udp)
+                                                  uint32_t hash, uint64_t now, const int udp, int sl1)
 {
 	uint32_t idx;
 	if (gro_nflows(g) >= g->cfg.max_flows)
@@ -329,7 +332,7 @@ static inline OFL_ALWAYS_INLINE int hold_plain_l4(struct ofl_gro *g, const struc
 			kh->w[1] |= GRO_KEY_UDP; /* (over IPv6 set already) */
 		hash = ofl_flow_hash_ip(&g->tab, kh, h->l3 == 4);
 	}
-	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, udp, 0);
+	hold_fill_plain_l4(g, idx, pkt, p, h, k, hash, udp, 0, sl1);
 	g->rcache[rcache_slot(p)] = rcache_val(p, idx);
 	return hold_link(g, idx, pkt, hash, h->payload_len, now);
 }
@@ -366,13 +369,15 @@ static inline int gro_udp_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pk
                                      const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash,
                                      uint64_t now)
 {
-	return hold_plain_l4(g, pkt, p, h, k, hash, now, 1);
+	return hold_plain_l4(g, pkt, p, h, k, hash, now, 1, 0);
 }
 
+/* (sl1: hold_fill_plain_l4()'s) */
 static inline int gro_hold_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *p,
-                      const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash, uint64_t now)
+                                 const struct ofl_hdrs *h, const struct ofl_flow_key *k, uint32_t hash, uint64_t now,
+                                 int sl1)
 {
-	return hold_plain_l4(g, pkt, p, h, k, hash, now, 0);
+	return hold_plain_l4(g, pkt, p, h, k, hash, now, 0, sl1);
 }
 
 /* The fields of h a plain TCP hold takes (gro_hold_plain_tcp()) for a
@@ -396,7 +401,7 @@ static inline OFL_ALWAYS_INLINE int gro_hold_plain_tcp(struct ofl_gro *g, const 
 {
 	struct ofl_hdrs h;
 	plain_tcp_hdrs(&h, l4, thl, total);
-	return hold_plain_l4(g, pkt, p, &h, k, hash, now, 0);
+	return hold_plain_l4(g, pkt, p, &h, k, hash, now, 0, 0);
 }
 
 /* gro_hold_plain_tcp() when nothing of the frame's flow was looked up:
@@ -429,14 +434,14 @@ static inline OFL_ALWAYS_INLINE int gro_hold_plain_new(struct ofl_gro *g, const 
  * weave's end sets and counts them: weave.c weave_done()).  Returns the
  * entry.
  */
-static inline OFL_ALWAYS_INLINE uint32_t gro_hold_plain_unidx(struct ofl_gro *g, const struct ofl_pkt *pkt,
-                                                              const uint8_t *p, uint32_t l4, uint32_t thl,
-                                                              uint32_t total, uint64_t now)
+static inline OFL_ALWAYS_INLINE uint32_t hold_plain_unidx(struct ofl_gro *g, const struct ofl_pkt *pkt,
+                                                          const uint8_t *p, uint32_t l4, uint32_t thl, uint32_t total,
+                                                          uint64_t now, const int sl1)
 {
 	struct ofl_hdrs h;
 	uint32_t idx = item_take(g);
 	plain_tcp_hdrs(&h, l4, thl, total);
-	hold_fill_plain_l4(g, idx, pkt, p, &h, NULL, 0, 0, 1); /* (hash: gro_unidx_settle()) */
+	hold_fill_plain_l4(g, idx, pkt, p, &h, NULL, 0, 0, 1, sl1); /* (hash: gro_unidx_settle()) */
 	hold_age(g, idx, pkt, h.payload_len, now, 1);
 	/* the merged packet's gso_type as deliver.c completes such an entry
 	 * (merged here only by the weave: full segments with the first's
@@ -445,6 +450,13 @@ static inline OFL_ALWAYS_INLINE uint32_t gro_hold_plain_unidx(struct ofl_gro *g,
 	                                  (p[l4 + 13] & TCP_CWR ? OFL_GSO_TCP_ECN : 0));
 	g->nlone++;
 	return idx;
+}
+
+static inline OFL_ALWAYS_INLINE uint32_t gro_hold_plain_unidx(struct ofl_gro *g, const struct ofl_pkt *pkt,
+                                                              const uint8_t *p, uint32_t l4, uint32_t thl,
+                                                              uint32_t total, uint64_t now)
+{
+	return hold_plain_unidx(g, pkt, p, l4, thl, total, now, 0);
 }
 
 /* The fields gro_hold_plain_unidx() left out of entry it (hold_plain_kind(),
@@ -478,13 +490,13 @@ static inline void gro_unidx_enter(struct ofl_gro *g, struct gro_item *it)
  * gro_hold_plain_unidx() holds it (the flow limit and byte bound the
  * caller's) with the fields a train and a completion read written too
  * (gro_unidx_kind()), and unidx set: until the entries are settled, a
- * completion takes them out of no table (deliver.c gro_complete()).
- * Returns the entry. */
+ * completion takes them out of no table (deliver.c gro_complete_out()).
+ * sl1: hold_fill_plain_l4()'s.  Returns the entry. */
 static inline OFL_ALWAYS_INLINE uint32_t gro_hold_plain_out(struct ofl_gro *g, const struct ofl_pkt *pkt,
                                                             const uint8_t *p, unsigned l3, uint32_t thl,
-                                                            uint32_t total, uint64_t now)
+                                                            uint32_t total, uint64_t now, const int sl1)
 {
-	const uint32_t idx = gro_hold_plain_unidx(g, pkt, p, gro_unidx_l4(l3), thl, total, now);
+	const uint32_t idx = hold_plain_unidx(g, pkt, p, gro_unidx_l4(l3), thl, total, now, sl1);
 	/* (the last entry and st.held: the unidx hold leaves them to its
 	 * caller) */
 	g->last = idx;

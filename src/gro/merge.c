@@ -79,10 +79,11 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 	/* fresh: entry idx just held from one frame (hold.h
 	 * hold_fill_plain_l4(): one segment, the ID not fixed), 1 of one
 	 * buffer (one slice), 2 of several (burst.c first_hold_bufs());
-	 * out (TCP of one buffer: only after burst.c first_hold()): held out
-	 * of the table (hold.h gro_hold_plain_out()), and so its next entries */
+	 * out (TCP: only after burst.c first_hold(), first_hold_bufs()):
+	 * held out of the table (hold.h gro_hold_plain_out()), and so its
+	 * next entries */
 	const int one = fresh == 1;
-	const int out = one && !udp;
+	const int out = fresh && !udp;
 	uint32_t seq = it->next_seq, nsegs = fresh ? 1u : it->nsegs, nsl = one ? 1u : it->nslices, added = 0;
 	uint32_t room = sat_sub(udp ? gro_udp_max_l3(g) : g->cfg.max_size, it->l3_len);
 	uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
@@ -379,8 +380,10 @@ full:
 		const uint32_t fsl = one || renew == 1 ? 1u : frame_slices(&pkts[i], hl);
 		const struct ofl_slice *const csl = sl + nsl + (one ? 1u : 0u);
 		void *const *const cck = ck + nsegs + 1u;
-		if ((idx = out ? gro_train_renew_out(g, idx, &pkts[i], now, v4 ? 4u : 6u)
-		               : gro_train_renew(g, idx, &pkts[i], now, udp, !one && renew > 1)) == GRO_NONE)
+		if ((idx = out && one ? gro_train_renew_out(g, idx, &pkts[i], now, v4 ? 4u : 6u)
+		           : out      ? gro_train_renew_out_bufs(g, idx, &pkts[i], now, v4 ? 4u : 6u, renew > 1)
+		           : udp      ? gro_train_renew_udp(g, idx, &pkts[i], now)
+		                      : gro_train_renew(g, idx, &pkts[i], now, !one && renew > 1)) == GRO_NONE)
 			return i - first;
 		it = &g->items[idx];
 		if (++i >= n || (renew == 1 && !same_ports(it, &pkts[i])))
@@ -470,6 +473,9 @@ TRAIN_COPY(train_v4_tagged, 1, 1, 0, 0, 0, )
 TRAIN_COPY(train_v6_tagged, 0, 1, 0, 0, 0, )
 TRAIN_COPIES(train_udp4, 1, 0, 1, )
 TRAIN_COPIES(train_udp6, 0, 0, 1, )
+/* (after a first frame of several buffers held: gro_train_held_bufs()) */
+TRAIN_COPY(train_v4_bufs, 1, 0, 0, 0, 2, )
+TRAIN_COPY(train_v6_bufs, 0, 0, 0, 0, 2, )
 #if defined(TRAIN_AVX2)
 TRAIN_COPIES(train_v4_avx2, 1, 1, 0, GRO_TARGET_AVX2)
 TRAIN_COPIES(train_v6_avx2, 0, 1, 0, GRO_TARGET_AVX2)
@@ -505,18 +511,17 @@ unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *p
 
 /* gro_train() of an entry just held from the frame before pkts[i], in
  * several buffers (burst.c first_hold_bufs(): plain TCP, its IPv4 header
- * sum verified): with AVX2, the copies that know its counts and take its
- * first run word from its header. */
+ * sum verified, out of the table; GRO_FAST_PLAIN, no tag): the copies that
+ * know its counts and take its first run word from its header. */
 unsigned gro_train_held_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                              uint64_t now)
 {
+	const int v4 = g->items[idx].l3 == 4;
 #if defined(TRAIN_AVX2)
-	const struct gro_item *it = &g->items[idx];
-	if (gro_cpu_avx2() && it->fast == GRO_FAST_PLAIN && !it->rawpre_len)
-		return it->l3 == 4 ? train_v4_avx2_bufs(g, idx, pkts, i, n, now)
-		                   : train_v6_avx2_bufs(g, idx, pkts, i, n, now);
+	if (gro_cpu_avx2())
+		return v4 ? train_v4_avx2_bufs(g, idx, pkts, i, n, now) : train_v6_avx2_bufs(g, idx, pkts, i, n, now);
 #endif
-	return gro_train(g, idx, pkts, i, n, now);
+	return v4 ? train_v4_bufs(g, idx, pkts, i, n, now) : train_v6_bufs(g, idx, pkts, i, n, now);
 }
 
 unsigned gro_train_tagged_rest(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,

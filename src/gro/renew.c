@@ -72,31 +72,37 @@ static inline OFL_ALWAYS_INLINE uint32_t renew(struct ofl_gro *g, uint32_t idx, 
 	}
 	g->st.rx_pkts++;
 	g->st.rx_bytes += tot;
-	if (out) /* (no key or hash: the train after burst.c first_hold()) */
-		return gro_hold_plain_out(g, pkt, p, l3, hl - l4, tot, now);
 	if (udp) {
 		gro_udp_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
 	} else {
 		/* (nosl: its slices the run's, which the train carries over
 		 * the one slice a frame of one buffer is held with) */
-		struct ofl_pkt one;
-		if (nosl) {
-			one = *pkt;
-			one.nbufs = 1;
-			pkt = &one;
-		}
-		gro_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
+		if (out) /* (no key or hash: the train after burst.c first_hold*()) */
+			return gro_hold_plain_out(g, pkt, p, l3, hl - l4, tot, now, nosl);
+		gro_hold_plain(g, pkt, p, &h, &old->key, old->hash, now, nosl);
 	}
 	return g->last;
 }
 
-uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int udp,
-                         int nosl)
+uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int nosl)
 {
-	return renew(g, idx, pkt, now, udp, 0, nosl);
+	return renew(g, idx, pkt, now, 0, 0, nosl);
+}
+
+uint32_t gro_train_renew_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now)
+{
+	return renew(g, idx, pkt, now, 1, 0, 0);
 }
 
 uint32_t gro_train_renew_out(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, unsigned l3)
 {
+	return l3 == 4 ? renew(g, idx, pkt, now, 0, 4, 0) : renew(g, idx, pkt, now, 0, 6, 0);
+}
+
+uint32_t gro_train_renew_out_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now,
+                                  unsigned l3, int nosl)
+{
+	if (nosl)
+		return l3 == 4 ? renew(g, idx, pkt, now, 0, 4, 1) : renew(g, idx, pkt, now, 0, 6, 1);
 	return l3 == 4 ? renew(g, idx, pkt, now, 0, 4, 0) : renew(g, idx, pkt, now, 0, 6, 0);
 }

@@ -211,14 +211,18 @@ int gro_predict_bufs_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *
 unsigned gro_train(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                    uint64_t now);
 /* renew.c: the frame a train left when its entry idx filled up, held
- * as the flow's next entry (udp: a UDP flow's); GRO_NONE: not held.
- * nosl: a frame of several buffers whose slices the caller writes (one
- * slice held in their place) */
-uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int udp,
-                         int nosl);
+ * as the flow's next entry; GRO_NONE: not held.  nosl: a frame of several
+ * buffers whose slices the caller writes (one slice held in their place) */
+uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, int nosl);
+/* ... of a UDP flow */
+uint32_t gro_train_renew_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now);
 /* ... TCP over IP version l3, entry idx held out of the table, and the
  * next one so (hold.h gro_hold_plain_out()); a frame of one buffer */
 uint32_t gro_train_renew_out(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, unsigned l3);
+/* ... a frame of several buffers (after burst.c first_hold_bufs()); nosl
+ * as gro_train_renew()'s */
+uint32_t gro_train_renew_out_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now,
+                                  unsigned l3, int nosl);
 /* gro_train() of an entry just held (GRO_FAST_PLAIN or GRO_FAST_UDP, no
  * tag) from one frame of one buffer, the one before pkts[i] */
 unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
