@@ -15,7 +15,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-${OFL_BENCH_BUILD:-$here/../build-bench}}
 bin=$build/bench/ofl_gro_instr
-[ -x "$bin" ] || cmake --build "$build" --target ofl_gro_instr >/dev/null
+# built (or brought up to date: a stale binary counts old code) every run
+cmake --build "$build" --target ofl_gro_instr >/dev/null
 command -v valgrind >/dev/null || { echo "instr.sh: needs valgrind" >&2; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -96,7 +97,7 @@ done
 # back to the pool) counted inclusive from callgrind's call edges, so nested
 # ofl_ calls count once and no debug information is needed.
 gso_bin=$build/bench/ofl_gso_instr
-[ -x "$gso_bin" ] || cmake --build "$build" --target ofl_gso_instr >/dev/null
+cmake --build "$build" --target ofl_gso_instr >/dev/null
 gso_row() {
   local label=$1; shift
   local segs sum
@@ -136,7 +137,7 @@ gso_row "VXLAN TCP/IPv4 64000 B, burst" 4 vxlan 64000 burst
 # for 32 frames a call, ofl_dsa_decode_brief_burst() (counted as the packed
 # burst); then ofl_dsa_decode() (meta and the full view).
 dsa_bin=$build/bench/ofl_dsa_instr
-[ -x "$dsa_bin" ] || cmake --build "$build" --target ofl_dsa_instr >/dev/null
+cmake --build "$build" --target ofl_dsa_instr >/dev/null
 dsa_fmts="none brcm brcm-prepend dsa edsa gswip ksz9477 ksz9893 lan9303 mtk qca
           trailer 8021q sja1105 ksz8795 ocelot ar9331 rtl4a hellcreek xrs700x
           ocelot-8021q seville brcm-legacy sja1110 rtl8_4 rtl8_4t a5psw lan937x
