@@ -27,10 +27,8 @@ BD_ENTRY(int, ofl_gro_flush_older, (struct ofl_gro *gro, uint64_t now_ns, uint64
 /* Burst sizes tried; 0 = a whole run of consecutive frames in one call.
  * Under a memory checker (OFL_TEST_CHECKER set, as .ci/sanitize.sh and
  * .ci/valgrind.sh do: a 10-20x slowdown) only the first BD_NSIZES_CHECKED
- * sizes run: a small odd burst and the largest (ASan's allocator maps a
- * context's arrays afresh for every replay: with four sizes the two
- * largest twins took 200 and 290 s of CI's ASan stage); the plain gcc and
- * clang stages run them all. */
+ * sizes run: a small odd burst and the largest; the plain gcc and clang
+ * stages run them all. */
 static const unsigned bd_burst_sizes[] = {3, 64, 1, 0, 2, 7, 16};
 #define BD_NSIZES (sizeof bd_burst_sizes / sizeof bd_burst_sizes[0])
 #define BD_NSIZES_CHECKED 2u
@@ -54,24 +52,75 @@ struct bd_vec {
 	size_t n, cap;
 };
 
+/* Freed vectors' memory, kept for the next vectors: every recording (a
+ * context of the test) and every replay's output grow vectors of up to a
+ * few MB by doubling, and blocks that large come from mmap and go back at
+ * free (ASan's allocator, which the constructor above does not reach):
+ * growing them afresh for each recording faulted their pages in again,
+ * and under ASan gro_burst_diff_span_test spent more system time (mmap,
+ * munmap, madvise) than user time. */
+#define BD_SPARES 32
+static struct bd_vec bd_spare[BD_SPARES];
+
+/* The smallest spare block of at least need bytes, else the largest, else
+ * none (cap 0); taken out of the spares. */
+static struct bd_vec spare_take(size_t need)
+{
+	struct bd_vec v = {0};
+	unsigned i, fit = BD_SPARES, big = BD_SPARES;
+	for (i = 0; i < BD_SPARES; i++) {
+		size_t c = bd_spare[i].cap;
+		if (c >= need && (fit == BD_SPARES || c < bd_spare[fit].cap))
+			fit = i;
+		if (c && (big == BD_SPARES || c > bd_spare[big].cap))
+			big = i;
+	}
+	if (fit == BD_SPARES)
+		fit = big;
+	if (fit < BD_SPARES) {
+		v = bd_spare[fit];
+		memset(&bd_spare[fit], 0, sizeof(bd_spare[fit]));
+	}
+	return v;
+}
+
 static void vec_put(struct bd_vec *v, const void *d, size_t len)
 {
 	if (v->n + len > v->cap) {
-		size_t cap = v->cap ? v->cap : 4096;
+		size_t cap;
+		if (!v->cap) {
+			struct bd_vec s = spare_take(len);
+			v->p = s.p;
+			v->cap = s.cap;
+		}
+		cap = v->cap ? v->cap : 4096;
 		while (cap < v->n + len)
 			cap *= 2;
-		v->p = realloc(v->p, cap);
-		ck_assert_ptr_nonnull(v->p);
-		v->cap = cap;
+		if (cap != v->cap) {
+			v->p = realloc(v->p, cap);
+			ck_assert_ptr_nonnull(v->p);
+			v->cap = cap;
+		}
 	}
 	if (len)
 		memcpy(v->p + v->n, d, len);
 	v->n += len;
 }
 
+/* v's memory kept as a spare (in place of a smaller one when all are
+ * taken), v empty. */
 static void vec_free(struct bd_vec *v)
 {
-	free(v->p);
+	unsigned i, k = 0;
+	for (i = 1; i < BD_SPARES; i++)
+		if (bd_spare[i].cap < bd_spare[k].cap)
+			k = i;
+	if (v->cap > bd_spare[k].cap) {
+		free(bd_spare[k].p);
+		bd_spare[k] = (struct bd_vec){v->p, 0, v->cap};
+	} else {
+		free(v->p);
+	}
 	memset(v, 0, sizeof(*v));
 }
 
@@ -96,6 +145,58 @@ struct bd_out {
 	struct bd_vec starts; /* size_t offset of each record, for messages */
 	size_t npkts;
 };
+
+/* The replays' allocator.  Each replay creates a context and destroys it,
+ * thousands a test, and a context's arrays are a few hundred KB: blocks
+ * that large come from mmap in ASan's allocator (and glibc's unless the
+ * constructor above changes that) and go back at free, so every replay
+ * faulted its pages in afresh: under ASan, gro_burst_diff_span_test spent
+ * more system time than user time.  A replay context (one whose test gave
+ * no allocator of its own) takes its blocks from this cache: a freed block
+ * is kept for the next request of the same size and alignment.  Each block
+ * is still its own allocation (ASan's redzones between arrays stay);
+ * ofl_mem_zalloc() zeroes what it is given.  The test's own run, which the
+ * replays are compared with, uses its own allocator as given. */
+#define BD_CACHE_BLOCKS 64
+/* every block is allocated aligned to at least this (free is not told the
+ * alignment asked): a request for more is never served from the cache */
+#define BD_CACHE_ALIGN 64u
+struct bd_block {
+	void *p;
+	size_t size;
+};
+static struct bd_block bd_cache[BD_CACHE_BLOCKS];
+
+static void *bd_cache_alloc(void *user, size_t size, size_t align)
+{
+	unsigned i;
+	(void)user;
+	if (align < BD_CACHE_ALIGN)
+		align = BD_CACHE_ALIGN;
+	for (i = 0; i < BD_CACHE_BLOCKS && align == BD_CACHE_ALIGN; i++)
+		if (bd_cache[i].p && bd_cache[i].size == size) {
+			void *p = bd_cache[i].p;
+			bd_cache[i].p = NULL;
+			return p;
+		}
+	return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+static void bd_cache_free(void *user, void *ptr, size_t size)
+{
+	unsigned i;
+	(void)user;
+	if (!ptr)
+		return;
+	for (i = 0; i < BD_CACHE_BLOCKS; i++)
+		if (!bd_cache[i].p) {
+			bd_cache[i] = (struct bd_block){ptr, size};
+			return;
+		}
+	free(ptr);
+}
+
+static const struct ofl_mem bd_cache_mem = {NULL, bd_cache_alloc, bd_cache_free};
 
 /* Fixed part of one delivered packet (zeroed first: no stray padding bytes). */
 struct bd_pkt_rec {
@@ -374,6 +475,8 @@ static void replay_run(const struct bd_replay *rp, enum bd_mode mode, unsigned b
 	struct ofl_gro *g = NULL;
 	cfg.deliver = bd_replay_deliver;
 	cfg.user = o;
+	if (!cfg.mem)
+		cfg.mem = &bd_cache_mem;
 	ck_assert_int_eq(__real_ofl_gro_create(&cfg, &g), 0);
 	while (i < nev) {
 		const struct bd_event *e = &ev[i];
