@@ -34,10 +34,13 @@ struct RingKey {
 	const void *dsa;
 	int udp;
 	int vxlan;
+	unsigned stride;
+	int huge;
 	bool operator==(const RingKey &o) const
 	{
 		return l3 == o.l3 && flows == o.flows && nbufs == o.nbufs && psh == o.psh &&
-		       min_slots == o.min_slots && dsa == o.dsa && udp == o.udp && vxlan == o.vxlan;
+		       min_slots == o.min_slots && dsa == o.dsa && udp == o.udp && vxlan == o.vxlan &&
+		       stride == o.stride && huge == o.huge;
 	}
 };
 
@@ -67,6 +70,8 @@ struct RingCache {
 		t.dsa = k.dsa;
 		t.udp = k.udp;
 		t.vxlan = k.vxlan;
+		t.stride = k.stride;
+		t.huge = k.huge;
 		if (bh_ring_init(&ring, &t, nullptr) != 0)
 			return nullptr;
 		key = k;
@@ -104,11 +109,13 @@ struct GroRow {
 	unsigned min_slots = 0;    // ring size (0: BH_RING_MIN)
 	int udp = 0;               // UDP datagrams, UDP GRO on
 	int vxlan = 0;             // TCP in VXLAN, port 4789 configured
+	unsigned stride = 0;       // slot stride (0: BH_STRIDE; BH_STRIDE_PAGE)
+	int huge = 0;              // ring memory in transparent huge pages
 };
 
 void run_gro(benchmark::State &st, GroRow row)
 {
-	RingKey k{row.l3, row.flows, row.nbufs, row.min_slots, row.psh, row.dsa, row.udp, row.vxlan};
+	RingKey k{row.l3, row.flows, row.nbufs, row.min_slots, row.psh, row.dsa, row.udp, row.vxlan, row.stride, row.huge};
 	bh_ring *r = ring_cache.get(k);
 	if (!r) {
 		st.SkipWithError("ring");
@@ -225,6 +232,19 @@ void register_gro_rows(void)
 		r.min_slots = BH_CHUNK;
 		add_gro("hotring", r);
 	}
+	// A 4 KiB frame per slot (AF_XDP's default frame size, page-per-packet
+	// drivers): every header at the same page offset, in one L1 set, and
+	// a page (a TLB entry) per frame: 4096 of them for the ring.  page4k
+	// on 4 KiB pages, page4k_thp on transparent huge pages (a hugepage-
+	// backed UMEM); compare with the bulk rows (1536-byte slots).
+	for (int huge : {0, 1})
+		for (int l3 : {4, 6})
+			for (unsigned f : {1u, 8u, 64u}) {
+				GroRow r{l3, f, 64, 1, 0, false, 0};
+				r.stride = BH_STRIDE_PAGE;
+				r.huge = huge;
+				add_gro(huge ? "page4k_thp" : "page4k", r);
+			}
 	// Traffic that can never merge.
 	for (int l3 : {4, 6}) {
 		add_gro("newflow", GroRow{l3, 65536, 64, 1, 0, false, 0});

@@ -1,10 +1,13 @@
 /* harness.c - see harness.h. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "harness.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "gen.h"
 #include "gen_tun.h"
@@ -171,12 +174,23 @@ int bh_ring_init(struct bh_ring *r, const struct bh_traffic *t, uint8_t **slot_m
 		for (i = 0; i < n; i++)
 			r->slot[i] = slot_mem[i];
 	} else {
-		/* 64-byte aligned buffers, like a driver's */
-		r->mem = aligned_alloc(64, (size_t)n * BH_STRIDE);
+		/* 64-byte aligned buffers, like a driver's; a page per frame
+		 * (BH_STRIDE_PAGE) page aligned, the frame after a headroom */
+		const size_t stride = t->stride ? t->stride : BH_STRIDE;
+		const size_t head = t->stride == BH_STRIDE_PAGE ? BH_PAGE_HEADROOM : 0u;
+		if (stride < head + BH_STRIDE || stride % 64u)
+			goto fail;
+		const size_t align = t->huge ? 2u << 20 : stride == BH_STRIDE_PAGE ? 4096u : 64u;
+		const size_t bytes = ((size_t)n * stride + align - 1) / align * align;
+		r->mem = aligned_alloc(align, bytes);
 		if (!r->mem)
 			goto fail;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+		if (t->huge)
+			(void)madvise(r->mem, bytes, MADV_HUGEPAGE); /* (a hint: 4 KiB pages if refused) */
+#endif
 		for (i = 0; i < n; i++)
-			r->slot[i] = r->mem + (size_t)i * BH_STRIDE;
+			r->slot[i] = r->mem + (size_t)i * stride + head;
 	}
 	/* gen_bulk writes one contiguous array; copy it into the slots. */
 	tmp = malloc((size_t)n * BH_STRIDE);

@@ -49,7 +49,19 @@ struct bh_traffic {
 	                       VXLAN over the same L3 (UDP 4789, checksum 0, an
 	                       outer source port per flow, the outer IPv4 ID
 	                       fixed); GRO then knows port 4789 (no dsa, udp) */
+	unsigned stride;    /* bytes from one slot to the next in the ring's own
+	                       memory (0: BH_STRIDE).  BH_STRIDE_PAGE: a 4 KiB
+	                       frame per slot with the frame BH_PAGE_HEADROOM bytes
+	                       in, as AF_XDP's default frames and page-per-packet
+	                       drivers lay them out: every header then at one page
+	                       offset (one set of the L1 data cache) */
+	int huge;           /* the ring's own memory asked as transparent huge
+	                       pages (madvise MADV_HUGEPAGE, where the system has
+	                       it), as a hugepage-backed AF_XDP UMEM */
 };
+
+#define BH_STRIDE_PAGE 4096u
+#define BH_PAGE_HEADROOM 256u /* XDP_PACKET_HEADROOM */
 
 struct bh_ring {
 	struct bh_traffic t;

@@ -483,6 +483,9 @@ int main(int argc, char **argv)
 	a->frames = calloc(NUM_CHUNKS, sizeof *a->frames);
 	if (a->umem_area == MAP_FAILED || !a->frames)
 		return 1;
+	/* a chunk a page: without huge pages every frame costs a TLB miss
+	   (docs/guide.md, "The RX path"); a hint, refused on some systems */
+	(void)madvise(a->umem_area, umem_size, MADV_HUGEPAGE);
 	struct xsk_umem *umem;
 	struct xsk_socket *xsk;
 	const struct xsk_umem_config ucfg = {
