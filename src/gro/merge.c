@@ -147,7 +147,8 @@ entry:
 				e = run_word(rp->tp, rp->ipsum, id, it->fixedid, &estep, &steps);
 			}
 			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl) / nbr));
-			/* ext (UDP of one buffer): the entry's room bounds the
+			/* ext (UDP; of several buffers: not in the fresh copies,
+			 * after burst.c first_hold_udp()): the entry's room bounds the
 			 * run, and the frame after it is in the burst, within
 			 * every other bound (the held bytes with it taken, a
 			 * segment, its slices, the stepped word) and would not
@@ -156,6 +157,8 @@ entry:
 			 * the frame held as the flow's next (below: renew), as
 			 * udp.c would */
 			ext = nbr == 1 && udp && room / mss < min32(k, hroom / mss);
+			if (udp && !fresh && nbr > 1)
+				ext = room / mss < min32(k, hroom / mss);
 			/* span (TCP of one buffer in the fresh copies, of several
 			 * in the others): as ext, and the frames after it too,
 			 * up to as many as the entry took (within the new
@@ -193,7 +196,8 @@ entry:
 					nsl_run = span_slices(pkts + i, k, nadd, nsl_run, hl, &renew);
 				nadd = k;
 			} else if (ext && nadd > k) {
-				nsl_run = k; /* (its one slice taken off) */
+				/* (its slices taken off: the hold cuts its own) */
+				nsl_run = fresh || nbr == 1 ? k : nsl_run - frame_slices(&pkts[i + k], hl);
 				nadd = k;
 				renew = 1;
 			}
