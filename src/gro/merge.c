@@ -147,8 +147,7 @@ entry:
 				e = run_word(rp->tp, rp->ipsum, id, it->fixedid, &estep, &steps);
 			}
 			k = min32(min32(n - i, steps), min32(sat_sub(seg_end, nsegs), sat_sub(sl_end, nsl) / nbr));
-			/* ext (UDP; of several buffers: not in the fresh copies,
-			 * after burst.c first_hold_udp()): the entry's room bounds the
+			/* ext (UDP of one buffer): the entry's room bounds the
 			 * run, and the frame after it is in the burst, within
 			 * every other bound (the held bytes with it taken, a
 			 * segment, its slices, the stepped word) and would not
@@ -157,10 +156,9 @@ entry:
 			 * the frame held as the flow's next (below: renew), as
 			 * udp.c would */
 			ext = nbr == 1 && udp && room / mss < min32(k, hroom / mss);
-			if (udp && !fresh && nbr > 1)
-				ext = room / mss < min32(k, hroom / mss);
 			/* span (TCP of one buffer in the fresh copies, of several
-			 * in the others): as ext, and the frames after it too,
+			 * in the others; UDP of several in the others, after
+			 * udp.c gro_udp_first_bufs()): as ext, and the frames after it too,
 			 * up to as many as the entry took (within the new
 			 * entry's room: its length is at most the old one's;
 			 * its slices: at most nbr a frame for all of them, k's
@@ -168,7 +166,7 @@ entry:
 			 * their slices and cookies after the entry's, and when
 			 * the frame after the room's is the next full segment
 			 * they go to the entry held from it (below: carry) */
-			span = !udp && (one ? nbr == 1 : nbr > 1) && room / mss < min32(k, hroom / mss)
+			span = (!udp || !fresh) && (one ? nbr == 1 : nbr > 1) && room / mss < min32(k, hroom / mss)
 			           ? min32(min32(k, hroom / mss) - room / mss, room / mss + 1u)
 			           : 0;
 			k = min32(k, min32(room / mss, hroom / mss));
@@ -196,8 +194,7 @@ entry:
 					nsl_run = span_slices(pkts + i, k, nadd, nsl_run, hl, &renew);
 				nadd = k;
 			} else if (ext && nadd > k) {
-				/* (its slices taken off: the hold cuts its own) */
-				nsl_run = fresh || nbr == 1 ? k : nsl_run - frame_slices(&pkts[i + k], hl);
+				nsl_run = k; /* (its one slice taken off) */
 				nadd = k;
 				renew = 1;
 			}
@@ -386,6 +383,7 @@ full:
 		void *const *const cck = ck + nsegs + 1u;
 		if ((idx = out && one ? gro_train_renew_out(g, idx, &pkts[i], now, v4 ? 4u : 6u)
 		           : out      ? gro_train_renew_out_bufs(g, idx, &pkts[i], now, v4 ? 4u : 6u, renew > 1)
+		           : udp && !fresh && renew > 1 ? gro_train_renew_udp_bufs(g, idx, &pkts[i], now)
 		           : udp      ? gro_train_renew_udp(g, idx, &pkts[i], now)
 		                      : gro_train_renew(g, idx, &pkts[i], now, !one && renew > 1)) == GRO_NONE)
 			return i - first;

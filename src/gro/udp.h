@@ -123,4 +123,8 @@ static inline OFL_ALWAYS_INLINE void gro_udp_complete_l3(struct gro_item *it, un
  * from (0: not held, the loop decides). */
 unsigned gro_udp_first_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now);
 
+/* renew.c: gro_train_renew_udp() for a span of several buffers (merge.c:
+ * the frame held with the run's slices, nosl). */
+uint32_t gro_train_renew_udp_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now);
+
 #endif
