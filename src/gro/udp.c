@@ -213,7 +213,7 @@ unsigned gro_udp_first_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsig
 	const struct ofl_pkt *q = pkts + 1;
 	const uint32_t nb = pkts->nbufs;
 	uint64_t total;
-	uint32_t k, idx;
+	uint32_t k, idx, empty = 0;
 	struct ofl_hdrs h;
 	struct ofl_flow_key key, *kp = NULL;
 	uint32_t hash = 0;
@@ -225,6 +225,7 @@ unsigned gro_udp_first_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsig
 		if (b[k].len && !b[k].data)
 			return 0;
 		total += b[k].len;
+		empty |= !b[k].len;
 	}
 	if (total > 0xffffu || !gro_udp_plain_new(g, b->data, b->len, (uint32_t)total, &h))
 		return 0;
@@ -238,8 +239,20 @@ unsigned gro_udp_first_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsig
 	}
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
-	gro_udp_hold_plain(g, pkts, b->data, &h, kp, hash, now);
-	idx = g->last;
+	if (empty || b->len != h.hdr_len) {
+		gro_udp_hold_plain(g, pkts, b->data, &h, kp, hash, now); /* (hold.c's cut) */
+		idx = g->last;
+	} else {
+		/* the header split: the later buffers the slices, over the
+		 * one the hold writes (hold.h sl1) */
+		struct ofl_slice *s;
+		hold_plain_l4(g, pkts, b->data, &h, kp, hash, now, 1, 1);
+		idx = g->last;
+		s = gro_slices(g, idx) - 1;
+		for (k = 1; k < nb; k++)
+			s[k] = (struct ofl_slice){b[k].data, b[k].len, 0, (uint16_t)k};
+		g->items[idx].nslices = (uint16_t)(nb - 1u);
+	}
 	/* its next frames trained when the next has its ports (as burst.c
 	 * train_after_first()) */
 	if (n > 1 && g->items[idx].fast == GRO_FAST_UDP && q->nbufs && q->bufs && q->bufs->data &&
