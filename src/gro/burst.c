@@ -379,10 +379,12 @@ static OFL_NOINLINE unsigned first_hold_bufs(struct ofl_gro *g, const struct ofl
 	const uint8_t *p;
 	uint32_t l4, thl;
 	if (!total)
-		return 0;
+		return gro_udp_first_bufs(g, pkts, n, now); /* (udp.c: not TCP) */
 	p = pkts->bufs->data;
 	thl = ofl_plain_tcp(p, pkts->bufs->len, total, &l4);
-	if (!thl || !first_holds(g, p, (int32_t)(total - l4 - thl)))
+	if (!thl)
+		return gro_udp_first_bufs(g, pkts, n, now);
+	if (!first_holds(g, p, (int32_t)(total - l4 - thl)))
 		return 0;
 	first_prefetch(pkts, n);
 	g->st.rx_pkts++;

@@ -157,7 +157,8 @@ entry:
 			 * udp.c would */
 			ext = nbr == 1 && udp && room / mss < min32(k, hroom / mss);
 			/* span (TCP of one buffer in the fresh copies, of several
-			 * in the others): as ext, and the frames after it too,
+			 * in the others; UDP of several in the others, after
+			 * udp.c gro_udp_first_bufs()): as ext, and the frames after it too,
 			 * up to as many as the entry took (within the new
 			 * entry's room: its length is at most the old one's;
 			 * its slices: at most nbr a frame for all of them, k's
@@ -165,7 +166,7 @@ entry:
 			 * their slices and cookies after the entry's, and when
 			 * the frame after the room's is the next full segment
 			 * they go to the entry held from it (below: carry) */
-			span = !udp && (one ? nbr == 1 : nbr > 1) && room / mss < min32(k, hroom / mss)
+			span = (!udp || !fresh) && (one ? nbr == 1 : nbr > 1) && room / mss < min32(k, hroom / mss)
 			           ? min32(min32(k, hroom / mss) - room / mss, room / mss + 1u)
 			           : 0;
 			k = min32(k, min32(room / mss, hroom / mss));
@@ -382,6 +383,7 @@ full:
 		void *const *const cck = ck + nsegs + 1u;
 		if ((idx = out && one ? gro_train_renew_out(g, idx, &pkts[i], now, v4 ? 4u : 6u)
 		           : out      ? gro_train_renew_out_bufs(g, idx, &pkts[i], now, v4 ? 4u : 6u, renew > 1)
+		           : udp && !fresh && renew > 1 ? gro_train_renew_udp_bufs(g, idx, &pkts[i], now)
 		           : udp      ? gro_train_renew_udp(g, idx, &pkts[i], now)
 		                      : gro_train_renew(g, idx, &pkts[i], now, !one && renew > 1)) == GRO_NONE)
 			return i - first;

@@ -73,7 +73,10 @@ static inline OFL_ALWAYS_INLINE uint32_t renew(struct ofl_gro *g, uint32_t idx, 
 	g->st.rx_pkts++;
 	g->st.rx_bytes += tot;
 	if (udp) {
-		gro_udp_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
+		if (!nosl)
+			gro_udp_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
+		else /* (as TCP's below: held as a frame of one buffer) */
+			hold_plain_l4(g, pkt, p, &h, &old->key, old->hash, now, 1, 1);
 	} else {
 		/* (nosl: its slices the run's, which the train carries over
 		 * the one slice a frame of one buffer is held with) */
@@ -92,6 +95,11 @@ uint32_t gro_train_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *
 uint32_t gro_train_renew_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now)
 {
 	return renew(g, idx, pkt, now, 1, 0, 0);
+}
+
+uint32_t gro_train_renew_udp_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now)
+{
+	return renew(g, idx, pkt, now, 1, 0, 1);
 }
 
 uint32_t gro_train_renew_out(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, unsigned l3)

@@ -307,9 +307,9 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_udp_l3(const struct ofl_pkt *pkts,
 	}
 }
 #if defined(TRAIN_AVX2)
-static OFL_NOINLINE GRO_TARGET_AVX2 NO_SLP unsigned bufs_udp_avx2(const struct ofl_pkt *pkts, unsigned i,
-                                                                unsigned iend, unsigned n, const struct run_at *a,
-                                                                uint32_t *nslices, int v4)
+OFL_NOINLINE GRO_TARGET_AVX2 NO_SLP unsigned gro_bufs_udp_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend,
+                                                              unsigned n, const struct run_at *a, uint32_t *nslices,
+                                                              int v4)
 {
 	return v4 ? bufs_udp_l3(pkts, i, iend, n, a, nslices, 1, 1) : bufs_udp_l3(pkts, i, iend, n, a, nslices, 0, 1);
 }
@@ -320,8 +320,14 @@ NO_SLP unsigned gro_run_bufs_udp(const struct ofl_pkt *pkts, unsigned i, unsigne
                                  const struct run_at *a, uint32_t *nslices, int v4, int avx2)
 {
 #if defined(TRAIN_AVX2)
-	if (avx2)
-		return bufs_udp_avx2(pkts, i, iend, n, a, nslices, v4);
+	if (avx2) {
+		/* the header split (run_split_udp.c: else gro_bufs_udp_avx2()) */
+		if (a->nb == 4)
+			return (v4 ? gro_split_udp4_4 : gro_split_udp6_4)(pkts, i, iend, n, a, nslices);
+		if (a->nb == 2)
+			return (v4 ? gro_split_udp4_2 : gro_split_udp6_2)(pkts, i, iend, n, a, nslices);
+		return gro_bufs_udp_avx2(pkts, i, iend, n, a, nslices, v4);
+	}
 #else
 	(void)avx2;
 #endif

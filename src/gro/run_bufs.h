@@ -91,6 +91,12 @@ gro_split_fn gro_split4_v4_2, gro_split4_v4_3, gro_split4_v6_3, gro_split2_v4_2,
 #define GRO_SPLIT_HL4 54u
 #define GRO_SPLIT_HL6 74u
 gro_split_fn gro_split4_v4_p, gro_split4_v6_p, gro_split2_v4_p, gro_split2_v6_p;
+/* UDP (gro_run_bufs_udp()): the run of frames in several buffers under
+ * AVX2 (run_bufs.c), any buffer count; the header split's copies
+ * (run_split_udp.c: 4 or 2 buffers, IPv4 or IPv6). */
+unsigned gro_bufs_udp_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
+                           uint32_t *nslices, int v4);
+gro_split_fn gro_split_udp4_4, gro_split_udp6_4, gro_split_udp4_2, gro_split_udp6_2;
 
 #endif
 

@@ -32,6 +32,7 @@
 #include <ofl/csum.h>
 
 #include "core/csum_int.h"
+#include "gro/hold.h"
 #include "gro/ipv4.h"
 #include "gro/ipv6.h"
 #include "gro/layer.h"
@@ -192,4 +193,70 @@ int gro_udp_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, struct ofl_vie
 	if (!hashed)
 		hash = ofl_flow_hash(&g->tab, &k);
 	return gro_hold_new_list(g, pkt, v, h, tag, &k, hash, now, csum_status);
+}
+
+/*
+ * gro_udp_first_bufs() (udp.h): the datagram gro_receive() would give to
+ * gro_udp_receive() (UDP GRO on, no tunnel port: gro_udp_plain_on()),
+ * which would find nothing held and hold it (hold.h gro_udp_plain_new():
+ * the plain shape, its rules, the byte bound), its checksum verified and
+ * no VLAN flag, its buffers as check_args() takes them (a NULL one empty,
+ * within max_bufs) and at most 0xffff bytes.  The key as gro_hold_new()'s
+ * (hold.h plain_key(), GRO_KEY_UDP): of an IPv6 datagram whose first
+ * buffer ends before the 74 bytes plain_key() wants (a TCP header's; the
+ * UDP key's words end at byte 58), from its headers copied and padded.
+ * Its slices cut as the hold cuts a frame of several buffers.
+ */
+unsigned gro_udp_first_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
+{
+	const struct ofl_buf *b = pkts->bufs;
+	const struct ofl_pkt *q = pkts + 1;
+	const uint32_t nb = pkts->nbufs;
+	uint64_t total;
+	uint32_t k, idx, empty = 0;
+	struct ofl_hdrs h;
+	struct ofl_flow_key key, *kp = NULL;
+	uint32_t hash = 0;
+	if (!gro_udp_plain_on(g) || (gro_pkt_word(pkts) & gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN)) !=
+	                                gro_pkt_word_of(0, OFL_CSUM_UNNECESSARY, 0) ||
+	    nb > g->cfg.max_bufs || !b || !b->data)
+		return 0;
+	for (total = b->len, k = 1; k < nb; k++) {
+		if (b[k].len && !b[k].data)
+			return 0;
+		total += b[k].len;
+		empty |= !b[k].len;
+	}
+	if (total > 0xffffu || !gro_udp_plain_new(g, b->data, b->len, (uint32_t)total, &h))
+		return 0;
+	if (!plain_keyed(h.l3, b->len)) {
+		/* (IPv6: the headers, 62 bytes, within the first buffer) */
+		uint8_t hdr[14u + 40u + 20u] = {0};
+		memcpy(hdr, b->data, h.l4_off + 8u);
+		plain_key(hdr, sizeof hdr, &key);
+		kp = &key;
+		hash = ofl_flow_hash_ip(&g->tab, kp, 0);
+	}
+	g->st.rx_pkts++;
+	g->st.rx_bytes += total;
+	if (empty || b->len != h.hdr_len) {
+		gro_udp_hold_plain(g, pkts, b->data, &h, kp, hash, now); /* (hold.c's cut) */
+		idx = g->last;
+	} else {
+		/* the header split: the later buffers the slices, over the
+		 * one the hold writes (hold.h sl1) */
+		struct ofl_slice *s;
+		hold_plain_l4(g, pkts, b->data, &h, kp, hash, now, 1, 1);
+		idx = g->last;
+		s = gro_slices(g, idx) - 1;
+		for (k = 1; k < nb; k++)
+			s[k] = (struct ofl_slice){b[k].data, b[k].len, 0, (uint16_t)k};
+		g->items[idx].nslices = (uint16_t)(nb - 1u);
+	}
+	/* its next frames trained when the next has its ports (as burst.c
+	 * train_after_first()) */
+	if (n > 1 && g->items[idx].fast == GRO_FAST_UDP && q->nbufs && q->bufs && q->bufs->data &&
+	    q->bufs->len >= h.l4_off + 4u && ld32(q->bufs->data + h.l4_off) == ld32(b->data + h.l4_off))
+		return gro_train(g, idx, pkts, 1, n, now) + 1;
+	return 1;
 }

@@ -115,4 +115,16 @@ static inline OFL_ALWAYS_INLINE void gro_udp_complete_l3(struct gro_item *it, un
 	memcpy(uh + 6, &c, 2);
 }
 
+/* burst.c first_hold_bufs(): a burst's first frame in several buffers
+ * (nbufs > 1), nothing held, the burst not grouped and its flow next, not
+ * plain TCP.  A UDP datagram of the plain shape (its headers in the first
+ * buffer) held as gro_receive() would hold it, then its next frames
+ * trained (merge.c gro_train()).  Returns the frame the burst loop goes on
+ * from (0: not held, the loop decides). */
+unsigned gro_udp_first_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now);
+
+/* renew.c: gro_train_renew_udp() for a span of several buffers (merge.c:
+ * the frame held with the run's slices, nosl). */
+uint32_t gro_train_renew_udp_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now);
+
 #endif

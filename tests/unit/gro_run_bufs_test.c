@@ -30,6 +30,10 @@
  * train); every delivered ofl_gro_out field, header byte, slice (address,
  * length, segment, buffer) and cookie, the calls' results and the
  * counters must be the same.
+ * The same for one UDP flow (UDP GRO on: run_bufs.c gro_run_bufs_udp(),
+ * run_split_udp.c at the header split), IPv4 and IPv6, with the changes
+ * that mean something for a datagram and three of its own: a zero
+ * checksum, a UDP length one short, every checksum of the flow 0.
  */
 #include <check.h>
 #include <stdint.h>
@@ -100,8 +104,19 @@ enum mut {
 	M_NONE, M_SEQ_GAP, M_SEQ_BACK, M_ID_STEP, M_IP_CSUM, M_TTL, M_TOS, M_DF, M_FLOWLABEL, M_PSH, M_FIN, M_ACK,
 	M_WINDOW, M_TSOPT, M_PORT, M_ADDR, M_SHORT, M_LONG, M_PAD, M_LEN_PAST, M_CSUM_NONE, M_VLAN, M_EMPTY_BUF, M_NULL_BUF,
 	M_NULL_BYTES, M_FEWER_BUFS, M_HDR_SPLIT, M_SHORT_SPLIT, M_RESPLIT, M_RESPLIT0, M_NULL_FIRST, M_RESPLIT_BACK,
-	M_RESPLIT_IDBACK, M_PAD_MID, M_PAD_LAST, M_NULL_ARRAY, NMUT
+	M_RESPLIT_IDBACK, M_PAD_MID, M_PAD_LAST, M_NULL_ARRAY, NMUT,
+	/* UDP only */
+	M_ZERO = NMUT, M_ULEN, M_ZERO_ALL, NMUT_UDP
 };
+/* The changes that mean something for a UDP datagram (no sequence
+ * number, flags, ACK, window or TCP option). */
+static int udp_mut(enum mut m)
+{
+	return m != M_SEQ_GAP && m != M_SEQ_BACK && m != M_PSH && m != M_FIN && m != M_ACK && m != M_WINDOW &&
+	       m != M_TSOPT && m != M_RESPLIT_BACK;
+}
+/* a UDP flow (make(), feed()) */
+static int udp;
 
 static uint8_t frames[NSEG][FRAME + 64];
 static uint32_t flen[NSEG];
@@ -117,6 +132,8 @@ static void make(int l3, int opt, enum mut m)
 	gen_tcp_init(&g, l3);
 	g.seq = 0xfffff000u; /* wraps inside the flow */
 	g.ip_id = 0x1234;
+	g.udp = udp != 0;
+	g.udp_zero_csum = m == M_ZERO_ALL;
 	if (opt) {
 		static const uint8_t ts[12] = {1, 1, 8, 10, 0, 0, 0, 9, 0, 0, 0, 7};
 		memcpy(g.opts, ts, sizeof ts);
@@ -152,6 +169,8 @@ static void make(int l3, int opt, enum mut m)
 			 * previous frame's sequence number or IP ID */
 			case M_RESPLIT_BACK: f.seq -= MSS; break;
 			case M_RESPLIT_IDBACK: f.ip_id = (uint16_t)(f.ip_id - 1); break;
+			case M_ZERO: f.udp_zero_csum = true; break;
+			case M_ULEN: f.udp_len_delta = -1; break;
 			default: break;
 			}
 		}
@@ -308,6 +327,7 @@ static void feed(struct result *r, int burst, unsigned cfgv)
 	ofl_gro_config_default(&cfg);
 	cfg.deliver = collect;
 	cfg.user = &r->log;
+	cfg.udp = (uint8_t)(udp != 0);
 	if (cfgv == 1)
 		cfg.max_segs = 5;
 	if (cfgv == 2) {
@@ -350,7 +370,7 @@ static void same_stats(struct ofl_gro_stats x, struct ofl_gro_stats y)
  * largest packet (the run's reach). */
 static unsigned one_case(int l3, int opt, unsigned nb, uint32_t sp, enum mut m, unsigned cfgv)
 {
-	uint32_t hl = (l3 == 4 ? 54u : 74u) + (opt ? 12u : 0u), k;
+	uint32_t hl = (l3 == 4 ? 54u : 74u) - (udp ? 12u : 0u) + (opt ? 12u : 0u), k;
 	unsigned j;
 	make(l3, opt, m);
 	for (k = 0; k < NSEG; k++)
@@ -371,37 +391,58 @@ static unsigned one_case(int l3, int opt, unsigned nb, uint32_t sp, enum mut m, 
 	return res[0].st.out_segs ? (unsigned)res[0].st.merged : 0;
 }
 
-/* _i: 0 IPv4, 1 IPv6, 2 IPv4 with TCP timestamps, 3 IPv6 with them.  The
- * first buffer ends 8 bytes inside the headers, at their end, or 1 or 300
+/* Every case of IPv(l3), TCP timestamps (opt) or none, a UDP flow (u) or
+ * TCP, each fed both ways and compared (one_case()).  The first buffer ends 8 bytes inside the headers, at their end, or 1 or 300
  * bytes into the payload.  Under a memory checker (OFL_TEST_CHECKER: ASan,
  * memcheck) the default configuration only, the first buffer ending at
  * the headers' end or 1 byte after. */
-START_TEST(burst_equals_frames)
+static void all_cases(int l3, int opt, int u)
 {
 	static const uint32_t splits[] = {0, 8, 9, 308};
-	const int l3 = _i & 1 ? 6 : 4, opt = _i >> 1, checker = getenv("OFL_TEST_CHECKER") != NULL;
+	const int checker = getenv("OFL_TEST_CHECKER") != NULL;
 	const unsigned ncfg = checker ? 1 : 3, s0 = checker ? 1 : 0, s1 = checker ? 3 : 4;
 	unsigned nb, s, m, c, merged_clean = 0;
+	udp = u;
 	for (c = 0; c < ncfg; c++)
 		for (nb = 1; nb <= 5; nb++)
 			for (s = s0; s < s1; s++)
-				for (m = 0; m < NMUT; m++) {
+				for (m = 0; m < (u ? NMUT_UDP : NMUT); m++) {
 					/* with four or two buffers the changed frame
 					 * also where run_bufs.c takes frames in pairs
-					 * (two buffers: in fours) */
+					 * (two buffers: in fours; UDP, run_split_udp.c:
+					 * in pairs, checked eight early) */
 					static const unsigned mids[] = {7, 3, 4, 5, 10, 11, 15, 1, 2};
 					unsigned got = 0, x;
+					if (u && m < NMUT && !udp_mut((enum mut)m))
+						continue;
 					for (x = 0; x < ((nb == 4 || nb == 2) && !checker ? 9u : 1u); x++) {
 						mid = mids[x];
 						got = one_case(l3, opt, nb, splits[s], (enum mut)m, c);
 						if (m == M_NONE && c == 0 && x == 0)
 							merged_clean += got == NSEG - 1;
+						if (m == M_ZERO_ALL && c == 0 && x == 0)
+							ck_assert_uint_eq(got, 0); /* no datagram merged */
 					}
 				}
+	udp = 0;
 	/* the clean flow merges whole (the first frame held, the rest
 	 * merged) in every layout */
 	ck_assert_uint_eq(merged_clean, 5 * (s1 - s0));
 }
+
+/* _i: 0 IPv4, 1 IPv6, 2 IPv4 with TCP timestamps, 3 IPv6 with them. */
+START_TEST(burst_equals_frames)
+{
+	all_cases(_i & 1 ? 6 : 4, _i >> 1, 0);
+}
 END_TEST
 
-H_MAIN("gro_run_bufs", 0, 0, {burst_equals_frames, 4})
+/* UDP: _i 0 IPv4, 1 IPv6; the first buffer as above, the changes that
+ * mean something for a datagram (udp_mut()) and the UDP ones. */
+START_TEST(udp_burst_equals_frames)
+{
+	all_cases(_i & 1 ? 6 : 4, 0, 1);
+}
+END_TEST
+
+H_MAIN("gro_run_bufs", 0, 0, {burst_equals_frames, 4}, {udp_burst_equals_frames, 2})
