@@ -257,7 +257,10 @@ struct wflow {
 	 * its first slice and the end of the slices the flow may write */
 	uint32_t pb;
 	struct ofl_slice *sp, *send;
-	uint8_t pad[128 - 104]; /* a slot a power of two: its address one shift */
+	/* one buffer (weave.c): the slot of the frame that came after this
+	 * slot's last time (a guess, checked; NULL until the first weave) */
+	struct wflow *nx;
+	uint8_t pad[128 - 112]; /* a slot a power of two: its address one shift */
 };
 _Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
 _Static_assert(offsetof(struct wflow, full) == offsetof(struct wflow, ports) + 4, "ports and full: one word");
