@@ -227,6 +227,9 @@ struct gro_burst {
 	                             this struct (create.c); else NULL */
 	uint32_t tag_po; /* ... where the first frame of the last burst not
 	                    grouped had its TCP ports (a hint; 0: none) */
+	uint32_t rep_at; /* burst.c burst_groups(): where the first frame's
+	                    flow came again, not next, in the last burst that
+	                    looked (a hint; 0: none) */
 };
 
 /* The context's arrays, one allocation each (create.c). */
