@@ -54,20 +54,6 @@ static inline uint32_t port_word(const struct ofl_pkt *pkt)
 	return b->len >= o + 4 ? ld32(b->data + o) : 0; /* (a header split at 54: IPv4) */
 }
 
-/* Where the first frame's flow comes again among the next 15 (its TCP
- * ports): the next frame for one flow's train, further for a few
- * interleaved flows; NULL when it does not (worth grouping, stage 2: a
- * hint only, the grouping decides). */
-static inline const struct ofl_pkt *repeat_at(const struct ofl_pkt *pkts, unsigned n)
-{
-	uint32_t w = port_word(&pkts[0]);
-	unsigned j, m = n < 16 ? n : 16;
-	for (j = 1; j < m; j++)
-		if (port_word(&pkts[j]) == w)
-			return &pkts[j];
-	return NULL;
-}
-
 _Static_assert(OFL_GRO_OUT_F_HASH % OFL_PKT_F_HASH == 0, "the hash flag moves up");
 
 /* The arguments and buffer of a frame pass_run() may take: one buffer of
@@ -245,17 +231,43 @@ static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned
 }
 
 /* Is the burst grouped (stage 2, group.c)?  With timeout 0, nothing held
- * and the first frame's flow not coming again at once.  *inter: 1 when
- * it was looked at and comes again later but not next (interleaved
- * flows: newflows.c), else 0 (left as it was when not looked at). */
-static inline int burst_groups(const struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, int *inter)
+ * and the first frame's flow (its TCP ports) not coming again among the
+ * next 15 (the next frame for one flow's train, further for a few
+ * interleaved flows; worth grouping when it does not: a hint only, the
+ * grouping decides).  *inter: 1 when it was looked at and comes again
+ * later but not next (interleaved flows: newflows.c), else 0 (left as it
+ * was when not looked at). */
+static inline OFL_ALWAYS_INLINE int burst_groups(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
+                                                 int *inter)
 {
-	const struct ofl_pkt *r;
+	uint32_t w, h;
 	if (!g || !g->bs || n < 2 || n > GRO_BURST_MAX || g->age_head != GRO_NONE)
 		return 0;
-	r = repeat_at(pkts, n);
-	*inter = r && r != pkts + 1;
-	return !r;
+	/* (as far as it decides: the next frame the first's flow, or else
+	 * that flow anywhere among the next 15; first where it came again
+	 * last time, as interleaved flows in turn do) */
+	w = port_word(&pkts[0]);
+	if (port_word(&pkts[1]) == w) {
+		*inter = 0;
+		return 0;
+	}
+	h = g->bs->rep_at;
+	if (!(h - 2u < 14u && h < n && port_word(&pkts[h]) == w)) {
+		const struct ofl_pkt *a = pkts + 2, *e = pkts + (n < 16 ? n : 16);
+#if defined(__GNUC__)
+#pragma GCC unroll 4
+#endif
+		for (; a < e; a++)
+			if (port_word(a) == w)
+				break;
+		if (a == e) {
+			*inter = 0;
+			return 1;
+		}
+		g->bs->rep_at = (uint32_t)(a - pkts);
+	}
+	*inter = 1;
+	return 0;
 }
 
 /* Hold frame pkt as receive.c's fast path would hold it (gro_receive():

@@ -115,7 +115,7 @@ other:
 /* Does the flow of the burst's first frame (a record: its TCP ports at po,
  * within its first buffer) come again among the next 15 frames (their
  * words at po)?  One flow's train, or a few interleaved flows: not worth
- * grouping (a hint only, as burst.c repeat_at() for untagged frames). */
+ * grouping (a hint only, as burst.c burst_groups() for untagged frames). */
 static inline int tag_repeats(const struct ofl_pkt *pkts, unsigned n, uint32_t po)
 {
 	const uint32_t w = ld32(pkts[0].bufs[0].data + po);

@@ -227,6 +227,9 @@ struct gro_burst {
 	                             this struct (create.c); else NULL */
 	uint32_t tag_po; /* ... where the first frame of the last burst not
 	                    grouped had its TCP ports (a hint; 0: none) */
+	uint32_t rep_at; /* burst.c burst_groups(): where the first frame's
+	                    flow came again, not next, in the last burst that
+	                    looked (a hint; 0: none) */
 };
 
 /* The context's arrays, one allocation each (create.c). */
@@ -257,7 +260,10 @@ struct wflow {
 	 * its first slice and the end of the slices the flow may write */
 	uint32_t pb;
 	struct ofl_slice *sp, *send;
-	uint8_t pad[128 - 104]; /* a slot a power of two: its address one shift */
+	/* one buffer (weave.c): the slot of the frame that came after this
+	 * slot's last time (a guess, checked; NULL until the first weave) */
+	struct wflow *nx;
+	uint8_t pad[128 - 112]; /* a slot a power of two: its address one shift */
 };
 _Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
 _Static_assert(offsetof(struct wflow, full) == offsetof(struct wflow, ports) + 4, "ports and full: one word");

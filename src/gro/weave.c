@@ -14,6 +14,7 @@
 #include "gro/layer.h"
 #include "gro/udp.h"
 #include "gro/weave_hold.h"
+#include "gro/weave_run.h"
 
 /*
  * Interleaved flows (the weave): frames [i, n) of the burst while each is
@@ -237,6 +238,7 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
 	return q->nbufs == 4 ? weave_cut_n(s, q->bufs, 4, hl, b0, pb) : weave_cut_n(s, q->bufs, q->nbufs, hl, b0, pb);
 }
 
+
 /* udp: the datagrams of UDP flows (one buffer), the held header's UDP
  * length compared (a full datagram's), the checksum not 0 instead of the
  * sequence number; never fresh.
@@ -266,13 +268,25 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	const struct ofl_pkt *fixq = NULL;
 	const struct wflow *fixw = NULL;
 	const struct gro_item *fixit = NULL;
+	/* one buffer: the slot of the frame before, whose nx names the slot
+	 * the frame is tried against first (its flow next last time) */
+	struct wflow *wp = wf;
 	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
+	if (!mb && OFL_UNLIKELY(!wf->nx)) {
+		unsigned j;
+		for (j = 0; j < WEAVE_SLOTS; j++)
+			wf[j].nx = &wf[j];
+	}
 	memcpy(rm, g->pmask[udp ? (v4 ? GRO_STACK_UDP4 : GRO_STACK_UDP6) : !v4], GRO_PRED_MAX);
 	memset(rm + (v4 ? 16 : 18), 0xff, 2);
 	if (udp)
 		memset(rm + l4c + 4, 0xff, 2);
 	else
 		rm[l4c + 13] = 0xff;
+	/* the ports compared too (the rules compare them): a frame that the
+	 * guessed slot takes has its ports, and that slot is its ports' */
+	if (!mb)
+		memset(rm + l4c, 0xff, 4);
 #define WEAVE_OK(a) \
 	((mb ? (gro_pkt_word(a) & mbmask) == mbwant && (uint32_t)((a)->nbufs - 2u) < nbm1 \
 	     : gro_pkt_plain_meta(a)) && \
@@ -292,6 +306,15 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		struct wflow *w;
 		struct ofl_slice *s;
 		uint32_t tot, ports, nn;
+		if (!mb && q->bufs->len == wp->nx->full) {
+			/* the frames the guess takes (weave_run(); its first
+			 * test here: no call for a frame it would not take) */
+			const struct wrun r = WEAVE_RUNS_OF(v4, avx2, udp)(q, pfend, qend, wp, rm);
+			q = r.q;
+			wp = r.w;
+			if (q >= qend)
+				break;
+		}
 		if (q < pfend) {
 			const struct ofl_pkt *a = q + GRO_AHEAD;
 			if (WEAVE_OK(a)) {
@@ -320,6 +343,10 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 				         : weave_hold(g, w, q, ports, tot, now, v4, 0)))
 					break;
 				nh++;
+				if (!mb) {
+					wp->nx = w;
+					wp = w;
+				}
 				if (len > maxmss) {
 					const struct ofl_pkt *qlim;
 					maxmss = len;
@@ -353,7 +380,6 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 					break;
 			}
 		}
-		nn = w->n;
 		if (mb) {
 			/* the slices' room, cut (the headers in the first
 			 * buffer), the frame's length a full segment's */
@@ -362,22 +388,20 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			    weave_cut(s, q, w->hl, tot, w->pb) != w->full)
 				break;
 		}
-		if (nn == w->left || train_cmp(d, w->it->hdr, rm, 0, udp ? pred_cmp_len(w->hl) : w->hl, avx2) ||
-		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != w->seq) || (v4 && get64(d + 18) != w->e))
+		if (!weave_takes(w, d, rm, v4, avx2, udp))
 			break;
-		if (mb) {
-			w->sp = s + q->nbufs - (tot == w->hl);
-			w->pb += pb_word(1, 0);
-		} else {
-			uint64_t lw = w->lw + nn * lstep;
-			s = w->s + nn;
-			s->data = d + w->hl;
-			memcpy((uint8_t *)s + SL_LEN, &lw, 8);
+		if (!mb) {
+			wp->nx = w;
+			weave_take1(w, q, d, lstep, v4, udp);
+			wp = w;
+			continue;
 		}
+		nn = w->n;
+		w->sp = s + q->nbufs - (tot == w->hl);
+		w->pb += pb_word(1, 0);
 		w->c[nn] = q->cookie;
 		w->n = nn + 1;
-		if (!udp)
-			w->seq += w->mss;
+		w->seq += w->mss; /* (mb: TCP) */
 		if (v4)
 			w->e += w->estep;
 	}

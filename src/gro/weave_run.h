@@ -1,0 +1,130 @@
+/*
+ * weave_run.h - the weave's frames of one buffer while each is taken by the
+ * slot its predecessor's names (struct wflow nx: the round robin of a few
+ * interleaved flows, nothing looked up); weave.c's loop calls it (out of
+ * line: its own registers) and looks at the frame it stops at.
+ */
+#ifndef OFL_GRO_WEAVE_RUN_H
+#define OFL_GRO_WEAVE_RUN_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include "gro/weave.h"
+
+/* Does slot w take frame d (its length checked: a full segment's of the
+ * flow, or its slices cut)?  Its count within the bound, its header the
+ * expected one (the masked compare, rm), its sequence number (udp: a
+ * checksum not 0) and IPv4 its ID-to-checksum word the next. */
+static inline OFL_ALWAYS_INLINE int weave_takes(const struct wflow *w, const uint8_t *d, const uint8_t *rm,
+                                                const int v4, const int avx2, const int udp)
+{
+	const uint32_t l4c = v4 ? 34u : 54u;
+	return w->n != w->left && !train_cmp(d, w->it->hdr, rm, 0, udp ? pred_cmp_len(w->hl) : w->hl, avx2) &&
+	       (udp ? (d[l4c + 6] | d[l4c + 7]) != 0 : ofl_get32(d + l4c + 4) == w->seq) &&
+	       (!v4 || get64(d + 18) == w->e);
+}
+
+/* Frame q (one buffer, its data d) taken by slot w (weave_takes() said
+ * yes): its payload's slice and its cookie written, the slot's count and
+ * expected fields stepped.  lstep: a slice word's step (pkt one more). */
+static inline OFL_ALWAYS_INLINE void weave_take1(struct wflow *w, const struct ofl_pkt *q, const uint8_t *d,
+                                                 uint64_t lstep, const int v4, const int udp)
+{
+	const uint32_t nn = w->n;
+	const uint64_t lw = w->lw + nn * lstep;
+	struct ofl_slice *s = w->s + nn;
+	s->data = d + w->hl;
+	memcpy((uint8_t *)s + SL_LEN, &lw, 8);
+	w->c[nn] = q->cookie;
+	w->n = nn + 1;
+	if (!udp)
+		w->seq += w->mss;
+	if (v4)
+		w->e += w->estep;
+}
+
+/* The frames from q (below lim) while each is taken by the slot its
+ * predecessor's names (nx: the round robin of a few interleaved flows,
+ * nothing looked up), w the slot of the frame before q; pf: the header GRO_AHEAD on fetched first, checked as the
+ * weave checks it (a frame that fails, or one the guess does not take,
+ * left to the weave's loop, which looks at it again).  Returns where it
+ * stopped and the slot of the frame before. */
+struct wrun {
+	const struct ofl_pkt *q;
+	struct wflow *w;
+};
+static inline OFL_ALWAYS_INLINE struct wrun weave_run(const struct ofl_pkt *q, const struct ofl_pkt *lim,
+                                                      struct wflow *w, const uint8_t *rm, uint64_t lstep,
+                                                      const int v4, const int avx2, const int udp, const int pf)
+{
+	const uint32_t l4c = v4 ? 34u : 54u;
+	struct wrun r;
+	for (; q < lim; q++) {
+		const uint8_t *d;
+		struct wflow *x;
+		if (pf) {
+			const struct ofl_pkt *a = q + GRO_AHEAD;
+			if (!gro_pkt_plain_meta(a) || !a->bufs || !a->bufs->data || a->bufs->len < l4c + 20u)
+				break;
+#if defined(__GNUC__)
+			__builtin_prefetch(a->bufs->data);
+#endif
+		}
+		d = q->bufs->data;
+		x = w->nx;
+		/* (a free slot's full is 0, never a frame's length here: at
+		 * least l4c + 20) */
+		if (q->bufs->len != x->full || !weave_takes(x, d, rm, v4, avx2, udp))
+			break;
+		weave_take1(x, q, d, lstep, v4, udp);
+		w = x;
+	}
+	r.q = q;
+	r.w = w;
+	return r;
+}
+
+/* weave_run() from q with the header fetched while below pfend, then
+ * without, up to qend; out of line (its own registers: the slot of the
+ * frame before in one), a copy for each L3, UDP and AVX2. */
+static inline OFL_ALWAYS_INLINE struct wrun weave_runs(const struct ofl_pkt *q, const struct ofl_pkt *pfend,
+                                                       const struct ofl_pkt *qend, struct wflow *w,
+                                                       const uint8_t *rm, const int v4, const int avx2,
+                                                       const int udp)
+{
+	const struct ofl_slice st1 = {NULL, 0, 1, 0};
+	struct wrun r = {q, w};
+	uint64_t lstep;
+	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
+	if (q < pfend)
+		r = weave_run(q, pfend < qend ? pfend : qend, w, rm, lstep, v4, avx2, udp, 1);
+	if (r.q >= pfend)
+		r = weave_run(r.q, qend, r.w, rm, lstep, v4, avx2, udp, 0);
+	return r;
+}
+#define WEAVE_RUNS(name, attr, v4, avx2, udp)                                                                \
+	static OFL_NOINLINE attr struct wrun name(const struct ofl_pkt *q, const struct ofl_pkt *pfend,        \
+	                                          const struct ofl_pkt *qend, struct wflow *w, const uint8_t *rm) \
+	{                                                                                                    \
+		return weave_runs(q, pfend, qend, w, rm, v4, avx2, udp);                                     \
+	}
+WEAVE_RUNS(weave_runs_v4, , 1, 0, 0)
+WEAVE_RUNS(weave_runs_v6, , 0, 0, 0)
+WEAVE_RUNS(weave_runs_u4, , 1, 0, 1)
+WEAVE_RUNS(weave_runs_u6, , 0, 0, 1)
+#if defined(TRAIN_AVX2)
+WEAVE_RUNS(weave_runs_v4_avx2, GRO_TARGET_AVX2, 1, 1, 0)
+WEAVE_RUNS(weave_runs_v6_avx2, GRO_TARGET_AVX2, 0, 1, 0)
+WEAVE_RUNS(weave_runs_u4_avx2, GRO_TARGET_AVX2, 1, 1, 1)
+WEAVE_RUNS(weave_runs_u6_avx2, GRO_TARGET_AVX2, 0, 1, 1)
+#define WEAVE_RUNS_OF(v4, avx2, udp)                                                                          \
+	((avx2) ? ((udp) ? ((v4) ? weave_runs_u4_avx2 : weave_runs_u6_avx2)                                   \
+	                 : ((v4) ? weave_runs_v4_avx2 : weave_runs_v6_avx2))                                  \
+	        : ((udp) ? ((v4) ? weave_runs_u4 : weave_runs_u6) : ((v4) ? weave_runs_v4 : weave_runs_v6)))
+#else
+#define WEAVE_RUNS_OF(v4, avx2, udp) ((udp) ? ((v4) ? weave_runs_u4 : weave_runs_u6) : ((v4) ? weave_runs_v4 : weave_runs_v6))
+#endif
+#undef WEAVE_RUNS
+
+#endif
