@@ -226,7 +226,7 @@ entry:
 				struct ofl_slice ts;
 				void *tc;
 				if (run_take(pkts, i, i + 1, n, rp, hl, seq, e + estep * k, estep, nsegs, &ts, &tc,
-				             GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK, &nsl_run, v4, 0, avx2, udp)) {
+				             GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK, &nsl_run, v4, avx2, udp)) {
 					end = 2;
 					renew = 1;
 					goto full;

@@ -1,8 +1,7 @@
 /*
  * train_run.h - merge.c's run of one train (train_once()): the run of full
  * segments with the checks one frame at a time (run_take(): the scalar,
- * SSE2 and NEON builds' run, and every build's for one frame or several
- * buffers), the run of one buffer (run1.c's in the AVX2 copies), and the
+ * SSE2 and NEON builds' run, and every build's for one frame), the run of one buffer (run1.c's in the AVX2 copies), and the
  * frames a span carries into the flow's next entry.
  */
 #ifndef OFL_GRO_TRAIN_RUN_H
@@ -18,16 +17,14 @@
  * the expected full segment, r the expected header, seq and e (IPv4) the
  * first one's sequence number and ID-to-checksum word, seg its segment
  * index; slices from s, cookies from c (room for iend - i frames checked
- * by the caller).  multi 0: frames of one buffer; 1: frames of the same
- * number of buffers as the first (want: its packet word), the headers in
- * the first, the payload its rest and every later buffer.  Returns how
- * many frames it took, *nslices how many slices it wrote.
+ * by the caller); frames of one buffer (want: their packet word).
+ * Returns how many frames it took, *nslices how many slices it wrote.
  */
 static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
                                                   const struct run *r, uint32_t hl, uint32_t seq, uint64_t e,
                                                   uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c,
                                                   uint32_t want, uint32_t mask, uint32_t *nslices, const int v4,
-                                                  const int multi, const int avx2, const int udp)
+                                                  const int avx2, const int udp)
 {
 	/* the slice's len, pkt and buf fields as one word, and the step of
 	 * pkt in it (either byte order: pkt stays below 0xffff, no carry) */
@@ -49,46 +46,16 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 		if ((pw & mask) != want || !qb)
 			break;
 		d = qb->data;
-		if ((multi ? qb->len < cl : qb->len != r->full) || !d)
+		if (qb->len != r->full || !d)
 			break;
 		run_prefetch(q, i, pfend);
 		if (train_cmp(d, r->tp, r->mk, 0, cl, avx2) ||
 		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != seq) || (v4 && get64(d + 18) != e))
 			break;
-		if (multi) {
-			/* the slices written first, counted when the buffers add
-			 * up to a full segment; a later buffer empty or NULL is
-			 * left to the general body (room for all: checked) */
-			struct ofl_slice *t = s;
-			uintptr_t pmin = UINTPTR_MAX;
-			uint64_t tot = qb->len; /* no wrap, whatever the lengths */
-			uint32_t k, nb = q->nbufs, lmin = UINT32_MAX, pl = qb->len - hl;
-			uint16_t sg = (uint16_t)(seg + (i - start));
-			t->data = d + hl;
-			t->len = pl;
-			t->pkt = sg;
-			t->buf = 0;
-			t += pl != 0;
-			for (k = 1; k < nb; k++, t++) {
-				const uint8_t *bd = qb[k].data;
-				uint32_t bl = qb[k].len;
-				t->data = bd;
-				t->len = bl;
-				t->pkt = sg;
-				t->buf = (uint16_t)k;
-				tot += bl;
-				lmin = bl < lmin ? bl : lmin;
-				pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
-			}
-			if (tot != r->full || lmin == 0 || pmin == 0)
-				break;
-			s = t;
-		} else {
-			s->data = d + hl;
-			memcpy((uint8_t *)s + SL_LEN, &lw, 8);
-			lw += lstep;
-			s++;
-		}
+		s->data = d + hl;
+		memcpy((uint8_t *)s + SL_LEN, &lw, 8);
+		lw += lstep;
+		s++;
 		*c = q->cookie;
 		seq += mss;
 		e += estep;
@@ -113,7 +80,7 @@ static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts,
 	}
 #endif
 	return run_take(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK,
-	                nsl, v4, 0, avx2, udp);
+	                nsl, v4, avx2, udp);
 }
 
 /* The slices a run of several buffers writes for frame q (its first
