@@ -1,7 +1,8 @@
 /*
  * train_run.h - merge.c's run of one train (train_once()): the run of full
  * segments with the checks one frame at a time (run_take(): the scalar,
- * SSE2 and NEON builds' run, and every build's for one frame), the run of one buffer (run1.c's in the AVX2 copies), and the
+ * SSE2 and NEON builds' run, and every build's for one frame or several
+ * buffers), the run of one buffer (run1.c's in the AVX2 copies), and the
  * frames a span carries into the flow's next entry.
  */
 #ifndef OFL_GRO_TRAIN_RUN_H
@@ -109,19 +110,17 @@ static inline uint32_t span_slices(const struct ofl_pkt *q, uint32_t k, uint32_t
 	return nsl;
 }
 
-/* A span's carried frames (train_once()): ns slices and n cookies from
- * ss and sc to ds and dc, the slices' segment index from seg on (the
- * same length and buffer; each frame's as many slices, its index one
- * more than the last's as at ss).  one: frames of one buffer (ns is n).
- * Several buffers: eight slices a step with GCC's vectors (four of 32
- * bytes), then four, then two; one buffer: four slices and four cookies
- * (32 bytes) a step, then two; cookies four, then two a step. */
+/* A span's carried frames of one buffer (train_once(); a span of several
+ * buffers writes them where they go: run_split.c, struct run_at2): n
+ * slices and cookies from ss and sc to ds and dc, the slices' segment
+ * index from seg on (the same length and buffer; its index one more than
+ * the last's as at ss).  Four slices and four cookies (32 bytes) a step
+ * with GCC's vectors, then two. */
 static inline OFL_ALWAYS_INLINE void carry_slices(struct ofl_slice *ds, void **dc, const struct ofl_slice *ss,
-                                                  void *const *sc, uint32_t ns, uint32_t n, uint32_t seg,
-                                                  const int one)
+                                                  void *const *sc, uint32_t n, uint32_t seg)
 {
 	uint64_t w0, w1;
-	uint32_t t = 0, u = 0;
+	uint32_t t = 0;
 	memcpy(&w0, (const uint8_t *)ss + SL_LEN, 8);
 	w1 = w0;
 	memcpy((uint8_t *)&w1 + (offsetof(struct ofl_slice, pkt) - SL_LEN), &(uint16_t){(uint16_t)seg}, 2);
@@ -131,75 +130,36 @@ static inline OFL_ALWAYS_INLINE void carry_slices(struct ofl_slice *ds, void **d
 		typedef uint64_t v4q __attribute__((vector_size(32)));
 		typedef uint64_t v2q __attribute__((vector_size(16)));
 		const v4q d = {0, w0, 0, w0};
-		for (; !one && t + 7 < ns; t += 8) {
-			/* (several buffers; four vectors, each its own
-			 * variable: as an array GCC copied it through the
-			 * stack; for one buffer the copies' registers moved,
-			 * polls of 32 +0.2) */
-			v4q x0, x1, x2, x3;
-			memcpy(&x0, ss + t, sizeof(x0));
-			memcpy(&x1, ss + t + 2, sizeof(x1));
-			memcpy(&x2, ss + t + 4, sizeof(x2));
-			memcpy(&x3, ss + t + 6, sizeof(x3));
-			x0 -= d;
-			x1 -= d;
-			x2 -= d;
-			x3 -= d;
-			memcpy(ds + t, &x0, sizeof(x0));
-			memcpy(ds + t + 2, &x1, sizeof(x1));
-			memcpy(ds + t + 4, &x2, sizeof(x2));
-			memcpy(ds + t + 6, &x3, sizeof(x3));
-		}
-		for (; t + 3 < ns; t += 4) {
-			v4q x, x1;
+		for (; t + 3 < n; t += 4) {
+			v4q x, x1, y;
 			memcpy(&x, ss + t, sizeof(x));
 			memcpy(&x1, ss + t + 2, sizeof(x1));
-			if (one) {
-				v4q y;
-				memcpy(&y, sc + t, sizeof(y));
-				memcpy(dc + t, &y, sizeof(y));
-			}
+			memcpy(&y, sc + t, sizeof(y));
+			memcpy(dc + t, &y, sizeof(y));
 			x -= d;
 			x1 -= d;
 			memcpy(ds + t, &x, sizeof(x));
 			memcpy(ds + t + 2, &x1, sizeof(x1));
 		}
-		for (; t + 1 < ns; t += 2) {
+		for (; t + 1 < n; t += 2) {
 			v4q x;
+			v2q y;
 			memcpy(&x, ss + t, sizeof(x));
-			if (one) {
-				v2q y;
-				memcpy(&y, sc + t, sizeof(y));
-				memcpy(dc + t, &y, sizeof(y));
-			}
+			memcpy(&y, sc + t, sizeof(y));
+			memcpy(dc + t, &y, sizeof(y));
 			x -= d;
 			memcpy(ds + t, &x, sizeof(x));
-		}
-		for (; !one && u + 3 < n; u += 4) {
-			v2q y, y1;
-			memcpy(&y, sc + u, sizeof(y));
-			memcpy(&y1, sc + u + 2, sizeof(y1));
-			memcpy(dc + u, &y, sizeof(y));
-			memcpy(dc + u + 2, &y1, sizeof(y1));
-		}
-		for (; !one && u + 1 < n; u += 2) {
-			v2q y;
-			memcpy(&y, sc + u, sizeof(y));
-			memcpy(dc + u, &y, sizeof(y));
 		}
 	}
 #endif
-	for (; t < ns; t++) {
+	for (; t < n; t++) {
 		uint64_t w;
 		memcpy(&w, (const uint8_t *)(ss + t) + SL_LEN, 8);
 		w -= w0;
 		ds[t].data = ss[t].data;
 		memcpy((uint8_t *)(ds + t) + SL_LEN, &w, 8);
-		if (one)
-			dc[t] = sc[t];
+		dc[t] = sc[t];
 	}
-	for (; !one && u < n; u++)
-		dc[u] = sc[u];
 }
 
 #endif
