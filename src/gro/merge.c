@@ -182,10 +182,11 @@ entry:
 				} else {
 					/* a span's frames from the run's frame k on
 					 * written straight into the entry the flow's
-					 * next will be held in (the free list's first:
-					 * below, where the entry is completed), as its
-					 * first frames (not in the copies of one
-					 * buffer: a constant there) */
+					 * next will be held in (the free list's first,
+					 * never empty: hold.h item_take(); below, where
+					 * the entry is completed), as its first frames
+					 * (not in the copies of one buffer: a constant
+					 * there) */
 					const int at2 = !one && span;
 					const uint32_t nx = at2 ? g->free_head : 0u;
 					const struct run_at2 ra2 = {ra, at2 ? gro_slices(g, nx) : NULL,

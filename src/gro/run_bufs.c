@@ -290,8 +290,8 @@ OFL_NOINLINE unsigned gro_bufs_at2(gro_bufs_fn *fn, const struct ofl_pkt *pkts, 
 unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at2 *a2,
                       uint32_t *nslices, int v4, int avx2)
 {
-	const struct run_at *a = &a2->a;
 #if defined(TRAIN_AVX2)
+	const struct run_at *a = &a2->a;
 	if (avx2)
 	{
 		/* the header split (split_avx2(): else bufs_take()), its copy
