@@ -402,10 +402,10 @@ static OFL_NOINLINE unsigned first_hold_bufs(struct ofl_gro *g, const struct ofl
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;
 	{
-		/* held as a frame of one buffer (hold.h sl1), out of
-		 * the table as first_hold() holds (a copy for each IP
-		 * version), its slices then written over the one that holds:
-		 * in the header split (the headers the whole first buffer, no
+		/* held without its slices (hold.h sl1), out of the
+		 * table as first_hold() holds (a copy for each IP
+		 * version), its slices then written here: in the header
+		 * split (the headers the whole first buffer, no
 		 * later one empty) each later buffer's, else hold.c's cut */
 		const struct ofl_buf *b = pkts->bufs;
 		const uint32_t nb = pkts->nbufs, hl = l4 + thl;

@@ -264,10 +264,9 @@ static inline OFL_ALWAYS_INLINE void hold_plain_kind(struct gro_item *it, unsign
  * hold.c's gro_hold_fill() fills it (no tag, no hardware VLAN).  k NULL:
  * the entry's key was built there already.  un: an entry held out of the
  * table (gro_hold_plain_unidx()): no hash, and hold_plain_kind() left to
- * gro_unidx_kind().  sl1: a frame of several buffers held as one of one
- * buffer (one slice, the first buffer's rest as far as its length goes),
- * which the caller writes over with the frame's slices (burst.c
- * first_hold_bufs(), renew.c nosl): the one way such a frame is held. */
+ * gro_unidx_kind().  sl1: a frame of several buffers whose slices and
+ * slice count the caller writes (burst.c first_hold_bufs(), renew.c
+ * nosl): none written here; the one way such a frame is held. */
 static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
                                                         const uint8_t *p, const struct ofl_hdrs *h,
                                                         const struct ofl_flow_key *k, uint32_t hash, const int udp,
@@ -294,7 +293,9 @@ static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint3
 	it->id0 = h->l3 == 4 ? ofl_get16(p + 18) : 0;
 	it->fixedid = 0;
 	it->fin_psh = 0;
-	if (sl1 || pkt->nbufs == 1) {
+	if (sl1) {
+		/* (the caller's) */
+	} else if (pkt->nbufs == 1) {
 		sl = gro_slices(g, idx);
 		sl->data = p + hl;
 		sl->len = len;

@@ -178,7 +178,22 @@ entry:
 				/* several buffers: run_bufs.c (UDP: its own copies) */
 				const struct run_at ra = {rp,  sl + nsl, ck + nsegs,   e,       estep, hl,
 				                          seq, nsegs,    pw & pw_mask, pw_mask, nbr};
-				nadd = (udp ? gro_run_bufs_udp : gro_run_bufs)(pkts, i, iend, n, &ra, &nsl_run, v4, avx2);
+				if (udp) {
+					nadd = gro_run_bufs_udp(pkts, i, iend, n, &ra, &nsl_run, v4, avx2);
+				} else {
+					/* a span's frames from the run's frame k on
+					 * written straight into the entry the flow's
+					 * next will be held in (the free list's first,
+					 * never empty: hold.h item_take(); below, where
+					 * the entry is completed), as its first frames
+					 * (not in the copies of one buffer: a constant
+					 * there) */
+					const int at2 = !one && span;
+					const uint32_t nx = at2 ? g->free_head : 0u;
+					const struct run_at2 ra2 = {ra, at2 ? gro_slices(g, nx) : NULL,
+					                            at2 ? gro_cookies(g, nx) : NULL, k};
+					nadd = gro_run_bufs(pkts, i, iend, n, &ra2, &nsl_run, v4, avx2);
+				}
 			}
 			if (span && nadd > k) {
 				/* the run's frame k is the next entry's first, the
@@ -227,7 +242,7 @@ entry:
 				struct ofl_slice ts;
 				void *tc;
 				if (run_take(pkts, i, i + 1, n, rp, hl, seq, e + estep * k, estep, nsegs, &ts, &tc,
-				             GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK, &nsl_run, v4, 0, avx2, udp)) {
+				             GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK, &nsl_run, v4, avx2, udp)) {
 					end = 2;
 					renew = 1;
 					goto full;
@@ -355,6 +370,16 @@ full:
 	g->st.merged += i - start;
 	g->st.merged_fast += i - start;
 	it->nsegs = (uint16_t)nsegs;
+	/* a span's carried frames of several buffers (renew > 1, not one):
+	 * written by the run into the free list's first entry, taken off the
+	 * list here, before the completion (which may give the list the entry
+	 * completed, delivered: its slices are still read there), and put
+	 * back after it, first, for the renew's hold to take */
+	uint32_t nx = GRO_NONE;
+	if (!one && !udp && renew > 1) {
+		nx = g->free_head;
+		g->free_head = g->items[nx].next;
+	}
 	if (end == 1 && out)
 		gro_end_train_out(g, idx, fl, v4 ? 4u : 6u);
 	else if (end == 1)
@@ -374,13 +399,17 @@ full:
 	 * before it (the same header where the copy reads it). */
 	{
 		const uint8_t stack = it->stack;
-		/* (carry: the run's frames after the held one, after the
-		 * entry's slices and cookies and the held one's) */
+		/* (carry, one buffer: the run's frames after the held one,
+		 * after the entry's slices and cookies and the held one's) */
 		/* (the slices of a frame of the run: span_slices(); several
 		 * buffers: the held one's too, the entry held without them) */
 		const uint32_t fsl = one || renew == 1 ? 1u : frame_slices(&pkts[i], hl);
-		const struct ofl_slice *const csl = sl + nsl + (one ? 1u : 0u);
+		const struct ofl_slice *const csl = sl + nsl + 1u;
 		void *const *const cck = ck + nsegs + 1u;
+		if (!one && !udp && renew > 1) {
+			g->items[nx].next = g->free_head;
+			g->free_head = nx;
+		}
 		if ((idx = out && one ? gro_train_renew_out(g, idx, &pkts[i], now, v4 ? 4u : 6u)
 		           : out      ? gro_train_renew_out_bufs(g, idx, &pkts[i], now, v4 ? 4u : 6u, renew > 1)
 		           : udp && !fresh && renew > 1 ? gro_train_renew_udp_bufs(g, idx, &pkts[i], now)
@@ -420,11 +449,19 @@ full:
 			 * length a full segment's, mss the same: a fresh
 			 * entry's is its first frame's payload) */
 			if (one) {
-				carry_slices(sl + nsl, ck + nsegs, csl, cck, carry, carry, nsegs, 1);
+				carry_slices(sl + nsl, ck + nsegs, csl, cck, carry, nsegs);
 				nsl += carry;
 			} else {
-				nsl = fsl * renew; /* (over the one the hold wrote) */
-				carry_slices(sl, ck + nsegs, csl, cck, nsl, carry, 0, 0);
+				/* (several buffers: the run wrote them at nx, the held
+				 * frame's too, which the hold left (nosl); the hold
+				 * took nx, the free list's first: no room is made
+				 * there, the flows one fewer since the completion;
+				 * were it another entry, copied there) */
+				nsl = fsl * renew;
+				if (OFL_UNLIKELY(idx != nx)) {
+					memcpy(sl, gro_slices(g, nx), nsl * sizeof(*sl));
+					memcpy(ck + 1, gro_cookies(g, nx) + 1, carry * sizeof(*ck));
+				}
 			}
 			nsegs += carry;
 			seq += mss * carry;

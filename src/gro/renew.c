@@ -30,9 +30,9 @@
  * GRO_UDP_CNT_MAX, before the smallest max_size, 1280).  Returns the new
  * entry, or GRO_NONE with nothing done (the burst loop offers the frame
  * then).  nosl (a frame of several buffers a span's run took, merge.c):
- * held as a frame of one buffer with the same fields, its one slice and
- * slice count then the caller's to write (the run's slices of the frame,
- * as the hold would cut them).
+ * held with no slice written (hold.h sl1), its slices and slice count
+ * the caller's (the run's slices of the frame, as the hold would cut
+ * them, which the run wrote where the entry taken here has them).
  */
 static inline OFL_ALWAYS_INLINE uint32_t renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
                                                uint64_t now, int udp, const unsigned out,
@@ -78,8 +78,7 @@ static inline OFL_ALWAYS_INLINE uint32_t renew(struct ofl_gro *g, uint32_t idx, 
 		else /* (as TCP's below: held as a frame of one buffer) */
 			hold_plain_l4(g, pkt, p, &h, &old->key, old->hash, now, 1, 1);
 	} else {
-		/* (nosl: its slices the run's, which the train carries over
-		 * the one slice a frame of one buffer is held with) */
+		/* (nosl: its slices the run's, written already) */
 		if (out) /* (no key or hash: the train after burst.c first_hold*()) */
 			return gro_hold_plain_out(g, pkt, p, l3, hl - l4, tot, now, nosl);
 		gro_hold_plain(g, pkt, p, &h, &old->key, old->hash, now, nosl);

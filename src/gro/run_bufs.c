@@ -261,34 +261,61 @@ OFL_NOINLINE GRO_TARGET_AVX2 NO_SLP unsigned gro_bufs_avx2(const struct ofl_pkt 
 #endif
 
 
-unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
+/* (out of line: its frame and struct off the dispatch's path) */
+OFL_NOINLINE unsigned gro_bufs_at2(gro_bufs_fn *fn, const struct ofl_pkt *pkts, unsigned i, unsigned iend,
+                                  unsigned n, const struct run_at2 *a2, uint32_t *nslices, int v4)
+{
+	const struct run_at *a = &a2->a;
+	struct run_at b;
+	uint32_t n1;
+	unsigned k;
+	if (!a2->s2 || iend - i <= a2->k2)
+		return fn(pkts, i, iend, n, a, nslices, v4);
+	k = fn(pkts, i, i + a2->k2, n, a, &n1, v4);
+	if (k < a2->k2) {
+		*nslices = n1;
+		return k;
+	}
+	b = *a;
+	b.s = a2->s2;
+	b.c = a2->c2;
+	b.e = a->e + a->estep * k;
+	b.seq = a->seq + a->r->mss * k;
+	b.seg = 0;
+	k += fn(pkts, i + k, iend, n, &b, nslices, v4);
+	*nslices += n1;
+	return k;
+}
+
+unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at2 *a2,
                       uint32_t *nslices, int v4, int avx2)
 {
 #if defined(TRAIN_AVX2)
+	const struct run_at *a = &a2->a;
 	if (avx2)
 	{
 		/* the header split (split_avx2(): else bufs_take()), its copy
 		 * for the L3 and the header blocks */
 		if (a->nb == 4) {
 			if (v4 && a->hl == GRO_SPLIT_HL4)
-				return gro_split4_v4_p(pkts, i, iend, n, a, nslices);
+				return gro_split4_v4_p(pkts, i, iend, n, a2, nslices);
 			if (!v4 && a->hl == GRO_SPLIT_HL6)
-				return gro_split4_v6_p(pkts, i, iend, n, a, nslices);
-			return (v4 ? (a->hl > 64 ? gro_split4_v4_3 : gro_split4_v4_2) : gro_split4_v6_3)(pkts, i, iend, n, a, nslices);
+				return gro_split4_v6_p(pkts, i, iend, n, a2, nslices);
+			return (v4 ? (a->hl > 64 ? gro_split4_v4_3 : gro_split4_v4_2) : gro_split4_v6_3)(pkts, i, iend, n, a2, nslices);
 		}
 		if (a->nb == 2) {
 			if (v4 && a->hl == GRO_SPLIT_HL4)
-				return gro_split2_v4_p(pkts, i, iend, n, a, nslices);
+				return gro_split2_v4_p(pkts, i, iend, n, a2, nslices);
 			if (!v4 && a->hl == GRO_SPLIT_HL6)
-				return gro_split2_v6_p(pkts, i, iend, n, a, nslices);
-			return (v4 ? (a->hl > 64 ? gro_split2_v4_3 : gro_split2_v4_2) : gro_split2_v6_3)(pkts, i, iend, n, a, nslices);
+				return gro_split2_v6_p(pkts, i, iend, n, a2, nslices);
+			return (v4 ? (a->hl > 64 ? gro_split2_v4_3 : gro_split2_v4_2) : gro_split2_v6_3)(pkts, i, iend, n, a2, nslices);
 		}
-		return gro_bufs_avx2(pkts, i, iend, n, a, nslices, v4);
+		return gro_bufs_at2(gro_bufs_avx2, pkts, i, iend, n, a2, nslices, v4);
 	}
 #else
 	(void)avx2;
 #endif
-	return bufs_plain(pkts, i, iend, n, a, nslices, v4);
+	return gro_bufs_at2(bufs_plain, pkts, i, iend, n, a2, nslices, v4);
 }
 
 

@@ -22,6 +22,25 @@ struct run_at {
 	uint64_t e, estep;
 	uint32_t hl, seq, seg, want, mask, nb;
 };
+/* ... and for a TCP run (gro_run_bufs()), where a span's frames go: with
+ * k2 below iend - i, the frames from i + k2 on (k2 >= 1) written at s2
+ * and c2 instead, as the first frames of an entry (their segment index
+ * from 0; *nslices counts both); else k2 is iend - i or more (s2 not
+ * read).  (Not in struct run_at: the UDP runs' callers would write it.) */
+struct run_at2 {
+	struct run_at a;
+	struct ofl_slice *s2;
+	void **c2;
+	uint32_t k2;
+};
+
+/* A run of several buffers that writes one place (fn) made one that
+ * honours a->s2: the frames before k2, then those from k2 on written at
+ * s2 (a second run: its set-up again). */
+typedef unsigned gro_bufs_fn(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                             const struct run_at *a, uint32_t *nslices, int v4);
+unsigned gro_bufs_at2(gro_bufs_fn *fn, const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                      const struct run_at2 *a, uint32_t *nslices, int v4);
 
 /* Takes the frames of a run of frames in several buffers, each a full
  * segment with every byte the run compares as expected (struct run), its
@@ -31,7 +50,7 @@ struct run_at {
  * leaving it untouched.  Returns how many frames it took, *nslices how
  * many slices it wrote.  v4: IPv4 (else IPv6); avx2: the compare compiled
  * for AVX2 (only where gro_cpu_avx2()). */
-unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
+unsigned gro_run_bufs(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at2 *a,
                       uint32_t *nslices, int v4, int avx2);
 /* The same for a GRO_FAST_UDP entry's datagrams (udp.h): each one's
  * checksum not 0 in place of the sequence number (a->seq unused), its
@@ -80,10 +99,9 @@ static inline GRO_TARGET_AVX2 int gro_pair_bad(__m256i v, __m256i want, __m256i 
 /* The run of frames in several buffers under AVX2 (run_bufs.c), any
  * buffer count; and the header split's copies (run_split.c: 4 or 2
  * buffers, IPv4 or IPv6, 2 or 3 header blocks), as gro_run_bufs(). */
-unsigned gro_bufs_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
-                       uint32_t *nslices, int v4);
+gro_bufs_fn gro_bufs_avx2;
 typedef unsigned gro_split_fn(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
-                              const struct run_at *a, uint32_t *nslices);
+                              const struct run_at2 *a, uint32_t *nslices);
 gro_split_fn gro_split4_v4_2, gro_split4_v4_3, gro_split4_v6_3, gro_split2_v4_2, gro_split2_v4_3, gro_split2_v6_3;
 /* The copies for the plain header (Ethernet, IPv4 or IPv6 without
  * options, TCP without options: hl a constant, the sequence number's lane

@@ -49,24 +49,32 @@ static inline int split_ok(const struct ofl_pkt *pkts, unsigned i, const struct 
  * and two frames an iteration while that frame is in the burst, then one
  * (as run1.c does it).  Stops at the first frame that is not the expected
  * segment; at the first whose buffers are not as the first frame's, goes
- * on with bufs_take() (which checks their sum).  Returns as
- * gro_run_bufs().
+ * on with bufs_take() (which checks their sum).  A span's frames (from
+ * a2->k2 on: struct run_at2) go to the next entry: the loops run to the
+ * first of them, then again from it with the slices and cookies at s2
+ * and c2 and the pkt/buf lanes' segment index from 0 (no copy of them
+ * after the run: merge.c).  Returns as gro_run_bufs().
  */
 static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct ofl_pkt *pkts, unsigned i,
                                                                     unsigned iend, unsigned n,
-                                                                    const struct run_at *a, uint32_t *nslices,
+                                                                    const struct run_at2 *a2, uint32_t *nslices,
                                                                     const int v4, const int nblk, const int nbuf,
                                                                     const uint32_t hlc)
 {
 	const uint32_t ns = (uint32_t)nbuf - 1; /* slices a frame */
+	const struct run_at *const a = &a2->a;
 	if (!split_ok(pkts, i, a, v4, nbuf, hlc))
-		return gro_bufs_avx2(pkts, i, iend, n, a, nslices, v4);
+		return gro_bufs_at2(gro_bufs_avx2, pkts, i, iend, n, a2, nslices, v4);
 	const struct run *r = a->r;
 	const uint32_t l4c = v4 ? 34u : 54u, hl = hlc ? hlc : a->hl;
 	const uint32_t want = gro_pkt_word_of((uint16_t)nbuf, OFL_CSUM_UNNECESSARY, 0), mask = GRO_PKT_PLAIN_MASK;
 	const uint32_t pb0 = pb_word((uint16_t)a->seg, 0), bstep = pb_word(0, 1), pbstep = pb_word(1, 0);
 	const struct ofl_buf *fb = pkts[i].bufs;
 	const struct ofl_pkt *q = pkts + i, *const q0 = q, *qend = pkts + iend, *qpf, *f;
+	/* the run's end (qend: this part's, below it when the frames after
+	 * go to a2->s2); in memory, read where a part ends (as a register
+	 * GCC kept the pair loop's bound on the stack instead: 1 4 4 0 +0.9) */
+	const struct ofl_pkt *volatile qall;
 	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
 	struct ofl_slice *s = a->s;
 	void **c = a->c;
@@ -100,14 +108,15 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 #define SPLIT_QUAD(f)                                                       \
 	_mm256_or_si256(gro_pair_diff(gro_pair_halves(f, (f) + 1), pw), \
 	                gro_pair_diff(gro_pair_halves((f) + 2, (f) + 3), pw))
-#define SPLIT_AHEAD(f)                                 \
-	do {                                            \
-		if (!SPLIT_OK(f)) {                    \
-			qend = (f) < qend ? (f) : qend; \
-			pfend = q;                      \
-			goto tail;                      \
-		}                                       \
-		__builtin_prefetch((f)->bufs->data);    \
+#define SPLIT_AHEAD(f)                                    \
+	do {                                               \
+		if (!SPLIT_OK(f)) {                        \
+			qall = (f) < qall ? (f) : qall;    \
+			qend = qall < qend ? qall : qend;  \
+			pfend = q;                         \
+			goto tail;                         \
+		}                                          \
+		__builtin_prefetch((f)->bufs->data);       \
 	} while (0)
 	/* frame q[j], its packet word and buffer array checked already:
 	 * its slices written, its buffers checked (x and y minus p and p2:
@@ -147,8 +156,13 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned split_avx2(const struct
 		q += 2;
 	while (q < f && SPLIT_OK(q))
 		q++;
-	qend = q < f ? q : qend;
+	qall = q < f ? q : qend;
+	/* the frames from q0 + a2->k2 on written at a2->s2 (none when that is
+	 * past qall: a2->k2 is at most iend - i): to there first (qend below
+	 * qall), then from there at s2 (back at again, qend qall) */
+	qend = a2->k2 < (size_t)(qall - q0) ? q0 + a2->k2 : qall;
 	q = q0;
+again:
 	qpf = pfend < qend ? pfend : qend;
 	/* two frames an iteration, their checks made as one: when they fail,
 	 * the loop below takes them one by one and stops at the one that
@@ -243,6 +257,18 @@ tail:
 			SPLIT_AHEAD(q + GRO_AHEAD);
 		SPLIT_FRAME(0);
 	}
+	if (OFL_UNLIKELY(q < qall)) {
+		/* every frame before q0 + a2->k2 taken: the rest at s2, their
+		 * segment index from 0 (the pkt/buf lanes' taken off) */
+		const int32_t d = (int32_t)(pb_word((uint16_t)(a->seg + a2->k2), 0) - pb_word(0, 0));
+		const __m256i dv = _mm256_setr_epi32(0, 0, 0, d, 0, 0, 0, d);
+		p = _mm256_sub_epi32(p, dv);
+		p2 = nbuf == 4 ? _mm256_sub_epi32(p2, dv) : p;
+		s = a2->s2;
+		c = a2->c2;
+		qend = qall;
+		goto again;
+	}
 #undef SPLIT_PAIR
 #undef SPLIT_QUAD
 #undef SPLIT_FRAME
@@ -257,10 +283,15 @@ tail:
 	bufs0:
 		k = (unsigned)(q - q0);
 		{
-			const struct run_at b = {r,        a->s + ns * k, a->c + k, a->e + a->estep * k, a->estep,
-			                         hl,       a->seq + r->mss * k,     a->seg + k,          want,
-			                         mask,     (uint32_t)nbuf};
-			unsigned k2 = gro_bufs_avx2(pkts, i + k, iend, n, &b, &nsl, v4);
+			/* (from frame q's slot on: before a2->k2, s2 from there;
+			 * past it, at s2 already) */
+			const int at2 = k >= a2->k2;
+			const struct run_at2 b = {{r, s, c, a->e + a->estep * k, a->estep, hl, a->seq + r->mss * k,
+			                           at2 ? k - a2->k2 : a->seg + k, want, mask, (uint32_t)nbuf},
+			                          a2->s2,
+			                          a2->c2,
+			                          at2 ? iend - i - k : a2->k2 - k};
+			unsigned k2 = gro_bufs_at2(gro_bufs_avx2, pkts, i + k, iend, n, &b, &nsl, v4);
 			*nslices = ns * k + nsl;
 			return k + k2;
 		}
@@ -271,7 +302,7 @@ tail:
  * without options, the caller checks a->hl), else 0 */
 #define SPLIT_COPY(name, v4, nblk, nbuf, hlc)                                                                \
 	OFL_NOINLINE GRO_TARGET_AVX2 unsigned name(const struct ofl_pkt *pkts, unsigned i, unsigned iend, \
-	                                                  unsigned n, const struct run_at *a,                    \
+	                                                  unsigned n, const struct run_at2 *a,                   \
 	                                                  uint32_t *nslices)                                     \
 	{                                                                                                        \
 		return split_avx2(pkts, i, iend, n, a, nslices, v4, nblk, nbuf, hlc);                               \

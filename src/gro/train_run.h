@@ -18,16 +18,14 @@
  * the expected full segment, r the expected header, seq and e (IPv4) the
  * first one's sequence number and ID-to-checksum word, seg its segment
  * index; slices from s, cookies from c (room for iend - i frames checked
- * by the caller).  multi 0: frames of one buffer; 1: frames of the same
- * number of buffers as the first (want: its packet word), the headers in
- * the first, the payload its rest and every later buffer.  Returns how
- * many frames it took, *nslices how many slices it wrote.
+ * by the caller); frames of one buffer (want: their packet word).
+ * Returns how many frames it took, *nslices how many slices it wrote.
  */
 static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
                                                   const struct run *r, uint32_t hl, uint32_t seq, uint64_t e,
                                                   uint64_t estep, uint32_t seg, struct ofl_slice *s, void **c,
                                                   uint32_t want, uint32_t mask, uint32_t *nslices, const int v4,
-                                                  const int multi, const int avx2, const int udp)
+                                                  const int avx2, const int udp)
 {
 	/* the slice's len, pkt and buf fields as one word, and the step of
 	 * pkt in it (either byte order: pkt stays below 0xffff, no carry) */
@@ -49,46 +47,16 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
 		if ((pw & mask) != want || !qb)
 			break;
 		d = qb->data;
-		if ((multi ? qb->len < cl : qb->len != r->full) || !d)
+		if (qb->len != r->full || !d)
 			break;
 		run_prefetch(q, i, pfend);
 		if (train_cmp(d, r->tp, r->mk, 0, cl, avx2) ||
 		    (udp ? !(d[l4c + 6] | d[l4c + 7]) : ofl_get32(d + l4c + 4) != seq) || (v4 && get64(d + 18) != e))
 			break;
-		if (multi) {
-			/* the slices written first, counted when the buffers add
-			 * up to a full segment; a later buffer empty or NULL is
-			 * left to the general body (room for all: checked) */
-			struct ofl_slice *t = s;
-			uintptr_t pmin = UINTPTR_MAX;
-			uint64_t tot = qb->len; /* no wrap, whatever the lengths */
-			uint32_t k, nb = q->nbufs, lmin = UINT32_MAX, pl = qb->len - hl;
-			uint16_t sg = (uint16_t)(seg + (i - start));
-			t->data = d + hl;
-			t->len = pl;
-			t->pkt = sg;
-			t->buf = 0;
-			t += pl != 0;
-			for (k = 1; k < nb; k++, t++) {
-				const uint8_t *bd = qb[k].data;
-				uint32_t bl = qb[k].len;
-				t->data = bd;
-				t->len = bl;
-				t->pkt = sg;
-				t->buf = (uint16_t)k;
-				tot += bl;
-				lmin = bl < lmin ? bl : lmin;
-				pmin = (uintptr_t)bd < pmin ? (uintptr_t)bd : pmin;
-			}
-			if (tot != r->full || lmin == 0 || pmin == 0)
-				break;
-			s = t;
-		} else {
-			s->data = d + hl;
-			memcpy((uint8_t *)s + SL_LEN, &lw, 8);
-			lw += lstep;
-			s++;
-		}
+		s->data = d + hl;
+		memcpy((uint8_t *)s + SL_LEN, &lw, 8);
+		lw += lstep;
+		s++;
 		*c = q->cookie;
 		seq += mss;
 		e += estep;
@@ -113,7 +81,7 @@ static inline OFL_ALWAYS_INLINE unsigned run_one_buf(const struct ofl_pkt *pkts,
 	}
 #endif
 	return run_take(pkts, i, iend, n, r, hl, seq, e, estep, seg, s, c, GRO_PKT_PLAIN_WANT, GRO_PKT_PLAIN_MASK,
-	                nsl, v4, 0, avx2, udp);
+	                nsl, v4, avx2, udp);
 }
 
 /* The slices a run of several buffers writes for frame q (its first
@@ -142,19 +110,17 @@ static inline uint32_t span_slices(const struct ofl_pkt *q, uint32_t k, uint32_t
 	return nsl;
 }
 
-/* A span's carried frames (train_once()): ns slices and n cookies from
- * ss and sc to ds and dc, the slices' segment index from seg on (the
- * same length and buffer; each frame's as many slices, its index one
- * more than the last's as at ss).  one: frames of one buffer (ns is n).
- * Several buffers: eight slices a step with GCC's vectors (four of 32
- * bytes), then four, then two; one buffer: four slices and four cookies
- * (32 bytes) a step, then two; cookies four, then two a step. */
+/* A span's carried frames of one buffer (train_once(); a span of several
+ * buffers writes them where they go: run_split.c, struct run_at2): n
+ * slices and cookies from ss and sc to ds and dc, the slices' segment
+ * index from seg on (the same length and buffer; its index one more than
+ * the last's as at ss).  Four slices and four cookies (32 bytes) a step
+ * with GCC's vectors, then two. */
 static inline OFL_ALWAYS_INLINE void carry_slices(struct ofl_slice *ds, void **dc, const struct ofl_slice *ss,
-                                                  void *const *sc, uint32_t ns, uint32_t n, uint32_t seg,
-                                                  const int one)
+                                                  void *const *sc, uint32_t n, uint32_t seg)
 {
 	uint64_t w0, w1;
-	uint32_t t = 0, u = 0;
+	uint32_t t = 0;
 	memcpy(&w0, (const uint8_t *)ss + SL_LEN, 8);
 	w1 = w0;
 	memcpy((uint8_t *)&w1 + (offsetof(struct ofl_slice, pkt) - SL_LEN), &(uint16_t){(uint16_t)seg}, 2);
@@ -164,75 +130,36 @@ static inline OFL_ALWAYS_INLINE void carry_slices(struct ofl_slice *ds, void **d
 		typedef uint64_t v4q __attribute__((vector_size(32)));
 		typedef uint64_t v2q __attribute__((vector_size(16)));
 		const v4q d = {0, w0, 0, w0};
-		for (; !one && t + 7 < ns; t += 8) {
-			/* (several buffers; four vectors, each its own
-			 * variable: as an array GCC copied it through the
-			 * stack; for one buffer the copies' registers moved,
-			 * polls of 32 +0.2) */
-			v4q x0, x1, x2, x3;
-			memcpy(&x0, ss + t, sizeof(x0));
-			memcpy(&x1, ss + t + 2, sizeof(x1));
-			memcpy(&x2, ss + t + 4, sizeof(x2));
-			memcpy(&x3, ss + t + 6, sizeof(x3));
-			x0 -= d;
-			x1 -= d;
-			x2 -= d;
-			x3 -= d;
-			memcpy(ds + t, &x0, sizeof(x0));
-			memcpy(ds + t + 2, &x1, sizeof(x1));
-			memcpy(ds + t + 4, &x2, sizeof(x2));
-			memcpy(ds + t + 6, &x3, sizeof(x3));
-		}
-		for (; t + 3 < ns; t += 4) {
-			v4q x, x1;
+		for (; t + 3 < n; t += 4) {
+			v4q x, x1, y;
 			memcpy(&x, ss + t, sizeof(x));
 			memcpy(&x1, ss + t + 2, sizeof(x1));
-			if (one) {
-				v4q y;
-				memcpy(&y, sc + t, sizeof(y));
-				memcpy(dc + t, &y, sizeof(y));
-			}
+			memcpy(&y, sc + t, sizeof(y));
+			memcpy(dc + t, &y, sizeof(y));
 			x -= d;
 			x1 -= d;
 			memcpy(ds + t, &x, sizeof(x));
 			memcpy(ds + t + 2, &x1, sizeof(x1));
 		}
-		for (; t + 1 < ns; t += 2) {
+		for (; t + 1 < n; t += 2) {
 			v4q x;
+			v2q y;
 			memcpy(&x, ss + t, sizeof(x));
-			if (one) {
-				v2q y;
-				memcpy(&y, sc + t, sizeof(y));
-				memcpy(dc + t, &y, sizeof(y));
-			}
+			memcpy(&y, sc + t, sizeof(y));
+			memcpy(dc + t, &y, sizeof(y));
 			x -= d;
 			memcpy(ds + t, &x, sizeof(x));
-		}
-		for (; !one && u + 3 < n; u += 4) {
-			v2q y, y1;
-			memcpy(&y, sc + u, sizeof(y));
-			memcpy(&y1, sc + u + 2, sizeof(y1));
-			memcpy(dc + u, &y, sizeof(y));
-			memcpy(dc + u + 2, &y1, sizeof(y1));
-		}
-		for (; !one && u + 1 < n; u += 2) {
-			v2q y;
-			memcpy(&y, sc + u, sizeof(y));
-			memcpy(dc + u, &y, sizeof(y));
 		}
 	}
 #endif
-	for (; t < ns; t++) {
+	for (; t < n; t++) {
 		uint64_t w;
 		memcpy(&w, (const uint8_t *)(ss + t) + SL_LEN, 8);
 		w -= w0;
 		ds[t].data = ss[t].data;
 		memcpy((uint8_t *)(ds + t) + SL_LEN, &w, 8);
-		if (one)
-			dc[t] = sc[t];
+		dc[t] = sc[t];
 	}
-	for (; !one && u < n; u++)
-		dc[u] = sc[u];
 }
 
 #endif

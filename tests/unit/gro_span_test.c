@@ -12,7 +12,9 @@
  * another TTL, a bad IPv4 header checksum, the checksum not verified, an
  * IP length one more than the frame's, no payload, two buffers.  The flow over IPv4 and IPv6, with TCP options or without
  * (run1.c's copies for both), its IP ID wrapping in the poll or at its
- * first frame, and with the held bytes bounding the second entry.
+ * first frame, with the held bytes bounding the second entry, and with a
+ * delivery list longer than a poll (the full entry not delivered when the
+ * next is held).
  * Each sequence runs on one context as one burst a poll and on another as
  * one ofl_gro_receive() a frame: what they deliver (every field, header,
  * payload and cookie, folded into a digest) and their counters (but
@@ -23,8 +25,11 @@
  * run_split.c, run_bufs.c; renew.c holding the frame with the run's
  * slices): every frame in two or four buffers, its headers the whole first
  * (header split) or with payload bytes after them, the payload's buffers
- * of unequal lengths; the changed frame then also in one buffer (C_BUFS)
- * or cut at another place (C_CUT: the run's frames' slices unequal).
+ * of unequal lengths; the changed frame then also in one buffer (C_BUFS),
+ * cut at another place (C_CUT: the run's frames' slices unequal) or with
+ * page fragments of other lengths (C_PAGES: as many slices; the header
+ * split's run goes on in run_bufs.c's, before the next entry's frames,
+ * which the run writes into that entry, or among them).
  * And one UDP flow (UDP GRO on: merge.c's train of a GRO_FAST_UDP entry,
  * run_bufs.c's UDP copies for several buffers, whose IPv4 header split
  * leaves 42 header bytes in the first buffer) in every layout, against the
@@ -48,7 +53,8 @@
 #define FRAME 1536u
 
 enum change {
-	C_NONE, C_PSH, C_CWR, C_SHORT, C_SEQ, C_ID, C_TOS, C_TTL, C_IPSUM, C_CSUM, C_LEN, C_NOPAY, C_BUFS, C_CUT, NCHANGE,
+	C_NONE, C_PSH, C_CWR, C_SHORT, C_SEQ, C_ID, C_TOS, C_TTL, C_IPSUM, C_CSUM, C_LEN, C_NOPAY, C_BUFS, C_CUT, C_PAGES,
+	NCHANGE,
 	/* UDP only */
 	C_ZERO = NCHANGE, C_ULEN, C_LONG
 };
@@ -65,16 +71,19 @@ enum layout { L_ONE, L_HS2, L_HS4, L_OFF2, L_OFF4, NLAYOUT };
 
 /* The flow's variants: TCP options (timestamps), the IP ID near its wrap
  * (in the poll's second entry, or at its first frame), the held bytes
- * bounding the second entry. */
-enum variant { V_PLAIN, V_OPTS, V_WRAP, V_WRAP0, V_HELD, NVARIANT };
+ * bounding the second entry, a delivery list longer than a poll (the
+ * entry completed for its size not delivered: the next held in another
+ * entry than after a delivery). */
+enum variant { V_PLAIN, V_OPTS, V_WRAP, V_WRAP0, V_HELD, V_BATCH, NVARIANT };
 
 static uint8_t frames[POLL][FRAME];
 static struct ofl_buf bufs[POLL][4];
 static struct ofl_pkt pkts[POLL];
 
 /* Frame k (len bytes, hl of headers) cut into nb buffers (1, 2 or 4), the
- * first of hl + off bytes (or the whole frame when it has no more). */
-static uint16_t frame_cut(unsigned k, uint32_t len, uint32_t hl, unsigned nb, uint32_t off)
+ * first of hl + off bytes (or the whole frame when it has no more); four:
+ * the second of p1 bytes, the third 300. */
+static uint16_t frame_cut(unsigned k, uint32_t len, uint32_t hl, unsigned nb, uint32_t off, uint32_t p1)
 {
 	uint8_t *f = frames[k];
 	const uint32_t b0 = nb == 1 ? len : hl + off, rest = len - b0; /* (rest: when len > b0) */
@@ -87,9 +96,9 @@ static uint16_t frame_cut(unsigned k, uint32_t len, uint32_t hl, unsigned nb, ui
 		bufs[k][1] = (struct ofl_buf){f + b0, rest};
 		return 2;
 	}
-	bufs[k][1] = (struct ofl_buf){f + b0, 500};
-	bufs[k][2] = (struct ofl_buf){f + b0 + 500, 300};
-	bufs[k][3] = (struct ofl_buf){f + b0 + 800, rest - 800u};
+	bufs[k][1] = (struct ofl_buf){f + b0, p1};
+	bufs[k][2] = (struct ofl_buf){f + b0 + p1, 300};
+	bufs[k][3] = (struct ofl_buf){f + b0 + p1 + 300, rest - p1 - 300u};
 	return 4;
 }
 
@@ -128,13 +137,15 @@ static void poll_make(struct gen_tcp *g, unsigned at, enum change c, unsigned po
 		g->ip_id++;
 		/* as the layout says; the changed frame (C_BUFS): of one
 		 * buffer the headers and the payload, else in one; (C_CUT)
-		 * the first buffer 40 bytes longer */
+		 * the first buffer 40 bytes longer; (C_PAGES) in four
+		 * buffers, the second 100 bytes shorter (as many slices as
+		 * the others, of other lengths) */
 		uint16_t nb;
 		if (k == at && c == C_BUFS)
-			nb = frame_cut(k, (uint32_t)len, hl, nbs[lay] == 1 ? 2 : 1, 0);
+			nb = frame_cut(k, (uint32_t)len, hl, nbs[lay] == 1 ? 2 : 1, 0, 500);
 		else
 			nb = frame_cut(k, (uint32_t)len, hl, nbs[lay] == 1 && k == at && c == C_CUT ? 2 : nbs[lay],
-			               offs[lay] + (k == at && c == C_CUT ? 40u : 0u));
+			               offs[lay] + (k == at && c == C_CUT ? 40u : 0u), k == at && c == C_PAGES ? 400u : 500u);
 		pkts[k] = (struct ofl_pkt){.bufs = bufs[k],
 		                           .nbufs = nb,
 		                           .csum_status = k == at && c == C_CSUM ? OFL_CSUM_NONE : OFL_CSUM_UNNECESSARY,
@@ -162,6 +173,8 @@ static void sequence(int l3, enum variant v, enum change c, enum layout lay, int
 	cfg.user = s;
 	if (v == V_HELD)
 		cfg.max_held_bytes = 50u * MSS + 10u; /* (the poll's 50th frame over it) */
+	if (v == V_BATCH)
+		cfg.normal_batch = 256;
 	cfg.udp = (uint8_t)(udp != 0);
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
 	gen_tcp_init(&g, l3);
