@@ -399,12 +399,13 @@ full:
 	 * before it (the same header where the copy reads it). */
 	{
 		const uint8_t stack = it->stack;
-		/* (carry, one buffer: the run's frames after the held one,
-		 * after the entry's slices and cookies and the held one's) */
+		/* (carry, one buffer or UDP: the run's frames after the held
+		 * one, after the entry's slices and cookies and the held
+		 * one's; several buffers, the held one's with them) */
 		/* (the slices of a frame of the run: span_slices(); several
 		 * buffers: the held one's too, the entry held without them) */
 		const uint32_t fsl = one || renew == 1 ? 1u : frame_slices(&pkts[i], hl);
-		const struct ofl_slice *const csl = sl + nsl + 1u;
+		const struct ofl_slice *const csl = sl + nsl + (one ? 1u : 0u);
 		void *const *const cck = ck + nsegs + 1u;
 		if (!one && !udp && renew > 1) {
 			g->items[nx].next = g->free_head;
@@ -451,6 +452,12 @@ full:
 			if (one) {
 				carry_slices(sl + nsl, ck + nsegs, csl, cck, carry, nsegs);
 				nsl += carry;
+			} else if (udp) {
+				/* (UDP of several buffers: the run wrote them after
+				 * the old entry's; over the held one's, which the
+				 * hold wrote) */
+				nsl = fsl * renew;
+				carry_slices_bufs(sl, ck + nsegs, csl, cck, nsl, carry, 0);
 			} else {
 				/* (several buffers: the run wrote them at nx, the held
 				 * frame's too, which the hold left (nosl); the hold

@@ -114,7 +114,9 @@ gro_split_fn gro_split4_v4_p, gro_split4_v6_p, gro_split2_v4_p, gro_split2_v6_p;
  * (run_split_udp.c: 4 or 2 buffers, IPv4 or IPv6). */
 unsigned gro_bufs_udp_avx2(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n, const struct run_at *a,
                            uint32_t *nslices, int v4);
-gro_split_fn gro_split_udp4_4, gro_split_udp6_4, gro_split_udp4_2, gro_split_udp6_2;
+typedef unsigned gro_split_udp_fn(const struct ofl_pkt *pkts, unsigned i, unsigned iend, unsigned n,
+                                  const struct run_at *a, uint32_t *nslices);
+gro_split_udp_fn gro_split_udp4_4, gro_split_udp6_4, gro_split_udp4_2, gro_split_udp6_2;
 
 #endif
 
