@@ -182,6 +182,8 @@ static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t 
 				weave_xs(&wf[j]);
 			weave_leave_as(&wf[j], &bytes, &held, mb);
 		}
+	if (nh)
+		g->items[g->age_tail].next = GRO_NONE; /* (weave_hold.h weave_fill()) */
 	g->held_bytes += held;
 	if (lastit)
 		g->last = (uint32_t)(lastit - g->items);
