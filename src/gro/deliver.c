@@ -117,12 +117,11 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 
 /* Hand the delivery list to the caller and recycle its entries: the list
  * (pend_head to pend_tail through next) put on the free list whole, each
- * entry left as it is (gro_int.h: a free entry's state and lcsum). */
-void gro_deliver_pending(struct ofl_gro *g)
+ * entry left as it is (gro_int.h: a free entry's state and lcsum).  n:
+ * its records (not 0); head: the list has an entry (pend_head is not
+ * GRO_NONE: known to the caller). */
+static inline OFL_ALWAYS_INLINE void deliver_pending_as(struct ofl_gro *g, uint32_t n, const int head)
 {
-	uint32_t n = g->pend_n;
-	if (n == 0)
-		return;
 	g->st.out_pkts += n;
 	g->st.out_segs += g->pend_segs;
 	g->st.out_gro_pkts += g->pend_gro;
@@ -130,7 +129,7 @@ void gro_deliver_pending(struct ofl_gro *g)
 	g->in_cb = 1;
 	g->cfg.deliver(g->cfg.user, g->outs, n);
 	g->in_cb = 0;
-	if (g->pend_head != GRO_NONE) {
+	if (head || g->pend_head != GRO_NONE) {
 		g->items[g->pend_tail].next = g->free_head;
 		g->free_head = g->pend_head;
 		g->pend_head = GRO_NONE;
@@ -138,11 +137,19 @@ void gro_deliver_pending(struct ofl_gro *g)
 	g->pend_segs = g->pend_n = g->pend_gro = 0;
 }
 
+void gro_deliver_pending(struct ofl_gro *g)
+{
+	uint32_t n = g->pend_n;
+	if (n == 0)
+		return;
+	deliver_pending_as(g, n, 0);
+}
+
 /* Append an entry to the delivery list: its output record written now, the
  * entry kept until the list is delivered (the record points into it).
  * chained: the entry is the one pend_tail's next names already (a full
  * flush: flush_entries()), or the list is empty. */
-static inline OFL_ALWAYS_INLINE void pend_push(struct ofl_gro *g, uint32_t idx, int plain, unsigned l3, int udp,
+static inline OFL_ALWAYS_INLINE void pend_link(struct ofl_gro *g, uint32_t idx, int plain, unsigned l3, int udp,
                                                int chained, const int un)
 {
 	struct gro_item *it = &g->items[idx];
@@ -153,6 +160,14 @@ static inline OFL_ALWAYS_INLINE void pend_push(struct ofl_gro *g, uint32_t idx, 
 		g->items[g->pend_tail].next = idx;
 	g->pend_tail = idx;
 	fill_out(g, idx, &g->outs[g->pend_n], plain, l3, udp, un);
+}
+
+/* ... and counted (delivered when the list is full). */
+static inline OFL_ALWAYS_INLINE void pend_push(struct ofl_gro *g, uint32_t idx, int plain, unsigned l3, int udp,
+                                               int chained, const int un)
+{
+	const struct gro_item *it = &g->items[idx];
+	pend_link(g, idx, plain, l3, udp, chained, un);
 	gro_pend_commit(g, plain || it->nsegs ? it->nsegs : 1u, plain || it->nsegs != 0);
 }
 
@@ -203,10 +218,8 @@ static inline int plain_done(const struct gro_item *it)
 /* A plain entry over IP version l3 and UDP (udp) or TCP completed and
  * queued (chained, un: pend_push(); un 1: no FIN or PSH merged either, 2:
  * its fin_psh or'ed in as gro_tcp_complete_l3() does). */
-static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32_t idx, unsigned l3, int udp,
-                                                       int chained, const int un)
+static inline OFL_ALWAYS_INLINE void complete_plain_hdr(struct gro_item *it, unsigned l3, int udp, const int un)
 {
-	struct gro_item *it = &g->items[idx];
 	uint8_t *ip = it->hdr + (un ? 14u : it->l3_off);
 	const uint32_t l3_len = it->l3_len;
 	/* L4 first: it reads the entry's fields before its header stores */
@@ -220,6 +233,12 @@ static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32
 		gro_ipv4_complete_len(ip, l3_len);
 	else
 		gro_ipv6_complete_len(ip, l3_len);
+}
+
+static inline OFL_ALWAYS_INLINE void complete_plain_as(struct ofl_gro *g, uint32_t idx, unsigned l3, int udp,
+                                                       int chained, const int un)
+{
+	complete_plain_hdr(&g->items[idx], l3, udp, un);
 	pend_push(g, idx, 1, l3, udp, chained, un);
 }
 
@@ -333,6 +352,27 @@ void gro_complete_out(struct ofl_gro *g, uint32_t idx, unsigned reason, unsigned
 		complete_out(g, idx, reason, 6);
 }
 
+/* A full flush's completion of entry idx held out of the table (plain
+ * TCP over IP version l3; chained: pend_push()): complete_unidx() (no FIN
+ * or PSH: a train's end completes it), a merged entry's list handed to
+ * the caller when full here (gro_pend_commit() inlined, its head known). */
+static inline OFL_ALWAYS_INLINE void flush_unidx_one(struct ofl_gro *g, uint32_t idx, const unsigned l3)
+{
+	struct gro_item *it = &g->items[idx];
+	const uint32_t ns = it->nsegs;
+	if (!OFL_LIKELY(ns > 1)) {
+		complete_unidx(g, idx, l3, 1, 0);
+		return;
+	}
+	complete_plain_hdr(it, l3, 0, 1);
+	pend_link(g, idx, 1, l3, 0, 1, 1);
+	g->pend_n++;
+	g->pend_segs += ns;
+	g->pend_gro++;
+	if (g->pend_segs >= g->cfg.normal_batch)
+		deliver_pending_as(g, g->pend_n, 1);
+}
+
 /* Every entry of the age list completed, oldest first, as complete_x()
  * completes one, but the list taken whole: no entry unlinked from it, and
  * each joins the delivery list by the next it has on the age list (the
@@ -354,7 +394,7 @@ static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigne
 		if (!tcp_l3)
 			complete_entry(g, idx, 1);
 		else
-			complete_unidx(g, idx, tcp_l3, 1, 0); /* (no FIN or PSH: a train's end completes it) */
+			flush_unidx_one(g, idx, tcp_l3);
 		n++;
 		idx = nx;
 	} while (idx != GRO_NONE);

@@ -68,10 +68,16 @@ static inline int rcache_room(const uint8_t *p, uint32_t len)
 {
 	return len >= 58 || (len >= 38 && ld16(p + 12) != ld16((const uint8_t *)"\x86\xdd"));
 }
+/* x hashed to a slot of a table of 2^bits (the top bits of its product
+ * with 2^32 over the golden ratio): the cache's slot and the weave's
+ * (weave.c weave_slot()). */
+static inline uint32_t gro_hash_bits(uint32_t x, unsigned bits)
+{
+	return (x * 0x9e3779b1u) >> (32 - bits);
+}
 static inline uint32_t rcache_slot(const uint8_t *p)
 {
-	uint32_t x = ld32(p + 26) ^ ld32(p + 30) ^ rcache_ports(p);
-	return (x * 0x9e3779b1u) >> (32 - GRO_RCACHE_BITS);
+	return gro_hash_bits(ld32(p + 26) ^ ld32(p + 30) ^ rcache_ports(p), GRO_RCACHE_BITS);
 }
 
 /* A cache value: the entry and the frame's TCP ports (rcache_ports()), so

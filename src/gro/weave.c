@@ -91,11 +91,6 @@ static inline OFL_ALWAYS_INLINE void weave_leave_as(struct wflow *w, uint64_t *b
 	w->full = 0;
 }
 
-static inline void weave_leave(struct wflow *w, uint64_t *bytes, uint32_t *held)
-{
-	weave_leave_as(w, bytes, held, 1);
-}
-
 /* The flow of frame d (ports its ports word, its EtherType not checked)
  * into slot w, whose flow leaves first: the entry the recent-flows cache
  * names, if the weave can take its frames (weave_entry()); 0 if not. */
@@ -106,7 +101,7 @@ static inline OFL_ALWAYS_INLINE int weave_join(struct ofl_gro *g, struct wflow *
 	uint64_t hint;
 	uint32_t idx, left;
 	if (w->full)
-		weave_leave(w, bytes, held);
+		weave_leave_as(w, bytes, held, 1);
 	/* (the EtherType first: rcache_ports() reads where it says) */
 	if (ld16(d + 12) != ld16((const uint8_t *)(v4 ? "\x08\x00" : "\x86\xdd")))
 		return 0;
@@ -146,7 +141,7 @@ static inline OFL_ALWAYS_INLINE int weave_slot_is(const struct wflow *w, uint32_
 }
 
 /* Frames in several buffers: the slices flow w wrote beyond one a frame
- * (its slot's slice pointer), for weave_leave(). */
+ * (its slot's slice pointer), for weave_leave_as(). */
 static inline void weave_xs(struct wflow *w)
 {
 	w->xs = (uint32_t)(w->sp - w->s) - w->n;
@@ -155,7 +150,7 @@ static inline void weave_xs(struct wflow *w)
 /* Slot of the flow whose TCP ports are ports. */
 static inline OFL_ALWAYS_INLINE struct wflow *weave_slot(struct wflow *wf, uint32_t ports)
 {
-	return &wf[(ports * 0x9e3779b1u) >> (32 - WEAVE_BITS)];
+	return &wf[gro_hash_bits(ports, WEAVE_BITS)];
 }
 
 /* The entry of the last frame the weave took (frames [q0, q), the loop
@@ -188,6 +183,8 @@ static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t 
 				weave_xs(&wf[j]);
 			weave_leave_as(&wf[j], &bytes, &held, mb);
 		}
+	if (nh)
+		g->items[g->age_tail].next = GRO_NONE; /* (weave_hold.h weave_fill()) */
 	g->held_bytes += held;
 	if (lastit)
 		g->last = (uint32_t)(lastit - g->items);

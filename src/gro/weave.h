@@ -39,25 +39,35 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_left(const struct ofl_gro *g, con
 	return min32(n, steps);
 }
 
-/* Slot w takes entry idx, whose frames have TCP ports ports: nsegs
- * segments and nslices slices held, segment size mss, header length hl,
- * next sequence number seq (the entry's own fields, or what was just
- * written there); w->e, w->estep and w->left set by the caller. */
-static inline OFL_ALWAYS_INLINE void weave_slot_set(struct ofl_gro *g, struct wflow *w, uint32_t idx, uint32_t ports,
-                                                    uint32_t nsegs, uint32_t nslices, uint32_t mss, uint32_t hl,
-                                                    uint32_t seq)
+/* Slot w takes entry it, whose frames have TCP ports ports: nsegs
+ * segments held, its next slice s and cookie c, segment size mss, header
+ * length hl, next sequence number seq (the entry's own fields, or what
+ * was just written there); w->e, w->estep and w->left set by the
+ * caller. */
+static inline OFL_ALWAYS_INLINE void weave_slot_at(struct wflow *w, struct gro_item *it, struct ofl_slice *s,
+                                                   void **c, uint32_t ports, uint32_t nsegs, uint32_t mss,
+                                                   uint32_t hl, uint32_t seq)
 {
 	struct ofl_slice ls = {NULL, mss, (uint16_t)nsegs, 0};
 	memcpy(&w->lw, (const uint8_t *)&ls + SL_LEN, 8);
-	w->it = &g->items[idx];
-	w->s = gro_slices(g, idx) + nslices;
-	w->c = gro_cookies(g, idx) + nsegs;
+	w->it = it;
+	w->s = s;
+	w->c = c;
 	w->seq = seq;
 	w->mss = mss;
 	w->ports = ports;
 	w->full = hl + mss;
 	w->hl = hl;
 	w->n = w->xs = 0;
+}
+
+/* ... entry idx, nslices slices held. */
+static inline OFL_ALWAYS_INLINE void weave_slot_set(struct ofl_gro *g, struct wflow *w, uint32_t idx, uint32_t ports,
+                                                    uint32_t nsegs, uint32_t nslices, uint32_t mss, uint32_t hl,
+                                                    uint32_t seq)
+{
+	weave_slot_at(w, &g->items[idx], gro_slices(g, idx) + nslices, gro_cookies(g, idx) + nsegs, ports, nsegs, mss,
+	              hl, seq);
 }
 
 /* Frames in several buffers: slot w's next slice (the entry's next), the

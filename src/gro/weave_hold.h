@@ -22,9 +22,82 @@ static inline OFL_ALWAYS_INLINE uint32_t new_limit(struct ofl_gro *g, uint32_t l
 	return g->wl_left;
 }
 
+/* A new flow's first frame pkt (its headers, hl bytes, at d; total
+ * bytes, len of payload; over IPv4 with v4, else IPv6; mb: in several
+ * buffers, else one) held out of the table in entry idx (taken from the
+ * free list), as hold.h gro_hold_plain_unidx() holds it, every field it
+ * writes written the same (but nlone, counted here too); the entry, its
+ * next slice and cookie in *itp, *sp and *cp.  The context's arrays are
+ * read before the first store (a byte store may alias them: each would
+ * be read again after it). */
+static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *d,
+                                                uint32_t total, uint32_t hl, uint32_t len, uint64_t now,
+                                                struct gro_item **itp, struct ofl_slice **sp, void ***cp, const int v4,
+                                                const int mb)
+{
+	const uint32_t l4c = v4 ? 34u : 54u, idx = g->free_head, tail = g->age_tail;
+	struct gro_item *const items = g->items, *it = &items[idx];
+	struct ofl_slice *const s = gro_slices(g, idx);
+	void **const c = gro_cookies(g, idx);
+	g->free_head = it->next;
+	copy_hdr(it->hdr, d, hl, 0);
+	it->next_seq = ofl_get32(d + l4c + 4) + len;
+	it->l3_len = total - 14u;
+	it->payload = len;
+	it->seg_size = (uint16_t)len;
+	it->nsegs = 1;
+	if (!mb)
+		it->nslices = 1;
+	it->hdr_len = (uint16_t)hl;
+	it->id0 = v4 ? ofl_get16(d + 18) : 0;
+	it->fixedid = 0;
+	it->fin_psh = 0;
+	it->state = GRO_HELD;
+	it->prev = tail; /* (next: below) */
+	/* the record part (gro_hold_rec(), hold_pkt_as() un, out_gso) */
+	it->out_cstart = (uint16_t)l4c;
+	it->out_coff = (uint16_t)gro_stack_csum_off(GRO_STACK_TCP4);
+	_Static_assert(OFL_GRO_OUT_F_HASH == OFL_PKT_F_HASH << 2, "the hash flag: two bits up");
+	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | (pkt->flags & OFL_PKT_F_HASH) << 2);
+	it->out_gso = (uint8_t)((v4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) | (d[l4c + 13] & TCP_CWR ? OFL_GSO_TCP_ECN : 0));
+	it->vlan_tci = pkt->vlan_tci;
+	it->rx_hash = pkt->rx_hash;
+	it->first_ns = now;
+	it->out_dsa = NULL;
+	if (!mb) {
+		s->data = d + hl;
+		s->len = len;
+		s->pkt = 0;
+		s->buf = 0;
+	}
+	c[0] = pkt->cookie;
+	/* the age list: the entries taken one after the other from the free
+	 * list, nothing else taken between (the weave's holds, the list empty
+	 * when the first is held: nothing is held), so each one's next names
+	 * the next already; the last one's made GRO_NONE at the weave's end
+	 * (weave.c weave_done()) */
+	if (tail == GRO_NONE)
+		g->age_head = idx;
+	g->age_tail = idx;
+	g->held_bytes += len;
+	g->nlone++;
+	*itp = it;
+	*cp = c + 1;
+	if (mb) {
+		/* (hold.c: the cut of the fast path's hold) */
+		it->nslices = 0;
+		gro_add_slices(g, idx, pkt, hl, len, 0);
+		*sp = gro_slices(g, idx) + it->nslices;
+	} else {
+		*sp = s + 1;
+	}
+	return idx;
+}
+
 /* Frame pkt (total bytes; mb: in several buffers, its headers in the
  * first; the weave's frame checks made: its data, room for a TCP header at
- * 34 or 54), whose TCP ports (ports) no held flow has while nothing but
+ * 34 or 54; else in one buffer, the packet word the plain one), whose TCP
+ * ports (ports) no held flow has while nothing but
  * the weave's slots is held, held as a new flow and slot w (free) set for
  * it: 1; else 0, nothing changed.  Held when receive.c's fast path would hold it (the
  * plain TCP shape of this L3, a payload, no flag that passes it on, the
@@ -38,22 +111,36 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 {
 	const uint8_t *d = pkt->bufs->data;
 	const uint32_t l4c = v4 ? 34u : 54u;
-	uint32_t b0 = pkt->bufs->len, thl, left, idx, hl, len, ns;
+	uint32_t b0 = pkt->bufs->len, thl, left, idx, hl, len;
 	uint64_t e;
 	if (v4 ? !ofl_plain_is_ip4(d) || d[23] != 6 || !ofl_plain_ip4_rest(d + 14, total)
 	       : !ofl_plain_is_ip6(d, total) || d[20] != 6)
 		return 0;
-	thl = ofl_plain_tcp_at(d, b0, total, l4c);
+	/* (one buffer: b0 is total, at least l4c + 20 (the weave's checks),
+	 * and the payload test below keeps the TCP header within it) */
+	thl = mb ? ofl_plain_tcp_at(d, b0, total, l4c) : (d[l4c + 12] >> 2) & 0x3cu;
+	if (!mb && thl < 20u)
+		return 0;
 	/* (thl 0: not plain; total - l4c - thl 0: no payload) */
 	if (!thl || total - l4c - thl - 1u >= 0xffffu - l4c - thl || (d[l4c + 13] & TCP_NO_RUN) ||
 	    l4c + thl > GRO_PRED_MAX || gro_nflows(g) >= g->cfg.max_flows)
 		return 0;
-	g->st.rx_bytes += total; /* (st.rx_pkts, st.held: weave.c weave_done()) */
-	idx = gro_hold_plain_unidx(g, pkt, d, l4c, thl, total, now); /* (out of the table: gro_new_flows()) */
+	if (!v4)
+		g->st.rx_bytes += total; /* (IPv4: at the end, fewer spills; st.rx_pkts, st.held: weave.c weave_done()) */
 	hl = l4c + thl;
 	len = total - hl;
-	ns = mb ? g->items[idx].nslices : 1u;
-	left = mb ? weave_limit(g, 1, ns, total - 14u, len) : new_limit(g, total - 14u, len);
+	{
+		struct gro_item *it;
+		struct ofl_slice *s;
+		void **c;
+		/* (out of the table: gro_new_flows()) */
+		idx = weave_fill(g, pkt, d, total, hl, len, now, &it, &s, &c, v4, mb);
+		weave_slot_at(w, it, s, c, ports, 1, len, hl, it->next_seq);
+		if (mb)
+			left = weave_limit(g, 1, it->nslices, total - 14u, len);
+		else
+			left = new_limit(g, total - 14u, len);
+	}
 	if (!v4) {
 		w->e = w->estep = 0;
 	} else if ((e = get64(d + 18)) >> 48 != 0xffffu && (e & 0xffffu) != 0) {
@@ -66,10 +153,11 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 	} else {
 		left = weave_left(g, &g->items[idx], &w->e, &w->estep, v4); /* (an ID or checksum at its end) */
 	}
-	weave_slot_set(g, w, idx, ports, 1, ns, len, hl, ofl_get32(d + l4c + 4) + len);
 	w->left = left;
 	if (mb)
 		weave_sroom(g, w);
+	if (v4)
+		g->st.rx_bytes += total;
 	return 1;
 }
 

@@ -13,7 +13,9 @@
  * (bytes 32-33 of an IPv4 header: the middle block only), and 20 option
  * bytes; and a frame of 30 bytes in a buffer of its own (its TCP ports and
  * the cache's bytes past its end: never read, which ASan and memcheck
- * see).
+ * see); and a new flow's first frame (flow 1's, frame 1: the fresh weave
+ * holds the new flows where it meets them) whose TCP data offset says 16
+ * bytes, which the weave's hold must leave to the per-frame path.
  * Every case runs once as one burst and once frame by frame
  * (ofl_gro_receive()); both must deliver the same packets (header bytes,
  * payload bytes, segments, cookies, flags) in the same lists and end with
@@ -43,7 +45,7 @@
 enum change {
 	NONE, PSH, SHORT, SEQ_GAP, BAD_IPSUM, TTL, ID_STEP, TWO_BUFS, CSUM_NONE, HW_VLAN,
 	MAX_SEGS, MAX_HELD, MAX_SIZE, FIXED_ID, SAME_SLOT, MIXED_L3, OPTS, OPTS_DADDR, LONG_OPTS, TINY,
-	NCHANGES
+	NEW_DOFF, NCHANGES
 };
 
 static uint8_t frames[NFR][FRAME];
@@ -132,6 +134,12 @@ static void make(enum change c, int l3)
 		}
 		len = gen_tcp_frame(&m, frames[k], FRAME);
 		ck_assert_uint_gt(len, 0);
+		if (k == 1 && c == NEW_DOFF) {
+			/* data offset 4: a TCP header of 16 bytes (the
+			 * checksum marked verified) */
+			uint8_t *th = frames[k] + (m.l3 == 4 ? 34 : 54);
+			th[12] = (uint8_t)(0x40u | (th[12] & 0x0fu));
+		}
 		t->seq += m.payload_len;
 		if (c != FIXED_ID)
 			t->ip_id++;
@@ -207,6 +215,7 @@ START_TEST(weave_equals_single_frames)
 	    [CSUM_NONE] = {4, 0}, [HW_VLAN] = {6, 0},   [MAX_SEGS] = {12, 0}, [MAX_HELD] = {12, 0},
 	    [MAX_SIZE] = {8, 0},  [FIXED_ID] = {4, 0},  [SAME_SLOT] = {4, 0}, [MIXED_L3] = {4, 0},
 	    [OPTS] = {4, 0},      [OPTS_DADDR] = {6, 0}, [LONG_OPTS] = {4, 0}, [TINY] = {6, 1},
+	    [NEW_DOFF] = {5, 1},
 	};
 	static struct out a, b;
 	unsigned c;
