@@ -120,18 +120,8 @@ static inline OFL_ALWAYS_INLINE unsigned tag_run(struct ofl_gro *g, uint32_t *pi
 			e += estep;
 		}
 		if (k) {
-			const uint32_t added = mss * k;
-			it->next_seq = seq;
-			it->nsegs = (uint16_t)(nsegs + k);
-			it->nslices = (uint16_t)(nsl + k);
-			it->payload += added;
-			it->l3_len += added;
+			run_account(g, it, k, mss, full, seq, nsegs, nsl);
 			it->fin_psh |= it->hdr[l4 + 13] & (TCP_FIN | TCP_PSH);
-			g->held_bytes += added;
-			g->st.rx_pkts += k;
-			g->st.rx_bytes += (uint64_t)full * k;
-			g->st.merged += k;
-			g->st.merged_fast += k;
 		}
 		i += k;
 		/* the entry full (its size the only bound reached) and the next
@@ -166,6 +156,8 @@ unsigned gro_train_tagged(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt 
                           uint64_t now)
 {
 	unsigned k;
+	if (pkts[i].nbufs != 1)
+		return 0; /* (frames in several buffers: predicted one at a time) */
 #if defined(TRAIN_AVX2)
 	if (gro_cpu_avx2())
 		k = tag_run_avx2(g, &idx, pkts, i, n, now);
