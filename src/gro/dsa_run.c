@@ -61,26 +61,49 @@ static inline OFL_ALWAYS_INLINE unsigned tag_run(struct ofl_gro *g, uint32_t *pi
                                                  unsigned i, unsigned n, uint64_t now, const int avx2)
 {
 	const unsigned first = i, pfend = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
+	const struct gro_item *it0 = &g->items[*pidx];
+	const struct gro_cold *cold = &g->cold[*pidx];
+	const int v4 = it0->l3 == 4;
+	const uint32_t hl = it0->hdr_len, rp = it0->rawpre_len, pre = rp - 12u, tl = it0->rawtail_len;
+	const uint32_t mss = it0->seg_size, thl = pre + hl, l4 = it0->l4_off;
+	struct run r;
+	struct tag_hdr t;
+	uint64_t lstep;
+	uint32_t full;
+	if (it0->fast != GRO_FAST_PLAIN || !rp || thl > GRO_PRED_MAX || hl < 54u)
+		return 0;
+	/* the expected frame, once for the flow: a renewed entry's first
+	 * frame passed tag_next() against it, so its tag bytes, tail tag and
+	 * the header bytes under the mask are the same, and so its header
+	 * length, segment size (a full segment's), IPv4 header sum and
+	 * prediction (gro_tag_renew(): GRO_FAST_PLAIN behind a tag of rp
+	 * bytes; not tested again: a test there cost ~6 a frame) */
+	run_init(&r, it0, g->pmask[!v4], v4 ? ip4_rest_sum(it0->hdr) : 0, v4, 0);
+	full = r.full + pre + tl;
+	if (r.full == UINT32_MAX || full > 0xffffu)
+		return 0;
+	memcpy(t.tp, cold->rawpre, rp);
+	memset(t.mk, 0xff, rp);
+	memcpy(t.tp + rp, r.tp + 12, hl - 12u);
+	memcpy(t.mk + rp, r.mk + 12, hl - 12u);
+	{
+		uint8_t w[8] = {0}, m[8] = {0};
+		if (tl <= 8u) {
+			memcpy(w + 8u - tl, cold->rawtail, tl);
+			memset(m + 8u - tl, 0xff, tl);
+		}
+		memcpy(&t.tw, w, 8);
+		memcpy(&t.tm, m, 8);
+	}
+	memcpy(&lstep, (const uint8_t *)&(struct ofl_slice){NULL, 0, 1, 0} + SL_LEN, 8);
 	for (;;) {
 		const uint32_t idx = *pidx;
 		struct gro_item *it = &g->items[idx];
-		const struct gro_cold *cold = &g->cold[idx];
-		const int v4 = it->l3 == 4;
-		const uint32_t hl = it->hdr_len, rp = it->rawpre_len, pre = rp - 12u, tl = it->rawtail_len;
-		const uint32_t mss = it->seg_size, thl = pre + hl, l4 = it->l4_off;
 		const uint32_t nsegs = it->nsegs, nsl = it->nslices;
 		struct ofl_slice *sl = gro_slices(g, idx) + nsl;
 		void **ck = gro_cookies(g, idx) + nsegs;
-		struct run r;
-		struct tag_hdr t;
-		uint64_t e = 0, estep = 0, lw, lstep;
-		uint32_t steps = UINT32_MAX, full, k, kend, kroom, kmax, seq = it->next_seq;
-		if (it->fast != GRO_FAST_PLAIN || !rp || thl > GRO_PRED_MAX || hl < 54u)
-			break;
-		run_init(&r, it, g->pmask[!v4], v4 ? ip4_rest_sum(it->hdr) : 0, v4, 0);
-		full = r.full + pre + tl;
-		if (r.full == UINT32_MAX || full > 0xffffu)
-			break;
+		uint64_t e = 0, estep = 0, lw;
+		uint32_t steps = UINT32_MAX, k, kend, kroom, kmax, seq = it->next_seq;
 		if (v4)
 			e = run_word(r.tp, r.ipsum, (uint16_t)(it->id0 + (it->fixedid ? 0u : nsegs)), it->fixedid, &estep,
 			             &steps);
@@ -89,22 +112,8 @@ static inline OFL_ALWAYS_INLINE unsigned tag_run(struct ofl_gro *g, uint32_t *pi
 		kend = min32(min32(n - i, steps), min32(sat_sub(g->cfg.max_segs, nsegs), sat_sub(g->max_slices - 1u, nsl)));
 		kend = min32(kend, sat_sub(g->cfg.max_held_bytes, g->held_bytes) / mss);
 		kroom = sat_sub(g->cfg.max_size, it->l3_len) / mss;
-		memcpy(t.tp, cold->rawpre, rp);
-		memset(t.mk, 0xff, rp);
-		memcpy(t.tp + rp, r.tp + 12, hl - 12u);
-		memcpy(t.mk + rp, r.mk + 12, hl - 12u);
-		{
-			uint8_t w[8] = {0}, m[8] = {0};
-			if (tl <= 8u) {
-				memcpy(w + 8u - tl, cold->rawtail, tl);
-				memset(m + 8u - tl, 0xff, tl);
-			}
-			memcpy(&t.tw, w, 8);
-			memcpy(&t.tm, m, 8);
-		}
-		/* a slice's len, pkt and buf as one word, and its step (run.h) */
+		/* a slice's len, pkt and buf as one word (run.h) */
 		memcpy(&lw, (const uint8_t *)&(struct ofl_slice){NULL, mss, (uint16_t)nsegs, 0} + SL_LEN, 8);
-		memcpy(&lstep, (const uint8_t *)&(struct ofl_slice){NULL, 0, 1, 0} + SL_LEN, 8);
 		kmax = min32(kend, kroom);
 		for (k = 0; k < kmax; k++) {
 			const struct ofl_pkt *q = &pkts[i + k];
