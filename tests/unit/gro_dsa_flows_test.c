@@ -16,7 +16,8 @@
  * same.  The frames: eight flows round robin (six IPv4, two IPv6), in
  * which one segment of flow 3 comes from port 2 (its tag differs, its flow
  * and sequence number the run's: must not merge), flow 1 has a short
- * segment and flow 5 a PSH one, then four segments of flow 0 in a row.
+ * segment and flow 5 a PSH one; then eight segments of flow 0 in a row (a
+ * run), the third from port 2, the seventh short.
  */
 #include <check.h>
 #include <ofl/dsa.h>
@@ -31,7 +32,7 @@
 #define FLEN 1400
 #define NFL 8
 #define NSEG 12
-#define NFR (NFL * NSEG + 4)
+#define NFR (NFL * NSEG + 8)
 #define SPLIT 20u
 #define POLL 32u
 
@@ -80,9 +81,12 @@ static unsigned make_frames(const struct ofl_dsa_ops *ops, unsigned sport)
 			t->seq += t->payload_len;
 			t->ip_id++;
 		}
-	for (i = 0; i < 4; i++) {
-		uint32_t len = (uint32_t)gen_tcp_frame(&g[0], f, sizeof(f));
-		if (!put(ops, n++, f, len, g[0].payload_len, 1))
+	for (i = 0; i < 8; i++) {
+		uint32_t len;
+		g[0].payload_len = i == 6 ? 300 : 1000;
+		len = (uint32_t)gen_tcp_frame(&g[0], f, sizeof(f));
+		/* the third from port 2, the run's flow and sequence number */
+		if (!put(ops, n++, f, len, g[0].payload_len, i == 2 ? 2 : 1))
 			return 0;
 		g[0].seq += g[0].payload_len;
 		g[0].ip_id++;
