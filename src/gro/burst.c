@@ -503,13 +503,17 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 	 * frame alone in its flow: all held then (2) */
 	{
 		int inter; /* (not read here) */
-		unsigned took = 0;
-		if (n && OFL_UNLIKELY(g->full_only)) /* (n 0: g may be NULL) */
-			grouped = gro_tag_group(g, pkts, n, now, &took); /* behind a DSA tag (dsa_group.c; woven) */
-		else if (burst_groups(g, pkts, n, &inter))
+		if (n && OFL_UNLIKELY(g->full_only)) { /* (n 0: g may be NULL) */
+			grouped = gro_tag_group(g, pkts, n, now); /* behind a DSA tag (dsa_group.c) */
+			if (grouped < 0) { /* -(frames woven): dsa_weave.c */
+				i = (unsigned)-grouped;
+				grouped = 0;
+				goto loop;
+			}
+		} else if (burst_groups(g, pkts, n, &inter))
 			grouped = gro_group(g, pkts, n, now);
-		i = grouped == 2 ? n : took;
 	}
+	i = grouped == 2 ? n : 0;
 loop:
 	for (; i < n; i++) {
 		const struct ofl_pkt *pkt = &pkts[i];

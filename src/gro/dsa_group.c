@@ -182,7 +182,7 @@ static OFL_NOINLINE int tag_group(struct ofl_gro *g, const struct ofl_pkt *pkts,
 	return gro_group_end(g, n, dup + bad, bytes, rx);
 }
 
-int gro_tag_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now, unsigned *took)
+int gro_tag_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
 {
 	const struct gro_burst *bs = g->bs;
 	if (!bs || !bs->tag || n > GRO_BURST_MAX || g->age_head != GRO_NONE)
@@ -192,7 +192,5 @@ int gro_tag_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uin
 		return tag_group(g, pkts, n, now);
 	/* a few flows in turn (the first frame's flow again, not next):
 	 * woven, nothing held (dsa_weave.c checks each frame) */
-	if (j > 1)
-		*took = gro_tag_weave(g, pkts, n, now);
-	return 0;
+	return j > 1 ? -(int)gro_tag_weave(g, pkts, n, now) : 0;
 }

@@ -11,46 +11,7 @@
  */
 #include <string.h>
 
-#include "gro/dsa_hold.h"
-#include "gro/run.h"
-
-/* The tagged frame's expected header: its bytes before the untagged
- * EtherType as the entry holds them (compared whole), then the run's
- * expected untagged header from its EtherType on, under the run's mask. */
-struct tag_hdr {
-	_Alignas(16) uint8_t tp[GRO_RAWPRE_MAX + GRO_PRED_MAX];
-	_Alignas(16) uint8_t mk[GRO_RAWPRE_MAX + GRO_PRED_MAX];
-	uint64_t tw, tm; /* the frame's last 8 bytes: a tail tag of at most 8 there, under its mask */
-};
-
-/* The expected tagged frame t: the rp bytes of the entry's first frame
- * before the untagged EtherType (cold->rawpre, compared whole), then the
- * run's expected header r (hl bytes) from its EtherType on, under its mask;
- * a tail tag of tl bytes (at most 8) as the word of the frame's last 8. */
-static inline void tag_expect(struct tag_hdr *t, const struct run *r, const struct gro_cold *cold, uint32_t rp,
-                              uint32_t hl, uint32_t tl)
-{
-	uint8_t w[8] = {0}, m[8] = {0};
-	memcpy(t->tp, cold->rawpre, rp);
-	memset(t->mk, 0xff, rp);
-	memcpy(t->tp + rp, r->tp + 12, hl - 12u);
-	memcpy(t->mk + rp, r->mk + 12, hl - 12u);
-	if (tl <= 8u) {
-		memcpy(w + 8u - tl, cold->rawtail, tl);
-		memset(m + 8u - tl, 0xff, tl);
-	}
-	memcpy(&t->tw, w, 8);
-	memcpy(&t->tm, m, 8);
-}
-
-/* Do the tl tail tag bytes at t differ from the held ones at h? */
-static inline int tail_differs(const uint8_t *t, const uint8_t *h, uint32_t tl)
-{
-	uint32_t o, d = 0;
-	for (o = 0; o < tl; o++)
-		d |= (uint32_t)(t[o] ^ h[o]);
-	return d != 0;
-}
+#include "gro/dsa_run.h"
 
 /* The tagged frame q: of one buffer of full bytes, its checksum verified,
  * its header t's under its mask, sequence number seq, IPv4 word e (v4)
@@ -102,7 +63,7 @@ static inline OFL_ALWAYS_INLINE unsigned tag_run(struct ofl_gro *g, uint32_t *pi
 	full = r.full + pre + tl;
 	if (r.full == UINT32_MAX || full > 0xffffu)
 		return 0;
-	tag_expect(&t, &r, cold, rp, hl, tl);
+	tag_expect(&t, r.tp, r.mk, cold, rp, hl, tl);
 	memcpy(&lstep, (const uint8_t *)&(struct ofl_slice){NULL, 0, 1, 0} + SL_LEN, 8);
 	for (;;) {
 		const uint32_t idx = *pidx;
@@ -213,7 +174,7 @@ static inline OFL_ALWAYS_INLINE unsigned tag_run_bufs(struct ofl_gro *g, uint32_
 	kmax = min32(min32(n - i, steps), sat_sub(g->cfg.max_segs, nsegs));
 	kmax = min32(kmax, sat_sub(g->cfg.max_held_bytes, g->held_bytes) / mss);
 	kmax = min32(kmax, sat_sub(g->cfg.max_size, it->l3_len) / mss);
-	tag_expect(&t, &r, &g->cold[idx], rp, hl, 0);
+	tag_expect(&t, r.tp, r.mk, &g->cold[idx], rp, hl, 0);
 	train_pkt_word(&want, &mask, &nbmask);
 	want &= nbmask;
 	for (k = 0; k < kmax; k++) {

@@ -11,10 +11,11 @@
  * it is predicted behind its tag (hold.c hold_tag_pred()) with the tag
  * length of the burst's first frame.  A frame of a flow a slot has is
  * taken as weave.c takes an untagged one and dsa_run.c a tagged run: its
- * bytes up to the untagged EtherType and its tail tag the entry's
- * (predict.h tag_same(): same tag, same port), then the untagged header
- * under the run's mask against the held one (a full segment's length, no
- * flag that ends a train), the sequence number and the IPv4
+ * bytes up to the untagged EtherType (same tag, same port) and the
+ * untagged header, under the run's mask, one compare against the slot's
+ * expected frame (dsa_run.h: the held header is a full segment's, with no
+ * flag that ends a train), its tail tag one word, the sequence number and
+ * the IPv4
  * ID-to-checksum word each one compare, within the entry's bounds counted
  * when it joined (weave.h weave_left()) and the held bytes (the context's,
  * written a frame at a time: a later hold sees them).  Such a merge
@@ -26,7 +27,7 @@
  */
 #include <string.h>
 
-#include "gro/dsa_hold.h"
+#include "gro/dsa_run.h"
 #include "gro/weave.h"
 
 /* The slot of the flow whose TCP ports are ports (weave.c's hash). */
@@ -36,20 +37,24 @@ static inline uint32_t slot_of(uint32_t ports)
 }
 
 /* Slot w (free) takes entry idx, just held from a frame with TCP ports
- * ports behind a tag of pre bytes beyond the MACs: 1 when its frames can
- * be woven (the checks weave.c weave_entry() makes for an untagged entry,
- * and its tag predicted with that length), else 0. */
-static inline OFL_ALWAYS_INLINE int tag_join(struct ofl_gro *g, struct wflow *w, uint32_t idx, uint32_t ports,
-                                             uint32_t pre)
+ * ports behind a tag of pre bytes beyond the MACs and a tail tag of tl:
+ * 1 when its frames can be woven (the checks weave.c weave_entry() makes
+ * for an untagged entry, and its tag predicted with those lengths), its
+ * expected frame in t (the held header is that of a full segment; under
+ * the run's mask rm, its IP version's); else 0. */
+static inline OFL_ALWAYS_INLINE int tag_join(struct ofl_gro *g, struct wflow *w, struct tag_hdr *t, uint32_t idx,
+                                             uint32_t ports, uint32_t pre, uint32_t tl, uint8_t (*rm)[GRO_PRED_MAX])
 {
 	const struct gro_item *it = &g->items[idx];
 	const int v4 = it->l3 == 4;
 	const uint32_t l4c = v4 ? 34u : 54u, hl = it->hdr_len, mss = it->seg_size;
 	uint32_t left;
 	if (it->state != GRO_HELD || it->fast != GRO_FAST_PLAIN || !it->rawpre_len || tag_pre(it) != pre ||
-	    it->l4_off != l4c || !mss || hl + pre + it->rawtail_len + mss > 0xffffu ||
-	    ofl_get16(it->hdr + (v4 ? 16 : 18)) + (v4 ? 14u : 54u) != hl + mss || (it->hdr[l4c + 13] & TCP_NO_RUN))
+	    it->rawtail_len != tl || it->l4_off != l4c || !mss || pre + hl > GRO_PRED_MAX ||
+	    hl + pre + tl + mss > 0xffffu || ofl_get16(it->hdr + (v4 ? 16 : 18)) + (v4 ? 14u : 54u) != hl + mss ||
+	    (it->hdr[l4c + 13] & TCP_NO_RUN))
 		return 0;
+	tag_expect(t, it->hdr, rm[!v4], &g->cold[idx], pre + 12u, hl, tl);
 	left = v4 ? weave_left(g, it, &w->e, &w->estep, 1) : weave_left(g, it, &w->e, &w->estep, 0);
 	weave_slot_set(g, w, idx, ports, it->nsegs, it->nslices, mss, hl, it->next_seq);
 	w->full = hl + mss + pre + it->rawtail_len; /* the tagged frame's length */
@@ -72,14 +77,16 @@ static inline OFL_ALWAYS_INLINE unsigned tag_weave(struct ofl_gro *g, const stru
 {
 	struct wflow *wf = g->weave, *w;
 	_Alignas(32) uint8_t rm[2][GRO_PRED_MAX]; /* the run's mask, IPv4 and IPv6 (struct run) */
+	struct tag_hdr th[WEAVE_SLOTS];            /* each slot's expected frame */
 	const struct ofl_pkt *q = pkts, *qend = pkts + n, *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
 	const struct gro_item *lastit; /* the entry of the last frame taken */
 	uint64_t lstep;
-	uint32_t pre, j;
+	uint32_t pre, tl, j;
 	if (gro_tag_hold(g, q, now) != OFL_GRO_HELD)
 		return 0;
 	lastit = &g->items[g->last];
 	pre = tag_pre(lastit);
+	tl = lastit->rawtail_len;
 	if (!lastit->rawpre_len)
 		return 1;
 	memcpy(&lstep, (const uint8_t *)&(struct ofl_slice){NULL, 0, 1, 0} + SL_LEN, 8);
@@ -90,8 +97,9 @@ static inline OFL_ALWAYS_INLINE unsigned tag_weave(struct ofl_gro *g, const stru
 	}
 	{
 		const uint32_t ports = ld32(q->bufs->data + pre + lastit->l4_off);
-		w = &wf[slot_of(ports)];
-		if (!tag_join(g, w, g->last, ports, pre))
+		j = slot_of(ports);
+		w = &wf[j];
+		if (!tag_join(g, w, &th[j], g->last, ports, pre, tl, rm))
 			return 1;
 	}
 	for (q++; q < qend; q++) {
@@ -110,7 +118,8 @@ static inline OFL_ALWAYS_INLINE unsigned tag_weave(struct ofl_gro *g, const stru
 		v6 = ld16(u + 12) == ld16((const uint8_t *)"\x86\xdd");
 		l4c = v6 ? 54u : 34u;
 		ports = ld32(u + l4c);
-		w = &wf[slot_of(ports)];
+		j = slot_of(ports);
+		w = &wf[j];
 		if (w->ports != ports || w->full != tot) {
 			/* a new flow (its slot free: no flow of the weave's
 			 * has its ports, and nothing else is held), held as
@@ -118,7 +127,7 @@ static inline OFL_ALWAYS_INLINE unsigned tag_weave(struct ofl_gro *g, const stru
 			if (w->full || gro_tag_hold(g, q, now) != OFL_GRO_HELD)
 				break;
 			lastit = &g->items[g->last];
-			if (!tag_join(g, w, g->last, ports, pre)) {
+			if (!tag_join(g, w, &th[j], g->last, ports, pre, tl, rm)) {
 				q++;
 				break;
 			}
@@ -128,9 +137,9 @@ static inline OFL_ALWAYS_INLINE unsigned tag_weave(struct ofl_gro *g, const stru
 		{
 			const struct gro_item *it = w->it;
 			if (nn == w->left || g->held_bytes + w->mss > g->cfg.max_held_bytes ||
-			    !tag_same(it, &g->cold[it - g->items], d, tot) ||
-			    train_cmp(u, it->hdr, rm[v6], 12, w->hl, avx2) || ofl_get32(u + l4c + 4) != w->seq ||
-			    (!v6 && get64(u + 18) != w->e))
+			    train_cmp(d, th[j].tp, th[j].mk, 0, pre + w->hl, avx2) || ofl_get32(u + l4c + 4) != w->seq ||
+			    (!v6 && get64(u + 18) != w->e) ||
+			    (tl && tag_tail_differs(d, &th[j], tot, g->cold[it - g->items].rawtail, tl)))
 				break;
 			lastit = it;
 		}

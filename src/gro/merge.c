@@ -19,7 +19,7 @@ static inline OFL_ALWAYS_INLINE int predict_bufs(struct ofl_gro *g, uint32_t idx
                                                  const uint8_t *ip, uint32_t len, uint8_t flags, const int udp)
 {
 	struct gro_item *it = &g->items[idx];
-	uint32_t hl = it->hdr_len + tag_pre(it); /* (behind a DSA tag: its frame's headers) */
+	uint32_t hl = it->hdr_len;
 	if (it->nslices + gro_count_slices(pkt, hl, len) + 1u > g->max_slices ||
 	    (it->l3 == 4 && gro_ipv4_id_nomerge(ip, it)))
 		return 0;

@@ -135,7 +135,7 @@ static inline OFL_ALWAYS_INLINE int predict_l4(struct ofl_gro *g, uint32_t idx, 
 		/* behind a DSA tag: the same tag (and MACs), then the untagged
 		 * header from its EtherType on */
 		uint32_t pre = tag_pre(it);
-		if ((pkt->nbufs != 1 && it->rawtail_len) || pkt->bufs[0].len < hl + pre ||
+		if (pkt->nbufs != 1 || pkt->bufs[0].len < hl + pre ||
 		    !tag_same(it, &g->cold[idx], p, total) || gro_cmp(p + pre, h0, m, 12, hl))
 			return 0;
 		p += pre;
