@@ -22,8 +22,8 @@
  * completes and emits nothing, so it is what header prediction does frame
  * by frame.  The weave stops, untouched, at the first frame that is
  * anything else (another flow in a taken slot, a frame that fails a check,
- * a new flow the one-frame path would not hold at once); the burst loop
- * takes the rest.
+ * a new flow the one-frame path would not hold at once, or at the flow
+ * limit); the burst loop takes the rest.
  */
 #include <string.h>
 
@@ -123,8 +123,10 @@ static inline OFL_ALWAYS_INLINE unsigned tag_weave(struct ofl_gro *g, const stru
 		if (w->ports != ports || w->full != tot) {
 			/* a new flow (its slot free: no flow of the weave's
 			 * has its ports, and nothing else is held), held as
-			 * the one-frame path holds it, then its slot set */
-			if (w->full || gro_tag_hold(g, q, now) != OFL_GRO_HELD)
+			 * the one-frame path holds it, then its slot set; not
+			 * at the flow limit (the hold would complete the
+			 * oldest entry, a slot's, its frames not written) */
+			if (w->full || gro_nflows(g) >= g->cfg.max_flows || gro_tag_hold(g, q, now) != OFL_GRO_HELD)
 				break;
 			lastit = &g->items[g->last];
 			if (!tag_join(g, w, &th[j], g->last, ports, pre, tl, rm)) {
