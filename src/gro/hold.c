@@ -155,8 +155,9 @@ static inline OFL_ALWAYS_INLINE void hdr_untagged(uint8_t *hdr, const struct ofl
 
 /* Behind a tag: entry idx (fast set as for an untagged frame) is
  * predicted when the next frame repeats the first one's bytes up to the
- * EtherType and its tail tag (one buffer, untagged mode, MACs as in the
- * frame p), else not at all (fast 0). */
+ * EtherType and its tail tag (one buffer, or several with no tail tag and
+ * a first buffer of GRO_RAWPRE_MAX bytes or more: dsa_run.c's run;
+ * untagged mode, MACs as in the frame p), else not at all (fast 0). */
 static inline OFL_ALWAYS_INLINE void hold_tag_pred(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
                                                    const uint8_t *p, const struct ofl_dsa_view *dv)
 {
