@@ -517,9 +517,14 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 	 * frame alone in its flow: all held then (2) */
 	{
 		int inter; /* (not read here) */
-		if (n && OFL_UNLIKELY(g->full_only)) /* (n 0: g may be NULL) */
+		if (n && OFL_UNLIKELY(g->full_only)) { /* (n 0: g may be NULL) */
 			grouped = gro_tag_group(g, pkts, n, now); /* behind a DSA tag (dsa_group.c) */
-		else if (burst_groups(g, pkts, n, &inter))
+			if (grouped < 0) { /* -(frames woven): dsa_weave.c */
+				i = (unsigned)-grouped;
+				grouped = 0;
+				goto loop;
+			}
+		} else if (burst_groups(g, pkts, n, &inter))
 			grouped = gro_group(g, pkts, n, now);
 	}
 	i = grouped == 2 ? n : 0;

@@ -26,6 +26,7 @@
  */
 #include <string.h>
 
+#include "gro/dsa_hold.h"
 #include "gro/group.h"
 
 /* The untagged header of a frame (f, its DSA view dv; hl bytes from
@@ -116,7 +117,7 @@ other:
  * within its first buffer) come again among the next 15 frames (their
  * words at po)?  One flow's train, or a few interleaved flows: not worth
  * grouping (a hint only, as burst.c burst_groups() for untagged frames). */
-static inline int tag_repeats(const struct ofl_pkt *pkts, unsigned n, uint32_t po)
+static inline unsigned tag_repeats(const struct ofl_pkt *pkts, unsigned n, uint32_t po)
 {
 	const uint32_t w = ld32(pkts[0].bufs[0].data + po);
 	unsigned j, m = n < 16 ? n : 16;
@@ -124,7 +125,7 @@ static inline int tag_repeats(const struct ofl_pkt *pkts, unsigned n, uint32_t p
 		const struct ofl_pkt *q = &pkts[j];
 		if (q->nbufs && q->bufs && q->bufs[0].data && q->bufs[0].len >= po + 4u &&
 		    ld32(q->bufs[0].data + po) == w)
-			return 1;
+			return j;
 	}
 	return 0;
 }
@@ -132,12 +133,16 @@ static inline int tag_repeats(const struct ofl_pkt *pkts, unsigned n, uint32_t p
 /* Not worth grouping (a hint): where the first frame of the last burst
  * not grouped had its TCP ports (the tag's length rarely changes), the
  * burst's first frame has a word that comes again among the next 15
- * (tag_repeats()); n < 2 too. */
-static inline int tag_train(const struct gro_burst *bs, const struct ofl_pkt *pkts, unsigned n)
+ * (tag_repeats()); n < 2 too.  Returns where it comes again (1: the
+ * next frame, one flow's train), 0 when it does not. */
+static inline unsigned tag_train(const struct gro_burst *bs, const struct ofl_pkt *pkts, unsigned n)
 {
 	const uint32_t po = bs->tag_po;
-	return n < 2 || (po && pkts[0].nbufs && pkts[0].bufs && pkts[0].bufs[0].data &&
-	                 pkts[0].bufs[0].len >= po + 4u && tag_repeats(pkts, n, po));
+	if (n < 2)
+		return 1;
+	return po && pkts[0].nbufs && pkts[0].bufs && pkts[0].bufs[0].data && pkts[0].bufs[0].len >= po + 4u
+	           ? tag_repeats(pkts, n, po)
+	           : 0;
 }
 
 /* gro_tag_group() past its first tests. */
@@ -180,7 +185,12 @@ static OFL_NOINLINE int tag_group(struct ofl_gro *g, const struct ofl_pkt *pkts,
 int gro_tag_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now)
 {
 	const struct gro_burst *bs = g->bs;
-	if (!bs || !bs->tag || n > GRO_BURST_MAX || g->age_head != GRO_NONE || tag_train(bs, pkts, n))
+	if (!bs || !bs->tag || n > GRO_BURST_MAX || g->age_head != GRO_NONE)
 		return 0;
-	return tag_group(g, pkts, n, now);
+	unsigned j = tag_train(bs, pkts, n);
+	if (!j)
+		return tag_group(g, pkts, n, now);
+	/* a few flows in turn (the first frame's flow again, not next):
+	 * woven, nothing held (dsa_weave.c checks each frame) */
+	return j > 1 ? -(int)gro_tag_weave(g, pkts, n, now) : 0;
 }

@@ -22,6 +22,20 @@ int gro_hold_tagged_plain(struct ofl_gro *g, const struct ofl_pkt *pkt, const st
  * index. */
 uint32_t gro_tag_lone_fill(struct ofl_gro *g, uint32_t k, struct ofl_pkt *pkt, struct ofl_buf *b);
 
+/* receive.c, for dsa_weave.c: frame pkt of a new flow held as
+ * gro_receive() holds it right after its tag is decoded when nothing of
+ * its flow is held (tagged_new_flow(): untagged mode, one buffer of at
+ * most 0xffff bytes, checksum verified, no hardware VLAN, a tag that
+ * decodes, not a control frame, plain TCP behind it with payload and no
+ * flag that passes it on, within the byte bound, its flow not held):
+ * OFL_GRO_HELD (g->last its entry); else -1, nothing changed. */
+int gro_tag_hold(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now);
+
+/* dsa_weave.c: the fresh weave behind a tag of a burst that arrived with
+ * nothing held (untagged mode), from frame 0; returns how many frames it
+ * took (dsa_group.c gro_tag_group()). */
+unsigned gro_tag_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now);
+
 /* receive.c, for dsa_run.c: the frame a run behind a tag left when its
  * entry idx filled up (a full segment of one buffer, its checksum verified
  * by the NIC, that repeats the entry's tag bytes and passed the run's

@@ -140,7 +140,8 @@ uint32_t gro_group_of(const struct ofl_gro *g, const struct ofl_pkt *pkt);
 
 /* dsa_group.c: gro_group() for a burst behind a DSA tag (untagged mode:
  * g->bs->tag; else 0): the same results, the records those of tagged
- * frames. */
+ * frames; or, for a few interleaved flows, the burst woven from frame 0
+ * (dsa_weave.c): minus the frames it took (n is at most GRO_BURST_MAX). */
 int gro_tag_group(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now);
 
 /* Lone record j, written in frame j's slot, moved to slot k (k < j): its

@@ -155,15 +155,18 @@ static inline OFL_ALWAYS_INLINE void hdr_untagged(uint8_t *hdr, const struct ofl
 
 /* Behind a tag: entry idx (fast set as for an untagged frame) is
  * predicted when the next frame repeats the first one's bytes up to the
- * EtherType and its tail tag (one buffer, untagged mode, MACs as in the
- * frame p), else not at all (fast 0). */
+ * EtherType and its tail tag (one buffer, or several with no tail tag and
+ * a first buffer of GRO_RAWPRE_MAX bytes or more: dsa_run.c's run;
+ * untagged mode, MACs as in the frame p), else not at all (fast 0). */
 static inline OFL_ALWAYS_INLINE void hold_tag_pred(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
                                                    const uint8_t *p, const struct ofl_dsa_view *dv)
 {
 	struct gro_item *it = &g->items[idx];
 	/* only for a flow that may be predicted (TCP: a UDP frame behind a
 	 * tag may be shorter than the 48 bytes copied) */
-	if (it->fast && !g->cfg.dsa_keep_tag && pkt->nbufs == 1 && dv->ins_len == 0 && !dv->mac_patched &&
+	if (it->fast && !g->cfg.dsa_keep_tag &&
+	    (pkt->nbufs == 1 || (dv->tail_len == 0 && pkt->bufs[0].len >= GRO_RAWPRE_MAX)) && dv->ins_len == 0 &&
+	    !dv->mac_patched &&
 	    dv->rest_off >= 12 && dv->rest_off <= GRO_RAWPRE_MAX && dv->tail_len <= GRO_RAWTAIL_MAX &&
 	    dv->hdr_len == 12) {
 		const uint8_t *tail = p + (pkt->bufs[0].len - dv->tail_len);
@@ -290,8 +293,9 @@ static inline OFL_ALWAYS_INLINE void tagged_plain_fill(struct ofl_gro *g, uint32
 	if (pkt->flags & OFL_PKT_F_VLAN)
 		it->fast = 0;
 	hold_tag_pred(g, idx, pkt, v->p, dv);
-	if (rcache_room(v->p, v->len))
-		g->rcache[rcache_slot(v->p)] = rcache_val(v->p, idx);
+	/* (named for the untagged frame: receive.c tag_cached()) */
+	if (rcache_room(v->p + base, v->len - base))
+		g->rcache[rcache_slot(v->p + base)] = rcache_val(v->p + base, idx);
 }
 
 void gro_tagged_plain_fill(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const struct ofl_view *v,

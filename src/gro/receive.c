@@ -190,6 +190,25 @@ static OFL_NOINLINE int tagged_new_flow(struct ofl_gro *g, const struct ofl_pkt 
 	return gro_hold_tagged_plain(g, pkt, &v, &h, tag, &k, hash, now);
 }
 
+int gro_tag_hold(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now)
+{
+	const struct ofl_buf *b = pkt->bufs;
+	struct rx_tag tag;
+	int r;
+	if (g->cfg.dsa_keep_tag || pkt->nbufs != 1 || !b || !b->data || b->len > 0xffffu || !gro_pkt_plain_meta(pkt) ||
+	    ofl_dsa_decode(g->cfg.dsa, &g->cfg.dsa_params, OFL_DSA_RX, b->data, b->len, &tag.meta, &tag.view) != 0 ||
+	    (tag.meta.flags & OFL_DSA_MF_CONTROL))
+		return -1;
+	tag.has = 1;
+	r = tagged_new_flow(g, pkt, &tag, now);
+	if (r >= 0) {
+		/* (what gro_receive() counts before the decode) */
+		g->st.rx_pkts++;
+		g->st.rx_bytes += b->len;
+	}
+	return r;
+}
+
 uint32_t gro_tag_lone_fill(struct ofl_gro *g, uint32_t k, struct ofl_pkt *pkt, struct ofl_buf *b)
 {
 	const struct gro_tag_slot *ts = &g->bs->tag[k];
@@ -243,6 +262,38 @@ uint32_t gro_tag_renew(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pk
 	tagged_hdrs(&h, &tag.view, l4, hl - l4, len);
 	gro_hold_tagged_plain(g, pkt, &v, &h, &tag, &k, hash, now);
 	return g->last;
+}
+
+/* A frame behind a DSA tag (one buffer, checksum verified, no hardware
+ * VLAN, at most 0xffff bytes: the caller's tests) of a flow held and
+ * predicted behind its tag, not the last entry (the burst loop or the
+ * caller tried that one): its entry found by the recent-flows cache at
+ * the untagged frame, seen from the last entry's tag length on (a tag's
+ * length rarely changes; hold.c names a tagged entry there), and header
+ * prediction (its tag bytes and tail tag compared whole: same tag, same
+ * port; then the untagged header under the mask).  Before any decode:
+ * several interleaved flows behind a tag.  Returns 1 when it merged the
+ * frame, else 0 with nothing changed. */
+static OFL_NOINLINE int tag_cached(struct ofl_gro *g, const struct ofl_pkt *pkt, uint32_t total)
+{
+	const uint32_t last = g->last, b0 = pkt->bufs[0].len;
+	const uint8_t *p = pkt->bufs[0].data, *u;
+	const struct gro_item *it;
+	uint32_t pre, idx;
+	uint64_t hint;
+	if (!g->tab.count || last == GRO_NONE || !g->items[last].rawpre_len)
+		return 0;
+	pre = tag_pre(&g->items[last]);
+	if (b0 < pre || !p || !rcache_room(p + pre, b0 - pre))
+		return 0;
+	u = p + pre;
+	hint = g->rcache[rcache_slot(u)];
+	idx = (uint32_t)hint;
+	if ((uint32_t)(hint >> 32) != rcache_ports(u) || idx == last || idx == GRO_NONE)
+		return 0;
+	it = &g->items[idx];
+	return it->state == GRO_HELD && it->fast == GRO_FAST_PLAIN && it->rawpre_len &&
+	       b0 >= it->hdr_len + tag_pre(it) && predict_l4(g, idx, pkt, p, total, 0);
 }
 
 /* A UDP datagram of a new flow that fast_path() looked up and did not
@@ -386,10 +437,12 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 			if (r >= 0)
 				return r;
 		}
-	} else if (!tried_last && g->last != GRO_NONE && pkt->csum_status == OFL_CSUM_UNNECESSARY &&
-	           !(pkt->flags & OFL_PKT_F_VLAN) && pkt->nbufs == 1 && total <= 0xffffu &&
-	           predict(g, g->last, pkt, pkt->bufs[0].data, total)) {
-		return OFL_GRO_MERGED; /* the next segment behind the same tag */
+	} else if (g->last != GRO_NONE && pkt->csum_status == OFL_CSUM_UNNECESSARY && !(pkt->flags & OFL_PKT_F_VLAN) &&
+	           pkt->nbufs == 1 && total <= 0xffffu &&
+	           ((!tried_last && predict(g, g->last, pkt, pkt->bufs[0].data, total)) ||
+	            (g->cfg.dsa && tag_cached(g, pkt, total)))) {
+		/* the next segment behind the same tag, or another held flow's */
+		return OFL_GRO_MERGED;
 	}
 	g->st.rx_pkts++;
 	g->st.rx_bytes += total;

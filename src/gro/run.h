@@ -1,8 +1,8 @@
 /*
  * run.h - what merge.c's train and weave.c's weave share: the packet word a
  * segment of a run must have, the masked compare (AVX2 or the build's
- * choice), the expected next header of a run (struct run) and the steps of
- * its IPv4 ID-to-checksum word.
+ * choice), the expected next header of a run (struct run), the steps of
+ * its IPv4 ID-to-checksum word, and its end written (run_account()).
  */
 #ifndef OFL_GRO_RUN_H
 #define OFL_GRO_RUN_H
@@ -189,6 +189,26 @@ static inline void run_prefetch(const struct ofl_pkt *q, unsigned i, unsigned pf
 static inline uint32_t min32(uint32_t a, uint32_t b)
 {
 	return a < b ? a : b;
+}
+
+/* The end of a run that took k full segments of mss payload bytes (frames
+ * of full bytes) for entry it, which had nsegs segments and nsl slices
+ * before them (one slice a frame), seq the sequence number after them:
+ * the entry's fields, the held bytes and the context's counters. */
+static inline void run_account(struct ofl_gro *g, struct gro_item *it, uint32_t k, uint32_t mss, uint32_t full,
+                               uint32_t seq, uint32_t nsegs, uint32_t nsl)
+{
+	const uint32_t added = mss * k;
+	it->next_seq = seq;
+	it->nsegs = (uint16_t)(nsegs + k);
+	it->nslices = (uint16_t)(nsl + k);
+	it->payload += added;
+	it->l3_len += added;
+	g->held_bytes += added;
+	g->st.rx_pkts += k;
+	g->st.rx_bytes += (uint64_t)full * k;
+	g->st.merged += k;
+	g->st.merged_fast += k;
 }
 
 #endif

@@ -25,6 +25,7 @@
 #include "core/csum_int.h"
 #include "gro/layer.h"
 #include "gro/predict.h"
+#include "gro/run.h" /* (run_account()) */
 #include "gro/tunfast.h"
 #include "gro/tunnel.h"
 
@@ -327,7 +328,7 @@ static inline OFL_ALWAYS_INLINE unsigned train_tun(struct ofl_gro *g, uint32_t i
 	const uint32_t hl = it->hdr_len, mss = it->seg_size;
 	const uint32_t full = hl + mss;
 	const int ov4 = v44 || t->ol3 == 4, iv4 = v44 || it->l3 == 4;
-	uint32_t nsegs = it->nsegs, nsl = it->nslices, k, added, pfk;
+	uint32_t nsegs = it->nsegs, nsl = it->nslices, k, pfk;
 	uint64_t so = 0, si = 0;
 	struct ofl_slice first = {NULL, mss, (uint16_t)nsegs, 0};
 	struct ofl_slice *s = gro_slices(g, idx) + nsl;
@@ -364,18 +365,8 @@ static inline OFL_ALWAYS_INLINE unsigned train_tun(struct ofl_gro *g, uint32_t i
 	k = (uint32_t)(q - q0);
 	if (!k)
 		return 0;
-	added = k * mss;
-	it->next_seq = st.seq;
-	it->nslices = (uint16_t)(nsl + k);
-	it->nsegs = (uint16_t)(nsegs + k);
-	it->payload += added;
-	it->l3_len += added;
-	g->held_bytes += added;
+	run_account(g, it, k, mss, full, st.seq, nsegs, nsl);
 	g->last = idx;
-	g->st.rx_pkts += k;
-	g->st.rx_bytes += (uint64_t)k * full;
-	g->st.merged += k;
-	g->st.merged_fast += k;
 	return k;
 }
 

@@ -474,6 +474,8 @@ unsigned gro_weave(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i, un
 {
 	if (g->last != GRO_NONE && g->items[g->last].fast == GRO_FAST_UDP) /* (the entry just predicted) */
 		return pkts[i].nbufs == 1 ? weave_udp(g, pkts, i, n, l3) : 0;
+	if (g->last != GRO_NONE && g->items[g->last].rawpre_len) /* (behind a DSA tag: no weave; dsa37) */
+		return 0;
 	if (pkts[i].nbufs != 1)
 		return weave_bufs(g, pkts, i, n, l3, 0, 0);
 	return weave_any(g, pkts, i, n, l3, 0, 0);

@@ -26,50 +26,12 @@
 #include "gen.h"
 #include "harness.h"
 
-#define MAXO 96
 #define FLEN 1400
 #define NFR 96
 #define SPLIT 20u
 #define POLL 32u
-#define POOL (4u << 20)
 
-/* What one context delivered: a record per packet, its bytes (linearized)
- * and cookies appended to one pool. */
-struct rec {
-	struct ofl_gro_out o; /* (its pointers not kept) */
-	struct ofl_dsa_meta meta;
-	size_t at; /* its bytes, then its cookies, in the pool */
-};
-
-struct log {
-	unsigned n;
-	size_t used;
-	struct rec r[MAXO];
-	uint8_t pool[POOL];
-};
-
-static struct log logs[2];
-
-static void deliver(void *user, const struct ofl_gro_out *p, unsigned n)
-{
-	struct log *l = user;
-	for (; n; n--, p++) {
-		struct rec *r;
-		ck_assert_uint_lt(l->n, MAXO);
-		ck_assert_uint_le(l->used + p->len + p->ncookies * sizeof(void *), POOL);
-		r = &l->r[l->n++];
-		r->o = *p;
-		r->at = l->used;
-		memset(&r->meta, 0, sizeof(r->meta));
-		if (p->dsa)
-			r->meta = *p->dsa;
-		ck_assert_int_eq(ofl_gro_linearize(p, l->pool + l->used, p->len, OFL_CSUM_MODE_FULL), (int)p->len);
-		l->used += p->len;
-		if (p->ncookies)
-			memcpy(l->pool + l->used, p->cookies, p->ncookies * sizeof(void *));
-		l->used += p->ncookies * sizeof(void *);
-	}
-}
+static struct dsa_rx_log logs[2];
 
 static uint8_t frames[NFR][FLEN + 128];
 static uint32_t lens[NFR];
@@ -124,48 +86,27 @@ static void offer(struct ofl_gro *g, unsigned n, int sp, int burst)
  * bursts: its log (logs[sp]) and counters. */
 static void feed(struct ofl_gro_config *cfg, unsigned n, int sp, int burst, struct ofl_gro_stats *st)
 {
-	struct ofl_gro *g;
-	logs[sp].n = 0;
-	logs[sp].used = 0;
-	cfg->user = &logs[sp];
-	ck_assert_int_eq(ofl_gro_create(cfg, &g), 0);
+	struct ofl_gro *g = dsa_rx_open(cfg, &logs[sp]);
 	offer(g, n, sp, burst);
-	ck_assert_int_eq(ofl_gro_get_stats(g, st, sizeof(*st)), 0);
-	ofl_gro_destroy(g);
+	dsa_rx_close(g, st);
 }
 
 /* _i: format, keep-tag mode, offer mode and max_size */
 START_TEST(run_as_one_frame)
 {
 	const struct ofl_dsa_ops *ops = ofl_dsa_at((size_t)_i / 8);
-	const struct log *w = &logs[0], *sp = &logs[1];
+	const struct dsa_rx_log *w = &logs[0], *sp = &logs[1];
 	struct ofl_gro_config cfg;
 	struct ofl_gro_stats sw, ss;
-	unsigned n, k, most = 0;
-	if (!dsa_rx_config(&cfg, ops, _i & 1, deliver) || !(n = make_frames(ops)))
+	unsigned n, most;
+	if (!dsa_rx_config(&cfg, ops, _i & 1, dsa_rx_deliver) || !(n = make_frames(ops)))
 		return;
 	if ((_i >> 2) & 1)
 		cfg.max_size = 7000; /* an entry full after six segments */
 	feed(&cfg, n, 0, (_i >> 1) & 1, &sw);
 	feed(&cfg, n, 1, (_i >> 1) & 1, &ss);
-	ck_assert_msg(w->n == sp->n, "%s: %u outputs whole, %u split", ops->name, w->n, sp->n);
-	for (k = 0; k < w->n; k++) {
-		const struct rec *x = &w->r[k], *y = &sp->r[k];
-		size_t nb = x->o.len + x->o.ncookies * sizeof(void *);
-		ck_assert_msg(dsa_rx_same_fields(&x->o, &y->o), "%s: output %u's fields", ops->name, k);
-		ck_assert_msg((x->o.dsa != NULL) == (y->o.dsa != NULL) && memcmp(&x->meta, &y->meta, sizeof(x->meta)) == 0,
-		              "%s: output %u's metadata", ops->name, k);
-		ck_assert_msg(memcmp(w->pool + x->at, sp->pool + y->at, nb) == 0, "%s: output %u's bytes or cookies",
-		              ops->name, k);
-		most = x->o.seg_count > most ? x->o.seg_count : most;
-	}
+	most = dsa_rx_same_logs(w, &sw, sp, &ss, ops->name);
 	ck_assert_msg(most >= (cfg.max_size == 7000 ? 6u : 8u), "%s: at most %u segments merged", ops->name, most);
-	/* (the split frames' csum_sw and lookups: their own path's) */
-	ck_assert_msg(sw.rx_pkts == ss.rx_pkts && sw.rx_bytes == ss.rx_bytes && sw.merged == ss.merged &&
-	                  sw.held == ss.held && sw.normal == ss.normal && sw.out_pkts == ss.out_pkts &&
-	                  sw.out_segs == ss.out_segs && memcmp(sw.flush, ss.flush, sizeof(sw.flush)) == 0 &&
-	                  memcmp(sw.normal_why, ss.normal_why, sizeof(sw.normal_why)) == 0,
-	              "%s: counters", ops->name);
 }
 END_TEST
 
