@@ -110,6 +110,17 @@ static inline uint32_t span_slices(const struct ofl_pkt *q, uint32_t k, uint32_t
 	return nsl;
 }
 
+/* One carried slice: ss's, its segment index w0 (as the pkt field's
+ * difference in the word at SL_LEN) lower, at ds. */
+static inline OFL_ALWAYS_INLINE void carry_one(struct ofl_slice *ds, const struct ofl_slice *ss, uint64_t w0)
+{
+	uint64_t w;
+	memcpy(&w, (const uint8_t *)ss + SL_LEN, 8);
+	w -= w0;
+	ds->data = ss->data;
+	memcpy((uint8_t *)ds + SL_LEN, &w, 8);
+}
+
 /* A span's carried frames of one buffer (train_once(); a span of several
  * buffers writes them where they go: run_split.c, struct run_at2): n
  * slices and cookies from ss and sc to ds and dc, the slices' segment
@@ -153,11 +164,7 @@ static inline OFL_ALWAYS_INLINE void carry_slices(struct ofl_slice *ds, void **d
 	}
 #endif
 	for (; t < n; t++) {
-		uint64_t w;
-		memcpy(&w, (const uint8_t *)(ss + t) + SL_LEN, 8);
-		w -= w0;
-		ds[t].data = ss[t].data;
-		memcpy((uint8_t *)(ds + t) + SL_LEN, &w, 8);
+		carry_one(ds + t, ss + t, w0);
 		dc[t] = sc[t];
 	}
 }
@@ -198,13 +205,8 @@ static inline OFL_ALWAYS_INLINE void carry_slices_bufs(struct ofl_slice *ds, voi
 		}
 	}
 #endif
-	for (; t < ns; t++) {
-		uint64_t w;
-		memcpy(&w, (const uint8_t *)(ss + t) + SL_LEN, 8);
-		w -= w0;
-		ds[t].data = ss[t].data;
-		memcpy((uint8_t *)(ds + t) + SL_LEN, &w, 8);
-	}
+	for (; t < ns; t++)
+		carry_one(ds + t, ss + t, w0);
 	for (; u < n; u++)
 		dc[u] = sc[u];
 }
