@@ -64,7 +64,7 @@ static inline OFL_ALWAYS_INLINE unsigned tag_run(struct ofl_gro *g, uint32_t *pi
 	if (r.full == UINT32_MAX || full > 0xffffu)
 		return 0;
 	tag_expect(&t, r.tp, r.mk, cold, rp, hl, tl);
-	memcpy(&lstep, (const uint8_t *)&(struct ofl_slice){NULL, 0, 1, 0} + SL_LEN, 8);
+	lstep = sl_word(0, 1, 0);
 	for (;;) {
 		const uint32_t idx = *pidx;
 		struct gro_item *it = &g->items[idx];
@@ -82,7 +82,7 @@ static inline OFL_ALWAYS_INLINE unsigned tag_run(struct ofl_gro *g, uint32_t *pi
 		kend = min32(kend, sat_sub(g->cfg.max_held_bytes, g->held_bytes) / mss);
 		kroom = sat_sub(g->cfg.max_size, it->l3_len) / mss;
 		/* a slice's len, pkt and buf as one word (run.h) */
-		memcpy(&lw, (const uint8_t *)&(struct ofl_slice){NULL, mss, (uint16_t)nsegs, 0} + SL_LEN, 8);
+		lw = sl_word(mss, (uint16_t)nsegs, 0);
 		kmax = min32(kend, kroom);
 		for (k = 0; k < kmax; k++) {
 			const struct ofl_pkt *q = &pkts[i + k];

@@ -30,12 +30,6 @@
 #include "gro/dsa_run.h"
 #include "gro/weave.h"
 
-/* The slot of the flow whose TCP ports are ports (weave.c's hash). */
-static inline uint32_t slot_of(uint32_t ports)
-{
-	return (ports * 0x9e3779b1u) >> (32 - WEAVE_BITS);
-}
-
 /* Slot w (free) takes entry idx, just held from a frame with TCP ports
  * ports behind a tag of pre bytes beyond the MACs and a tail tag of tl:
  * 1 when its frames can be woven (the checks weave.c weave_entry() makes
@@ -89,15 +83,14 @@ static inline OFL_ALWAYS_INLINE unsigned tag_weave(struct ofl_gro *g, const stru
 	tl = lastit->rawtail_len;
 	if (!lastit->rawpre_len)
 		return 1;
-	memcpy(&lstep, (const uint8_t *)&(struct ofl_slice){NULL, 0, 1, 0} + SL_LEN, 8);
+	lstep = sl_word(0, 1, 0);
 	for (j = 0; j < 2; j++) {
 		memcpy(rm[j], g->pmask[j], GRO_PRED_MAX);
-		memset(rm[j] + (j ? 18 : 16), 0xff, 2);
-		rm[j][(j ? 54 : 34) + 13] = 0xff;
+		run_mask_fix(rm[j], j ? 54u : 34u, !j, 0);
 	}
 	{
 		const uint32_t ports = ld32(q->bufs->data + pre + lastit->l4_off);
-		j = slot_of(ports);
+		j = gro_hash_bits(ports, WEAVE_BITS);
 		w = &wf[j];
 		if (!tag_join(g, w, &th[j], g->last, ports, pre, tl, rm))
 			return 1;
@@ -118,7 +111,7 @@ static inline OFL_ALWAYS_INLINE unsigned tag_weave(struct ofl_gro *g, const stru
 		v6 = ld16(u + 12) == ld16((const uint8_t *)"\x86\xdd");
 		l4c = v6 ? 54u : 34u;
 		ports = ld32(u + l4c);
-		j = slot_of(ports);
+		j = gro_hash_bits(ports, WEAVE_BITS);
 		w = &wf[j];
 		if (w->ports != ports || w->full != tot) {
 			/* a new flow (its slot free: no flow of the weave's

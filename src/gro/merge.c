@@ -454,8 +454,8 @@ full:
 				nsl += carry;
 			} else if (udp) {
 				/* (UDP of several buffers: the run wrote them after
-				 * the old entry's; over the held one's, which the
-				 * hold wrote) */
+				 * the old entry's; copied with the held one's,
+				 * which the hold left: nosl) */
 				nsl = fsl * renew;
 				carry_slices_bufs(sl, ck + nsegs, csl, cck, nsl, carry, 0);
 			} else {

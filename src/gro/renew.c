@@ -75,7 +75,7 @@ static inline OFL_ALWAYS_INLINE uint32_t renew(struct ofl_gro *g, uint32_t idx, 
 	if (udp) {
 		if (!nosl)
 			gro_udp_hold_plain(g, pkt, p, &h, &old->key, old->hash, now);
-		else /* (as TCP's below: held as a frame of one buffer) */
+		else /* (as TCP's below: no slice written, hold.h sl1) */
 			hold_plain_l4(g, pkt, p, &h, &old->key, old->hash, now, 1, 1);
 	} else {
 		/* (nosl: its slices the run's, written already) */

@@ -28,6 +28,16 @@ _Static_assert(offsetof(struct ofl_slice, len) + 8 == sizeof(struct ofl_slice) &
                    offsetof(struct ofl_slice, pkt) == SL_LEN + 4 && offsetof(struct ofl_slice, buf) == SL_LEN + 6,
                "len, pkt, buf: the last 8 bytes of a slice");
 
+/* A slice's len, pkt and buf as that word (a run's slice word; its step
+ * from one segment to the next: sl_word(0, 1, 0)). */
+static inline uint64_t sl_word(uint32_t len, uint16_t pkt, uint16_t buf)
+{
+	const struct ofl_slice s = {NULL, len, pkt, buf};
+	uint64_t w;
+	memcpy(&w, (const uint8_t *)&s + SL_LEN, 8);
+	return w;
+}
+
 /* The train's masked compare: the AVX2 one in the train copies compiled
  * for AVX2 (chosen per train at run time, gro_train()), else the one the
  * build chose (cmp.h). */
@@ -109,6 +119,19 @@ static inline uint32_t fold32(uint64_t s)
 	return (uint32_t)((s & 0xffffffffu) + (s >> 32));
 }
 
+/* A run's mask mk made from a prediction mask (its first bytes copied by
+ * the caller): the IP length and, at l4, UDP's length or TCP's flag byte
+ * compared whole (a run's frames are full segments without a flag that
+ * ends it). */
+static inline void run_mask_fix(uint8_t *mk, uint32_t l4, const int v4, const int udp)
+{
+	memset(mk + (v4 ? 16 : 18), 0xff, 2);
+	if (udp)
+		memset(mk + l4 + 4, 0xff, 2);
+	else
+		mk[l4 + 13] = 0xff;
+}
+
 /* The expected header of the next full segment (once per train); udp: a
  * UDP flow's, its length field that of a full datagram (its checksum,
  * a hole, is checked on its own). */
@@ -126,13 +149,9 @@ static inline void run_init(struct run *r, const struct gro_item *it, const uint
 		memcpy(r->mk, m, GRO_PRED_MAX);
 	}
 	ofl_put16(r->tp + (v4 ? 16 : 18), (uint16_t)(v4 ? hl - 14 + mss : hl - 54 + mss));
-	memset(r->mk + (v4 ? 16 : 18), 0xff, 2);
-	if (udp) {
+	if (udp)
 		ofl_put16(r->tp + it->l4_off + 4, (uint16_t)(8u + mss));
-		memset(r->mk + it->l4_off + 4, 0xff, 2);
-	} else {
-		r->mk[it->l4_off + 13] = 0xff;
-	}
+	run_mask_fix(r->mk, it->l4_off, v4, udp);
 	/* UINT32_MAX: no run (never a frame's length: at most 0xffff here;
 	 * nor shorter than the compare reads) */
 	r->mss = mss;

@@ -66,7 +66,6 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
                                                                    struct ofl_slice *s, void **c, const int v4,
                                                                    const int udp, const int nblk, const int fold)
 {
-	struct ofl_slice ls = {NULL, r->mss, (uint16_t)seg, 0}, st1 = {NULL, 0, 1, 0};
 	const struct ofl_pkt *const p = pkts + i;
 	const struct ofl_pkt *pa = p;  /* the next frame to check */
 	struct ofl_slice *sk = s;      /* the next frame to compare: its slice */
@@ -121,8 +120,8 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 unsigned run1_avx2(const struct 
 	}
 	if (udp)
 		t1 = _mm256_or_si256(csw, t1); /* the checksum compared with 0 */
-	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
-	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
+	lw = sl_word(r->mss, (uint16_t)seg, 0);
+	lstep = sl_word(0, 1, 0);
 	/* the len, pkt and buf words of the slices of frames 0 and 1 (qwords
 	 * 1 and 3), and their step to the next pair */
 	lwv = _mm256_setr_epi64x(0, (long long)lw, 0, (long long)(lw + lstep));

@@ -27,17 +27,14 @@ static inline OFL_ALWAYS_INLINE unsigned run_take(const struct ofl_pkt *pkts, un
                                                   uint32_t want, uint32_t mask, uint32_t *nslices, const int v4,
                                                   const int avx2, const int udp)
 {
-	/* the slice's len, pkt and buf fields as one word, and the step of
-	 * pkt in it (either byte order: pkt stays below 0xffff, no carry) */
-	struct ofl_slice ls = {NULL, r->mss, (uint16_t)seg, 0}, st1 = {NULL, 0, 1, 0};
 	struct ofl_slice *s0 = s;
 	const uint32_t l4c = v4 ? 34u : 54u; /* a fast entry's L4 offset */
 	const uint32_t cl = udp ? pred_cmp_len(hl) : hl; /* bytes compared */
 	const uint32_t mss = r->mss;
 	const unsigned start = i, pfend = n > GRO_AHEAD ? n - GRO_AHEAD : 0;
-	uint64_t lw, lstep;
-	memcpy(&lw, (const uint8_t *)&ls + SL_LEN, 8);
-	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
+	/* the slice's len, pkt and buf fields as one word, and the step of
+	 * pkt in it (either byte order: pkt stays below 0xffff, no carry) */
+	uint64_t lw = sl_word(mss, (uint16_t)seg, 0), lstep = sl_word(0, 1, 0);
 	for (; i < iend; i++, c++) {
 		const struct ofl_pkt *q = &pkts[i];
 		const struct ofl_buf *qb = q->bufs;

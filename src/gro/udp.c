@@ -243,14 +243,14 @@ unsigned gro_udp_first_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsig
 		gro_udp_hold_plain(g, pkts, b->data, &h, kp, hash, now); /* (hold.c's cut) */
 		idx = g->last;
 	} else {
-		/* the header split: the later buffers the slices, over the
-		 * one the hold writes (hold.h sl1) */
+		/* the header split: the later buffers the slices, written
+		 * here (hold.h sl1: the hold writes none) */
 		struct ofl_slice *s;
 		hold_plain_l4(g, pkts, b->data, &h, kp, hash, now, 1, 1);
 		idx = g->last;
-		s = gro_slices(g, idx) - 1;
+		s = gro_slices(g, idx);
 		for (k = 1; k < nb; k++)
-			s[k] = (struct ofl_slice){b[k].data, b[k].len, 0, (uint16_t)k};
+			s[k - 1] = (struct ofl_slice){b[k].data, b[k].len, 0, (uint16_t)k};
 		g->items[idx].nslices = (uint16_t)(nb - 1u);
 	}
 	/* its next frames trained when the next has its ports (as burst.c

@@ -251,7 +251,6 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 {
 	struct wflow *wf = g->weave;
 	_Alignas(32) uint8_t rm[GRO_PRED_MAX]; /* the run's mask (struct run) */
-	struct ofl_slice st1 = {NULL, 0, 1, 0};
 	const uint32_t l4c = v4 ? 34u : 54u;
 	const struct ofl_pkt *q = pkts + i, *q0 = q, *qend = pkts + n;
 	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
@@ -268,18 +267,14 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	/* one buffer: the slot of the frame before, whose nx names the slot
 	 * the frame is tried against first (its flow next last time) */
 	struct wflow *wp = wf;
-	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
+	lstep = sl_word(0, 1, 0);
 	if (!mb && OFL_UNLIKELY(!wf->nx)) {
 		unsigned j;
 		for (j = 0; j < WEAVE_SLOTS; j++)
 			wf[j].nx = &wf[j];
 	}
 	memcpy(rm, g->pmask[udp ? (v4 ? GRO_STACK_UDP4 : GRO_STACK_UDP6) : !v4], GRO_PRED_MAX);
-	memset(rm + (v4 ? 16 : 18), 0xff, 2);
-	if (udp)
-		memset(rm + l4c + 4, 0xff, 2);
-	else
-		rm[l4c + 13] = 0xff;
+	run_mask_fix(rm, l4c, v4, udp);
 	/* the ports compared too (the rules compare them): a frame that the
 	 * guessed slot takes has its ports, and that slot is its ports' */
 	if (!mb)

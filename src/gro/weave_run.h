@@ -93,10 +93,8 @@ static inline OFL_ALWAYS_INLINE struct wrun weave_runs(const struct ofl_pkt *q, 
                                                        const uint8_t *rm, const int v4, const int avx2,
                                                        const int udp)
 {
-	const struct ofl_slice st1 = {NULL, 0, 1, 0};
 	struct wrun r = {q, w};
-	uint64_t lstep;
-	memcpy(&lstep, (const uint8_t *)&st1 + SL_LEN, 8);
+	const uint64_t lstep = sl_word(0, 1, 0);
 	if (q < pfend)
 		r = weave_run(q, pfend < qend ? pfend : qend, w, rm, lstep, v4, avx2, udp, 1);
 	if (r.q >= pfend)
