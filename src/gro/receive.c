@@ -437,7 +437,8 @@ int gro_receive(struct ofl_gro *g, const struct ofl_pkt *pkt, uint64_t now, int 
 			if (r >= 0)
 				return r;
 		}
-	} else if (g->last != GRO_NONE && pkt->csum_status == OFL_CSUM_UNNECESSARY && !(pkt->flags & OFL_PKT_F_VLAN) &&
+	} else if ((!tried_last || g->cfg.dsa) && g->last != GRO_NONE && pkt->csum_status == OFL_CSUM_UNNECESSARY &&
+	           !(pkt->flags & OFL_PKT_F_VLAN) &&
 	           pkt->nbufs == 1 && total <= 0xffffu &&
 	           ((!tried_last && predict(g, g->last, pkt, pkt->bufs[0].data, total)) ||
 	            (g->cfg.dsa && tag_cached(g, pkt, total)))) {
