@@ -335,7 +335,7 @@ void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason)
 }
 
 /* ... of an entry held out of the table (hold.h gro_hold_plain_out(): the
- * train after burst.c first_hold(), first_hold_bufs() completes it),
+ * train after burst_first.c gro_first_hold(), gro_first_hold_bufs() completes it),
  * plain TCP over IP version l3: no table, one flow less in nlone. */
 static inline OFL_ALWAYS_INLINE void complete_out(struct ofl_gro *g, uint32_t idx, unsigned reason, const unsigned l3)
 {

@@ -5,7 +5,7 @@
  *
  * Untagged mode only (dsa_keep_tag 0).  A frame becomes a lone record when
  * the one-frame path would hold it as a new flow through receive.c
- * tagged_new_flow(): one buffer of at most 0xffff bytes, checksum
+ * gro_tag_new_flow(): one buffer of at most 0xffff bytes, checksum
  * verified, no hardware VLAN, a tag that decodes (not a control frame) to
  * 12 MAC bytes, and behind it plain TCP with payload and no flag that
  * passes it on.  Its record is the one that entry's completion delivers:

@@ -5,8 +5,8 @@
  * gro_tag_group() calls it where the burst is not grouped).
  *
  * From frame 0 on, a frame whose flow no slot has is a new flow, held as
- * the one-frame path holds it (receive.c gro_tag_hold(): its tag decoded,
- * tagged_new_flow()) and its entry given a slot of the weave's table
+ * the one-frame path holds it (dsa_receive.c gro_tag_hold(): its tag decoded,
+ * gro_tag_new_flow()) and its entry given a slot of the weave's table
  * (struct wflow, weave.h; found by the untagged frame's TCP ports) when
  * it is predicted behind its tag (hold.c hold_tag_pred()) with the tag
  * length of the burst's first frame.  A frame of a flow a slot has is

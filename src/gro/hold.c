@@ -293,7 +293,7 @@ static inline OFL_ALWAYS_INLINE void tagged_plain_fill(struct ofl_gro *g, uint32
 	if (pkt->flags & OFL_PKT_F_VLAN)
 		it->fast = 0;
 	hold_tag_pred(g, idx, pkt, v->p, dv);
-	/* (named for the untagged frame: receive.c tag_cached()) */
+	/* (named for the untagged frame: dsa_receive.c gro_tag_cached()) */
 	if (rcache_room(v->p + base, v->len - base))
 		g->rcache[rcache_slot(v->p + base)] = rcache_val(v->p + base, idx);
 }

@@ -265,7 +265,7 @@ static inline OFL_ALWAYS_INLINE void hold_plain_kind(struct gro_item *it, unsign
  * the entry's key was built there already.  un: an entry held out of the
  * table (gro_hold_plain_unidx()): no hash, and hold_plain_kind() left to
  * gro_unidx_kind().  sl1: a frame of several buffers whose slices and
- * slice count the caller writes (burst.c first_hold_bufs(), renew.c
+ * slice count the caller writes (burst_first.c gro_first_hold_bufs(), renew.c
  * nosl): none written here; the one way such a frame is held. */
 static inline OFL_ALWAYS_INLINE void hold_fill_plain_l4(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
                                                         const uint8_t *p, const struct ofl_hdrs *h,
@@ -487,7 +487,7 @@ static inline void gro_unidx_enter(struct ofl_gro *g, struct gro_item *it)
 
 /* A frame of the plain TCP shape over IP version l3 (its TCP header thl
  * bytes, total the frame's length) held out of the table as a new flow
- * that a train goes on with (burst.c first_hold(), renew.c), as
+ * that a train goes on with (burst_first.c gro_first_hold(), renew.c), as
  * gro_hold_plain_unidx() holds it (the flow limit and byte bound the
  * caller's) with the fields a train and a completion read written too
  * (gro_unidx_kind()), and unidx set: until the entries are settled, a

@@ -1,7 +1,7 @@
 /*
- * merge.c - merge runs: header prediction's end for a frame in several
- * buffers, and the train loop that takes the next segments of a flow from
- * the burst with the entry's state in locals.
+ * merge.c - merge runs: the train loop that takes the next segments of a
+ * flow from the burst with the entry's state in locals (header
+ * prediction's out-of-line ends: predict.c).
  */
 #include <stddef.h>
 #include <string.h>
@@ -12,37 +12,6 @@
 #include "gro/run.h"
 #include "gro/run_bufs.h"
 #include "gro/train_run.h"
-
-/* Header prediction's end for a frame in several buffers (header split):
- * room for its slices, the IP ID rule, then the merge (a UDP flow's: udp.h). */
-static inline OFL_ALWAYS_INLINE int predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
-                                                 const uint8_t *ip, uint32_t len, uint8_t flags, const int udp)
-{
-	struct gro_item *it = &g->items[idx];
-	uint32_t hl = it->hdr_len;
-	if (it->nslices + gro_count_slices(pkt, hl, len) + 1u > g->max_slices ||
-	    (it->l3 == 4 && gro_ipv4_id_nomerge(ip, it)))
-		return 0;
-	gro_add_slices(g, idx, pkt, hl, len, it->nsegs);
-	return predict_merged(g, idx, pkt, hl + len, len, flags, udp);
-}
-
-int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip, uint32_t len,
-                     uint8_t flags)
-{
-	return predict_bufs(g, idx, pkt, ip, len, flags, 0);
-}
-
-int gro_predict_bufs_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip,
-                         uint32_t len)
-{
-	return predict_bufs(g, idx, pkt, ip, len, 0, 1);
-}
-
-int gro_predict_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *p, uint32_t total)
-{
-	return predict_l4(g, idx, pkt, p, total, 1);
-}
 
 /*
  * A train: after a packet merged into entry idx by header prediction, the
@@ -78,8 +47,8 @@ static inline OFL_ALWAYS_INLINE unsigned train_once(struct ofl_gro *g, uint32_t 
 	void **ck = gro_cookies(g, idx);
 	/* fresh: entry idx just held from one frame (hold.h
 	 * hold_fill_plain_l4(): one segment, the ID not fixed), 1 of one
-	 * buffer (one slice), 2 of several (burst.c first_hold_bufs());
-	 * out (TCP: only after burst.c first_hold(), first_hold_bufs()):
+	 * buffer (one slice), 2 of several (burst_first.c gro_first_hold_bufs());
+	 * out (TCP: only after burst_first.c gro_first_hold(), gro_first_hold_bufs()):
 	 * held out of the table (hold.h gro_hold_plain_out()), and so its
 	 * next entries */
 	const int one = fresh == 1;
@@ -136,7 +105,7 @@ entry:
 			} else if (fresh && v4 && !udp && i == first && (e = get64(h0 + 18)) >> 48 != 0xffffu &&
 			           (uint16_t)e) {
 				/* the held frame's own word stepped once (burst.c
-				 * first_hold(), first_hold_bufs(): its header sum
+				 * gro_first_hold(), gro_first_hold_bufs(): its header sum
 				 * verified by pass_len(), ofl_plain_tcp(); its length
 				 * a full segment's, the entry's mss its payload),
 				 * while neither its ID nor its checksum wraps */
@@ -556,7 +525,7 @@ unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *p
 }
 
 /* gro_train() of an entry just held from the frame before pkts[i], in
- * several buffers (burst.c first_hold_bufs(): plain TCP, its IPv4 header
+ * several buffers (burst_first.c gro_first_hold_bufs(): plain TCP, its IPv4 header
  * sum verified, out of the table; GRO_FAST_PLAIN, no tag): the copies that
  * know its counts and take its first run word from its header. */
 unsigned gro_train_held_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,

@@ -79,7 +79,7 @@ static inline OFL_ALWAYS_INLINE uint32_t renew(struct ofl_gro *g, uint32_t idx, 
 			hold_plain_l4(g, pkt, p, &h, &old->key, old->hash, now, 1, 1);
 	} else {
 		/* (nosl: its slices the run's, written already) */
-		if (out) /* (no key or hash: the train after burst.c first_hold*()) */
+		if (out) /* (no key or hash: the train after burst_first.c gro_first_hold*()) */
 			return gro_hold_plain_out(g, pkt, p, l3, hl - l4, tot, now, nosl);
 		gro_hold_plain(g, pkt, p, &h, &old->key, old->hash, now, nosl);
 	}

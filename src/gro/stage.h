@@ -206,7 +206,7 @@ int gro_hold_new(struct ofl_gro *g, const struct ofl_pkt *pkt, const struct ofl_
  * linked anywhere (a lone record settled: group.c, tunnel.c) */
 void gro_hold_fill(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const struct ofl_view *v,
                    const struct ofl_hdrs *h, const struct rx_tag *tag, const struct ofl_flow_key *k, uint32_t hash);
-/* merge.c: header prediction's end for several buffers, the train */
+/* predict.c: header prediction's end for several buffers */
 int gro_predict_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, const uint8_t *ip, uint32_t len,
                      uint8_t flags);
 /* the same for a UDP flow (GRO_FAST_UDP: udp.h gro_udp_merged()) */
@@ -225,7 +225,7 @@ uint32_t gro_train_renew_udp(struct ofl_gro *g, uint32_t idx, const struct ofl_p
 /* ... TCP over IP version l3, entry idx held out of the table, and the
  * next one so (hold.h gro_hold_plain_out()); a frame of one buffer */
 uint32_t gro_train_renew_out(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now, unsigned l3);
-/* ... a frame of several buffers (after burst.c first_hold_bufs()); nosl
+/* ... a frame of several buffers (after burst_first.c gro_first_hold_bufs()); nosl
  * as gro_train_renew()'s */
 uint32_t gro_train_renew_out_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint64_t now,
                                   unsigned l3, int nosl);
@@ -233,7 +233,7 @@ uint32_t gro_train_renew_out_bufs(struct ofl_gro *g, uint32_t idx, const struct 
  * tag) from one frame of one buffer, the one before pkts[i] */
 unsigned gro_train_held(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                         uint64_t now);
-/* ... from one frame of several buffers (burst.c first_hold_bufs()) */
+/* ... from one frame of several buffers (burst_first.c gro_first_hold_bufs()) */
 unsigned gro_train_held_bufs(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkts, unsigned i, unsigned n,
                              uint64_t now);
 /* interleaved flows: the frames from i on that predict into the held

@@ -115,7 +115,7 @@ static inline OFL_ALWAYS_INLINE void gro_udp_complete_l3(struct gro_item *it, un
 	memcpy(uh + 6, &c, 2);
 }
 
-/* burst.c first_hold_bufs(): a burst's first frame in several buffers
+/* burst_first.c gro_first_hold_bufs(): a burst's first frame in several buffers
  * (nbufs > 1), nothing held, the burst not grouped and its flow next, not
  * plain TCP.  A UDP datagram of the plain shape (its headers in the first
  * buffer) held as gro_receive() would hold it, then its next frames

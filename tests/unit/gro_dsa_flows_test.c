@@ -1,6 +1,6 @@
 /*
  * gro_dsa_flows_test.c - interleaved flows behind a DSA tag (receive.c
- * tag_cached(): a frame of a held flow found by the recent-flows cache at
+ * gro_tag_cached(): a frame of a held flow found by the recent-flows cache at
  * the untagged frame, before any decode) and frames in four buffers behind
  * a tag (hold.c hold_tag_pred(), predict.h: a header tag's flow predicted
  * in several buffers) against the one-frame path.

@@ -4,7 +4,7 @@
  * entry's room into the entry held from the frame that did not fit; the
  * first run word of an entry held from a burst's first frame): polls of 64
  * full segments of one flow that arrive with nothing held, so that the
- * first frame is held from the burst loop (burst.c first_hold()), the entry
+ * first frame is held from the burst loop (burst_first.c gro_first_hold()), the entry
  * fills at max_size and the flow's next entry is held from the frame
  * after.  Each poll has one frame changed, at one position of twelve in turn
  * (the first frames, those around the fill, the last): PSH,

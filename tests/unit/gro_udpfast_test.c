@@ -480,14 +480,14 @@ START_TEST(lone_bytes)
 END_TEST
 
 /* The first datagram of a burst while nothing is held, over IPv6 and under
- * 74 bytes (too short for hold.h plain_key()): burst.c's first_hold_udp()
+ * 74 bytes (too short for hold.h plain_key()): burst_first.c gro_first_hold_udp()
  * leaves it to the full path, which keys its entry as udp.c does; a
  * datagram of its flow found by that key later (received alone, another
  * entry the last) merges into it as when every frame is received alone.
  * Way 0: frames 0-3 alone; way 1: frames 0 and 1 as one burst, then 3
  * and 2 alone; the order of way 0 is 0, 1, 3, 2 too.  pay: the payload
  * of the flow's datagrams (4: 66-byte frames; 20: 82, held by
- * first_hold_udp()). */
+ * gro_first_hold_udp()). */
 static void play_short(int w, struct ofl_gro_stats *st)
 {
 	static const unsigned order[4] = {0, 1, 3, 2};
