@@ -26,22 +26,24 @@ static inline OFL_ALWAYS_INLINE uint32_t new_limit(struct ofl_gro *g, uint32_t l
  * bytes, len of payload; over IPv4 with v4, else IPv6; mb: in several
  * buffers, else one) held out of the table in entry idx (taken from the
  * free list), as hold.h gro_hold_plain_unidx() holds it, every field it
- * writes written the same (but nlone, counted here too); the entry, its
- * next slice and cookie in *itp, *sp and *cp.  The context's arrays are
- * read before the first store (a byte store may alias them: each would
- * be read again after it). */
-static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *d,
-                                                uint32_t total, uint32_t hl, uint32_t len, uint64_t now,
-                                                struct gro_item **itp, struct ofl_slice **sp, void ***cp, const int v4,
+ * writes written the same but three: next_seq (the slot's leave writes
+ * it: weave.c weave_leave_as(); every slot that names a flow leaves
+ * before the weave ends), prev and the age list's head (the weave's end
+ * and newflows.c gro_unidx_settle(): weave.c weave_done()); the flow's
+ * slot w set (weave_slot_at(): ports, the next sequence number seq).
+ * The context's fields first, the entry's byte fields last (a byte store
+ * may alias the context: what it read would be read again after it). */
+static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt,
+                                                const uint8_t *d, uint32_t total, uint32_t hl, uint32_t len,
+                                                uint32_t ports, uint32_t seq, uint64_t now, const int v4,
                                                 const int mb)
 {
-	const uint32_t l4c = v4 ? 34u : 54u, idx = g->free_head, tail = g->age_tail;
+	const uint32_t l4c = v4 ? 34u : 54u, idx = g->free_head;
 	struct gro_item *const items = g->items, *it = &items[idx];
 	struct ofl_slice *const s = gro_slices(g, idx);
 	void **const c = gro_cookies(g, idx);
 	g->free_head = it->next;
 	copy_hdr(it->hdr, d, hl, 0);
-	it->next_seq = ofl_get32(d + l4c + 4) + len;
 	it->l3_len = total - 14u;
 	it->payload = len;
 	it->seg_size = (uint16_t)len;
@@ -53,7 +55,6 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, const str
 	it->fixedid = 0;
 	it->fin_psh = 0;
 	it->state = GRO_HELD;
-	it->prev = tail; /* (next: below) */
 	/* the record part (gro_hold_rec(), hold_pkt_as() un, out_gso) */
 	it->out_cstart = (uint16_t)l4c;
 	it->out_coff = (uint16_t)gro_stack_csum_off(GRO_STACK_TCP4);
@@ -74,22 +75,16 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, const str
 	/* the age list: the entries taken one after the other from the free
 	 * list, nothing else taken between (the weave's holds, the list empty
 	 * when the first is held: nothing is held), so each one's next names
-	 * the next already; the last one's made GRO_NONE at the weave's end
-	 * (weave.c weave_done()) */
-	if (tail == GRO_NONE)
-		g->age_head = idx;
+	 * the next already; the last one's made GRO_NONE, and the head set,
+	 * at the weave's end (weave.c weave_done()) */
 	g->age_tail = idx;
 	g->held_bytes += len;
-	g->nlone++;
-	*itp = it;
-	*cp = c + 1;
+	weave_slot_at(w, it, s + 1, c + 1, ports, 1, len, hl, seq);
 	if (mb) {
 		/* (hold.c: the cut of the fast path's hold) */
 		it->nslices = 0;
 		gro_add_slices(g, idx, pkt, hl, len, 0);
-		*sp = gro_slices(g, idx) + it->nslices;
-	} else {
-		*sp = s + 1;
+		w->s = gro_slices(g, idx) + it->nslices;
 	}
 	return idx;
 }
@@ -106,41 +101,43 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, const str
  * payload cut as the fast path's hold cuts it (hold.c gro_add_slices()
  * for several buffers); mb: the slot's slice room set (weave_sroom()). */
 static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt,
-                                               uint32_t ports, uint32_t total, uint64_t now, const int v4,
-                                               const int mb)
+                                               uint32_t ports, uint32_t total, uint32_t len, uint64_t now,
+                                               const int v4, const int mb)
 {
 	const uint8_t *d = pkt->bufs->data;
 	const uint32_t l4c = v4 ? 34u : 54u;
-	uint32_t b0 = pkt->bufs->len, thl, left, idx, hl, len;
+	uint32_t left, idx, hl;
 	uint64_t e;
 	if (v4 ? !ofl_plain_is_ip4(d) || d[23] != 6 || !ofl_plain_ip4_rest(d + 14, total)
 	       : !ofl_plain_is_ip6(d, total) || d[20] != 6)
 		return 0;
-	/* (one buffer: b0 is total, at least l4c + 20 (the weave's checks),
-	 * and the payload test below keeps the TCP header within it) */
-	thl = mb ? ofl_plain_tcp_at(d, b0, total, l4c) : (d[l4c + 12] >> 2) & 0x3cu;
-	if (!mb && thl < 20u)
-		return 0;
-	/* (thl 0: not plain; total - l4c - thl 0: no payload) */
-	if (!thl || total - l4c - thl - 1u >= 0xffffu - l4c - thl || (d[l4c + 13] & TCP_NO_RUN) ||
-	    l4c + thl > GRO_PRED_MAX || gro_nflows(g) >= g->cfg.max_flows)
+	if (mb) {
+		const uint32_t thl = ofl_plain_tcp_at(d, pkt->bufs->len, total, l4c);
+		/* (thl 0: not plain; total - l4c - thl 0: no payload) */
+		if (!thl || total - l4c - thl - 1u >= 0xffffu - l4c - thl)
+			return 0;
+		hl = l4c + thl;
+		len = total - hl;
+	} else {
+		/* (total, the buffer's length, at least l4c + 20: the weave's
+		 * checks) a TCP data offset of 5 or more (len the caller's:
+		 * total less l4c and the TCP header) and a payload, no more
+		 * than 0xffff bytes in all: the TCP header within the frame
+		 * (len - 1 wraps when it is not) */
+		if (d[l4c + 12] < 0x50u || ((len - 1u) | total) > 0xffffu)
+			return 0;
+		hl = total - len;
+	}
+	if ((d[l4c + 13] & TCP_NO_RUN) || hl > GRO_PRED_MAX)
 		return 0;
 	if (!v4)
 		g->st.rx_bytes += total; /* (IPv4: at the end, fewer spills; st.rx_pkts, st.held: weave.c weave_done()) */
-	hl = l4c + thl;
-	len = total - hl;
-	{
-		struct gro_item *it;
-		struct ofl_slice *s;
-		void **c;
-		/* (out of the table: gro_new_flows()) */
-		idx = weave_fill(g, pkt, d, total, hl, len, now, &it, &s, &c, v4, mb);
-		weave_slot_at(w, it, s, c, ports, 1, len, hl, it->next_seq);
-		if (mb)
-			left = weave_limit(g, 1, it->nslices, total - 14u, len);
-		else
-			left = new_limit(g, total - 14u, len);
-	}
+	/* (out of the table: gro_new_flows()) */
+	idx = weave_fill(g, w, pkt, d, total, hl, len, ports, ofl_get32(d + l4c + 4) + len, now, v4, mb);
+	if (mb)
+		left = weave_limit(g, 1, g->items[idx].nslices, total - 14u, len);
+	else
+		left = new_limit(g, total - 14u, len);
 	if (!v4) {
 		w->e = w->estep = 0;
 	} else if ((e = get64(d + 18)) >> 48 != 0xffffu && (e & 0xffffu) != 0) {
