@@ -108,7 +108,8 @@ static inline uint32_t bufs_total(const struct ofl_gro *g, const struct ofl_pkt 
  * the weave's checks of its first buffer made) over IP version l3 (4 or
  * 6), whose TCP ports (ports) no held flow has while nothing but the
  * weave's slots is held (weave.c gro_weave_new_bufs()), held as a new flow
- * as receive.c's fast path would hold it, its payload's slices written as
+ * as receive.c's fast path would hold it (the flow limit and the byte
+ * bound the caller's), its payload's slices written as
  * the fast path's hold writes them, and slot w (free) set for its flow,
  * its slice room too: 1; else 0, nothing changed (weave_hold.h
  * weave_hold()). */

@@ -26,13 +26,15 @@ static inline OFL_ALWAYS_INLINE uint32_t new_limit(struct ofl_gro *g, uint32_t l
  * bytes, len of payload; over IPv4 with v4, else IPv6; mb: in several
  * buffers, else one) held out of the table in entry idx (taken from the
  * free list), as hold.h gro_hold_plain_unidx() holds it, every field it
- * writes written the same but three: next_seq (the slot's leave writes
+ * writes written the same but these: next_seq (the slot's leave writes
  * it: weave.c weave_leave_as(); every slot that names a flow leaves
- * before the weave ends), prev and the age list's head (the weave's end
- * and newflows.c gro_unidx_settle(): weave.c weave_done()); the flow's
- * slot w set (weave_slot_at(): ports, the next sequence number seq).
- * The context's fields first, the entry's byte fields last (a byte store
- * may alias the context: what it read would be read again after it). */
+ * before the weave ends), prev (newflows.c gro_unidx_settle(); a full
+ * flush reads no prev), the age list's head and nlone (weave.c
+ * weave_done()); the flow's slot w set (weave_slot_at(): ports, the next
+ * sequence number seq).  The context's arrays are read before the first
+ * store (a byte store may alias them: each would be read again after
+ * it); mb: the payload's slices cut as hold.c gro_add_slices() cuts them,
+ * the header split's inline (hold.h gro_split_slices()). */
 static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt,
                                                 const uint8_t *d, uint32_t total, uint32_t hl, uint32_t len,
                                                 uint32_t ports, uint32_t seq, uint64_t now, const int v4,
@@ -59,7 +61,7 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, struct wf
 	it->out_cstart = (uint16_t)l4c;
 	it->out_coff = (uint16_t)gro_stack_csum_off(GRO_STACK_TCP4);
 	_Static_assert(OFL_GRO_OUT_F_HASH == OFL_PKT_F_HASH << 2, "the hash flag: two bits up");
-	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | (pkt->flags & OFL_PKT_F_HASH) << 2);
+	it->out_flags = (uint8_t)((pkt->flags & OFL_PKT_F_HASH) * 4u + OFL_GRO_OUT_F_CSUM_VERIFIED);
 	it->out_gso = (uint8_t)((v4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) | (d[l4c + 13] & TCP_CWR ? OFL_GSO_TCP_ECN : 0));
 	it->vlan_tci = pkt->vlan_tci;
 	it->rx_hash = pkt->rx_hash;
@@ -81,10 +83,17 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, struct wf
 	g->held_bytes += len;
 	weave_slot_at(w, it, s + 1, c + 1, ports, 1, len, hl, seq);
 	if (mb) {
-		/* (hold.c: the cut of the fast path's hold) */
-		it->nslices = 0;
-		gro_add_slices(g, idx, pkt, hl, len, 0);
-		w->s = gro_slices(g, idx) + it->nslices;
+		/* the cut of the fast path's hold (hold.c gro_add_slices()):
+		 * the header split's here (gro_split_slices(), the headers
+		 * the whole first buffer), else hold.c's */
+		uint32_t ns = gro_split_slices(s, pkt, hl, len, 0, g->max_slices);
+		if (ns == UINT32_MAX) {
+			it->nslices = 0;
+			gro_add_slices(g, idx, pkt, hl, len, 0);
+			ns = it->nslices;
+		}
+		it->nslices = (uint16_t)ns;
+		w->s = s + ns;
 	}
 	return idx;
 }
@@ -95,11 +104,14 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, struct wf
  * ports (ports) no held flow has while nothing but
  * the weave's slots is held, held as a new flow and slot w (free) set for
  * it: 1; else 0, nothing changed.  Held when receive.c's fast path would hold it (the
- * plain TCP shape of this L3, a payload, no flag that passes it on, the
- * flow limit not reached; the byte bound checked by the caller), and when
- * the weave can take its next frames (a header prediction covers).  Its
- * payload cut as the fast path's hold cuts it (hold.c gro_add_slices()
- * for several buffers); mb: the slot's slice room set (weave_sroom()). */
+ * plain TCP shape of this L3, a payload, no flag that passes it on; the
+ * flow limit and the byte bound checked by the caller, weave.c
+ * weave_l3()), and when the weave can take its next frames (a header
+ * prediction covers).  One buffer: len is the caller's payload length
+ * (total less l4c and the TCP header its data offset says; checked here);
+ * mb: not read.  Its payload cut as the fast path's hold cuts it (hold.c
+ * gro_add_slices() for several buffers); mb: the slot's slice room set
+ * (weave_sroom()). */
 static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt,
                                                uint32_t ports, uint32_t total, uint32_t len, uint64_t now,
                                                const int v4, const int mb)

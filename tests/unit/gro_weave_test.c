@@ -15,7 +15,9 @@
  * the cache's bytes past its end: never read, which ASan and memcheck
  * see); and a new flow's first frame (flow 1's, frame 1: the fresh weave
  * holds the new flows where it meets them) whose TCP data offset says 16
- * bytes, which the weave's hold must leave to the per-frame path.
+ * bytes, which the weave's hold must leave to the per-frame path; and a
+ * flow limit of three (the fourth flow's first frame: the weave holds no
+ * more, the per-frame path makes room).
  * Every case runs once as one burst and once frame by frame
  * (ofl_gro_receive()); both must deliver the same packets (header bytes,
  * payload bytes, segments, cookies, flags) in the same lists and end with
@@ -45,7 +47,7 @@
 enum change {
 	NONE, PSH, SHORT, SEQ_GAP, BAD_IPSUM, TTL, ID_STEP, TWO_BUFS, CSUM_NONE, HW_VLAN,
 	MAX_SEGS, MAX_HELD, MAX_SIZE, FIXED_ID, SAME_SLOT, MIXED_L3, OPTS, OPTS_DADDR, LONG_OPTS, TINY,
-	NEW_DOFF, NCHANGES
+	NEW_DOFF, MAX_FLOWS, NCHANGES
 };
 
 static uint8_t frames[NFR][FRAME];
@@ -188,6 +190,8 @@ static void run(enum change c, int burst, struct out *o, struct ofl_gro_stats *s
 		cfg.max_held_bytes = 9 * MSS;
 	if (c == MAX_SIZE)
 		cfg.max_size = 6 * MSS;
+	if (c == MAX_FLOWS)
+		cfg.max_flows = 3;
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
 	if (burst) {
 		ck_assert_uint_eq(ofl_gro_receive_burst(gro, pkts, NFR, 0, &err), NFR);
@@ -215,7 +219,7 @@ START_TEST(weave_equals_single_frames)
 	    [CSUM_NONE] = {4, 0}, [HW_VLAN] = {6, 0},   [MAX_SEGS] = {12, 0}, [MAX_HELD] = {12, 0},
 	    [MAX_SIZE] = {8, 0},  [FIXED_ID] = {4, 0},  [SAME_SLOT] = {4, 0}, [MIXED_L3] = {4, 0},
 	    [OPTS] = {4, 0},      [OPTS_DADDR] = {6, 0}, [LONG_OPTS] = {4, 0}, [TINY] = {6, 1},
-	    [NEW_DOFF] = {5, 1},
+	    [NEW_DOFF] = {5, 1},  [MAX_FLOWS] = {40, 0},
 	};
 	static struct out a, b;
 	unsigned c;
