@@ -58,8 +58,13 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, struct wf
 	it->fin_psh = 0;
 	it->state = GRO_HELD;
 	/* the record part (gro_hold_rec(), hold_pkt_as() un, out_gso) */
-	it->out_cstart = (uint16_t)l4c;
-	it->out_coff = (uint16_t)gro_stack_csum_off(GRO_STACK_TCP4);
+	{
+		/* (out_cstart and out_coff: one store) */
+		const uint16_t co[2] = {(uint16_t)l4c, (uint16_t)gro_stack_csum_off(GRO_STACK_TCP4)};
+		_Static_assert(offsetof(struct gro_item, out_coff) == offsetof(struct gro_item, out_cstart) + 2,
+		               "out_cstart, out_coff: one word");
+		memcpy(&it->out_cstart, co, 4);
+	}
 	_Static_assert(OFL_GRO_OUT_F_HASH == OFL_PKT_F_HASH << 2, "the hash flag: two bits up");
 	it->out_flags = (uint8_t)((pkt->flags & OFL_PKT_F_HASH) * 4u + OFL_GRO_OUT_F_CSUM_VERIFIED);
 	it->out_gso = (uint8_t)((v4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) | (d[l4c + 13] & TCP_CWR ? OFL_GSO_TCP_ECN : 0));
