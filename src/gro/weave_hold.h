@@ -151,10 +151,9 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 		g->st.rx_bytes += total; /* (IPv4: at the end, fewer spills; st.rx_pkts, st.held: weave.c weave_done()) */
 	/* (out of the table: gro_new_flows()) */
 	idx = weave_fill(g, w, pkt, d, total, hl, len, ports, ofl_get32(d + l4c + 4) + len, now, v4, mb);
-	if (mb)
-		left = weave_limit(g, 1, g->items[idx].nslices, total - 14u, len);
-	else
-		left = new_limit(g, total - 14u, len);
+	left = new_limit(g, total - 14u, len);
+	if (mb) /* (weave_limit() of its slices: one or more, new_limit() counts one) */
+		left = min32(left, sat_sub(g->max_slices - 1u, g->items[idx].nslices));
 	if (!v4) {
 		w->e = w->estep = 0;
 	} else if ((e = get64(d + 18)) >> 48 != 0xffffu && (e & 0xffffu) != 0) {
