@@ -13,9 +13,10 @@
 #include "gro/weave_hold.h"
 
 int gro_weave_hold_bufs(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports,
-                        uint32_t total, uint64_t now, unsigned l3)
+                        uint32_t total, uint32_t len, uint64_t now, unsigned l3)
 {
-	return l3 == 4 ? weave_hold(g, w, pkt, ports, total, 0, now, 1, 1) : weave_hold(g, w, pkt, ports, total, 0, now, 0, 1);
+	return l3 == 4 ? weave_hold(g, w, pkt, ports, total, len, now, 1, 1)
+	               : weave_hold(g, w, pkt, ports, total, len, now, 0, 1);
 }
 
 /* The flows the weave held are out of the flow table (hold.h

@@ -341,7 +341,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 				 * the bound, q below qend; the flow limit: nothing
 				 * was held when the weave started, nh held since) */
 				if ((mb && !fl) || (len > maxmss && (uint64_t)(q - q0 + 1) * len > hroom) || nh >= froom ||
-				    !(mb ? gro_weave_hold_bufs(g, w, q, ports, fl, now, v4 ? 4u : 6u)
+				    !(mb ? gro_weave_hold_bufs(g, w, q, ports, fl, len, now, v4 ? 4u : 6u)
 				         : weave_hold(g, w, q, ports, tot, len, now, v4, 0)))
 					break;
 				nh++;

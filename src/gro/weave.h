@@ -104,8 +104,9 @@ static inline uint32_t bufs_total(const struct ofl_gro *g, const struct ofl_pkt 
 	return t <= 0xffffu ? (uint32_t)t : 0;
 }
 
-/* newflows.c: frame pkt in several buffers (total bytes: bufs_total();
- * the weave's checks of its first buffer made) over IP version l3 (4 or
+/* newflows.c: frame pkt in several buffers (total bytes: bufs_total(); len
+ * total less its headers as its TCP data offset says; the weave's checks
+ * of its first buffer made) over IP version l3 (4 or
  * 6), whose TCP ports (ports) no held flow has while nothing but the
  * weave's slots is held (weave.c gro_weave_new_bufs()), held as a new flow
  * as receive.c's fast path would hold it (the flow limit and the byte
@@ -114,7 +115,7 @@ static inline uint32_t bufs_total(const struct ofl_gro *g, const struct ofl_pkt 
  * its slice room too: 1; else 0, nothing changed (weave_hold.h
  * weave_hold()). */
 int gro_weave_hold_bufs(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports,
-                        uint32_t total, uint64_t now, unsigned l3);
+                        uint32_t total, uint32_t len, uint64_t now, unsigned l3);
 
 /* weave.c: the weave from frame 0 of a burst that arrived with nothing
  * held (no entry, no lone record): a frame of a flow no slot has is a new

@@ -112,9 +112,8 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, struct wf
  * plain TCP shape of this L3, a payload, no flag that passes it on; the
  * flow limit and the byte bound checked by the caller, weave.c
  * weave_l3()), and when the weave can take its next frames (a header
- * prediction covers).  One buffer: len is the caller's payload length
- * (total less l4c and the TCP header its data offset says; checked here);
- * mb: not read.  Its payload cut as the fast path's hold cuts it (hold.c
+ * prediction covers).  len is the caller's payload length (total less
+ * l4c and the TCP header its data offset says; checked here).  Its payload cut as the fast path's hold cuts it (hold.c
  * gro_add_slices() for several buffers); mb: the slot's slice room set
  * (weave_sroom()). */
 static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt,
@@ -128,23 +127,16 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 	if (v4 ? !ofl_plain_is_ip4(d) || d[23] != 6 || !ofl_plain_ip4_rest(d + 14, total)
 	       : !ofl_plain_is_ip6(d, total) || d[20] != 6)
 		return 0;
-	if (mb) {
-		const uint32_t thl = ofl_plain_tcp_at(d, pkt->bufs->len, total, l4c);
-		/* (thl 0: not plain; total - l4c - thl 0: no payload) */
-		if (!thl || total - l4c - thl - 1u >= 0xffffu - l4c - thl)
-			return 0;
-		hl = l4c + thl;
-		len = total - hl;
-	} else {
-		/* (total, the buffer's length, at least l4c + 20: the weave's
-		 * checks) a TCP data offset of 5 or more (len the caller's:
-		 * total less l4c and the TCP header) and a payload, no more
-		 * than 0xffff bytes in all: the TCP header within the frame
-		 * (len - 1 wraps when it is not) */
-		if (d[l4c + 12] < 0x50u || ((len - 1u) | total) > 0xffffu)
-			return 0;
-		hl = total - len;
-	}
+	/* (the buffer's length at least l4c + 20: the weave's checks) a TCP
+	 * data offset of 5 or more (len the caller's: total less l4c and the
+	 * TCP header) and a payload, no more than 0xffff bytes in all: the
+	 * TCP header within the frame (len - 1 wraps when it is not); mb: and
+	 * within the first buffer (core/parse.h ofl_plain_tcp_at()) */
+	if (d[l4c + 12] < 0x50u || ((len - 1u) | total) > 0xffffu)
+		return 0;
+	hl = total - len;
+	if (mb && hl > pkt->bufs->len)
+		return 0;
 	if ((d[l4c + 13] & TCP_NO_RUN) || hl > GRO_PRED_MAX)
 		return 0;
 	if (!v4)
