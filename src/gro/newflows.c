@@ -12,13 +12,6 @@
 
 #include "gro/weave_hold.h"
 
-int gro_weave_hold_bufs(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports,
-                        uint32_t total, uint32_t len, uint64_t now, unsigned l3)
-{
-	return l3 == 4 ? weave_hold(g, w, pkt, ports, total, len, now, 1, 1)
-	               : weave_hold(g, w, pkt, ports, total, len, now, 0, 1);
-}
-
 /* The flows the weave held are out of the flow table (hold.h
  * gro_hold_plain_unidx()): when the burst goes on past the weave, put in
  * it at once (the burst loop looks flows up); else at the next call that

@@ -249,7 +249,7 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
  * weave_cut()'s, bounded by the entry's slice room (a frame's count of
  * slices), the packet word's nbufs any from 2 to the context's max_bufs;
  * fresh: a new flow's first frame held as the fast path's hold cuts it
- * (weave_hold.h weave_hold(); newflows.c gro_weave_hold_bufs()). */
+ * (weave_hold.h weave_hold(), inline in each copy). */
 static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                   unsigned n, int fresh, uint64_t now, const int v4, const int avx2,
                                                   const int mb, const int udp)
@@ -341,8 +341,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 				 * the bound, q below qend; the flow limit: nothing
 				 * was held when the weave started, nh held since) */
 				if ((mb && !fl) || (len > maxmss && (uint64_t)(q - q0 + 1) * len > hroom) || nh >= froom ||
-				    !(mb ? gro_weave_hold_bufs(g, w, q, ports, fl, len, now, v4 ? 4u : 6u)
-				         : weave_hold(g, w, q, ports, tot, len, now, v4, 0)))
+				    !weave_hold(g, w, q, ports, fl, len, now, v4, mb))
 					break;
 				nh++;
 				if (!mb) {
