@@ -21,33 +21,6 @@ static inline OFL_ALWAYS_INLINE uint32_t slices_of(const struct ofl_pkt *pkt, ui
 	return ofl_cur_cut(&c, len, 0, seg, out, cap);
 }
 
-/* The slices of the payload bytes [off, off + len) of a frame in the
- * header split (the headers the whole first buffer, the payload every
- * later buffer, none empty or past len, at most cap of them): one a later
- * buffer, written as slices_of() writes them (which also ends at the
- * frame's end when the buffers hold fewer than len bytes); returns their
- * count, or UINT32_MAX for any other layout (gro_add_slices() cuts it
- * then, over what this wrote). */
-static inline OFL_ALWAYS_INLINE uint32_t split_slices(struct ofl_slice *s, const struct ofl_pkt *pkt, uint32_t off,
-                                                      uint32_t len, uint16_t seg, uint32_t cap)
-{
-	const struct ofl_buf *b = pkt->bufs;
-	uint32_t n = pkt->nbufs, k, l;
-	if (b[0].len != off || n - 1u > cap)
-		return UINT32_MAX;
-	for (k = 1; k < n; k++) {
-		l = b[k].len;
-		if (l - 1u >= len)
-			return UINT32_MAX; /* empty, or past the payload */
-		s[k - 1].data = b[k].data;
-		s[k - 1].len = l;
-		s[k - 1].pkt = seg;
-		s[k - 1].buf = (uint16_t)k;
-		len -= l;
-	}
-	return n - 1u;
-}
-
 /* Record the payload bytes [off, off + len) of the packet as slices of the
  * entry (the caller checked there is room: gro_count_slices()). */
 int gro_add_slices(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, uint32_t off,
@@ -55,7 +28,7 @@ int gro_add_slices(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt, u
 {
 	struct gro_item *it = &g->items[idx];
 	struct ofl_slice *s = gro_slices(g, idx) + it->nslices;
-	uint32_t cap = g->max_slices - it->nslices, n = split_slices(s, pkt, off, len, seg, cap);
+	uint32_t cap = g->max_slices - it->nslices, n = gro_split_slices(s, pkt, off, len, seg, cap);
 	if (n == UINT32_MAX)
 		n = slices_of(pkt, off, len, seg, s, cap);
 	if (n == UINT32_MAX)

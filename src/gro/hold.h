@@ -216,6 +216,33 @@ static inline uint32_t plain_key_hash(const struct ofl_gro *g, const uint8_t *p,
 	return ofl_flow_hash_ip(&g->tab, k, plain_key(p, b0, k) == 4);
 }
 
+/* The slices of the payload bytes [off, off + len) of a frame in the
+ * header split (the headers the whole first buffer, the payload every
+ * later buffer, none empty or past len, at most cap of them): one a later
+ * buffer, written as hold.c slices_of() writes them (which also ends at the
+ * frame's end when the buffers hold fewer than len bytes); returns their
+ * count, or UINT32_MAX for any other layout (hold.c gro_add_slices()
+ * cuts it then, over what this wrote). */
+static inline OFL_ALWAYS_INLINE uint32_t gro_split_slices(struct ofl_slice *s, const struct ofl_pkt *pkt, uint32_t off,
+                                                      uint32_t len, uint16_t seg, uint32_t cap)
+{
+	const struct ofl_buf *b = pkt->bufs;
+	uint32_t n = pkt->nbufs, k, l;
+	if (b[0].len != off || n - 1u > cap)
+		return UINT32_MAX;
+	for (k = 1; k < n; k++) {
+		l = b[k].len;
+		if (l - 1u >= len)
+			return UINT32_MAX; /* empty, or past the payload */
+		s[k - 1].data = b[k].data;
+		s[k - 1].len = l;
+		s[k - 1].pkt = seg;
+		s[k - 1].buf = (uint16_t)k;
+		len -= l;
+	}
+	return n - 1u;
+}
+
 /* Copy a plain header (n >= 54 bytes; 42 or 62 for UDP: udp) in 16-byte
  * pieces, the last one overlapping: a variable-length memcpy() of 42-128
  * bytes becomes "rep movs" here, whose start-up costs more than the copy. */

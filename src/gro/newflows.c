@@ -12,12 +12,6 @@
 
 #include "gro/weave_hold.h"
 
-int gro_weave_hold_bufs(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports,
-                        uint32_t total, uint64_t now, unsigned l3)
-{
-	return l3 == 4 ? weave_hold(g, w, pkt, ports, total, now, 1, 1) : weave_hold(g, w, pkt, ports, total, now, 0, 1);
-}
-
 /* The flows the weave held are out of the flow table (hold.h
  * gro_hold_plain_unidx()): when the burst goes on past the weave, put in
  * it at once (the burst loop looks flows up); else at the next call that
@@ -48,14 +42,15 @@ unsigned gro_new_flows_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsig
 
 void gro_unidx_settle(struct ofl_gro *g)
 {
-	uint32_t idx;
-	for (idx = g->age_head; idx != GRO_NONE; idx = g->items[idx].next) {
+	uint32_t idx, prev = GRO_NONE;
+	for (idx = g->age_head; idx != GRO_NONE; prev = idx, idx = g->items[idx].next) {
 		struct gro_item *it = &g->items[idx];
 		const uint8_t *h = it->hdr;
 		/* (the header copy has the frame's first hdr_len bytes: its
 		 * key, and its slot in the cache) */
 		uint32_t hash = plain_key_hash(g, h, it->hdr_len, &it->key);
 		it->hash = hash;
+		it->prev = prev; /* (the weave's holds leave it: weave_hold.h weave_fill()) */
 		gro_unidx_enter(g, it);
 		ofl_flowtab_insert(&g->tab, hash, idx);
 		g->rcache[rcache_slot(h)] = rcache_val(h, idx);

@@ -171,7 +171,7 @@ static inline OFL_ALWAYS_INLINE const struct gro_item *weave_last(struct wflow *
 /* The end of a weave that took k frames (nh of them held as new flows):
  * every slot's flow leaves, the context's counters and last entry. */
 static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t bytes, uint32_t held,
-                                  const struct gro_item *lastit, unsigned k, unsigned nh, const int mb)
+                                  const struct gro_item *lastit, unsigned k, unsigned nh, uint32_t head0, const int mb)
 {
 	unsigned j;
 #if defined(__GNUC__)
@@ -183,8 +183,13 @@ static inline unsigned weave_done(struct ofl_gro *g, struct wflow *wf, uint64_t 
 				weave_xs(&wf[j]);
 			weave_leave_as(&wf[j], &bytes, &held, mb);
 		}
-	if (nh)
-		g->items[g->age_tail].next = GRO_NONE; /* (weave_hold.h weave_fill()) */
+	if (nh) {
+		/* (weave_hold.h weave_fill(): held from head0 on, the list
+		 * empty before; prev: newflows.c gro_unidx_settle()) */
+		g->items[g->age_tail].next = GRO_NONE;
+		g->age_head = head0;
+		g->nlone += nh;
+	}
 	g->held_bytes += held;
 	if (lastit)
 		g->last = (uint32_t)(lastit - g->items);
@@ -244,7 +249,7 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
  * weave_cut()'s, bounded by the entry's slice room (a frame's count of
  * slices), the packet word's nbufs any from 2 to the context's max_bufs;
  * fresh: a new flow's first frame held as the fast path's hold cuts it
- * (weave_hold.h weave_hold(); newflows.c gro_weave_hold_bufs()). */
+ * (weave_hold.h weave_hold(), inline in each copy). */
 static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned i,
                                                   unsigned n, int fresh, uint64_t now, const int v4, const int avx2,
                                                   const int mb, const int udp)
@@ -256,6 +261,8 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
 	const uint32_t hroom = sat_sub(g->cfg.max_held_bytes, g->held_bytes);
 	uint32_t held = 0, maxmss = 0, nh = 0;
+	/* the flows it may hold (fresh: none held, none in lone records) */
+	const uint32_t froom = fresh ? sat_sub(g->cfg.max_flows, gro_nflows(g)) : 0, head0 = g->free_head;
 	const uint32_t mbmask = gro_pkt_word_of(0, 0xff, OFL_PKT_F_VLAN), mbwant = gro_pkt_word_of(0, OFL_CSUM_UNNECESSARY, 0);
 	const uint32_t nbm1 = g->cfg.max_bufs - 1u; /* (max_bufs is not 0) */
 	uint64_t bytes = 0, lstep;
@@ -330,9 +337,11 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 				 * mb: the frame's length its buffers' sum) */
 				const uint32_t fl = mb ? bufs_total(g, q) : tot;
 				uint32_t len = fl - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
-				if ((mb && !fl) || (uint64_t)(q - q0 + 1) * (len > maxmss ? len : maxmss) > hroom ||
-				    !(mb ? gro_weave_hold_bufs(g, w, q, ports, fl, now, v4 ? 4u : 6u)
-				         : weave_hold(g, w, q, ports, tot, now, v4, 0)))
+				/* (a payload no larger than the largest met: within
+				 * the bound, q below qend; the flow limit: nothing
+				 * was held when the weave started, nh held since) */
+				if ((mb && !fl) || (len > maxmss && (uint64_t)(q - q0 + 1) * len > hroom) || nh >= froom ||
+				    !weave_hold(g, w, q, ports, fl, len, now, v4, mb))
 					break;
 				nh++;
 				if (!mb) {
@@ -399,7 +408,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	}
 #undef WEAVE_OK
 	return weave_done(g, wf, bytes, held, weave_last(wf, q0, q, fixq, fixw, fixit, l4c), (unsigned)(q - q0), nh,
-	                  mb);
+	                  head0, mb);
 }
 
 #if defined(TRAIN_AVX2)

@@ -104,17 +104,6 @@ static inline uint32_t bufs_total(const struct ofl_gro *g, const struct ofl_pkt 
 	return t <= 0xffffu ? (uint32_t)t : 0;
 }
 
-/* newflows.c: frame pkt in several buffers (total bytes: bufs_total();
- * the weave's checks of its first buffer made) over IP version l3 (4 or
- * 6), whose TCP ports (ports) no held flow has while nothing but the
- * weave's slots is held (weave.c gro_weave_new_bufs()), held as a new flow
- * as receive.c's fast path would hold it, its payload's slices written as
- * the fast path's hold writes them, and slot w (free) set for its flow,
- * its slice room too: 1; else 0, nothing changed (weave_hold.h
- * weave_hold()). */
-int gro_weave_hold_bufs(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt, uint32_t ports,
-                        uint32_t total, uint64_t now, unsigned l3);
-
 /* weave.c: the weave from frame 0 of a burst that arrived with nothing
  * held (no entry, no lone record): a frame of a flow no slot has is a new
  * flow, held there (weave_hold.h weave_hold()); the frames of the flows held
@@ -131,8 +120,8 @@ unsigned gro_weave_new_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsig
  * burst loop goes on from (0: none taken, the loop decides). */
 unsigned gro_new_flows(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now);
 /* ... a first frame in several buffers (bufs_total() not 0; the weave's
- * copy for them, gro_weave_new_bufs(), new flows held by
- * gro_weave_hold_bufs()). */
+ * copy for them, gro_weave_new_bufs(), new flows held by weave_hold.h
+ * weave_hold() inline there too). */
 unsigned gro_new_flows_bufs(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n, uint64_t now);
 
 #endif

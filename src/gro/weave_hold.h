@@ -26,22 +26,26 @@ static inline OFL_ALWAYS_INLINE uint32_t new_limit(struct ofl_gro *g, uint32_t l
  * bytes, len of payload; over IPv4 with v4, else IPv6; mb: in several
  * buffers, else one) held out of the table in entry idx (taken from the
  * free list), as hold.h gro_hold_plain_unidx() holds it, every field it
- * writes written the same (but nlone, counted here too); the entry, its
- * next slice and cookie in *itp, *sp and *cp.  The context's arrays are
- * read before the first store (a byte store may alias them: each would
- * be read again after it). */
-static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, const struct ofl_pkt *pkt, const uint8_t *d,
-                                                uint32_t total, uint32_t hl, uint32_t len, uint64_t now,
-                                                struct gro_item **itp, struct ofl_slice **sp, void ***cp, const int v4,
+ * writes written the same but these: next_seq (the slot's leave writes
+ * it: weave.c weave_leave_as(); every slot that names a flow leaves
+ * before the weave ends), prev (newflows.c gro_unidx_settle(); a full
+ * flush reads no prev), the age list's head and nlone (weave.c
+ * weave_done()); the flow's slot w set (weave_slot_at(): ports, the next
+ * sequence number seq).  The context's arrays are read before the first
+ * store (a byte store may alias them: each would be read again after
+ * it); mb: the payload's slices cut as hold.c gro_add_slices() cuts them,
+ * the header split's inline (hold.h gro_split_slices()). */
+static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt,
+                                                const uint8_t *d, uint32_t total, uint32_t hl, uint32_t len,
+                                                uint32_t ports, uint32_t seq, uint64_t now, const int v4,
                                                 const int mb)
 {
-	const uint32_t l4c = v4 ? 34u : 54u, idx = g->free_head, tail = g->age_tail;
+	const uint32_t l4c = v4 ? 34u : 54u, idx = g->free_head;
 	struct gro_item *const items = g->items, *it = &items[idx];
 	struct ofl_slice *const s = gro_slices(g, idx);
 	void **const c = gro_cookies(g, idx);
 	g->free_head = it->next;
 	copy_hdr(it->hdr, d, hl, 0);
-	it->next_seq = ofl_get32(d + l4c + 4) + len;
 	it->l3_len = total - 14u;
 	it->payload = len;
 	it->seg_size = (uint16_t)len;
@@ -53,12 +57,16 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, const str
 	it->fixedid = 0;
 	it->fin_psh = 0;
 	it->state = GRO_HELD;
-	it->prev = tail; /* (next: below) */
 	/* the record part (gro_hold_rec(), hold_pkt_as() un, out_gso) */
-	it->out_cstart = (uint16_t)l4c;
-	it->out_coff = (uint16_t)gro_stack_csum_off(GRO_STACK_TCP4);
+	{
+		/* (out_cstart and out_coff: one store) */
+		const uint16_t co[2] = {(uint16_t)l4c, (uint16_t)gro_stack_csum_off(GRO_STACK_TCP4)};
+		_Static_assert(offsetof(struct gro_item, out_coff) == offsetof(struct gro_item, out_cstart) + 2,
+		               "out_cstart, out_coff: one word");
+		memcpy(&it->out_cstart, co, 4);
+	}
 	_Static_assert(OFL_GRO_OUT_F_HASH == OFL_PKT_F_HASH << 2, "the hash flag: two bits up");
-	it->out_flags = (uint8_t)(OFL_GRO_OUT_F_CSUM_VERIFIED | (pkt->flags & OFL_PKT_F_HASH) << 2);
+	it->out_flags = (uint8_t)((pkt->flags & OFL_PKT_F_HASH) * 4u + OFL_GRO_OUT_F_CSUM_VERIFIED);
 	it->out_gso = (uint8_t)((v4 ? OFL_GSO_TCPV4 : OFL_GSO_TCPV6) | (d[l4c + 13] & TCP_CWR ? OFL_GSO_TCP_ECN : 0));
 	it->vlan_tci = pkt->vlan_tci;
 	it->rx_hash = pkt->rx_hash;
@@ -74,22 +82,23 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, const str
 	/* the age list: the entries taken one after the other from the free
 	 * list, nothing else taken between (the weave's holds, the list empty
 	 * when the first is held: nothing is held), so each one's next names
-	 * the next already; the last one's made GRO_NONE at the weave's end
-	 * (weave.c weave_done()) */
-	if (tail == GRO_NONE)
-		g->age_head = idx;
+	 * the next already; the last one's made GRO_NONE, and the head set,
+	 * at the weave's end (weave.c weave_done()) */
 	g->age_tail = idx;
 	g->held_bytes += len;
-	g->nlone++;
-	*itp = it;
-	*cp = c + 1;
+	weave_slot_at(w, it, s + 1, c + 1, ports, 1, len, hl, seq);
 	if (mb) {
-		/* (hold.c: the cut of the fast path's hold) */
-		it->nslices = 0;
-		gro_add_slices(g, idx, pkt, hl, len, 0);
-		*sp = gro_slices(g, idx) + it->nslices;
-	} else {
-		*sp = s + 1;
+		/* the cut of the fast path's hold (hold.c gro_add_slices()):
+		 * the header split's here (gro_split_slices(), the headers
+		 * the whole first buffer), else hold.c's */
+		uint32_t ns = gro_split_slices(s, pkt, hl, len, 0, g->max_slices);
+		if (ns == UINT32_MAX) {
+			it->nslices = 0;
+			gro_add_slices(g, idx, pkt, hl, len, 0);
+			ns = it->nslices;
+		}
+		it->nslices = (uint16_t)ns;
+		w->s = s + ns;
 	}
 	return idx;
 }
@@ -100,47 +109,43 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, const str
  * ports (ports) no held flow has while nothing but
  * the weave's slots is held, held as a new flow and slot w (free) set for
  * it: 1; else 0, nothing changed.  Held when receive.c's fast path would hold it (the
- * plain TCP shape of this L3, a payload, no flag that passes it on, the
- * flow limit not reached; the byte bound checked by the caller), and when
- * the weave can take its next frames (a header prediction covers).  Its
- * payload cut as the fast path's hold cuts it (hold.c gro_add_slices()
- * for several buffers); mb: the slot's slice room set (weave_sroom()). */
+ * plain TCP shape of this L3, a payload, no flag that passes it on; the
+ * flow limit and the byte bound checked by the caller, weave.c
+ * weave_l3()), and when the weave can take its next frames (a header
+ * prediction covers).  len is the caller's payload length (total less
+ * l4c and the TCP header its data offset says; checked here).  Its payload cut as the fast path's hold cuts it (hold.c
+ * gro_add_slices() for several buffers); mb: the slot's slice room set
+ * (weave_sroom()). */
 static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt,
-                                               uint32_t ports, uint32_t total, uint64_t now, const int v4,
-                                               const int mb)
+                                               uint32_t ports, uint32_t total, uint32_t len, uint64_t now,
+                                               const int v4, const int mb)
 {
 	const uint8_t *d = pkt->bufs->data;
 	const uint32_t l4c = v4 ? 34u : 54u;
-	uint32_t b0 = pkt->bufs->len, thl, left, idx, hl, len;
+	uint32_t left, idx, hl;
 	uint64_t e;
 	if (v4 ? !ofl_plain_is_ip4(d) || d[23] != 6 || !ofl_plain_ip4_rest(d + 14, total)
 	       : !ofl_plain_is_ip6(d, total) || d[20] != 6)
 		return 0;
-	/* (one buffer: b0 is total, at least l4c + 20 (the weave's checks),
-	 * and the payload test below keeps the TCP header within it) */
-	thl = mb ? ofl_plain_tcp_at(d, b0, total, l4c) : (d[l4c + 12] >> 2) & 0x3cu;
-	if (!mb && thl < 20u)
+	/* (the buffer's length at least l4c + 20: the weave's checks) a TCP
+	 * data offset of 5 or more (len the caller's: total less l4c and the
+	 * TCP header) and a payload, no more than 0xffff bytes in all: the
+	 * TCP header within the frame (len - 1 wraps when it is not); mb: and
+	 * within the first buffer (core/parse.h ofl_plain_tcp_at()) */
+	if (d[l4c + 12] < 0x50u || ((len - 1u) | total) > 0xffffu)
 		return 0;
-	/* (thl 0: not plain; total - l4c - thl 0: no payload) */
-	if (!thl || total - l4c - thl - 1u >= 0xffffu - l4c - thl || (d[l4c + 13] & TCP_NO_RUN) ||
-	    l4c + thl > GRO_PRED_MAX || gro_nflows(g) >= g->cfg.max_flows)
+	hl = total - len;
+	if (mb && hl > pkt->bufs->len)
+		return 0;
+	if ((d[l4c + 13] & TCP_NO_RUN) || hl > GRO_PRED_MAX)
 		return 0;
 	if (!v4)
 		g->st.rx_bytes += total; /* (IPv4: at the end, fewer spills; st.rx_pkts, st.held: weave.c weave_done()) */
-	hl = l4c + thl;
-	len = total - hl;
-	{
-		struct gro_item *it;
-		struct ofl_slice *s;
-		void **c;
-		/* (out of the table: gro_new_flows()) */
-		idx = weave_fill(g, pkt, d, total, hl, len, now, &it, &s, &c, v4, mb);
-		weave_slot_at(w, it, s, c, ports, 1, len, hl, it->next_seq);
-		if (mb)
-			left = weave_limit(g, 1, it->nslices, total - 14u, len);
-		else
-			left = new_limit(g, total - 14u, len);
-	}
+	/* (out of the table: gro_new_flows()) */
+	idx = weave_fill(g, w, pkt, d, total, hl, len, ports, ofl_get32(d + l4c + 4) + len, now, v4, mb);
+	left = new_limit(g, total - 14u, len);
+	if (mb) /* (weave_limit() of its slices: one or more, new_limit() counts one) */
+		left = min32(left, sat_sub(g->max_slices - 1u, g->items[idx].nslices));
 	if (!v4) {
 		w->e = w->estep = 0;
 	} else if ((e = get64(d + 18)) >> 48 != 0xffffu && (e & 0xffffu) != 0) {

@@ -15,7 +15,11 @@
  * the cache's bytes past its end: never read, which ASan and memcheck
  * see); and a new flow's first frame (flow 1's, frame 1: the fresh weave
  * holds the new flows where it meets them) whose TCP data offset says 16
- * bytes, which the weave's hold must leave to the per-frame path.
+ * bytes, which the weave's hold must leave to the per-frame path; and a
+ * flow limit of three (the fourth flow's first frame: the weave holds no
+ * more, the per-frame path makes room); and frames in two buffers (the
+ * header split, TCP timestamps) whose new flow's first frame has its last
+ * header bytes in the second buffer, which the weave's hold must leave.
  * Every case runs once as one burst and once frame by frame
  * (ofl_gro_receive()); both must deliver the same packets (header bytes,
  * payload bytes, segments, cookies, flags) in the same lists and end with
@@ -45,11 +49,11 @@
 enum change {
 	NONE, PSH, SHORT, SEQ_GAP, BAD_IPSUM, TTL, ID_STEP, TWO_BUFS, CSUM_NONE, HW_VLAN,
 	MAX_SEGS, MAX_HELD, MAX_SIZE, FIXED_ID, SAME_SLOT, MIXED_L3, OPTS, OPTS_DADDR, LONG_OPTS, TINY,
-	NEW_DOFF, NCHANGES
+	NEW_DOFF, MAX_FLOWS, NEW_HDR_SPLIT, NCHANGES
 };
 
 static uint8_t frames[NFR][FRAME];
-static uint8_t *tiny; /* TINY: the frame's 30 bytes, allocated to size */
+static uint8_t *tiny; /* TINY: the frame's 30 bytes, allocated to size (NEW_HDR_SPLIT: frame 1's first buffer) */
 static struct ofl_buf bufs[NFR][2];
 static struct ofl_pkt pkts[NFR];
 
@@ -102,7 +106,7 @@ static void make(enum change c, int l3)
 		g[f].ip_id = (uint16_t)(0xfff0u + 3u * f); /* some wrap */
 		g[f].payload_len = MSS;
 		g[f].flow_salt = f;
-		if (c == OPTS || c == OPTS_DADDR)
+		if (c == OPTS || c == OPTS_DADDR || c == NEW_HDR_SPLIT)
 			gen_opt_ts(&g[f], 77u + f, 5u);
 		if (c == LONG_OPTS) {
 			gen_opt_ts(&g[f], 77u + f, 5u);
@@ -161,6 +165,24 @@ static void make(enum change c, int l3)
 			memcpy(tiny, frames[k], 30);
 			bufs[k][0] = (struct ofl_buf){tiny, 30};
 		}
+		if (c == NEW_HDR_SPLIT) {
+			/* the header split (headers, payload), and flow 1's
+			 * first frame (frame 1) with its last 6 header bytes in
+			 * the second buffer: its first buffer allocated to
+			 * size */
+			uint32_t hl = (m.l3 == 4 ? 34u : 54u) + 32u, b0 = k == 1 ? hl - 6u : hl;
+			uint8_t *p = frames[k];
+			if (k == 1) {
+				free(tiny);
+				tiny = malloc(b0);
+				ck_assert_ptr_nonnull(tiny);
+				memcpy(tiny, frames[k], b0);
+				p = tiny;
+			}
+			bufs[k][0] = (struct ofl_buf){p, b0};
+			bufs[k][1] = (struct ofl_buf){frames[k] + b0, (uint32_t)len - b0};
+			pkts[k].nbufs = 2;
+		}
 		if (k == MID && c == CSUM_NONE)
 			pkts[k].csum_status = OFL_CSUM_NONE;
 		if (k == MID && c == HW_VLAN) {
@@ -188,6 +210,8 @@ static void run(enum change c, int burst, struct out *o, struct ofl_gro_stats *s
 		cfg.max_held_bytes = 9 * MSS;
 	if (c == MAX_SIZE)
 		cfg.max_size = 6 * MSS;
+	if (c == MAX_FLOWS)
+		cfg.max_flows = 3;
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
 	if (burst) {
 		ck_assert_uint_eq(ofl_gro_receive_burst(gro, pkts, NFR, 0, &err), NFR);
@@ -215,7 +239,7 @@ START_TEST(weave_equals_single_frames)
 	    [CSUM_NONE] = {4, 0}, [HW_VLAN] = {6, 0},   [MAX_SEGS] = {12, 0}, [MAX_HELD] = {12, 0},
 	    [MAX_SIZE] = {8, 0},  [FIXED_ID] = {4, 0},  [SAME_SLOT] = {4, 0}, [MIXED_L3] = {4, 0},
 	    [OPTS] = {4, 0},      [OPTS_DADDR] = {6, 0}, [LONG_OPTS] = {4, 0}, [TINY] = {6, 1},
-	    [NEW_DOFF] = {5, 1},
+	    [NEW_DOFF] = {5, 1},  [MAX_FLOWS] = {40, 0}, [NEW_HDR_SPLIT] = {4, 0},
 	};
 	static struct out a, b;
 	unsigned c;
