@@ -111,6 +111,13 @@ struct gro_item {
 	uint8_t hdr[OFL_GRO_MAX_HDR];
 	/* the rest */
 	struct ofl_flow_key key;
+	/* Its slices and cookies (gro_slices(), gro_cookies(); create.c
+	 * writes them once): with the record's part after them, the output
+	 * record's bytes from cookies to dsa (GRO_REC_COOKIES below; sl where
+	 * the record has ncookies, l3_off and l4_off), which deliver.c
+	 * fill_out_un() copies at once. */
+	void **ck;
+	struct ofl_slice *sl;
 	/* The output record's bytes from csum_start to dsa, in its layout
 	 * (struct ofl_gro_out: GRO_REC_SAME below), written when the entry is
 	 * held (hold.h gro_hold_rec(), from hold_fill() and
@@ -155,6 +162,14 @@ struct gro_item {
 	 GRO_REC_AT(out_dsa) == GRO_OUT_AT(dsa) &&                                                              \
 	 sizeof(struct ofl_gro_out) - offsetof(struct ofl_gro_out, csum_start) == GRO_REC_BYTES &&            \
 	 GRO_REC_AT(out_dsa) + sizeof(void *) == GRO_REC_BYTES)
+
+/* ... and has it ck and sl before it as the record has cookies, then
+ * ncookies, l3_off and l4_off (8 bytes) before csum_start? */
+#define GRO_REC_COOKIES                                                                                       \
+	(GRO_REC_SAME && offsetof(struct gro_item, sl) == offsetof(struct gro_item, ck) + 8 &&                \
+	 offsetof(struct gro_item, out_cstart) == offsetof(struct gro_item, sl) + 8 &&                        \
+	 offsetof(struct ofl_gro_out, csum_start) == offsetof(struct ofl_gro_out, cookies) + 16 &&            \
+	 offsetof(struct ofl_gro_out, ncookies) == offsetof(struct ofl_gro_out, cookies) + 8)
 
 /* The DSA state of an entry, out of the hot entry: an array parallel to the
  * entries, allocated only when the context decodes a DSA tag. */
