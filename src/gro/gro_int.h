@@ -114,7 +114,7 @@ struct gro_item {
 	/* Its slices and cookies (gro_slices(), gro_cookies(); create.c
 	 * writes them once): with the record's part after them, the output
 	 * record's bytes from cookies to dsa (GRO_REC_COOKIES below; sl where
-	 * the record has ncookies, l3_off and l4_off), which deliver.c
+	 * the record has ncookies, l3_off and l4_off), which flush_unidx.c
 	 * fill_out_un() copies at once. */
 	void **ck;
 	struct ofl_slice *sl;
