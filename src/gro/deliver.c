@@ -64,18 +64,16 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 	o->nslices = it->nslices;
 	o->cookies = gro_cookies(g, idx);
 	o->ncookies = gro ? it->nsegs : 1u;
-	if (plain && GRO_REC_SAME) {
+	if (plain) {
 		/* csum_start to dsa as the hold wrote them (gro_int.h),
 		 * flags and gso_type below */
-		memcpy((uint8_t *)o + offsetof(struct ofl_gro_out, csum_start),
-		       (const uint8_t *)it + offsetof(struct gro_item, out_cstart), GRO_REC_BYTES);
+		gro_rec_out(o, it);
 	} else {
 		o->vlan_tci = it->vlan_tci;
 		o->rx_hash = it->rx_hash;
 		o->first_ns = it->first_ns;
-		/* (a plain entry's: the hold's, as above) */
-		o->dsa = plain ? it->out_dsa : gro_out_dsa(g, idx);
-		o->csum_start = plain ? it->out_cstart : partial ? it->l4_off : 0;
+		o->dsa = gro_out_dsa(g, idx);
+		o->csum_start = partial ? it->l4_off : 0;
 		o->csum_offset = partial ? (uint16_t)gro_stack_csum_off(stack) : 0;
 	}
 	o->hdr = plain || it->hdr_len ? it->hdr : NULL;

@@ -32,21 +32,9 @@ static inline OFL_ALWAYS_INLINE void fill_out_un(struct ofl_gro_out *o, const st
 	if (GRO_REC_COOKIES) {
 		memcpy((uint8_t *)o + offsetof(struct ofl_gro_out, cookies),
 		       (const uint8_t *)it + offsetof(struct gro_item, ck), GRO_REC_BYTES + 16u);
-	} else if (GRO_REC_SAME) {
-		o->cookies = it->ck;
-		memcpy((uint8_t *)o + offsetof(struct ofl_gro_out, csum_start),
-		       (const uint8_t *)it + offsetof(struct gro_item, out_cstart), GRO_REC_BYTES);
 	} else {
-		/* (another layout: field by field) */
 		o->cookies = it->ck;
-		o->csum_start = it->out_cstart;
-		o->csum_offset = it->out_coff;
-		o->flags = it->out_flags;
-		o->gso_type = it->out_gso;
-		o->vlan_tci = it->vlan_tci;
-		o->rx_hash = it->rx_hash;
-		o->first_ns = it->first_ns;
-		o->dsa = it->out_dsa;
+		gro_rec_out(o, it);
 	}
 	o->ncookies = ns;
 	o->l3_off = 14;

@@ -21,6 +21,7 @@
 #define OFL_GRO_INT_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include <ofl/gro.h>
 
@@ -162,6 +163,26 @@ struct gro_item {
 	 GRO_REC_AT(out_dsa) == GRO_OUT_AT(dsa) &&                                                              \
 	 sizeof(struct ofl_gro_out) - offsetof(struct ofl_gro_out, csum_start) == GRO_REC_BYTES &&            \
 	 GRO_REC_AT(out_dsa) + sizeof(void *) == GRO_REC_BYTES)
+
+/* The output record's csum_start to dsa as entry it has them (its record
+ * part, written by the hold): one copy with GRO_REC_SAME, else field by
+ * field. */
+static inline void gro_rec_out(struct ofl_gro_out *o, const struct gro_item *it)
+{
+	if (GRO_REC_SAME) {
+		memcpy((uint8_t *)o + offsetof(struct ofl_gro_out, csum_start),
+		       (const uint8_t *)it + offsetof(struct gro_item, out_cstart), GRO_REC_BYTES);
+		return;
+	}
+	o->csum_start = it->out_cstart;
+	o->csum_offset = it->out_coff;
+	o->flags = it->out_flags;
+	o->gso_type = it->out_gso;
+	o->vlan_tci = it->vlan_tci;
+	o->rx_hash = it->rx_hash;
+	o->first_ns = it->first_ns;
+	o->dsa = it->out_dsa;
+}
 
 /* ... and has it ck and sl before it as the record has cookies, then
  * ncookies, l3_off and l4_off (8 bytes) before csum_start? */
