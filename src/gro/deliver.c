@@ -430,8 +430,8 @@ void gro_flush_all(struct ofl_gro *g, unsigned reason)
 			unsigned l3 = g->unidx;
 			g->unidx = 0;
 			g->nlone = 0;
+			g->held_bytes = 0; /* (not read by the flush) */
 			gro_flush_unidx(g, reason, l3);
-			g->held_bytes = 0;
 			return;
 		}
 		flush_lone(g, reason, in_table);

@@ -44,16 +44,16 @@ static inline OFL_ALWAYS_INLINE void fill_out_un(struct ofl_gro_out *o, const st
 
 /* The delivery list's records [0, n) handed to the caller in a full flush
  * of entries held out of the table (flush_unidx_as()): its entries head to
- * tail (chained through next), n records, segs segments, gro of them GRO
- * packets; the list then put on the free list as deliver_pending_as()
- * puts it. */
+ * tail (chained through next), n records (each counted a GRO packet:
+ * flush_unidx_as()), segs segments; the list then put on the free list as
+ * deliver.c deliver_pending_as() puts it. */
 static inline OFL_ALWAYS_INLINE void deliver_un(struct ofl_gro *g, uint32_t head, uint32_t tail, uint32_t n,
-                                                uint32_t segs, uint32_t gro)
+                                                uint32_t segs)
 {
 	struct ofl_gro_stats *st = &g->st;
 	st->out_pkts += n;
 	st->out_segs += segs;
-	st->out_gro_pkts += gro;
+	st->out_gro_pkts += n;
 	st->out_lists++;
 	g->pend_head = head; /* (list.c ofl_gro_list_seg() walks it in the callback) */
 	g->pend_tail = tail;
@@ -76,7 +76,7 @@ static inline OFL_ALWAYS_INLINE void complete_un_hdr(struct gro_item *it, const 
 		uint8_t *ip = it->hdr + 14;
 		const uint32_t l3_len = it->l3_len, tot = big ? gro_ipv4_tot_len(l3_len) : l3_len;
 		/* the TCP length and protocol as gro_pseudo_sum_at() adds them */
-		const uint32_t t = (l3_len - 20u + 6u) << 8;
+		const uint32_t t8 = l3_len << 8, t = t8 - (20u - 6u) * 256u;
 		uint16_t old_len, old_c, new_len, c;
 		uint32_t lo, hi, x;
 		uint64_t a;
@@ -94,7 +94,10 @@ static inline OFL_ALWAYS_INLINE void complete_un_hdr(struct gro_item *it, const 
 		/* the total length and header checksum: gro_ipv4_complete_len() */
 		new_len = (uint16_t)tot;
 		new_len = (uint16_t)(new_len >> 8 | new_len << 8);
-		c = ofl_csum_fold_inl(3u * 0xffffu - old_c - old_len + new_len);
+		/* (without big, the new length as l3_len << 8, t's term: the
+		 * same modulo 0xffff as its bytes swapped, gro_pseudo_sum_at(),
+		 * and the sum never 0: folded the same) */
+		c = ofl_csum_fold_inl(3u * 0xffffu - old_c - old_len + (big ? new_len : t8));
 		memcpy(ip + 2, &new_len, 2);
 		memcpy(ip + 10, &c, 2);
 		return;
@@ -130,8 +133,11 @@ static inline OFL_ALWAYS_INLINE void flush_unidx_as(struct ofl_gro *g, unsigned 
 	struct ofl_gro_out *const outs = g->outs;
 	const uint32_t batch = g->cfg.normal_batch;
 	const uint64_t before = g->st.out_pkts + g->pend_n; /* (records queued already) */
-	uint32_t idx = g->age_head, pn = g->pend_n, segs = g->pend_segs, ng = g->pend_n - g->pend_gro;
+	uint32_t idx = g->age_head, pn = g->pend_n, segs = g->pend_segs;
 	struct ofl_gro_out *o = outs + pn;
+	/* every record counted a GRO packet when delivered: the NORMAL ones
+	 * queued already taken off first (nothing delivered in between) */
+	g->st.out_gro_pkts -= pn - g->pend_gro;
 	/* the list's head: the entries before (chained on to the age list) or idx */
 	uint32_t head = g->pend_head;
 	if (head != GRO_NONE)
@@ -150,22 +156,21 @@ static inline OFL_ALWAYS_INLINE void flush_unidx_as(struct ofl_gro *g, unsigned 
 			pn++;
 			segs += ns;
 			if (segs >= batch) {
-				deliver_un(g, head, idx, pn, segs, pn - ng);
+				deliver_un(g, head, idx, pn, segs);
 				o = outs;
-				pn = segs = ng = 0;
+				pn = segs = 0;
 				head = nx;
 			}
 		} else {
 			/* the context's delivery list as it is, then taken back */
 			g->pend_n = pn;
 			g->pend_segs = segs;
-			g->pend_gro = pn - ng;
+			g->pend_gro = pn;
 			g->pend_head = pn ? head : GRO_NONE;
 			gro_flush_unidx_lone(g, idx, l3);
 			pn = g->pend_n;
 			o = outs + pn;
 			segs = g->pend_segs;
-			ng = pn - g->pend_gro;
 			head = pn ? g->pend_head : nx;
 		}
 		if (nx == GRO_NONE)
@@ -173,7 +178,7 @@ static inline OFL_ALWAYS_INLINE void flush_unidx_as(struct ofl_gro *g, unsigned 
 		idx = nx;
 	}
 	if (pn)
-		deliver_un(g, head, idx, pn, segs, pn - ng);
+		deliver_un(g, head, idx, pn, segs);
 	g->pend_head = GRO_NONE;
 	g->pend_segs = g->pend_n = g->pend_gro = 0;
 	g->st.flush[reason] += g->st.out_pkts - before;
