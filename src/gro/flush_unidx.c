@@ -101,6 +101,31 @@ static inline OFL_ALWAYS_INLINE void complete_un_hdr(struct gro_item *it, const 
 		memcpy(ip + 2, &new_len, 2);
 		memcpy(ip + 10, &c, 2);
 		return;
+	} else {
+		/* IPv6: the addresses as four 64-bit words, each added with
+		 * its end-around carry, then the length and protocol, folded
+		 * to 32 bits as gro_pseudo_sum_at() folds (the same value
+		 * modulo 0xffff, never 0: folded the same) */
+		uint8_t *ip = it->hdr + 14;
+		const uint32_t l3_len = it->l3_len;
+		const uint64_t t = ((uint64_t)l3_len - 40u + 6u) << 8;
+		uint64_t s, a;
+		uint32_t x;
+		uint16_t c;
+		unsigned i;
+		memcpy(&s, ip + 8, 8);
+		for (i = 1; i < 4; i++) {
+			memcpy(&a, ip + 8 + 8 * i, 8);
+			s += a;
+			s += s < a;
+		}
+		s += t;
+		s += s < t;
+		x = (uint32_t)((s + (s << 32 | s >> 32)) >> 32);
+		c = (uint16_t)((x + (x << 16 | x >> 16)) >> 16);
+		memcpy(ip + 56, &c, 2); /* the TCP checksum field */
+		gro_ipv6_complete_len(ip, l3_len);
+		return;
 	}
 #endif
 	{
