@@ -409,7 +409,18 @@ static OFL_NOINLINE void flush_lone(struct ofl_gro *g, unsigned reason, int in_t
 	g->nlone = 0;
 }
 
-void gro_flush_all(struct ofl_gro *g, unsigned reason)
+/* gro_flush_all() of the entries held out of the table (hold.h
+ * gro_hold_plain_unidx(), IP version unidx), no lone record. */
+static inline OFL_ALWAYS_INLINE void flush_all_unidx(struct ofl_gro *g, unsigned reason)
+{
+	unsigned l3 = g->unidx;
+	g->unidx = 0;
+	g->nlone = 0;
+	g->held_bytes = 0; /* (not read by the flush) */
+	gro_flush_unidx(g, reason, l3);
+}
+
+static OFL_NOINLINE void flush_all(struct ofl_gro *g, unsigned reason)
 {
 	int in_table = 2;
 	/* every entry leaves the table: clearing it at once beats a removal
@@ -427,11 +438,7 @@ void gro_flush_all(struct ofl_gro *g, unsigned reason)
 		if (g->unidx) {
 			/* no lone record: the entries held out of the table
 			 * (hold.h gro_hold_plain_unidx()), none in it */
-			unsigned l3 = g->unidx;
-			g->unidx = 0;
-			g->nlone = 0;
-			g->held_bytes = 0; /* (not read by the flush) */
-			gro_flush_unidx(g, reason, l3);
+			flush_all_unidx(g, reason);
 			return;
 		}
 		flush_lone(g, reason, in_table);
@@ -441,6 +448,17 @@ void gro_flush_all(struct ofl_gro *g, unsigned reason)
 		flush_entries(g, reason, in_table != 0);
 	g->held_bytes = 0; /* nothing held now */
 	gro_deliver_pending(g);
+}
+
+void gro_flush_all(struct ofl_gro *g, unsigned reason)
+{
+	/* the weave's new flows at a poll end (flush_all()'s way for them,
+	 * tested first: no frame saved for the rest) */
+	if (g->unidx && g->nlone && g->age_head != GRO_NONE && !g->tab.count) {
+		flush_all_unidx(g, reason);
+		return;
+	}
+	flush_all(g, reason);
 }
 
 /* Why the segment just merged (its TCP flags) ends its train. */
@@ -512,12 +530,12 @@ int ofl_gro_flush_older(struct ofl_gro *g, uint64_t now, uint64_t max_age)
 	return n;
 }
 
-int ofl_gro_poll_end(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64_t *deadline)
+/* ofl_gro_poll_end() but the full flush of a context not in its callback
+ * (out of line: that path saves no registers for this one's loop). */
+static OFL_NOINLINE int poll_end_timed(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64_t *deadline)
 {
 	uint64_t t = g ? g->cfg.flush_timeout_ns : 0;
 	int err = check_ctx(g);
-	if (deadline)
-		*deadline = 0;
 	if (err)
 		return err;
 	if (t == 0 || work_done == 0) {
@@ -531,4 +549,15 @@ int ofl_gro_poll_end(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64
 	if (deadline && g->age_head != GRO_NONE)
 		*deadline = g->items[g->age_head].first_ns + t;
 	return 0;
+}
+
+int ofl_gro_poll_end(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64_t *deadline)
+{
+	if (deadline)
+		*deadline = 0;
+	if (OFL_LIKELY(g && !g->in_cb) && (g->cfg.flush_timeout_ns == 0 || work_done == 0)) {
+		gro_flush_all(g, OFL_GRO_FLUSH_POLL_END);
+		return 0;
+	}
+	return poll_end_timed(g, work_done, now, deadline);
 }
