@@ -152,19 +152,20 @@ static inline OFL_ALWAYS_INLINE void complete_un_hdr(struct gro_item *it, const 
  * each.  The list is delivered when it has normal_batch segments and at
  * the end; the records delivered count the entries flushed. */
 static inline OFL_ALWAYS_INLINE void flush_unidx_as(struct ofl_gro *g, unsigned reason, const unsigned l3,
-                                                    const int big)
+                                                    const int big, const int empty)
 {
 	struct gro_item *const items = g->items;
 	struct ofl_gro_out *const outs = g->outs;
 	const uint32_t batch = g->cfg.normal_batch;
-	const uint64_t before = g->st.out_pkts + g->pend_n; /* (records queued already) */
-	uint32_t idx = g->age_head, pn = g->pend_n, segs = g->pend_segs;
+	const uint64_t before = g->st.out_pkts + (empty ? 0 : g->pend_n); /* (records queued already) */
+	uint32_t idx = g->age_head, pn = empty ? 0 : g->pend_n, segs = empty ? 0 : g->pend_segs;
 	struct ofl_gro_out *o = outs + pn;
 	/* every record counted a GRO packet when delivered: the NORMAL ones
 	 * queued already taken off first (nothing delivered in between) */
-	g->st.out_gro_pkts -= pn - g->pend_gro;
+	if (!empty)
+		g->st.out_gro_pkts -= pn - g->pend_gro;
 	/* the list's head: the entries before (chained on to the age list) or idx */
-	uint32_t head = g->pend_head;
+	uint32_t head = empty ? GRO_NONE : g->pend_head;
 	if (head != GRO_NONE)
 		items[g->pend_tail].next = idx;
 	else
@@ -218,10 +219,18 @@ __attribute__((optimize("no-tree-slp-vectorize")))
 void gro_flush_unidx(struct ofl_gro *g, unsigned reason, unsigned l3)
 {
 	const int big = g->cfg.max_size > 0xffffu;
-	if (l3 == 4 && !big)
-		flush_unidx_as(g, reason, 4, 0);
-	else if (l3 == 4)
-		flush_unidx_as(g, reason, 4, 1);
-	else
-		flush_unidx_as(g, reason, 6, 1); /* (IPv6: no total length) */
+	if (g->pend_n == 0) {
+		/* (nothing queued: the list's state from nothing; a NORMAL
+		 * record passed on without an entry counts in pend_n only) */
+		if (l3 == 4 && !big)
+			flush_unidx_as(g, reason, 4, 0, 1);
+		else if (l3 == 4)
+			flush_unidx_as(g, reason, 4, 1, 1);
+		else
+			flush_unidx_as(g, reason, 6, 1, 1); /* (IPv6: no total length) */
+	} else if (l3 == 4 && !big) {
+		flush_unidx_as(g, reason, 4, 0, 0);
+	} else {
+		flush_unidx_as(g, reason, l3, 1, 0);
+	}
 }
