@@ -203,8 +203,11 @@ int ofl_gro_create(const struct ofl_gro_config *cfg, struct ofl_gro **out)
 	}
 	g->nitems = nitems;
 	g->max_slices = max_slices;
-	for (i = 0; i < nitems; i++)
+	for (i = 0; i < nitems; i++) {
 		g->items[i].next = i + 1 < nitems ? i + 1 : GRO_NONE;
+		g->items[i].sl = gro_slices(g, i);
+		g->items[i].ck = gro_cookies(g, i);
+	}
 	g->free_head = 0;
 	g->age_head = g->age_tail = g->pend_head = g->pend_tail = g->last = GRO_NONE;
 	ofl_flowtab_init(&g->tab, g->tab_mem, nslots, key);

@@ -64,18 +64,16 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 	o->nslices = it->nslices;
 	o->cookies = gro_cookies(g, idx);
 	o->ncookies = gro ? it->nsegs : 1u;
-	if (plain && GRO_REC_SAME) {
+	if (plain) {
 		/* csum_start to dsa as the hold wrote them (gro_int.h),
 		 * flags and gso_type below */
-		memcpy((uint8_t *)o + offsetof(struct ofl_gro_out, csum_start),
-		       (const uint8_t *)it + offsetof(struct gro_item, out_cstart), GRO_REC_BYTES);
+		gro_rec_out(o, it);
 	} else {
 		o->vlan_tci = it->vlan_tci;
 		o->rx_hash = it->rx_hash;
 		o->first_ns = it->first_ns;
-		/* (a plain entry's: the hold's, as above) */
-		o->dsa = plain ? it->out_dsa : gro_out_dsa(g, idx);
-		o->csum_start = plain ? it->out_cstart : partial ? it->l4_off : 0;
+		o->dsa = gro_out_dsa(g, idx);
+		o->csum_start = partial ? it->l4_off : 0;
 		o->csum_offset = partial ? (uint16_t)gro_stack_csum_off(stack) : 0;
 	}
 	o->hdr = plain || it->hdr_len ? it->hdr : NULL;
@@ -272,7 +270,7 @@ static inline void complete_general(struct ofl_gro *g, uint32_t idx, int chained
  * after gro_unidx_kind() (the fields the unidx hold leaves out; the out
  * hold wrote them already, the same), as complete_general() completes it.
  * The one completion of such an entry: gro_complete_out() and a full
- * flush (flush_unidx()). */
+ * flush (flush_unidx.c, gro_flush_unidx_lone() for a single segment). */
 static inline OFL_ALWAYS_INLINE void complete_unidx(struct ofl_gro *g, uint32_t idx, const unsigned l3, int chained,
                                                     const int fp)
 {
@@ -352,25 +350,15 @@ void gro_complete_out(struct ofl_gro *g, uint32_t idx, unsigned reason, unsigned
 		complete_out(g, idx, reason, 6);
 }
 
-/* A full flush's completion of entry idx held out of the table (plain
- * TCP over IP version l3; chained: pend_push()): complete_unidx() (no FIN
- * or PSH: a train's end completes it), a merged entry's list handed to
- * the caller when full here (gro_pend_commit() inlined, its head known). */
-static inline OFL_ALWAYS_INLINE void flush_unidx_one(struct ofl_gro *g, uint32_t idx, const unsigned l3)
+/* A single segment of a full flush of the entries held out of the table
+ * (flush_unidx.c), plain TCP over IP version l3: complete_unidx(), queued
+ * on the context's delivery list (chained). */
+void gro_flush_unidx_lone(struct ofl_gro *g, uint32_t idx, unsigned l3)
 {
-	struct gro_item *it = &g->items[idx];
-	const uint32_t ns = it->nsegs;
-	if (!OFL_LIKELY(ns > 1)) {
-		complete_unidx(g, idx, l3, 1, 0);
-		return;
-	}
-	complete_plain_hdr(it, l3, 0, 1);
-	pend_link(g, idx, 1, l3, 0, 1, 1);
-	g->pend_n++;
-	g->pend_segs += ns;
-	g->pend_gro++;
-	if (g->pend_segs >= g->cfg.normal_batch)
-		deliver_pending_as(g, g->pend_n, 1);
+	if (l3 == 4)
+		complete_unidx(g, idx, 4, 1, 0);
+	else
+		complete_unidx(g, idx, 6, 1, 0);
 }
 
 /* Every entry of the age list completed, oldest first, as complete_x()
@@ -379,8 +367,7 @@ static inline OFL_ALWAYS_INLINE void flush_unidx_one(struct ofl_gro *g, uint32_t
  * delivery list's tail linked to the age list's head first).  Nothing
  * reads the age list, the last merge or the held bytes until the flush
  * ends (a delivery on the way is in the callback: in_cb). */
-static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigned reason, const int in_table,
-                                                      const unsigned tcp_l3)
+static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigned reason, const int in_table)
 {
 	uint32_t idx = g->age_head, n = 0;
 	if (g->pend_head != GRO_NONE)
@@ -391,10 +378,7 @@ static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigne
 		uint32_t nx = it->next;
 		if (in_table)
 			ofl_flowtab_drop(&g->tab, it->hash, idx);
-		if (!tcp_l3)
-			complete_entry(g, idx, 1);
-		else
-			flush_unidx_one(g, idx, tcp_l3);
+		complete_entry(g, idx, 1);
 		n++;
 		idx = nx;
 	} while (idx != GRO_NONE);
@@ -406,20 +390,9 @@ static inline OFL_ALWAYS_INLINE void flush_entries_in(struct ofl_gro *g, unsigne
 static OFL_NOINLINE void flush_entries(struct ofl_gro *g, unsigned reason, int in_table)
 {
 	if (in_table)
-		flush_entries_in(g, reason, 1, 0);
+		flush_entries_in(g, reason, 1);
 	else
-		flush_entries_in(g, reason, 0, 0);
-}
-
-/* ... the entries held out of the table (gro_int.h unidx: plain TCP over
- * IP version l3, hold.h gro_hold_plain_unidx()): no table, no test of
- * the stack. */
-static OFL_NOINLINE void flush_unidx(struct ofl_gro *g, unsigned reason, unsigned l3)
-{
-	if (l3 == 4)
-		flush_entries_in(g, reason, 0, 4);
-	else
-		flush_entries_in(g, reason, 0, 6);
+		flush_entries_in(g, reason, 0);
 }
 
 /* gro_flush_all() with lone records (group.c) and entries held: both in
@@ -436,7 +409,18 @@ static OFL_NOINLINE void flush_lone(struct ofl_gro *g, unsigned reason, int in_t
 	g->nlone = 0;
 }
 
-void gro_flush_all(struct ofl_gro *g, unsigned reason)
+/* gro_flush_all() of the entries held out of the table (hold.h
+ * gro_hold_plain_unidx(), IP version unidx), no lone record. */
+static inline OFL_ALWAYS_INLINE void flush_all_unidx(struct ofl_gro *g, unsigned reason)
+{
+	unsigned l3 = g->unidx;
+	g->unidx = 0;
+	g->nlone = 0;
+	g->held_bytes = 0; /* (not read by the flush) */
+	gro_flush_unidx(g, reason, l3);
+}
+
+static OFL_NOINLINE void flush_all(struct ofl_gro *g, unsigned reason)
 {
 	int in_table = 2;
 	/* every entry leaves the table: clearing it at once beats a removal
@@ -454,12 +438,7 @@ void gro_flush_all(struct ofl_gro *g, unsigned reason)
 		if (g->unidx) {
 			/* no lone record: the entries held out of the table
 			 * (hold.h gro_hold_plain_unidx()), none in it */
-			unsigned l3 = g->unidx;
-			g->unidx = 0;
-			g->nlone = 0;
-			flush_unidx(g, reason, l3);
-			g->held_bytes = 0;
-			gro_deliver_pending(g);
+			flush_all_unidx(g, reason);
 			return;
 		}
 		flush_lone(g, reason, in_table);
@@ -469,6 +448,17 @@ void gro_flush_all(struct ofl_gro *g, unsigned reason)
 		flush_entries(g, reason, in_table != 0);
 	g->held_bytes = 0; /* nothing held now */
 	gro_deliver_pending(g);
+}
+
+void gro_flush_all(struct ofl_gro *g, unsigned reason)
+{
+	/* the weave's new flows at a poll end (flush_all()'s way for them,
+	 * tested first: no frame saved for the rest) */
+	if (g->unidx && g->nlone && g->age_head != GRO_NONE && !g->tab.count) {
+		flush_all_unidx(g, reason);
+		return;
+	}
+	flush_all(g, reason);
 }
 
 /* Why the segment just merged (its TCP flags) ends its train. */
@@ -540,12 +530,12 @@ int ofl_gro_flush_older(struct ofl_gro *g, uint64_t now, uint64_t max_age)
 	return n;
 }
 
-int ofl_gro_poll_end(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64_t *deadline)
+/* ofl_gro_poll_end() but the full flush of a context not in its callback
+ * (out of line: that path saves no registers for this one's loop). */
+static OFL_NOINLINE int poll_end_timed(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64_t *deadline)
 {
 	uint64_t t = g ? g->cfg.flush_timeout_ns : 0;
 	int err = check_ctx(g);
-	if (deadline)
-		*deadline = 0;
 	if (err)
 		return err;
 	if (t == 0 || work_done == 0) {
@@ -559,4 +549,15 @@ int ofl_gro_poll_end(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64
 	if (deadline && g->age_head != GRO_NONE)
 		*deadline = g->items[g->age_head].first_ns + t;
 	return 0;
+}
+
+int ofl_gro_poll_end(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64_t *deadline)
+{
+	if (deadline)
+		*deadline = 0;
+	if (OFL_LIKELY(g && !g->in_cb) && (g->cfg.flush_timeout_ns == 0 || work_done == 0)) {
+		gro_flush_all(g, OFL_GRO_FLUSH_POLL_END);
+		return 0;
+	}
+	return poll_end_timed(g, work_done, now, deadline);
 }

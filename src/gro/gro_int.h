@@ -21,6 +21,7 @@
 #define OFL_GRO_INT_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include <ofl/gro.h>
 
@@ -111,6 +112,13 @@ struct gro_item {
 	uint8_t hdr[OFL_GRO_MAX_HDR];
 	/* the rest */
 	struct ofl_flow_key key;
+	/* Its slices and cookies (gro_slices(), gro_cookies(); create.c
+	 * writes them once): with the record's part after them, the output
+	 * record's bytes from cookies to dsa (GRO_REC_COOKIES below; sl where
+	 * the record has ncookies, l3_off and l4_off), which flush_unidx.c
+	 * fill_out_un() copies at once. */
+	void **ck;
+	struct ofl_slice *sl;
 	/* The output record's bytes from csum_start to dsa, in its layout
 	 * (struct ofl_gro_out: GRO_REC_SAME below), written when the entry is
 	 * held (hold.h gro_hold_rec(), from hold_fill() and
@@ -155,6 +163,34 @@ struct gro_item {
 	 GRO_REC_AT(out_dsa) == GRO_OUT_AT(dsa) &&                                                              \
 	 sizeof(struct ofl_gro_out) - offsetof(struct ofl_gro_out, csum_start) == GRO_REC_BYTES &&            \
 	 GRO_REC_AT(out_dsa) + sizeof(void *) == GRO_REC_BYTES)
+
+/* The output record's csum_start to dsa as entry it has them (its record
+ * part, written by the hold): one copy with GRO_REC_SAME, else field by
+ * field. */
+static inline void gro_rec_out(struct ofl_gro_out *o, const struct gro_item *it)
+{
+	if (GRO_REC_SAME) {
+		memcpy((uint8_t *)o + offsetof(struct ofl_gro_out, csum_start),
+		       (const uint8_t *)it + offsetof(struct gro_item, out_cstart), GRO_REC_BYTES);
+		return;
+	}
+	o->csum_start = it->out_cstart;
+	o->csum_offset = it->out_coff;
+	o->flags = it->out_flags;
+	o->gso_type = it->out_gso;
+	o->vlan_tci = it->vlan_tci;
+	o->rx_hash = it->rx_hash;
+	o->first_ns = it->first_ns;
+	o->dsa = it->out_dsa;
+}
+
+/* ... and has it ck and sl before it as the record has cookies, then
+ * ncookies, l3_off and l4_off (8 bytes) before csum_start? */
+#define GRO_REC_COOKIES                                                                                       \
+	(GRO_REC_SAME && offsetof(struct gro_item, sl) == offsetof(struct gro_item, ck) + 8 &&                \
+	 offsetof(struct gro_item, out_cstart) == offsetof(struct gro_item, sl) + 8 &&                        \
+	 offsetof(struct ofl_gro_out, csum_start) == offsetof(struct ofl_gro_out, cookies) + 16 &&            \
+	 offsetof(struct ofl_gro_out, ncookies) == offsetof(struct ofl_gro_out, cookies) + 8)
 
 /* The DSA state of an entry, out of the hot entry: an array parallel to the
  * entries, allocated only when the context decodes a DSA tag. */

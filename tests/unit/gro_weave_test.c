@@ -19,9 +19,12 @@
  * flow limit of three (the fourth flow's first frame: the weave holds no
  * more, the per-frame path makes room); and frames in two buffers (the
  * header split, TCP timestamps) whose new flow's first frame has its last
- * header bytes in the second buffer, which the weave's hold must leave.
+ * header bytes in the second buffer, which the weave's hold must leave; and
+ * addresses of all ones but the first byte, whose pseudo-header sum carries
+ * out of 32 bits twice (the completion at the poll end, flush_unidx.c).
  * Every case runs once as one burst and once frame by frame
  * (ofl_gro_receive()); both must deliver the same packets (header bytes,
+ * each merged packet's lengths and checksums checked on their own too,
  * payload bytes, segments, cookies, flags) in the same lists and end with
  * the same counters (gro.h: lookups and merged_fast may differ), and every
  * frame must leave.  As gro_burst_diff_weave_test the same calls run again
@@ -49,7 +52,7 @@
 enum change {
 	NONE, PSH, SHORT, SEQ_GAP, BAD_IPSUM, TTL, ID_STEP, TWO_BUFS, CSUM_NONE, HW_VLAN,
 	MAX_SEGS, MAX_HELD, MAX_SIZE, FIXED_ID, SAME_SLOT, MIXED_L3, OPTS, OPTS_DADDR, LONG_OPTS, TINY,
-	NEW_DOFF, MAX_FLOWS, NEW_HDR_SPLIT, NCHANGES
+	NEW_DOFF, MAX_FLOWS, NEW_HDR_SPLIT, HIGH_ADDR, NCHANGES
 };
 
 static uint8_t frames[NFR][FRAME];
@@ -73,6 +76,42 @@ static void put(struct out *o, const void *p, size_t n)
 	o->n += n;
 }
 
+/* Ones'-complement sum of n big-endian 16-bit words at p, added to s. */
+static uint32_t sum16(const uint8_t *p, unsigned n, uint32_t s)
+{
+	unsigned i;
+	for (i = 0; i < n; i++)
+		s += (uint32_t)p[2 * i] << 8 | p[2 * i + 1];
+	return s;
+}
+
+static uint16_t fold16(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffffu) + (s >> 16);
+	return (uint16_t)s;
+}
+
+/* A merged packet's headers, checked on their own (both runs rewrite them
+ * with the same completion, which the comparison alone would not see
+ * wrong): the IP length, the IPv4 header checksum, and the TCP checksum
+ * field's pseudo-header seed (CHECKSUM_PARTIAL: folded, not inverted). */
+static void check_merged(const struct ofl_gro_out *r)
+{
+	const uint8_t *ip = r->hdr + r->l3_off, *th = r->hdr + r->l4_off;
+	uint32_t l4_len = r->len - r->l4_off, s;
+	ck_assert(r->flags & OFL_GRO_OUT_F_CSUM_PARTIAL);
+	if ((ip[0] >> 4) == 4) {
+		ck_assert_uint_eq((uint32_t)ip[2] << 8 | ip[3], r->len - r->l3_off);
+		ck_assert_uint_eq(fold16(sum16(ip, (ip[0] & 15u) * 2u, 0)), 0xffffu);
+		s = sum16(ip + 12, 4, 6u + l4_len);
+	} else {
+		ck_assert_uint_eq((uint32_t)ip[4] << 8 | ip[5], r->len - r->l3_off - 40u);
+		s = sum16(ip + 8, 16, 6u + (l4_len >> 16) + (l4_len & 0xffffu));
+	}
+	ck_assert_uint_eq((uint32_t)th[16] << 8 | th[17], fold16(s));
+}
+
 static void collect(void *user, const struct ofl_gro_out *p, unsigned n)
 {
 	struct out *o = user;
@@ -84,6 +123,8 @@ static void collect(void *user, const struct ofl_gro_out *p, unsigned n)
 		uint32_t w[6] = {r->len, r->seg_count, r->seg_size, r->flags, r->hdr_len, r->ncookies};
 		o->pkts++;
 		o->segs += r->seg_count;
+		if (r->seg_count > 1)
+			check_merged(r);
 		put(o, w, sizeof w);
 		put(o, r->hdr, r->hdr_len);
 		for (s = 0; s < r->nslices; s++)
@@ -111,6 +152,16 @@ static void make(enum change c, int l3)
 		if (c == LONG_OPTS) {
 			gen_opt_ts(&g[f], 77u + f, 5u);
 			gen_opt_ts(&g[f], 78u + f, 6u);
+		}
+		if (c == HIGH_ADDR) {
+			/* addresses whose 32-bit words overflow the pseudo-header
+			 * sum twice (flush_unidx.c complete_un_hdr(): both end-around
+			 * carries taken) */
+			memset(g[f].saddr, 0xff, 16);
+			memset(g[f].daddr, 0xff, 16);
+			g[f].saddr[0] = 10;
+			g[f].daddr[0] = 250;
+			g[f].ip_id = (uint16_t)(100u + f); /* no wrap: the weave takes every frame */
 		}
 	}
 	if (c == SAME_SLOT) {
@@ -239,7 +290,7 @@ START_TEST(weave_equals_single_frames)
 	    [CSUM_NONE] = {4, 0}, [HW_VLAN] = {6, 0},   [MAX_SEGS] = {12, 0}, [MAX_HELD] = {12, 0},
 	    [MAX_SIZE] = {8, 0},  [FIXED_ID] = {4, 0},  [SAME_SLOT] = {4, 0}, [MIXED_L3] = {4, 0},
 	    [OPTS] = {4, 0},      [OPTS_DADDR] = {6, 0}, [LONG_OPTS] = {4, 0}, [TINY] = {6, 1},
-	    [NEW_DOFF] = {5, 1},  [MAX_FLOWS] = {40, 0}, [NEW_HDR_SPLIT] = {4, 0},
+	    [NEW_DOFF] = {5, 1},  [MAX_FLOWS] = {40, 0}, [NEW_HDR_SPLIT] = {4, 0}, [HIGH_ADDR] = {4, 0},
 	};
 	static struct out a, b;
 	unsigned c;
