@@ -9,6 +9,10 @@
  * and two branch hints, OFL_LIKELY(x): x is usually true (the block laid out
  * where the code falls through, no jump taken on the common path), and
  * OFL_UNLIKELY(x): x is usually false (the block laid out of the way).
+ * OFL_NO_SLP on a function: GCC's straight-line (basic-block) vectorizer
+ * off there, where it would join a few scalar stores or adds into vector
+ * ones that cost more instructions to build than they save (nothing
+ * elsewhere than GCC).
  */
 #ifndef OFL_CORE_COMPILER_H
 #define OFL_CORE_COMPILER_H
@@ -23,6 +27,12 @@
 #define OFL_NOINLINE
 #define OFL_LIKELY(x) (x)
 #define OFL_UNLIKELY(x) (x)
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define OFL_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define OFL_NO_SLP
 #endif
 
 #endif

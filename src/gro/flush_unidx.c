@@ -213,10 +213,7 @@ static inline OFL_ALWAYS_INLINE void flush_unidx_as(struct ofl_gro *g, unsigned 
 /* flush_unidx_as() (the list delivered, nothing pending after).  GCC's
  * basic-block vectorizer would make deliver_un()'s four counter adds (one
  * instruction each) two vector adds of eleven instructions. */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-tree-slp-vectorize")))
-#endif
-void gro_flush_unidx(struct ofl_gro *g, unsigned reason, unsigned l3)
+OFL_NO_SLP void gro_flush_unidx(struct ofl_gro *g, unsigned reason, unsigned l3)
 {
 	const int big = g->cfg.max_size > 0xffffu;
 	if (g->pend_n == 0) {

@@ -237,13 +237,9 @@ static inline OFL_ALWAYS_INLINE unsigned bufs_l3(const struct ofl_pkt *pkts, uns
 	}
 }
 
-/* GCC joins a slice's length and pkt/buf stores into one vector store
- * built in three instructions (its straight-line vectorizer): not here. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
-#else
-#define NO_SLP
-#endif
+/* (NO_SLP: GCC would join a slice's length and pkt/buf stores into one
+ * vector store built in three instructions: core/compiler.h) */
+#define NO_SLP OFL_NO_SLP
 
 /* Each compare in a function of its own (with AVX2: compiled for it), an
  * L3 a constant in each copy of the loop. */
