@@ -90,11 +90,11 @@ static inline OFL_ALWAYS_INLINE int gro_cmp_sse2(const uint8_t *p, const uint8_t
 #define GRO_TARGET_AVX2 __attribute__((target("avx2")))
 /* Only in code compiled for AVX2 (GRO_TARGET_AVX2) and run where
  * gro_cpu_avx2() said yes.  32-byte blocks from from, the last one ending
- * at hl. */
-static inline GRO_TARGET_AVX2 int gro_cmp_avx2(const uint8_t *p, const uint8_t *h, const uint8_t *m,
-                                               uint32_t from, uint32_t hl)
+ * at hl; d: what its caller found differing already (a byte not 0: a
+ * difference too). */
+static inline GRO_TARGET_AVX2 int gro_cmp_avx2_d(__m256i d, const uint8_t *p, const uint8_t *h, const uint8_t *m,
+                                                 uint32_t from, uint32_t hl)
 {
-	__m256i d = _mm256_setzero_si256();
 #define CMP_Y(o)                                                                                   \
 	d = _mm256_or_si256(d, _mm256_and_si256(                                                   \
 	                           _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(p + (o))), \
@@ -110,6 +110,11 @@ static inline GRO_TARGET_AVX2 int gro_cmp_avx2(const uint8_t *p, const uint8_t *
 	CMP_Y(hl - 32);
 #undef CMP_Y
 	return !_mm256_testz_si256(d, d);
+}
+static inline GRO_TARGET_AVX2 int gro_cmp_avx2(const uint8_t *p, const uint8_t *h, const uint8_t *m,
+                                               uint32_t from, uint32_t hl)
+{
+	return gro_cmp_avx2_d(_mm256_setzero_si256(), p, h, m, from, hl);
 }
 /* Does this CPU (and its OS: the YMM state saved) run AVX2 code?  Asks the
  * compiler's runtime, which reads CPUID once at load time. */

@@ -282,13 +282,14 @@ enum {
  * context: struct ofl_gro weave). */
 struct wflow {
 	uint64_t e, estep;   /* IPv4: the next ID-to-checksum word, its step */
+	uint32_t seq, mss;   /* the next sequence number, its step (e and seq:
+	                        weave_run.h weave_cmp_avx2()'s lanes 0 and 2) */
+	uint32_t ports;      /* the frames' TCP ports */
+	uint32_t full;       /* and their length (a full segment's); 0: a free slot */
 	struct gro_item *it;
 	struct ofl_slice *s; /* the entry's next slice and cookie when it joined */
 	void **c;
 	uint64_t lw;         /* that slice's len, pkt and buf (SL_LEN) */
-	uint32_t seq, mss;   /* the next sequence number, its step */
-	uint32_t ports;      /* the frames' TCP ports */
-	uint32_t full;       /* and their length (a full segment's); 0: a free slot */
 	uint32_t hl, n;      /* header length; frames taken */
 	uint32_t left;       /* how many it may take */
 	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers: at the leave) */
@@ -303,6 +304,8 @@ struct wflow {
 };
 _Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
 _Static_assert(offsetof(struct wflow, full) == offsetof(struct wflow, ports) + 4, "ports and full: one word");
+_Static_assert(offsetof(struct wflow, e) == 0 && offsetof(struct wflow, seq) == 16,
+               "e and seq: the compare's lanes 0 and 2 (weave_run.h weave_cmp_avx2())");
 
 struct ofl_gro {
 	struct ofl_gro_config cfg;
