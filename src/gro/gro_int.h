@@ -372,6 +372,9 @@ struct ofl_gro {
 	uint32_t wl_key, wl_left; /* newflows.c: the weave's limit for a new
 	                              flow, the last computed: l3_len << 16 |
 	                              mss (0: none), its frames */
+	uint32_t wm_key;          /* weave.c: whose mask wmask is (0: none
+	                              yet; pmask is fixed at create) */
+	_Alignas(64) uint8_t wmask[GRO_PRED_MAX]; /* ... the weave's last */
 };
 
 /* Where an entry held out of the table (unidx) has its TCP header: after

@@ -255,7 +255,12 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
                                                   const int mb, const int udp)
 {
 	struct wflow *wf = g->weave;
-	_Alignas(32) uint8_t rm[GRO_PRED_MAX]; /* the run's mask (struct run) */
+	/* the run's mask (struct run); TCP in one buffer: the context's, built
+	 * when the last weave's was the other L3's (pmask is fixed at create;
+	 * UDP and several buffers: built here, fewer instructions so) */
+	_Alignas(32) uint8_t rmb[GRO_PRED_MAX];
+	uint8_t *const rm = mb || udp ? rmb : g->wmask;
+	const uint32_t wmk = 1u + !v4;
 	const uint32_t l4c = v4 ? 34u : 54u;
 	const struct ofl_pkt *q = pkts + i, *q0 = q, *qend = pkts + n;
 	const struct ofl_pkt *pfend = n > GRO_AHEAD ? pkts + (n - GRO_AHEAD) : pkts;
@@ -280,12 +285,17 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		for (j = 0; j < WEAVE_SLOTS; j++)
 			wf[j].nx = &wf[j];
 	}
-	memcpy(rm, g->pmask[udp ? (v4 ? GRO_STACK_UDP4 : GRO_STACK_UDP6) : !v4], GRO_PRED_MAX);
-	run_mask_fix(rm, l4c, v4, udp);
-	/* the ports compared too (the rules compare them): a frame that the
-	 * guessed slot takes has its ports, and that slot is its ports' */
-	if (!mb)
-		memset(rm + l4c, 0xff, 4);
+	if (mb || udp || OFL_UNLIKELY(g->wm_key != wmk)) {
+		if (!mb && !udp)
+			g->wm_key = wmk;
+		memcpy(rm, g->pmask[udp ? (v4 ? GRO_STACK_UDP4 : GRO_STACK_UDP6) : !v4], GRO_PRED_MAX);
+		run_mask_fix(rm, l4c, v4, udp);
+		/* the ports compared too (the rules compare them): a frame
+		 * that the guessed slot takes has its ports, and that slot is
+		 * its ports' */
+		if (!mb)
+			memset(rm + l4c, 0xff, 4);
+	}
 #define WEAVE_OK(a) \
 	((mb ? (gro_pkt_word(a) & mbmask) == mbwant && (uint32_t)((a)->nbufs - 2u) < nbm1 \
 	     : gro_pkt_plain_meta(a)) && \
