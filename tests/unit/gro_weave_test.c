@@ -243,14 +243,11 @@ static void make(enum change c, int l3)
 	}
 }
 
-/* One run of the frames: one burst (burst) or one call per frame; what
- * left and the counters. */
-static void run(enum change c, int burst, struct out *o, struct ofl_gro_stats *st)
+/* A context for change c's frames, delivering into o (emptied). */
+static struct ofl_gro *open_gro(enum change c, struct out *o)
 {
 	struct ofl_gro_config cfg;
 	struct ofl_gro *gro;
-	unsigned k;
-	int err = 0;
 	memset(o, 0, sizeof *o);
 	ofl_gro_config_default(&cfg);
 	cfg.deliver = collect;
@@ -264,6 +261,16 @@ static void run(enum change c, int burst, struct out *o, struct ofl_gro_stats *s
 	if (c == MAX_FLOWS)
 		cfg.max_flows = 3;
 	ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
+	return gro;
+}
+
+/* One run of the frames: one burst (burst) or one call per frame; what
+ * left and the counters. */
+static void run(enum change c, int burst, struct out *o, struct ofl_gro_stats *st)
+{
+	struct ofl_gro *gro = open_gro(c, o);
+	unsigned k;
+	int err = 0;
 	if (burst) {
 		ck_assert_uint_eq(ofl_gro_receive_burst(gro, pkts, NFR, 0, &err), NFR);
 		ck_assert_int_eq(err, 0);
@@ -396,15 +403,8 @@ START_TEST(mask_per_l3)
 	for (order = 0; order < 2; order++) {
 		struct ofl_gro_stats st[2];
 		for (burst = 0; burst < 2; burst++) {
-			struct out *o = burst ? &a : &b;
-			struct ofl_gro_config cfg;
-			struct ofl_gro *gro;
+			struct ofl_gro *gro = open_gro(NONE, burst ? &a : &b);
 			unsigned pass;
-			memset(o, 0, sizeof *o);
-			ofl_gro_config_default(&cfg);
-			cfg.deliver = collect;
-			cfg.user = o;
-			ck_assert_int_eq(ofl_gro_create(&cfg, &gro), 0);
 			for (pass = 0; pass < 2; pass++) {
 				make(pass ? PSH : NONE, (order ^ pass) ? 6 : 4);
 				if (burst) {
