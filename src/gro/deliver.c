@@ -45,14 +45,17 @@ static uint8_t tun_gso_type(const struct gro_tun *t)
  * complete_plain_as() completed (merged, not through a tunnel, no tail tag)
  * over IP version l3 and UDP (udp) or TCP, which the compiler folds into
  * the tests below (l3 and udp are only read when plain).  un (with plain,
- * TCP): an entry held out of the table (hold.h gro_hold_plain_unidx()):
- * its gso_type written by the hold (out_gso), its headers at 14 and 34 or
- * 54. */
+ * TCP): a merged entry held out of the table (hold.h
+ * gro_hold_plain_unidx()): gro_int.h gro_fill_out_un()'s record. */
 static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, struct ofl_gro_out *o, int plain,
                                               unsigned l3, int udp, const int un)
 {
 	/* every field assigned: no memset of the whole struct per packet */
 	struct gro_item *it = &g->items[idx];
+	if (un) {
+		gro_fill_out_un(o, it, l3); /* (merged: complete_unidx()) */
+		return;
+	}
 	int gro = plain || it->nsegs != 0, merged = plain || it->nsegs > 1;
 	/* merged: the seed gro_tcp_complete() wrote; one segment: the seed a
 	 * PARTIAL first segment came with (hold_link).  csum_done is only set
@@ -81,8 +84,8 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 	o->seg_count = it->nsegs;
 	o->seg_size = gro ? it->seg_size : 0;
 	o->len = gro ? it->hdr_len + it->payload + (plain ? 0u : it->tail_len) : it->frame_len;
-	o->l3_off = un ? 14u : gro ? it->l3_off : 0;
-	o->l4_off = un ? gro_unidx_l4(l3) : gro ? it->l4_off : 0;
+	o->l3_off = gro ? it->l3_off : 0;
+	o->l4_off = gro ? it->l4_off : 0;
 	if (plain && GRO_REC_SAME)
 		o->flags |= OFL_GRO_OUT_F_CSUM_PARTIAL; /* (out_flags copied above; partial) */
 	else
@@ -90,12 +93,6 @@ static inline OFL_ALWAYS_INLINE void fill_out(struct ofl_gro *g, uint32_t idx, s
 		                     (partial ? OFL_GRO_OUT_F_CSUM_PARTIAL : 0));
 	if (merged && gro_stack_udp(stack)) {
 		o->gso_type = (uint8_t)(OFL_GSO_UDP_L4 | (it->lcsum ? OFL_GSO_FRAGLIST : 0));
-		return;
-	}
-	if (un && GRO_REC_SAME)
-		return; /* (gso_type copied above) */
-	if (un) {
-		o->gso_type = it->out_gso;
 		return;
 	}
 	l3 = plain ? l3 : it->l3;

@@ -14,34 +14,6 @@
 #include "gro/stage.h"
 #include "gro/tcp.h"
 
-/* The output record of a merged entry held out of the table (plain TCP
- * over IP version l3: deliver.c fill_out() plain and un): every field
- * from the entry as the hold and the weave left it, nothing computed;
- * with GRO_REC_COOKIES (every 64-bit ABI) the cookies to the end copied
- * at once, ncookies, l3_off and l4_off written over after. */
-static inline OFL_ALWAYS_INLINE void fill_out_un(struct ofl_gro_out *o, const struct gro_item *it, const unsigned l3)
-{
-	const uint32_t hl = it->hdr_len, ns = it->nsegs;
-	o->hdr = it->hdr;
-	o->hdr_len = hl;
-	o->nslices = it->nslices;
-	o->slices = it->sl;
-	o->len = hl + it->payload;
-	o->seg_count = (uint16_t)ns;
-	o->seg_size = it->seg_size;
-	if (GRO_REC_COOKIES) {
-		memcpy((uint8_t *)o + offsetof(struct ofl_gro_out, cookies),
-		       (const uint8_t *)it + offsetof(struct gro_item, ck), GRO_REC_BYTES + 16u);
-	} else {
-		o->cookies = it->ck;
-		gro_rec_out(o, it);
-	}
-	o->ncookies = ns;
-	o->l3_off = 14;
-	o->l4_off = (uint16_t)gro_unidx_l4(l3);
-	o->flags |= OFL_GRO_OUT_F_CSUM_PARTIAL; /* merged: partial */
-}
-
 /* The delivery list's records [0, n) handed to the caller in a full flush
  * of entries held out of the table (flush_unidx_as()): its entries head to
  * tail (chained through next), n records (each counted a GRO packet:
@@ -177,7 +149,7 @@ static inline OFL_ALWAYS_INLINE void flush_unidx_as(struct ofl_gro *g, unsigned 
 		if (OFL_LIKELY(ns > 1)) {
 			complete_un_hdr(it, l3, big);
 			it->state = GRO_PENDING;
-			fill_out_un(o, it, l3);
+			gro_fill_out_un(o, it, l3);
 			o++;
 			pn++;
 			segs += ns;

@@ -384,6 +384,36 @@ static inline uint32_t gro_unidx_l4(unsigned l3)
 	return l3 == 4 ? 34u : 54u;
 }
 
+/* The output record of a merged entry held out of the table (plain TCP
+ * over IP version l3; the one writer of such a record: deliver.c fill_out()
+ * un and flush_unidx.c): every field
+ * from the entry as the hold and the weave left it, nothing computed;
+ * with GRO_REC_COOKIES (every 64-bit ABI) the cookies to the end copied
+ * at once, ncookies, l3_off and l4_off written over after. */
+static inline OFL_ALWAYS_INLINE void gro_fill_out_un(struct ofl_gro_out *o, const struct gro_item *it,
+                                                     const unsigned l3)
+{
+	const uint32_t hl = it->hdr_len, ns = it->nsegs;
+	o->hdr = it->hdr;
+	o->hdr_len = hl;
+	o->nslices = it->nslices;
+	o->slices = it->sl;
+	o->len = hl + it->payload;
+	o->seg_count = (uint16_t)ns;
+	o->seg_size = it->seg_size;
+	if (GRO_REC_COOKIES) {
+		memcpy((uint8_t *)o + offsetof(struct ofl_gro_out, cookies),
+		       (const uint8_t *)it + offsetof(struct gro_item, ck), GRO_REC_BYTES + 16u);
+	} else {
+		o->cookies = it->ck;
+		gro_rec_out(o, it);
+	}
+	o->ncookies = ns;
+	o->l3_off = 14;
+	o->l4_off = (uint16_t)gro_unidx_l4(l3);
+	o->flags |= OFL_GRO_OUT_F_CSUM_PARTIAL; /* merged: partial */
+}
+
 static inline struct ofl_slice *gro_slices(struct ofl_gro *g, uint32_t i)
 {
 	return g->slices + (size_t)i * g->max_slices;
