@@ -21,7 +21,8 @@ command -v valgrind >/dev/null || { echo "instr.sh: needs valgrind" >&2; exit 1;
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# Instructions per packet of one run: FLOWS L3 NBUFS PSH.
+# Instructions per packet of one run: FLOWS L3 NBUFS PSH (two decimals: the
+# ratios below from them; the rows print the whole part, ${v%.*}).
 per_packet() {
   local pk
   pk=$(valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
@@ -33,12 +34,14 @@ per_packet() {
     /^cfn=/  { lib = ($0 ~ /^cfn=(0x[0-9a-f]+ )?ofl_/); next }
     /^calls=/ { take = infn && lib; next }
     take     { s += $2; take = 0 }
-    END      { if (pk + 0 == 0 || s == 0) exit 1; printf "%d\n", s / pk }
+    END      { if (pk + 0 == 0 || s == 0) exit 1; printf "%.2f\n", s / pk }
   ' "$out/cg"
 }
 row() {
   local label=$1; shift
-  printf '%-52s %6d instructions/packet\n' "$label" "$(per_packet "$@")"
+  local v
+  v=$(per_packet "$@")
+  printf '%-52s %6d instructions/packet\n' "$label" "${v%.*}"
 }
 
 # The counts depend on the optimisation level: the issues' targets are for
@@ -48,7 +51,7 @@ echo "build: $build (${flags:-unknown flags}; the targets are for Release -O2, a
 echo
 echo "GRO, TCP bulk, NIC-verified checksums, polls of 64, timeout 0 (callgrind, every library call of the loop):"
 one=$(per_packet 1 4 1 0)
-printf '%-52s %6d instructions/packet\n' "TCP/IPv4, 1 flow" "$one"
+printf '%-52s %6d instructions/packet\n' "TCP/IPv4, 1 flow" "${one%.*}"
 row "TCP/IPv6, 1 flow" 1 6 1 0
 row "TCP/IPv4, 8 flows (round robin)" 8 4 1 0
 row "TCP/IPv4, 64 flows (one packet per flow per poll)" 64 4 1 0
@@ -57,7 +60,7 @@ row "TCP/IPv4, every packet a new flow (8192 flows)" 8192 4 1 0
 row "TCP/IPv4, 1 flow, PSH on every packet" 1 4 1 1
 row "TCP/IPv4, 64 flows, PSH on every packet" 64 4 1 1
 four=$(per_packet 1 4 4 0)
-printf '%-52s %6d instructions/packet\n' "TCP/IPv4, 1 flow, 4 buffers" "$four"
+printf '%-52s %6d instructions/packet\n' "TCP/IPv4, 1 flow, 4 buffers" "${four%.*}"
 awk -v a="$four" -v b="$one" 'BEGIN { printf "%-52s %6.2fx\n", "four buffers / one buffer (1 flow)", a / b }'
 echo
 echo "GRO, UDP bulk (ofl_gro_config.udp), 1448-byte datagrams, NIC-verified checksums, polls of 64:"
@@ -75,10 +78,10 @@ row "UDP/IPv4, 64 flows (one per poll), fraglist" 64 4 1 0 udp list
 echo
 echo "GRO through VXLAN (UDP 4789 configured), TCP bulk inside, outer checksum 0, polls of 64:"
 vx=$(per_packet 1 4 1 0 vxlan)
-printf '%-52s %6d instructions/packet\n' "VXLAN TCP/IPv4 in IPv4, 1 flow" "$vx"
+printf '%-52s %6d instructions/packet\n' "VXLAN TCP/IPv4 in IPv4, 1 flow" "${vx%.*}"
 awk -v a="$vx" -v b="$one" 'BEGIN { printf "%-52s %6.2fx\n", "VXLAN / plain TCP (1 flow)", a / b }'
 vx64=$(per_packet 64 4 1 0 vxlan)
-printf '%-52s %6d instructions/packet\n' "VXLAN TCP/IPv4 in IPv4, 64 flows (one per poll)" "$vx64"
+printf '%-52s %6d instructions/packet\n' "VXLAN TCP/IPv4 in IPv4, 64 flows (one per poll)" "${vx64%.*}"
 p64=$(per_packet 64 4 1 0)
 awk -v a="$vx64" -v b="$p64" 'BEGIN { printf "%-52s %6.2fx\n", "VXLAN / plain TCP (64 flows)", a / b }'
 
