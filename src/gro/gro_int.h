@@ -286,13 +286,13 @@ struct wflow {
 	                        weave_run.h weave_cmp_avx2()'s lanes 0 and 2) */
 	uint32_t ports;      /* the frames' TCP ports */
 	uint32_t full;       /* and their length (a full segment's); 0: a free slot */
+	uint32_t hl, n;      /* header length (full and hl: one word, weave_run.h); frames taken */
+	uint32_t left;       /* how many it may take */
+	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers: at the leave) */
 	struct gro_item *it;
 	struct ofl_slice *s; /* the entry's next slice and cookie when it joined */
 	void **c;
 	uint64_t lw;         /* that slice's len, pkt and buf (SL_LEN) */
-	uint32_t hl, n;      /* header length; frames taken */
-	uint32_t left;       /* how many it may take */
-	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers: at the leave) */
 	/* frames in several buffers (weave.c): the next frame's pkt/buf word,
 	 * its first slice and the end of the slices the flow may write */
 	uint32_t pb;
@@ -303,7 +303,9 @@ struct wflow {
 	uint8_t pad[128 - 112]; /* a slot a power of two: its address one shift */
 };
 _Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
-_Static_assert(offsetof(struct wflow, full) == offsetof(struct wflow, ports) + 4, "ports and full: one word");
+_Static_assert(offsetof(struct wflow, full) == offsetof(struct wflow, ports) + 4 &&
+                   offsetof(struct wflow, hl) == offsetof(struct wflow, full) + 4,
+               "ports and full, full and hl: one word each");
 _Static_assert(offsetof(struct wflow, e) == 0 && offsetof(struct wflow, seq) == 16,
                "e and seq: the compare's lanes 0 and 2 (weave_run.h weave_cmp_avx2())");
 
