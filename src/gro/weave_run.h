@@ -25,9 +25,9 @@ static inline GRO_TARGET_AVX2 int weave_cmp_avx2(const struct wflow *w, const ui
 	 * the upper half only 7..4, the sequence number's) */
 	const __m256i sh = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, -1, -1, -1, -1, -1, -1, -1, -1, 7, 6, 5, 4, -1, -1,
 	                                    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-	const __m256i mk = _mm256_setr_epi64x(-1, 0, 0xffffffff, 0);
 	const __m256i f = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(d + 18)), sh);
-	const __m256i x = _mm256_and_si256(_mm256_xor_si256(f, _mm256_loadu_si256((const __m256i *)(const void *)w)), mk);
+	/* (the slot's bytes around e and seq are zeros, as f's) */
+	const __m256i x = _mm256_xor_si256(f, _mm256_loadu_si256((const __m256i *)(const void *)w));
 	return gro_cmp_avx2_d(x, d, w->it->hdr, rm, 0, w->hl);
 }
 #endif
@@ -130,7 +130,7 @@ static inline OFL_ALWAYS_INLINE struct wrun weave_runs(const struct ofl_pkt *q, 
 /* The constants of weave_run_hl(): the masks of a header of hl bytes, its
  * blocks from 0, 32 (mid) and hl - 32, and the shuffle compare's. */
 struct wmask {
-	__m256i m0, m1, ml, sh, mk;
+	__m256i m0, m1, ml, sh;
 };
 
 /* AVX2, TCP: weave_run() for the slots whose header length is hl (the
@@ -173,14 +173,23 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 struct wrun weave_run_hl(const s
 	                                  _mm256_loadu_si256((const __m256i *)(const void *)(h + (o)))),        \
 	                 (m))
 		y = _mm256_or_si256(WRY(0, k->m0), WRY(hl - 32, k->ml));
-		if (mid)
-			y = _mm256_or_si256(y, WRY(32, k->m1));
+		if (mid || !v4) {
+			/* (IPv6: its sequence number, bytes 58-61, is the middle
+			 * block's 26-29, shuffled from there) */
+			__m256i b1 = _mm256_loadu_si256((const __m256i *)(const void *)(d + 32));
+			if (!v4)
+				__asm__("" : "+x"(b1)); /* (one load for both) */
+			y = _mm256_or_si256(y, _mm256_and_si256(_mm256_xor_si256(b1, _mm256_loadu_si256((const __m256i *)(const void *)(h + 32))), k->m1));
+			if (!v4)
+				y = _mm256_or_si256(y, _mm256_xor_si256(_mm256_shuffle_epi8(b1, k->sh),
+				                                        _mm256_loadu_si256((const __m256i *)(const void *)x)));
+		}
 #undef WRY
 		if (v4) {
 			const __m256i f = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(d + 18)), k->sh);
-			y = _mm256_or_si256(y, _mm256_and_si256(_mm256_xor_si256(f, _mm256_loadu_si256((const __m256i *)(const void *)x)), k->mk));
+			y = _mm256_or_si256(y, _mm256_xor_si256(f, _mm256_loadu_si256((const __m256i *)(const void *)x)));
 		}
-		if (!_mm256_testz_si256(y, y) || (!v4 && ofl_get32(d + l4c + 4) != x->seq))
+		if (!_mm256_testz_si256(y, y))
 			break;
 		weave_take1(x, q, d, hl, lstep, v4, 0);
 		w = x;
@@ -207,11 +216,17 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 struct wrun weave_runs_hl(const 
 	k.m0 = _mm256_loadu_si256((const __m256i *)(const void *)rm);
 	k.m1 = _mm256_loadu_si256((const __m256i *)(const void *)(rm + 32));
 	k.ml = _mm256_loadu_si256((const __m256i *)(const void *)(rm + hl - 32));
-	k.sh = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, -1, -1, -1, -1, -1, -1, -1, -1, 7, 6, 5, 4, -1, -1, -1, -1, -1,
-	                        -1, -1, -1, -1, -1, -1, -1);
-	k.mk = _mm256_setr_epi64x(-1, 0, 0xffffffff, 0);
+	/* the shuffle compare's: IPv4 weave_cmp_avx2()'s (from byte 18); IPv6
+	 * the sequence number from the middle block (bytes 32-63) to bytes
+	 * 16-19, host order, the rest zeros (e is 0 then) */
+	k.sh = v4 ? _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, -1, -1, -1, -1, -1, -1, -1, -1, 7, 6, 5, 4, -1, -1, -1, -1,
+	                             -1, -1, -1, -1, -1, -1, -1, -1)
+	          : _mm256_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 13, 12, 11, 10, -1,
+	                             -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
 	/* (opaque: kept in registers, not loaded again a frame) */
-	__asm__("" : "+x"(k.m0), "+x"(k.m1), "+x"(k.ml), "+x"(k.sh), "+x"(k.mk));
+	__asm__("" : "+x"(k.m0), "+x"(k.m1), "+x"(k.ml), "+x"(k.sh));
+	if (!v4 && hl <= 64)
+		return r; /* (never: an IPv6 header is 74 bytes or more) */
 	if (q < pfend)
 		r = hl > 64 ? weave_run_hl(q, pfend < qend ? pfend : qend, w, &k, lstep, hl, v4, 1, 1)
 		            : weave_run_hl(q, pfend < qend ? pfend : qend, w, &k, lstep, hl, v4, 0, 1);
