@@ -133,67 +133,94 @@ struct wmask {
 	__m256i m0, m1, ml, sh;
 };
 
+/* AVX2, TCP: does slot x take frame q (weave_run()'s test and take, with
+ * the frame GRO_AHEAD on checked and its header fetched first when pf),
+ * the slot's header length hl (hlw: hl << 32)?  The compare's masks and
+ * the shuffle's constants in registers (k), and the slot's length and
+ * header length one word compared with the frame's length and hl.  mid:
+ * the header has a middle block (64 < hl <= 96; else hl <= 64). */
+static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 int weave_hl1(const struct ofl_pkt *q, struct wflow *x,
+                                                             const struct wmask *k, uint64_t lstep, uint32_t hl,
+                                                             uint64_t hlw, const int v4, const int mid, const int pf)
+{
+	const uint32_t l4c = v4 ? 34u : 54u;
+	const struct ofl_buf *b;
+	const uint8_t *d, *h;
+	uint64_t fw;
+	__m256i y;
+	if (pf) {
+		const struct ofl_pkt *a = q + GRO_AHEAD;
+		if (!gro_pkt_plain_meta(a) || !a->bufs || !a->bufs->data || a->bufs->len < l4c + 20u)
+			return 0;
+		__builtin_prefetch(a->bufs->data);
+	}
+	b = q->bufs;
+	memcpy(&fw, &x->full, 8);
+	/* (a free slot's full is 0, never a frame's length here) */
+	if ((b->len | hlw) != fw || x->n == x->left)
+		return 0;
+	d = b->data;
+	h = x->it->hdr;
+#define WRY(o, m)                                                                                          \
+	_mm256_and_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(d + (o))),         \
+	                                  _mm256_loadu_si256((const __m256i *)(const void *)(h + (o)))),        \
+	                 (m))
+	y = _mm256_or_si256(WRY(0, k->m0), WRY(hl - 32, k->ml));
+	if (mid || !v4) {
+		/* (IPv6: its sequence number, bytes 58-61, is the middle
+		 * block's 26-29, shuffled from there) */
+		__m256i b1 = _mm256_loadu_si256((const __m256i *)(const void *)(d + 32));
+		if (!v4)
+			__asm__("" : "+x"(b1)); /* (one load for both) */
+		y = _mm256_or_si256(y, _mm256_and_si256(_mm256_xor_si256(b1, _mm256_loadu_si256((const __m256i *)(const void *)(h + 32))), k->m1));
+		if (!v4)
+			y = _mm256_or_si256(y, _mm256_xor_si256(_mm256_shuffle_epi8(b1, k->sh),
+			                                        _mm256_loadu_si256((const __m256i *)(const void *)x)));
+	}
+#undef WRY
+	if (v4) {
+		const __m256i f = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(d + 18)), k->sh);
+		y = _mm256_or_si256(y, _mm256_xor_si256(f, _mm256_loadu_si256((const __m256i *)(const void *)x)));
+	}
+	if (!_mm256_testz_si256(y, y))
+		return 0;
+	weave_take1(x, q, d, hl, lstep, v4, 0);
+	return 1;
+}
+
 /* AVX2, TCP: weave_run() for the slots whose header length is hl (the
  * slot of the first frame's; a frame of another slot's, or of another
- * length, stops it): the compare's masks and the shuffle's constants in
- * registers (k), and the slot's length and header length one word
- * compared with the frame's length and hl.  mid: the header has a middle
- * block (64 < hl <= 96; else hl <= 64). */
+ * length, stops it): weave_hl1() frame by frame, two a turn (the slot
+ * pointers in turn, one bound test). */
 static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 struct wrun weave_run_hl(const struct ofl_pkt *q,
                                                                         const struct ofl_pkt *lim, struct wflow *w,
                                                                         const struct wmask *k, uint64_t lstep,
                                                                         uint32_t hl, const int v4, const int mid,
                                                                         const int pf)
 {
-	const uint32_t l4c = v4 ? 34u : 54u;
 	const uint64_t hlw = (uint64_t)hl << 32;
+	struct wflow *x;
 	struct wrun r;
-	for (; q < lim; q++) {
-		const struct ofl_buf *b;
-		const uint8_t *d, *h;
-		struct wflow *x;
-		uint64_t fw;
-		__m256i y;
-		if (pf) {
-			const struct ofl_pkt *a = q + GRO_AHEAD;
-			if (!gro_pkt_plain_meta(a) || !a->bufs || !a->bufs->data || a->bufs->len < l4c + 20u)
-				break;
-			__builtin_prefetch(a->bufs->data);
-		}
-		b = q->bufs;
+	while (lim - q >= 2) {
 		x = w->nx;
-		memcpy(&fw, &x->full, 8);
-		/* (a free slot's full is 0, never a frame's length here) */
-		if ((b->len | hlw) != fw || x->n == x->left)
-			break;
-		d = b->data;
-		h = x->it->hdr;
-#define WRY(o, m)                                                                                          \
-	_mm256_and_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(d + (o))),         \
-	                                  _mm256_loadu_si256((const __m256i *)(const void *)(h + (o)))),        \
-	                 (m))
-		y = _mm256_or_si256(WRY(0, k->m0), WRY(hl - 32, k->ml));
-		if (mid || !v4) {
-			/* (IPv6: its sequence number, bytes 58-61, is the middle
-			 * block's 26-29, shuffled from there) */
-			__m256i b1 = _mm256_loadu_si256((const __m256i *)(const void *)(d + 32));
-			if (!v4)
-				__asm__("" : "+x"(b1)); /* (one load for both) */
-			y = _mm256_or_si256(y, _mm256_and_si256(_mm256_xor_si256(b1, _mm256_loadu_si256((const __m256i *)(const void *)(h + 32))), k->m1));
-			if (!v4)
-				y = _mm256_or_si256(y, _mm256_xor_si256(_mm256_shuffle_epi8(b1, k->sh),
-				                                        _mm256_loadu_si256((const __m256i *)(const void *)x)));
+		if (!weave_hl1(q, x, k, lstep, hl, hlw, v4, mid, pf))
+			goto out;
+		w = x->nx;
+		if (!weave_hl1(q + 1, w, k, lstep, hl, hlw, v4, mid, pf)) {
+			w = x;
+			q++;
+			goto out;
 		}
-#undef WRY
-		if (v4) {
-			const __m256i f = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(d + 18)), k->sh);
-			y = _mm256_or_si256(y, _mm256_xor_si256(f, _mm256_loadu_si256((const __m256i *)(const void *)x)));
-		}
-		if (!_mm256_testz_si256(y, y))
-			break;
-		weave_take1(x, q, d, hl, lstep, v4, 0);
-		w = x;
+		q += 2;
 	}
+	if (q < lim) {
+		x = w->nx;
+		if (weave_hl1(q, x, k, lstep, hl, hlw, v4, mid, pf)) {
+			w = x;
+			q++;
+		}
+	}
+out:
 	r.q = q;
 	r.w = w;
 	return r;
