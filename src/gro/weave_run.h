@@ -135,12 +135,12 @@ struct wmask {
 
 /* AVX2, TCP: does slot x take frame q (weave_run()'s test and take, with
  * the frame GRO_AHEAD on checked and its header fetched first when pf),
- * the slot's header length hl (hlw: hl << 32)?  The compare's masks and
- * the shuffle's constants in registers (k), and the slot's length and
- * header length one word compared with the frame's length and hl.  mid:
- * the header has a middle block (64 < hl <= 96; else hl <= 64). */
+ * the slot's header length hl?  The compare's masks and the shuffle's
+ * constants in registers (k), and the slot's length and header length one
+ * word compared with the frame's length and hl (hlm: hl - 32, hlw: hl <<
+ * 32).  mid: the header has a middle block (64 < hl <= 96; else hl <= 64). */
 static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 int weave_hl1(const struct ofl_pkt *q, struct wflow *x,
-                                                             const struct wmask *k, uint64_t lstep, uint32_t hl,
+                                                             const struct wmask *k, uint64_t lstep, size_t hlm,
                                                              uint64_t hlw, const int v4, const int mid, const int pf)
 {
 	const uint32_t l4c = v4 ? 34u : 54u;
@@ -165,7 +165,7 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 int weave_hl1(const struct ofl_p
 	_mm256_and_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(d + (o))),         \
 	                                  _mm256_loadu_si256((const __m256i *)(const void *)(h + (o)))),        \
 	                 (m))
-	y = _mm256_or_si256(WRY(0, k->m0), WRY(hl - 32, k->ml));
+	y = _mm256_or_si256(WRY(0, k->m0), WRY(hlm, k->ml));
 	if (mid || !v4) {
 		/* (IPv6: its sequence number, bytes 58-61, is the middle
 		 * block's 26-29, shuffled from there) */
@@ -184,7 +184,7 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 int weave_hl1(const struct ofl_p
 	}
 	if (!_mm256_testz_si256(y, y))
 		return 0;
-	weave_take1(x, q, d, hl, lstep, v4, 0);
+	weave_take1(x, q, d + hlm, 32, lstep, v4, 0); /* (d + hl: one register for hl) */
 	return 1;
 }
 
@@ -199,14 +199,16 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 struct wrun weave_run_hl(const s
                                                                         const int pf)
 {
 	const uint64_t hlw = (uint64_t)hl << 32;
+	const size_t hlm = hl - 32u;
+	const struct ofl_pkt *const lim1 = q < lim ? lim - 1 : q; /* (a pair: its first below) */
 	struct wflow *x;
 	struct wrun r;
-	while (lim - q >= 2) {
+	while (q < lim1) {
 		x = w->nx;
-		if (!weave_hl1(q, x, k, lstep, hl, hlw, v4, mid, pf))
+		if (!weave_hl1(q, x, k, lstep, hlm, hlw, v4, mid, pf))
 			goto out;
 		w = x->nx;
-		if (!weave_hl1(q + 1, w, k, lstep, hl, hlw, v4, mid, pf)) {
+		if (!weave_hl1(q + 1, w, k, lstep, hlm, hlw, v4, mid, pf)) {
 			w = x;
 			q++;
 			goto out;
@@ -215,7 +217,7 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 struct wrun weave_run_hl(const s
 	}
 	if (q < lim) {
 		x = w->nx;
-		if (weave_hl1(q, x, k, lstep, hl, hlw, v4, mid, pf)) {
+		if (weave_hl1(q, x, k, lstep, hlm, hlw, v4, mid, pf)) {
 			w = x;
 			q++;
 		}
