@@ -281,31 +281,40 @@ enum {
  * slot of the table, found by a hash of the TCP ports; the table in the
  * context: struct ofl_gro weave). */
 struct wflow {
-	uint64_t e, estep;   /* IPv4: the next ID-to-checksum word, its step */
-	uint32_t seq, mss;   /* the next sequence number, its step (e and seq:
-	                        weave_run.h weave_cmp_avx2()'s lanes 0 and 2) */
+	/* the shuffle compare's 32 bytes (weave_run.h weave_cmp_avx2()): e in
+	 * lane 0, seq in lane 2's first half, the rest zero (z0, z1: never
+	 * written; the context is allocated zeroed) */
+	uint64_t e;          /* IPv4: the next ID-to-checksum word */
+	uint32_t z0[2];
+	uint32_t seq;        /* the next sequence number */
+	uint32_t z1[3];
 	uint32_t ports;      /* the frames' TCP ports */
 	uint32_t full;       /* and their length (a full segment's); 0: a free slot */
+	uint32_t hl, n;      /* header length (full and hl: one word, weave_run.h); frames taken */
+	uint32_t left;       /* how many it may take */
+	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers: at the leave) */
+	uint64_t estep;      /* e's step */
+	uint32_t mss;        /* seq's step */
+	/* frames in several buffers (weave.c): the next frame's pkt/buf word
+	 * (and below its first slice and the end of the slices the flow may
+	 * write) */
+	uint32_t pb;
 	struct gro_item *it;
 	struct ofl_slice *s; /* the entry's next slice and cookie when it joined */
 	void **c;
 	uint64_t lw;         /* that slice's len, pkt and buf (SL_LEN) */
-	uint32_t hl, n;      /* header length; frames taken */
-	uint32_t left;       /* how many it may take */
-	uint32_t xs;         /* slices written beyond one a frame (frames in several buffers: at the leave) */
-	/* frames in several buffers (weave.c): the next frame's pkt/buf word,
-	 * its first slice and the end of the slices the flow may write */
-	uint32_t pb;
 	struct ofl_slice *sp, *send;
 	/* one buffer (weave.c): the slot of the frame that came after this
 	 * slot's last time (a guess, checked; NULL until the first weave) */
 	struct wflow *nx;
-	uint8_t pad[128 - 112]; /* a slot a power of two: its address one shift */
 };
 _Static_assert(sizeof(struct wflow) == 128, "a slot: 128 bytes");
-_Static_assert(offsetof(struct wflow, full) == offsetof(struct wflow, ports) + 4, "ports and full: one word");
-_Static_assert(offsetof(struct wflow, e) == 0 && offsetof(struct wflow, seq) == 16,
-               "e and seq: the compare's lanes 0 and 2 (weave_run.h weave_cmp_avx2())");
+_Static_assert(offsetof(struct wflow, full) == offsetof(struct wflow, ports) + 4 &&
+                   offsetof(struct wflow, hl) == offsetof(struct wflow, full) + 4,
+               "ports and full, full and hl: one word each");
+_Static_assert(offsetof(struct wflow, e) == 0 && offsetof(struct wflow, z0) == 8 && offsetof(struct wflow, seq) == 16 &&
+                   offsetof(struct wflow, ports) == 32,
+               "e and seq: the compare's lanes 0 and 2, zeros around them (weave_run.h weave_cmp_avx2())");
 
 struct ofl_gro {
 	struct ofl_gro_config cfg;

@@ -403,7 +403,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			break;
 		if (!mb) {
 			wp->nx = w;
-			weave_take1(w, q, d, lstep, v4, udp);
+			weave_take1(w, q, d, w->hl, lstep, v4, udp);
 			wp = w;
 			continue;
 		}

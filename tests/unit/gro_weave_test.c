@@ -21,7 +21,10 @@
  * header split, TCP timestamps) whose new flow's first frame has its last
  * header bytes in the second buffer, which the weave's hold must leave; and
  * addresses of all ones but the first byte, whose pseudo-header sum carries
- * out of 32 bits twice (the completion at the poll end, flush_unidx.c).
+ * out of 32 bits twice (the completion at the poll end, flush_unidx.c); and
+ * flows of three header lengths interleaved (none, the timestamps, twice
+ * the timestamps), their frames of one length: the AVX2 weave's run is
+ * made for one header length, a frame of another stops it.
  * Every case runs once as one burst and once frame by frame
  * (ofl_gro_receive()); both must deliver the same packets (header bytes,
  * each merged packet's lengths and checksums checked on their own too,
@@ -52,7 +55,7 @@
 enum change {
 	NONE, PSH, SHORT, SEQ_GAP, BAD_IPSUM, TTL, ID_STEP, TWO_BUFS, CSUM_NONE, HW_VLAN,
 	MAX_SEGS, MAX_HELD, MAX_SIZE, FIXED_ID, SAME_SLOT, MIXED_L3, OPTS, OPTS_DADDR, LONG_OPTS, TINY,
-	NEW_DOFF, MAX_FLOWS, NEW_HDR_SPLIT, HIGH_ADDR, NCHANGES
+	NEW_DOFF, MAX_FLOWS, NEW_HDR_SPLIT, HIGH_ADDR, MIXED_HL, NCHANGES
 };
 
 static uint8_t frames[NFR][FRAME];
@@ -149,6 +152,19 @@ static void make(enum change c, int l3)
 		g[f].flow_salt = f;
 		if (c == OPTS || c == OPTS_DADDR || c == NEW_HDR_SPLIT)
 			gen_opt_ts(&g[f], 77u + f, 5u);
+		if (c == MIXED_HL) {
+			/* header lengths 54, 66, 78, 66 (IPv6 20 more), the
+			 * frames all of one length */
+			if (f % 2 == 1)
+				gen_opt_ts(&g[f], 77u + f, 5u);
+			if (f == 0)
+				g[f].payload_len = MSS + 12u;
+			if (f == 2) {
+				gen_opt_ts(&g[f], 77u + f, 5u);
+				gen_opt_ts(&g[f], 78u + f, 6u);
+				g[f].payload_len = MSS - 12u;
+			}
+		}
 		if (c == LONG_OPTS) {
 			gen_opt_ts(&g[f], 77u + f, 5u);
 			gen_opt_ts(&g[f], 78u + f, 6u);
@@ -298,6 +314,7 @@ START_TEST(weave_equals_single_frames)
 	    [MAX_SIZE] = {8, 0},  [FIXED_ID] = {4, 0},  [SAME_SLOT] = {4, 0}, [MIXED_L3] = {4, 0},
 	    [OPTS] = {4, 0},      [OPTS_DADDR] = {6, 0}, [LONG_OPTS] = {4, 0}, [TINY] = {6, 1},
 	    [NEW_DOFF] = {5, 1},  [MAX_FLOWS] = {40, 0}, [NEW_HDR_SPLIT] = {4, 0}, [HIGH_ADDR] = {4, 0},
+	    [MIXED_HL] = {4, 0},
 	};
 	static struct out a, b;
 	unsigned c;
