@@ -241,33 +241,32 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
 }
 
 
-/* A frame q (data d, TCP ports ports, first buffer tot bytes) whose slot
+/* A frame q in one buffer (data d, TCP ports ports, tot bytes) whose slot
  * w is free while the weave is fresh: no held flow has its ports, a new
- * flow held (the bytes bound first: with its payload as the largest
- * segment size, frames from q0; mb: the frame's length its buffers' sum;
- * the flow limit: nothing was held when the weave started, *nh since),
- * *nh, *maxmss and *qend (the held bytes' bound) updated: 1; else 0 (the
- * weave ends there). */
+ * flow held: 1, *nh one more; else 0 (the weave ends there).  The flow
+ * limit first (nothing was held when the weave started, *nh since), then
+ * the bytes bound (a payload above the largest met, *maxmss: frames from
+ * q0 at it within the room hroom, *qend that bound), both before the hold
+ * (fewer values live across it; when the hold refuses the frame the weave
+ * ends there, and neither is read again). */
 static inline OFL_ALWAYS_INLINE int weave_new(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *q,
                                               const struct ofl_pkt *q0, const uint8_t *d, uint32_t ports,
                                               uint32_t tot, uint64_t now, uint32_t hroom, uint32_t froom,
                                               uint32_t *nh, uint32_t *maxmss, const struct ofl_pkt **qend,
-                                              const int v4, const int mb)
+                                              const int v4)
 {
 	const uint32_t l4c = v4 ? 34u : 54u;
-	const uint32_t fl = mb ? bufs_total(g, q) : tot;
-	const uint32_t len = fl - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
-	/* (a payload no larger than the largest met: within the bound, q
-	 * below *qend) */
-	if ((mb && !fl) || (len > *maxmss && (uint64_t)(q - q0 + 1) * len > hroom) || *nh >= froom ||
-	    !weave_hold(g, w, q, ports, fl, len, now, v4, mb))
+	const uint32_t len = tot - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
+	if ((len > *maxmss && (uint64_t)(q - q0 + 1) * len > hroom) || *nh >= froom)
 		return 0;
-	++*nh;
 	if (len > *maxmss) {
 		const struct ofl_pkt *qlim = q0 + hroom / len;
 		*maxmss = len;
 		*qend = qlim < *qend ? qlim : *qend;
 	}
+	if (!weave_hold(g, w, q, ports, tot, len, now, v4, 0))
+		return 0;
+	++*nh;
 	return 1;
 }
 
@@ -336,8 +335,20 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		/* the first GRO_AHEAD frames checked here, the first that
 		 * fails ending the weave there */
 		const struct ofl_pkt *a = q, *pe = (size_t)(qend - q) > GRO_AHEAD ? q + GRO_AHEAD : qend;
-		while (a < pe && WEAVE_OK(a))
-			a++;
+		if (pe == q + GRO_AHEAD) {
+			/* (all of them there: unrolled, no bound in each) */
+			unsigned k;
+#if defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+			for (k = 0; k < GRO_AHEAD; k++)
+				if (!WEAVE_OK(q + k))
+					break;
+			a = q + k;
+		} else {
+			while (a < pe && WEAVE_OK(a))
+				a++;
+		}
 		qend = a < pe ? a : qend;
 	}
 	/* frame q's GRO_AHEAD on checked and its header fetched, the first
@@ -374,12 +385,14 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			w = weave_slot(wf, ports);
 			if (w->full)
 				break;
-			if (!weave_new(g, w, q, q0, d, ports, q->bufs->len, now, hroom, froom, &nh, &maxmss, &qend, v4, 0)) {
+			/* (the guess before the hold: fewer values live across
+			 * it; a hint, set for a frame the hold refuses too) */
+			wp->nx = w;
+			wp = w;
+			if (!weave_new(g, w, q, q0, d, ports, q->bufs->len, now, hroom, froom, &nh, &maxmss, &qend, v4)) {
 				qend = q;
 				break;
 			}
-			wp->nx = w;
-			wp = w;
 		}
 	}
 	for (; q < qend; q++) {
