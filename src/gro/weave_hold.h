@@ -34,6 +34,25 @@ static inline OFL_ALWAYS_INLINE int weave_ip4_ok(const uint8_t *d, uint32_t tota
 	       (ofl_get32(d + 20) & 0x3fff00ffu) == 6u && ofl_ip4_sum_ok(d + 14);
 }
 
+/* The header of a new flow's first frame (n bytes, 54 to GRO_PRED_MAX)
+ * copied as hold.h copy_hdr() copies it, its loop unrolled (IPv6's 74
+ * bytes: one more piece, no loop). */
+static inline OFL_ALWAYS_INLINE void weave_copy_hdr(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	uint32_t o;
+	_Static_assert(GRO_PRED_MAX <= 128u, "at most five pieces before the last");
+	memcpy(dst, src, 16);
+	memcpy(dst + 16, src + 16, 16);
+	memcpy(dst + 32, src + 32, 16);
+#if defined(__GNUC__)
+#pragma GCC unroll 5
+#endif
+	for (o = 48; o < GRO_PRED_MAX - 16u; o += 16)
+		if (o + 16 < n)
+			memcpy(dst + o, src + o, 16);
+	memcpy(dst + n - 16, src + n - 16, 16);
+}
+
 /* A new flow's first frame pkt (its headers, hl bytes, at d; total
  * bytes, len of payload; over IPv4 with v4, else IPv6; mb: in several
  * buffers, else one) held out of the table in the entry returned (taken
@@ -64,7 +83,10 @@ static inline OFL_ALWAYS_INLINE struct gro_item *weave_fill(struct ofl_gro *g, s
 	 * the next already; the last one's made GRO_NONE, and the head set,
 	 * at the weave's end (weave.c weave_done()) */
 	g->age_tail = idx;
-	copy_hdr(it->hdr, d, hl, 0);
+	if (mb)
+		copy_hdr(it->hdr, d, hl, 0);
+	else
+		weave_copy_hdr(it->hdr, d, hl);
 	it->l3_len = total - 14u;
 	it->payload = len;
 	it->seg_size = (uint16_t)len;
