@@ -22,16 +22,15 @@ static inline OFL_ALWAYS_INLINE uint32_t new_limit(struct ofl_gro *g, uint32_t l
 	return g->wl_left;
 }
 
-/* The plain TCP/IPv4 shape of frame d of total bytes: core/parse.h
- * ofl_plain_is_ip4(), protocol 6 and ofl_plain_ip4_rest() as two masked
- * compares of the big-endian words at 12 (the EtherType, version and
- * length, the total length) and 20 (no fragment bits, the protocol; the
- * TTL not looked at), then the header checksum. */
+/* The plain TCP/IPv4 shape of frame d of total bytes (54 to 0xffff: the
+ * caller checks the top after): core/parse.h ofl_plain_is_ip4(), then
+ * protocol 6 and ofl_plain_ip4_rest() as one masked compare of the
+ * big-endian word at 16 (the total length, no fragment bits, the protocol;
+ * the ID and TTL not looked at) and the header checksum. */
 static inline OFL_ALWAYS_INLINE int weave_ip4_ok(const uint8_t *d, uint32_t total)
 {
-	/* (total - 14 above 0xffff: bits in the TOS byte's place, never equal) */
-	return (get64(d + 12) & 0xffffff00ffff0000ull) == (0x0800450000000000ull | (uint64_t)(total - 14u) << 16) &&
-	       (ofl_get32(d + 20) & 0x3fff00ffu) == 6u && ofl_ip4_sum_ok(d + 14);
+	return ofl_plain_is_ip4(d) &&
+	       (get64(d + 16) & 0xffff00003fff00ffull) == ((uint64_t)(total - 14u) << 48 | 6u) && ofl_ip4_sum_ok(d + 14);
 }
 
 /* The header of a new flow's first frame (n bytes, 54 to GRO_PRED_MAX)
