@@ -119,7 +119,8 @@ static inline OFL_ALWAYS_INLINE struct gro_item *weave_fill(struct ofl_gro *g, s
 		s->buf = 0;
 	}
 	c[0] = pkt->cookie;
-	g->held_bytes += len;
+	if (mb) /* (one buffer: at weave_hold()'s end, fewer spills) */
+		g->held_bytes += len;
 	weave_slot_at(w, it, s + 1, c + 1, ports, 1, len, hl, seq);
 	if (mb) {
 		/* the cut of the fast path's hold (hold.c gro_add_slices()):
@@ -200,6 +201,8 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 		weave_sroom(g, w);
 	if (v4)
 		g->st.rx_bytes += total;
+	if (!mb)
+		g->held_bytes += len; /* (weave_fill()'s, one buffer) */
 	return 1;
 }
 
