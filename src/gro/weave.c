@@ -243,12 +243,12 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
 
 /* A frame q in one buffer (data d, TCP ports ports, tot bytes) whose slot
  * w is free while the weave is fresh: no held flow has its ports, a new
- * flow held: 1, *nh one more; else 0 (the weave ends there).  The flow
- * limit first (nothing was held when the weave started, *nh since), then
- * the bytes bound (a payload above the largest met, *maxmss: frames from
- * q0 at it within the room hroom, *qend that bound), both before the hold
- * (fewer values live across it; when the hold refuses the frame the weave
- * ends there, and neither is read again). */
+ * flow held: 1, *nh one more; else 0 (the weave ends there).  The bytes
+ * bound (a payload above the largest met, *maxmss: frames from q0 at it
+ * within the room hroom, *qend that bound) and the flow limit (nothing was
+ * held when the weave started, *nh since) checked, and the bound updated,
+ * before the hold (fewer values live across it; when the hold refuses the
+ * frame the weave ends there, and neither is read again). */
 static inline OFL_ALWAYS_INLINE int weave_new(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *q,
                                               const struct ofl_pkt *q0, const uint8_t *d, uint32_t ports,
                                               uint32_t tot, uint64_t now, uint32_t hroom, uint32_t froom,
