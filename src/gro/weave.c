@@ -241,6 +241,35 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
 }
 
 
+/* A frame q in one buffer (data d, TCP ports ports, tot bytes) whose slot
+ * w is free while the weave is fresh: no held flow has its ports, a new
+ * flow held: 1, *nh one more; else 0 (the weave ends there).  The bytes
+ * bound (a payload above the largest met, *maxmss: frames from q0 at it
+ * within the room hroom, *qend that bound) and the flow limit (nothing was
+ * held when the weave started, *nh since) checked, and the bound updated,
+ * before the hold (fewer values live across it; when the hold refuses the
+ * frame the weave ends there, and neither is read again). */
+static inline OFL_ALWAYS_INLINE int weave_new(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *q,
+                                              const struct ofl_pkt *q0, const uint8_t *d, uint32_t ports,
+                                              uint32_t tot, uint64_t now, uint32_t hroom, uint32_t froom,
+                                              uint32_t *nh, uint32_t *maxmss, const struct ofl_pkt **qend,
+                                              const int v4)
+{
+	const uint32_t l4c = v4 ? 34u : 54u;
+	const uint32_t len = tot - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
+	if ((len > *maxmss && (uint64_t)(q - q0 + 1) * len > hroom) || *nh >= froom)
+		return 0;
+	if (len > *maxmss) {
+		const struct ofl_pkt *qlim = q0 + hroom / len;
+		*maxmss = len;
+		*qend = qlim < *qend ? qlim : *qend;
+	}
+	if (!weave_hold(g, w, q, ports, tot, len, now, v4, 0))
+		return 0;
+	++*nh;
+	return 1;
+}
+
 /* udp: the datagrams of UDP flows (one buffer), the held header's UDP
  * length compared (a full datagram's), the checksum not 0 instead of the
  * sequence number; never fresh.
@@ -306,9 +335,65 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		/* the first GRO_AHEAD frames checked here, the first that
 		 * fails ending the weave there */
 		const struct ofl_pkt *a = q, *pe = (size_t)(qend - q) > GRO_AHEAD ? q + GRO_AHEAD : qend;
-		while (a < pe && WEAVE_OK(a))
-			a++;
+		if (pe == q + GRO_AHEAD) {
+			/* (all of them there: unrolled, no bound in each) */
+			unsigned k;
+#if defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+			for (k = 0; k < GRO_AHEAD; k++)
+				if (!WEAVE_OK(q + k))
+					break;
+			a = q + k;
+		} else {
+			while (a < pe && WEAVE_OK(a))
+				a++;
+		}
 		qend = a < pe ? a : qend;
+	}
+	/* frame q's GRO_AHEAD on checked and its header fetched, the first
+	 * that fails ending the weave there */
+#if defined(__GNUC__)
+#define WEAVE_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define WEAVE_PREFETCH(p) ((void)(p))
+#endif
+#define WEAVE_AHEAD(q)                                              \
+	do {                                                        \
+		if ((q) < pfend) {                                  \
+			const struct ofl_pkt *a_ = (q) + GRO_AHEAD; \
+			if (WEAVE_OK(a_)) {                         \
+				WEAVE_PREFETCH(a_->bufs->data);     \
+			} else {                                    \
+				qend = a_ < qend ? a_ : qend;       \
+				pfend = (q);                        \
+			}                                           \
+		}                                                   \
+	} while (0)
+	if (!mb && fresh) {
+		/* one buffer, fresh: the new flows first, in a loop of their
+		 * own (the frames while each one's slot is free, held as the
+		 * loop below holds them, weave_new()), each slot the guess of
+		 * the one before's; a hold refused ends the weave there */
+		for (; q < qend; q++) {
+			const uint8_t *d;
+			struct wflow *w;
+			uint32_t ports;
+			WEAVE_AHEAD(q);
+			d = q->bufs->data;
+			ports = ld32(d + l4c);
+			w = weave_slot(wf, ports);
+			if (w->full)
+				break;
+			/* (the guess before the hold: fewer values live across
+			 * it; a hint, set for a frame the hold refuses too) */
+			wp->nx = w;
+			wp = w;
+			if (!weave_new(g, w, q, q0, d, ports, q->bufs->len, now, hroom, froom, &nh, &maxmss, &qend, v4)) {
+				qend = q;
+				break;
+			}
+		}
 	}
 	for (; q < qend; q++) {
 		const uint8_t *d;
@@ -417,6 +502,8 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			w->e += w->estep;
 	}
 #undef WEAVE_OK
+#undef WEAVE_AHEAD
+#undef WEAVE_PREFETCH
 	return weave_done(g, wf, bytes, held, weave_last(wf, q0, q, fixq, fixw, fixit, l4c), (unsigned)(q - q0), nh,
 	                  head0, mb);
 }

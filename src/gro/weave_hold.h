@@ -22,11 +22,42 @@ static inline OFL_ALWAYS_INLINE uint32_t new_limit(struct ofl_gro *g, uint32_t l
 	return g->wl_left;
 }
 
+/* The plain TCP/IPv4 shape of frame d of total bytes (54 to 0xffff: the
+ * caller checks the top after): core/parse.h ofl_plain_is_ip4(), then
+ * protocol 6 and ofl_plain_ip4_rest() as one masked compare of the
+ * big-endian word at 16 (the total length, no fragment bits, the protocol;
+ * the ID and TTL not looked at) and the header checksum. */
+static inline OFL_ALWAYS_INLINE int weave_ip4_ok(const uint8_t *d, uint32_t total)
+{
+	return ofl_plain_is_ip4(d) &&
+	       (get64(d + 16) & 0xffff00003fff00ffull) == ((uint64_t)(total - 14u) << 48 | 6u) && ofl_ip4_sum_ok(d + 14);
+}
+
+/* The header of a new flow's first frame (n bytes, 54 to GRO_PRED_MAX)
+ * copied as hold.h copy_hdr() copies it, its loop unrolled (IPv6's 74
+ * bytes: one more piece, no loop). */
+static inline OFL_ALWAYS_INLINE void weave_copy_hdr(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	uint32_t o;
+	_Static_assert(GRO_PRED_MAX <= 128u, "at most five pieces before the last");
+	memcpy(dst, src, 16);
+	memcpy(dst + 16, src + 16, 16);
+	memcpy(dst + 32, src + 32, 16);
+#if defined(__GNUC__)
+#pragma GCC unroll 5
+#endif
+	for (o = 48; o < GRO_PRED_MAX - 16u; o += 16)
+		if (o + 16 < n)
+			memcpy(dst + o, src + o, 16);
+	memcpy(dst + n - 16, src + n - 16, 16);
+}
+
 /* A new flow's first frame pkt (its headers, hl bytes, at d; total
  * bytes, len of payload; over IPv4 with v4, else IPv6; mb: in several
- * buffers, else one) held out of the table in entry idx (taken from the
- * free list), as hold.h gro_hold_plain_unidx() holds it, every field it
- * writes written the same but these: next_seq (the slot's leave writes
+ * buffers, else one) held out of the table in the entry returned (taken
+ * from the free list, its slices and cookies its own pointers'), as
+ * hold.h gro_hold_plain_unidx() holds it, every field it writes written
+ * the same but these: next_seq (the slot's leave writes
  * it: weave.c weave_leave_as(); every slot that names a flow leaves
  * before the weave ends), prev (newflows.c gro_unidx_settle(); a full
  * flush reads no prev), the age list's head and nlone (weave.c
@@ -35,17 +66,26 @@ static inline OFL_ALWAYS_INLINE uint32_t new_limit(struct ofl_gro *g, uint32_t l
  * store (a byte store may alias them: each would be read again after
  * it); mb: the payload's slices cut as hold.c gro_add_slices() cuts them,
  * the header split's inline (hold.h gro_split_slices()). */
-static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *pkt,
-                                                const uint8_t *d, uint32_t total, uint32_t hl, uint32_t len,
-                                                uint32_t ports, uint32_t seq, uint64_t now, const int v4,
-                                                const int mb)
+static inline OFL_ALWAYS_INLINE struct gro_item *weave_fill(struct ofl_gro *g, struct wflow *w,
+                                                         const struct ofl_pkt *pkt, const uint8_t *d, uint32_t total,
+                                                         uint32_t hl, uint32_t len, uint32_t ports, uint32_t seq,
+                                                         uint64_t now, const int v4, const int mb)
 {
 	const uint32_t l4c = v4 ? 34u : 54u, idx = g->free_head;
-	struct gro_item *const items = g->items, *it = &items[idx];
-	struct ofl_slice *const s = gro_slices(g, idx);
-	void **const c = gro_cookies(g, idx);
+	struct gro_item *const it = &g->items[idx];
+	struct ofl_slice *const s = it->sl; /* (gro_slices(), gro_cookies(): create.c sets them) */
+	void **const c = it->ck;
 	g->free_head = it->next;
-	copy_hdr(it->hdr, d, hl, 0);
+	/* the age list: the entries taken one after the other from the free
+	 * list, nothing else taken between (the weave's holds, the list empty
+	 * when the first is held: nothing is held), so each one's next names
+	 * the next already; the last one's made GRO_NONE, and the head set,
+	 * at the weave's end (weave.c weave_done()) */
+	g->age_tail = idx;
+	if (mb)
+		copy_hdr(it->hdr, d, hl, 0);
+	else
+		weave_copy_hdr(it->hdr, d, hl);
 	it->l3_len = total - 14u;
 	it->payload = len;
 	it->seg_size = (uint16_t)len;
@@ -79,13 +119,8 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, struct wf
 		s->buf = 0;
 	}
 	c[0] = pkt->cookie;
-	/* the age list: the entries taken one after the other from the free
-	 * list, nothing else taken between (the weave's holds, the list empty
-	 * when the first is held: nothing is held), so each one's next names
-	 * the next already; the last one's made GRO_NONE, and the head set,
-	 * at the weave's end (weave.c weave_done()) */
-	g->age_tail = idx;
-	g->held_bytes += len;
+	if (mb) /* (one buffer: at weave_hold()'s end, fewer spills) */
+		g->held_bytes += len;
 	weave_slot_at(w, it, s + 1, c + 1, ports, 1, len, hl, seq);
 	if (mb) {
 		/* the cut of the fast path's hold (hold.c gro_add_slices()):
@@ -100,7 +135,7 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_fill(struct ofl_gro *g, struct wf
 		it->nslices = (uint16_t)ns;
 		w->s = s + ns;
 	}
-	return idx;
+	return it;
 }
 
 /* Frame pkt (total bytes; mb: in several buffers, its headers in the
@@ -122,9 +157,12 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 {
 	const uint8_t *d = pkt->bufs->data;
 	const uint32_t l4c = v4 ? 34u : 54u;
-	uint32_t left, idx, hl;
+	struct gro_item *it;
+	uint32_t left, hl;
 	uint64_t e;
-	if (v4 ? !ofl_plain_is_ip4(d) || d[23] != 6 || !ofl_plain_ip4_rest(d + 14, total)
+	/* (several buffers: core/parse.h's two halves, the copy's register
+	 * allocation better so, measured) */
+	if (v4 ? (mb ? !ofl_plain_is_ip4(d) || d[23] != 6 || !ofl_plain_ip4_rest(d + 14, total) : !weave_ip4_ok(d, total))
 	       : !ofl_plain_is_ip6(d, total) || d[20] != 6)
 		return 0;
 	/* (the buffer's length at least l4c + 20: the weave's checks) a TCP
@@ -142,10 +180,10 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 	if (!v4)
 		g->st.rx_bytes += total; /* (IPv4: at the end, fewer spills; st.rx_pkts, st.held: weave.c weave_done()) */
 	/* (out of the table: gro_new_flows()) */
-	idx = weave_fill(g, w, pkt, d, total, hl, len, ports, ofl_get32(d + l4c + 4) + len, now, v4, mb);
+	it = weave_fill(g, w, pkt, d, total, hl, len, ports, ofl_get32(d + l4c + 4) + len, now, v4, mb);
 	left = new_limit(g, total - 14u, len);
 	if (mb) /* (weave_limit() of its slices: one or more, new_limit() counts one) */
-		left = min32(left, sat_sub(g->max_slices - 1u, g->items[idx].nslices));
+		left = min32(left, sat_sub(g->max_slices - 1u, it->nslices));
 	if (!v4) {
 		w->e = w->estep = 0;
 	} else if ((e = get64(d + 18)) >> 48 != 0xffffu && (e & 0xffffu) != 0) {
@@ -156,13 +194,15 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 		w->e = e += w->estep;
 		left = min32(left, min32(0xffffu - (uint32_t)(e >> 48), (uint32_t)(e & 0xffffu)));
 	} else {
-		left = weave_left(g, &g->items[idx], &w->e, &w->estep, v4); /* (an ID or checksum at its end) */
+		left = weave_left(g, it, &w->e, &w->estep, v4); /* (an ID or checksum at its end) */
 	}
 	w->left = left;
 	if (mb)
 		weave_sroom(g, w);
 	if (v4)
 		g->st.rx_bytes += total;
+	if (!mb)
+		g->held_bytes += len; /* (weave_fill()'s, one buffer) */
 	return 1;
 }
 

@@ -24,7 +24,11 @@
  * out of 32 bits twice (the completion at the poll end, flush_unidx.c); and
  * flows of three header lengths interleaved (none, the timestamps, twice
  * the timestamps), their frames of one length: the AVX2 weave's run is
- * made for one header length, a frame of another stops it.
+ * made for one header length, a frame of another stops it; and
+ * a new flow's first frame (frame 1) that is an IPv4 fragment (MF), which
+ * the weave's hold must leave (its IPv4 check, weave_hold.h
+ * weave_ip4_ok()); and a hardware VLAN tag on frame 6, among the first
+ * eight frames the weave checks before its loop (unrolled there).
  * Every case runs once as one burst and once frame by frame
  * (ofl_gro_receive()); both must deliver the same packets (header bytes,
  * each merged packet's lengths and checksums checked on their own too,
@@ -51,11 +55,14 @@
 
 /* the frame changed in the middle: flow 1, segment 5 */
 #define MID (5u * FLOWS + 1u)
+/* EARLY_VLAN's frame: among the first GRO_AHEAD (8) of the burst, which
+ * the weave checks before its loop */
+#define EARLY (FLOWS + 2u)
 
 enum change {
 	NONE, PSH, SHORT, SEQ_GAP, BAD_IPSUM, TTL, ID_STEP, TWO_BUFS, CSUM_NONE, HW_VLAN,
 	MAX_SEGS, MAX_HELD, MAX_SIZE, FIXED_ID, SAME_SLOT, MIXED_L3, OPTS, OPTS_DADDR, LONG_OPTS, TINY,
-	NEW_DOFF, MAX_FLOWS, NEW_HDR_SPLIT, HIGH_ADDR, MIXED_HL, NCHANGES
+	NEW_DOFF, MAX_FLOWS, NEW_HDR_SPLIT, HIGH_ADDR, MIXED_HL, NEW_FRAG, EARLY_VLAN, NCHANGES
 };
 
 static uint8_t frames[NFR][FRAME];
@@ -203,6 +210,8 @@ static void make(enum change c, int l3)
 			default: break;
 			}
 		}
+		if (k == 1 && c == NEW_FRAG)
+			m.frag = 0x2000; /* IPv4 MF: a fragment (IPv6: no change) */
 		len = gen_tcp_frame(&m, frames[k], FRAME);
 		ck_assert_uint_gt(len, 0);
 		if (k == 1 && c == NEW_DOFF) {
@@ -252,7 +261,7 @@ static void make(enum change c, int l3)
 		}
 		if (k == MID && c == CSUM_NONE)
 			pkts[k].csum_status = OFL_CSUM_NONE;
-		if (k == MID && c == HW_VLAN) {
+		if ((k == MID && c == HW_VLAN) || (k == EARLY && c == EARLY_VLAN)) {
 			pkts[k].flags = OFL_PKT_F_VLAN;
 			pkts[k].vlan_tci = 5;
 		}
@@ -314,13 +323,13 @@ START_TEST(weave_equals_single_frames)
 	    [MAX_SIZE] = {8, 0},  [FIXED_ID] = {4, 0},  [SAME_SLOT] = {4, 0}, [MIXED_L3] = {4, 0},
 	    [OPTS] = {4, 0},      [OPTS_DADDR] = {6, 0}, [LONG_OPTS] = {4, 0}, [TINY] = {6, 1},
 	    [NEW_DOFF] = {5, 1},  [MAX_FLOWS] = {40, 0}, [NEW_HDR_SPLIT] = {4, 0}, [HIGH_ADDR] = {4, 0},
-	    [MIXED_HL] = {4, 0},
+	    [MIXED_HL] = {4, 0},  [NEW_FRAG] = {5, 1},  [EARLY_VLAN] = {6, 0},
 	};
 	static struct out a, b;
 	unsigned c;
 	for (c = 0; c < 2 * NCHANGES; c++) {
 		enum change ch = (enum change)(c % NCHANGES);
-		int l3 = c < NCHANGES ? 4 : 6, v6same = l3 == 6 && (ch == BAD_IPSUM || ch == ID_STEP);
+		int l3 = c < NCHANGES ? 4 : 6, v6same = l3 == 6 && (ch == BAD_IPSUM || ch == ID_STEP || ch == NEW_FRAG);
 		struct ofl_gro_stats sa, sb;
 		make(ch, l3);
 		run(ch, 1, &a, &sa);
