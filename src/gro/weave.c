@@ -89,18 +89,31 @@ static inline OFL_ALWAYS_INLINE int weave_entry(const struct ofl_gro *g, const s
 static inline OFL_ALWAYS_INLINE void weave_leave_as(struct wflow *w, uint64_t *bytes, uint32_t *held, const int mb)
 {
 	struct gro_item *it = w->it;
-	/* the slot's fields read before the entry is written (else read
-	 * again after each store: they might alias) */
-	const uint32_t n = w->n, full = w->full, seq = w->seq, add = n * w->mss;
-	struct gro_item *it2 = it; /* (the same: WEAVE_APART()) */
-	WEAVE_APART(it2);
-	it->nsegs = (uint16_t)(it->nsegs + n);
-	it2->nslices = (uint16_t)(it2->nslices + n + (mb ? w->xs : 0u));
-	it->payload += add;
-	it2->l3_len += add;
-	it->next_seq = seq;
-	*bytes += (uint64_t)n * full;
-	*held += add;
+	if (mb) {
+		/* (as it was: the loop of several buffers got more
+		 * instructions a frame with the form below) */
+		uint32_t add = w->n * w->mss;
+		it->nsegs = (uint16_t)(it->nsegs + w->n);
+		it->nslices = (uint16_t)(it->nslices + w->n + w->xs);
+		it->payload += add;
+		it->l3_len += add;
+		it->next_seq = w->seq;
+		*bytes += (uint64_t)w->n * w->full;
+		*held += add;
+	} else {
+		/* the slot's fields read before the entry is written (else
+		 * read again after each store: they might alias) */
+		const uint32_t n = w->n, full = w->full, seq = w->seq, add = n * w->mss;
+		struct gro_item *it2 = it; /* (the same: WEAVE_APART()) */
+		WEAVE_APART(it2);
+		it->nsegs = (uint16_t)(it->nsegs + n);
+		it2->nslices = (uint16_t)(it2->nslices + n);
+		it->payload += add;
+		it2->l3_len += add;
+		it->next_seq = seq;
+		*bytes += (uint64_t)n * full;
+		*held += add;
+	}
 	w->full = 0;
 }
 
