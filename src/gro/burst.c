@@ -38,7 +38,7 @@ static inline int try_predict(struct ofl_gro *g, uint32_t idx, const struct ofl_
 }
 
 /* Where a plain frame has its TCP ports (0: too short to tell). */
-static inline uint32_t port_word(const struct ofl_pkt *pkt)
+static inline OFL_ALWAYS_INLINE uint32_t port_word(const struct ofl_pkt *pkt)
 {
 	const struct ofl_buf *b = pkt->bufs;
 	uint32_t o;
@@ -71,17 +71,21 @@ static inline OFL_ALWAYS_INLINE int32_t pass_tcp_len(const uint8_t *p, uint32_t 
 }
 
 /* The TCP payload length of a frame of the plain shape (ofl_parse_plain():
- * the same tests, nothing written), its TCP flag byte in *flags; -1 when
- * the frame is not plain (b0 bytes at p, the whole frame, b0 >= 54). */
-static inline OFL_ALWAYS_INLINE int32_t pass_len(const uint8_t *p, uint32_t b0, uint8_t *flags)
+ * the same tests, nothing written) but for an IPv4 header's checksum, its
+ * TCP flag byte in *flags, *v4 1 for IPv4 (its header checksum left to
+ * the caller: pass_ip_ok()), else 0; -1 when the frame is not plain (b0
+ * bytes at p, the whole frame, b0 >= 54). */
+static inline OFL_ALWAYS_INLINE int32_t pass_len(const uint8_t *p, uint32_t b0, uint8_t *flags, int *v4)
 {
 	const uint8_t *ip = p + 14;
+	*v4 = 0;
 	if ((ld32(p + 12) & ld32((const uint8_t *)"\xff\xff\xff\x00")) == ld32((const uint8_t *)"\x08\x00\x45\x00")) {
 		/* IPv4 without options: total length, no fragment (MF, offset),
-		 * TCP, in one word; then the header checksum */
+		 * TCP, in one word */
 		uint64_t w = (uint64_t)ofl_get32(ip + 2) << 32 | ofl_get32(ip + 6);
-		if ((w & 0xffff00003fff00ffull) != ((uint64_t)(b0 - 14u) << 48 | 6u) || !ofl_ip4_sum_ok(ip))
+		if ((w & 0xffff00003fff00ffull) != ((uint64_t)(b0 - 14u) << 48 | 6u))
 			return -1;
+		*v4 = 1;
 		return pass_tcp_len(p, b0, 34, flags);
 	}
 	/* (the payload length, b0 - 54 >= 20, is not 0) */
@@ -91,19 +95,28 @@ static inline OFL_ALWAYS_INLINE int32_t pass_len(const uint8_t *p, uint32_t b0, 
 	return -1;
 }
 
+/* The rest of the plain shape of a frame pass_len() gave a length (p its
+ * first buffer, v4 its *v4): an IPv4 header's checksum. */
+static inline int pass_ip_ok(const uint8_t *p, int v4)
+{
+	return !v4 || ofl_ip4_sum_ok(p + 14);
+}
+
 /* Can frame pkt (pass_shape() true) only be passed on, and does pass_run()
  * take it: plain, its payload within room (at most 0xffff), PSH, FIN, URG,
  * RST, SYN or no payload?  Its first buffer at *p, *b0 bytes, and its
- * payload length in *len (-1: not plain) then. */
+ * payload length in *len (-1: not plain) then; when it is not taken, *len
+ * may be a plain frame's with a bad IPv4 header checksum (*v4: pass_len(),
+ * pass_ip_ok() tells). */
 static inline OFL_ALWAYS_INLINE int pass_takes(const struct ofl_pkt *pkt, uint32_t room, const uint8_t **p,
-                                               uint32_t *b0, int32_t *len)
+                                               uint32_t *b0, int32_t *len, int *v4)
 {
 	uint8_t fl;
 	*p = pkt->bufs->data;
 	*b0 = pkt->bufs->len;
-	*len = pass_len(*p, *b0, &fl);
+	*len = pass_len(*p, *b0, &fl, v4);
 	/* (a negative length is above room as unsigned) */
-	return (uint32_t)*len <= room && (*len == 0 || (fl & TCP_NO_RUN));
+	return (uint32_t)*len <= room && (*len == 0 || (fl & TCP_NO_RUN)) && pass_ip_ok(*p, *v4);
 }
 
 /* k records written from the delivery list's end on join it (one segment
@@ -151,6 +164,7 @@ static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned
 	uint32_t left, nopay = 0;
 	uint64_t bytes = 0;
 	unsigned i;
+	int v4;
 	/* the frames after it, up to GRO_AHEAD: checked, fetched */
 	for (ahead = pkt + 1; ahead < end && ahead - pkt <= (ptrdiff_t)GRO_AHEAD && pass_shape(ahead); ahead++) {
 #if defined(__GNUC__)
@@ -197,7 +211,7 @@ static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned
 			left = g->cfg.normal_batch;
 			pass_commit(g, left);
 		}
-		if (++pkt == end || !pass_takes(pkt, room, &p, &b0, &len))
+		if (++pkt == end || !pass_takes(pkt, room, &p, &b0, &len, &v4))
 			break;
 	}
 	g->pend_n -= left;
@@ -217,9 +231,10 @@ static unsigned pass_run(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned
  * interleaved flows; worth grouping when it does not: a hint only, the
  * grouping decides).  *inter: 1 when it was looked at and comes again
  * later but not next (interleaved flows: newflows.c), else 0 (left as it
- * was when not looked at). */
-static inline OFL_ALWAYS_INLINE int burst_groups(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
-                                                 int *inter)
+ * was when not looked at).  p0: the first frame's first buffer when
+ * pass_shape() holds for it (its ports read with no test), else NULL. */
+static inline OFL_ALWAYS_INLINE int burst_groups_at(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
+                                                    int *inter, const uint8_t *p0)
 {
 	uint32_t w, h;
 	if (!g || !g->bs || n < 2 || n > GRO_BURST_MAX || g->age_head != GRO_NONE)
@@ -227,7 +242,7 @@ static inline OFL_ALWAYS_INLINE int burst_groups(struct ofl_gro *g, const struct
 	/* (as far as it decides: the next frame the first's flow, or else
 	 * that flow anywhere among the next 15; first where it came again
 	 * last time, as interleaved flows in turn do) */
-	w = port_word(&pkts[0]);
+	w = p0 ? ld32(p0 + plain_l4_off(p0)) : port_word(&pkts[0]);
 	if (port_word(&pkts[1]) == w) {
 		*inter = 0;
 		return 0;
@@ -249,6 +264,12 @@ static inline OFL_ALWAYS_INLINE int burst_groups(struct ofl_gro *g, const struct
 	}
 	*inter = 1;
 	return 0;
+}
+
+static inline OFL_ALWAYS_INLINE int burst_groups(struct ofl_gro *g, const struct ofl_pkt *pkts, unsigned n,
+                                                 int *inter)
+{
+	return burst_groups_at(g, pkts, n, inter, NULL);
 }
 
 /* After frame i was held as a new entry that header prediction covers:
@@ -305,7 +326,8 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 		const uint8_t *p;
 		uint32_t b0;
 		int32_t len;
-		if (pass_takes(pkts, room, &p, &b0, &len)) {
+		int v4;
+		if (pass_takes(pkts, room, &p, &b0, &len, &v4)) {
 			done = pass_run(g, pkts, n, now, room, p, b0, len);
 			pkts += done;
 			n -= done;
@@ -314,13 +336,23 @@ unsigned ofl_gro_receive_burst(struct ofl_gro *g, const struct ofl_pkt *pkts, un
 			 * TCP with UDP GRO on: grouped with the burst, or else
 			 * held (gro_first_hold(), gro_first_hold_udp()) */
 			int inter = 0;
-			if (burst_groups(g, pkts, n, &inter)) {
+			/* (the first frame's ports where pass_shape() and
+			 * pass_len() saw its headers: no test again) */
+			if (burst_groups_at(g, pkts, n, &inter, p)) {
 				grouped = gro_group(g, pkts, n, now);
 				i = grouped == 2 ? n : 0;
 			} else if (len <= 0 || !inter || !(i = gro_new_flows(g, pkts, n, now))) {
 				/* (its flow again later, not next: interleaved
-				 * flows, newflows.c) */
-				i = len > 0 ? gro_first_hold(g, pkts, n, now, len) : gro_first_hold_udp(g, pkts, n, now);
+				 * flows, newflows.c, whose hold checks the IPv4
+				 * header's checksum; the first hold's plain
+				 * shape checked here: a bad one is not plain, as
+				 * for the usual path, grouped or not) */
+				if (len > 0 && !pass_ip_ok(p, v4))
+					len = -1;
+				if (len > 0)
+					i = gro_first_hold(g, pkts, n, now, len);
+				else if (gro_udp_plain_on(g))
+					i = gro_first_hold_udp(g, pkts, n, now);
 			}
 			goto loop;
 		}

@@ -16,22 +16,28 @@
 
 /* The delivery list's records [0, n) handed to the caller in a full flush
  * of entries held out of the table (flush_unidx_as()): its entries head to
- * tail (chained through next), n records (each counted a GRO packet:
- * flush_unidx_as()), segs segments; the list then put on the free list as
- * deliver.c deliver_pending_as() puts it. */
-static inline OFL_ALWAYS_INLINE void deliver_un(struct ofl_gro *g, uint32_t head, uint32_t tail, uint32_t n,
-                                                uint32_t segs)
+ * tail (chained through next; its head in pend_head already), n records
+ * (each counted a GRO packet: flush_unidx_as()), segs segments.  Its entries are put on the free list
+ * by the caller (free_un()), the lists of a flush at once. */
+static inline OFL_ALWAYS_INLINE void deliver_un(struct ofl_gro *g, uint32_t tail, uint32_t n, uint32_t segs)
 {
 	struct ofl_gro_stats *st = &g->st;
 	st->out_pkts += n;
 	st->out_segs += segs;
 	st->out_gro_pkts += n;
 	st->out_lists++;
-	g->pend_head = head; /* (list.c ofl_gro_list_seg() walks it in the callback) */
-	g->pend_tail = tail;
+	g->pend_tail = tail; /* (list.c ofl_gro_list_seg() walks it in the callback) */
 	g->in_cb = 1;
 	g->cfg.deliver(g->cfg.user, g->outs, n);
 	g->in_cb = 0;
+}
+
+/* The entries delivered from head to tail (chained through next: lists
+ * delivered one after the other, each the age list's next entries) put on
+ * the free list, as deliver.c deliver_pending_as() puts one list (nothing
+ * takes an entry from it in between: the callback may not call in). */
+static inline void free_un(struct ofl_gro *g, uint32_t head, uint32_t tail)
+{
 	g->items[tail].next = g->free_head;
 	g->free_head = head;
 }
@@ -81,18 +87,22 @@ static inline OFL_ALWAYS_INLINE void complete_un_hdr(struct gro_item *it, const 
 		uint8_t *ip = it->hdr + 14;
 		const uint32_t l3_len = it->l3_len;
 		const uint64_t t = ((uint64_t)l3_len - 40u + 6u) << 8;
-		uint64_t s, a;
+		uint64_t s, a, k;
 		uint32_t x;
 		uint16_t c;
 		unsigned i;
+		/* (the carries counted apart, added at the end: an add with
+		 * carry each, whatever registers GCC has free) */
 		memcpy(&s, ip + 8, 8);
+		s += t;
+		k = s < t;
 		for (i = 1; i < 4; i++) {
 			memcpy(&a, ip + 8 + 8 * i, 8);
 			s += a;
-			s += s < a;
+			k += s < a;
 		}
-		s += t;
-		s += s < t;
+		s += k;
+		s += s < k;
 		x = (uint32_t)((s + (s << 32 | s >> 32)) >> 32);
 		c = (uint16_t)((x + (x << 16 | x >> 16)) >> 16);
 		memcpy(ip + 56, &c, 2); /* the TCP checksum field */
@@ -136,12 +146,15 @@ static inline OFL_ALWAYS_INLINE void flush_unidx_as(struct ofl_gro *g, unsigned 
 	 * queued already taken off first (nothing delivered in between) */
 	if (!empty)
 		g->st.out_gro_pkts -= pn - g->pend_gro;
-	/* the list's head: the entries before (chained on to the age list) or idx */
-	uint32_t head = empty ? GRO_NONE : g->pend_head;
-	if (head != GRO_NONE)
+	/* the list's head (pend_head, not in a register while the list is
+	 * built): the entries before (chained on to the age list) or idx */
+	if (!empty && g->pend_head != GRO_NONE)
 		items[g->pend_tail].next = idx;
 	else
-		head = idx;
+		g->pend_head = idx;
+	/* the entries delivered from fh on, not yet on the free list (fh to
+	 * the entry before the list's head) */
+	uint32_t fh = g->pend_head;
 	g->age_head = g->age_tail = g->last = GRO_NONE;
 	for (;;) {
 		struct gro_item *it = &items[idx];
@@ -154,29 +167,51 @@ static inline OFL_ALWAYS_INLINE void flush_unidx_as(struct ofl_gro *g, unsigned 
 			pn++;
 			segs += ns;
 			if (segs >= batch) {
-				deliver_un(g, head, idx, pn, segs);
+				deliver_un(g, idx, pn, segs);
+				if (nx == GRO_NONE) {
+					/* (the last: every entry from fh on delivered) */
+					free_un(g, fh, idx);
+					pn = 0;
+					break;
+				}
+				g->pend_head = nx;
 				o = outs;
 				pn = segs = 0;
-				head = nx;
+				idx = nx;
+				continue;
 			}
 		} else {
-			/* the context's delivery list as it is, then taken back */
+			/* the entries delivered put on the free list (from fh
+			 * to the one before the list's head), then the
+			 * context's delivery list as it is, taken back after */
+			const uint32_t head = g->pend_head;
+			if (fh != head) {
+				uint32_t t = fh;
+				while (items[t].next != head)
+					t = items[t].next;
+				free_un(g, fh, t);
+			}
 			g->pend_n = pn;
 			g->pend_segs = segs;
 			g->pend_gro = pn;
-			g->pend_head = pn ? head : GRO_NONE;
+			if (!pn)
+				g->pend_head = GRO_NONE;
 			gro_flush_unidx_lone(g, idx, l3);
 			pn = g->pend_n;
 			o = outs + pn;
 			segs = g->pend_segs;
-			head = pn ? g->pend_head : nx;
+			if (!pn)
+				g->pend_head = nx;
+			fh = g->pend_head;
 		}
 		if (nx == GRO_NONE)
 			break;
 		idx = nx;
 	}
-	if (pn)
-		deliver_un(g, head, idx, pn, segs);
+	if (pn) {
+		deliver_un(g, idx, pn, segs);
+		free_un(g, fh, idx); /* (every entry from fh on delivered: the last is idx) */
+	}
 	g->pend_head = GRO_NONE;
 	g->pend_segs = g->pend_n = g->pend_gro = 0;
 	g->st.flush[reason] += g->st.out_pkts - before;
