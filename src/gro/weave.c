@@ -269,31 +269,28 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
 
 /* A frame q in one buffer (data d, TCP ports ports, tot bytes) whose slot
  * w is free while the weave is fresh: no held flow has its ports, a new
- * flow held: 1, *nh one more; else 0 (the weave ends there).  The bytes
- * bound (a payload above the largest met, *maxmss: frames from q0 at it
- * within the room hroom, *qend that bound) and the flow limit (nothing was
- * held when the weave started, *nh since) checked, and the bound updated,
+ * flow held: 1; else 0 (the weave ends there).  The bytes bound (a
+ * payload above the largest met, *maxmss: frames from q0 at it within the
+ * room hroom, *qend and *fend that bound) checked, and the bound updated,
  * before the hold (fewer values live across it; when the hold refuses the
- * frame the weave ends there, and neither is read again). */
+ * frame the weave ends there, and neither is read again); the flow limit
+ * is the caller's (its loop's end, fend). */
 static inline OFL_ALWAYS_INLINE int weave_new(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *q,
                                               const struct ofl_pkt *q0, const uint8_t *d, uint32_t ports,
-                                              uint32_t tot, uint64_t now, uint32_t hroom, uint32_t froom,
-                                              uint32_t *nh, uint32_t *maxmss, const struct ofl_pkt **qend,
-                                              const int v4)
+                                              uint32_t tot, uint64_t now, uint32_t hroom, uint32_t *maxmss,
+                                              const struct ofl_pkt **qend, const struct ofl_pkt **fend, const int v4)
 {
 	const uint32_t l4c = v4 ? 34u : 54u;
 	const uint32_t len = tot - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
-	if ((len > *maxmss && (uint64_t)(q - q0 + 1) * len > hroom) || *nh >= froom)
-		return 0;
-	if (len > *maxmss) {
+	if (OFL_UNLIKELY(len > *maxmss)) {
 		const struct ofl_pkt *qlim = q0 + hroom / len;
+		if ((uint64_t)(q - q0 + 1) * len > hroom)
+			return 0;
 		*maxmss = len;
 		*qend = qlim < *qend ? qlim : *qend;
+		*fend = qlim < *fend ? qlim : *fend;
 	}
-	if (!weave_hold(g, w, q, ports, tot, len, now, v4, 0))
-		return 0;
-	++*nh;
-	return 1;
+	return weave_hold(g, w, q, ports, tot, len, now, v4, 0);
 }
 
 /* udp: the datagrams of UDP flows (one buffer), the held header's UDP
@@ -400,26 +397,68 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		/* one buffer, fresh: the new flows first, in a loop of their
 		 * own (the frames while each one's slot is free, held as the
 		 * loop below holds them, weave_new()), each slot the guess of
-		 * the one before's; a hold refused ends the weave there */
-		for (; q < qend; q++) {
+		 * the one before's; a hold refused ends the weave there.  The
+		 * next GRO_AHEAD frames checked and fetched first, at once (no
+		 * check ahead a flow for the first GRO_AHEAD; the first that
+		 * fails ends the weave there, as the check ahead would) */
+		const struct ofl_pkt *const pchk = q + GRO_AHEAD;
+		if (qend - q > (ptrdiff_t)(2u * GRO_AHEAD)) {
+			unsigned k;
+#if defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+			for (k = 0; k < GRO_AHEAD; k++) {
+				if (!WEAVE_OK(pchk + k)) {
+					qend = pchk + k;
+					break;
+				}
+				WEAVE_PREFETCH(pchk[k].bufs->data);
+			}
+		} else {
+			const struct ofl_pkt *a;
+			for (a = pchk; a < qend; a++) {
+				if (!WEAVE_OK(a)) {
+					qend = a;
+					break;
+				}
+				WEAVE_PREFETCH(a->bufs->data);
+			}
+		}
+		/* the flow limit: at most froom frames, each one a new flow
+		 * (nothing was held when the weave started); fend: qend, or
+		 * before it the frame past that limit */
+		const struct ofl_pkt *fend = (size_t)(qend - q) > froom ? q + froom : qend;
+		for (; q < fend; q++) {
 			const uint8_t *d;
 			struct wflow *w;
 			uint32_t ports;
-			WEAVE_AHEAD(q);
 			d = q->bufs->data;
 			ports = ld32(d + l4c);
 			w = weave_slot(wf, ports);
 			if (w->full)
 				break;
+			if (q >= pchk && q < pfend) {
+				const struct ofl_pkt *a = q + GRO_AHEAD;
+				if (WEAVE_OK(a)) {
+					WEAVE_PREFETCH(a->bufs->data);
+				} else {
+					qend = a < qend ? a : qend;
+					fend = a < fend ? a : fend;
+					pfend = q;
+				}
+			}
 			/* (the guess before the hold: fewer values live across
 			 * it; a hint, set for a frame the hold refuses too) */
 			wp->nx = w;
 			wp = w;
-			if (!weave_new(g, w, q, q0, d, ports, q->bufs->len, now, hroom, froom, &nh, &maxmss, &qend, v4)) {
+			if (!weave_new(g, w, q, q0, d, ports, q->bufs->len, now, hroom, &maxmss, &qend, &fend, v4)) {
 				qend = q;
 				break;
 			}
 		}
+		/* (a new flow past the limit: the loop below stops there, nh
+		 * froom) */
+		nh = (uint32_t)(q - q0);
 	}
 	for (; q < qend; q++) {
 		const uint8_t *d;

@@ -28,7 +28,9 @@
  * a new flow's first frame (frame 1) that is an IPv4 fragment (MF), which
  * the weave's hold must leave (its IPv4 check, weave_hold.h
  * weave_ip4_ok()); and a hardware VLAN tag on frame 6, among the first
- * eight frames the weave checks before its loop (unrolled there).
+ * eight frames the weave checks before its loop (unrolled there); and one
+ * on frame 10, among the next eight, which the fresh weave checks before
+ * its loop of new flows too (weave.c weave_l3(): the weave ends there).
  * Every case runs once as one burst and once frame by frame
  * (ofl_gro_receive()); both must deliver the same packets (header bytes,
  * each merged packet's lengths and checksums checked on their own too,
@@ -58,11 +60,14 @@
 /* EARLY_VLAN's frame: among the first GRO_AHEAD (8) of the burst, which
  * the weave checks before its loop */
 #define EARLY (FLOWS + 2u)
+/* LATE_VLAN's: among frames 8 to 15, checked before the fresh weave's
+ * loop of new flows */
+#define LATE (2u * FLOWS + 2u)
 
 enum change {
 	NONE, PSH, SHORT, SEQ_GAP, BAD_IPSUM, TTL, ID_STEP, TWO_BUFS, CSUM_NONE, HW_VLAN,
 	MAX_SEGS, MAX_HELD, MAX_SIZE, FIXED_ID, SAME_SLOT, MIXED_L3, OPTS, OPTS_DADDR, LONG_OPTS, TINY,
-	NEW_DOFF, MAX_FLOWS, NEW_HDR_SPLIT, HIGH_ADDR, MIXED_HL, NEW_FRAG, EARLY_VLAN, NCHANGES
+	NEW_DOFF, MAX_FLOWS, NEW_HDR_SPLIT, HIGH_ADDR, MIXED_HL, NEW_FRAG, EARLY_VLAN, LATE_VLAN, NCHANGES
 };
 
 static uint8_t frames[NFR][FRAME];
@@ -261,7 +266,7 @@ static void make(enum change c, int l3)
 		}
 		if (k == MID && c == CSUM_NONE)
 			pkts[k].csum_status = OFL_CSUM_NONE;
-		if ((k == MID && c == HW_VLAN) || (k == EARLY && c == EARLY_VLAN)) {
+		if ((k == MID && c == HW_VLAN) || (k == EARLY && c == EARLY_VLAN) || (k == LATE && c == LATE_VLAN)) {
 			pkts[k].flags = OFL_PKT_F_VLAN;
 			pkts[k].vlan_tci = 5;
 		}
@@ -323,7 +328,7 @@ START_TEST(weave_equals_single_frames)
 	    [MAX_SIZE] = {8, 0},  [FIXED_ID] = {4, 0},  [SAME_SLOT] = {4, 0}, [MIXED_L3] = {4, 0},
 	    [OPTS] = {4, 0},      [OPTS_DADDR] = {6, 0}, [LONG_OPTS] = {4, 0}, [TINY] = {6, 1},
 	    [NEW_DOFF] = {5, 1},  [MAX_FLOWS] = {40, 0}, [NEW_HDR_SPLIT] = {4, 0}, [HIGH_ADDR] = {4, 0},
-	    [MIXED_HL] = {4, 0},  [NEW_FRAG] = {5, 1},  [EARLY_VLAN] = {6, 0},
+	    [MIXED_HL] = {4, 0},  [NEW_FRAG] = {5, 1},  [EARLY_VLAN] = {6, 0}, [LATE_VLAN] = {6, 0},
 	};
 	static struct out a, b;
 	unsigned c;
