@@ -522,8 +522,12 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			fixq = q;
 			fixw = w;
 			fixit = w->it;
-			if (mb && w->full)
-				weave_xs(w);
+			if (w->full) {
+				if (mb)
+					weave_xs(w);
+				else
+					w->xs = 0; /* (its leave in weave_join(): weave_slot_at() does not set it) */
+			}
 			if ((!mb && w->full && w->ports == ports) ||
 			    !(v4 ? weave_join_v4 : weave_join_v6)(g, w, d, ports, &bytes, &held, udp) ||
 			    (!mb && w->full != tot))

@@ -56,9 +56,17 @@ static inline OFL_ALWAYS_INLINE void weave_slot_at(struct wflow *w, struct gro_i
 	w->seq = seq;
 	w->mss = mss;
 	w->ports = ports;
-	w->full = hl + mss;
-	w->hl = hl;
-	w->n = w->xs = 0;
+	{
+		/* (full and hl stored apart from ports: not joined into a
+		 * vector store, which took more instructions) */
+		struct wflow *w2 = w;
+#if defined(__GNUC__) && !defined(__clang__)
+		__asm__("" : "+r"(w2));
+#endif
+		w2->full = hl + mss;
+		w2->hl = hl;
+		w2->n = 0; /* (xs: set before the leave reads it, weave.c) */
+	}
 }
 
 /* ... entry idx, nslices slices held. */
