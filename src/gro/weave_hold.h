@@ -11,15 +11,23 @@
 
 /* weave_limit() for a new flow (one segment, one slice) of l3_len IP
  * bytes (below 0xffff) and segment size mss (not 0), kept for the next of
- * the same (the limits are the configuration's, which does not change). */
-static inline OFL_ALWAYS_INLINE uint32_t new_limit(struct ofl_gro *g, uint32_t l3_len, uint32_t mss)
+ * the same (the limits are the configuration's, which does not change).
+ * (One buffer: another key the unlikely path; mb: not so marked, the
+ * several-buffer copy's code better so, measured.) */
+static inline OFL_ALWAYS_INLINE uint32_t new_limit(struct ofl_gro *g, uint32_t l3_len, uint32_t mss, const int mb)
 {
 	uint32_t key = l3_len << 16 | mss;
-	if (key != g->wl_key) {
+	if (mb ? key != g->wl_key : OFL_UNLIKELY(key != g->wl_key)) {
 		g->wl_key = key;
 		g->wl_left = weave_limit(g, 1, 1, l3_len, mss);
 	}
 	return g->wl_left;
+}
+
+/* The smaller of two signed values. */
+static inline OFL_ALWAYS_INLINE int32_t min_i32(int32_t a, int32_t b)
+{
+	return a < b ? a : b;
 }
 
 /* The plain TCP/IPv4 shape of frame d of total bytes (54 to 0xffff: the
@@ -61,11 +69,14 @@ static inline OFL_ALWAYS_INLINE void weave_copy_hdr(uint8_t *dst, const uint8_t 
  * it: weave.c weave_leave_as(); every slot that names a flow leaves
  * before the weave ends), prev (newflows.c gro_unidx_settle(); a full
  * flush reads no prev), the age list's head and nlone (weave.c
- * weave_done()); the flow's slot w set (weave_slot_at(): ports, the next
- * sequence number seq).  The context's arrays are read before the first
- * store (a byte store may alias them: each would be read again after
- * it); mb: the payload's slices cut as hold.c gro_add_slices() cuts them,
- * the header split's inline (hold.h gro_split_slices()). */
+ * weave_done()), out_dsa (NULL in every entry of a context the weave
+ * holds in: below); the flow's slot w set (weave_slot_at(): ports, the
+ * next sequence number, the frame's and its payload; mb: seq, the
+ * caller's).  The context's arrays are read before the first store (a
+ * byte store may alias them: each would be read again after it); the
+ * entry's slices and cookies (mb: before too) where they are written;
+ * mb: the payload's slices cut as hold.c gro_add_slices() cuts them, the
+ * header split's inline (hold.h gro_split_slices()). */
 static inline OFL_ALWAYS_INLINE struct gro_item *weave_fill(struct ofl_gro *g, struct wflow *w,
                                                          const struct ofl_pkt *pkt, const uint8_t *d, uint32_t total,
                                                          uint32_t hl, uint32_t len, uint32_t ports, uint32_t seq,
@@ -73,8 +84,10 @@ static inline OFL_ALWAYS_INLINE struct gro_item *weave_fill(struct ofl_gro *g, s
 {
 	const uint32_t l4c = v4 ? 34u : 54u, idx = g->free_head;
 	struct gro_item *const it = &g->items[idx];
-	struct ofl_slice *const s = it->sl; /* (gro_slices(), gro_cookies(): create.c sets them) */
-	void **const c = it->ck;
+	/* (gro_slices(), gro_cookies(): create.c sets them; one buffer: read
+	 * where they are written, fewer values live across the stores) */
+	struct ofl_slice *s = mb ? it->sl : NULL;
+	void **c = mb ? it->ck : NULL;
 	g->free_head = it->next;
 	/* the age list: the entries taken one after the other from the free
 	 * list, nothing else taken between (the weave's holds, the list empty
@@ -111,17 +124,24 @@ static inline OFL_ALWAYS_INLINE struct gro_item *weave_fill(struct ofl_gro *g, s
 	it->vlan_tci = pkt->vlan_tci;
 	it->rx_hash = pkt->rx_hash;
 	it->first_ns = now;
-	it->out_dsa = NULL;
+	/* (out_dsa NULL already: the weave holds only with the fast path, so
+	 * with no DSA format, whose entries alone point it anywhere: hold.c;
+	 * create.c zeroes the entries) */
 	if (!mb) {
+		s = it->sl;
 		s->data = d + hl;
 		s->len = len;
 		s->pkt = 0;
 		s->buf = 0;
 	}
+	if (!mb)
+		c = it->ck;
 	c[0] = pkt->cookie;
 	if (mb) /* (one buffer: at weave_hold()'s end, fewer spills) */
 		g->held_bytes += len;
-	weave_slot_at(w, it, s + 1, c + 1, ports, 1, len, hl, seq);
+	/* (one buffer: the next sequence number read here, fewer values
+	 * live; mb: the caller's, the copy's code better so, measured) */
+	weave_slot_at(w, it, s + 1, c + 1, ports, 1, len, hl, mb ? seq : ofl_get32(d + l4c + 4) + len);
 	if (mb) {
 		/* the cut of the fast path's hold (hold.c gro_add_slices()):
 		 * the header split's here (gro_split_slices(), the headers
@@ -159,6 +179,7 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 	const uint32_t l4c = v4 ? 34u : 54u;
 	struct gro_item *it;
 	uint32_t left, hl;
+	int32_t idl = 0;
 	uint64_t e;
 	/* (several buffers: core/parse.h's two halves, the copy's register
 	 * allocation better so, measured) */
@@ -180,19 +201,25 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 	if (!v4)
 		g->st.rx_bytes += total; /* (IPv4: at the end, fewer spills; st.rx_pkts, st.held: weave.c weave_done()) */
 	/* (out of the table: gro_new_flows()) */
-	it = weave_fill(g, w, pkt, d, total, hl, len, ports, ofl_get32(d + l4c + 4) + len, now, v4, mb);
-	left = new_limit(g, total - 14u, len);
+	it = weave_fill(g, w, pkt, d, total, hl, len, ports, mb ? ofl_get32(d + l4c + 4) + len : 0, now, v4, mb);
+	left = new_limit(g, total - 14u, len, mb);
 	if (mb) /* (weave_limit() of its slices: one or more, new_limit() counts one) */
 		left = min32(left, sat_sub(g->max_slices - 1u, it->nslices));
 	if (!v4) {
 		w->e = w->estep = 0;
-	} else if ((e = get64(d + 18)) >> 48 != 0xffffu && (e & 0xffffu) != 0) {
+	} else if (e = get64(d + 18),
+	           /* one buffer: the steps before the ID reaches 0xffff or
+	            * the checksum 0, negative when one is there already (one
+	            * test); mb: the two tests (the copy's register allocation
+	            * better so, measured) */
+	           mb ? e >> 48 != 0xffffu && (e & 0xffffu) != 0
+	              : (idl = min_i32(0xfffe - (int32_t)(e >> 48), (int32_t)(e & 0xffffu) - 1)) >= 0) {
 		/* the next frame's ID-to-checksum word: this one's, the ID
 		 * one more and the checksum one less (the checksum verified:
 		 * exact while neither wraps, as run_word() computes it) */
 		w->estep = (1ull << 48) - 1u;
 		w->e = e += w->estep;
-		left = min32(left, min32(0xffffu - (uint32_t)(e >> 48), (uint32_t)(e & 0xffffu)));
+		left = min32(left, mb ? min32(0xffffu - (uint32_t)(e >> 48), (uint32_t)(e & 0xffffu)) : (uint32_t)idl);
 	} else {
 		left = weave_left(g, it, &w->e, &w->estep, v4); /* (an ID or checksum at its end) */
 	}
