@@ -374,25 +374,12 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		}
 		qend = a < pe ? a : qend;
 	}
-	/* frame q's GRO_AHEAD on checked and its header fetched, the first
-	 * that fails ending the weave there */
+	/* (a frame's header fetched: GRO_AHEAD frames before it is read) */
 #if defined(__GNUC__)
 #define WEAVE_PREFETCH(p) __builtin_prefetch(p)
 #else
 #define WEAVE_PREFETCH(p) ((void)(p))
 #endif
-#define WEAVE_AHEAD(q)                                              \
-	do {                                                        \
-		if ((q) < pfend) {                                  \
-			const struct ofl_pkt *a_ = (q) + GRO_AHEAD; \
-			if (WEAVE_OK(a_)) {                         \
-				WEAVE_PREFETCH(a_->bufs->data);     \
-			} else {                                    \
-				qend = a_ < qend ? a_ : qend;       \
-				pfend = (q);                        \
-			}                                           \
-		}                                                   \
-	} while (0)
 	if (!mb && fresh) {
 		/* one buffer, fresh: the new flows first, in a loop of their
 		 * own (the frames while each one's slot is free, held as the
@@ -571,7 +558,6 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 			w->e += w->estep;
 	}
 #undef WEAVE_OK
-#undef WEAVE_AHEAD
 #undef WEAVE_PREFETCH
 	return weave_done(g, wf, bytes, held, weave_last(wf, q0, q, fixq, fixw, fixit, l4c), (unsigned)(q - q0), nh,
 	                  head0, mb);
