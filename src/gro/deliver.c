@@ -406,17 +406,6 @@ static OFL_NOINLINE void flush_lone(struct ofl_gro *g, unsigned reason, int in_t
 	g->nlone = 0;
 }
 
-/* gro_flush_all() of the entries held out of the table (hold.h
- * gro_hold_plain_unidx(), IP version unidx), no lone record. */
-static inline OFL_ALWAYS_INLINE void flush_all_unidx(struct ofl_gro *g, unsigned reason)
-{
-	unsigned l3 = g->unidx;
-	g->unidx = 0;
-	g->nlone = 0;
-	g->held_bytes = 0; /* (not read by the flush) */
-	gro_flush_unidx(g, reason, l3);
-}
-
 static OFL_NOINLINE void flush_all(struct ofl_gro *g, unsigned reason)
 {
 	int in_table = 2;
@@ -435,7 +424,7 @@ static OFL_NOINLINE void flush_all(struct ofl_gro *g, unsigned reason)
 		if (g->unidx) {
 			/* no lone record: the entries held out of the table
 			 * (hold.h gro_hold_plain_unidx()), none in it */
-			flush_all_unidx(g, reason);
+			gro_flush_unidx(g, reason);
 			return;
 		}
 		flush_lone(g, reason, in_table);
@@ -447,12 +436,25 @@ static OFL_NOINLINE void flush_all(struct ofl_gro *g, unsigned reason)
 	gro_deliver_pending(g);
 }
 
+/* The weave's new flows at a poll end: every entry held out of the table
+ * (hold.h gro_hold_plain_unidx(), IP version unidx), none in it, no lone
+ * record: gro_flush_unidx() (flush_all()'s way for them, tested first: no
+ * frame saved for the rest). */
+static inline OFL_ALWAYS_INLINE int flush_unidx_now(const struct ofl_gro *g)
+{
+	/* (a test and a branch each: GCC's setcc chain of the four was
+	 * longer) */
+	if (OFL_LIKELY(g->unidx != 0))
+		if (OFL_LIKELY(g->nlone != 0))
+			if (OFL_LIKELY(g->age_head != GRO_NONE))
+				return g->tab.count == 0;
+	return 0;
+}
+
 void gro_flush_all(struct ofl_gro *g, unsigned reason)
 {
-	/* the weave's new flows at a poll end (flush_all()'s way for them,
-	 * tested first: no frame saved for the rest) */
-	if (g->unidx && g->nlone && g->age_head != GRO_NONE && !g->tab.count) {
-		flush_all_unidx(g, reason);
+	if (flush_unidx_now(g)) {
+		gro_flush_unidx(g, reason);
 		return;
 	}
 	flush_all(g, reason);
@@ -553,7 +555,10 @@ int ofl_gro_poll_end(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64
 	if (deadline)
 		*deadline = 0;
 	if (OFL_LIKELY(g && !g->in_cb) && (g->cfg.flush_timeout_ns == 0 || work_done == 0)) {
-		gro_flush_all(g, OFL_GRO_FLUSH_POLL_END);
+		/* (gro_flush_all(): the full flush after the weave a tail call) */
+		if (flush_unidx_now(g))
+			return gro_flush_unidx(g, OFL_GRO_FLUSH_POLL_END);
+		flush_all(g, OFL_GRO_FLUSH_POLL_END);
 		return 0;
 	}
 	return poll_end_timed(g, work_done, now, deadline);

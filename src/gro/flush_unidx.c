@@ -217,12 +217,18 @@ static inline OFL_ALWAYS_INLINE void flush_unidx_as(struct ofl_gro *g, unsigned 
 	g->st.flush[reason] += g->st.out_pkts - before;
 }
 
-/* flush_unidx_as() (the list delivered, nothing pending after).  GCC's
- * basic-block vectorizer would make deliver_un()'s four counter adds (one
- * instruction each) two vector adds of eleven instructions. */
-OFL_NO_SLP void gro_flush_unidx(struct ofl_gro *g, unsigned reason, unsigned l3)
+/* flush_unidx_as() (the list delivered, nothing pending after) of every
+ * entry held out of the table (deliver.c gro_flush_all(): no lone record),
+ * the context's state of them reset first.  GCC's basic-block vectorizer
+ * would make deliver_un()'s four counter adds (one instruction each) two
+ * vector adds of eleven instructions. */
+OFL_NO_SLP int gro_flush_unidx(struct ofl_gro *g, unsigned reason)
 {
+	const unsigned l3 = g->unidx;
 	const int big = g->cfg.max_size > 0xffffu;
+	g->unidx = 0;
+	g->nlone = 0;
+	g->held_bytes = 0; /* (not read by the flush) */
 	if (g->pend_n == 0) {
 		/* (nothing queued: the list's state from nothing; a NORMAL
 		 * record passed on without an entry counts in pend_n only) */
@@ -237,4 +243,5 @@ OFL_NO_SLP void gro_flush_unidx(struct ofl_gro *g, unsigned reason, unsigned l3)
 	} else {
 		flush_unidx_as(g, reason, l3, 1, 0);
 	}
+	return 0;
 }

@@ -157,9 +157,11 @@ static inline void gro_pend_commit(struct ofl_gro *g, uint32_t segs, unsigned gr
 		gro_deliver_pending(g);
 }
 void gro_pend_push(struct ofl_gro *g, uint32_t idx);
-/* a full flush of the entries held out of the table (gro_int.h unidx, IP
- * version l3): flush_unidx.c, its single segments through deliver.c */
-void gro_flush_unidx(struct ofl_gro *g, unsigned reason, unsigned l3);
+/* a full flush of the entries held out of the table (gro_int.h unidx: the
+ * IP version), none in it, no lone record (deliver.c gro_flush_all()):
+ * flush_unidx.c, its single segments through deliver.c; returns 0 (the
+ * poll end's result: a tail call) */
+int gro_flush_unidx(struct ofl_gro *g, unsigned reason);
 void gro_flush_unidx_lone(struct ofl_gro *g, uint32_t idx, unsigned l3);
 void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason);
 void gro_flush_all(struct ofl_gro *g, unsigned reason);
