@@ -144,8 +144,10 @@ static inline OFL_ALWAYS_INLINE void flush_unidx_as(struct ofl_gro *g, unsigned 
 	struct ofl_gro_out *o = outs + pn;
 	/* every record counted a GRO packet when delivered: the NORMAL ones
 	 * queued already taken off first (nothing delivered in between) */
-	if (!empty)
+	if (!empty) {
 		g->st.out_gro_pkts -= pn - g->pend_gro;
+		g->pend_segs = g->pend_n = g->pend_gro = 0; /* (taken: the list's state in locals) */
+	}
 	/* the list's head (pend_head, not in a register while the list is
 	 * built): the entries before (chained on to the age list) or idx */
 	if (!empty && g->pend_head != GRO_NONE)
@@ -200,6 +202,7 @@ static inline OFL_ALWAYS_INLINE void flush_unidx_as(struct ofl_gro *g, unsigned 
 			pn = g->pend_n;
 			o = outs + pn;
 			segs = g->pend_segs;
+			g->pend_segs = g->pend_n = g->pend_gro = 0;
 			if (!pn)
 				g->pend_head = nx;
 			fh = g->pend_head;
@@ -212,8 +215,7 @@ static inline OFL_ALWAYS_INLINE void flush_unidx_as(struct ofl_gro *g, unsigned 
 		deliver_un(g, idx, pn, segs);
 		free_un(g, fh, idx); /* (every entry from fh on delivered: the last is idx) */
 	}
-	g->pend_head = GRO_NONE;
-	g->pend_segs = g->pend_n = g->pend_gro = 0;
+	g->pend_head = GRO_NONE; /* (pend_segs, pend_n and pend_gro 0 already) */
 	g->st.flush[reason] += g->st.out_pkts - before;
 }
 
@@ -229,17 +231,20 @@ OFL_NO_SLP int gro_flush_unidx(struct ofl_gro *g, unsigned reason)
 	g->unidx = 0;
 	g->nlone = 0;
 	g->held_bytes = 0; /* (not read by the flush) */
-	if (g->pend_n == 0) {
+	/* (the IP version and the size tested as branches: GCC's setcc
+	 * pair for the common case was longer) */
+	if (OFL_LIKELY(l3 == 4) && OFL_LIKELY(!big)) {
 		/* (nothing queued: the list's state from nothing; a NORMAL
 		 * record passed on without an entry counts in pend_n only) */
-		if (l3 == 4 && !big)
+		if (OFL_LIKELY(g->pend_n == 0))
 			flush_unidx_as(g, reason, 4, 0, 1);
-		else if (l3 == 4)
+		else
+			flush_unidx_as(g, reason, 4, 0, 0);
+	} else if (g->pend_n == 0) {
+		if (l3 == 4)
 			flush_unidx_as(g, reason, 4, 1, 1);
 		else
 			flush_unidx_as(g, reason, 6, 1, 1); /* (IPv6: no total length) */
-	} else if (l3 == 4 && !big) {
-		flush_unidx_as(g, reason, 4, 0, 0);
 	} else {
 		flush_unidx_as(g, reason, l3, 1, 0);
 	}
