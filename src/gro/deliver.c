@@ -451,13 +451,12 @@ static inline OFL_ALWAYS_INLINE int flush_unidx_now(const struct ofl_gro *g)
 	return 0;
 }
 
-void gro_flush_all(struct ofl_gro *g, unsigned reason)
+int gro_flush_all(struct ofl_gro *g, unsigned reason)
 {
-	if (flush_unidx_now(g)) {
-		gro_flush_unidx(g, reason);
-		return;
-	}
+	if (flush_unidx_now(g))
+		return gro_flush_unidx(g, reason);
 	flush_all(g, reason);
+	return 0;
 }
 
 /* Why the segment just merged (its TCP flags) ends its train. */
@@ -555,11 +554,8 @@ int ofl_gro_poll_end(struct ofl_gro *g, unsigned work_done, uint64_t now, uint64
 	if (deadline)
 		*deadline = 0;
 	if (OFL_LIKELY(g && !g->in_cb) && (g->cfg.flush_timeout_ns == 0 || work_done == 0)) {
-		/* (gro_flush_all(): the full flush after the weave a tail call) */
-		if (flush_unidx_now(g))
-			return gro_flush_unidx(g, OFL_GRO_FLUSH_POLL_END);
-		flush_all(g, OFL_GRO_FLUSH_POLL_END);
-		return 0;
+		/* (the full flush after the weave a tail call) */
+		return gro_flush_all(g, OFL_GRO_FLUSH_POLL_END);
 	}
 	return poll_end_timed(g, work_done, now, deadline);
 }

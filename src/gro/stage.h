@@ -70,7 +70,7 @@ static inline int rcache_room(const uint8_t *p, uint32_t len)
 }
 /* x hashed to a slot of a table of 2^bits (the top bits of its product
  * with 2^32 over the golden ratio): the cache's slot and the weave's
- * (weave.c weave_slot()). */
+ * (weave_slot.h weave_slot()). */
 static inline uint32_t gro_hash_bits(uint32_t x, unsigned bits)
 {
 	return (x * 0x9e3779b1u) >> (32 - bits);
@@ -164,7 +164,9 @@ void gro_pend_push(struct ofl_gro *g, uint32_t idx);
 int gro_flush_unidx(struct ofl_gro *g, unsigned reason);
 void gro_flush_unidx_lone(struct ofl_gro *g, uint32_t idx, unsigned l3);
 void gro_complete(struct ofl_gro *g, uint32_t idx, unsigned reason);
-void gro_flush_all(struct ofl_gro *g, unsigned reason);
+/* every entry and record delivered (deliver.c); returns 0 (the poll end's
+ * result: a tail call) */
+int gro_flush_all(struct ofl_gro *g, unsigned reason);
 void gro_end_train(struct ofl_gro *g, uint32_t idx, uint8_t flags);
 /* the same two for an entry held out of the table (hold.h
  * gro_hold_plain_out()), plain TCP over IP version l3 */
