@@ -32,7 +32,7 @@
 
 /* Slot w (free) takes entry idx, just held from a frame with TCP ports
  * ports behind a tag of pre bytes beyond the MACs and a tail tag of tl:
- * 1 when its frames can be woven (the checks weave.c weave_entry() makes
+ * 1 when its frames can be woven (the checks weave_slot.h weave_entry() makes
  * for an untagged entry, and its tag predicted with those lengths), its
  * expected frame in t (the held header is that of a full segment; under
  * the run's mask rm, its IP version's); else 0. */

@@ -80,7 +80,7 @@ static inline void hold_pkt(struct ofl_gro *g, uint32_t idx, const struct ofl_pk
 /* The end of holding a new entry but the table: what comes from the
  * packet, the age list (newest at the tail), the counters (un:
  * hold_pkt_as(); the last entry and st.held left to the caller, the
- * weave's end: weave.c weave_done()). */
+ * weave's end: weave_slot.h weave_done()). */
 static inline OFL_ALWAYS_INLINE void hold_age(struct ofl_gro *g, uint32_t idx, const struct ofl_pkt *pkt,
                                               uint32_t len, uint64_t now, const int un)
 {
@@ -459,7 +459,7 @@ static inline OFL_ALWAYS_INLINE int gro_hold_plain_new(struct ofl_gro *g, const 
  *   completes them without the table.
  * The flow limit (gro_nflows() below max_flows) and the byte bound are
  * the caller's, and so are the last entry (g->last) and st.held (the
- * weave's end sets and counts them: weave.c weave_done()).  Returns the
+ * weave's end sets and counts them: weave_slot.h weave_done()).  Returns the
  * entry.
  */
 static inline OFL_ALWAYS_INLINE uint32_t hold_plain_unidx(struct ofl_gro *g, const struct ofl_pkt *pkt,

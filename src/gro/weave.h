@@ -23,7 +23,7 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_limit(const struct ofl_gro *g, ui
 }
 
 /* The frames the weave may take for entry it (plain TCP, its header the
- * expected one: weave.c weave_entry()), and, IPv4, *e the next
+ * expected one: weave_slot.h weave_entry()), and, IPv4, *e the next
  * ID-to-checksum word and *estep its step: weave_limit() and, IPv4, the ID
  * or checksum wrap. */
 static inline OFL_ALWAYS_INLINE uint32_t weave_left(const struct ofl_gro *g, const struct gro_item *it, uint64_t *e,

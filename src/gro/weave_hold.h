@@ -66,7 +66,7 @@ static inline OFL_ALWAYS_INLINE void weave_copy_hdr(uint8_t *dst, const uint8_t 
  * from the free list, its slices and cookies its own pointers'), as
  * hold.h gro_hold_plain_unidx() holds it, every field it writes written
  * the same but these: next_seq (the slot's leave writes
- * it: weave.c weave_leave_as(); every slot that names a flow leaves
+ * it: weave_slot.h weave_leave_as(); every slot that names a flow leaves
  * before the weave ends), prev (newflows.c gro_unidx_settle(); a full
  * flush reads no prev), the age list's head and nlone (weave.c
  * weave_done()), out_dsa (NULL in every entry of a context the weave
@@ -93,7 +93,7 @@ static inline OFL_ALWAYS_INLINE struct gro_item *weave_fill(struct ofl_gro *g, s
 	 * list, nothing else taken between (the weave's holds, the list empty
 	 * when the first is held: nothing is held), so each one's next names
 	 * the next already; the last one's made GRO_NONE, and the head set,
-	 * at the weave's end (weave.c weave_done()) */
+	 * at the weave's end (weave_slot.h weave_done()) */
 	g->age_tail = idx;
 	if (mb)
 		copy_hdr(it->hdr, d, hl, 0);
@@ -199,7 +199,7 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 	if ((d[l4c + 13] & TCP_NO_RUN) || hl > GRO_PRED_MAX)
 		return 0;
 	if (!v4)
-		g->st.rx_bytes += total; /* (IPv4: at the end, fewer spills; st.rx_pkts, st.held: weave.c weave_done()) */
+		g->st.rx_bytes += total; /* (IPv4: at the end, fewer spills; st.rx_pkts, st.held: weave_slot.h weave_done()) */
 	/* (out of the table: gro_new_flows()) */
 	it = weave_fill(g, w, pkt, d, total, hl, len, ports, mb ? ofl_get32(d + l4c + 4) + len : 0, now, v4, mb);
 	left = new_limit(g, total - 14u, len, mb);
@@ -231,6 +231,32 @@ static inline OFL_ALWAYS_INLINE int weave_hold(struct ofl_gro *g, struct wflow *
 	if (!mb)
 		g->held_bytes += len; /* (weave_fill()'s, one buffer) */
 	return 1;
+}
+
+/* A frame q in one buffer (data d, TCP ports ports, tot bytes) whose slot
+ * w is free while the weave is fresh: no held flow has its ports, a new
+ * flow held: 1; else 0 (the weave ends there).  The bytes bound (a
+ * payload above the largest met, *maxmss: frames from q0 at it within the
+ * room hroom, *qend and *fend that bound) checked, and the bound updated,
+ * before the hold (fewer values live across it; when the hold refuses the
+ * frame the weave ends there, and neither is read again); the flow limit
+ * is the caller's (its loop's end, fend). */
+static inline OFL_ALWAYS_INLINE int weave_new(struct ofl_gro *g, struct wflow *w, const struct ofl_pkt *q,
+                                              const struct ofl_pkt *q0, const uint8_t *d, uint32_t ports,
+                                              uint32_t tot, uint64_t now, uint32_t hroom, uint32_t *maxmss,
+                                              const struct ofl_pkt **qend, const struct ofl_pkt **fend, const int v4)
+{
+	const uint32_t l4c = v4 ? 34u : 54u;
+	const uint32_t len = tot - l4c - ((d[l4c + 12] >> 2) & 0x3cu);
+	if (OFL_UNLIKELY(len > *maxmss)) {
+		const struct ofl_pkt *qlim = q0 + hroom / len;
+		if ((uint64_t)(q - q0 + 1) * len > hroom)
+			return 0;
+		*maxmss = len;
+		*qend = qlim < *qend ? qlim : *qend;
+		*fend = qlim < *fend ? qlim : *fend;
+	}
+	return weave_hold(g, w, q, ports, tot, len, now, v4, 0);
 }
 
 #endif
