@@ -144,7 +144,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 	}
 #define WEAVE_OK(a) \
 	((mb ? (gro_pkt_word(a) & mbmask) == mbwant && (uint32_t)((a)->nbufs - 2u) < nbm1 \
-	     : gro_pkt_plain_meta(a)) && \
+	     : weave_pkt_ok(a)) && \
 	 (a)->bufs && (a)->bufs->data && (a)->bufs->len >= l4c + 20u)
 	if (udp)
 		fresh = 0;

@@ -12,6 +12,27 @@
 
 /* (struct wflow, a flow's slot: gro_int.h) */
 
+/* gro_pkt_plain_meta() of a frame the weave checks, the burst's usual
+ * packet words first, each compared whole with the word in memory (one
+ * compare, no load into a register, no mask): no flags, or the RX hash
+ * flag alone; any other word masked.  The same answer either way. */
+#define WEAVE_PKT_HASH gro_pkt_word_of(1, OFL_CSUM_UNNECESSARY, OFL_PKT_F_HASH)
+static inline OFL_ALWAYS_INLINE int weave_pkt_ok(const struct ofl_pkt *a)
+{
+	if (OFL_LIKELY(gro_pkt_word(a) == GRO_PKT_PLAIN_WANT))
+		return 1;
+	{
+		/* (the masked test through an opaque copy of the pointer:
+		 * else GCC loads the word once for both, into a register,
+		 * and the first test is a load and two instructions) */
+		const struct ofl_pkt *a2 = a;
+#if defined(__GNUC__)
+		__asm__("" : "+r"(a2));
+#endif
+		return gro_pkt_word(a2) == WEAVE_PKT_HASH || gro_pkt_plain_meta(a2);
+	}
+}
+
 /* The frames the weave may take for an entry of nsegs segments, nslices
  * slices, l3_len IP bytes and segment size mss (not 0): the segment,
  * slice and size limits. */

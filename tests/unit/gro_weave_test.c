@@ -30,7 +30,10 @@
  * weave_ip4_ok()); and a hardware VLAN tag on frame 6, among the first
  * eight frames the weave checks before its loop (unrolled there); and one
  * on frame 10, among the next eight, which the fresh weave checks before
- * its loop of new flows too (weave.c weave_l3(): the weave ends there).
+ * its loop of new flows too (weave.c weave_l3(): the weave ends there);
+ * and every frame with the RX hash flag (the packet word the weave's
+ * checks compare second, weave.h weave_pkt_ok()), frame MID's with the
+ * hardware VLAN flag too: the weave must take the others and stop there.
  * Every case runs once as one burst and once frame by frame
  * (ofl_gro_receive()); both must deliver the same packets (header bytes,
  * each merged packet's lengths and checksums checked on their own too,
@@ -67,7 +70,7 @@
 enum change {
 	NONE, PSH, SHORT, SEQ_GAP, BAD_IPSUM, TTL, ID_STEP, TWO_BUFS, CSUM_NONE, HW_VLAN,
 	MAX_SEGS, MAX_HELD, MAX_SIZE, FIXED_ID, SAME_SLOT, MIXED_L3, OPTS, OPTS_DADDR, LONG_OPTS, TINY,
-	NEW_DOFF, MAX_FLOWS, NEW_HDR_SPLIT, HIGH_ADDR, MIXED_HL, NEW_FRAG, EARLY_VLAN, LATE_VLAN, NCHANGES
+	NEW_DOFF, MAX_FLOWS, NEW_HDR_SPLIT, HIGH_ADDR, MIXED_HL, NEW_FRAG, EARLY_VLAN, LATE_VLAN, HASH_VLAN, NCHANGES
 };
 
 static uint8_t frames[NFR][FRAME];
@@ -270,6 +273,11 @@ static void make(enum change c, int l3)
 			pkts[k].flags = OFL_PKT_F_VLAN;
 			pkts[k].vlan_tci = 5;
 		}
+		if (c == HASH_VLAN) {
+			pkts[k].flags = k == MID ? OFL_PKT_F_HASH | OFL_PKT_F_VLAN : OFL_PKT_F_HASH;
+			pkts[k].vlan_tci = k == MID ? 5 : 0;
+			pkts[k].rx_hash = 0x9e3779b9u * (k % FLOWS + 1u);
+		}
 	}
 }
 
@@ -329,6 +337,7 @@ START_TEST(weave_equals_single_frames)
 	    [OPTS] = {4, 0},      [OPTS_DADDR] = {6, 0}, [LONG_OPTS] = {4, 0}, [TINY] = {6, 1},
 	    [NEW_DOFF] = {5, 1},  [MAX_FLOWS] = {40, 0}, [NEW_HDR_SPLIT] = {4, 0}, [HIGH_ADDR] = {4, 0},
 	    [MIXED_HL] = {4, 0},  [NEW_FRAG] = {5, 1},  [EARLY_VLAN] = {6, 0}, [LATE_VLAN] = {6, 0},
+	    [HASH_VLAN] = {6, 0},
 	};
 	static struct out a, b;
 	unsigned c;
