@@ -87,6 +87,50 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
 
 
 
+/* The checks a frame passes before the weave reads it (the packet word,
+ * mb: nbufs 2 to max_bufs, nbm1 = max_bufs - 1; its first buffer and data,
+ * room for its headers there), and frames [a, pe) checked so (at most
+ * GRO_AHEAD of them; all GRO_AHEAD: unrolled, no bound in each), with pf
+ * each one's header fetched: the first that fails, or pe.  (The fresh
+ * weave's next GRO_AHEAD; weave_l3()'s first GRO_AHEAD keep the same
+ * checks as a macro, WEAVE_OK: with this helper there the several-buffer
+ * copy's register allocation cost 2 instructions a frame.) */
+static inline OFL_ALWAYS_INLINE int weave_ok(const struct ofl_pkt *a, uint32_t l4c, uint32_t mbmask, uint32_t mbwant,
+                                             uint32_t nbm1, const int mb)
+{
+	return (mb ? (gro_pkt_word(a) & mbmask) == mbwant && (uint32_t)(a->nbufs - 2u) < nbm1 : weave_pkt_ok(a)) &&
+	       a->bufs && a->bufs->data && a->bufs->len >= l4c + 20u;
+}
+static inline OFL_ALWAYS_INLINE const struct ofl_pkt *weave_check(const struct ofl_pkt *a, const struct ofl_pkt *pe,
+                                                                  uint32_t l4c, uint32_t mbmask, uint32_t mbwant,
+                                                                  uint32_t nbm1, const int mb, const int pf)
+{
+	if (pe == a + GRO_AHEAD) {
+		unsigned k;
+#if defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+		for (k = 0; k < GRO_AHEAD; k++) {
+			if (!weave_ok(a + k, l4c, mbmask, mbwant, nbm1, mb))
+				return a + k;
+#if defined(__GNUC__)
+			if (pf)
+				__builtin_prefetch(a[k].bufs->data);
+#endif
+		}
+		return pe;
+	}
+	for (; a < pe; a++) {
+		if (!weave_ok(a, l4c, mbmask, mbwant, nbm1, mb))
+			break;
+#if defined(__GNUC__)
+		if (pf)
+			__builtin_prefetch(a->bufs->data);
+#endif
+	}
+	return a;
+}
+
 /* udp: the datagrams of UDP flows (one buffer), the held header's UDP
  * length compared (a full datagram's), the checksum not 0 instead of the
  * sequence number; never fresh.
@@ -183,27 +227,10 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		 * check ahead a flow for the first GRO_AHEAD; the first that
 		 * fails ends the weave there, as the check ahead would) */
 		const struct ofl_pkt *const pchk = q + GRO_AHEAD;
-		if (qend - q > (ptrdiff_t)(2u * GRO_AHEAD)) {
-			unsigned k;
-#if defined(__GNUC__)
-#pragma GCC unroll 8
-#endif
-			for (k = 0; k < GRO_AHEAD; k++) {
-				if (!WEAVE_OK(pchk + k)) {
-					qend = pchk + k;
-					break;
-				}
-				WEAVE_PREFETCH(pchk[k].bufs->data);
-			}
-		} else {
-			const struct ofl_pkt *a;
-			for (a = pchk; a < qend; a++) {
-				if (!WEAVE_OK(a)) {
-					qend = a;
-					break;
-				}
-				WEAVE_PREFETCH(a->bufs->data);
-			}
+		{
+			const struct ofl_pkt *pe = qend - pchk > (ptrdiff_t)GRO_AHEAD ? pchk + GRO_AHEAD : qend;
+			const struct ofl_pkt *a = weave_check(pchk, pe, l4c, mbmask, mbwant, nbm1, mb, 1);
+			qend = a < pe ? a : qend;
 		}
 		/* the flow limit: at most froom frames, each one a new flow
 		 * (nothing was held when the weave started); fend: qend, or
