@@ -64,16 +64,26 @@ static inline OFL_ALWAYS_INLINE uint32_t weave_left(const struct ofl_gro *g, con
  * segments held, its next slice s and cookie c, segment size mss, header
  * length hl, next sequence number seq (the entry's own fields, or what
  * was just written there); w->e, w->estep and w->left set by the
- * caller. */
-static inline OFL_ALWAYS_INLINE void weave_slot_at(struct wflow *w, struct gro_item *it, struct ofl_slice *s,
-                                                   void **c, uint32_t ports, uint32_t nsegs, uint32_t mss,
-                                                   uint32_t hl, uint32_t seq)
+ * caller.  hold1: a new flow's slot, one buffer (weave_hold.h
+ * weave_fill()): c not written here (the caller writes w->c where it has
+ * c, which else stayed live across the stores below and was spilled),
+ * and the slice word as two 4-byte stores (mss from its register, nsegs
+ * a constant) instead of mss copied and a bit set in the copy. */
+static inline OFL_ALWAYS_INLINE void weave_slot_at_h(struct wflow *w, struct gro_item *it, struct ofl_slice *s,
+                                                     void **c, uint32_t ports, uint32_t nsegs, uint32_t mss,
+                                                     uint32_t hl, uint32_t seq, const int hold1)
 {
-	struct ofl_slice ls = {NULL, mss, (uint16_t)nsegs, 0};
-	memcpy(&w->lw, (const uint8_t *)&ls + SL_LEN, 8);
+	if (hold1) {
+		const uint16_t pb[2] = {(uint16_t)nsegs, 0};
+		memcpy((uint8_t *)&w->lw, &mss, 4);
+		memcpy((uint8_t *)&w->lw + 4, pb, 4);
+	} else {
+		struct ofl_slice ls = {NULL, mss, (uint16_t)nsegs, 0};
+		memcpy(&w->lw, (const uint8_t *)&ls + SL_LEN, 8);
+		w->c = c;
+	}
 	w->it = it;
 	w->s = s;
-	w->c = c;
 	w->seq = seq;
 	w->mss = mss;
 	w->ports = ports;
@@ -88,6 +98,12 @@ static inline OFL_ALWAYS_INLINE void weave_slot_at(struct wflow *w, struct gro_i
 		w2->hl = hl;
 		w2->n = 0; /* (xs: set before the leave reads it, weave.c) */
 	}
+}
+static inline OFL_ALWAYS_INLINE void weave_slot_at(struct wflow *w, struct gro_item *it, struct ofl_slice *s,
+                                                   void **c, uint32_t ports, uint32_t nsegs, uint32_t mss,
+                                                   uint32_t hl, uint32_t seq)
+{
+	weave_slot_at_h(w, it, s, c, ports, nsegs, mss, hl, seq, 0);
 }
 
 /* ... entry idx, nslices slices held. */

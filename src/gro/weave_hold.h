@@ -70,7 +70,7 @@ static inline OFL_ALWAYS_INLINE void weave_copy_hdr(uint8_t *dst, const uint8_t 
  * before the weave ends), prev (newflows.c gro_unidx_settle(); a full
  * flush reads no prev), the age list's head and nlone (weave.c
  * weave_done()), out_dsa (NULL in every entry of a context the weave
- * holds in: below); the flow's slot w set (weave_slot_at(): ports, the
+ * holds in: below); the flow's slot w set (weave_slot_at_h(): ports, the
  * next sequence number, the frame's and its payload; mb: seq, the
  * caller's).  The context's arrays are read before the first store (a
  * byte store may alias them: each would be read again after it); the
@@ -147,11 +147,13 @@ static inline OFL_ALWAYS_INLINE struct gro_item *weave_fill(struct ofl_gro *g, s
 	if (!mb)
 		c = it->ck;
 	c[0] = pkt->cookie;
+	if (!mb)
+		w->c = c + 1; /* (weave_slot_at_h()) */
 	if (mb) /* (one buffer: at weave_hold()'s end, fewer spills) */
 		g->held_bytes += len;
 	/* (one buffer: the next sequence number read here, fewer values
 	 * live; mb: the caller's, the copy's code better so, measured) */
-	weave_slot_at(w, it, s + 1, c + 1, ports, 1, len, hl, mb ? seq : ofl_get32(d + l4c + 4) + len);
+	weave_slot_at_h(w, it, s + 1, c + 1, ports, 1, len, hl, mb ? seq : ofl_get32(d + l4c + 4) + len, !mb);
 	if (mb) {
 		/* the cut of the fast path's hold (hold.c gro_add_slices()):
 		 * the header split's here (gro_split_slices(), the headers
