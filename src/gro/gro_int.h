@@ -81,14 +81,12 @@ struct gro_item {
 	/* hot: what header prediction reads and writes per segment, then the
 	 * header it compares against */
 	uint32_t next_seq;    /* sequence number the next segment must carry */
-	uint32_t payload;     /* merged TCP payload bytes */
-	/* l3_len to nslices: the output record's len (less l3_off), seg_count,
-	 * seg_size, hdr_len and nslices, in its order (gro_fill_out_un()) */
 	uint32_t l3_len;      /* merged IP packet length, IP header on */
-	uint16_t nsegs;       /* 0 = a NORMAL packet */
+	uint32_t payload;     /* merged TCP payload bytes */
 	uint16_t seg_size;    /* first segment's payload (the mss) */
-	uint16_t hdr_len, nslices;
-	uint16_t l3_off, l4_off;
+	uint16_t nsegs;       /* 0 = a NORMAL packet */
+	uint16_t nslices;
+	uint16_t hdr_len, l3_off, l4_off;
 	uint16_t id0;         /* IPv4 ID of the first segment */
 	uint8_t l3, fixedid, fin_psh; /* fixedid 0 or 1 (deliver.c shifts it into gso_type) */
 	uint8_t stack;        /* its layers: gro_stacks[stack] (layer.h) */
@@ -395,69 +393,23 @@ static inline uint32_t gro_unidx_l4(unsigned l3)
 	return l3 == 4 ? 34u : 54u;
 }
 
-/* Has struct gro_item l3_len, nsegs and seg_size as the output record has
- * len, seg_count and seg_size (a little-endian host: l3_len the low half of
- * their 64-bit word)?  And (GRO_REC_HN: a vector shuffle at hand) hdr_len
- * and nslices as its hdr_len and nslices, in 16 bits each? */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define GRO_REC_HOT                                                                                           \
-	(offsetof(struct gro_item, nsegs) == offsetof(struct gro_item, l3_len) + 4 &&                         \
-	 offsetof(struct gro_item, seg_size) == offsetof(struct gro_item, l3_len) + 6 &&                      \
-	 offsetof(struct ofl_gro_out, seg_count) == offsetof(struct ofl_gro_out, len) + 4 &&                  \
-	 offsetof(struct ofl_gro_out, seg_size) == offsetof(struct ofl_gro_out, len) + 6)
-#if !defined(OFL_SIMD_OFF) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12))
-#define GRO_REC_HN                                                                                            \
-	(offsetof(struct gro_item, nslices) == offsetof(struct gro_item, hdr_len) + 2 &&                      \
-	 offsetof(struct ofl_gro_out, nslices) == offsetof(struct ofl_gro_out, hdr_len) + 4)
-#endif
-#else
-#define GRO_REC_HOT 0
-#endif
-
 /* The output record of a merged entry held out of the table (plain TCP
  * over IP version l3; the one writer of such a record: deliver.c fill_out()
  * un and flush_unidx.c): every field
- * from the entry as the hold and the weave left it, nothing computed but
- * len (14 Ethernet bytes and the IP packet: the headers and the payload);
- * with GRO_REC_HOT len, seg_count and seg_size as one 8-byte word
- * (l3_len's plus 14), with GRO_REC_HN hdr_len and nslices as another;
+ * from the entry as the hold and the weave left it, nothing computed;
  * with GRO_REC_COOKIES (every 64-bit ABI) the cookies to the end copied
  * at once, ncookies, l3_off and l4_off written over after. */
 static inline OFL_ALWAYS_INLINE void gro_fill_out_un(struct ofl_gro_out *o, const struct gro_item *it,
                                                      const unsigned l3)
 {
-	const uint32_t ns = it->nsegs;
+	const uint32_t hl = it->hdr_len, ns = it->nsegs;
 	o->hdr = it->hdr;
+	o->hdr_len = hl;
+	o->nslices = it->nslices;
 	o->slices = it->sl;
-#if defined(GRO_REC_HN)
-	if (GRO_REC_HN) {
-		/* the two 16-bit values widened to 32 bits at once (SSE2:
-		 * punpcklwd with zeros) */
-		typedef uint16_t v4h __attribute__((vector_size(8)));
-		const v4h z = {0, 0, 0, 0};
-		v4h hn = z;
-		memcpy(&hn, &it->hdr_len, 4);
-		hn = __builtin_shufflevector(hn, z, 0, 4, 1, 5);
-		memcpy(&o->hdr_len, &hn, 8);
-	} else
-#endif
-	{
-		o->hdr_len = it->hdr_len;
-		o->nslices = it->nslices;
-	}
-	if (GRO_REC_HOT) {
-		/* len (the headers and the payload: the IP packet and 14
-		 * Ethernet bytes), seg_count and seg_size: l3_len's word plus
-		 * 14 (no carry out of l3_len) */
-		uint64_t w;
-		memcpy(&w, &it->l3_len, 8);
-		w += 14u;
-		memcpy(&o->len, &w, 8);
-	} else {
-		o->len = 14u + it->l3_len;
-		o->seg_count = (uint16_t)ns;
-		o->seg_size = it->seg_size;
-	}
+	o->len = hl + it->payload;
+	o->seg_count = (uint16_t)ns;
+	o->seg_size = it->seg_size;
 	if (GRO_REC_COOKIES) {
 		memcpy((uint8_t *)o + offsetof(struct ofl_gro_out, cookies),
 		       (const uint8_t *)it + offsetof(struct gro_item, ck), GRO_REC_BYTES + 16u);

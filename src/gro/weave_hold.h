@@ -101,20 +101,10 @@ static inline OFL_ALWAYS_INLINE struct gro_item *weave_fill(struct ofl_gro *g, s
 		weave_copy_hdr(it->hdr, d, hl);
 	it->l3_len = total - 14u;
 	it->payload = len;
-	if (mb) {
-		it->seg_size = (uint16_t)len;
-		it->nsegs = 1;
-	} else {
-		/* nsegs and nslices 1 as one 8-byte store (GCC makes each
-		 * 16-bit 1 two instructions), seg_size and hdr_len over it */
-		static const uint16_t ones[4] = {1, 0, 0, 1};
-		_Static_assert(offsetof(struct gro_item, seg_size) == offsetof(struct gro_item, nsegs) + 2 &&
-		                   offsetof(struct gro_item, hdr_len) == offsetof(struct gro_item, nsegs) + 4 &&
-		                   offsetof(struct gro_item, nslices) == offsetof(struct gro_item, nsegs) + 6,
-		               "nsegs, seg_size, hdr_len, nslices: one word");
-		memcpy(&it->nsegs, ones, 8);
-		it->seg_size = (uint16_t)len;
-	}
+	it->seg_size = (uint16_t)len;
+	it->nsegs = 1;
+	if (!mb)
+		it->nslices = 1;
 	it->hdr_len = (uint16_t)hl;
 	it->id0 = v4 ? ofl_get16(d + 18) : 0;
 	it->fixedid = 0;
