@@ -1,6 +1,6 @@
 set terminal pngcairo size 900,560 font ',10'
 set output '/work/main/bench/results/gro_flows.png'
-set title "GRO, TCP bulk, poll 32, one buffer, checksums verified: ns per packet vs flows\nAMD EPYC, 2 vCPUs, shared noisy VM, 2026-12-05 06:44 UTC"
+set title "GRO, TCP bulk, poll 32, one buffer, checksums verified: ns per packet vs flows\nAMD EPYC, 2 vCPUs, shared noisy VM, 2026-12-05 06:59 UTC"
 set logscale x 2
 set logscale y 10
 set xlabel 'flows interleaved'
