@@ -87,20 +87,13 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
 
 
 
-/* The checks a frame passes before the weave reads it (the packet word,
- * mb: nbufs 2 to max_bufs, nbm1 = max_bufs - 1; its first buffer and data,
- * room for its headers there), and frames [a, pe) checked so (at most
+/* Frames [a, pe) checked as weave.h weave_ok() checks a frame (at most
  * GRO_AHEAD of them; all GRO_AHEAD: unrolled, no bound in each), with pf
  * each one's header fetched: the first that fails, or pe.  (The fresh
- * weave's next GRO_AHEAD; weave_l3()'s first GRO_AHEAD keep the same
- * checks as a macro, WEAVE_OK: with this helper there the several-buffer
- * copy's register allocation cost 2 instructions a frame.) */
-static inline OFL_ALWAYS_INLINE int weave_ok(const struct ofl_pkt *a, uint32_t l4c, uint32_t mbmask, uint32_t mbwant,
-                                             uint32_t nbm1, const int mb)
-{
-	return (mb ? (gro_pkt_word(a) & mbmask) == mbwant && (uint32_t)(a->nbufs - 2u) < nbm1 : weave_pkt_ok(a)) &&
-	       a->bufs && a->bufs->data && a->bufs->len >= l4c + 20u;
-}
+ * weave's next GRO_AHEAD; weave_l3()'s first GRO_AHEAD keep their own loop
+ * and weave_ok()'s checks written out as a macro, WEAVE_OK: with this
+ * helper there the several-buffer copy's register allocation cost 2
+ * instructions a frame, and with weave_ok() called in the macro 0.1.) */
 static inline OFL_ALWAYS_INLINE const struct ofl_pkt *weave_check(const struct ofl_pkt *a, const struct ofl_pkt *pe,
                                                                   uint32_t l4c, uint32_t mbmask, uint32_t mbwant,
                                                                   uint32_t nbm1, const int mb, const int pf)

@@ -33,6 +33,17 @@ static inline OFL_ALWAYS_INLINE int weave_pkt_ok(const struct ofl_pkt *a)
 	}
 }
 
+/* The checks a frame passes before the weave reads it: the packet word
+ * (one buffer: weave_pkt_ok(); mb: masked with mbmask as mbwant, and nbufs
+ * 2 to max_bufs, nbm1 = max_bufs - 1), its first buffer and data, room for
+ * the headers to l4c and a TCP header there. */
+static inline OFL_ALWAYS_INLINE int weave_ok(const struct ofl_pkt *a, uint32_t l4c, uint32_t mbmask, uint32_t mbwant,
+                                             uint32_t nbm1, const int mb)
+{
+	return (mb ? (gro_pkt_word(a) & mbmask) == mbwant && (uint32_t)(a->nbufs - 2u) < nbm1 : weave_pkt_ok(a)) &&
+	       a->bufs && a->bufs->data && a->bufs->len >= l4c + 20u;
+}
+
 /* The frames the weave may take for an entry of nsegs segments, nslices
  * slices, l3_len IP bytes and segment size mss (not 0): the segment,
  * slice and size limits. */
