@@ -212,8 +212,10 @@ def main():
     w("# libofl benchmark results\n")
     w(f"Run {m.get('date', '?')} at revision `{m.get('rev', '?')}` by `bench/run`"
       f"{' --quick' if m.get('quick') == '1' else ''}.\n")
-    w(f"Machine: **{m.get('model', '?')}**, {m.get('cpus', '?')} vCPUs ({m.get('hypervisor', 'bare metal')} VM, "
-      f"L2 {m.get('l2', '?')}), kernel {m.get('kernel', '?')}, load average at start {m.get('load', '?')}. "
+    # (lscpu names neither the hypervisor nor the L2 cache on some guests)
+    hv = m.get('hypervisor') or ''
+    w(f"Machine: **{m.get('model', '?')}**, {m.get('cpus', '?')} vCPUs ({hv + ' ' if hv else ''}VM, "
+      f"L2 {m.get('l2') or 'not named by lscpu'}), kernel {m.get('kernel', '?')}, load average at start {m.get('load', '?')}. "
       "This is a 2-core *shared, noisy* VM: other engineers compile and fuzz on it at the same time, "
       "so absolute figures move by ±20 % between runs; ratios taken within one run "
       "(DPDK side by side, buffer layouts) are steadier.\n")
