@@ -87,16 +87,15 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
 
 
 
-/* Frames [a, pe) checked as weave.h weave_ok() checks a frame (at most
- * GRO_AHEAD of them; all GRO_AHEAD: unrolled, no bound in each), with pf
- * each one's header fetched: the first that fails, or pe.  (The fresh
+/* Frames [a, pe) of one buffer checked as weave.h weave_ok() checks one,
+ * each one's header fetched (at most GRO_AHEAD of them; all GRO_AHEAD:
+ * unrolled, no bound in each): the first that fails, or pe.  (The fresh
  * weave's next GRO_AHEAD; weave_l3()'s first GRO_AHEAD keep their own loop
  * and weave_ok()'s checks written out as a macro, WEAVE_OK: with this
  * helper there the several-buffer copy's register allocation cost 2
  * instructions a frame, and with weave_ok() called in the macro 0.1.) */
 static inline OFL_ALWAYS_INLINE const struct ofl_pkt *weave_check(const struct ofl_pkt *a, const struct ofl_pkt *pe,
-                                                                  uint32_t l4c, uint32_t mbmask, uint32_t mbwant,
-                                                                  uint32_t nbm1, const int mb, const int pf)
+                                                                  uint32_t l4c)
 {
 	if (pe == a + GRO_AHEAD) {
 		unsigned k;
@@ -104,21 +103,19 @@ static inline OFL_ALWAYS_INLINE const struct ofl_pkt *weave_check(const struct o
 #pragma GCC unroll 8
 #endif
 		for (k = 0; k < GRO_AHEAD; k++) {
-			if (!weave_ok(a + k, l4c, mbmask, mbwant, nbm1, mb))
+			if (!weave_ok(a + k, l4c, 0, 0, 0, 0))
 				return a + k;
 #if defined(__GNUC__)
-			if (pf)
-				__builtin_prefetch(a[k].bufs->data);
+			__builtin_prefetch(a[k].bufs->data);
 #endif
 		}
 		return pe;
 	}
 	for (; a < pe; a++) {
-		if (!weave_ok(a, l4c, mbmask, mbwant, nbm1, mb))
+		if (!weave_ok(a, l4c, 0, 0, 0, 0))
 			break;
 #if defined(__GNUC__)
-		if (pf)
-			__builtin_prefetch(a->bufs->data);
+		__builtin_prefetch(a->bufs->data);
 #endif
 	}
 	return a;
@@ -222,7 +219,7 @@ static inline OFL_ALWAYS_INLINE unsigned weave_l3(struct ofl_gro *g, const struc
 		const struct ofl_pkt *const pchk = q + GRO_AHEAD;
 		{
 			const struct ofl_pkt *pe = qend - pchk > (ptrdiff_t)GRO_AHEAD ? pchk + GRO_AHEAD : qend;
-			const struct ofl_pkt *a = weave_check(pchk, pe, l4c, mbmask, mbwant, nbm1, mb, 1);
+			const struct ofl_pkt *a = weave_check(pchk, pe, l4c);
 			qend = a < pe ? a : qend;
 		}
 		/* the flow limit: at most froom frames, each one a new flow
