@@ -91,9 +91,10 @@ static inline OFL_ALWAYS_INLINE uint64_t weave_cut(struct ofl_slice *s, const st
  * each one's header fetched (at most GRO_AHEAD of them; all GRO_AHEAD:
  * unrolled, no bound in each): the first that fails, or pe.  (The fresh
  * weave's next GRO_AHEAD; weave_l3()'s first GRO_AHEAD keep their own loop
- * and weave_ok()'s checks written out as a macro, WEAVE_OK: with this
- * helper there the several-buffer copy's register allocation cost 2
- * instructions a frame, and with weave_ok() called in the macro 0.1.) */
+ * and weave_ok()'s checks written out as a macro, WEAVE_OK, with the
+ * several-buffer form beside them: with this helper there the
+ * several-buffer copy's register allocation cost 2 instructions a frame,
+ * and with weave_ok() called in the macro 0.1.) */
 static inline OFL_ALWAYS_INLINE const struct ofl_pkt *weave_check(const struct ofl_pkt *a, const struct ofl_pkt *pe,
                                                                   uint32_t l4c)
 {
@@ -103,7 +104,7 @@ static inline OFL_ALWAYS_INLINE const struct ofl_pkt *weave_check(const struct o
 #pragma GCC unroll 8
 #endif
 		for (k = 0; k < GRO_AHEAD; k++) {
-			if (!weave_ok(a + k, l4c, 0, 0, 0, 0))
+			if (!weave_ok(a + k, l4c))
 				return a + k;
 #if defined(__GNUC__)
 			__builtin_prefetch(a[k].bufs->data);
@@ -112,7 +113,7 @@ static inline OFL_ALWAYS_INLINE const struct ofl_pkt *weave_check(const struct o
 		return pe;
 	}
 	for (; a < pe; a++) {
-		if (!weave_ok(a, l4c, 0, 0, 0, 0))
+		if (!weave_ok(a, l4c))
 			break;
 #if defined(__GNUC__)
 		__builtin_prefetch(a->bufs->data);

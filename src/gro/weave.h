@@ -33,15 +33,13 @@ static inline OFL_ALWAYS_INLINE int weave_pkt_ok(const struct ofl_pkt *a)
 	}
 }
 
-/* The checks a frame passes before the weave reads it: the packet word
- * (one buffer: weave_pkt_ok(); mb: masked with mbmask as mbwant, and nbufs
- * 2 to max_bufs, nbm1 = max_bufs - 1), its first buffer and data, room for
- * the headers to l4c and a TCP header there. */
-static inline OFL_ALWAYS_INLINE int weave_ok(const struct ofl_pkt *a, uint32_t l4c, uint32_t mbmask, uint32_t mbwant,
-                                             uint32_t nbm1, const int mb)
+/* The checks a frame in one buffer passes before the weave reads it: its
+ * packet word (weave_pkt_ok()), its buffer and data, room for the headers
+ * to l4c and a TCP header there.  (weave.c WEAVE_OK writes the same checks
+ * out, with the several-buffer form beside them.) */
+static inline OFL_ALWAYS_INLINE int weave_ok(const struct ofl_pkt *a, uint32_t l4c)
 {
-	return (mb ? (gro_pkt_word(a) & mbmask) == mbwant && (uint32_t)(a->nbufs - 2u) < nbm1 : weave_pkt_ok(a)) &&
-	       a->bufs && a->bufs->data && a->bufs->len >= l4c + 20u;
+	return weave_pkt_ok(a) && a->bufs && a->bufs->data && a->bufs->len >= l4c + 20u;
 }
 
 /* The frames the weave may take for an entry of nsegs segments, nslices

@@ -90,7 +90,7 @@ static inline OFL_ALWAYS_INLINE struct wrun weave_run(const struct ofl_pkt *q, c
 		struct wflow *x;
 		if (pf) {
 			const struct ofl_pkt *a = q + GRO_AHEAD;
-			if (!weave_ok(a, l4c, 0, 0, 0, 0))
+			if (!weave_ok(a, l4c))
 				break;
 #if defined(__GNUC__)
 			__builtin_prefetch(a->bufs->data);
@@ -150,7 +150,7 @@ static inline OFL_ALWAYS_INLINE GRO_TARGET_AVX2 int weave_hl1(const struct ofl_p
 	__m256i y;
 	if (pf) {
 		const struct ofl_pkt *a = q + GRO_AHEAD;
-		if (!weave_ok(a, l4c, 0, 0, 0, 0))
+		if (!weave_ok(a, l4c))
 			return 0;
 		__builtin_prefetch(a->bufs->data);
 	}
